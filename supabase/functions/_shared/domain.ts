@@ -1,0 +1,82 @@
+// Roles, course vocabularies and settings options (specification §3-4, DESIGN.md §3).
+
+export const PRODUCT_NAME = 'Emergency Services Learning';
+export const PRODUCT_VERSION = 3;
+export const DEFAULT_SITE_NAME = `${PRODUCT_NAME} v${PRODUCT_VERSION}`;
+
+export const ROLES = ['ADMIN', 'INSTRUCTOR', 'STUDENT'] as const;
+export type Role = (typeof ROLES)[number];
+export const ROLE_LABELS: Record<Role, string> = {
+  ADMIN: 'Administrator',
+  INSTRUCTOR: 'Instructor',
+  STUDENT: 'Student',
+};
+
+export const COURSE_STATUSES = ['DRAFT', 'ACTIVE', 'ARCHIVED'] as const;
+export type CourseStatus = (typeof COURSE_STATUSES)[number];
+/** ACTIVE is shown to people as "Published" (DESIGN.md §3). */
+export const COURSE_STATUS_LABELS: Record<CourseStatus, string> = {
+  DRAFT: 'Draft',
+  ACTIVE: 'Published',
+  ARCHIVED: 'Archived',
+};
+
+export const COURSE_LEVELS = ['BEGINNER', 'INTERMEDIATE', 'ADVANCED'] as const;
+export type CourseLevel = (typeof COURSE_LEVELS)[number];
+export const COURSE_LEVEL_LABELS: Record<CourseLevel, string> = {
+  BEGINNER: 'Beginner',
+  INTERMEDIATE: 'Intermediate',
+  ADVANCED: 'Advanced',
+};
+
+export const QUESTION_TYPES = ['MULTIPLE_CHOICE', 'TRUE_FALSE'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+export const COURSE_ACCESS_OPTIONS = [
+  'public-login',
+  'public-enroll',
+  'login-browse',
+  'login-approval',
+] as const;
+export type CourseAccess = (typeof COURSE_ACCESS_OPTIONS)[number];
+export const COURSE_ACCESS_LABELS: Record<CourseAccess, string> = {
+  'public-login': 'Public Browse, Login to Enroll',
+  'public-enroll': 'Public Browse and Enroll',
+  'login-browse': 'Login Required to Browse',
+  'login-approval': 'Login and Approval Required',
+};
+
+export const CERTIFICATE_TEMPLATES = ['standard', 'professional', 'service', 'custom'] as const;
+export type CertificateTemplate = (typeof CERTIFICATE_TEMPLATES)[number];
+export const CERTIFICATE_TEMPLATE_LABELS: Record<CertificateTemplate, string> = {
+  standard: 'Standard',
+  professional: 'Professional',
+  service: 'Service-Specific',
+  custom: 'Custom',
+};
+
+/** The user as every API answer shows it: never a password or hash. */
+export interface User {
+  id: string;
+  username: string;
+  email: string;
+  name: string;
+  role: Role;
+  services: string[];
+  createdAt: string;
+}
+
+/** The tokens handed to supabase-js setSession(); Supabase Auth's own field names. */
+export interface AuthSession {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  expires_at: number;
+  token_type: 'bearer';
+}
+
+/** Body of every non-2xx API answer (DESIGN.md §4). */
+export interface ApiErrorBody {
+  message: string;
+  fields?: Record<string, string>;
+}
