@@ -1,0 +1,56 @@
+// One Vitest run, one project per layer. The Deno function tests run under `deno test` and the
+// browser tests under their own project; scripts/test.mjs runs them all and totals the results.
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const shared = fileURLToPath(new URL('./supabase/functions/_shared', import.meta.url));
+const webSrc = fileURLToPath(new URL('./web/src', import.meta.url));
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'db',
+          environment: 'node',
+          include: ['supabase/tests/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'platform',
+          environment: 'node',
+          include: ['platform/**/*.test.{ts,mjs}'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: { alias: { '@shared': shared, '@': webSrc } },
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['web/src/**/*.test.{ts,tsx}', 'supabase/functions/_shared/**/*.test.ts'],
+          setupFiles: ['web/src/test/setup.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
