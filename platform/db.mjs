@@ -1,0 +1,89 @@
+// The database of the local platform: embedded PGlite served over the Postgres wire protocol
+// (or the Postgres given by databaseUrl), brought up to date with the official Supabase CLI.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const bootstrapSql = fs.readFileSync(new URL('./bootstrap.sql', import.meta.url), 'utf8');
+
+/**
+ * @param {{ dataDir: string, port?: number, host?: string, databaseUrl?: string, log?: (msg: string) => void }} options
+ * @returns {Promise<{ url: string, fresh: boolean, stop: () => Promise<void> }>}
+ */
+export async function startDatabase({ dataDir, port = 54322, host = '127.0.0.1', databaseUrl, log = () => {} }) {
+  let url = databaseUrl;
+  let closeEmbedded = async () => {};
+  if (!url) {
+    const embedded = await startEmbedded({ dataDir, port, host });
+    url = embedded.url;
+    closeEmbedded = embedded.stop;
+  }
+  try {
+    const fresh = await prepare(url);
+    await pushMigrations(url, { seed: fresh, log });
+    return { url, fresh, stop: closeEmbedded };
+  } catch (error) {
+    await closeEmbedded();
+    throw error;
+  }
+}
+
+async function startEmbedded({ dataDir, port, host }) {
+  // Imported here so that a run on a real Postgres never loads the WebAssembly build.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pgcrypto } = await import('@electric-sql/pglite/contrib/pgcrypto');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const pgdata = path.join(dataDir, 'pgdata');
+  fs.mkdirSync(pgdata, { recursive: true });
+  const db = await PGlite.create(pgdata, { extensions: { pgcrypto } });
+  const server = new PGLiteSocketServer({ db, host, port, maxConnections: 100 });
+  await server.start();
+  return {
+    url: `postgresql://postgres:postgres@${host}:${port}/postgres`,
+    stop: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+/** Applies the bootstrap (idempotent) and tells whether no migration has run yet. */
+async function prepare(url) {
+  const sql = postgres(url, { prepare: false, max: 1, onnotice: () => {} });
+  try {
+    const [{ applied }] = await sql`
+      select to_regclass('supabase_migrations.schema_migrations') is not null as applied`;
+    await sql.unsafe(bootstrapSql);
+    return !applied;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/** `supabase db push`: applies only new migrations; the seed only on a fresh database. */
+export async function pushMigrations(url, { seed = false, log = () => {} } = {}) {
+  const args = ['db', 'push', '--db-url', url, '--yes'];
+  if (seed) args.push('--include-seed');
+  const bin = path.join(repoRoot, 'node_modules', '.bin', 'supabase');
+  const output = await run(bin, args, { cwd: repoRoot });
+  for (const line of output.split('\n')) {
+    if (/^(Applying|Seeding)/.test(line.trim())) log(line.trim());
+  }
+}
+
+function run(command, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve(output);
+      else reject(new Error(`${path.basename(command)} ${args.slice(0, 2).join(' ')} failed (exit ${code}):\n${output}`));
+    });
+  });
+}

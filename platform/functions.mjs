@@ -1,0 +1,65 @@
+// Edge Functions on the local platform: the real Deno runtime serving supabase/functions/api with
+// the environment hosted Supabase gives a function.
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort, waitForPort } from './ports.mjs';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const denoBin = path.join(repoRoot, 'node_modules', '.bin', 'deno');
+
+/**
+ * @param {{ supabaseUrl: string, anonKey: string, serviceRoleKey: string, dbUrl: string, port?: number, log?: (line: string) => void }} options
+ * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ */
+export async function startFunctions({ supabaseUrl, anonKey, serviceRoleKey, dbUrl, port = 0, log = (line) => process.stderr.write(line) }) {
+  const listenPort = port || (await freePort());
+  const functionDir = path.join(repoRoot, 'supabase', 'functions', 'api');
+  const child = spawn(
+    denoBin,
+    ['run', '--allow-net', '--allow-env', '--allow-read', '--config', path.join(functionDir, 'deno.json'), path.join(functionDir, 'index.ts')],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        DENO_DIR: process.env.DENO_DIR ?? path.join(repoRoot, '.cache', 'deno'),
+        DENO_NO_UPDATE_CHECK: '1',
+        NO_COLOR: '1',
+        DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${listenPort}`,
+        SUPABASE_URL: supabaseUrl,
+        SUPABASE_ANON_KEY: anonKey,
+        SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey,
+        SUPABASE_DB_URL: dbUrl,
+      },
+    },
+  );
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  const forward = (chunk) => {
+    const text = chunk.toString();
+    if (!/^Listening on /.test(text)) log(`[api] ${text}`);
+  };
+  child.stdout.on('data', forward);
+  child.stderr.on('data', forward);
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  try {
+    await waitForPort(listenPort, { isAlive: () => !exited, timeoutMs: 180_000 });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    url: `http://127.0.0.1:${listenPort}`,
+    stop: () =>
+      new Promise((resolve) => {
+        process.removeListener('exit', killOnExit);
+        if (exited) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}

@@ -1,0 +1,142 @@
+// The Docker-free stand-in for the Supabase platform: database, Auth, Storage, the api function
+// and the web app behind one port, as `supabase start` would serve them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import { startDatabase } from './db.mjs';
+import { loadKeys } from './keys.mjs';
+import { createAuth } from './auth.mjs';
+import { createStorage } from './storage.mjs';
+import { startGateway } from './gateway.mjs';
+import { startFunctions } from './functions.mjs';
+import { buildWeb } from './web.mjs';
+import { freePort } from './ports.mjs';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * @param {{ dataDir?: string, host?: string, port?: number, dbPort?: number, databaseUrl?: string,
+ *   web?: boolean, log?: (msg: string) => void }} [options]
+ */
+export async function startPlatform(options = {}) {
+  const {
+    dataDir = path.join(repoRoot, '.data'),
+    host = '127.0.0.1',
+    databaseUrl = undefined,
+    web = true,
+    log = (msg) => console.log(msg),
+  } = options;
+  fs.mkdirSync(dataDir, { recursive: true });
+  const port = options.port === 0 ? await freePort(0, host) : (options.port ?? 54321);
+  const dbPort = options.dbPort === 0 ? await freePort(0, host) : (options.dbPort ?? 54322);
+  const publicUrl = `http://${host}:${port}`;
+  const stops = [];
+  const stop = async () => {
+    for (const fn of stops.splice(0).reverse()) {
+      try {
+        await fn();
+      } catch (error) {
+        log(`stop: ${error.message}`);
+      }
+    }
+  };
+
+  try {
+    const database = await startDatabase({ dataDir, port: dbPort, host, databaseUrl, log });
+    stops.push(database.stop);
+    const sql = postgres(database.url, { prepare: false, max: 10, onnotice: () => {} });
+    stops.push(() => sql.end({ timeout: 5 }));
+
+    const keys = await loadKeys(dataDir);
+    const [functions, webBuild] = await Promise.all([
+      startFunctions({
+        supabaseUrl: publicUrl,
+        anonKey: keys.anonKey,
+        serviceRoleKey: keys.serviceRoleKey,
+        dbUrl: database.url,
+      }),
+      web ? buildWeb({ dataDir, anonKey: keys.anonKey, log }) : Promise.resolve(null),
+    ]);
+    stops.push(functions.stop);
+
+    const gateway = await startGateway({
+      host,
+      port,
+      auth: createAuth({ sql, keys, publicUrl }),
+      storage: createStorage({ sql, keys, dataDir, publicUrl }),
+      functionsUrl: functions.url,
+      webDir: webBuild?.dir ?? null,
+    });
+    stops.push(gateway.stop);
+
+    return {
+      url: publicUrl,
+      dbUrl: database.url,
+      fresh: database.fresh,
+      anonKey: keys.anonKey,
+      serviceRoleKey: keys.serviceRoleKey,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export const demoAccounts = [
+  { username: 'admin', password: 'password123', role: 'ADMIN' },
+  { username: 'instructor', password: 'password123', role: 'INSTRUCTOR' },
+  { username: 'student', password: 'password123', role: 'STUDENT' },
+];
+
+/** Runs the platform until Ctrl-C; used by `npm start`, `npm run dev` and the tests. */
+export async function main(argv = process.argv.slice(2)) {
+  const started = Date.now();
+  const platform = await startPlatform({
+    dataDir: process.env.DATA_DIR ? path.resolve(process.env.DATA_DIR) : undefined,
+    port: process.env.PORT !== undefined ? Number(process.env.PORT) : undefined,
+    dbPort: process.env.DB_PORT !== undefined ? Number(process.env.DB_PORT) : undefined,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    web: !argv.includes('--no-web'),
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    [
+      '',
+      `Emergency Services Learning is running (ready in ${seconds} s${platform.fresh ? ', new database seeded' : ''}).`,
+      '',
+      `  App:             ${platform.url}`,
+      `  API:             ${platform.url}/functions/v1/api`,
+      `  Database:        ${platform.dbUrl}`,
+      `  Anon key:        ${platform.anonKey}`,
+      `  Service role key: ${platform.serviceRoleKey}`,
+      '',
+      '  Demo accounts (password password123): admin, instructor, student',
+      '',
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+  // A machine-readable line for scripts that start the platform as a child process.
+  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey })}`);
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping...');
+    await platform.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  return platform;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,127 @@
+// `npm test`: every suite, then one total line `N passed, N failed[, N skipped]`.
+//   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web.
+//   2. A platform started exactly as `npm start` does, on a scratch data directory, then the
+//      function's Deno tests and the browser tests (Vitest project e2e) against it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ensureDependencies } from './ensure-deps.mjs';
+
+ensureDependencies();
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => path.join(repoRoot, 'node_modules', '.bin', name);
+const resultsDir = path.join(repoRoot, 'test-results');
+fs.mkdirSync(resultsDir, { recursive: true });
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const summary = [];
+const only = process.argv.slice(2); // e.g. `npm test -- web db` runs just those suites
+
+function wanted(name) {
+  return only.length === 0 || only.includes(name);
+}
+
+function record(name, counts) {
+  totals.passed += counts.passed;
+  totals.failed += counts.failed;
+  totals.skipped += counts.skipped;
+  summary.push(`${name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+}
+
+function run(command, args, { env = {}, capture = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'] });
+    let output = '';
+    if (capture) {
+      child.stdout.on('data', (c) => { output += c; process.stdout.write(c); });
+      child.stderr.on('data', (c) => { output += c; process.stderr.write(c); });
+    }
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+async function vitest(name, projects, env = {}) {
+  const outputFile = path.join(resultsDir, `vitest-${name}.json`);
+  fs.rmSync(outputFile, { force: true });
+  const args = ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${outputFile}`];
+  const { code } = await run(bin('vitest'), args, { env });
+  if (!fs.existsSync(outputFile)) return record(name, { passed: 0, failed: 1, skipped: 0 });
+  const report = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
+  const counts = {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests + (report.numFailedTestSuites > 0 && report.numFailedTests === 0 ? report.numFailedTestSuites : 0),
+    skipped: report.numPendingTests + report.numTodoTests,
+  };
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  record(name, counts);
+}
+
+async function denoTests(env) {
+  const { code, output } = await run(
+    bin('deno'),
+    ['test', '--allow-all', '--config', 'supabase/functions/api/deno.json', 'supabase/functions/tests'],
+    { env: { ...env, DENO_DIR: path.join(repoRoot, '.cache', 'deno'), NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }, capture: true },
+  );
+  const match = output.match(/(?:ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?(?: \| (\d+) ignored)?/);
+  if (!match) return record('function', { passed: 0, failed: 1, skipped: 0 });
+  const counts = { passed: Number(match[1]), failed: Number(match[3]), skipped: Number(match[5] ?? 0) };
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  record('function', counts);
+}
+
+/** Starts `platform/start.mjs` (what `npm start` runs) as a child on free ports and a scratch data dir. */
+function startPlatformChild(dataDir) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['platform/start.mjs'], {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DB_PORT: '0', DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let buffer = '';
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      const line = buffer.split('\n').find((l) => l.startsWith('PLATFORM_READY '));
+      if (line) resolve({ child, ...JSON.parse(line.slice('PLATFORM_READY '.length)) });
+    });
+    child.on('exit', (code) => reject(new Error(`platform exited with ${code} before it was ready:\n${buffer}`)));
+  });
+}
+
+if (wanted('db') || wanted('platform') || wanted('web')) {
+  await vitest('vitest', ['db', 'platform', 'web'].filter(wanted));
+}
+
+if (wanted('function') || wanted('e2e')) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-test-'));
+  let platform;
+  try {
+    platform = await startPlatformChild(dataDir);
+    const env = {
+      SUPABASE_URL: platform.url,
+      SUPABASE_ANON_KEY: platform.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: platform.serviceRoleKey,
+      SUPABASE_DB_URL: platform.dbUrl,
+      PLATFORM_URL: platform.url,
+    };
+    if (wanted('function')) await denoTests(env);
+    if (wanted('e2e')) await vitest('e2e', ['e2e'], env);
+  } catch (error) {
+    console.error(error);
+    record('platform start', { passed: 0, failed: 1, skipped: 0 });
+  } finally {
+    if (platform) {
+      const exited = new Promise((r) => platform.child.once('exit', r));
+      platform.child.kill('SIGINT');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      platform.child.kill('SIGKILL');
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+console.log('\n' + summary.join('\n'));
+const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
+console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(totals.failed > 0 ? 1 : 0);
