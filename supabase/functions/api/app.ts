@@ -1,0 +1,37 @@
+// The Hono app behind every /api/* path: caller middleware, one router per resource, one error
+// handler that answers `{ message, fields? }` and never leaks a stack or SQL text.
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { type Config, configFromEnv } from './lib/config.ts';
+import { createDb, type Db } from './lib/db.ts';
+import { createCallerMiddleware, type Env } from './lib/auth.ts';
+import { ApiError } from './lib/errors.ts';
+import { authRoutes } from './routes/auth.ts';
+
+export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
+  const app = new Hono<Env>().basePath('/api');
+
+  app.use('*', createCallerMiddleware(config, db));
+  app.route('/', authRoutes(config, db));
+
+  app.notFound((c) => c.json({ message: 'Not found' }, 404));
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      const body = error.fields ? { message: error.message, fields: error.fields } : { message: error.message };
+      return c.json(body, error.status, error.headers);
+    }
+    if (error instanceof HTTPException) {
+      const message = error.status >= 500 ? 'Internal server error' : error.message || 'Request failed';
+      return c.json({ message }, error.status);
+    }
+    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    return c.json({ message: 'Internal server error' }, 500);
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+export const app = createApp(configFromEnv());

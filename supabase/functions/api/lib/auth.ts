@@ -1,0 +1,90 @@
+// Who is calling: a visitor (no Authorization, the anon key, or an anon JWT) or a signed-in user
+// (an authenticated JWT whose session still exists). Anything else is 401.
+import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { Config } from './config.ts';
+import type { Db, DbCaller } from './db.ts';
+import { ApiError, unauthorized } from './errors.ts';
+
+export type Caller =
+  | { kind: 'visitor'; db: DbCaller }
+  | { kind: 'user'; userId: string; sessionId: string; token: string; db: DbCaller };
+
+export type Env = { Variables: { caller: Caller } };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const visitor: Caller = { kind: 'visitor', db: { role: 'anon', claims: { role: 'anon' } } };
+
+export function createCallerMiddleware(config: Config, db: Db) {
+  const jwks = createRemoteJWKSet(new URL(`${config.supabaseUrl}/auth/v1/.well-known/jwks.json`), {
+    cooldownDuration: 30_000,
+    cacheMaxAge: 10 * 60_000,
+  });
+
+  async function verify(token: string): Promise<JWTPayload> {
+    try {
+      const { payload } = await jwtVerify(token, jwks);
+      return payload;
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError || error instanceof TypeError) {
+        throw unauthorized('Invalid or expired session');
+      }
+      throw error;
+    }
+  }
+
+  async function sessionExists(sessionId: string, userId: string): Promise<boolean> {
+    const rows = await db.sql`
+      select 1 from auth.sessions where id = ${sessionId}::uuid and user_id = ${userId}::uuid`;
+    return rows.length > 0;
+  }
+
+  return createMiddleware<Env>(async (c, next) => {
+    const header = c.req.header('authorization');
+    if (header === undefined) {
+      c.set('caller', visitor);
+      return next();
+    }
+    const match = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i.exec(header);
+    if (!match) throw unauthorized('Invalid authorization header');
+    const token = match[1];
+    if (token === config.anonKey) {
+      c.set('caller', visitor);
+      return next();
+    }
+    const claims = await verify(token);
+    if (claims.role === 'anon') {
+      c.set('caller', visitor);
+      return next();
+    }
+    const sub = claims.sub;
+    const sessionId = claims.session_id;
+    if (
+      claims.role !== 'authenticated' ||
+      typeof sub !== 'string' || !UUID.test(sub) ||
+      typeof sessionId !== 'string' || !UUID.test(sessionId)
+    ) {
+      throw unauthorized('Invalid or expired session');
+    }
+    if (!(await sessionExists(sessionId, sub))) throw unauthorized('Invalid or expired session');
+    c.set('caller', {
+      kind: 'user',
+      userId: sub,
+      sessionId,
+      token,
+      db: { role: 'authenticated', claims: claims as Record<string, unknown> },
+    });
+    return next();
+  });
+}
+
+/** The signed-in caller, or 401. */
+export function requireUser(c: Context<Env>): Extract<Caller, { kind: 'user' }> {
+  const caller = c.get('caller');
+  if (caller.kind !== 'user') throw unauthorized();
+  return caller;
+}
+
+export { ApiError };

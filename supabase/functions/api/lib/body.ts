@@ -1,0 +1,61 @@
+// Reading and validating JSON bodies: 400 'Invalid JSON body', 413 over the cap, 400 with field
+// messages from the shared zod schemas.
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { fieldErrors } from '../../_shared/schemas.ts';
+import { ApiError } from './errors.ts';
+
+export const MAX_JSON_BYTES = 1024 * 1024;
+
+const tooLarge = () => new ApiError(413, 'Request body is too large');
+
+/** Reads the raw body, refusing (413) once it passes `max` bytes. */
+export async function readBytes(request: Request, max: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > max) throw tooLarge();
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+export async function readJson(c: Context): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
+    throw new ApiError(400, 'Invalid JSON body');
+  }
+  const bytes = await readBytes(c.req.raw, MAX_JSON_BYTES);
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw new ApiError(400, 'Invalid JSON body');
+  }
+}
+
+export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ApiError(400, 'Validation failed', fieldErrors(result.error));
+  return result.data;
+}
+
+/** readJson + validate. */
+export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  return validate(schema, await readJson(c));
+}

@@ -1,0 +1,27 @@
+// The function's configuration: the four variables Supabase gives every edge function.
+
+export interface Config {
+  /** Base URL of the project (Auth at `${supabaseUrl}/auth/v1`). */
+  supabaseUrl: string;
+  /** The anon (publishable) key: a request carrying it is a visitor's. */
+  anonKey: string;
+  /** The service-role key: only for Auth admin calls and Storage writes. */
+  serviceRoleKey: string;
+  /** Postgres connection string (a role that may `set role anon|authenticated|service_role`). */
+  dbUrl: string;
+}
+
+function required(name: string): string {
+  const value = Deno.env.get(name);
+  if (!value) throw new Error(`Missing environment variable ${name}`);
+  return value;
+}
+
+export function configFromEnv(): Config {
+  return {
+    supabaseUrl: required('SUPABASE_URL').replace(/\/+$/, ''),
+    anonKey: required('SUPABASE_ANON_KEY'),
+    serviceRoleKey: required('SUPABASE_SERVICE_ROLE_KEY'),
+    dbUrl: required('SUPABASE_DB_URL'),
+  };
+}

@@ -1,0 +1,27 @@
+// The user as every answer shows it (never a password or hash), read through RLS.
+import type { User } from '../../_shared/domain.ts';
+import type { Tx } from './db.ts';
+
+/** Reads one profile; the caller's RLS policies decide whether it is visible. */
+export async function readUser(tx: Tx, id: string): Promise<User | null> {
+  const rows = await tx<Record<string, unknown>[]>`
+    select id, username, email, name, role::text as role, services::text[] as services, created_at
+    from public.profiles
+    where id = ${id}::uuid`;
+  const row = rows[0];
+  if (!row) return null;
+  return toUser(row);
+}
+
+export function toUser(row: Record<string, unknown>): User {
+  const createdAt = row.createdAt;
+  return {
+    id: String(row.id),
+    username: String(row.username),
+    email: String(row.email ?? ''),
+    name: String(row.name ?? ''),
+    role: row.role as User['role'],
+    services: Array.isArray(row.services) ? row.services.map(String) : [],
+    createdAt: createdAt instanceof Date ? createdAt.toISOString() : String(createdAt),
+  };
+}

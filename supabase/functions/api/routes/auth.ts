@@ -1,0 +1,154 @@
+// Sign-up, sign-in, sign-out and the current user. Supabase Auth owns passwords and sessions; the
+// private SQL functions (service_role only) answer "taken?", "which email?" and the rate limit.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { createClient, type Session } from '@supabase/supabase-js';
+import { decodeJwt } from 'jose';
+import { loginSchema, registerSchema } from '../../_shared/schemas.ts';
+import type { AuthSession, User } from '../../_shared/domain.ts';
+import type { Config } from '../lib/config.ts';
+import type { Db } from '../lib/db.ts';
+import { type Env, requireUser } from '../lib/auth.ts';
+import { jsonBody } from '../lib/body.ts';
+import { ApiError } from '../lib/errors.ts';
+import { readUser } from '../lib/users.ts';
+
+export const INVALID_CREDENTIALS = 'Invalid username or password';
+export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
+/** Seconds until the failure window (15 minutes) has surely moved on. */
+const RETRY_AFTER_SECONDS = 900;
+
+/** The client's address: the first value of X-Forwarded-For, as the gateway sets it. */
+export function clientIp(c: Context): string {
+  const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+  return first ? first.slice(0, 100) : 'unknown';
+}
+
+function toSession(session: Session): AuthSession {
+  return {
+    access_token: session.access_token,
+    refresh_token: session.refresh_token,
+    expires_in: session.expires_in,
+    expires_at: session.expires_at ?? Math.floor(Date.now() / 1000) + session.expires_in,
+    token_type: 'bearer',
+  };
+}
+
+interface AuthErrorLike {
+  status?: number;
+  code?: string;
+  message: string;
+}
+
+export function authRoutes(config: Config, db: Db) {
+  const routes = new Hono<Env>();
+
+  const authClient = () =>
+    createClient(config.supabaseUrl, config.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    }).auth;
+
+  /** The profile as the new session's own user sees it (RLS applies). */
+  async function userForSession(session: Session): Promise<User> {
+    const claims = decodeJwt(session.access_token) as Record<string, unknown>;
+    const user = await db.withCaller({ role: 'authenticated', claims }, (tx) => readUser(tx, session.user.id));
+    if (!user) throw new Error(`No profile for signed-in user ${session.user.id}`);
+    return user;
+  }
+
+  routes.post('/register', async (c) => {
+    const input = await jsonBody(c, registerSchema);
+    const taken = await db.withServiceRole(async (tx) => {
+      const [row] = await tx<{ usernameTaken: boolean; emailTaken: boolean }[]>`
+        select private.username_taken(${input.username}) as username_taken,
+               private.email_taken(${input.email}) as email_taken`;
+      return row;
+    });
+    if (taken.usernameTaken) throw new ApiError(409, 'Username is already taken', { username: 'Username is already taken' });
+    if (taken.emailTaken) throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
+
+    const { data, error } = await authClient().signUp({
+      email: input.email,
+      password: input.password,
+      options: { data: { username: input.username, name: input.name } },
+    });
+    if (error) throw signUpError(error);
+    if (!data.session) {
+      // Email confirmation is on (not this project's setting): the account exists, no session yet.
+      const user = data.user ? await db.withServiceRole((tx) => readUser(tx, data.user!.id)) : null;
+      return c.json({ user, session: null }, 201);
+    }
+    const user = await userForSession(data.session);
+    return c.json({ user, session: toSession(data.session) }, 201);
+  });
+
+  routes.post('/login', async (c) => {
+    const input = await jsonBody(c, loginSchema);
+    const identifier = input.username.toLowerCase();
+    const ip = clientIp(c);
+    const record = (succeeded: boolean) =>
+      db.withServiceRole((tx) => tx`select private.record_sign_in_attempt(${identifier}, ${ip}, ${succeeded})`);
+
+    const { blocked, email } = await db.withServiceRole(async (tx) => {
+      const [row] = await tx<{ blocked: boolean; email: string | null }[]>`
+        select private.sign_in_blocked(${identifier}, ${ip}) as blocked,
+               private.login_email(${input.username}) as email`;
+      return row;
+    });
+    if (blocked) {
+      throw new ApiError(429, TOO_MANY_ATTEMPTS, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+    }
+    if (!email) {
+      await record(false);
+      throw new ApiError(401, INVALID_CREDENTIALS);
+    }
+    const { data, error } = await authClient().signInWithPassword({ email, password: input.password });
+    if (error || !data.session) {
+      const status = (error as AuthErrorLike | null)?.status ?? 0;
+      if (status === 429) {
+        throw new ApiError(429, TOO_MANY_ATTEMPTS, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+      }
+      if (error && (status < 400 || status >= 500)) throw error;
+      await record(false);
+      throw new ApiError(401, INVALID_CREDENTIALS);
+    }
+    await record(true);
+    const user = await userForSession(data.session);
+    return c.json({ user, session: toSession(data.session) }, 200);
+  });
+
+  routes.post('/logout', async (c) => {
+    const caller = requireUser(c);
+    const response = await fetch(`${config.supabaseUrl}/auth/v1/logout?scope=local`, {
+      method: 'POST',
+      headers: { apikey: config.anonKey, authorization: `Bearer ${caller.token}` },
+    });
+    await response.body?.cancel();
+    // 401/403/404: the session is already gone, which is what was asked for.
+    if (response.status >= 500) throw new Error(`Auth logout failed with ${response.status}`);
+    return c.body(null, 204);
+  });
+
+  routes.get('/user', async (c) => {
+    const caller = requireUser(c);
+    const user = await db.withCaller(caller.db, (tx) => readUser(tx, caller.userId));
+    if (!user) throw new ApiError(401, 'Not signed in');
+    return c.json(user);
+  });
+
+  return routes;
+}
+
+function signUpError(error: AuthErrorLike): Error {
+  const status = error.status ?? 0;
+  if (status === 422 && (error.code === 'user_already_exists' || error.code === 'email_exists')) {
+    return new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
+  }
+  // The profile trigger's unique index lost a race with another sign-up of the same username.
+  if (status === 500 && /database error saving new user/i.test(error.message)) {
+    return new ApiError(409, 'Username is already taken', { username: 'Username is already taken' });
+  }
+  if (status === 429) return new ApiError(429, 'Too many sign-up attempts. Please wait a few minutes and try again.');
+  if (status === 400 || status === 422) return new ApiError(400, error.message || 'Validation failed');
+  return error instanceof Error ? error : new Error(error.message);
+}
