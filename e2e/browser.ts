@@ -1,0 +1,43 @@
+// Real Chromium (Debian's /usr/bin/chromium) driven by playwright-core, against the platform that
+// scripts/test.mjs started the way `npm start` does (PLATFORM_URL).
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { expect } from 'vitest';
+
+export const baseUrl = process.env.PLATFORM_URL ?? 'http://127.0.0.1:54321';
+export const artefactsDir = path.resolve('test-results', 'screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  // Playwright gives every launch a fresh, empty profile of its own.
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(artefactsDir, { recursive: true });
+  await page.screenshot({ path: path.join(artefactsDir, `${name}.png`), fullPage: true });
+}
+
+/** axe-core on the current page: no serious or critical violation (WCAG 2.2 AA rules). */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(serious).toEqual([]);
+}
