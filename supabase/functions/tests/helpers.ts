@@ -1,0 +1,102 @@
+// Shared set-up for the api function's tests: the app built against the REAL running platform
+// whose URLs and keys are in the environment (the test runner starts one and sets them).
+import { createApp } from '../api/app.ts';
+import type { Config } from '../api/lib/config.ts';
+import { createDb } from '../api/lib/db.ts';
+
+function env(name: string): string {
+  const value = Deno.env.get(name);
+  if (!value) {
+    throw new Error(`${name} is not set: start the platform (node platform/start.mjs --no-web) and export its URLs and keys`);
+  }
+  return value;
+}
+
+export const config: Config = {
+  supabaseUrl: env('SUPABASE_URL').replace(/\/+$/, ''),
+  anonKey: env('SUPABASE_ANON_KEY'),
+  serviceRoleKey: env('SUPABASE_SERVICE_ROLE_KEY'),
+  dbUrl: env('SUPABASE_DB_URL'),
+};
+
+export const db = createDb(config.dbUrl);
+export const app = createApp(config, db);
+
+/** Deno.test without the op/resource sanitizers: the connection pool outlives single tests. */
+export function test(name: string, fn: () => Promise<void>) {
+  Deno.test({ name, fn, sanitizeOps: false, sanitizeResources: false });
+}
+
+/** Registered last in each file: closes the pool. */
+export function closePoolAfterTests() {
+  Deno.test({ name: '(close database pool)', fn: () => db.end(), sanitizeOps: false, sanitizeResources: false });
+}
+
+let counter = 0;
+/** A short unique suffix so tests never collide with each other or with earlier runs. */
+export function unique(): string {
+  counter += 1;
+  return `${Date.now().toString(36)}${counter.toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/** A unique client address per test, so the per-ip sign-in limit of one test never blocks another. */
+export function uniqueIp(): string {
+  const n = () => Math.floor(Math.random() * 254) + 1;
+  return `10.${n()}.${n()}.${n()}`;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Raw body text (sent as is). */
+  raw?: BodyInit;
+  token?: string;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  // deno-lint-ignore no-explicit-any
+  json: any;
+}
+
+export async function call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: BodyInit | undefined = options.raw;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+  headers['x-forwarded-for'] ??= options.ip ?? uniqueIp();
+  const response = await app.request(path, { method, headers, body });
+  const text = await response.text();
+  let json: unknown = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export interface Registration {
+  username: string;
+  email: string;
+  name: string;
+  password: string;
+}
+
+export function newRegistration(): Registration {
+  const id = unique();
+  return { username: `user_${id}`, email: `user_${id}@example.test`, name: `Test User ${id}`, password: `pw-${id}-secret` };
+}
+
+/** Registers a fresh user and returns the answer with the inputs used. */
+export async function register(input: Registration = newRegistration()) {
+  const answer = await call('POST', '/api/register', { body: { ...input, confirmPassword: input.password } });
+  if (answer.status !== 201) throw new Error(`register failed: ${answer.status} ${answer.text}`);
+  return { input, user: answer.json.user, session: answer.json.session, answer };
+}
