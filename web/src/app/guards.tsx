@@ -1,0 +1,23 @@
+// Route guards (specification §2): a spinner while the user loads, visitors to /auth (remembering
+// where they were going), non-admins away from /admin.
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useUser } from '@/features/auth/api/get-user';
+import { PageSpinner } from '@/components/PageSpinner';
+
+export function RequireUser() {
+  const { data: user, isPending } = useUser();
+  const location = useLocation();
+  if (isPending) return <PageSpinner label="Checking your session" />;
+  if (!user) {
+    const redirect = `${location.pathname}${location.search}`;
+    return <Navigate to={`/auth?redirect=${encodeURIComponent(redirect)}`} replace />;
+  }
+  return <Outlet />;
+}
+
+export function RequireAdmin() {
+  const { data: user, isPending } = useUser();
+  if (isPending) return <PageSpinner label="Checking your session" />;
+  if (user?.role !== 'ADMIN') return <Navigate to="/" replace />;
+  return <Outlet />;
+}

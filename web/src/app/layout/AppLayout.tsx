@@ -1,0 +1,81 @@
+// The page frame (specification §2 Layout): skip link, sticky header (burger on small screens, product
+// title with version badge, account area), sidebar navigation, main content and footer.
+import { AppShell, Anchor, Badge, Box, Burger, Group, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Suspense } from 'react';
+import { Link, Outlet, useNavigation } from 'react-router';
+import { PRODUCT_NAME, PRODUCT_VERSION } from '@shared/domain.ts';
+import { useUser } from '@/features/auth/api/get-user';
+import { useAuthListener } from '@/features/auth/hooks/use-auth-listener';
+import { PageSpinner } from '@/components/PageSpinner';
+import { Sidebar } from './Sidebar';
+import { ThemeToggle } from './ThemeToggle';
+import { UserMenu } from './UserMenu';
+import classes from './AppLayout.module.css';
+
+export function AppLayout() {
+  useAuthListener();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { data: user } = useUser();
+  const navigation = useNavigation();
+
+  return (
+    <>
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to main content
+      </a>
+      <AppShell
+        header={{ height: 60 }}
+        navbar={{ width: 256, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+        padding="md"
+      >
+        <AppShell.Header className={classes.header}>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label={opened ? 'Close navigation' : 'Open navigation'}
+                aria-expanded={opened}
+                aria-controls="app-navigation"
+              />
+              <Anchor component={Link} to="/" underline="never" c="var(--mantine-color-text)" className={classes.title}>
+                <Group gap={8} wrap="nowrap">
+                  <Text component="span" fw={700} size="lg" lineClamp={1}>
+                    {PRODUCT_NAME}
+                  </Text>
+                  <Badge variant="filled" color="blue" size="sm" aria-label={`version ${PRODUCT_VERSION}`}>
+                    v{PRODUCT_VERSION}
+                  </Badge>
+                </Group>
+              </Anchor>
+            </Group>
+            <Group gap="sm" wrap="nowrap">
+              <ThemeToggle />
+              <UserMenu />
+            </Group>
+          </Group>
+        </AppShell.Header>
+
+        <AppShell.Navbar id="app-navigation" aria-label="Main navigation">
+          <Sidebar user={user} onNavigate={close} />
+        </AppShell.Navbar>
+
+        <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
+          <Box className={classes.content} aria-busy={navigation.state === 'loading'}>
+            <Suspense fallback={<PageSpinner />}>
+              <Outlet />
+            </Suspense>
+          </Box>
+          <Box component="footer" className={classes.footer}>
+            <Text size="sm" c="dimmed">
+              © {new Date().getFullYear()} {PRODUCT_NAME}. Training for the United Kingdom's emergency services.
+            </Text>
+          </Box>
+        </AppShell.Main>
+      </AppShell>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+// Sidebar (specification §2 Layout): 'Menu' links by role, then one link per service.
+import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import {
+  IconCertificate,
+  IconChalkboard,
+  IconHome,
+  IconBooks,
+  IconShieldLock,
+} from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import type { User } from '@shared/domain.ts';
+import { SERVICE_CODES, SERVICES } from '@shared/services.ts';
+import { ServiceDot } from '@/components/ServiceDot';
+
+interface Item {
+  to: string;
+  label: string;
+  Icon: typeof IconHome;
+  show: (user: User | null | undefined) => boolean;
+}
+
+const MENU: Item[] = [
+  { to: '/', label: 'Home', Icon: IconHome, show: () => true },
+  { to: '/my-courses', label: 'My Courses', Icon: IconBooks, show: () => true },
+  { to: '/certificates', label: 'Certificates', Icon: IconCertificate, show: () => true },
+  {
+    to: '/instructor',
+    label: 'Instructor Dashboard',
+    Icon: IconChalkboard,
+    show: (user) => user?.role === 'INSTRUCTOR' || user?.role === 'ADMIN',
+  },
+  { to: '/admin', label: 'Admin Dashboard', Icon: IconShieldLock, show: (user) => user?.role === 'ADMIN' },
+];
+
+export function Sidebar({ user, onNavigate }: { user: User | null | undefined; onNavigate?: () => void }) {
+  const location = useLocation();
+  const activeService = location.pathname === '/' ? new URLSearchParams(location.search).get('service') : null;
+
+  return (
+    <ScrollArea type="auto" p="md">
+      <Stack gap="lg">
+        <div>
+          <Text component="h2" size="xs" fw={700} tt="uppercase" c="dimmed" mb={6} id="sidebar-menu">
+            Menu
+          </Text>
+          <Stack gap={2} component="ul" aria-labelledby="sidebar-menu" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+            {MENU.filter((item) => item.show(user)).map(({ to, label, Icon }) => {
+              const active = to === '/' ? location.pathname === '/' && !activeService : location.pathname.startsWith(to);
+              return (
+                <li key={to}>
+                  <NavLink
+                    component={Link}
+                    to={to}
+                    label={label}
+                    active={active}
+                    aria-current={active ? 'page' : undefined}
+                    leftSection={<Icon size={18} aria-hidden="true" />}
+                    onClick={onNavigate}
+                  />
+                </li>
+              );
+            })}
+          </Stack>
+        </div>
+        <div>
+          <Text component="h2" size="xs" fw={700} tt="uppercase" c="dimmed" mb={6} id="sidebar-services">
+            Services
+          </Text>
+          <Stack gap={2} component="ul" aria-labelledby="sidebar-services" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+            {SERVICE_CODES.map((code) => {
+              const active = activeService === code;
+              return (
+                <li key={code}>
+                  <NavLink
+                    component={Link}
+                    to={`/?service=${code}`}
+                    label={SERVICES[code].label}
+                    title={code}
+                    active={active}
+                    aria-current={active ? 'page' : undefined}
+                    leftSection={<ServiceDot code={code} />}
+                    onClick={onNavigate}
+                  />
+                </li>
+              );
+            })}
+          </Stack>
+        </div>
+      </Stack>
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,37 @@
+// Colour scheme menu: light, dark or system (the default), kept by Mantine's colour scheme manager.
+import { ActionIcon, Menu, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { IconCheck, IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
+
+const OPTIONS: { value: MantineColorScheme; label: string; Icon: typeof IconSun }[] = [
+  { value: 'light', label: 'Light', Icon: IconSun },
+  { value: 'dark', label: 'Dark', Icon: IconMoon },
+  { value: 'auto', label: 'System', Icon: IconDeviceDesktop },
+];
+
+export function ThemeToggle() {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const current = OPTIONS.find((option) => option.value === colorScheme) ?? OPTIONS[2]!;
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="default" size="lg" aria-label={`Colour theme: ${current.label}`}>
+          <current.Icon size={18} aria-hidden="true" />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Theme</Menu.Label>
+        {OPTIONS.map(({ value, label, Icon }) => (
+          <Menu.Item
+            key={value}
+            leftSection={<Icon size={16} aria-hidden="true" />}
+            rightSection={value === colorScheme ? <IconCheck size={14} aria-hidden="true" /> : null}
+            aria-current={value === colorScheme ? 'true' : undefined}
+            onClick={() => setColorScheme(value)}
+          >
+            {label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

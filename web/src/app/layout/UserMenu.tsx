@@ -1,0 +1,87 @@
+// Header account area: a placeholder while the user loads, a Login button for visitors, else the
+// user menu (initials avatar and name; Profile, My Courses, Admin Dashboard for admins, Logout).
+import { Avatar, Button, Group, Menu, Skeleton, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconBooks, IconChevronDown, IconLogout, IconShieldLock, IconUser } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import { useUser } from '@/features/auth/api/get-user';
+import { useLogout } from '@/features/auth/api/logout';
+import { errorDescription } from '@/lib/api-client';
+import { initials } from '@/lib/initials';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+
+export function UserMenu() {
+  const { data: user, isPending } = useUser();
+  const navigate = useNavigate();
+  const logout = useLogout({
+    onSuccess: () => {
+      notifySuccess('Logged out', 'You have been successfully logged out');
+      navigate('/');
+    },
+    onError: (error) => {
+      notifyFailure('Logout failed', errorDescription(error, 'Please try again'));
+      navigate('/');
+    },
+  });
+
+  if (isPending) {
+    return (
+      <Group gap="xs" data-testid="user-loading">
+        <Skeleton height={32} circle />
+        <Skeleton height={12} width={80} />
+        <VisuallyHidden>Loading your account</VisuallyHidden>
+      </Group>
+    );
+  }
+
+  if (!user) {
+    return (
+      <Button component={Link} to="/auth">
+        Login
+      </Button>
+    );
+  }
+
+  return (
+    <Menu position="bottom-end" width={220} withinPortal>
+      <Menu.Target>
+        <UnstyledButton
+          aria-label={`Account menu for ${user.name}`}
+          style={{ borderRadius: 'var(--mantine-radius-md)', padding: '4px 8px' }}
+        >
+          <Group gap="xs" wrap="nowrap">
+            <Avatar color="blue" variant="filled" radius="xl" size="md" aria-hidden="true">
+              {initials(user.name)}
+            </Avatar>
+            <Text size="sm" fw={500} visibleFrom="xs" lineClamp={1}>
+              {user.name}
+            </Text>
+            <IconChevronDown size={14} aria-hidden="true" />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{user.email}</Menu.Label>
+        <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} aria-hidden="true" />}>
+          Profile
+        </Menu.Item>
+        <Menu.Item component={Link} to="/my-courses" leftSection={<IconBooks size={16} aria-hidden="true" />}>
+          My Courses
+        </Menu.Item>
+        {user.role === 'ADMIN' && (
+          <Menu.Item component={Link} to="/admin" leftSection={<IconShieldLock size={16} aria-hidden="true" />}>
+            Admin Dashboard
+          </Menu.Item>
+        )}
+        <Menu.Divider />
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={16} aria-hidden="true" />}
+          disabled={logout.isPending}
+          onClick={() => logout.mutate()}
+        >
+          Logout
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

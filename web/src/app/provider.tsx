@@ -1,0 +1,36 @@
+// Everything the app runs inside: TanStack Query, Mantine (theme, colour scheme), toasts.
+import { useEffect, type ReactNode } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { localStorageColorSchemeManager, MantineProvider, useComputedColorScheme } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { cssVariablesResolver, theme } from '@/lib/theme';
+
+const colorSchemeManager = localStorageColorSchemeManager({ key: 'mantine-color-scheme-value' });
+
+/** Mirrors the computed scheme as a class on <html> (specification §2: "a class on the page root"). */
+function ColorSchemeClass() {
+  const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
+  useEffect(() => {
+    const root = document.documentElement;
+    root.classList.remove(computed === 'dark' ? 'light' : 'dark');
+    root.classList.add(computed);
+  }, [computed]);
+  return null;
+}
+
+export function AppProvider({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
+        colorSchemeManager={colorSchemeManager}
+        defaultColorScheme="auto"
+      >
+        <ColorSchemeClass />
+        <Notifications limit={1} position="top-right" containerWidth={420} />
+        {children}
+      </MantineProvider>
+    </QueryClientProvider>
+  );
+}

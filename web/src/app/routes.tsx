@@ -1,0 +1,37 @@
+// The route table (specification §2). Every page is lazy-loaded; guards wrap the protected ones.
+import type { RouteObject } from 'react-router';
+import { AppLayout } from './layout/AppLayout';
+import { RequireAdmin, RequireUser } from './guards';
+import { PageSpinner } from '@/components/PageSpinner';
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <AppLayout />,
+    hydrateFallbackElement: <PageSpinner />,
+    children: [
+      { index: true, lazy: () => import('./routes/home').then((m) => ({ Component: m.HomeRoute })) },
+      { path: 'auth', lazy: () => import('./routes/auth').then((m) => ({ Component: m.AuthRoute })) },
+      {
+        element: <RequireUser />,
+        children: [
+          { path: 'my-courses', lazy: () => import('./routes/my-courses').then((m) => ({ Component: m.MyCoursesRoute })) },
+          { path: 'dashboard', lazy: () => import('./routes/dashboard').then((m) => ({ Component: m.DashboardRoute })) },
+          { path: 'profile', lazy: () => import('./routes/profile').then((m) => ({ Component: m.ProfileRoute })) },
+          { path: 'certificates', lazy: () => import('./routes/certificates').then((m) => ({ Component: m.CertificatesRoute })) },
+          { path: 'course-manager', lazy: () => import('./routes/course-manager').then((m) => ({ Component: m.CourseManagerRoute })) },
+          { path: 'instructor', lazy: () => import('./routes/instructor').then((m) => ({ Component: m.InstructorRoute })) },
+          { path: 'course-creator', lazy: () => import('./routes/course-editor').then((m) => ({ Component: m.CourseEditorRoute })) },
+          { path: 'course/create', lazy: () => import('./routes/course-editor').then((m) => ({ Component: m.CourseEditorRoute })) },
+          { path: 'course/edit/:id', lazy: () => import('./routes/course-editor').then((m) => ({ Component: m.CourseEditorRoute })) },
+          {
+            element: <RequireAdmin />,
+            children: [{ path: 'admin', lazy: () => import('./routes/admin').then((m) => ({ Component: m.AdminRoute })) }],
+          },
+        ],
+      },
+      { path: 'course/:id', lazy: () => import('./routes/course').then((m) => ({ Component: m.CourseRoute })) },
+      { path: '*', lazy: () => import('./routes/not-found').then((m) => ({ Component: m.NotFoundRoute })) },
+    ],
+  },
+];

@@ -1,0 +1,68 @@
+// /auth: Login and Register tabs (specification §2). A signed-in user goes to / or to a safe
+// `redirect` path, which is also where a successful login or registration lands.
+import { Anchor, Card, Center, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import { PRODUCT_NAME } from '@shared/domain.ts';
+import { useUser } from '@/features/auth/api/get-user';
+import { LoginForm } from '@/features/auth/components/LoginForm';
+import { RegisterForm } from '@/features/auth/components/RegisterForm';
+import { PageSpinner } from '@/components/PageSpinner';
+import { safeRedirect } from '@/lib/safe-redirect';
+
+type Tab = 'login' | 'register';
+
+export function AuthRoute() {
+  const { data: user, isPending } = useUser();
+  const [params] = useSearchParams();
+  const [tab, setTab] = useState<Tab>(params.get('tab') === 'register' ? 'register' : 'login');
+  const target = safeRedirect(params.get('redirect'));
+
+  if (isPending) return <PageSpinner label="Checking your session" />;
+  if (user) return <Navigate to={target} replace />;
+
+  const isLogin = tab === 'login';
+  return (
+    <Center py="lg">
+      <Stack w="100%" maw={440} gap="md">
+        <title>{`${isLogin ? 'Sign in' : 'Register'} | ${PRODUCT_NAME}`}</title>
+        <Title order={1} ta="center" size="h2">
+          {isLogin ? 'Sign in to your account' : 'Create a new account'}
+        </Title>
+        <Tabs value={tab} onChange={(value) => value && setTab(value as Tab)} keepMounted={false}>
+          <Tabs.List grow mb="md">
+            <Tabs.Tab value="login">Login</Tabs.Tab>
+            <Tabs.Tab value="register">Register</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="login">
+            <Card withBorder padding="lg">
+              <Text mb="md">Enter your credentials to access your courses.</Text>
+              <LoginForm />
+              <Text size="sm" ta="center" mt="md">
+                Don't have an account?{' '}
+                <Anchor component="button" type="button" size="sm" onClick={() => setTab('register')}>
+                  Register now
+                </Anchor>
+              </Text>
+            </Card>
+          </Tabs.Panel>
+          <Tabs.Panel value="register">
+            <Card withBorder padding="lg">
+              <Text mb="md">Register to access courses and track your progress.</Text>
+              <RegisterForm />
+              <Text size="sm" ta="center" mt="md">
+                Already have an account?{' '}
+                <Anchor component="button" type="button" size="sm" onClick={() => setTab('login')}>
+                  Sign in
+                </Anchor>
+              </Text>
+            </Card>
+          </Tabs.Panel>
+        </Tabs>
+        <Anchor component={Link} to="/" ta="center" size="sm">
+          Return to home page
+        </Anchor>
+      </Stack>
+    </Center>
+  );
+}

@@ -1,0 +1,5 @@
+import { ComingSoon } from '@/components/ComingSoon';
+
+export function CertificatesRoute() {
+  return <ComingSoon title="Certificates" description="Certificates for the courses you have completed." />;
+}

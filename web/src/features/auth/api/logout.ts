@@ -1,0 +1,30 @@
+// POST /api/logout revokes the session on the server; then the local session and the cached user
+// are cleared. A 401 means the session was already gone, which is still a successful logout.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError } from '@/lib/api-client';
+import { supabase } from '@/lib/supabase';
+import { userQueryOptions } from './get-user';
+
+export async function logout(): Promise<void> {
+  let failure: unknown;
+  try {
+    await api.post<void>('/logout');
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401)) failure = error;
+  }
+  await supabase.auth.signOut({ scope: 'local' });
+  if (failure) throw failure;
+}
+
+export function useLogout(options: { onSuccess?: () => void; onError?: (error: Error) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: logout,
+    onSettled: () => {
+      queryClient.setQueryData(userQueryOptions().queryKey, null);
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== userQueryOptions().queryKey[0] });
+    },
+    onSuccess: options.onSuccess,
+    onError: options.onError,
+  });
+}

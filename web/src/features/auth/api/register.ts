@@ -1,0 +1,27 @@
+// POST /api/register -> 201 { user, session }; signs the new user in like a login.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { User } from '@shared/domain.ts';
+import type { RegisterInput } from '@shared/schemas.ts';
+import { api } from '@/lib/api-client';
+import { supabase } from '@/lib/supabase';
+import { userQueryOptions } from './get-user';
+import type { AuthAnswer } from './login';
+
+export async function register(input: RegisterInput): Promise<AuthAnswer> {
+  const answer = await api.post<AuthAnswer>('/register', input);
+  const { error } = await supabase.auth.setSession(answer.session);
+  if (error) throw error;
+  return answer;
+}
+
+export function useRegister(options: { onSuccess?: (user: User) => void; onError?: (error: Error) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: register,
+    onSuccess: ({ user }) => {
+      queryClient.setQueryData(userQueryOptions().queryKey, user);
+      options.onSuccess?.(user);
+    },
+    onError: options.onError,
+  });
+}

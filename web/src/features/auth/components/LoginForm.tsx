@@ -1,0 +1,55 @@
+// Login form: @mantine/form with the shared loginSchema; server field errors land under the fields.
+import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { loginSchema, type LoginInput } from '@shared/schemas.ts';
+import { ApiError, errorDescription } from '@/lib/api-client';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useLogin } from '../api/login';
+
+export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
+  const form = useForm<LoginInput>({
+    mode: 'controlled',
+    initialValues: { username: '', password: '' },
+    validate: zod4Resolver(loginSchema),
+  });
+  const login = useLogin({
+    onSuccess: (user) => {
+      notifySuccess('Login successful', `Welcome back, ${user.name}!`);
+      onSuccess?.();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
+      notifyFailure('Login failed', errorDescription(error, 'Please check your credentials and try again'));
+    },
+  });
+
+  return (
+    <form
+      noValidate
+      aria-label="Login"
+      onSubmit={form.onSubmit((values) => login.mutate(loginSchema.parse(values)))}
+    >
+      <Stack gap="md">
+        <TextInput
+          label="Username"
+          description="Your username or email address"
+          autoComplete="username"
+          withAsterisk
+          key={form.key('username')}
+          {...form.getInputProps('username')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          withAsterisk
+          key={form.key('password')}
+          {...form.getInputProps('password')}
+        />
+        <Button type="submit" fullWidth loading={login.isPending}>
+          Sign in
+        </Button>
+      </Stack>
+    </form>
+  );
+}

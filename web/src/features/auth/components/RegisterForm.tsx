@@ -1,0 +1,60 @@
+// Register form: @mantine/form with the shared registerSchema (messages of specification §5);
+// server field errors (e.g. a taken username) land under the fields.
+import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { PRODUCT_NAME } from '@shared/domain.ts';
+import { registerSchema, type RegisterInput } from '@shared/schemas.ts';
+import { ApiError, errorDescription } from '@/lib/api-client';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useRegister } from '../api/register';
+
+export function RegisterForm({ onSuccess }: { onSuccess?: () => void }) {
+  const form = useForm<RegisterInput>({
+    mode: 'controlled',
+    initialValues: { username: '', email: '', name: '', password: '', confirmPassword: '' },
+    validate: zod4Resolver(registerSchema),
+  });
+  const register = useRegister({
+    onSuccess: (user) => {
+      notifySuccess('Registration successful', `Welcome to ${PRODUCT_NAME}, ${user.name}`);
+      onSuccess?.();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
+      notifyFailure('Registration failed', errorDescription(error, 'Please check your information and try again'));
+    },
+  });
+
+  return (
+    <form
+      noValidate
+      aria-label="Register"
+      onSubmit={form.onSubmit((values) => register.mutate(registerSchema.parse(values)))}
+    >
+      <Stack gap="md">
+        <TextInput label="Username" autoComplete="username" withAsterisk key={form.key('username')} {...form.getInputProps('username')} />
+        <TextInput label="Email" type="email" autoComplete="email" withAsterisk key={form.key('email')} {...form.getInputProps('email')} />
+        <TextInput label="Full name" autoComplete="name" withAsterisk key={form.key('name')} {...form.getInputProps('name')} />
+        <PasswordInput
+          label="Password"
+          description="At least 6 characters"
+          autoComplete="new-password"
+          withAsterisk
+          key={form.key('password')}
+          {...form.getInputProps('password')}
+        />
+        <PasswordInput
+          label="Confirm password"
+          autoComplete="new-password"
+          withAsterisk
+          key={form.key('confirmPassword')}
+          {...form.getInputProps('confirmPassword')}
+        />
+        <Button type="submit" fullWidth loading={register.isPending}>
+          Create account
+        </Button>
+      </Stack>
+    </form>
+  );
+}

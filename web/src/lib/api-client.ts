@@ -1,0 +1,90 @@
+// The single API client for the api function (DESIGN.md §4): JSON in and out, the session's access
+// token as bearer (else the anon key), and every non-2xx answer turned into an ApiError whose
+// message is `<status>: <message>` (specification §8).
+import type { ApiErrorBody } from '@shared/domain.ts';
+import { supabase, supabaseAnonKey, supabaseUrl } from './supabase';
+
+export const apiBaseUrl = `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/api`;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly fields?: Record<string, string>;
+  /** The server's own message, without the status prefix. */
+  readonly serverMessage: string;
+
+  constructor(status: number, serverMessage: string, fields?: Record<string, string>) {
+    super(`${status}: ${serverMessage}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.serverMessage = serverMessage;
+    this.fields = fields;
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+async function bearer(): Promise<string> {
+  const { data } = await supabase.auth.getSession();
+  return data.session?.access_token || supabaseAnonKey;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    apikey: supabaseAnonKey,
+    Authorization: `Bearer ${await bearer()}`,
+  };
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+
+  const response = await fetch(`${apiBaseUrl}${path}`, {
+    method,
+    headers,
+    body,
+    signal: options.signal,
+  });
+  const payload = await readBody(response);
+
+  if (!response.ok) {
+    const errorBody = (payload && typeof payload === 'object' ? payload : {}) as Partial<ApiErrorBody>;
+    const message =
+      errorBody.message || (typeof payload === 'string' && payload.trim()) || response.statusText || 'Request failed';
+    throw new ApiError(response.status, message, errorBody.fields);
+  }
+  return payload as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body }),
+  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+};
+
+/** The server's message for a toast description, without the status prefix. */
+export function errorDescription(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.serverMessage || fallback;
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}

@@ -1,0 +1,46 @@
+// Vite config for the web app. Root is web/; the platform builds into its data dir with --outDir
+// (or VITE_OUT_DIR). `npm run dev` proxies the Supabase URL shapes to the local gateway.
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const webRoot = fileURLToPath(new URL('.', import.meta.url));
+const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:54321';
+
+export default defineConfig({
+  root: webRoot,
+  plugins: [react()],
+  resolve: {
+    alias: {
+      '@shared': fileURLToPath(new URL('../supabase/functions/_shared', import.meta.url)),
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+    },
+  },
+  css: {
+    postcss: webRoot,
+  },
+  server: {
+    proxy: {
+      '/auth/v1': { target: gateway, changeOrigin: true },
+      '/storage/v1': { target: gateway, changeOrigin: true },
+      '/functions/v1': { target: gateway, changeOrigin: true },
+    },
+  },
+  build: {
+    outDir: process.env.VITE_OUT_DIR || fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // Long-lived vendor chunks, so a change to the app does not invalidate them.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/, priority: 20 },
+            { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui)[\\/]/, priority: 15 },
+            { name: 'supabase', test: /node_modules[\\/]@supabase[\\/]/, priority: 10 },
+          ],
+        },
+      },
+    },
+  },
+});
