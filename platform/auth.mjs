@@ -1,0 +1,691 @@
+// The local Auth service: the subset of the Supabase Auth (GoTrue) REST API that supabase-js v2
+// uses, over the auth schema created by platform/bootstrap.sql. Paths are relative to /auth/v1
+// (the gateway strips the prefix; a request still carrying it is accepted too).
+//
+// Users live in auth.users (bcrypt hashes), sessions in auth.sessions, single-use refresh tokens in
+// auth.refresh_tokens. Access tokens are ES256 JWTs with Supabase's claims, signed with the key of
+// platform/keys.mjs and checked against that key and the session table on every bearer request.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
+import bcrypt from 'bcryptjs';
+import { jwtVerify, SignJWT } from 'jose';
+import { bearer, json, readJson } from './http.mjs';
+
+const ACCESS_TOKEN_TTL = 3600;
+const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+const MIN_PASSWORD_LENGTH = 6;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A GoTrue-shaped error answer: `{ code, error_code, msg }` (supabase-js reads error_code and msg).
+ * @param {number} status
+ * @param {string} errorCode
+ * @param {string} msg
+ * @param {Record<string, unknown>} [extra]
+ */
+function fail(status, errorCode, msg, extra = {}) {
+  return json(status, { code: errorCode, error_code: errorCode, msg, ...extra });
+}
+
+/** The token endpoint's OAuth-shaped error (also carrying GoTrue's code and msg). */
+function invalidGrant(errorCode, description) {
+  return json(400, {
+    error: 'invalid_grant',
+    error_description: description,
+    code: errorCode,
+    error_code: errorCode,
+    msg: description,
+  });
+}
+
+/** Thrown inside handlers to answer with a prepared response. */
+class HttpError extends Error {
+  /** @param {Response} response */
+  constructor(response) {
+    super('http error');
+    this.response = response;
+  }
+}
+
+/**
+ * @typedef {object} AuthOptions
+ * @property {import('postgres').Sql} sql postgres.js client connected as the superuser
+ * @property {import('./keys.mjs').Keys} keys signing keys
+ * @property {string} publicUrl the platform's public base URL (issuer is <publicUrl>/auth/v1)
+ */
+
+/**
+ * Creates the Auth service.
+ * @param {AuthOptions} options
+ * @returns {{ fetch(request: Request): Promise<Response>, verifyAccessToken(token: string): Promise<Record<string, any> | null> }}
+ */
+export function createAuth({ sql, keys, publicUrl }) {
+  const issuer = `${publicUrl.replace(/\/+$/, '')}/auth/v1`;
+
+  // ---------------------------------------------------------------- users
+
+  /** @param {string} id */
+  async function findUser(id, db = sql) {
+    if (!UUID_PATTERN.test(id)) return null;
+    const [row] = await db`select * from auth.users where id = ${id} and deleted_at is null`;
+    return row ?? null;
+  }
+
+  /** @param {string} email */
+  async function findUserByEmail(email, db = sql) {
+    const [row] = await db`
+      select * from auth.users where lower(email) = ${email.toLowerCase()} and is_sso_user = false and deleted_at is null`;
+    return row ?? null;
+  }
+
+  /** GoTrue's JSON for a user (never the hash). */
+  async function userJson(row, db = sql) {
+    const identities = await db`
+      select * from auth.identities where user_id = ${row.id} order by created_at`;
+    return {
+      id: row.id,
+      aud: row.aud ?? 'authenticated',
+      role: row.role ?? 'authenticated',
+      email: row.email ?? '',
+      email_confirmed_at: iso(row.email_confirmed_at),
+      phone: row.phone ?? '',
+      confirmed_at: iso(row.email_confirmed_at ?? row.phone_confirmed_at),
+      last_sign_in_at: iso(row.last_sign_in_at),
+      app_metadata: row.raw_app_meta_data ?? {},
+      user_metadata: row.raw_user_meta_data ?? {},
+      identities: identities.map((identity) => ({
+        identity_id: identity.id,
+        id: identity.provider_id,
+        user_id: identity.user_id,
+        identity_data: identity.identity_data,
+        provider: identity.provider,
+        last_sign_in_at: iso(identity.last_sign_in_at),
+        created_at: iso(identity.created_at),
+        updated_at: iso(identity.updated_at),
+        email: identity.email,
+      })),
+      created_at: iso(row.created_at),
+      updated_at: iso(row.updated_at),
+      banned_until: row.banned_until ? iso(row.banned_until) : undefined,
+      is_anonymous: row.is_anonymous ?? false,
+    };
+  }
+
+  /**
+   * Inserts a user and its email identity. A duplicate email answers 422; any other database error
+   * (e.g. a trigger on auth.users failing) answers 500 "Database error saving new user".
+   * @param {{ email: string, password: string | null, userMetadata: object, appMetadata?: object, confirmed: boolean, role?: string, duplicateCode: string, duplicateMsg: string }} input
+   */
+  async function insertUser(input) {
+    const id = randomUUID();
+    const hash = input.password ? await bcrypt.hash(input.password, 10) : '';
+    const appMetadata = { provider: 'email', providers: ['email'], ...(input.appMetadata ?? {}) };
+    const identityData = { sub: id, email: input.email, email_verified: input.confirmed, phone_verified: false };
+    try {
+      await sql.begin(async (tx) => {
+        if (await findUserByEmail(input.email, tx)) throw new HttpError(fail(422, input.duplicateCode, input.duplicateMsg));
+        await tx`
+          insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+            raw_app_meta_data, raw_user_meta_data, is_super_admin, created_at, updated_at, is_anonymous)
+          values (${ZERO_UUID}, ${id}, 'authenticated', ${input.role ?? 'authenticated'}, ${input.email}, ${hash},
+            ${input.confirmed ? new Date() : null}, ${JSON.stringify(appMetadata)}::jsonb,
+            ${JSON.stringify(input.userMetadata ?? {})}::jsonb, false, now(), now(), false)`;
+        await tx`
+          insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+          values (${id}, ${id}, ${JSON.stringify(identityData)}::jsonb, 'email', now(), now(), now())`;
+      });
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      const pgError = /** @type {any} */ (error);
+      if (pgError?.code === '23505' && /users_email/.test(pgError.constraint_name ?? '')) {
+        throw new HttpError(fail(422, input.duplicateCode, input.duplicateMsg));
+      }
+      if (pgError?.code) {
+        throw new HttpError(fail(500, 'unexpected_failure', 'Database error saving new user'));
+      }
+      throw error;
+    }
+    return /** @type {any} */ (await findUser(id));
+  }
+
+  /**
+   * Applies an update (email, password, metadata) to a user.
+   * @param {any} user current row
+   * @param {{ email?: string, password?: string, userMetadata?: object, appMetadata?: object, confirmEmail?: boolean, role?: string, banDuration?: string }} changes
+   */
+  async function updateUser(user, changes) {
+    const userMetadata =
+      changes.userMetadata !== undefined ? mergeMetadata(user.raw_user_meta_data, changes.userMetadata) : user.raw_user_meta_data;
+    const appMetadata =
+      changes.appMetadata !== undefined ? mergeMetadata(user.raw_app_meta_data, changes.appMetadata) : user.raw_app_meta_data;
+    const hash = changes.password !== undefined ? await bcrypt.hash(changes.password, 10) : user.encrypted_password;
+    const email = changes.email ?? user.email;
+    let confirmedAt = user.email_confirmed_at;
+    if (changes.email !== undefined && changes.email !== user.email) confirmedAt = new Date();
+    if (changes.confirmEmail === true && !confirmedAt) confirmedAt = new Date();
+    let bannedUntil = user.banned_until;
+    if (changes.banDuration !== undefined) {
+      bannedUntil = changes.banDuration === 'none' ? null : new Date(Date.now() + parseDuration(changes.banDuration));
+    }
+    try {
+      await sql.begin(async (tx) => {
+        if (changes.email !== undefined && changes.email !== user.email) {
+          const other = await findUserByEmail(changes.email, tx);
+          if (other && other.id !== user.id) {
+            throw new HttpError(fail(422, 'email_exists', 'A user with this email address has already been registered'));
+          }
+        }
+        await tx`
+          update auth.users set email = ${email}, encrypted_password = ${hash}, email_confirmed_at = ${confirmedAt},
+            raw_user_meta_data = ${JSON.stringify(userMetadata ?? {})}::jsonb,
+            raw_app_meta_data = ${JSON.stringify(appMetadata ?? {})}::jsonb,
+            role = ${changes.role ?? user.role}, banned_until = ${bannedUntil}, updated_at = now()
+          where id = ${user.id}`;
+        if (changes.email !== undefined && changes.email !== user.email) {
+          await tx`
+            update auth.identities
+            set identity_data = identity_data || ${JSON.stringify({ email })}::jsonb, updated_at = now()
+            where user_id = ${user.id} and provider = 'email'`;
+        }
+      });
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      const pgError = /** @type {any} */ (error);
+      if (pgError?.code === '23505' && /users_email/.test(pgError.constraint_name ?? '')) {
+        throw new HttpError(fail(422, 'email_exists', 'A user with this email address has already been registered'));
+      }
+      if (pgError?.code) throw new HttpError(fail(500, 'unexpected_failure', 'Database error updating user'));
+      throw error;
+    }
+    return /** @type {any} */ (await findUser(user.id));
+  }
+
+  // ---------------------------------------------------------------- tokens and sessions
+
+  /**
+   * Signs an access token for a user in a session.
+   * @param {any} user
+   * @param {string} sessionId
+   * @param {number} authenticatedAt seconds, for amr
+   */
+  async function signAccessToken(user, sessionId, authenticatedAt) {
+    const iat = Math.floor(Date.now() / 1000);
+    const exp = iat + ACCESS_TOKEN_TTL;
+    const token = await new SignJWT({
+      aud: 'authenticated',
+      email: user.email ?? '',
+      phone: user.phone ?? '',
+      app_metadata: user.raw_app_meta_data ?? {},
+      user_metadata: user.raw_user_meta_data ?? {},
+      role: user.role ?? 'authenticated',
+      aal: 'aal1',
+      amr: [{ method: 'password', timestamp: authenticatedAt }],
+      session_id: sessionId,
+      is_anonymous: false,
+    })
+      .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: keys.kid })
+      .setIssuer(issuer)
+      .setSubject(user.id)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(keys.privateKey);
+    return { token, exp };
+  }
+
+  function newRefreshToken() {
+    return randomBytes(24).toString('base64url');
+  }
+
+  /**
+   * Starts a session for a user and answers GoTrue's session object.
+   * @param {any} user
+   * @param {Request} request
+   */
+  async function startSession(user, request) {
+    const sessionId = randomUUID();
+    const refreshToken = newRefreshToken();
+    const ip = clientIp(request);
+    await sql.begin(async (tx) => {
+      await tx`
+        insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip)
+        values (${sessionId}, ${user.id}, now(), now(), 'aal1', ${request.headers.get('user-agent')}, ${ip})`;
+      await tx`
+        insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+        values (${ZERO_UUID}, ${refreshToken}, ${user.id}, false, now(), now(), null, ${sessionId})`;
+      await tx`update auth.users set last_sign_in_at = now(), updated_at = now() where id = ${user.id}`;
+      await tx`update auth.identities set last_sign_in_at = now() where user_id = ${user.id}`;
+    });
+    const fresh = /** @type {any} */ (await findUser(user.id));
+    return sessionResponse(fresh, sessionId, refreshToken, Math.floor(Date.now() / 1000));
+  }
+
+  /**
+   * @param {any} user
+   * @param {string} sessionId
+   * @param {string} refreshToken
+   * @param {number} authenticatedAt
+   */
+  async function sessionResponse(user, sessionId, refreshToken, authenticatedAt) {
+    const { token, exp } = await signAccessToken(user, sessionId, authenticatedAt);
+    return json(200, {
+      access_token: token,
+      token_type: 'bearer',
+      expires_in: ACCESS_TOKEN_TTL,
+      expires_at: exp,
+      refresh_token: refreshToken,
+      user: await userJson(user),
+    });
+  }
+
+  /**
+   * Verifies a JWT's signature and expiry; for a user token, also that its session still exists.
+   * @param {string} token
+   * @returns {Promise<Record<string, any> | null>} the claims, or null
+   */
+  async function verifyAccessToken(token) {
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, keys.publicKey, { algorithms: ['ES256'] }));
+    } catch {
+      return null;
+    }
+    if (payload.session_id !== undefined) {
+      if (typeof payload.session_id !== 'string' || !UUID_PATTERN.test(payload.session_id)) return null;
+      const [session] = await sql`
+        select id from auth.sessions
+        where id = ${payload.session_id} and user_id::text = ${String(payload.sub)}
+          and (not_after is null or not_after > now())`;
+      if (!session) return null;
+    }
+    return payload;
+  }
+
+  /**
+   * The signed-in user behind a request's bearer token, or an error answer.
+   * @param {Request} request
+   */
+  async function requireUser(request) {
+    const token = bearer(request);
+    if (!token) throw new HttpError(fail(401, 'no_authorization', 'This endpoint requires a Bearer token'));
+    const claims = await verifyAccessToken(token);
+    if (!claims || typeof claims.sub !== 'string' || !claims.session_id) {
+      throw new HttpError(fail(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token is invalid or has expired'));
+    }
+    const user = await findUser(claims.sub);
+    if (!user) throw new HttpError(fail(403, 'user_not_found', 'User from sub claim in JWT does not exist'));
+    return { user, claims };
+  }
+
+  /** @param {Request} request */
+  async function requireAdmin(request) {
+    const token = bearer(request);
+    if (!token) throw new HttpError(fail(401, 'no_authorization', 'This endpoint requires a Bearer token'));
+    const claims = await verifyAccessToken(token);
+    if (!claims) {
+      throw new HttpError(fail(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token is invalid or has expired'));
+    }
+    if (claims.role !== 'service_role' && claims.role !== 'supabase_admin') {
+      throw new HttpError(fail(403, 'not_admin', 'User not allowed'));
+    }
+    return claims;
+  }
+
+  // ---------------------------------------------------------------- endpoints
+
+  /** @param {Request} request */
+  async function signup(request) {
+    const body = await readBody(request);
+    const email = normaliseEmail(body.email);
+    if (body.phone && !body.email) return fail(422, 'phone_provider_disabled', 'Phone signups are disabled');
+    if (!email) return fail(400, 'validation_failed', 'To signup, please provide your email');
+    if (!EMAIL_PATTERN.test(email)) return fail(400, 'validation_failed', 'Unable to validate email address: invalid format');
+    if (typeof body.password !== 'string' || body.password === '') {
+      return fail(422, 'validation_failed', 'Signup requires a valid password');
+    }
+    checkPassword(body.password);
+    const data = body.data ?? {};
+    if (typeof data !== 'object' || Array.isArray(data)) return fail(400, 'validation_failed', 'data must be an object');
+    const user = await insertUser({
+      email,
+      password: body.password,
+      userMetadata: data,
+      confirmed: true,
+      duplicateCode: 'user_already_exists',
+      duplicateMsg: 'User already registered',
+    });
+    return startSession(user, request);
+  }
+
+  /** @param {Request} request @param {URL} url */
+  async function token(request, url) {
+    const grantType = url.searchParams.get('grant_type');
+    const body = await readBody(request);
+    if (grantType === 'password') {
+      const email = normaliseEmail(body.email);
+      if (!email || typeof body.password !== 'string') return invalidGrant('invalid_credentials', 'Invalid login credentials');
+      const user = await findUserByEmail(email);
+      const ok = user && user.encrypted_password && (await bcrypt.compare(body.password, user.encrypted_password));
+      if (!user || !ok) return invalidGrant('invalid_credentials', 'Invalid login credentials');
+      if (!user.email_confirmed_at) return invalidGrant('email_not_confirmed', 'Email not confirmed');
+      if (user.banned_until && new Date(user.banned_until) > new Date()) return invalidGrant('user_banned', 'User is banned');
+      return startSession(user, request);
+    }
+    if (grantType === 'refresh_token') {
+      const presented = typeof body.refresh_token === 'string' ? body.refresh_token : '';
+      if (!presented) return invalidGrant('refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+      /** @type {Response | null} */
+      let refused = null;
+      /** @type {{ user: any, sessionId: string, next: string, authenticatedAt: number } | null} */
+      let issued = null;
+      await sql.begin(async (tx) => {
+        const [row] = await tx`
+          select rt.id, rt.token, rt.revoked, rt.session_id, rt.user_id, s.created_at as session_created_at, s.not_after
+          from auth.refresh_tokens rt join auth.sessions s on s.id = rt.session_id
+          where rt.token = ${presented}
+          for update of rt`;
+        if (!row) {
+          refused = invalidGrant('refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+          return;
+        }
+        if (row.revoked) {
+          // Reuse of a rotated token: treat the session as stolen and end it.
+          await tx`delete from auth.sessions where id = ${row.session_id}`;
+          refused = invalidGrant('refresh_token_already_used', 'Invalid Refresh Token: Already Used');
+          return;
+        }
+        if (row.not_after && new Date(row.not_after) <= new Date()) {
+          refused = invalidGrant('session_expired', 'Invalid Refresh Token: Session Expired');
+          return;
+        }
+        const user = await findUser(row.user_id, tx);
+        if (!user) {
+          refused = invalidGrant('user_not_found', 'Invalid Refresh Token: User Not Found');
+          return;
+        }
+        if (user.banned_until && new Date(user.banned_until) > new Date()) {
+          refused = invalidGrant('user_banned', 'User is banned');
+          return;
+        }
+        const next = newRefreshToken();
+        await tx`update auth.refresh_tokens set revoked = true, updated_at = now() where id = ${row.id}`;
+        await tx`
+          insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+          values (${ZERO_UUID}, ${next}, ${user.id}, false, now(), now(), ${row.token}, ${row.session_id})`;
+        await tx`update auth.sessions set refreshed_at = now(), updated_at = now() where id = ${row.session_id}`;
+        const authenticatedAt = Math.floor(new Date(row.session_created_at ?? Date.now()).getTime() / 1000);
+        issued = { user, sessionId: row.session_id, next, authenticatedAt };
+      });
+      if (refused) return refused;
+      const done = /** @type {any} */ (issued);
+      return sessionResponse(done.user, done.sessionId, done.next, done.authenticatedAt);
+    }
+    return fail(400, 'validation_failed', 'unsupported_grant_type');
+  }
+
+  /** @param {Request} request */
+  async function getUser(request) {
+    const { user } = await requireUser(request);
+    return json(200, await userJson(user));
+  }
+
+  /** @param {Request} request */
+  async function putUser(request) {
+    const { user } = await requireUser(request);
+    const body = await readBody(request);
+    /** @type {Parameters<typeof updateUser>[1]} */
+    const changes = {};
+    if (body.email !== undefined) {
+      const email = normaliseEmail(body.email);
+      if (!email || !EMAIL_PATTERN.test(email)) return fail(400, 'validation_failed', 'Unable to validate email address: invalid format');
+      changes.email = email;
+    }
+    if (body.password !== undefined) {
+      if (typeof body.password !== 'string' || body.password === '') return fail(422, 'validation_failed', 'Password cannot be empty');
+      checkPassword(body.password);
+      changes.password = body.password;
+    }
+    if (body.data !== undefined) {
+      if (!body.data || typeof body.data !== 'object' || Array.isArray(body.data)) {
+        return fail(400, 'validation_failed', 'data must be an object');
+      }
+      changes.userMetadata = body.data;
+    }
+    const updated = await updateUser(user, changes);
+    return json(200, await userJson(updated));
+  }
+
+  /** @param {Request} request @param {URL} url */
+  async function logout(request, url) {
+    const { user, claims } = await requireUser(request);
+    const scope = url.searchParams.get('scope') ?? 'global';
+    if (scope === 'local') await sql`delete from auth.sessions where id = ${claims.session_id}`;
+    else if (scope === 'others') await sql`delete from auth.sessions where user_id = ${user.id} and id <> ${claims.session_id}`;
+    else if (scope === 'global') await sql`delete from auth.sessions where user_id = ${user.id}`;
+    else return fail(400, 'validation_failed', 'Unsupported logout scope');
+    return new Response(null, { status: 204 });
+  }
+
+  /** @param {Request} request */
+  async function adminCreateUser(request) {
+    await requireAdmin(request);
+    const body = await readBody(request);
+    const email = normaliseEmail(body.email);
+    if (!email) return fail(400, 'validation_failed', 'Unable to validate email address: invalid format');
+    if (!EMAIL_PATTERN.test(email)) return fail(400, 'validation_failed', 'Unable to validate email address: invalid format');
+    if (body.password !== undefined && body.password !== null) {
+      if (typeof body.password !== 'string') return fail(400, 'validation_failed', 'Password must be a string');
+      checkPassword(body.password);
+    }
+    const userMetadata = objectOr(body.user_metadata ?? body.data, {});
+    const appMetadata = objectOr(body.app_metadata, {});
+    if (userMetadata === undefined || appMetadata === undefined) {
+      return fail(400, 'validation_failed', 'user_metadata and app_metadata must be objects');
+    }
+    const user = await insertUser({
+      email,
+      password: body.password ?? null,
+      userMetadata,
+      appMetadata,
+      confirmed: body.email_confirm === true,
+      role: typeof body.role === 'string' && body.role ? body.role : undefined,
+      duplicateCode: 'email_exists',
+      duplicateMsg: 'A user with this email address has already been registered',
+    });
+    return json(200, await userJson(user));
+  }
+
+  /** @param {Request} request @param {URL} url */
+  async function adminListUsers(request, url) {
+    await requireAdmin(request);
+    const page = Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1);
+    const perPage = Math.min(1000, Math.max(1, Number.parseInt(url.searchParams.get('per_page') ?? '50', 10) || 50));
+    const [{ count }] = await sql`select count(*)::int as count from auth.users where deleted_at is null`;
+    const rows = await sql`
+      select * from auth.users where deleted_at is null
+      order by created_at desc, id limit ${perPage} offset ${(page - 1) * perPage}`;
+    const users = [];
+    for (const row of rows) users.push(await userJson(row));
+    const base = `${issuer}/admin/users`;
+    const last = Math.max(1, Math.ceil(count / perPage));
+    const links = [];
+    if (page < last) links.push(`<${base}?page=${page + 1}&per_page=${perPage}>; rel="next"`);
+    links.push(`<${base}?page=${last}&per_page=${perPage}>; rel="last"`);
+    return json(200, { users, aud: 'authenticated' }, { 'x-total-count': String(count), link: links.join(', ') });
+  }
+
+  /** @param {Request} request @param {string} id */
+  async function adminUser(request, id) {
+    await requireAdmin(request);
+    const user = await findUser(id);
+    if (!user) return fail(404, 'user_not_found', 'User not found');
+    if (request.method === 'GET') return json(200, await userJson(user));
+    if (request.method === 'DELETE') {
+      await sql`delete from auth.users where id = ${user.id}`;
+      return json(200, {});
+    }
+    // PUT
+    const body = await readBody(request);
+    /** @type {Parameters<typeof updateUser>[1]} */
+    const changes = {};
+    if (body.email !== undefined) {
+      const email = normaliseEmail(body.email);
+      if (!email || !EMAIL_PATTERN.test(email)) return fail(400, 'validation_failed', 'Unable to validate email address: invalid format');
+      changes.email = email;
+    }
+    if (body.password !== undefined) {
+      if (typeof body.password !== 'string') return fail(400, 'validation_failed', 'Password must be a string');
+      checkPassword(body.password);
+      changes.password = body.password;
+    }
+    if (body.user_metadata !== undefined) {
+      const value = objectOr(body.user_metadata, {});
+      if (value === undefined) return fail(400, 'validation_failed', 'user_metadata must be an object');
+      changes.userMetadata = value;
+    }
+    if (body.app_metadata !== undefined) {
+      const value = objectOr(body.app_metadata, {});
+      if (value === undefined) return fail(400, 'validation_failed', 'app_metadata must be an object');
+      changes.appMetadata = value;
+    }
+    if (body.email_confirm === true) changes.confirmEmail = true;
+    if (typeof body.role === 'string' && body.role) changes.role = body.role;
+    if (body.ban_duration !== undefined) {
+      if (typeof body.ban_duration !== 'string' || (body.ban_duration !== 'none' && !parseDuration(body.ban_duration))) {
+        return fail(400, 'validation_failed', 'invalid format for ban duration');
+      }
+      changes.banDuration = body.ban_duration;
+    }
+    const updated = await updateUser(user, changes);
+    return json(200, await userJson(updated));
+  }
+
+  function settings() {
+    return json(200, {
+      external: { email: true, phone: false, anonymous_users: false },
+      disable_signup: false,
+      mailer_autoconfirm: true,
+      phone_autoconfirm: false,
+      sms_provider: '',
+      saml_enabled: false,
+    });
+  }
+
+  // ---------------------------------------------------------------- router
+
+  /** @param {Request} request */
+  async function route(request) {
+    const url = new URL(request.url);
+    let path = url.pathname.replace(/^\/auth\/v1(?=\/|$)/, '').replace(/\/+$/, '') || '/';
+    const method = request.method;
+    if (method === 'OPTIONS') return new Response(null, { status: 204 });
+    if (path === '/.well-known/jwks.json' && method === 'GET') return json(200, keys.jwks);
+    if (path === '/health' && method === 'GET') {
+      return json(200, { version: 'local', name: 'GoTrue', description: 'Local stand-in for Supabase Auth' });
+    }
+    if (path === '/settings' && method === 'GET') return settings();
+    if (path === '/signup' && method === 'POST') return signup(request);
+    if (path === '/token' && method === 'POST') return token(request, url);
+    if (path === '/user' && method === 'GET') return getUser(request);
+    if (path === '/user' && method === 'PUT') return putUser(request);
+    if (path === '/logout' && method === 'POST') return logout(request, url);
+    if (path === '/admin/users' && method === 'POST') return adminCreateUser(request);
+    if (path === '/admin/users' && method === 'GET') return adminListUsers(request, url);
+    const match = /^\/admin\/users\/([^/]+)$/.exec(path);
+    if (match && ['GET', 'PUT', 'DELETE'].includes(method)) {
+      await requireAdmin(request);
+      if (!UUID_PATTERN.test(decodeURIComponent(match[1]))) {
+        return fail(404, 'user_not_found', 'User not found');
+      }
+      return adminUser(request, decodeURIComponent(match[1]));
+    }
+    return fail(404, 'not_found', 'Not Found');
+  }
+
+  return {
+    async fetch(request) {
+      try {
+        return await route(request);
+      } catch (error) {
+        if (error instanceof HttpError) return error.response;
+        console.error('[auth]', error);
+        return fail(500, 'unexpected_failure', 'Unexpected failure');
+      }
+    },
+    verifyAccessToken,
+  };
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** @param {unknown} value */
+function iso(value) {
+  if (!value) return undefined;
+  const date = value instanceof Date ? value : new Date(String(value));
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** @param {unknown} value */
+function normaliseEmail(value) {
+  return typeof value === 'string' ? value.trim().toLowerCase() : '';
+}
+
+/** @param {string} password */
+function checkPassword(password) {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new HttpError(
+      fail(422, 'weak_password', `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`, {
+        weak_password: { reasons: ['length'] },
+      }),
+    );
+  }
+  if (password.length > 72) {
+    throw new HttpError(fail(422, 'validation_failed', 'Password cannot be longer than 72 characters'));
+  }
+}
+
+/** Reads a JSON body, refusing a malformed one with 400. @param {Request} request */
+async function readBody(request) {
+  const body = await readJson(request);
+  if (body === undefined) throw new HttpError(fail(400, 'bad_json', 'Could not parse request body as JSON'));
+  return body;
+}
+
+/** @param {unknown} value @param {object} fallback @returns {Record<string, unknown> | undefined} */
+function objectOr(value, fallback) {
+  if (value === undefined || value === null) return /** @type {any} */ (fallback);
+  if (typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return /** @type {any} */ (value);
+}
+
+/** GoTrue merges metadata updates key by key; a null value removes the key. */
+function mergeMetadata(current, changes) {
+  const merged = { ...(current ?? {}) };
+  for (const [key, value] of Object.entries(changes ?? {})) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+/** Go-style durations ("24h", "30m", "10s", "1h30m") in milliseconds; 0 when invalid. */
+function parseDuration(text) {
+  const units = { h: 3600_000, m: 60_000, s: 1000, ms: 1 };
+  let total = 0;
+  let rest = String(text);
+  const part = /^(\d+(?:\.\d+)?)(ms|h|m|s)/;
+  if (!rest) return 0;
+  while (rest) {
+    const match = part.exec(rest);
+    if (!match) return 0;
+    total += Number(match[1]) * units[/** @type {keyof typeof units} */ (match[2])];
+    rest = rest.slice(match[0].length);
+  }
+  return total;
+}
+
+/** The caller's address from x-forwarded-for (set by the gateway), or null. @param {Request} request */
+function clientIp(request) {
+  const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() ?? '';
+  return isIP(forwarded) ? forwarded : null;
+}

@@ -1,0 +1,296 @@
+// The gateway: one node:http server in front of the platform, as Supabase's API gateway is.
+// /auth/v1/* -> auth, /storage/v1/* -> storage (prefix stripped), /functions/v1/* proxied to the
+// Deno function server (prefix stripped, body streamed), everything else the built web app with a
+// single-page-app fallback to index.html. CORS is open (`*`) on every answer.
+import { createServer, request as httpRequest } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import { sendResponse, toRequest } from './http.mjs';
+
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'authorization, apikey, content-type, x-client-info, x-upsert, cache-control, x-supabase-api-version, x-metadata, accept-profile, content-profile, prefer, range',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-expose-headers': 'content-length, content-range, etag, x-total-count, link, x-supabase-api-version',
+  'access-control-max-age': '86400',
+};
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.pdf': 'application/pdf',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mp3': 'audio/mpeg',
+  '.wasm': 'application/wasm',
+};
+
+// Hop-by-hop headers never forwarded by a proxy.
+const HOP_BY_HOP = new Set([
+  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
+  'transfer-encoding', 'upgrade', 'host',
+]);
+
+/**
+ * @typedef {{ fetch(request: Request): Promise<Response> }} FetchService
+ * @typedef {object} GatewayOptions
+ * @property {string} [host] default 127.0.0.1
+ * @property {number} [port] 0 for any free port
+ * @property {FetchService} auth
+ * @property {FetchService} storage
+ * @property {string | null} [functionsUrl] base URL of the function server (e.g. http://127.0.0.1:54330)
+ * @property {string | null} [webDir] folder of the built web app, or null
+ */
+
+/**
+ * Starts the gateway.
+ * @param {GatewayOptions} options
+ * @returns {Promise<{ url: string, port: number, stop(): Promise<void> }>}
+ */
+export async function startGateway({ host = '127.0.0.1', port = 54321, auth, storage, functionsUrl = null, webDir = null }) {
+  const webRoot = webDir ? resolve(webDir) : null;
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      console.error('[gateway]', error);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json', ...CORS_HEADERS });
+        res.end(JSON.stringify({ message: 'Internal gateway error' }));
+      } else {
+        res.destroy();
+      }
+    });
+  });
+
+  /**
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
+  async function handle(req, res) {
+    const rawUrl = req.url ?? '/';
+    const url = new URL(rawUrl, 'http://gateway.local');
+    const path = url.pathname;
+    const service = prefixed(path, '/auth/v1') ? ['/auth/v1', auth] : prefixed(path, '/storage/v1') ? ['/storage/v1', storage] : null;
+
+    if (req.method === 'OPTIONS') {
+      // Preflight: answered here for every route (the function may add its own, but need not).
+      req.resume();
+      res.writeHead(204, CORS_HEADERS);
+      res.end();
+      return;
+    }
+
+    if (service) {
+      const [prefix, target] = /** @type {[string, FetchService]} */ (service);
+      const rest = path.slice(prefix.length) || '/';
+      const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+      const request = toRequest(req, `${origin}${rest}${url.search}`);
+      request.headers.set('x-forwarded-for', forwardedFor(req));
+      const response = await target.fetch(request);
+      await sendResponse(response, res, CORS_HEADERS, req.method === 'HEAD');
+      return;
+    }
+
+    if (prefixed(path, '/functions/v1')) {
+      proxyFunction(req, res, rawUrl.slice('/functions/v1'.length) || '/');
+      return;
+    }
+
+    await serveStatic(req, res, path);
+  }
+
+  /**
+   * Reverse-proxies a request to the function server, streaming both ways.
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {string} pathAndQuery
+   */
+  function proxyFunction(req, res, pathAndQuery) {
+    if (!functionsUrl) {
+      req.resume();
+      sendJson(res, 502, { message: 'Functions are not running' });
+      return;
+    }
+    const target = new URL(functionsUrl);
+    const basePath = target.pathname.replace(/\/+$/, '');
+    /** @type {Record<string, string | string[]>} */
+    const headers = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    }
+    // The gateway is the edge: the client's own address, never a value the client sent.
+    headers['x-forwarded-for'] = forwardedFor(req);
+    headers['x-forwarded-host'] = req.headers.host ?? '';
+    headers['x-forwarded-proto'] = 'http';
+    headers.host = target.host;
+    const upstream = httpRequest(
+      {
+        protocol: target.protocol,
+        hostname: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: `${basePath}${pathAndQuery.startsWith('/') ? '' : '/'}${pathAndQuery}`,
+        headers,
+      },
+      (upstreamRes) => {
+        /** @type {Record<string, string | string[]>} */
+        const out = {};
+        for (const [name, value] of Object.entries(upstreamRes.headers)) {
+          if (value !== undefined && !HOP_BY_HOP.has(name) && !name.startsWith('access-control-')) out[name] = value;
+        }
+        res.writeHead(upstreamRes.statusCode ?? 502, { ...out, ...CORS_HEADERS });
+        upstreamRes.pipe(res);
+        upstreamRes.on('error', () => res.destroy());
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) sendJson(res, 502, { message: 'The function is not reachable' });
+      else res.destroy();
+    });
+    req.pipe(upstream);
+    req.on('aborted', () => upstream.destroy());
+  }
+
+  /**
+   * Serves the built web app: files with their content types, long cache for /assets/*, no-cache
+   * for index.html, and index.html for unknown paths (client-side routes).
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {string} path
+   */
+  async function serveStatic(req, res, path) {
+    req.resume();
+    if (!webRoot) {
+      sendJson(res, 404, { message: 'Not found' });
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendJson(res, 405, { message: 'Method not allowed' });
+      return;
+    }
+    let decoded;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      sendJson(res, 400, { message: 'Bad path' });
+      return;
+    }
+    let file = resolve(webRoot, `.${decoded}`);
+    const inside = file === webRoot || file.startsWith(webRoot + sep);
+    let info = inside && !decoded.includes('\0') ? await stat(file).catch(() => null) : null;
+    if (info?.isDirectory()) {
+      file = resolve(file, 'index.html');
+      info = await stat(file).catch(() => null);
+    }
+    if (!info || !info.isFile()) {
+      // A missing asset is a real 404; any other path is a client-side route.
+      if (decoded.startsWith('/assets/') || !inside) {
+        sendJson(res, 404, { message: 'Not found' });
+        return;
+      }
+      file = resolve(webRoot, 'index.html');
+      info = await stat(file).catch(() => null);
+      if (!info || !info.isFile()) {
+        sendJson(res, 404, { message: 'Not found' });
+        return;
+      }
+    }
+    const type = CONTENT_TYPES[/** @type {keyof typeof CONTENT_TYPES} */ (extname(file).toLowerCase())] ?? 'application/octet-stream';
+    const isIndex = file.endsWith(`${sep}index.html`);
+    const cache = isIndex
+      ? 'no-cache'
+      : decoded.startsWith('/assets/')
+        ? 'public, max-age=31536000, immutable'
+        : 'public, max-age=3600';
+    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    /** @type {Record<string, string>} */
+    const headers = {
+      ...CORS_HEADERS,
+      'content-type': type,
+      'cache-control': cache,
+      etag,
+      'last-modified': info.mtime.toUTCString(),
+      'x-content-type-options': 'nosniff',
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    headers['content-length'] = String(info.size);
+    res.writeHead(200, headers);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const stream = createReadStream(file);
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
+  }
+
+  await new Promise((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolvePromise(undefined);
+    });
+  });
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const boundPort = address.port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${boundPort}`,
+    port: boundPort,
+    stop() {
+      return new Promise((resolvePromise) => {
+        server.close(() => resolvePromise(undefined));
+        server.closeIdleConnections();
+        // Requests still in flight get a moment, then their sockets are closed too.
+        setTimeout(() => server.closeAllConnections(), 200).unref();
+      });
+    },
+  };
+}
+
+/** @param {string} path @param {string} prefix */
+function prefixed(path, prefix) {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** @param {import('node:http').IncomingMessage} req */
+function forwardedFor(req) {
+  const client = req.socket.remoteAddress ?? '';
+  const normalised = client.startsWith('::ffff:') ? client.slice(7) : client;
+  return normalised;
+}
+
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {unknown} body
+ */
+function sendJson(res, status, body) {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...CORS_HEADERS });
+  res.end(JSON.stringify(body));
+}
