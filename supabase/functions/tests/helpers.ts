@@ -91,7 +91,7 @@ export interface Registration {
 
 export function newRegistration(): Registration {
   const id = unique();
-  return { username: `user_${id}`, email: `user_${id}@example.test`, name: `Test User ${id}`, password: `pw-${id}-secret` };
+  return { username: `user_${id}`, email: `mail_${id}@example.test`, name: `Test User ${id}`, password: `pw-${id}-secret` };
 }
 
 /** Registers a fresh user and returns the answer with the inputs used. */
