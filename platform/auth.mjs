@@ -129,11 +129,11 @@ export function createAuth({ sql, keys, publicUrl }) {
           insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
             raw_app_meta_data, raw_user_meta_data, is_super_admin, created_at, updated_at, is_anonymous)
           values (${ZERO_UUID}, ${id}, 'authenticated', ${input.role ?? 'authenticated'}, ${input.email}, ${hash},
-            ${input.confirmed ? new Date() : null}, ${JSON.stringify(appMetadata)}::jsonb,
-            ${JSON.stringify(input.userMetadata ?? {})}::jsonb, false, now(), now(), false)`;
+            ${input.confirmed ? new Date() : null}, ${sql.json(appMetadata)}::jsonb,
+            ${sql.json(input.userMetadata ?? {})}::jsonb, false, now(), now(), false)`;
         await tx`
           insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
-          values (${id}, ${id}, ${JSON.stringify(identityData)}::jsonb, 'email', now(), now(), now())`;
+          values (${id}, ${id}, ${sql.json(identityData)}::jsonb, 'email', now(), now(), now())`;
       });
     } catch (error) {
       if (error instanceof HttpError) throw error;
@@ -178,14 +178,14 @@ export function createAuth({ sql, keys, publicUrl }) {
         }
         await tx`
           update auth.users set email = ${email}, encrypted_password = ${hash}, email_confirmed_at = ${confirmedAt},
-            raw_user_meta_data = ${JSON.stringify(userMetadata ?? {})}::jsonb,
-            raw_app_meta_data = ${JSON.stringify(appMetadata ?? {})}::jsonb,
+            raw_user_meta_data = ${sql.json(userMetadata ?? {})}::jsonb,
+            raw_app_meta_data = ${sql.json(appMetadata ?? {})}::jsonb,
             role = ${changes.role ?? user.role}, banned_until = ${bannedUntil}, updated_at = now()
           where id = ${user.id}`;
         if (changes.email !== undefined && changes.email !== user.email) {
           await tx`
             update auth.identities
-            set identity_data = identity_data || ${JSON.stringify({ email })}::jsonb, updated_at = now()
+            set identity_data = identity_data || ${sql.json({ email })}::jsonb, updated_at = now()
             where user_id = ${user.id} and provider = 'email'`;
         }
       });
@@ -279,26 +279,43 @@ export function createAuth({ sql, keys, publicUrl }) {
   }
 
   /**
+   * Checks a JWT's signature and expiry, and for a user token that its session still exists.
+   * @param {string} token
+   * @returns {Promise<{ claims: Record<string, any> } | { problem: 'bad_jwt' | 'session_not_found' }>}
+   */
+  async function checkToken(token) {
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, keys.publicKey, { algorithms: ['ES256'] }));
+    } catch {
+      return { problem: 'bad_jwt' };
+    }
+    if (payload.session_id !== undefined) {
+      if (typeof payload.session_id !== 'string' || !UUID_PATTERN.test(payload.session_id)) return { problem: 'bad_jwt' };
+      const [session] = await sql`
+        select id from auth.sessions
+        where id = ${payload.session_id} and user_id::text = ${String(payload.sub)}
+          and (not_after is null or not_after > now())`;
+      if (!session) return { problem: 'session_not_found' };
+    }
+    return { claims: payload };
+  }
+
+  /**
    * Verifies a JWT's signature and expiry; for a user token, also that its session still exists.
    * @param {string} token
    * @returns {Promise<Record<string, any> | null>} the claims, or null
    */
   async function verifyAccessToken(token) {
-    let payload;
-    try {
-      ({ payload } = await jwtVerify(token, keys.publicKey, { algorithms: ['ES256'] }));
-    } catch {
-      return null;
-    }
-    if (payload.session_id !== undefined) {
-      if (typeof payload.session_id !== 'string' || !UUID_PATTERN.test(payload.session_id)) return null;
-      const [session] = await sql`
-        select id from auth.sessions
-        where id = ${payload.session_id} and user_id::text = ${String(payload.sub)}
-          and (not_after is null or not_after > now())`;
-      if (!session) return null;
-    }
-    return payload;
+    const result = await checkToken(token);
+    return 'claims' in result ? result.claims : null;
+  }
+
+  /** @param {'bad_jwt' | 'session_not_found'} problem */
+  function tokenRefused(problem) {
+    return problem === 'session_not_found'
+      ? fail(403, 'session_not_found', 'Session from session_id claim in JWT does not exist')
+      : fail(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token is invalid or has expired');
   }
 
   /**
@@ -308,10 +325,10 @@ export function createAuth({ sql, keys, publicUrl }) {
   async function requireUser(request) {
     const token = bearer(request);
     if (!token) throw new HttpError(fail(401, 'no_authorization', 'This endpoint requires a Bearer token'));
-    const claims = await verifyAccessToken(token);
-    if (!claims || typeof claims.sub !== 'string' || !claims.session_id) {
-      throw new HttpError(fail(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token is invalid or has expired'));
-    }
+    const result = await checkToken(token);
+    if (!('claims' in result)) throw new HttpError(tokenRefused(result.problem));
+    const { claims } = result;
+    if (typeof claims.sub !== 'string' || !claims.session_id) throw new HttpError(tokenRefused('bad_jwt'));
     const user = await findUser(claims.sub);
     if (!user) throw new HttpError(fail(403, 'user_not_found', 'User from sub claim in JWT does not exist'));
     return { user, claims };
@@ -321,10 +338,9 @@ export function createAuth({ sql, keys, publicUrl }) {
   async function requireAdmin(request) {
     const token = bearer(request);
     if (!token) throw new HttpError(fail(401, 'no_authorization', 'This endpoint requires a Bearer token'));
-    const claims = await verifyAccessToken(token);
-    if (!claims) {
-      throw new HttpError(fail(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token is invalid or has expired'));
-    }
+    const result = await checkToken(token);
+    if (!('claims' in result)) throw new HttpError(tokenRefused(result.problem));
+    const { claims } = result;
     if (claims.role !== 'service_role' && claims.role !== 'supabase_admin') {
       throw new HttpError(fail(403, 'not_admin', 'User not allowed'));
     }

@@ -184,7 +184,7 @@ export function createStorage({ sql, keys, dataDir, publicUrl }) {
         if (present) {
           const result = await tx`
             update storage.objects
-            set metadata = ${JSON.stringify(metadata)}::jsonb, user_metadata = ${userMetadata}::jsonb,
+            set metadata = ${sql.json(metadata)}::jsonb, user_metadata = ${userMetadata === null ? null : sql.json(userMetadata)}::jsonb,
               updated_at = now(), last_accessed_at = now(), version = ${randomUUID()},
               owner = coalesce(${owner}::uuid, owner), owner_id = coalesce(${owner}, owner_id)
             where bucket_id = ${bucketId} and name = ${name}`;
@@ -194,8 +194,8 @@ export function createStorage({ sql, keys, dataDir, publicUrl }) {
         const newId = randomUUID();
         await tx`
           insert into storage.objects (id, bucket_id, name, owner, owner_id, metadata, user_metadata, version)
-          values (${newId}, ${bucketId}, ${name}, ${owner}::uuid, ${owner}, ${JSON.stringify(metadata)}::jsonb,
-            ${userMetadata}::jsonb, ${randomUUID()})`;
+          values (${newId}, ${bucketId}, ${name}, ${owner}::uuid, ${owner}, ${sql.json(metadata)}::jsonb,
+            ${userMetadata === null ? null : sql.json(userMetadata)}::jsonb, ${randomUUID()})`;
         return newId;
       });
       await rename(temp, file);
@@ -246,7 +246,7 @@ export function createStorage({ sql, keys, dataDir, publicUrl }) {
     } else {
       bytes = new Uint8Array(await request.arrayBuffer());
     }
-    return { bytes, contentType, cacheControl, userMetadata: userMetadata ? JSON.stringify(userMetadata) : null };
+    return { bytes, contentType, cacheControl, userMetadata: userMetadata ?? null };
   }
 
   // ---------------------------------------------------------------- read

@@ -1,0 +1,554 @@
+// Auth and Storage behind the gateway, driven by Supabase's own client (supabase-js), on a scratch
+// PGlite database bootstrapped with platform/bootstrap.sql and served over the wire protocol.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import postgres from 'postgres';
+import { createClient } from '@supabase/supabase-js';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { loadKeys } from './keys.mjs';
+import { createAuth } from './auth.mjs';
+import { createStorage } from './storage.mjs';
+import { startGateway } from './gateway.mjs';
+
+/**
+ * A scratch database: in-memory PGlite with the bootstrap applied, served on a free port.
+ * @returns {Promise<{ url: string, stop(): Promise<void> }>}
+ */
+async function startScratchDatabase() {
+  const db = await PGlite.create({ extensions: { pgcrypto } });
+  await db.exec(await readFile(new URL('./bootstrap.sql', import.meta.url), 'utf8'));
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 20 });
+  await server.start();
+  return {
+    url: `postgresql://postgres:postgres@${server.getServerConn()}/postgres`,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+/** @type {{ url: string, stop(): Promise<void> }} */
+let database;
+/** @type {import('postgres').Sql} */
+let sql;
+/** @type {string} */
+let dataDir;
+/** @type {import('./keys.mjs').Keys} */
+let keys;
+/** @type {{ url: string, stop(): Promise<void> }} */
+let gateway;
+
+// Node 20 has no global WebSocket and the local platform has no Realtime: a transport that is never used.
+class NoRealtime {
+  constructor() {
+    throw new Error('Realtime is not part of the local platform');
+  }
+}
+const clientOptions = {
+  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  realtime: { transport: /** @type {any} */ (NoRealtime) },
+};
+const anonClient = () => createClient(gateway.url, keys.anonKey, clientOptions);
+const serviceClient = () => createClient(gateway.url, keys.serviceRoleKey, clientOptions);
+
+let emailCounter = 0;
+const newEmail = () => `person${++emailCounter}.${Date.now()}@example.org`;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'platform-services-'));
+  database = await startScratchDatabase();
+  sql = postgres(database.url, { prepare: false, onnotice: () => {} });
+  keys = await loadKeys(dataDir);
+  // publicUrl is only known once the gateway listens; the services read it lazily via this object.
+  const services = { auth: /** @type {any} */ (null), storage: /** @type {any} */ (null) };
+  gateway = await startGateway({
+    port: 0,
+    auth: { fetch: (request) => services.auth.fetch(request) },
+    storage: { fetch: (request) => services.storage.fetch(request) },
+    functionsUrl: null,
+    webDir: null,
+  });
+  services.auth = createAuth({ sql, keys, publicUrl: gateway.url });
+  services.storage = createStorage({ sql, keys, dataDir, publicUrl: gateway.url });
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await sql?.end({ timeout: 5 });
+  await database?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('auth: sign-up and sign-in', () => {
+  it('signs up with autoconfirm and returns a session and the user, never the hash', async () => {
+    const email = newEmail();
+    const { data, error } = await anonClient().auth.signUp({
+      email,
+      password: 'correct horse battery',
+      options: { data: { username: 'someone', name: 'Some One' } },
+    });
+    expect(error).toBeNull();
+    expect(data.session?.access_token).toBeTruthy();
+    expect(data.session?.refresh_token).toBeTruthy();
+    expect(data.session?.token_type).toBe('bearer');
+    expect(data.session?.expires_in).toBe(3600);
+    expect(data.user?.email).toBe(email);
+    expect(data.user?.user_metadata).toMatchObject({ username: 'someone', name: 'Some One' });
+    expect(data.user?.app_metadata).toEqual({ provider: 'email', providers: ['email'] });
+    expect(data.user?.email_confirmed_at).toBeTruthy();
+    expect(data.user?.identities?.[0]).toMatchObject({ provider: 'email', user_id: data.user?.id });
+    expect(JSON.stringify(data)).not.toContain('$2');
+
+    const [row] = await sql`select * from auth.users where id = ${data.user?.id ?? ''}`;
+    expect(row.encrypted_password).toMatch(/^\$2[aby]\$10\$/);
+    expect(row.aud).toBe('authenticated');
+    expect(row.role).toBe('authenticated');
+    expect(row.instance_id).toBe('00000000-0000-0000-0000-000000000000');
+    const [identity] = await sql`select * from auth.identities where user_id = ${row.id}`;
+    expect(identity.provider).toBe('email');
+    expect(identity.email).toBe(email);
+  });
+
+  it('refuses a second sign-up with the same email (any case) with 422 user_already_exists', async () => {
+    const email = newEmail();
+    expect((await anonClient().auth.signUp({ email, password: 'password-1' })).error).toBeNull();
+    const { data, error } = await anonClient().auth.signUp({ email: email.toUpperCase(), password: 'password-2' });
+    expect(data.session).toBeNull();
+    expect(error?.status).toBe(422);
+    expect(error?.code).toBe('user_already_exists');
+    expect(error?.message).toBe('User already registered');
+  });
+
+  it('answers bad sign-up input with 4xx GoTrue errors, never 500', async () => {
+    const weak = await anonClient().auth.signUp({ email: newEmail(), password: '123' });
+    expect(weak.error?.status).toBe(422);
+    expect(weak.error?.code).toBe('weak_password');
+    const badEmail = await anonClient().auth.signUp({ email: 'not-an-email', password: 'password-1' });
+    expect(badEmail.error?.status).toBe(400);
+    const raw = await fetch(`${gateway.url}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { apikey: keys.anonKey, 'content-type': 'application/json' },
+      body: '{not json',
+    });
+    expect(raw.status).toBe(400);
+    const noPassword = await fetch(`${gateway.url}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { apikey: keys.anonKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: newEmail(), password: 12 }),
+    });
+    expect(noPassword.status).toBe(422);
+  });
+
+  it('answers a failing auth.users trigger with 500 "Database error saving new user" and keeps nothing', async () => {
+    await sql.unsafe(`
+      create or replace function public.refuse_forbidden() returns trigger language plpgsql as $$
+      begin
+        if new.raw_user_meta_data ->> 'username' = 'forbidden' then
+          raise unique_violation using message = 'duplicate username';
+        end if;
+        return new;
+      end $$;
+      create trigger refuse_forbidden after insert on auth.users
+        for each row execute function public.refuse_forbidden();`);
+    try {
+      const email = newEmail();
+      const { error } = await anonClient().auth.signUp({ email, password: 'password-1', options: { data: { username: 'forbidden' } } });
+      expect(error?.status).toBe(500);
+      const raw = await fetch(`${gateway.url}/auth/v1/signup`, {
+        method: 'POST',
+        headers: { apikey: keys.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'password-1', data: { username: 'forbidden' } }),
+      });
+      expect(raw.status).toBe(500);
+      expect(await raw.json()).toMatchObject({ msg: 'Database error saving new user' });
+      const rows = await sql`select id from auth.users where email = ${email}`;
+      expect(rows).toHaveLength(0);
+    } finally {
+      await sql.unsafe('drop trigger refuse_forbidden on auth.users; drop function public.refuse_forbidden();');
+    }
+  });
+
+  it('signs in with the password and refuses a wrong one with invalid_grant', async () => {
+    const email = newEmail();
+    await anonClient().auth.signUp({ email, password: 'right-password' });
+    const good = await anonClient().auth.signInWithPassword({ email, password: 'right-password' });
+    expect(good.error).toBeNull();
+    expect(good.data.session?.access_token).toBeTruthy();
+    expect(good.data.user?.last_sign_in_at).toBeTruthy();
+
+    const bad = await anonClient().auth.signInWithPassword({ email, password: 'wrong-password' });
+    expect(bad.data.session).toBeNull();
+    expect(bad.error?.status).toBe(400);
+    expect(bad.error?.message).toBe('Invalid login credentials');
+    const unknown = await anonClient().auth.signInWithPassword({ email: newEmail(), password: 'right-password' });
+    expect(unknown.error?.status).toBe(400);
+    expect(unknown.error?.message).toBe('Invalid login credentials');
+  });
+});
+
+describe('auth: tokens and sessions', () => {
+  it('issues ES256 access tokens that verify against the JWKS with Supabase claims', async () => {
+    const email = newEmail();
+    const { data } = await anonClient().auth.signUp({ email, password: 'password-1', options: { data: { name: 'Jo' } } });
+    const token = /** @type {string} */ (data.session?.access_token);
+    expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'ES256', kid: keys.kid });
+    const jwks = createRemoteJWKSet(new URL(`${gateway.url}/auth/v1/.well-known/jwks.json`));
+    const { payload } = await jwtVerify(token, jwks, { issuer: `${gateway.url}/auth/v1`, audience: 'authenticated' });
+    expect(payload).toMatchObject({
+      sub: data.user?.id,
+      aud: 'authenticated',
+      role: 'authenticated',
+      email,
+      phone: '',
+      app_metadata: { provider: 'email', providers: ['email'] },
+      user_metadata: { name: 'Jo' },
+      aal: 'aal1',
+      is_anonymous: false,
+    });
+    expect(/** @type {number} */ (payload.exp) - /** @type {number} */ (payload.iat)).toBe(3600);
+    expect(Array.isArray(payload.amr)).toBe(true);
+    const [session] = await sql`select * from auth.sessions where id = ${String(payload.session_id)}`;
+    expect(session.user_id).toBe(data.user?.id);
+  });
+
+  it('getUser answers the signed-in user and refuses a forged token', async () => {
+    const email = newEmail();
+    const { data } = await anonClient().auth.signUp({ email, password: 'password-1' });
+    const token = /** @type {string} */ (data.session?.access_token);
+    const got = await anonClient().auth.getUser(token);
+    expect(got.error).toBeNull();
+    expect(got.data.user?.id).toBe(data.user?.id);
+    expect(got.data.user?.email).toBe(email);
+
+    const [header, payload] = token.split('.');
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), role: 'service_role' }),
+    ).toString('base64url');
+    const forged = await anonClient().auth.getUser(`${header}.${forgedPayload}.${token.split('.')[2]}`);
+    expect(forged.data.user).toBeNull();
+    expect(forged.error?.status).toBe(403);
+  });
+
+  it('rotates refresh tokens; reuse of a rotated one is refused and ends the session', async () => {
+    const email = newEmail();
+    const { data } = await anonClient().auth.signUp({ email, password: 'password-1' });
+    const first = /** @type {import('@supabase/supabase-js').Session} */ (data.session);
+
+    const refreshed = await anonClient().auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(refreshed.error).toBeNull();
+    const second = /** @type {import('@supabase/supabase-js').Session} */ (refreshed.data.session);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.access_token).toBeTruthy();
+    expect(second.user.id).toBe(data.user?.id);
+    const claimsOf = (/** @type {string} */ t) => JSON.parse(Buffer.from(t.split('.')[1], 'base64url').toString());
+    expect(claimsOf(second.access_token).session_id).toBe(claimsOf(first.access_token).session_id);
+    const [old] = await sql`select revoked from auth.refresh_tokens where token = ${first.refresh_token}`;
+    expect(old.revoked).toBe(true);
+
+    const reused = await anonClient().auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(reused.data.session).toBeNull();
+    expect(reused.error?.status).toBe(400);
+    expect(reused.error?.message).toBe('Invalid Refresh Token: Already Used');
+
+    // The whole session is gone: the newer refresh token and the access token stop working too.
+    const newer = await anonClient().auth.refreshSession({ refresh_token: second.refresh_token });
+    expect(newer.error?.status).toBe(400);
+    expect(newer.data.session).toBeNull();
+    const user = await anonClient().auth.getUser(second.access_token);
+    expect(user.data.user).toBeNull();
+    expect(user.error?.name).toBe('AuthSessionMissingError');
+    const raw = await fetch(`${gateway.url}/auth/v1/user`, { headers: { authorization: `Bearer ${second.access_token}` } });
+    expect(raw.status).toBe(403);
+    expect((await raw.json()).error_code).toBe('session_not_found');
+  });
+
+  it('signOut deletes the session: its refresh token and access token are refused', async () => {
+    const email = newEmail();
+    const client = anonClient();
+    await client.auth.signUp({ email, password: 'password-1' });
+    const { data } = await client.auth.signInWithPassword({ email, password: 'password-1' });
+    const session = /** @type {import('@supabase/supabase-js').Session} */ (data.session);
+    expect((await anonClient().auth.getUser(session.access_token)).error).toBeNull();
+
+    const { error } = await client.auth.signOut();
+    expect(error).toBeNull();
+    const refresh = await anonClient().auth.refreshSession({ refresh_token: session.refresh_token });
+    expect(refresh.error?.status).toBe(400);
+    const user = await anonClient().auth.getUser(session.access_token);
+    expect(user.error?.name).toBe('AuthSessionMissingError');
+    expect(user.data.user).toBeNull();
+    const raw = await fetch(`${gateway.url}/auth/v1/user`, { headers: { authorization: `Bearer ${session.access_token}` } });
+    expect(raw.status).toBe(403);
+  });
+
+  it('local sign-out ends only that session; global ends them all', async () => {
+    const email = newEmail();
+    await anonClient().auth.signUp({ email, password: 'password-1' });
+    const a = anonClient();
+    const b = anonClient();
+    const c = anonClient();
+    await a.auth.signInWithPassword({ email, password: 'password-1' });
+    const sb = (await b.auth.signInWithPassword({ email, password: 'password-1' })).data.session;
+    const sc = (await c.auth.signInWithPassword({ email, password: 'password-1' })).data.session;
+    await a.auth.signOut({ scope: 'local' });
+    expect((await anonClient().auth.getUser(sb?.access_token)).error).toBeNull();
+    await b.auth.signOut({ scope: 'global' });
+    expect((await anonClient().auth.getUser(sc?.access_token)).error?.name).toBe('AuthSessionMissingError');
+  });
+
+  it('updateUser changes metadata, email and password', async () => {
+    const email = newEmail();
+    const client = anonClient();
+    await client.auth.signUp({ email, password: 'password-1', options: { data: { name: 'Before', keep: 1 } } });
+    const newAddress = newEmail();
+    const { data, error } = await client.auth.updateUser({ email: newAddress, password: 'password-2', data: { name: 'After' } });
+    expect(error).toBeNull();
+    expect(data.user?.email).toBe(newAddress);
+    expect(data.user?.user_metadata).toMatchObject({ name: 'After', keep: 1 });
+    expect((await anonClient().auth.signInWithPassword({ email: newAddress, password: 'password-2' })).error).toBeNull();
+    expect((await anonClient().auth.signInWithPassword({ email: newAddress, password: 'password-1' })).error?.status).toBe(400);
+  });
+
+  it('serves settings and health', async () => {
+    const settings = await fetch(`${gateway.url}/auth/v1/settings`);
+    expect(settings.status).toBe(200);
+    expect((await settings.json()).external.email).toBe(true);
+    expect((await fetch(`${gateway.url}/auth/v1/health`)).status).toBe(200);
+  });
+});
+
+describe('auth: admin', () => {
+  it('creates, lists, reads, updates and deletes users with the service-role key', async () => {
+    const admin = serviceClient().auth.admin;
+    const email = newEmail();
+    const created = await admin.createUser({
+      email,
+      password: 'password-1',
+      email_confirm: true,
+      user_metadata: { username: 'made-by-admin' },
+      app_metadata: { tier: 'gold' },
+    });
+    expect(created.error).toBeNull();
+    const id = /** @type {string} */ (created.data.user?.id);
+    expect(created.data.user?.email_confirmed_at).toBeTruthy();
+    expect(created.data.user?.app_metadata).toMatchObject({ provider: 'email', tier: 'gold' });
+
+    const duplicate = await admin.createUser({ email, password: 'password-1', email_confirm: true });
+    expect(duplicate.error?.status).toBe(422);
+
+    const list = await admin.listUsers({ page: 1, perPage: 1000 });
+    expect(list.error).toBeNull();
+    expect(list.data.users.some((u) => u.id === id)).toBe(true);
+    expect(list.data.total).toBeGreaterThanOrEqual(1);
+    const paged = await admin.listUsers({ page: 1, perPage: 1 });
+    expect(paged.data.users).toHaveLength(1);
+
+    const got = await admin.getUserById(id);
+    expect(got.data.user?.email).toBe(email);
+
+    const updated = await admin.updateUserById(id, { user_metadata: { name: 'Renamed' }, password: 'password-2' });
+    expect(updated.error).toBeNull();
+    expect(updated.data.user?.user_metadata).toMatchObject({ username: 'made-by-admin', name: 'Renamed' });
+    expect((await anonClient().auth.signInWithPassword({ email, password: 'password-2' })).error).toBeNull();
+
+    const deleted = await admin.deleteUser(id);
+    expect(deleted.error).toBeNull();
+    expect((await admin.getUserById(id)).error?.status).toBe(404);
+    expect(await sql`select id from auth.users where id = ${id}`).toHaveLength(0);
+  });
+
+  it('an unconfirmed admin-created user cannot sign in until confirmed', async () => {
+    const admin = serviceClient().auth.admin;
+    const email = newEmail();
+    const { data } = await admin.createUser({ email, password: 'password-1' });
+    expect((await anonClient().auth.signInWithPassword({ email, password: 'password-1' })).error?.status).toBe(400);
+    await admin.updateUserById(/** @type {string} */ (data.user?.id), { email_confirm: true });
+    expect((await anonClient().auth.signInWithPassword({ email, password: 'password-1' })).error).toBeNull();
+  });
+
+  it('refuses the admin endpoints to the anon key and to a user token', async () => {
+    const anonAdmin = anonClient().auth.admin;
+    const list = await anonAdmin.listUsers();
+    expect(list.error?.status).toBe(403);
+    const create = await anonAdmin.createUser({ email: newEmail(), password: 'password-1' });
+    expect(create.error?.status).toBe(403);
+
+    const { data } = await anonClient().auth.signUp({ email: newEmail(), password: 'password-1' });
+    const asUser = await fetch(`${gateway.url}/auth/v1/admin/users`, {
+      headers: { apikey: keys.anonKey, authorization: `Bearer ${data.session?.access_token}` },
+    });
+    expect(asUser.status).toBe(403);
+    const getOne = await fetch(`${gateway.url}/auth/v1/admin/users/${data.user?.id}`, {
+      method: 'DELETE',
+      headers: { apikey: keys.anonKey, authorization: `Bearer ${keys.anonKey}` },
+    });
+    expect(getOne.status).toBe(403);
+    expect(await sql`select id from auth.users where id = ${data.user?.id ?? ''}`).toHaveLength(1);
+  });
+});
+
+describe('storage', () => {
+  beforeAll(async () => {
+    await sql`
+      insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
+      values ('media', 'media', true, 1024, array['image/png', 'image/jpeg', 'text/plain']),
+             ('private', 'private', false, null, null)`;
+  });
+
+  const png = () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+
+  it('uploads, serves the public URL with the same bytes and headers, refuses duplicates, upserts and removes', async () => {
+    const storage = serviceClient().storage.from('media');
+    const uploaded = await storage.upload('courses/one/cover.png', png(), { contentType: 'image/png', cacheControl: '600' });
+    expect(uploaded.error).toBeNull();
+    expect(uploaded.data?.fullPath).toBe('media/courses/one/cover.png');
+    expect(uploaded.data?.id).toBeTruthy();
+
+    const [row] = await sql`select * from storage.objects where bucket_id = 'media' and name = 'courses/one/cover.png'`;
+    expect(row.metadata).toMatchObject({ mimetype: 'image/png', size: 12, cacheControl: 'max-age=600' });
+    expect(row.metadata.eTag).toBeTruthy();
+    const onDisk = await readFile(join(dataDir, 'storage', 'media', 'courses', 'one', 'cover.png'));
+    expect(new Uint8Array(onDisk)).toEqual(png());
+
+    const { publicUrl } = storage.getPublicUrl('courses/one/cover.png').data;
+    expect(publicUrl).toBe(`${gateway.url}/storage/v1/object/public/media/courses/one/cover.png`);
+    const got = await fetch(publicUrl);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toBe('image/png');
+    expect(got.headers.get('cache-control')).toBe('max-age=600');
+    expect(got.headers.get('etag')).toBe(row.metadata.eTag);
+    expect(got.headers.get('access-control-allow-origin')).toBe('*');
+    expect(new Uint8Array(await got.arrayBuffer())).toEqual(png());
+
+    const again = await storage.upload('courses/one/cover.png', png(), { contentType: 'image/png' });
+    expect(again.error).not.toBeNull();
+    expect(/** @type {any} */ (again.error).statusCode).toBe('409');
+
+    const replacement = new Uint8Array([9, 9, 9]);
+    const upsert = await storage.upload('courses/one/cover.png', replacement, { contentType: 'text/plain', upsert: true });
+    expect(upsert.error).toBeNull();
+    const after = await fetch(publicUrl);
+    expect(after.headers.get('content-type')).toBe('text/plain');
+    expect(after.headers.get('cache-control')).toBe('max-age=3600');
+    expect(new Uint8Array(await after.arrayBuffer())).toEqual(replacement);
+
+    const removed = await storage.remove(['courses/one/cover.png']);
+    expect(removed.error).toBeNull();
+    expect(removed.data?.map((f) => f.name)).toEqual(['courses/one/cover.png']);
+    const gone = await fetch(publicUrl);
+    expect(gone.status).toBe(404);
+    expect((await gone.json()).message).toBe('Object not found');
+  });
+
+  it('uploads a Blob as multipart with its type', async () => {
+    const storage = serviceClient().storage.from('media');
+    const blob = new Blob([png()], { type: 'image/png' });
+    const { error } = await storage.upload('blob/cover.png', blob);
+    expect(error).toBeNull();
+    const got = await fetch(storage.getPublicUrl('blob/cover.png').data.publicUrl);
+    expect(got.headers.get('content-type')).toBe('image/png');
+    expect(got.headers.get('cache-control')).toBe('max-age=3600');
+    expect(new Uint8Array(await got.arrayBuffer())).toEqual(png());
+  });
+
+  it('enforces the bucket size limit (413) and allowed mime types (415)', async () => {
+    const storage = serviceClient().storage.from('media');
+    const big = await storage.upload('big.png', new Uint8Array(2048), { contentType: 'image/png' });
+    expect(/** @type {any} */ (big.error)?.status ?? /** @type {any} */ (big.error)?.statusCode).toBeDefined();
+    const bigRaw = await fetch(`${gateway.url}/storage/v1/object/media/big.png`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'image/png' },
+      body: new Uint8Array(2048),
+    });
+    expect(bigRaw.status).toBe(413);
+    const wrong = await fetch(`${gateway.url}/storage/v1/object/media/doc.pdf`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'application/pdf' },
+      body: new Uint8Array(10),
+    });
+    expect(wrong.status).toBe(415);
+    const viaClient = await storage.upload('doc.pdf', new Uint8Array(10), { contentType: 'application/pdf' });
+    expect(viaClient.error).not.toBeNull();
+    expect(await sql`select id from storage.objects where name in ('big.png', 'doc.pdf')`).toHaveLength(0);
+  });
+
+  it('lets row-level security decide for anon and user tokens', async () => {
+    const anonUpload = await anonClient().storage.from('media').upload('anon.png', png(), { contentType: 'image/png' });
+    expect(anonUpload.error).not.toBeNull();
+    expect(await sql`select id from storage.objects where name = 'anon.png'`).toHaveLength(0);
+
+    const user = anonClient();
+    const { data } = await user.auth.signUp({ email: newEmail(), password: 'password-1' });
+    const userId = /** @type {string} */ (data.user?.id);
+    await sql.unsafe(`
+      create policy "own folder insert" on storage.objects for insert to authenticated
+        with check (bucket_id = 'media' and (storage.foldername(name))[1] = auth.uid()::text);
+      create policy "own folder select" on storage.objects for select to authenticated
+        using (bucket_id = 'media' and (storage.foldername(name))[1] = auth.uid()::text);
+      create policy "own folder delete" on storage.objects for delete to authenticated
+        using (bucket_id = 'media' and (storage.foldername(name))[1] = auth.uid()::text);`);
+    try {
+      const own = await user.storage.from('media').upload(`${userId}/avatar.png`, png(), { contentType: 'image/png' });
+      expect(own.error).toBeNull();
+      const [row] = await sql`select owner from storage.objects where name = ${`${userId}/avatar.png`}`;
+      expect(row.owner).toBe(userId);
+      const other = await user.storage.from('media').upload('someone-else/avatar.png', png(), { contentType: 'image/png' });
+      expect(other.error).not.toBeNull();
+      expect(await sql`select id from storage.objects where name = 'someone-else/avatar.png'`).toHaveLength(0);
+      const download = await user.storage.from('media').download(`${userId}/avatar.png`);
+      expect(download.error).toBeNull();
+      expect(new Uint8Array(await /** @type {Blob} */ (download.data).arrayBuffer())).toEqual(png());
+      const removed = await user.storage.from('media').remove([`${userId}/avatar.png`]);
+      expect(removed.data).toHaveLength(1);
+    } finally {
+      await sql.unsafe(`
+        drop policy "own folder insert" on storage.objects;
+        drop policy "own folder select" on storage.objects;
+        drop policy "own folder delete" on storage.objects;`);
+    }
+  });
+
+  it('does not serve private buckets publicly, and the service role can download them', async () => {
+    const storage = serviceClient().storage.from('private');
+    expect((await storage.upload('secret.txt', new TextEncoder().encode('hush'), { contentType: 'text/plain' })).error).toBeNull();
+    expect((await fetch(`${gateway.url}/storage/v1/object/public/private/secret.txt`)).status).toBe(404);
+    const download = await storage.download('secret.txt');
+    expect(download.error).toBeNull();
+    expect(await /** @type {Blob} */ (download.data).text()).toBe('hush');
+    const anonRead = await fetch(`${gateway.url}/storage/v1/object/private/secret.txt`, {
+      headers: { authorization: `Bearer ${keys.anonKey}` },
+    });
+    expect(anonRead.ok).toBe(false);
+    const single = await fetch(`${gateway.url}/storage/v1/object/private/secret.txt`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${keys.serviceRoleKey}` },
+    });
+    expect(single.status).toBe(200);
+    expect((await storage.download('secret.txt')).error).not.toBeNull();
+  });
+
+  it('refuses path traversal', async () => {
+    const response = await fetch(`${gateway.url}/storage/v1/object/media/a%2F..%2F..%2F..%2Fescape.png`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'image/png' },
+      body: png(),
+    });
+    expect(response.status).toBe(400);
+    expect(await sql`select id from storage.objects where name like '%escape%'`).toHaveLength(0);
+  });
+
+  it('lists buckets and reads one with the service role', async () => {
+    const { data, error } = await serviceClient().storage.listBuckets();
+    expect(error).toBeNull();
+    expect(data?.map((b) => b.id).sort()).toEqual(['media', 'private']);
+    const one = await serviceClient().storage.getBucket('media');
+    expect(one.data).toMatchObject({ id: 'media', public: true, file_size_limit: 1024 });
+    expect((await anonClient().storage.listBuckets()).data ?? []).toEqual([]);
+  });
+});
