@@ -117,6 +117,30 @@ test('register: 409 when the email is registered (also in another case)', async 
   }
 });
 
+test('register: concurrent sign-ups of one username or one email: one 201, the others 409', async () => {
+  const base = newRegistration();
+  const sameUsername = await Promise.all(
+    [0, 1, 2].map((i) =>
+      call('POST', '/api/register', {
+        body: { ...base, email: `race${i}_${base.email}`, confirmPassword: base.password },
+      })
+    ),
+  );
+  assert.deepEqual(sameUsername.map((a) => a.status).sort(), [201, 409, 409], sameUsername.map((a) => a.text).join('\n'));
+  for (const a of sameUsername.filter((a) => a.status === 409)) assert.equal(a.json.message, 'Username is already taken');
+
+  const other = newRegistration();
+  const sameEmail = await Promise.all(
+    [0, 1, 2].map((i) =>
+      call('POST', '/api/register', {
+        body: { ...other, username: `${other.username}_${i}`, confirmPassword: other.password },
+      })
+    ),
+  );
+  assert.deepEqual(sameEmail.map((a) => a.status).sort(), [201, 409, 409], sameEmail.map((a) => a.text).join('\n'));
+  for (const a of sameEmail.filter((a) => a.status === 409)) assert.equal(a.json.message, 'Email is already registered');
+});
+
 // ---------------------------------------------------------------- login
 
 test('login: every field message of the specification', async () => {

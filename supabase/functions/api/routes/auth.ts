@@ -64,15 +64,31 @@ export function authRoutes(config: Config, db: Db) {
                private.email_taken(${input.email}) as email_taken`;
       return row;
     });
-    if (taken.usernameTaken) throw new ApiError(409, 'Username is already taken', { username: 'Username is already taken' });
-    if (taken.emailTaken) throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
+    if (taken.usernameTaken) throw usernameTaken();
+    if (taken.emailTaken) throw emailTaken();
 
     const { data, error } = await authClient().signUp({
       email: input.email,
       password: input.password,
       options: { data: { username: input.username, name: input.name } },
     });
-    if (error) throw signUpError(error);
+    if (error) {
+      // A concurrent sign-up may have taken the username (the profile trigger's unique index fails:
+      // Auth answers 500 "Database error saving new user", which supabase-js reports only as a
+      // retryable 500) or the email (422 user_already_exists). Ask the database what happened.
+      const status = (error as AuthErrorLike).status ?? 0;
+      if (status >= 500 || status === 422) {
+        const now = await db.withServiceRole(async (tx) => {
+          const [row] = await tx<{ usernameTaken: boolean; emailTaken: boolean }[]>`
+            select private.username_taken(${input.username}) as username_taken,
+                   private.email_taken(${input.email}) as email_taken`;
+          return row;
+        });
+        if (now.emailTaken) throw emailTaken();
+        if (now.usernameTaken) throw usernameTaken();
+      }
+      throw signUpError(error);
+    }
     if (!data.session) {
       // Email confirmation is on (not this project's setting): the account exists, no session yet.
       const user = data.user ? await db.withServiceRole((tx) => readUser(tx, data.user!.id)) : null;
@@ -139,14 +155,17 @@ export function authRoutes(config: Config, db: Db) {
   return routes;
 }
 
+const usernameTaken = () => new ApiError(409, 'Username is already taken', { username: 'Username is already taken' });
+const emailTaken = () => new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
+
 function signUpError(error: AuthErrorLike): Error {
   const status = error.status ?? 0;
   if (status === 422 && (error.code === 'user_already_exists' || error.code === 'email_exists')) {
-    return new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
+    return emailTaken();
   }
   // The profile trigger's unique index lost a race with another sign-up of the same username.
   if (status === 500 && /database error saving new user/i.test(error.message)) {
-    return new ApiError(409, 'Username is already taken', { username: 'Username is already taken' });
+    return usernameTaken();
   }
   if (status === 429) return new ApiError(429, 'Too many sign-up attempts. Please wait a few minutes and try again.');
   if (status === 400 || status === 422) return new ApiError(400, error.message || 'Validation failed');
