@@ -168,7 +168,7 @@ grant execute on function private.authored_course_ids(), private.authored_module
   to authenticated, service_role;
 
 -- courses
-create policy "visitors read published courses unless sign-in is required to browse"
+create policy "visitors read published courses unless login-browse"
   on public.courses for select to anon
   using (status = 'ACTIVE' and (select private.course_access()) <> 'login-browse');
 

@@ -163,7 +163,7 @@ create trigger enrollments_prepare
   for each row execute function private.prepare_enrollment();
 
 -- enrollments
-create policy "users read their own enrolments, authors those of their courses, admins all"
+create policy "users read own enrolments, authors their courses', admins all"
   on public.enrollments for select to authenticated
   using (
     user_id = (select auth.uid())
@@ -171,7 +171,7 @@ create policy "users read their own enrolments, authors those of their courses, 
     or course_id in (select private.authored_course_ids())
   );
 
-create policy "users enrol themselves in published courses they can see at progress 0"
+create policy "users enrol themselves in visible published courses"
   on public.enrollments for insert to authenticated
   with check (
     progress = 0
@@ -190,7 +190,7 @@ create policy "authors approve enrolments on their courses and admins any"
   using ((select private.is_admin()) or course_id in (select private.authored_course_ids()))
   with check ((select private.is_admin()) or course_id in (select private.authored_course_ids()));
 
-create policy "users unenrol themselves, authors remove from their courses, admins any"
+create policy "users unenrol themselves, authors and admins remove"
   on public.enrollments for delete to authenticated
   using (
     user_id = (select auth.uid())
@@ -199,7 +199,7 @@ create policy "users unenrol themselves, authors remove from their courses, admi
   );
 
 -- quiz_attempts, user_module_progress, certificates: read-only for the API roles.
-create policy "users read their own attempts, authors those on their quizzes, admins all"
+create policy "users read own attempts, authors their quizzes', admins all"
   on public.quiz_attempts for select to authenticated
   using (
     user_id = (select auth.uid())
@@ -207,7 +207,7 @@ create policy "users read their own attempts, authors those on their quizzes, ad
     or quiz_id in (select private.authored_quiz_ids())
   );
 
-create policy "users read their own module progress, authors that on their courses, admins all"
+create policy "users read own progress, authors their courses', admins all"
   on public.user_module_progress for select to authenticated
   using (
     user_id = (select auth.uid())
@@ -215,7 +215,7 @@ create policy "users read their own module progress, authors that on their cours
     or module_id in (select private.authored_module_ids())
   );
 
-create policy "users read their own certificates, authors those of their courses, admins all"
+create policy "users read own certificates, authors their courses', admins all"
   on public.certificates for select to authenticated
   using (
     user_id = (select auth.uid())
@@ -225,7 +225,7 @@ create policy "users read their own certificates, authors those of their courses
 
 -- profiles: instructors also read the profiles of the learners on their courses.
 drop policy "users read their own profile and admins read all" on public.profiles;
-create policy "users read their own profile, authors their learners', admins all"
+create policy "users read own profile, authors their learners', admins all"
   on public.profiles for select to authenticated
   using (
     id = (select auth.uid())
