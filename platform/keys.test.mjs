@@ -1,0 +1,64 @@
+// The signing keys: created once, kept in <dataDir>/keys.json (0600), the same after a restart.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { loadKeys } from './keys.mjs';
+
+const dirs = [];
+async function scratch() {
+  const dir = await mkdtemp(join(tmpdir(), 'platform-keys-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('loadKeys', () => {
+  it('creates an ES256 key pair and API keys, saved with mode 0600', async () => {
+    const dir = await scratch();
+    const keys = await loadKeys(dir);
+    expect(keys.kid).toBeTruthy();
+    expect(keys.publicJwk).toMatchObject({ kty: 'EC', crv: 'P-256', kid: keys.kid, alg: 'ES256', use: 'sig' });
+    expect(keys.publicJwk).not.toHaveProperty('d');
+    expect(keys.jwks.keys).toEqual([keys.publicJwk]);
+    const info = await stat(join(dir, 'keys.json'));
+    expect(info.mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(await readFile(join(dir, 'keys.json'), 'utf8'));
+    expect(saved.kid).toBe(keys.kid);
+  });
+
+  it('signs anon and service-role keys valid for ten years, verifiable with the JWKS', async () => {
+    const keys = await loadKeys(await scratch());
+    const jwks = createLocalJWKSet(keys.jwks);
+    for (const [token, role] of [[keys.anonKey, 'anon'], [keys.serviceRoleKey, 'service_role']]) {
+      expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'ES256', kid: keys.kid });
+      const { payload } = await jwtVerify(token, jwks);
+      expect(payload).toMatchObject({ iss: 'supabase-demo', role });
+      const years = (/** @type {number} */ (payload.exp) - /** @type {number} */ (payload.iat)) / (365 * 24 * 3600);
+      expect(years).toBeCloseTo(10, 1);
+    }
+  });
+
+  it('keeps the same keys across restarts on the same data dir, and different ones elsewhere', async () => {
+    const dir = await scratch();
+    const first = await loadKeys(dir);
+    const second = await loadKeys(dir);
+    expect(second.kid).toBe(first.kid);
+    expect(second.publicJwk).toEqual(first.publicJwk);
+    expect(second.anonKey).toBe(first.anonKey);
+    expect(second.serviceRoleKey).toBe(first.serviceRoleKey);
+    // A token signed before the restart verifies after it.
+    const token = await new SignJWT({ role: 'authenticated' })
+      .setProtectedHeader({ alg: 'ES256', kid: first.kid })
+      .setExpirationTime('1h')
+      .sign(first.privateKey);
+    await expect(jwtVerify(token, second.publicKey)).resolves.toBeTruthy();
+
+    const other = await loadKeys(await scratch());
+    expect(other.kid).not.toBe(first.kid);
+    await expect(jwtVerify(token, other.publicKey)).rejects.toThrow();
+  });
+});
