@@ -1,0 +1,220 @@
+// The gateway on its own: routing to fetch-style services, the functions reverse proxy, CORS, and
+// the built web app (content types, caching, SPA fallback). The services here are small fetch
+// handlers and the "function" a real HTTP server, so the gateway's behaviour is what is tested.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:net';
+import { startGateway } from './gateway.mjs';
+
+/** @type {string} */
+let webDir;
+/** @type {Awaited<ReturnType<typeof startGateway>>} */
+let gateway;
+/** @type {import('node:http').Server} */
+let functionServer;
+/** @type {Request[]} */
+const seen = [];
+
+/** A fetch-style service answering with what it received. */
+const echoService = (name) => ({
+  async fetch(/** @type {Request} */ request) {
+    seen.push(request);
+    const url = new URL(request.url);
+    const body = request.method === 'GET' ? '' : await request.text();
+    return Response.json(
+      { service: name, method: request.method, path: url.pathname, search: url.search, body, xff: request.headers.get('x-forwarded-for') },
+      { status: url.pathname === '/teapot' ? 418 : 200, headers: { 'x-service': name } },
+    );
+  },
+});
+
+beforeAll(async () => {
+  webDir = await mkdtemp(join(tmpdir(), 'platform-web-'));
+  await mkdir(join(webDir, 'assets'));
+  await writeFile(join(webDir, 'index.html'), '<!doctype html><title>App</title>');
+  await writeFile(join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  await writeFile(join(webDir, 'assets', 'app-abc123.css'), 'body{}');
+  await writeFile(join(webDir, 'favicon.svg'), '<svg/>');
+
+  functionServer = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(req.url?.startsWith('/api/missing') ? 404 : 200, {
+        'content-type': 'application/json',
+        'x-function': 'api',
+      });
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          url: req.url,
+          body: Buffer.concat(chunks).toString(),
+          authorization: req.headers.authorization ?? null,
+          xff: req.headers['x-forwarded-for'] ?? null,
+        }),
+      );
+    });
+  });
+  await new Promise((resolve) => functionServer.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const address = /** @type {import('node:net').AddressInfo} */ (functionServer.address());
+  gateway = await startGateway({
+    port: 0,
+    auth: echoService('auth'),
+    storage: echoService('storage'),
+    functionsUrl: `http://127.0.0.1:${address.port}`,
+    webDir,
+  });
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await new Promise((resolve) => functionServer?.close(() => resolve(undefined)));
+  if (webDir) await rm(webDir, { recursive: true, force: true });
+});
+
+describe('gateway routing', () => {
+  it('listens on a free port when given port 0', () => {
+    expect(gateway.port).toBeGreaterThan(0);
+    expect(gateway.url).toBe(`http://127.0.0.1:${gateway.port}`);
+  });
+
+  it('hands /auth/v1 and /storage/v1 to their services with the prefix stripped and the query kept', async () => {
+    const auth = await fetch(`${gateway.url}/auth/v1/token?grant_type=password`, { method: 'POST', body: '{"a":1}' });
+    expect(auth.status).toBe(200);
+    expect(auth.headers.get('x-service')).toBe('auth');
+    expect(await auth.json()).toMatchObject({
+      service: 'auth', method: 'POST', path: '/token', search: '?grant_type=password', body: '{"a":1}', xff: '127.0.0.1',
+    });
+    const storage = await fetch(`${gateway.url}/storage/v1/object/public/media/a%20b.png`);
+    expect(await storage.json()).toMatchObject({ service: 'storage', path: '/object/public/media/a%20b.png' });
+    const teapot = await fetch(`${gateway.url}/auth/v1/teapot`);
+    expect(teapot.status).toBe(418);
+    expect(teapot.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('does not let a client choose its own x-forwarded-for', async () => {
+    const response = await fetch(`${gateway.url}/auth/v1/user`, { headers: { 'x-forwarded-for': '10.9.8.7' } });
+    expect((await response.json()).xff).toBe('127.0.0.1');
+  });
+
+  it('proxies /functions/v1 to the function with the prefix stripped, body, headers and client address', async () => {
+    const response = await fetch(`${gateway.url}/functions/v1/api/login?x=1`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer abc', 'content-type': 'application/json', 'x-forwarded-for': '6.6.6.6' },
+      body: JSON.stringify({ username: 'sam' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-function')).toBe('api');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await response.json()).toEqual({
+      method: 'POST',
+      url: '/api/login?x=1',
+      body: '{"username":"sam"}',
+      authorization: 'Bearer abc',
+      xff: '127.0.0.1',
+    });
+    const missing = await fetch(`${gateway.url}/functions/v1/api/missing`);
+    expect(missing.status).toBe(404);
+  });
+
+  it('streams a large request body through to the function', async () => {
+    const big = 'x'.repeat(3 * 1024 * 1024);
+    const response = await fetch(`${gateway.url}/functions/v1/api/upload`, { method: 'PUT', body: big });
+    expect((await response.json()).body.length).toBe(big.length);
+  });
+
+  it('answers 502 JSON when the function is down', async () => {
+    const down = await startGateway({
+      port: 0,
+      auth: echoService('auth'),
+      storage: echoService('storage'),
+      functionsUrl: 'http://127.0.0.1:1',
+      webDir: null,
+    });
+    try {
+      const response = await fetch(`${down.url}/functions/v1/api/user`);
+      expect(response.status).toBe(502);
+      expect(response.headers.get('content-type')).toMatch(/application\/json/);
+      expect((await response.json()).message).toBeTruthy();
+      expect((await fetch(`${down.url}/`)).status).toBe(404);
+    } finally {
+      await down.stop();
+    }
+  });
+
+  it('answers CORS preflight for every route', async () => {
+    for (const path of ['/auth/v1/token', '/storage/v1/object/media/x.png', '/functions/v1/api/login', '/anything']) {
+      const response = await fetch(`${gateway.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://elsewhere.test', 'access-control-request-method': 'POST' },
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      const allowed = response.headers.get('access-control-allow-headers') ?? '';
+      for (const header of ['authorization', 'apikey', 'content-type', 'x-client-info', 'x-upsert', 'cache-control']) {
+        expect(allowed).toContain(header);
+      }
+      expect(response.headers.get('access-control-allow-methods')).toContain('DELETE');
+    }
+  });
+});
+
+describe('gateway static web app', () => {
+  it('serves index.html without caching and assets with a long cache and their content types', async () => {
+    const index = await fetch(`${gateway.url}/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(await index.text()).toContain('<title>App</title>');
+
+    const js = await fetch(`${gateway.url}/assets/app-abc123.js`);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('cache-control')).toContain('max-age=31536000');
+    expect(await js.text()).toBe('console.log(1)');
+    const css = await fetch(`${gateway.url}/assets/app-abc123.css`);
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const svg = await fetch(`${gateway.url}/favicon.svg`);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+  });
+
+  it('falls back to index.html for client-side routes, but not for missing assets', async () => {
+    const route = await fetch(`${gateway.url}/courses/42/lessons?tab=1`);
+    expect(route.status).toBe(200);
+    expect(route.headers.get('cache-control')).toBe('no-cache');
+    expect(await route.text()).toContain('<title>App</title>');
+    expect((await fetch(`${gateway.url}/assets/missing-123.js`)).status).toBe(404);
+  });
+
+  it('never serves files outside the web folder', async () => {
+    const response = await new Promise((resolve, reject) => {
+      const socket = connect(gateway.port, '127.0.0.1', () => {
+        socket.write('GET /../../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      });
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(String(response)).not.toContain('root:');
+    const encoded = await fetch(`${gateway.url}/%2e%2e%2f%2e%2e%2fetc%2fpasswd`);
+    expect(await encoded.text()).not.toContain('root:');
+  });
+});
+
+describe('gateway stop', () => {
+  it('stops promptly even with a keep-alive connection open', async () => {
+    const other = await startGateway({ port: 0, auth: echoService('auth'), storage: echoService('storage'), webDir: null });
+    const socket = connect(other.port, '127.0.0.1');
+    await new Promise((resolve) => socket.on('connect', resolve));
+    socket.write('GET /auth/v1/health HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
+    await new Promise((resolve) => socket.once('data', resolve));
+    const started = Date.now();
+    await other.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+    socket.destroy();
+    await expect(fetch(`${other.url}/auth/v1/health`)).rejects.toThrow();
+  });
+});
