@@ -18,7 +18,14 @@ function ColorSchemeClass() {
   return null;
 }
 
-export function AppProvider({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+export interface AppProviderProps {
+  queryClient: QueryClient;
+  children: ReactNode;
+  /** 'test' turns off Mantine transitions and dropdown hiding, which jsdom cannot measure. */
+  env?: 'default' | 'test';
+}
+
+export function AppProvider({ queryClient, children, env = 'default' }: AppProviderProps) {
   return (
     <QueryClientProvider client={queryClient}>
       <MantineProvider
@@ -26,6 +33,7 @@ export function AppProvider({ queryClient, children }: { queryClient: QueryClien
         cssVariablesResolver={cssVariablesResolver}
         colorSchemeManager={colorSchemeManager}
         defaultColorScheme="auto"
+        env={env}
       >
         <ColorSchemeClass />
         <Notifications limit={1} position="top-right" containerWidth={420} />
