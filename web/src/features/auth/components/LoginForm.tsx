@@ -11,7 +11,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
   const form = useForm<LoginInput>({
     mode: 'controlled',
     initialValues: { username: '', password: '' },
-    validate: zod4Resolver(loginSchema),
+    validate: zod4Resolver(loginSchema, { errorPriority: 'first' }),
   });
   const login = useLogin({
     onSuccess: (user) => {

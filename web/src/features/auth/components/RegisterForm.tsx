@@ -13,7 +13,7 @@ export function RegisterForm({ onSuccess }: { onSuccess?: () => void }) {
   const form = useForm<RegisterInput>({
     mode: 'controlled',
     initialValues: { username: '', email: '', name: '', password: '', confirmPassword: '' },
-    validate: zod4Resolver(registerSchema),
+    validate: zod4Resolver(registerSchema, { errorPriority: 'first' }),
   });
   const register = useRegister({
     onSuccess: (user) => {
