@@ -15,9 +15,9 @@ export function json(status, body, headers = {}) {
 }
 
 /**
- * Reads a request body as JSON; an empty or malformed body gives `{}`... or null when malformed.
+ * Reads a request body as a JSON object.
  * @param {Request} request
- * @returns {Promise<any>} the parsed object, {} for an empty body, or undefined when not JSON
+ * @returns {Promise<any>} the parsed object, {} for an empty body, or undefined when not a JSON object
  */
 export async function readJson(request) {
   const text = await request.text();

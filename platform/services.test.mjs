@@ -372,6 +372,23 @@ describe('auth: admin', () => {
     expect((await anonClient().auth.signInWithPassword({ email, password: 'password-1' })).error).toBeNull();
   });
 
+  it('pages the user list with x-total-count and a next link, and answers 404 for unknown ids', async () => {
+    const admin = serviceClient().auth.admin;
+    for (let i = 0; i < 3; i++) await admin.createUser({ email: newEmail(), password: 'password-1', email_confirm: true });
+    const [{ count }] = await sql`select count(*)::int as count from auth.users`;
+    const first = await admin.listUsers({ page: 1, perPage: 2 });
+    expect(first.data.users).toHaveLength(2);
+    expect(first.data.total).toBe(count);
+    expect(/** @type {any} */ (first.data).nextPage).toBe(2);
+    const second = await admin.listUsers({ page: 2, perPage: 2 });
+    expect(second.data.users.map((u) => u.id)).not.toContain(first.data.users[0].id);
+    expect((await admin.getUserById('00000000-0000-4000-8000-000000000999')).error?.status).toBe(404);
+    const notUuid = await fetch(`${gateway.url}/auth/v1/admin/users/not-a-uuid`, {
+      headers: { authorization: `Bearer ${keys.serviceRoleKey}` },
+    });
+    expect(notUuid.status).toBe(404);
+  });
+
   it('refuses the admin endpoints to the anon key and to a user token', async () => {
     const anonAdmin = anonClient().auth.admin;
     const list = await anonAdmin.listUsers();
@@ -541,6 +558,28 @@ describe('storage', () => {
     });
     expect(response.status).toBe(400);
     expect(await sql`select id from storage.objects where name like '%escape%'`).toHaveLength(0);
+  });
+
+  it('creates a bucket with storage-js and lists a folder', async () => {
+    const service = serviceClient().storage;
+    const created = await service.createBucket('docs', { public: false, fileSizeLimit: '1MB', allowedMimeTypes: ['text/plain'] });
+    expect(created.error).toBeNull();
+    const [bucket] = await sql`select * from storage.buckets where id = 'docs'`;
+    expect(bucket).toMatchObject({ public: false, allowed_mime_types: ['text/plain'] });
+    expect(Number(bucket.file_size_limit)).toBe(1024 * 1024);
+    expect((await anonClient().storage.createBucket('sneaky')).error).not.toBeNull();
+
+    const docs = service.from('docs');
+    for (const name of ['guides/a.txt', 'guides/b.txt', 'guides/deep/c.txt', 'top.txt']) {
+      expect((await docs.upload(name, new TextEncoder().encode(name), { contentType: 'text/plain' })).error).toBeNull();
+    }
+    const listed = await docs.list('guides');
+    expect(listed.error).toBeNull();
+    expect(listed.data?.map((f) => f.name)).toEqual(['a.txt', 'b.txt', 'deep']);
+    expect(listed.data?.find((f) => f.name === 'a.txt')?.metadata).toMatchObject({ mimetype: 'text/plain', size: 12 });
+    expect((await docs.list()).data?.map((f) => f.name)).toEqual(['guides', 'top.txt']);
+    await sql`delete from storage.objects where bucket_id = 'docs'`;
+    await sql`delete from storage.buckets where id = 'docs'`;
   });
 
   it('lists buckets and reads one with the service role', async () => {
