@@ -40,6 +40,7 @@ async function startEmbedded({ dataDir, port, host }) {
   fs.mkdirSync(pgdata, { recursive: true });
   const db = await PGlite.create(pgdata, { extensions: { pgcrypto } });
   const server = new PGLiteSocketServer({ db, host, port, maxConnections: 100 });
+  serialiseBySession(server.queryQueue, db);
   await server.start();
   return {
     url: `postgresql://postgres:postgres@${host}:${port}/postgres`,
@@ -86,4 +87,54 @@ function run(command, args, options) {
       else reject(new Error(`${path.basename(command)} ${args.slice(0, 2).join(' ')} failed (exit ${code}):\n${output}`));
     });
   });
+}
+
+/**
+ * pglite-socket multiplexes every connection onto PGlite's single session, one protocol message
+ * at a time. Messages of two connections must not interleave inside an extended-query batch
+ * (Parse..Sync share the unnamed statement and portal) or inside a transaction (set local role
+ * and request.jwt.claims would leak into the other connection). So a connection that starts a
+ * batch owns the session until the backend is idle again after its Sync or simple Query.
+ */
+function serialiseBySession(queue, db) {
+  const SYNC = 0x53; // 'S'
+  const QUERY = 0x51; // 'Q'
+  const TERMINATE = 0x58; // 'X'
+  let owner = null;
+
+  queue.processQueue = async function processQueue() {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const index = owner === null ? 0 : this.queue.findIndex((q) => q.handlerId === owner);
+        if (index === -1) break; // the owner's next message has not arrived yet
+        const [query] = this.queue.splice(index, 1);
+        owner = query.handlerId;
+        try {
+          await db.runExclusive(() =>
+            db.execProtocolRawStream(query.message, { onRawData: (data) => query.onData(data) }),
+          );
+        } catch (error) {
+          owner = null;
+          query.reject(error);
+          continue;
+        }
+        const type = query.message[0];
+        // A startup packet has no type byte (its first byte is the high byte of its length: 0).
+        const batchEnds = type === SYNC || type === QUERY || type === TERMINATE || type === 0;
+        if (batchEnds && !db.isInTransaction()) owner = null;
+        query.resolve(0);
+      }
+    } finally {
+      this.processing = false;
+    }
+  };
+
+  queue.clearTransactionIfNeeded = async function clearTransactionIfNeeded(handlerId) {
+    if (owner !== handlerId) return;
+    if (db.isInTransaction()) await db.exec('rollback');
+    owner = null;
+    await this.processQueue();
+  };
 }
