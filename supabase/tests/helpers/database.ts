@@ -230,7 +230,7 @@ export async function createUser(
        raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
      values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2,
        extensions.crypt('password123', extensions.gen_salt('bf', 4)), now(),
-       '{"provider":"email","providers":["email"]}', $3::jsonb, now(), now())`,
+       '{"provider":"email","providers":["email"]}', ($3::text)::jsonb, now(), now())`,
     [user.id, user.email, JSON.stringify(meta)],
   );
   if (user.role || user.services) {
