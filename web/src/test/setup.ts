@@ -2,8 +2,11 @@
 // Mantine uses, and a placeholder anon key so the supabase-js client can be created (no test talks
 // to a server: the ['user'] query is seeded by renderWithProviders).
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// Lazy routes load their module on first use, which can take over a second in a cold worker.
+configure({ asyncUtilTimeout: 5000 });
 
 vi.stubEnv('VITE_SUPABASE_ANON_KEY', 'test-anon-key');
 
