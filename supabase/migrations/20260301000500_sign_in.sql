@@ -16,7 +16,7 @@ create index sign_in_attempts_username_time_idx on private.sign_in_attempts (use
 create index sign_in_attempts_ip_time_idx on private.sign_in_attempts (ip, attempted_at) where not succeeded;
 create index sign_in_attempts_time_idx on private.sign_in_attempts (attempted_at);
 
-alter table private.sign_in_attempts enable row level security;
+-- Not exposed by the API and no privileges for the API roles: only the functions below touch it.
 revoke all on private.sign_in_attempts from public, anon, authenticated;
 
 create function private.login_email(p_identifier text) returns text
