@@ -46,7 +46,7 @@ describe('/auth', () => {
   it('shows each login field message under its field when submitted empty', async () => {
     const { user } = renderWithProviders(null, { routes, route: '/auth' });
     await screen.findByRole('heading', { name: 'Sign in to your account' });
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await user.click(screen.getByRole('button', { name: 'Login' }));
 
     const username = form('Login').getByLabelText(/Username/);
     const password = form('Login').getByLabelText(/Password/);
@@ -55,7 +55,7 @@ describe('/auth', () => {
     expect(password).toHaveAccessibleDescription(expect.stringContaining('Password is required'));
 
     await user.type(username, 'jane');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await user.click(screen.getByRole('button', { name: 'Login' }));
     expect(screen.queryByText('Username is required')).not.toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
   });
@@ -63,7 +63,7 @@ describe('/auth', () => {
   it('shows each register field message on submit with empty values', async () => {
     const { user } = renderWithProviders(null, { routes, route: '/auth?tab=register' });
     await screen.findByRole('heading', { name: 'Create a new account' });
-    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    await user.click(screen.getByRole('button', { name: 'Register' }));
 
     const f = form('Register');
     expect(f.getByLabelText(/Username/)).toHaveAccessibleDescription('Username must be at least 3 characters');
@@ -82,7 +82,7 @@ describe('/auth', () => {
     await user.type(f.getByLabelText(/Full name/), 'J');
     await user.type(f.getByLabelText(/^Password/), '12345');
     await user.type(f.getByLabelText(/Confirm password/), '12345');
-    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    await user.click(screen.getByRole('button', { name: 'Register' }));
 
     expect(screen.getByText('Username must be at least 3 characters')).toBeInTheDocument();
     expect(screen.getByText('Invalid email address')).toBeInTheDocument();
@@ -100,7 +100,7 @@ describe('/auth', () => {
     await user.type(f.getByLabelText(/Full name/), 'Jane Smith');
     await user.type(f.getByLabelText(/^Password/), 'secret1');
     await user.type(f.getByLabelText(/Confirm password/), 'secret2');
-    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    await user.click(screen.getByRole('button', { name: 'Register' }));
 
     expect(f.getByLabelText(/Confirm password/)).toHaveAccessibleDescription('Passwords do not match');
     expect(f.getByLabelText(/Username/)).not.toHaveAttribute('aria-invalid', 'true');

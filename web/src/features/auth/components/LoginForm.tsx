@@ -47,7 +47,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
           {...form.getInputProps('password')}
         />
         <Button type="submit" fullWidth loading={login.isPending}>
-          Sign in
+          Login
         </Button>
       </Stack>
     </form>

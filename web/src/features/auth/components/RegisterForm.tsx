@@ -52,7 +52,7 @@ export function RegisterForm({ onSuccess }: { onSuccess?: () => void }) {
           {...form.getInputProps('confirmPassword')}
         />
         <Button type="submit" fullWidth loading={register.isPending}>
-          Create account
+          Register
         </Button>
       </Stack>
     </form>
