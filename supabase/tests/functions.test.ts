@@ -267,6 +267,23 @@ describe.each(backends)('functions on $name', ({ create }) => {
     });
   });
 
+  describe('course authors', () => {
+    it('gives name and username (no email) of authors of visible courses only', async () => {
+      const q = `select course_id, username, name from private.course_authors(array[$1, $2, $3]::uuid[]) order by course_id`;
+      const params = [ids.course(1), ids.course(4), ids.course(15)];
+      const v = await queryAs(db, visitor, q, params);
+      expect(v.rows).toEqual([
+        { course_id: ids.course(1), username: 'instructor', name: 'Jordan Hughes' },
+        { course_id: ids.course(4), username: 'admin', name: 'Alex Morgan' },
+      ]);
+      const i = await queryAs(db, instructor, q, params);
+      expect(i.rows).toHaveLength(3);
+      await withCourseAccess(db, 'login-browse', async () => {
+        expect((await queryAs(db, visitor, q, params)).rows).toHaveLength(0);
+      });
+    });
+  });
+
   it('asUser sets the claims exactly as the function will', async () => {
     const r = await asUser(db, learner, (tx) => tx.query<{ uid: string; role: string; who: string }>('select auth.uid() as uid, auth.role() as role, current_user as who'));
     expect(r.rows).toEqual([{ uid: learner.id, role: 'authenticated', who: 'authenticated' }]);
