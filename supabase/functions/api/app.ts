@@ -2,6 +2,7 @@
 // handler that answers `{ message, fields? }` and never leaks a stack or SQL text.
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { cors } from 'hono/cors';
 import { type Config, configFromEnv } from './lib/config.ts';
 import { createDb, type Db } from './lib/db.ts';
 import { createCallerMiddleware, type Env } from './lib/auth.ts';
@@ -11,6 +12,15 @@ import { authRoutes } from './routes/auth.ts';
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
 
+  // Hosted Supabase leaves CORS to the function; preflights are answered before any auth check.
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowHeaders: ['authorization', 'apikey', 'content-type', 'x-client-info'],
+      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    }),
+  );
   app.use('*', createCallerMiddleware(config, db));
   app.route('/', authRoutes(config, db));
 

@@ -4,6 +4,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createApp } from '../api/app.ts';
 import { createDb } from '../api/lib/db.ts';
 import {
+  app,
   call,
   closePoolAfterTests,
   config,
@@ -340,6 +341,18 @@ test('errors: an internal failure is a generic 500 without stack or SQL text', a
     console.error = originalError;
     await brokenDb.end();
   }
+});
+
+test('cors: a preflight is answered without credentials, and answers carry the CORS origin', async () => {
+  const preflight = await app.request('/api/login', {
+    method: 'OPTIONS',
+    headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+  });
+  assert.equal(preflight.status, 204);
+  assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+  const answer = await app.request('/api/user', { headers: { origin: 'https://example.org' } });
+  assert.equal(answer.status, 401);
+  assert.equal(answer.headers.get('access-control-allow-origin'), '*');
 });
 
 closePoolAfterTests();
