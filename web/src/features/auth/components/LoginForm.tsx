@@ -1,5 +1,6 @@
 // Login form: @mantine/form with the shared loginSchema; server field errors land under the fields.
 import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { visibilityToggleProps as TOGGLE_PROPS } from './password-toggle';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { loginSchema, type LoginInput } from '@shared/schemas.ts';
@@ -35,14 +36,15 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
           label="Username"
           description="Your username or email address"
           autoComplete="username"
-          withAsterisk
+          required withAsterisk={false}
           key={form.key('username')}
           {...form.getInputProps('username')}
         />
         <PasswordInput
+          visibilityToggleButtonProps={TOGGLE_PROPS}
           label="Password"
           autoComplete="current-password"
-          withAsterisk
+          required withAsterisk={false}
           key={form.key('password')}
           {...form.getInputProps('password')}
         />

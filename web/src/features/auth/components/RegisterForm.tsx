@@ -1,6 +1,7 @@
 // Register form: @mantine/form with the shared registerSchema (messages of specification §5);
 // server field errors (e.g. a taken username) land under the fields.
 import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { visibilityToggleProps as TOGGLE_PROPS } from './password-toggle';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { PRODUCT_NAME } from '@shared/domain.ts';
@@ -33,21 +34,23 @@ export function RegisterForm({ onSuccess }: { onSuccess?: () => void }) {
       onSubmit={form.onSubmit((values) => register.mutate(registerSchema.parse(values)))}
     >
       <Stack gap="md">
-        <TextInput label="Username" autoComplete="username" withAsterisk key={form.key('username')} {...form.getInputProps('username')} />
-        <TextInput label="Email" type="email" autoComplete="email" withAsterisk key={form.key('email')} {...form.getInputProps('email')} />
-        <TextInput label="Full name" autoComplete="name" withAsterisk key={form.key('name')} {...form.getInputProps('name')} />
+        <TextInput label="Username" autoComplete="username" required withAsterisk={false} key={form.key('username')} {...form.getInputProps('username')} />
+        <TextInput label="Email" type="email" autoComplete="email" required withAsterisk={false} key={form.key('email')} {...form.getInputProps('email')} />
+        <TextInput label="Full name" autoComplete="name" required withAsterisk={false} key={form.key('name')} {...form.getInputProps('name')} />
         <PasswordInput
+          visibilityToggleButtonProps={TOGGLE_PROPS}
           label="Password"
           description="At least 6 characters"
           autoComplete="new-password"
-          withAsterisk
+          required withAsterisk={false}
           key={form.key('password')}
           {...form.getInputProps('password')}
         />
         <PasswordInput
+          visibilityToggleButtonProps={TOGGLE_PROPS}
           label="Confirm password"
           autoComplete="new-password"
-          withAsterisk
+          required withAsterisk={false}
           key={form.key('confirmPassword')}
           {...form.getInputProps('confirmPassword')}
         />
