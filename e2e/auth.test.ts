@@ -16,7 +16,7 @@ describe('sign-in end to end', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await browser.newPage();
+    page = await (await browser.newContext()).newPage();
   });
   afterAll(async () => {
     await browser?.close();
@@ -86,7 +86,7 @@ describe('sign-in end to end', () => {
   });
 
   it('sends a visitor from a protected page to /auth, and a student away from /admin', async () => {
-    const visitor = await browser.newPage();
+    const visitor = await (await browser.newContext()).newPage();
     await visitor.goto(`${baseUrl}/my-courses`);
     await visitor.waitForURL(/\/auth/);
     await visitor.close();
