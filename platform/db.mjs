@@ -64,9 +64,13 @@ async function prepare(url) {
   }
 }
 
-/** `supabase db push`: applies only new migrations; the seed only on a fresh database. */
+/**
+ * `supabase db push`: applies only new migrations; the seed only on a fresh database.
+ * --include-all also applies a migration dated before the newest applied one (work merged from
+ * a branch), instead of refusing to start.
+ */
 export async function pushMigrations(url, { seed = false, log = () => {} } = {}) {
-  const args = ['db', 'push', '--db-url', url, '--yes'];
+  const args = ['db', 'push', '--db-url', url, '--yes', '--include-all'];
   if (seed) args.push('--include-seed');
   const bin = path.join(repoRoot, 'node_modules', '.bin', 'supabase');
   const output = await run(bin, args, { cwd: repoRoot });
