@@ -12,6 +12,8 @@ export const theme = createTheme({
   focusRing: 'auto',
   components: {
     Tooltip: { defaultProps: { openDelay: 700 } },
+    // The toast description is gray.6 / dark.2 by default (3.3:1 and 3.5:1): use the darker dimmed.
+    Notification: { styles: { description: { color: 'var(--mantine-color-dimmed)' } } },
   },
 });
 

@@ -46,7 +46,7 @@ export function AppLayout() {
                   <Text component="span" fw={700} size="lg" lineClamp={1}>
                     {PRODUCT_NAME}
                   </Text>
-                  <Badge variant="filled" color="blue" size="sm" aria-label={`version ${PRODUCT_VERSION}`}>
+                  <Badge variant="filled" color="blue" size="sm" tt="none" style={{ flexShrink: 0 }}>
                     v{PRODUCT_VERSION}
                   </Badge>
                 </Group>

@@ -12,14 +12,13 @@ export function ThemeToggle() {
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const current = OPTIONS.find((option) => option.value === colorScheme) ?? OPTIONS[2]!;
   return (
-    <Menu position="bottom-end" withinPortal>
+    <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <ActionIcon variant="default" size="lg" aria-label={`Colour theme: ${current.label}`}>
           <current.Icon size={18} aria-hidden="true" />
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label>Theme</Menu.Label>
         {OPTIONS.map(({ value, label, Icon }) => (
           <Menu.Item
             key={value}

@@ -42,7 +42,7 @@ export function UserMenu() {
   }
 
   return (
-    <Menu position="bottom-end" width={220} withinPortal>
+    <Menu position="bottom-end" width={220} withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton
           aria-label={`Account menu for ${user.name}`}
@@ -60,7 +60,6 @@ export function UserMenu() {
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label>{user.email}</Menu.Label>
         <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} aria-hidden="true" />}>
           Profile
         </Menu.Item>
@@ -72,9 +71,7 @@ export function UserMenu() {
             Admin Dashboard
           </Menu.Item>
         )}
-        <Menu.Divider />
         <Menu.Item
-          color="red"
           leftSection={<IconLogout size={16} aria-hidden="true" />}
           disabled={logout.isPending}
           onClick={() => logout.mutate()}
