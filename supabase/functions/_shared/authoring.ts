@@ -1,0 +1,321 @@
+// Authoring schemas (specification §5): the course editor, the course manager and the admin quick
+// course form, modules, quizzes and questions. Shared by the web forms and the api function, so the
+// field messages are defined once. The server validates course writes with `courseCreateSchema` /
+// `courseUpdateSchema`, which every form's output also satisfies (the forms are stricter or equal).
+import { z } from 'zod';
+import { SERVICE_CODES } from './services.ts';
+import { COURSE_LEVELS, COURSE_STATUSES, QUESTION_TYPES } from './domain.ts';
+
+export const MESSAGES = {
+  titleRequired: 'Title is required',
+  titleMin: 'Title must be at least 3 characters',
+  titleMax: 'Title must be at most 200 characters',
+  descriptionRequired: 'Description is required',
+  descriptionMin10: 'Description must be at least 10 characters',
+  descriptionMin20: 'Description must be at least 20 characters',
+  descriptionMax: 'Description must be at most 5000 characters',
+  serviceRequired: 'Service is required',
+  durationHours: 'Duration must be at least 1 hour',
+  levelRequired: 'Level is required',
+  statusRequired: 'Status is required',
+  modulesMin: 'Course must have at least 1 module',
+  contentMin: 'Content must be at least 20 characters',
+  contentMax: 'Content must be at most 100000 characters',
+  orderMin: 'Order must be at least 1',
+  durationMinutes: 'Duration must be at least 1 minute',
+  quizTitleMin: 'Quiz title must be at least 3 characters',
+  quizDescriptionMin: 'Description must be at least 10 characters',
+  passingScore: 'Passing score must be between 1 and 100',
+  timeLimit: 'Time limit must be at least 1 minute',
+  questionTextMin: 'Question text must be at least 5 characters',
+  questionType: 'Question type must be multiple choice or true/false',
+  optionsMin: 'At least 2 options are required',
+  optionsMax: 'At most 10 options are allowed',
+  optionText: 'Option text is required',
+  oneCorrect: 'Mark at least one option as correct',
+  trueFalse: 'A true/false question has exactly the options True and False, one of them correct',
+  pointsMin: 'Points must be at least 1',
+  moduleIds: 'Send every module of the course exactly once',
+  questionIds: 'Send every question of the quiz exactly once',
+  courseServices: 'You can only create courses in your services',
+  imageType: 'Only PNG, JPEG, WebP or GIF images are allowed',
+  imageTooLarge: 'Images must be 5 MB or smaller',
+} as const;
+
+/** Upload cap for covers and module images (the buckets' file_size_limit). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** What the file inputs offer; the server decides by content, not by this. */
+export const IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
+
+export const DEFAULT_MODULE_DURATION = 15;
+export const DEFAULT_PASSING_SCORE = 70;
+export const MODULE_PREVIEW_LENGTH = 200;
+
+const title = z
+  .string({ error: MESSAGES.titleMin })
+  .trim()
+  .min(3, MESSAGES.titleMin)
+  .max(200, MESSAGES.titleMax);
+const service = z.enum(SERVICE_CODES, { error: MESSAGES.serviceRequired });
+const level = z.enum(COURSE_LEVELS, { error: MESSAGES.levelRequired });
+const status = z.enum(COURSE_STATUSES, { error: MESSAGES.statusRequired });
+const durationHours = z
+  .number({ error: MESSAGES.durationHours })
+  .int(MESSAGES.durationHours)
+  .min(1, MESSAGES.durationHours)
+  .max(10000, 'Duration must be at most 10000 hours');
+const description = (min: number, message: string) =>
+  z.string({ error: message }).trim().min(min, message).max(5000, MESSAGES.descriptionMax);
+
+/** Every course field the API accepts, without defaults (the base of create and update). */
+const courseFields = {
+  title,
+  description: description(10, MESSAGES.descriptionMin10),
+  service,
+  level,
+  duration: durationHours,
+  status,
+  featured: z.boolean({ error: 'Featured must be true or false' }),
+  requiresEnrollment: z.boolean({ error: 'Requires enrolment must be true or false' }),
+};
+
+/** POST /api/courses. */
+export const courseCreateSchema = z.object({
+  title: courseFields.title,
+  description: courseFields.description,
+  service: courseFields.service,
+  level: courseFields.level.default('BEGINNER'),
+  duration: courseFields.duration.default(1),
+  status: courseFields.status.default('DRAFT'),
+  featured: courseFields.featured.default(false),
+  requiresEnrollment: courseFields.requiresEnrollment.default(true),
+  // The course manager's form carries a module count with no input (spec §5); accepted and ignored.
+  modules: z.number().optional(),
+});
+export type CourseCreateInput = z.infer<typeof courseCreateSchema>;
+
+/** PUT /api/courses/:id: any subset of the fields, at least one. */
+export const courseUpdateSchema = z
+  .strictObject({
+    title: courseFields.title.optional(),
+    description: courseFields.description.optional(),
+    service: courseFields.service.optional(),
+    level: courseFields.level.optional(),
+    duration: courseFields.duration.optional(),
+    status: courseFields.status.optional(),
+    featured: courseFields.featured.optional(),
+    requiresEnrollment: courseFields.requiresEnrollment.optional(),
+    modules: z.number().optional(),
+  })
+  .refine((value) => Object.entries(value).some(([key, v]) => key !== 'modules' && v !== undefined), {
+    message: 'Nothing to update',
+  });
+export type CourseUpdateInput = z.infer<typeof courseUpdateSchema>;
+
+/** The course editor's Basic Information form (spec §5 "Course editor form"). */
+export const courseEditorSchema = z.object({
+  title,
+  description: description(20, MESSAGES.descriptionMin20),
+  service,
+  level,
+  duration: durationHours,
+  status,
+});
+export type CourseEditorValues = z.infer<typeof courseEditorSchema>;
+
+/** The course manager's create/edit dialogs (spec §5 "Course manager form"). */
+export const courseManagerSchema = z.object({
+  title,
+  description: description(10, MESSAGES.descriptionMin10),
+  service,
+  modules: z.number({ error: MESSAGES.modulesMin }).int(MESSAGES.modulesMin).min(1, MESSAGES.modulesMin).default(1),
+  duration: durationHours,
+  level,
+  status: status.default('DRAFT'),
+  featured: z.boolean().default(false),
+  requiresEnrollment: z.boolean().default(true),
+});
+export type CourseManagerValues = z.infer<typeof courseManagerSchema>;
+
+/** The admin's Quick Add / Quick Edit dialog (spec §5 "Admin quick course form"). */
+export const adminQuickCourseSchema = z.object({
+  title: z
+    .string({ error: MESSAGES.titleRequired })
+    .trim()
+    .min(1, MESSAGES.titleRequired)
+    .min(3, MESSAGES.titleMin)
+    .max(200, MESSAGES.titleMax),
+  description: z
+    .string({ error: MESSAGES.descriptionRequired })
+    .trim()
+    .min(1, MESSAGES.descriptionRequired)
+    .min(10, MESSAGES.descriptionMin10)
+    .max(5000, MESSAGES.descriptionMax),
+  service,
+  duration: durationHours,
+  status: status.default('ACTIVE'),
+});
+export type AdminQuickCourseValues = z.infer<typeof adminQuickCourseSchema>;
+
+const moduleTitle = title;
+const moduleContent = z
+  .string({ error: MESSAGES.contentMin })
+  .trim()
+  .min(20, MESSAGES.contentMin)
+  .max(100000, MESSAGES.contentMax);
+const orderIndex = z.number({ error: MESSAGES.orderMin }).int(MESSAGES.orderMin).min(1, MESSAGES.orderMin).max(10000, 'Order must be at most 10000');
+const moduleDuration = z
+  .number({ error: MESSAGES.durationMinutes })
+  .int(MESSAGES.durationMinutes)
+  .min(1, MESSAGES.durationMinutes)
+  .max(100000, 'Duration must be at most 100000 minutes');
+
+/** POST /api/courses/:courseId/modules and the module dialog. orderIndex absent: count + 1. */
+export const moduleCreateSchema = z.object({
+  title: moduleTitle,
+  content: moduleContent,
+  orderIndex: orderIndex.optional(),
+  duration: moduleDuration.default(DEFAULT_MODULE_DURATION),
+  // The client may echo the course id (spec §7 "module fields plus courseId"); the path decides.
+  courseId: z.string().optional(),
+});
+export type ModuleCreateInput = z.infer<typeof moduleCreateSchema>;
+
+/** PUT /api/modules/:id. */
+export const moduleUpdateSchema = z
+  .object({
+    title: moduleTitle.optional(),
+    content: moduleContent.optional(),
+    orderIndex: orderIndex.optional(),
+    duration: moduleDuration.optional(),
+    courseId: z.string().optional(),
+  })
+  .refine((v) => v.title !== undefined || v.content !== undefined || v.orderIndex !== undefined || v.duration !== undefined, {
+    message: 'Nothing to update',
+  });
+export type ModuleUpdateInput = z.infer<typeof moduleUpdateSchema>;
+
+/** The module dialog's form values (all required there). */
+export const moduleFormSchema = z.object({
+  title: moduleTitle,
+  content: moduleContent,
+  orderIndex,
+  duration: moduleDuration,
+});
+export type ModuleFormValues = z.infer<typeof moduleFormSchema>;
+
+const uuid = z.uuid('Invalid id');
+
+export const moduleReorderSchema = z.object({
+  moduleIds: z.array(uuid, { error: MESSAGES.moduleIds }).min(1, MESSAGES.moduleIds).max(1000, MESSAGES.moduleIds),
+});
+export const questionReorderSchema = z.object({
+  questionIds: z.array(uuid, { error: MESSAGES.questionIds }).min(1, MESSAGES.questionIds).max(1000, MESSAGES.questionIds),
+});
+
+/** An empty or blank optional text is "none". */
+const optionalText = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), schema.nullable().optional());
+
+/** PUT /api/modules/:id/quiz (create or update) and the quiz form. */
+export const quizSchema = z.object({
+  title: z.string({ error: MESSAGES.quizTitleMin }).trim().min(3, MESSAGES.quizTitleMin).max(200, MESSAGES.titleMax),
+  description: optionalText(
+    z.string().trim().min(10, MESSAGES.quizDescriptionMin).max(5000, MESSAGES.descriptionMax),
+  ),
+  passingScore: z
+    .number({ error: MESSAGES.passingScore })
+    .int(MESSAGES.passingScore)
+    .min(1, MESSAGES.passingScore)
+    .max(100, MESSAGES.passingScore)
+    .default(DEFAULT_PASSING_SCORE),
+  timeLimit: z.preprocess(
+    (v) => (v === '' ? null : v),
+    z.number({ error: MESSAGES.timeLimit }).int(MESSAGES.timeLimit).min(1, MESSAGES.timeLimit).max(10000, 'Time limit must be at most 10000 minutes').nullable().optional(),
+  ),
+  randomizeQuestions: z.boolean({ error: 'Randomise questions must be true or false' }).default(false),
+});
+export type QuizInput = z.infer<typeof quizSchema>;
+
+export const TRUE_FALSE_OPTIONS = ['True', 'False'] as const;
+
+const questionObject = z.object({
+  questionText: z
+    .string({ error: MESSAGES.questionTextMin })
+    .trim()
+    .min(5, MESSAGES.questionTextMin)
+    .max(2000, 'Question text must be at most 2000 characters'),
+  questionType: z.enum(QUESTION_TYPES, { error: MESSAGES.questionType }).default('MULTIPLE_CHOICE'),
+  options: z
+    .array(
+      z.object({
+        text: z.string({ error: MESSAGES.optionText }).trim().min(1, MESSAGES.optionText).max(500, 'Option text must be at most 500 characters'),
+        isCorrect: z.boolean().default(false),
+      }),
+      { error: MESSAGES.optionsMin },
+    )
+    .min(2, MESSAGES.optionsMin)
+    .max(10, MESSAGES.optionsMax),
+  points: z.number({ error: MESSAGES.pointsMin }).int(MESSAGES.pointsMin).min(1, MESSAGES.pointsMin).max(1000, 'Points must be at most 1000').default(1),
+  explanation: optionalText(z.string().trim().max(2000, 'Explanation must be at most 2000 characters')),
+});
+
+/** POST /api/quizzes/:id/questions, PUT /api/questions/:id (whole question) and the question form. */
+export const questionSchema = questionObject.superRefine((value, ctx) => {
+  if (value.questionType === 'TRUE_FALSE') {
+    const texts = value.options.map((o) => o.text);
+    const ok =
+      texts.length === 2 &&
+      texts[0] === TRUE_FALSE_OPTIONS[0] &&
+      texts[1] === TRUE_FALSE_OPTIONS[1] &&
+      value.options.filter((o) => o.isCorrect).length === 1;
+    if (!ok) ctx.addIssue({ code: 'custom', message: MESSAGES.trueFalse, path: ['options'] });
+    return;
+  }
+  if (!value.options.some((o) => o.isCorrect)) {
+    ctx.addIssue({ code: 'custom', message: MESSAGES.oneCorrect, path: ['options'] });
+  }
+});
+export type QuestionInput = z.infer<typeof questionSchema>;
+
+/** The 0-based indexes of the correct options: the scoring key stored beside the options. */
+export function correctAnswerIndexes(options: { isCorrect: boolean }[]): number[] {
+  return options.flatMap((o, i) => (o.isCorrect ? [i] : []));
+}
+
+/** A module's content cut for the editor's list (spec: 200 characters plus an ellipsis). */
+export function modulePreview(content: string): string {
+  return content.length > MODULE_PREVIEW_LENGTH ? `${content.slice(0, MODULE_PREVIEW_LENGTH)}...` : content;
+}
+
+/** Shapes the authoring API answers with (camelCase, as the contracts say). */
+export interface Quiz {
+  id: string;
+  moduleId: string;
+  title: string;
+  description: string | null;
+  passingScore: number;
+  timeLimit: number | null;
+  randomizeQuestions: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface QuizQuestion {
+  id: string;
+  quizId: string;
+  questionText: string;
+  questionType: (typeof QUESTION_TYPES)[number];
+  orderIndex: number;
+  points: number;
+  options: { text: string; isCorrect: boolean }[];
+  correctAnswers: number[];
+  explanation: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/modules/:id/quiz (authoring view): the quiz with its questions and answers, or null. */
+export interface AuthoringQuiz extends Quiz {
+  questions: QuizQuestion[];
+}
