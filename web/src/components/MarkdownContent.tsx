@@ -1,0 +1,47 @@
+// Module text is markdown written by instructors. Rendered with `marked`, but any raw HTML in it is
+// escaped (shown as text, never parsed) and link/image addresses other than http(s), mailto and
+// relative ones are dropped, so an author cannot inject script into a learner's page.
+import { useMemo } from 'react';
+import { Typography } from '@mantine/core';
+import { Marked, type Tokens } from 'marked';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** True for addresses safe to put in href/src. */
+export function isSafeUrl(url: string): boolean {
+  const value = url.trim();
+  if (/^(https?:|mailto:)/i.test(value)) return true;
+  // Relative paths and fragments; anything with a scheme (javascript:, data:, vbscript:) is refused.
+  return !/^[a-z][a-z0-9+.-]*:/i.test(value) && !value.startsWith('//');
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    html(token: Tokens.HTML | Tokens.Tag) {
+      return escapeHtml(token.text);
+    },
+  },
+  walkTokens(token) {
+    if ((token.type === 'link' || token.type === 'image') && !isSafeUrl(token.href)) {
+      token.href = '#';
+    }
+  },
+});
+
+export function renderMarkdown(source: string): string {
+  return marked.parse(source, { async: false }) as string;
+}
+
+export function MarkdownContent({ source }: { source: string }) {
+  const html = useMemo(() => renderMarkdown(source), [source]);
+  return (
+    <Typography>
+      {/* Safe: raw HTML in the source is escaped above, and URLs are filtered. */}
+      <div data-markdown dangerouslySetInnerHTML={{ __html: html }} />
+    </Typography>
+  );
+}
