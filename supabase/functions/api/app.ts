@@ -8,6 +8,9 @@ import { createDb, type Db } from './lib/db.ts';
 import { createCallerMiddleware, type Env } from './lib/auth.ts';
 import { ApiError } from './lib/errors.ts';
 import { authRoutes } from './routes/auth.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { learnerRoutes } from './routes/learner.ts';
+import { instructorRoutes } from './routes/instructor.ts';
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
@@ -23,6 +26,9 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   );
   app.use('*', createCallerMiddleware(config, db));
   app.route('/', authRoutes(config, db));
+  app.route('/', adminRoutes(config, db));
+  app.route('/', learnerRoutes(config, db));
+  app.route('/', instructorRoutes(config, db));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
 

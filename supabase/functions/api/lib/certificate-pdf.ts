@@ -1,0 +1,211 @@
+// Certificate PDFs (DESIGN.md §3): one A4 landscape page in the template chosen in settings, each
+// template a visibly different layout. Built with pdf-lib's standard fonts, so no font files ship.
+import { PDFDict, type PDFFont, PDFDocument, PDFName, type PDFPage, PDFString, rgb, type RGB, StandardFonts } from 'pdf-lib';
+import type { CertificateTemplate } from '../../_shared/domain.ts';
+import { serviceLabel } from '../../_shared/services.ts';
+
+export interface CertificateData {
+  verificationCode: string;
+  learnerName: string;
+  courseTitle: string;
+  service: string | null;
+  issuedAt: Date;
+  /** The public page that confirms the certificate. */
+  verifyUrl: string;
+  /** Site name and footer from settings (shown by the custom template). */
+  siteName: string;
+  footerText: string;
+}
+
+const WIDTH = 841.89;
+const HEIGHT = 595.28;
+
+const londonDate = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'Europe/London',
+});
+
+/** `22 November 2026`, as every date in the product. */
+export function formatUkDate(date: Date): string {
+  return londonDate.format(date);
+}
+
+// Service colours for the service-specific template (the Mantine colours of _shared/services.ts).
+const SERVICE_RGB: Record<string, RGB> = {
+  UKPS: rgb(0.13, 0.38, 0.75),
+  UKAS: rgb(0.17, 0.54, 0.26),
+  UKFRS: rgb(0.79, 0.16, 0.16),
+  UKHW: rgb(0.85, 0.43, 0.05),
+  AUX: rgb(0.44, 0.28, 0.76),
+  MISC: rgb(0.05, 0.52, 0.48),
+};
+const GREY = rgb(0.45, 0.47, 0.5);
+const INK = rgb(0.1, 0.12, 0.16);
+const NAVY = rgb(0.07, 0.15, 0.3);
+const GOLD = rgb(0.72, 0.57, 0.2);
+const WHITE = rgb(1, 1, 1);
+
+interface Fonts {
+  regular: PDFFont;
+  bold: PDFFont;
+  serif: PDFFont;
+  serifBold: PDFFont;
+  serifItalic: PDFFont;
+}
+
+/** Standard fonts encode WinAnsi only: drop accents, then replace what still cannot be drawn. */
+function drawable(font: PDFFont, text: string): string {
+  const supported = new Set(font.getCharacterSet());
+  let out = '';
+  for (const char of text) {
+    if (supported.has(char.codePointAt(0)!)) {
+      out += char;
+      continue;
+    }
+    const plain = char.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+    out += [...plain].every((c) => supported.has(c.codePointAt(0)!)) && plain ? plain : '?';
+  }
+  return out;
+}
+
+/** Shrinks the size until the text fits the width (long names and titles stay on the page). */
+function fit(font: PDFFont, text: string, size: number, maxWidth: number): number {
+  let s = size;
+  while (s > 8 && font.widthOfTextAtSize(text, s) > maxWidth) s -= 1;
+  return s;
+}
+
+function centred(page: PDFPage, text: string, y: number, font: PDFFont, size: number, color: RGB, maxWidth = WIDTH - 160) {
+  const safe = drawable(font, text);
+  const s = fit(font, safe, size, maxWidth);
+  const width = font.widthOfTextAtSize(safe, s);
+  page.drawText(safe, { x: (WIDTH - width) / 2, y, size: s, font, color });
+}
+
+function left(page: PDFPage, text: string, x: number, y: number, font: PDFFont, size: number, color: RGB, maxWidth = WIDTH - x - 60) {
+  const safe = drawable(font, text);
+  page.drawText(safe, { x, y, size: fit(font, safe, size, maxWidth), font, color });
+}
+
+/** Makes the verify URL clickable where it is drawn. */
+function link(page: PDFPage, doc: PDFDocument, url: string, x: number, y: number, width: number, height: number) {
+  const annotation = doc.context.obj({
+    Type: 'Annot',
+    Subtype: 'Link',
+    Rect: [x, y, x + width, y + height],
+    Border: [0, 0, 0],
+    A: { Type: 'Action', S: 'URI', URI: PDFString.of(url) },
+  });
+  page.node.set(PDFName.of('Annots'), doc.context.obj([doc.context.register(annotation)]));
+}
+
+function verificationBlock(page: PDFPage, doc: PDFDocument, data: CertificateData, fonts: Fonts, y: number, color: RGB, align: 'centre' | number) {
+  const codeLine = `Verification code: ${data.verificationCode}`;
+  const urlLine = `Verify at ${data.verifyUrl}`;
+  const urlSize = fit(fonts.regular, drawable(fonts.regular, urlLine), 10, WIDTH - 160);
+  const urlWidth = fonts.regular.widthOfTextAtSize(drawable(fonts.regular, urlLine), urlSize);
+  if (align === 'centre') {
+    centred(page, codeLine, y, fonts.bold, 11, color);
+    centred(page, urlLine, y - 16, fonts.regular, 10, color);
+    link(page, doc, data.verifyUrl, (WIDTH - urlWidth) / 2, y - 19, urlWidth, 14);
+  } else {
+    left(page, codeLine, align, y, fonts.bold, 11, color);
+    left(page, urlLine, align, y - 16, fonts.regular, 10, color);
+    link(page, doc, data.verifyUrl, align, y - 19, urlWidth, 14);
+  }
+}
+
+function standard(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts) {
+  page.drawRectangle({ x: 24, y: 24, width: WIDTH - 48, height: HEIGHT - 48, borderColor: INK, borderWidth: 2 });
+  centred(page, 'Certificate of Completion', HEIGHT - 130, f.bold, 34, INK);
+  centred(page, 'This is to certify that', HEIGHT - 190, f.regular, 14, GREY);
+  centred(page, d.learnerName, HEIGHT - 235, f.bold, 30, INK);
+  centred(page, 'has successfully completed the course', HEIGHT - 275, f.regular, 14, GREY);
+  centred(page, d.courseTitle, HEIGHT - 315, f.bold, 22, INK);
+  if (d.service) centred(page, serviceLabel(d.service), HEIGHT - 345, f.regular, 13, GREY);
+  centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 385, f.regular, 13, INK);
+  verificationBlock(page, doc, d, f, 80, GREY, 'centre');
+}
+
+function professional(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts) {
+  page.drawRectangle({ x: 0, y: 0, width: WIDTH, height: HEIGHT, color: rgb(0.99, 0.98, 0.95) });
+  page.drawRectangle({ x: 18, y: 18, width: WIDTH - 36, height: HEIGHT - 36, borderColor: GOLD, borderWidth: 4 });
+  page.drawRectangle({ x: 30, y: 30, width: WIDTH - 60, height: HEIGHT - 60, borderColor: NAVY, borderWidth: 1 });
+  page.drawRectangle({ x: 30, y: HEIGHT - 130, width: WIDTH - 60, height: 100, color: NAVY });
+  centred(page, 'CERTIFICATE OF ACHIEVEMENT', HEIGHT - 95, f.serifBold, 32, WHITE);
+  page.drawLine({ start: { x: WIDTH / 2 - 120, y: HEIGHT - 145 }, end: { x: WIDTH / 2 + 120, y: HEIGHT - 145 }, thickness: 2, color: GOLD });
+  centred(page, 'This certificate is proudly presented to', HEIGHT - 185, f.serifItalic, 15, GREY);
+  centred(page, d.learnerName, HEIGHT - 232, f.serifBold, 34, NAVY);
+  centred(page, 'in recognition of the successful completion of', HEIGHT - 270, f.serifItalic, 15, GREY);
+  centred(page, d.courseTitle, HEIGHT - 310, f.serifBold, 22, INK);
+  if (d.service) centred(page, serviceLabel(d.service), HEIGHT - 340, f.serif, 13, GREY);
+  centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 380, f.serif, 13, INK);
+  verificationBlock(page, doc, d, f, 75, NAVY, 'centre');
+}
+
+function serviceSpecific(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts) {
+  const colour = (d.service && SERVICE_RGB[d.service]) || GREY;
+  page.drawRectangle({ x: 0, y: HEIGHT - 150, width: WIDTH, height: 150, color: colour });
+  page.drawRectangle({ x: 0, y: 0, width: WIDTH, height: 14, color: colour });
+  centred(page, d.service ? serviceLabel(d.service) : 'Emergency Services', HEIGHT - 70, f.bold, 26, WHITE);
+  centred(page, d.service ? `${d.service} Training Certificate` : 'Training Certificate', HEIGHT - 110, f.regular, 16, WHITE);
+  centred(page, 'Awarded to', HEIGHT - 200, f.regular, 14, GREY);
+  centred(page, d.learnerName, HEIGHT - 245, f.bold, 30, INK);
+  centred(page, 'for completing', HEIGHT - 285, f.regular, 14, GREY);
+  centred(page, d.courseTitle, HEIGHT - 325, f.bold, 22, colour);
+  centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 370, f.regular, 13, INK);
+  verificationBlock(page, doc, d, f, 80, GREY, 'centre');
+}
+
+function custom(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts) {
+  const band = 210;
+  page.drawRectangle({ x: 0, y: 0, width: band, height: HEIGHT, color: INK });
+  left(page, d.siteName, 24, HEIGHT - 70, f.bold, 16, WHITE, band - 40);
+  left(page, 'Certificate', 24, 120, f.serifItalic, 28, GOLD, band - 40);
+  const x = band + 50;
+  left(page, 'Certificate of Completion', x, HEIGHT - 90, f.bold, 28, INK);
+  left(page, 'Learner', x, HEIGHT - 150, f.regular, 11, GREY);
+  left(page, d.learnerName, x, HEIGHT - 180, f.bold, 26, INK);
+  left(page, 'Course', x, HEIGHT - 225, f.regular, 11, GREY);
+  left(page, d.courseTitle, x, HEIGHT - 252, f.bold, 20, INK);
+  left(page, 'Service', x, HEIGHT - 295, f.regular, 11, GREY);
+  left(page, d.service ? serviceLabel(d.service) : 'Not specified', x, HEIGHT - 318, f.regular, 15, INK);
+  left(page, 'Completed on', x, HEIGHT - 360, f.regular, 11, GREY);
+  left(page, formatUkDate(d.issuedAt), x, HEIGHT - 383, f.regular, 15, INK);
+  verificationBlock(page, doc, d, f, 100, INK, x);
+  left(page, d.footerText, x, 40, f.regular, 9, GREY);
+}
+
+const layouts: Record<CertificateTemplate, typeof standard> = {
+  standard,
+  professional,
+  service: serviceSpecific,
+  custom,
+};
+
+export async function certificatePdf(template: CertificateTemplate, data: CertificateData): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(`Certificate: ${data.courseTitle}`);
+  doc.setAuthor(data.siteName);
+  doc.setSubject(`${data.learnerName} completed ${data.courseTitle}`);
+  doc.setCreator(data.siteName);
+  doc.setCreationDate(data.issuedAt);
+  // Plain-text copies in the document information, so tools (and tests) can read the code and
+  // the template without decompressing the page.
+  const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
+  info.set(PDFName.of('VerificationCode'), PDFString.of(data.verificationCode));
+  info.set(PDFName.of('Template'), PDFString.of(template));
+  const fonts: Fonts = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+    serif: await doc.embedFont(StandardFonts.TimesRoman),
+    serifBold: await doc.embedFont(StandardFonts.TimesRomanBold),
+    serifItalic: await doc.embedFont(StandardFonts.TimesRomanItalic),
+  };
+  const page = doc.addPage([WIDTH, HEIGHT]);
+  layouts[template](page, doc, data, fonts);
+  // Without object streams the information dictionary stays readable as plain text.
+  return await doc.save({ useObjectStreams: false });
+}
