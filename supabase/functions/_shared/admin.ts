@@ -1,0 +1,169 @@
+// Administration (specification §2 Admin Dashboard, §5 Settings form, DESIGN.md §3): the shapes and
+// zod schemas shared by the admin screens and the api function, with the specification's messages.
+import { z } from 'zod';
+import {
+  CERTIFICATE_TEMPLATES,
+  COURSE_ACCESS_OPTIONS,
+  DEFAULT_SITE_NAME,
+  ROLES,
+  type CertificateTemplate,
+  type CourseAccess,
+  type Role,
+  type User,
+} from './domain.ts';
+import { SERVICE_CODES, type ServiceCode } from './services.ts';
+
+/** Role presets for the permission dialog (specification §4, §9). */
+export const ROLE_SERVICE_PRESETS: Record<Role, ServiceCode[]> = {
+  ADMIN: [...SERVICE_CODES],
+  INSTRUCTOR: ['UKPS', 'MISC'],
+  STUDENT: ['MISC'],
+};
+
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  ADMIN: 'Full access to all system features',
+  INSTRUCTOR: 'Can create and manage courses and view student progress',
+  STUDENT: 'Can enroll in courses and view own progress',
+};
+
+const serviceList = z
+  .array(z.enum(SERVICE_CODES, { error: 'Unknown service' }), { error: 'Services must be a list' })
+  .max(SERVICE_CODES.length * 4, 'Too many services')
+  .transform((list) => SERVICE_CODES.filter((code) => list.includes(code)));
+
+const roleField = z.enum(ROLES, { error: 'Role is required' });
+const emailField = z
+  .string({ error: 'Please enter a valid email' })
+  .trim()
+  .email('Please enter a valid email')
+  .max(254, 'Please enter a valid email');
+const nameField = z
+  .string({ error: 'Name is required' })
+  .trim()
+  .min(1, 'Name is required')
+  .max(200, 'Name must be at most 200 characters');
+
+/** Edit User dialog (the specification shows no validation; the database's limits apply). */
+export const userUpdateSchema = z.object({
+  name: nameField.optional(),
+  email: emailField.optional(),
+  role: roleField.optional(),
+  services: serviceList.optional(),
+});
+export type UserUpdateInput = z.input<typeof userUpdateSchema>;
+
+/** Add New User dialog: the account gets a generated temporary password. */
+export const userCreateSchema = z.object({
+  username: z
+    .string({ error: 'Username must be at least 3 characters' })
+    .trim()
+    .min(3, 'Username must be at least 3 characters')
+    .max(50, 'Username must be at most 50 characters')
+    .regex(/^[A-Za-z0-9_.-]+$/, 'Username may contain only letters, numbers, dots, dashes and underscores'),
+  email: emailField,
+  name: nameField,
+  role: roleField.default('STUDENT'),
+  services: serviceList.default([]),
+});
+export type UserCreateInput = z.input<typeof userCreateSchema>;
+
+export const roleServicesSchema = z.object({ services: serviceList });
+
+/** Query of GET /api/users and GET /api/audit. */
+export const pageQuerySchema = z.object({
+  page: z.coerce.number({ error: 'Page must be a whole number' }).int('Page must be a whole number').min(1, 'Page must be at least 1').max(100000, 'Page is too large').default(1),
+  pageSize: z.coerce.number({ error: 'Page size must be a whole number' }).int('Page size must be a whole number').min(1, 'Page size must be at least 1').max(100, 'Page size must be at most 100').default(20),
+});
+
+export const userListQuerySchema = pageQuerySchema.extend({
+  search: z.string().trim().max(200, 'Search is too long').optional(),
+  service: z.enum(SERVICE_CODES, { error: 'Unknown service' }).optional(),
+  role: z.enum(ROLES, { error: 'Unknown role' }).optional(),
+});
+
+/** Settings form (specification §5): siteName required, adminEmail a valid email. */
+export const settingsSchema = z.object({
+  siteName: z
+    .string({ error: 'Site name is required' })
+    .trim()
+    .min(1, 'Site name is required')
+    .max(200, 'Site name must be at most 200 characters'),
+  adminEmail: emailField,
+  courseAccess: z.enum(COURSE_ACCESS_OPTIONS, { error: 'Choose a course access option' }),
+  certificateTemplate: z.enum(CERTIFICATE_TEMPLATES, { error: 'Choose a certificate template' }),
+  footerText: z.string({ error: 'Footer text must be text' }).max(500, 'Footer text must be at most 500 characters'),
+  enableAnalytics: z.boolean({ error: 'Enable analytics must be true or false' }),
+  autoEnrollment: z.boolean({ error: 'Auto-enrolment must be true or false' }),
+});
+export type SettingsInput = z.input<typeof settingsSchema>;
+
+/** What 'Reset to Defaults' fills in (specification §4): the schema's defaults, a fuller footer. */
+export const DEFAULT_SETTINGS: SettingsInput = {
+  siteName: DEFAULT_SITE_NAME,
+  adminEmail: 'admin@emergency-services-learning.uk',
+  courseAccess: 'public-login',
+  certificateTemplate: 'standard',
+  footerText: '© 2026 Emergency Services Learning. All rights reserved. Training for the UK emergency services.',
+  enableAnalytics: true,
+  autoEnrollment: false,
+};
+
+/** GET /api/settings. contactEmail: signed-in callers only; adminEmail: admins only. */
+export interface PublicSettings {
+  siteName: string;
+  courseAccess: CourseAccess;
+  certificateTemplate: CertificateTemplate;
+  footerText: string;
+  enableAnalytics: boolean;
+  autoEnrollment: boolean;
+  updatedAt: string;
+  contactEmail: string | null;
+  adminEmail?: string;
+}
+
+export interface Paged<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface CreatedUser {
+  user: User;
+  /** Shown once to the admin; never stored in clear or returned again. */
+  temporaryPassword: string;
+}
+
+export type ServiceHolding = 'all' | 'some' | 'none';
+
+export interface RolePermissions {
+  role: Role;
+  users: number;
+  services: Record<ServiceCode, ServiceHolding>;
+}
+
+export interface AuditEvent {
+  id: string;
+  occurredAt: string;
+  actor: { id: string | null; name: string | null; username: string | null } | null;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  targetLabel: string | null;
+  oldData: Record<string, unknown> | null;
+  newData: Record<string, unknown> | null;
+}
+
+/** A strong temporary password from a cryptographic source (Web Crypto: Deno and browsers). */
+export function generateTemporaryPassword(length = 20): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789!@#%*-_+=';
+  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!@#%*-_+='];
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(length));
+    // 256 % alphabet.length bias is negligible next to 20 characters of entropy, but reject anyway.
+    const limit = 256 - (256 % alphabet.length);
+    if (bytes.some((b) => b >= limit)) continue;
+    const password = Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+    if (sets.every((set) => [...password].some((ch) => set.includes(ch)))) return password;
+  }
+}
