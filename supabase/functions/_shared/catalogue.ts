@@ -1,0 +1,128 @@
+// Query and path parameters of the learner journey's endpoints (issue 3): the catalogue's filters
+// and paging, ids in paths, and the progress update's body. Shared by the api function and web/.
+import { z } from 'zod';
+import { COURSE_STATUSES } from './domain.ts';
+import { SERVICE_CODES } from './services.ts';
+
+export const DEFAULT_PAGE_SIZE = 12;
+export const MAX_PAGE_SIZE = 100;
+
+/** A uuid in a path: anything else is "not found", never a database error. */
+export const uuidSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'Invalid id');
+
+const positiveInt = (message: string, max?: number) => {
+  let schema = z.coerce.number({ error: message }).int(message).min(1, message);
+  if (max) schema = schema.max(max, message);
+  return schema;
+};
+
+/** GET /api/courses query (values arrive as strings). */
+export const courseListQuerySchema = z.object({
+  service: z.enum(SERVICE_CODES, { error: 'Unknown service' }).optional(),
+  search: z.string().trim().max(200, 'Search must be at most 200 characters').optional()
+    .transform((value) => (value ? value : undefined)),
+  page: positiveInt('Page must be a whole number from 1').default(1),
+  pageSize: positiveInt(`Page size must be a whole number from 1 to ${MAX_PAGE_SIZE}`, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  status: z.enum(COURSE_STATUSES, { error: 'Status must be DRAFT, ACTIVE or ARCHIVED' }).optional(),
+  mine: z.enum(['true', 'false'], { error: 'mine must be true or false' }).optional()
+    .transform((value) => value === 'true'),
+});
+export type CourseListQuery = z.infer<typeof courseListQuerySchema>;
+
+/** PUT /api/enrollments/:id: the specification's body (id, progress, completed). The server ignores
+ * the values and computes progress itself, but a malformed body is still refused. */
+export const enrollmentUpdateSchema = z.object({
+  id: uuidSchema.optional(),
+  progress: z.number({ error: 'Progress must be a number' }).int('Progress must be a whole number')
+    .min(0, 'Progress must be between 0 and 100').max(100, 'Progress must be between 0 and 100').optional(),
+  completed: z.boolean({ error: 'Completed must be true or false' }).optional(),
+});
+export type EnrollmentUpdateInput = z.infer<typeof enrollmentUpdateSchema>;
+
+/** POST /api/courses/:courseId/enroll: no body, or the reading with a body {userId, courseId}. */
+export const enrollBodySchema = z.object({
+  userId: uuidSchema.optional(),
+  courseId: uuidSchema.optional(),
+});
+
+// ---- Answer shapes (docs/CONTRACTS.md), camelCase. ----
+
+export interface PagedList<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** The caller's own enrolment, embedded in a course. */
+export interface CourseEnrollmentSummary {
+  id: string;
+  progress: number;
+  completed: boolean;
+  status: 'PENDING' | 'ACTIVE';
+  completedAt: string | null;
+}
+
+export interface Course {
+  id: string;
+  title: string;
+  description: string;
+  service: string;
+  coverImage: string | null;
+  authorId: string | null;
+  author: { name: string; username: string } | null;
+  duration: number;
+  level: string;
+  featured: boolean;
+  requiresEnrollment: boolean;
+  status: string;
+  /** Number of modules. */
+  modules: number;
+  createdAt: string;
+  updatedAt: string;
+  enrollment: CourseEnrollmentSummary | null;
+}
+
+export interface CourseModule {
+  id: string;
+  courseId: string;
+  title: string;
+  /** Markdown; null in the outline for someone who may not study the course. */
+  content: string | null;
+  orderIndex: number;
+  duration: number;
+  hasQuiz: boolean;
+  image: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The caller's progress on the module (false for visitors and the unenrolled). */
+  completed: boolean;
+  read: boolean;
+  quizPassed: boolean;
+}
+
+export interface Enrollment {
+  id: string;
+  userId: string;
+  courseId: string;
+  progress: number;
+  completed: boolean;
+  status: 'PENDING' | 'ACTIVE';
+  startedAt: string;
+  completedAt: string | null;
+  lastAccessedModuleId: string | null;
+  course: { id: string; title: string; description: string; service: string; duration: number; modules: number } | null;
+}
+
+/** GET /api/modules/:id */
+export interface ModuleDetail extends CourseModule {
+  content: string;
+  previousId: string | null;
+  nextId: string | null;
+  position: number;
+  total: number;
+  course: { id: string; title: string; service: string; requiresEnrollment: boolean };
+  quiz: { id: string; title: string; description: string | null; passingScore: number; timeLimit: number | null } | null;
+  /** The caller is enrolled (ACTIVE): progress is kept. */
+  enrolled: boolean;
+}
