@@ -8,6 +8,7 @@ import { createDb, type Db } from './lib/db.ts';
 import { createCallerMiddleware, type Env } from './lib/auth.ts';
 import { ApiError } from './lib/errors.ts';
 import { authRoutes } from './routes/auth.ts';
+import { courseRoutes } from './routes/courses.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { learnerRoutes } from './routes/learner.ts';
 import { instructorRoutes } from './routes/instructor.ts';
@@ -26,6 +27,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   );
   app.use('*', createCallerMiddleware(config, db));
   app.route('/', authRoutes(config, db));
+  app.route('/', courseRoutes(config, db));
   app.route('/', adminRoutes(config, db));
   app.route('/', learnerRoutes(config, db));
   app.route('/', instructorRoutes(config, db));
