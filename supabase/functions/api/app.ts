@@ -12,6 +12,7 @@ import { courseRoutes } from './routes/courses.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { learnerRoutes } from './routes/learner.ts';
 import { instructorRoutes } from './routes/instructor.ts';
+import { authoringRoutes } from './routes/authoring.ts';
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
@@ -31,6 +32,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/', adminRoutes(config, db));
   app.route('/', learnerRoutes(config, db));
   app.route('/', instructorRoutes(config, db));
+  app.route('/', authoringRoutes(config, db));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
 
