@@ -20,7 +20,7 @@ describe.each(backends)('schema on $name', ({ create }) => {
          where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`,
       );
       expect(r.rows.map((t) => t.relname)).toEqual([
-        'certificates', 'course_modules', 'courses', 'enrollments', 'profiles', 'quiz_attempts',
+        'audit_events', 'certificates', 'course_modules', 'courses', 'enrollments', 'profiles', 'quiz_attempts',
         'quiz_questions', 'quizzes', 'settings', 'user_module_progress',
       ]);
       for (const t of r.rows) {
