@@ -4,9 +4,12 @@ import { AppShell, Anchor, Badge, Box, Burger, Group, Text } from '@mantine/core
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Outlet, useNavigation } from 'react-router';
-import { PRODUCT_NAME, PRODUCT_VERSION } from '@shared/domain.ts';
+import { DEFAULT_SITE_NAME } from '@shared/domain.ts';
 import { useUser } from '@/features/auth/api/get-user';
 import { useAuthListener } from '@/features/auth/hooks/use-auth-listener';
+import { useSiteSettings } from '@/features/site-settings/api/get-settings';
+import { useDocumentTitle } from '@/features/site-settings/hooks/use-document-title';
+import { splitSiteName } from '@/features/site-settings/hooks/site-title';
 import { PageSpinner } from '@/components/PageSpinner';
 import { Sidebar } from './Sidebar';
 import { ThemeToggle } from './ThemeToggle';
@@ -16,8 +19,13 @@ import classes from './AppLayout.module.css';
 export function AppLayout() {
   useAuthListener();
   const [opened, { toggle, close }] = useDisclosure(false);
-  const { data: user } = useUser();
+  const { data: user, isPending: userPending } = useUser();
   const navigation = useNavigation();
+  // Settings take effect for everyone: site name in the header and tab title, footer, contact.
+  const { data: settings } = useSiteSettings(userPending ? undefined : (user?.id ?? null));
+  const siteName = settings?.siteName ?? DEFAULT_SITE_NAME;
+  const title = splitSiteName(siteName);
+  useDocumentTitle(settings?.siteName);
 
   return (
     <>
@@ -43,12 +51,14 @@ export function AppLayout() {
               />
               <Anchor component={Link} to="/" underline="never" c="var(--mantine-color-text)" className={classes.title}>
                 <Group gap={8} wrap="nowrap">
-                  <Text component="span" fw={700} size="lg" lineClamp={1}>
-                    {PRODUCT_NAME}
+                  <Text component="span" fw={700} size="lg" lineClamp={1} data-testid="site-name">
+                    {title.name}
                   </Text>
-                  <Badge variant="filled" color="blue" size="sm" tt="none" style={{ flexShrink: 0 }}>
-                    v{PRODUCT_VERSION}
-                  </Badge>
+                  {title.version ? (
+                    <Badge variant="filled" color="blue" size="sm" tt="none" style={{ flexShrink: 0 }}>
+                      {title.version}
+                    </Badge>
+                  ) : null}
                 </Group>
               </Anchor>
             </Group>
@@ -70,9 +80,14 @@ export function AppLayout() {
             </Suspense>
           </Box>
           <Box component="footer" className={classes.footer}>
-            <Text size="sm" c="dimmed">
-              © {new Date().getFullYear()} {PRODUCT_NAME}. Training for the United Kingdom's emergency services.
+            <Text size="sm" c="dimmed" data-testid="footer-text">
+              {settings ? settings.footerText : `© ${new Date().getFullYear()} ${DEFAULT_SITE_NAME}.`}
             </Text>
+            {settings?.contactEmail ? (
+              <Text size="sm" c="dimmed">
+                Contact: <Anchor href={`mailto:${settings.contactEmail}`} size="sm">{settings.contactEmail}</Anchor>
+              </Text>
+            ) : null}
           </Box>
         </AppShell.Main>
       </AppShell>
