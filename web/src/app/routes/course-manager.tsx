@@ -1,5 +1,29 @@
-import { ComingSoon } from '@/components/ComingSoon';
+// /course-manager: instructors (their own courses) and admins (every course); anyone else sees
+// 'Access Denied' (specification §2). The API and RLS refuse them anyway.
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { PRODUCT_NAME } from '@shared/domain.ts';
+import { SERVICE_CODES } from '@shared/services.ts';
+import { useUser } from '@/features/auth/api/get-user';
+import { CourseManager } from '@/features/course-manager/components/CourseManager';
+import { PageSpinner } from '@/components/PageSpinner';
 
 export function CourseManagerRoute() {
-  return <ComingSoon title="Course Manager" description="Create, edit and delete courses (instructors and administrators)." />;
+  const { data: user, isPending } = useUser();
+  if (isPending) return <PageSpinner label="Checking your session" />;
+  if (user?.role !== 'ADMIN' && user?.role !== 'INSTRUCTOR') {
+    return (
+      <Stack align="center" py="xl" gap="md">
+        <title>{`Access Denied | ${PRODUCT_NAME}`}</title>
+        <Title order={1}>Access Denied</Title>
+        <Text>You do not have permission to access the course manager.</Text>
+        <Button component={Link} to="/">
+          Return to Home
+        </Button>
+      </Stack>
+    );
+  }
+  const isAdmin = user.role === 'ADMIN';
+  // Instructors create courses only in their services (enforced by RLS); admins in any.
+  return <CourseManager isAdmin={isAdmin} services={isAdmin ? SERVICE_CODES : user.services} />;
 }

@@ -1,0 +1,21 @@
+// POST /api/courses (create) and PUT /api/courses/:id (update) with the course manager form's
+// values; then every course list is refetched.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CourseManagerValues } from '@shared/authoring.ts';
+import { api } from '@/lib/api-client';
+import { courseKeys } from './keys';
+import type { ManagedCourse } from './get-managed-courses';
+
+export const createCourse = (values: CourseManagerValues) => api.post<ManagedCourse>('/courses', values);
+export const updateCourse = ({ id, values }: { id: string; values: CourseManagerValues }) =>
+  api.put<ManagedCourse>(`/courses/${encodeURIComponent(id)}`, values);
+
+export function useCreateCourse() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: createCourse, onSuccess: () => queryClient.invalidateQueries({ queryKey: courseKeys.all }) });
+}
+
+export function useUpdateCourse() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: updateCourse, onSuccess: () => queryClient.invalidateQueries({ queryKey: courseKeys.all }) });
+}

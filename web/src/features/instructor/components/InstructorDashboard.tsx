@@ -1,0 +1,49 @@
+// The instructor dashboard (specification §2): Overview, My Courses, Students and Analytics. The
+// open tab lives in the URL (?tab=), so Quick Actions, reloads and the back button agree.
+import { Stack, Tabs, Text, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router';
+import { PRODUCT_NAME } from '@shared/domain.ts';
+import { OverviewTab } from './OverviewTab';
+import { MyCoursesTab } from './MyCoursesTab';
+import { StudentsTab } from './StudentsTab';
+import { AnalyticsTab } from './AnalyticsTab';
+
+const TABS = ['overview', 'courses', 'students', 'analytics'] as const;
+type Tab = (typeof TABS)[number];
+
+export function InstructorDashboard({ name, isAdmin }: { name: string; isAdmin: boolean }) {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: Tab = (TABS as readonly string[]).includes(requested ?? '') ? (requested as Tab) : 'overview';
+  const show = (next: Tab) => setParams(next === 'overview' ? {} : { tab: next });
+
+  return (
+    <Stack gap="md">
+      <title>{`Instructor Dashboard | ${PRODUCT_NAME}`}</title>
+      <div>
+        <Title order={1}>Instructor Dashboard</Title>
+        <Text c="dimmed">Welcome, {name}. Manage your courses and follow your learners.</Text>
+      </div>
+      <Tabs value={tab} onChange={(value) => value && show(value as Tab)} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="overview">Overview</Tabs.Tab>
+          <Tabs.Tab value="courses">My Courses</Tabs.Tab>
+          <Tabs.Tab value="students">Students</Tabs.Tab>
+          <Tabs.Tab value="analytics">Analytics</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="overview" pt="md">
+          <OverviewTab onShowTab={show} />
+        </Tabs.Panel>
+        <Tabs.Panel value="courses" pt="md">
+          <MyCoursesTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="students" pt="md">
+          <StudentsTab allCourses={isAdmin} />
+        </Tabs.Panel>
+        <Tabs.Panel value="analytics" pt="md">
+          <AnalyticsTab />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,103 @@
+// Overview: the four figures (computed by the server from the caller's courses and enrolments), the
+// three most recently updated courses and the quick actions.
+import { Alert, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Link, useNavigate } from 'react-router';
+import { errorDescription } from '@/lib/api-client';
+import { ServiceBadge } from '@/components/ServiceBadge';
+import { useInstructorStats } from '../api/get-instructor-stats';
+import { formatDate } from '../lib/format';
+import { StatusBadge } from './StatusBadge';
+
+function StatCard({ label, value }: { label: string; value: string }) {
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-label={label}>
+      <Text size="sm" c="dimmed" fw={500}>
+        {label}
+      </Text>
+      <Text fz={32} fw={700} data-stat={label}>
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+export function OverviewTab({ onShowTab }: { onShowTab: (tab: 'students' | 'analytics') => void }) {
+  const stats = useInstructorStats();
+  const navigate = useNavigate();
+
+  if (stats.isError) {
+    return <Alert color="red" title="Could not load your figures">{errorDescription(stats.error, 'Please try again.')}</Alert>;
+  }
+  const data = stats.data;
+
+  return (
+    <Stack gap="lg">
+      {data ? (
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+          <StatCard label="Total Courses" value={String(data.totalCourses)} />
+          <StatCard label="Total Students" value={String(data.totalStudents)} />
+          <StatCard label="Average Completion" value={`${data.averageCompletion}%`} />
+          <StatCard label="Total Course Hours" value={String(data.totalCourseHours)} />
+        </SimpleGrid>
+      ) : (
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} aria-busy="true" aria-label="Loading your figures">
+          {[0, 1, 2, 3].map((n) => <Skeleton key={n} height={96} radius="md" />)}
+        </SimpleGrid>
+      )}
+
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Paper withBorder p="md" radius="md">
+          <Title order={2} size="h4" mb="sm">
+            Recently Updated
+          </Title>
+          {data && data.recentlyUpdated.length === 0 && <Text c="dimmed">You have no courses yet.</Text>}
+          <Stack gap="xs">
+            {data?.recentlyUpdated.map((course) => (
+              <UnstyledButton
+                key={course.id}
+                onClick={() => navigate(`/course/edit/${course.id}`)}
+                p="xs"
+                style={{ borderRadius: 'var(--mantine-radius-sm)', border: '1px solid var(--mantine-color-default-border)' }}
+              >
+                <Group justify="space-between" wrap="nowrap" gap="sm">
+                  <Stack gap={2} style={{ minWidth: 0 }}>
+                    <Text fw={600} truncate>
+                      {course.title}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      Updated {formatDate(course.updatedAt)}
+                    </Text>
+                  </Stack>
+                  <Group gap="xs" wrap="nowrap">
+                    <ServiceBadge code={course.service} />
+                    <StatusBadge status={course.status} />
+                  </Group>
+                </Group>
+              </UnstyledButton>
+            ))}
+          </Stack>
+        </Paper>
+
+        <Paper withBorder p="md" radius="md">
+          <Title order={2} size="h4" mb="sm">
+            Quick Actions
+          </Title>
+          <SimpleGrid cols={2}>
+            <Button component={Link} to="/course/create">
+              New Course
+            </Button>
+            <Button component={Link} to="/course-manager" variant="default">
+              Manage Courses
+            </Button>
+            <Button variant="default" onClick={() => onShowTab('students')}>
+              View Students
+            </Button>
+            <Button variant="default" onClick={() => onShowTab('analytics')}>
+              Analytics
+            </Button>
+          </SimpleGrid>
+        </Paper>
+      </SimpleGrid>
+    </Stack>
+  );
+}
