@@ -31,6 +31,7 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: 'course/:id', lazy: () => import('./routes/course').then((m) => ({ Component: m.CourseRoute })) },
+      { path: 'verify/:code', lazy: () => import('./routes/verify').then((m) => ({ Component: m.VerifyRoute })) },
       { path: '*', lazy: () => import('./routes/not-found').then((m) => ({ Component: m.NotFoundRoute })) },
     ],
   },

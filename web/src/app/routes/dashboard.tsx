@@ -1,5 +1,25 @@
-import { ComingSoon } from '@/components/ComingSoon';
+// /dashboard: the learner dashboard, with the certificates feature in its Certificates tab.
+import { PRODUCT_NAME } from '@shared/domain.ts';
+import { useUser } from '@/features/auth/api/get-user';
+import { useCertificates } from '@/features/certificates/api/get-certificates';
+import { CertificateList } from '@/features/certificates/components/CertificateList';
+import { LearnerDashboard } from '@/features/my-learning/components/LearnerDashboard';
+import { PageSpinner } from '@/components/PageSpinner';
 
 export function DashboardRoute() {
-  return <ComingSoon title="Learner Dashboard" description="An overview of your learning: courses in progress, completed courses and certificates." />;
+  const { data: user } = useUser();
+  // The certificate count is the server's total of real certificates (page 1 carries it).
+  const certificates = useCertificates();
+  if (!user) return <PageSpinner label="Loading your dashboard" />;
+  return (
+    <>
+      <title>{`Dashboard | ${PRODUCT_NAME}`}</title>
+      <LearnerDashboard
+        userId={user.id}
+        name={user.name}
+        certificateCount={certificates.data?.total}
+        certificatesPanel={<CertificateList />}
+      />
+    </>
+  );
 }

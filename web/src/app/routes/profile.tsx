@@ -1,5 +1,37 @@
-import { ComingSoon } from '@/components/ComingSoon';
+// /profile: the signed-in user's account details and password.
+import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { PRODUCT_NAME } from '@shared/domain.ts';
+import { userQueryOptions, useUser } from '@/features/auth/api/get-user';
+import { PasswordForm } from '@/features/profile/components/PasswordForm';
+import { ProfileForm } from '@/features/profile/components/ProfileForm';
+import { PageSpinner } from '@/components/PageSpinner';
 
 export function ProfileRoute() {
-  return <ComingSoon title="Profile" description="Your account details." />;
+  const { data: user } = useUser();
+  const queryClient = useQueryClient();
+  if (!user) return <PageSpinner label="Loading your profile" />;
+  return (
+    <Stack gap="lg">
+      <title>{`Profile | ${PRODUCT_NAME}`}</title>
+      <div>
+        <Title order={1}>Profile</Title>
+        <Text c="dimmed">Manage your account details and password.</Text>
+      </div>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="account-heading">
+          <Title order={2} size="h3" id="account-heading" mb="md">
+            Account details
+          </Title>
+          <ProfileForm user={user} onSaved={(saved) => queryClient.setQueryData(userQueryOptions().queryKey, saved)} />
+        </Card>
+        <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="password-heading">
+          <Title order={2} size="h3" id="password-heading" mb="md">
+            Change password
+          </Title>
+          <PasswordForm />
+        </Card>
+      </SimpleGrid>
+    </Stack>
+  );
 }

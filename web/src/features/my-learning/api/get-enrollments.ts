@@ -1,0 +1,40 @@
+// GET /api/users/:userId/enrollments: the learner's enrolments, each with its course (null when the
+// course can no longer be seen), modules done, certificate and last activity.
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+export interface EnrollmentCourse {
+  id: string;
+  title: string;
+  description: string;
+  service: string;
+  duration: number;
+  modules: number;
+}
+
+export interface Enrollment {
+  id: string;
+  userId: string;
+  courseId: string;
+  progress: number;
+  completed: boolean;
+  status: 'ACTIVE' | 'PENDING';
+  startedAt: string;
+  completedAt: string | null;
+  lastAccessedModuleId: string | null;
+  lastActivityAt: string | null;
+  completedModules: number;
+  certificateId: string | null;
+  course: EnrollmentCourse | null;
+}
+
+export function enrollmentsQueryOptions(userId: string) {
+  return queryOptions({
+    queryKey: ['enrollments', { userId }],
+    queryFn: ({ signal }) => api.get<Enrollment[]>(`/users/${encodeURIComponent(userId)}/enrollments`, { signal }),
+  });
+}
+
+export function useEnrollments(userId: string) {
+  return useQuery(enrollmentsQueryOptions(userId));
+}

@@ -1,0 +1,114 @@
+// Cards for one enrolment (specification §2 My Courses): in progress (progress and Continue Course,
+// or awaiting approval) and completed (tick, completion date, View Certificate).
+import { Badge, Button, Card, Group, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconCircleCheck, IconClock } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { ServiceBadge } from '@/components/ServiceBadge';
+import type { Enrollment } from '../api/get-enrollments';
+import { formatDate, moduleCount } from '../lib/summary';
+
+const GONE = 'Course no longer available';
+
+/** Where "View Certificate" goes: the certificate on /certificates, else the course page. */
+export function certificateLink(e: Enrollment): string {
+  return e.certificateId ? `/certificates?id=${encodeURIComponent(e.certificateId)}` : `/course/${e.courseId}`;
+}
+
+interface CardProps {
+  enrollment: Enrollment;
+  /** Heading level of the card title within the page. */
+  headingOrder?: 2 | 3 | 4;
+  /** Button wording: My Courses says 'Continue Course', the dashboard 'Continue Learning'. */
+  continueLabel?: string;
+}
+
+export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel = 'Continue Course' }: CardProps) {
+  const title = e.course?.title ?? GONE;
+  const pending = e.status === 'PENDING';
+  return (
+    <Card withBorder padding="lg" radius="md" component="article" aria-label={title} h="100%">
+      <Stack gap="sm" h="100%">
+        <Group justify="space-between" gap="xs">
+          {e.course ? <ServiceBadge code={e.course.service} /> : <span />}
+          {pending ? (
+            <Badge color="yellow.9" variant="light" leftSection={<IconClock size={14} aria-hidden />}>
+              Awaiting approval
+            </Badge>
+          ) : null}
+        </Group>
+        <Title order={headingOrder} size="h4">
+          {title}
+        </Title>
+        {e.course ? (
+          <Text size="sm" c="dimmed" lineClamp={3}>
+            {e.course.description}
+          </Text>
+        ) : null}
+        <Text size="sm">{moduleCount(e.course?.modules ?? 0)}</Text>
+        {pending ? (
+          <Text size="sm">Your enrolment is waiting for approval by an instructor.</Text>
+        ) : (
+          <Stack gap={4}>
+            <Group justify="space-between">
+              <Text size="sm">Progress</Text>
+              <Text size="sm" fw={600}>
+                {e.progress}%
+              </Text>
+            </Group>
+            <Progress value={e.progress} aria-label={`${title}: ${e.progress}% complete`} />
+          </Stack>
+        )}
+        <Group mt="auto">
+          {e.course ? (
+            pending ? (
+              <Button component={Link} to={`/course/${e.courseId}`} variant="default">
+                View Course
+              </Button>
+            ) : (
+              <Button component={Link} to={`/course/${e.courseId}`}>
+                {continueLabel}
+              </Button>
+            )
+          ) : null}
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+export function CompletedCard({ enrollment: e, headingOrder = 3, reviewButton = false }: CardProps & { reviewButton?: boolean }) {
+  const title = e.course?.title ?? GONE;
+  return (
+    <Card withBorder padding="lg" radius="md" component="article" aria-label={title} h="100%">
+      <Stack gap="sm" h="100%">
+        <Group justify="space-between" gap="xs">
+          {e.course ? <ServiceBadge code={e.course.service} /> : <span />}
+          <ThemeIcon color="green.8" variant="light" radius="xl" aria-hidden>
+            <IconCircleCheck size={18} />
+          </ThemeIcon>
+        </Group>
+        <Title order={headingOrder} size="h4">
+          {title}
+        </Title>
+        {e.course ? (
+          <Text size="sm" c="dimmed" lineClamp={2}>
+            {e.course.description}
+          </Text>
+        ) : null}
+        <Text size="sm">
+          Completed on <strong>{formatDate(e.completedAt)}</strong>
+        </Text>
+        <Group mt="auto" gap="sm">
+          <Button component={Link} to={certificateLink(e)} aria-label={`View Certificate: ${title}`}>
+            View Certificate
+          </Button>
+          {reviewButton && e.course ? (
+            <Button component={Link} to={`/course/${e.courseId}`} variant="default">
+              Review Course
+            </Button>
+          ) : null}
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

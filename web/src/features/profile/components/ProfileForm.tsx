@@ -1,0 +1,54 @@
+// Account details: name and email editable (shared profileSchema), username and role read-only.
+import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { ROLE_LABELS, type User } from '@shared/domain.ts';
+import { type ProfileInput, profileSchema } from '@shared/profile.ts';
+import { ApiError, errorDescription } from '@/lib/api-client';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useUpdateProfile } from '../api/update-profile';
+
+export function ProfileForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {
+  const form = useForm<ProfileInput>({
+    mode: 'controlled',
+    initialValues: { name: user.name, email: user.email },
+    validate: zod4Resolver(profileSchema, { errorPriority: 'first' }),
+  });
+  const update = useUpdateProfile({
+    onSuccess: (saved) => {
+      form.setValues({ name: saved.name, email: saved.email });
+      form.resetDirty({ name: saved.name, email: saved.email });
+      onSaved(saved);
+      notifySuccess('Profile updated', 'Your details have been saved.');
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
+      notifyFailure('Failed to update profile', errorDescription(error, 'Please check your details and try again.'));
+    },
+  });
+
+  return (
+    <form noValidate aria-label="Account details" onSubmit={form.onSubmit((values) => update.mutate(profileSchema.parse(values)))}>
+      <Stack gap="md">
+        <TextInput label="Username" value={user.username} readOnly description="Your username cannot be changed." />
+        <TextInput label="Role" value={ROLE_LABELS[user.role] ?? user.role} readOnly />
+        <TextInput label="Full name" autoComplete="name" required withAsterisk={false} key={form.key('name')} {...form.getInputProps('name')} />
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          description="You can also sign in with this address."
+          required
+          withAsterisk={false}
+          key={form.key('email')}
+          {...form.getInputProps('email')}
+        />
+        <Group>
+          <Button type="submit" loading={update.isPending}>
+            Save Changes
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
