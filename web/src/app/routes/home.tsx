@@ -1,15 +1,21 @@
-// Home (/): hero and the heading of the catalogue; the catalogue itself arrives with the courses issue.
+// Home (/): the hero, then the catalogue; under login-browse a visitor is asked to sign in instead.
 import { Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import { PRODUCT_NAME } from '@shared/domain.ts';
 import { isServiceCode, SERVICES } from '@shared/services.ts';
 import { useUser } from '@/features/auth/api/get-user';
+import { useSiteSettings } from '@/features/site-settings/api/get-settings';
+import { CourseCatalogue } from '@/features/catalogue/components/CourseCatalogue';
+import { PageSpinner } from '@/components/PageSpinner';
 
 export function HomeRoute() {
-  const { data: user } = useUser();
+  const { data: user, isPending: userPending } = useUser();
+  const settings = useSiteSettings(userPending ? undefined : (user?.id ?? null));
   const [params] = useSearchParams();
   const service = params.get('service');
   const serviceName = isServiceCode(service) ? SERVICES[service].label : null;
+  const courseAccess = settings.data?.courseAccess;
+  const mustSignIn = !user && courseAccess === 'login-browse';
 
   return (
     <Stack gap="xl">
@@ -29,9 +35,21 @@ export function HomeRoute() {
         <Title order={2} id="available-courses" mb="md">
           Available Courses
         </Title>
-        <Text c="dimmed">
-          {serviceName ? `Courses for the ${serviceName} will be listed here.` : 'The course catalogue will be listed here.'}
-        </Text>
+        {userPending || (settings.isPending && !settings.isError) ? (
+          <PageSpinner label="Loading courses" />
+        ) : mustSignIn ? (
+          <Paper withBorder p="lg">
+            <Stack gap="sm" align="flex-start">
+              <Title order={3}>Sign in to browse courses</Title>
+              <Text>Courses are available to signed-in members only. Sign in or register to see the catalogue.</Text>
+              <Button component={Link} to="/auth">
+                Login
+              </Button>
+            </Stack>
+          </Paper>
+        ) : (
+          <CourseCatalogue user={user ?? null} publicEnroll={courseAccess === 'public-enroll'} />
+        )}
       </Box>
     </Stack>
   );

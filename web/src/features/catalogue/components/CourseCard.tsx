@@ -1,0 +1,104 @@
+// A catalogue card (specification §2): service badge, Featured mark, title, description, service
+// icon, progress when enrolled, and the enrol/start/continue button. The whole card opens the course.
+import { Badge, Button, Card, Group, Progress, Stack, Text, Title } from '@mantine/core';
+import { IconStarFilled } from '@tabler/icons-react';
+import type { MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { Course } from '@shared/catalogue.ts';
+import type { User } from '@shared/domain.ts';
+import { ServiceBadge } from '@/components/ServiceBadge';
+import { ServiceIcon } from '@/components/ServiceIcon';
+import { errorDescription } from '@/lib/api-client';
+import { notifyFailure } from '@/lib/notify';
+import { useEnrollFromCard } from '../api/enroll';
+
+export function cardButtonLabel(course: Course, user: User | null): string {
+  if (!user) return 'Login to Enroll';
+  if (!course.enrollment) return 'Enroll Now';
+  return course.enrollment.progress <= 0 ? 'Start Course' : 'Continue Course';
+}
+
+/** Where a visitor goes to sign in; under public-enroll the enrolment intent travels with them. */
+export function signInPath(courseId: string, keepEnrolIntent: boolean): string {
+  const back = `/course/${courseId}${keepEnrolIntent ? '?enroll=1' : ''}`;
+  return `/auth?redirect=${encodeURIComponent(back)}`;
+}
+
+export function CourseCard({ course, user, publicEnroll }: { course: Course; user: User | null; publicEnroll: boolean }) {
+  const navigate = useNavigate();
+  const enroll = useEnrollFromCard();
+  const coursePath = `/course/${course.id}`;
+  const label = cardButtonLabel(course, user);
+  const titleId = `course-title-${course.id}`;
+
+  function act(event: MouseEvent) {
+    event.stopPropagation();
+    if (!user) {
+      navigate(signInPath(course.id, publicEnroll));
+      return;
+    }
+    if (!course.enrollment) {
+      enroll.mutate(course.id, {
+        onSuccess: () => navigate(coursePath),
+        onError: (error) => notifyFailure('Enrolment failed', errorDescription(error, 'Please try again.')),
+      });
+      return;
+    }
+    navigate(coursePath);
+  }
+
+  return (
+    <Card
+      withBorder
+      padding="lg"
+      radius="md"
+      component="article"
+      aria-labelledby={titleId}
+      onClick={() => navigate(coursePath)}
+      style={{ cursor: 'pointer', height: '100%' }}
+      data-course-card={course.id}
+    >
+      <Stack gap="sm" h="100%">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Group gap="xs">
+            <ServiceBadge code={course.service} />
+            {course.featured ? (
+              <Badge variant="outline" color="yellow.9" leftSection={<IconStarFilled size={12} aria-hidden="true" />}>
+                Featured
+              </Badge>
+            ) : null}
+          </Group>
+          <ServiceIcon code={course.service} />
+        </Group>
+        <Title order={3} size="h4" id={titleId}>
+          {/* The link gives keyboard users the card's own action. */}
+          <Link to={coursePath} onClick={(event) => event.stopPropagation()} style={{ color: 'inherit' }}>
+            {course.title}
+          </Link>
+        </Title>
+        <Text size="sm" c="dimmed" lineClamp={3}>
+          {course.description}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {course.modules === 1 ? '1 module' : `${course.modules} modules`} · {course.duration === 1 ? '1 hour' : `${course.duration} hours`}
+        </Text>
+        <Stack gap="sm" mt="auto">
+          {course.enrollment ? (
+            <div>
+              <Group justify="space-between" mb={4}>
+                <Text size="sm">{course.enrollment.status === 'PENDING' ? 'Awaiting approval' : 'Progress'}</Text>
+                <Text size="sm" fw={600}>
+                  {course.enrollment.progress}%
+                </Text>
+              </Group>
+              <Progress value={course.enrollment.progress} aria-label={`Progress on ${course.title}`} />
+            </div>
+          ) : null}
+          <Button fullWidth onClick={act} loading={enroll.isPending} aria-describedby={titleId}>
+            {label}
+          </Button>
+        </Stack>
+      </Stack>
+    </Card>
+  );
+}

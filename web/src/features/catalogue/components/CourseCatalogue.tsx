@@ -1,0 +1,125 @@
+// The catalogue (specification §2 Home): 'All Services' and one filter per service (kept in the URL
+// as ?service=), a search box (?search=), the cards, featured first, and 'Load more'.
+import { Alert, Button, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { User } from '@shared/domain.ts';
+import { isServiceCode, SERVICE_CODES, SERVICES } from '@shared/services.ts';
+import { errorDescription } from '@/lib/api-client';
+import { useCatalogue } from '../api/get-courses';
+import { CourseCard } from './CourseCard';
+
+const SEARCH_DELAY_MS = 300;
+
+export function emptyText(service: string | null): string {
+  return service && isServiceCode(service)
+    ? `There are no ${SERVICES[service].label} courses available.`
+    : 'There are no courses available currently.';
+}
+
+export function CourseCatalogue({ user, publicEnroll }: { user: User | null; publicEnroll: boolean }) {
+  const [params, setParams] = useSearchParams();
+  const serviceParam = params.get('service');
+  const service = isServiceCode(serviceParam) ? serviceParam : null;
+  const search = params.get('search') ?? '';
+  const [draft, setDraft] = useState(search);
+
+  useEffect(() => setDraft(search), [search]);
+
+  // The URL follows the search box after a pause in typing.
+  useEffect(() => {
+    if (draft.trim() === search) return;
+    const timer = setTimeout(() => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (draft.trim()) next.set('search', draft.trim());
+          else next.delete('search');
+          return next;
+        },
+        { replace: true },
+      );
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [draft, search, setParams]);
+
+  function choose(code: string | null) {
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (code) next.set('service', code);
+      else next.delete('service');
+      return next;
+    });
+  }
+
+  const query = useCatalogue({ service: service ?? undefined, search: search || undefined, status: 'ACTIVE' });
+  const courses = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const total = query.data?.pages[0]?.total ?? 0;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" gap="md">
+        <Group gap="xs" role="group" aria-label="Filter by service">
+          <Button variant={service ? 'default' : 'filled'} size="xs" aria-pressed={!service} onClick={() => choose(null)}>
+            All Services
+          </Button>
+          {SERVICE_CODES.map((code) => (
+            <Button
+              key={code}
+              size="xs"
+              variant={service === code ? 'filled' : 'default'}
+              aria-pressed={service === code}
+              title={SERVICES[code].label}
+              onClick={() => choose(code)}
+            >
+              {code}
+            </Button>
+          ))}
+        </Group>
+        <TextInput
+          label="Search courses"
+          placeholder="Title or description"
+          leftSection={<IconSearch size={16} aria-hidden="true" />}
+          value={draft}
+          onChange={(event) => setDraft(event.currentTarget.value)}
+          type="search"
+          w={{ base: '100%', sm: 280 }}
+        />
+      </Group>
+
+      {query.isPending ? (
+        <Group justify="center" py="xl" role="status">
+          <Loader aria-label="Loading courses" />
+        </Group>
+      ) : query.isError ? (
+        <Alert color="red" title="Courses could not be loaded">
+          {errorDescription(query.error, 'Please try again.')}
+        </Alert>
+      ) : courses.length === 0 ? (
+        <Stack align="center" gap="xs" py="xl">
+          <Title order={3}>No courses found</Title>
+          <Text c="dimmed">{search ? `No courses match “${search}”.` : emptyText(service)}</Text>
+        </Stack>
+      ) : (
+        <>
+          <Text size="sm" c="dimmed" aria-live="polite">
+            Showing {courses.length} of {total} {total === 1 ? 'course' : 'courses'}
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
+            {courses.map((course) => (
+              <CourseCard key={course.id} course={course} user={user} publicEnroll={publicEnroll} />
+            ))}
+          </SimpleGrid>
+          {query.hasNextPage ? (
+            <Group justify="center">
+              <Button variant="default" onClick={() => query.fetchNextPage()} loading={query.isFetchingNextPage}>
+                Load more
+              </Button>
+            </Group>
+          ) : null}
+        </>
+      )}
+    </Stack>
+  );
+}
