@@ -93,6 +93,8 @@ export const courseCreateSchema = z.object({
   modules: z.number().optional(),
 });
 export type CourseCreateInput = z.infer<typeof courseCreateSchema>;
+/** What a client may send (defaults filled in by the server). */
+export type CourseCreateBody = z.input<typeof courseCreateSchema>;
 
 /** PUT /api/courses/:id: any subset of the fields, at least one. */
 export const courseUpdateSchema = z
@@ -180,6 +182,7 @@ export const moduleCreateSchema = z.object({
   courseId: z.string().optional(),
 });
 export type ModuleCreateInput = z.infer<typeof moduleCreateSchema>;
+export type ModuleCreateBody = z.input<typeof moduleCreateSchema>;
 
 /** PUT /api/modules/:id. */
 export const moduleUpdateSchema = z

@@ -1,12 +1,13 @@
 // /course-creator and /course/create are create mode; /course/edit/:id is edit mode (specification §2).
 import { useParams } from 'react-router';
-import { ComingSoon } from '@/components/ComingSoon';
+import { useUser } from '@/features/auth/api/get-user';
+import { PageSpinner } from '@/components/PageSpinner';
+import { CourseEditor } from '@/features/course-editor/components/CourseEditor';
 
 export function CourseEditorRoute() {
   const { id } = useParams();
-  return id ? (
-    <ComingSoon title="Edit Course" description="The course editor: details, cover image, modules and their order." />
-  ) : (
-    <ComingSoon title="Create Course" description="The course editor: details and cover image, then modules once the course is saved." />
-  );
+  const { data: user, isPending } = useUser();
+  if (isPending || !user) return <PageSpinner label="Checking your session" />;
+  // Keyed by id: create mode becomes edit mode on a fresh editor after the first save.
+  return <CourseEditor key={id ?? 'new'} user={user} courseId={id} />;
 }

@@ -1,0 +1,71 @@
+// GET /api/courses/:courseId/modules and the module writes: create, update, delete, reorder, image.
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CourseModule } from '@shared/catalogue.ts';
+import type { ModuleCreateBody, ModuleUpdateInput } from '@shared/authoring.ts';
+import { api } from '@/lib/api-client';
+import { editorKeys } from './keys';
+
+export const getModules = (courseId: string) => api.get<CourseModule[]>(`/courses/${courseId}/modules`);
+
+export function modulesQueryOptions(courseId: string) {
+  return queryOptions({ queryKey: editorKeys.modules(courseId), queryFn: () => getModules(courseId) });
+}
+
+export function useModules(courseId: string | undefined) {
+  return useQuery({ ...modulesQueryOptions(courseId ?? ''), enabled: Boolean(courseId) });
+}
+
+/** After any module change: the module list and the course (its module count) are refetched. */
+function useRefreshCourse(courseId: string) {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) });
+    void queryClient.invalidateQueries({ queryKey: editorKeys.course(courseId), exact: true });
+  };
+}
+
+export function useCreateModule(courseId: string) {
+  const refresh = useRefreshCourse(courseId);
+  return useMutation({
+    mutationFn: (input: ModuleCreateBody) => api.post<CourseModule>(`/courses/${courseId}/modules`, { ...input, courseId }),
+    onSuccess: refresh,
+  });
+}
+
+export function useUpdateModule(courseId: string) {
+  const refresh = useRefreshCourse(courseId);
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: ModuleUpdateInput }) => api.put<CourseModule>(`/modules/${id}`, input),
+    onSuccess: refresh,
+  });
+}
+
+export function useDeleteModule(courseId: string) {
+  const refresh = useRefreshCourse(courseId);
+  return useMutation({
+    mutationFn: (id: string) => api.delete<void>(`/modules/${id}`),
+    onSuccess: refresh,
+  });
+}
+
+export function useReorderModules(courseId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (moduleIds: string[]) => api.put<CourseModule[]>(`/courses/${courseId}/modules/reorder`, { moduleIds }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) });
+    },
+  });
+}
+
+export function useUploadModuleImage(courseId: string) {
+  const refresh = useRefreshCourse(courseId);
+  return useMutation({
+    mutationFn: ({ id, file }: { id: string; file: File }) => {
+      const form = new FormData();
+      form.append('moduleImage', file);
+      return api.post<CourseModule>(`/modules/${id}/images`, form);
+    },
+    onSuccess: refresh,
+  });
+}
