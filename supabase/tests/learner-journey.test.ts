@@ -34,7 +34,7 @@ describe.each(backends)('learner journey SQL on $name', ({ create }) => {
   const start = (persona: typeof timed | null) =>
     queryAs<Attempt>(db, persona, 'select * from private.start_quiz_attempt($1)', [quizId]);
   const finish = (persona: typeof timed | null, answers = right) =>
-    queryAs<Attempt>(db, persona, 'select * from private.finish_quiz_attempt($1, $2::jsonb, 30)', [quizId, answers]);
+    queryAs<Attempt>(db, persona, 'select * from private.finish_quiz_attempt($1, ($2::text)::jsonb, 30)', [quizId, answers]);
   const openAttempts = async (userId: string) =>
     (await db.query<Attempt>('select * from public.quiz_attempts where user_id = $1 and completed_at is null', [userId])).rows;
 
