@@ -1,5 +1,10 @@
-import { ComingSoon } from '@/components/ComingSoon';
+// /admin: the Admin Dashboard (the route table's RequireAdmin guard sends non-admins to /).
+import { useUser } from '@/features/auth/api/get-user';
+import { AdminDashboard } from '@/features/admin/components/AdminDashboard';
+import { PageSpinner } from '@/components/PageSpinner';
 
 export function AdminRoute() {
-  return <ComingSoon title="Admin Dashboard" description="Manage users, courses, role and service permissions, and system settings." />;
+  const { data: user } = useUser();
+  if (!user) return <PageSpinner />;
+  return <AdminDashboard user={user} />;
 }

@@ -1,0 +1,57 @@
+// The Courses tab: GET /api/courses (search, service, paging; an admin sees every status through
+// RLS) and the course writes POST/PUT/DELETE /api/courses.
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Paged } from '@shared/admin.ts';
+import type { AdminQuickCourseValues } from '@shared/authoring.ts';
+import { api } from '@/lib/api-client';
+import { adminKeys } from './keys';
+
+export interface AdminCourse {
+  id: string;
+  title: string;
+  description: string;
+  service: string;
+  duration: number;
+  status: string;
+  createdAt: string;
+}
+
+export const COURSES_PAGE_SIZE = 20;
+
+export function adminCoursesQueryOptions({ search, service, page }: { search: string; service: string | null; page: number }) {
+  const filters = { search: search.trim(), service, page, pageSize: COURSES_PAGE_SIZE };
+  return queryOptions({
+    queryKey: adminKeys.courseList(filters),
+    queryFn: () => {
+      const params = new URLSearchParams({ page: String(page), pageSize: String(COURSES_PAGE_SIZE) });
+      if (filters.search) params.set('search', filters.search);
+      if (service) params.set('service', service);
+      return api.get<Paged<AdminCourse>>(`/courses?${params}`);
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const useAdminCourses = (filters: { search: string; service: string | null; page: number }) =>
+  useQuery(adminCoursesQueryOptions(filters));
+
+function useCourseMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminKeys.courses() }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+      ]);
+    },
+  });
+}
+
+export const useQuickCreateCourse = () =>
+  useCourseMutation((values: AdminQuickCourseValues) => api.post<AdminCourse>('/courses', values));
+export const useQuickUpdateCourse = () =>
+  useCourseMutation(({ id, values }: { id: string; values: AdminQuickCourseValues }) =>
+    api.put<AdminCourse>(`/courses/${encodeURIComponent(id)}`, values));
+export const useDeleteCourse = () =>
+  useCourseMutation((id: string) => api.delete<void>(`/courses/${encodeURIComponent(id)}`));

@@ -1,0 +1,20 @@
+// The Settings tab reads the admin's view of GET /api/settings (with adminEmail) and saves with PUT;
+// the shell's settings (site name, footer) refresh from the same keys.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { PublicSettings, SettingsInput } from '@shared/admin.ts';
+import { api } from '@/lib/api-client';
+import { settingsKeys } from '@/features/site-settings/api/get-settings';
+import { adminKeys } from './keys';
+
+export function useSaveSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SettingsInput) => api.put<PublicSettings>('/settings', input),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: settingsKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,47 @@
+// GET/POST /api/users, PUT/DELETE /api/users/:id: the Users tab.
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreatedUser, Paged, UserCreateInput, UserUpdateInput } from '@shared/admin.ts';
+import type { User } from '@shared/domain.ts';
+import { api } from '@/lib/api-client';
+import { adminKeys } from './keys';
+
+export const USERS_PAGE_SIZE = 20;
+
+export interface UserFilters {
+  search: string;
+  service: string | null;
+  page: number;
+}
+
+export function usersQueryOptions({ search, service, page }: UserFilters) {
+  const filters = { search: search.trim(), service, page, pageSize: USERS_PAGE_SIZE };
+  return queryOptions({
+    queryKey: adminKeys.userList(filters),
+    queryFn: () => {
+      const params = new URLSearchParams({ page: String(page), pageSize: String(USERS_PAGE_SIZE) });
+      if (filters.search) params.set('search', filters.search);
+      if (service) params.set('service', service);
+      return api.get<Paged<User>>(`/users?${params}`);
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const useUsers = (filters: UserFilters) => useQuery(usersQueryOptions(filters));
+
+function useAdminMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    // Users, the permission matrix and the activity list all follow a user change.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+export const useCreateUser = () => useAdminMutation((input: UserCreateInput) => api.post<CreatedUser>('/users', input));
+
+export const useUpdateUser = () =>
+  useAdminMutation(({ id, input }: { id: string; input: UserUpdateInput }) =>
+    api.put<User>(`/users/${encodeURIComponent(id)}`, input));
+
+export const useDeleteUser = () => useAdminMutation((id: string) => api.delete<void>(`/users/${encodeURIComponent(id)}`));

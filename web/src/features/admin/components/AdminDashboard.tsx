@@ -1,0 +1,41 @@
+// Admin Dashboard (/admin, specification §2): tabs users, courses, permissions, settings, and the
+// activity (audit) list. The tab is kept in the URL (?tab=) so it survives a reload.
+import { Stack, Tabs, Text, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router';
+import type { User } from '@shared/domain.ts';
+import { ActivityTab } from './ActivityTab';
+import { CoursesTab } from './CoursesTab';
+import { PermissionsTab } from './PermissionsTab';
+import { SettingsTab } from './SettingsTab';
+import { UsersTab } from './UsersTab';
+
+const TABS = ['users', 'courses', 'permissions', 'settings', 'activity'] as const;
+type Tab = (typeof TABS)[number];
+
+export function AdminDashboard({ user }: { user: User }) {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: Tab = (TABS as readonly string[]).includes(requested ?? '') ? (requested as Tab) : 'users';
+  return (
+    <Stack>
+      <div>
+        <Title order={1}>Admin Dashboard</Title>
+        <Text c="dimmed">Manage users, courses, role and service permissions, and system settings.</Text>
+      </div>
+      <Tabs value={tab} onChange={(value) => setParams({ tab: value ?? 'users' }, { replace: true })} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="users">Users</Tabs.Tab>
+          <Tabs.Tab value="courses">Courses</Tabs.Tab>
+          <Tabs.Tab value="permissions">Permissions</Tabs.Tab>
+          <Tabs.Tab value="settings">Settings</Tabs.Tab>
+          <Tabs.Tab value="activity">Activity</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="users" pt="md"><UsersTab currentUserId={user.id} /></Tabs.Panel>
+        <Tabs.Panel value="courses" pt="md"><CoursesTab /></Tabs.Panel>
+        <Tabs.Panel value="permissions" pt="md"><PermissionsTab /></Tabs.Panel>
+        <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel>
+        <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

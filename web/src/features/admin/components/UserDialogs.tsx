@@ -1,0 +1,154 @@
+// Edit User and Add New User dialogs. Both use the shared schemas; Add New User creates a real
+// account and shows its temporary password once (it is never shown or stored again).
+import { useEffect, useState } from 'react';
+import { Alert, Button, Code, CopyButton, Group, Modal, MultiSelect, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { userCreateSchema, userUpdateSchema, type CreatedUser } from '@shared/admin.ts';
+import { ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
+import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
+import { ApiError, errorDescription } from '@/lib/api-client';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useCreateUser, useUpdateUser } from '../api/users';
+
+const roleData = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
+const serviceData = SERVICE_CODES.map((code) => ({ value: code, label: `${code} – ${serviceLabel(code)}` }));
+
+type EditValues = {
+  name: string;
+  email: string;
+  role: Role;
+  services: ServiceCode[];
+};
+
+export function EditUserDialog({ user, self, onClose }: { user: User | null; self: boolean; onClose: () => void }) {
+  const update = useUpdateUser();
+  const form = useForm<EditValues>({
+    mode: 'controlled',
+    initialValues: { name: '', email: '', role: 'STUDENT', services: [] },
+    validate: zod4Resolver(userUpdateSchema, { errorPriority: 'first' }),
+  });
+  useEffect(() => {
+    if (user) {
+      form.setValues({ name: user.name, email: user.email, role: user.role, services: user.services as ServiceCode[] });
+      form.clearErrors();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [user?.id]);
+
+  const submit = form.onSubmit((values) => {
+    if (!user) return;
+    // An admin editing themself sends name and email only: the server refuses own role changes.
+    const input = self ? { name: values.name, email: values.email } : values;
+    update.mutate(
+      { id: user.id, input },
+      {
+        onSuccess: () => {
+          notifySuccess('User updated', `${values.name} has been updated.`);
+          onClose();
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
+          notifyFailure('Failed to update user', errorDescription(error, 'Failed to update user'));
+        },
+      },
+    );
+  });
+
+  return (
+    <Modal opened={user !== null} onClose={onClose} title="Edit User" centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label="Name" required {...form.getInputProps('name')} />
+          <TextInput label="Email" type="email" required {...form.getInputProps('email')} />
+          <Select label="Role" data={roleData} allowDeselect={false} disabled={self} {...form.getInputProps('role')}
+            description={self ? 'You cannot change your own role.' : undefined} />
+          <MultiSelect label="Services" data={serviceData} disabled={self} clearable {...form.getInputProps('services')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>Cancel</Button>
+            <Button type="submit" loading={update.isPending}>Save Changes</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+type CreateValues = {
+  username: string;
+  email: string;
+  name: string;
+  role: Role;
+  services: ServiceCode[];
+};
+
+const blank: CreateValues = { username: '', email: '', name: '', role: 'STUDENT', services: [] };
+
+export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const create = useCreateUser();
+  const [created, setCreated] = useState<CreatedUser | null>(null);
+  const form = useForm<CreateValues>({
+    mode: 'controlled',
+    initialValues: blank,
+    validate: zod4Resolver(userCreateSchema, { errorPriority: 'first' }),
+  });
+
+  function close() {
+    // The password is dropped from memory as soon as the dialog closes.
+    setCreated(null);
+    form.setValues(blank);
+    form.clearErrors();
+    onClose();
+  }
+
+  const submit = form.onSubmit((values) => {
+    create.mutate(values, {
+      onSuccess: (result) => {
+        setCreated(result);
+        notifySuccess('User created', `${result.user.name} can now sign in with the temporary password.`);
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
+        notifyFailure('Failed to create user', errorDescription(error, 'Failed to create user'));
+      },
+    });
+  });
+
+  return (
+    <Modal opened={opened} onClose={close} title="Add New User" centered>
+      {created ? (
+        <Stack>
+          <Alert color="blue" variant="light" title="Temporary password">
+            <Text size="sm" mb="xs">
+              Give this password to {created.user.name} (@{created.user.username}). It is shown only once and
+              cannot be retrieved later.
+            </Text>
+            <Code data-testid="temporary-password" fz="md">{created.temporaryPassword}</Code>
+          </Alert>
+          <Group justify="flex-end">
+            <CopyButton value={created.temporaryPassword}>
+              {({ copied, copy }) => (
+                <Button variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy password'}</Button>
+              )}
+            </CopyButton>
+            <Button onClick={close}>Done</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput label="Username" required {...form.getInputProps('username')} />
+            <TextInput label="Email" type="email" required {...form.getInputProps('email')} />
+            <TextInput label="Name" required {...form.getInputProps('name')} />
+            <Select label="Role" data={roleData} allowDeselect={false} {...form.getInputProps('role')} />
+            <MultiSelect label="Services" data={serviceData} clearable {...form.getInputProps('services')} />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>Cancel</Button>
+              <Button type="submit" loading={create.isPending}>Create User</Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,153 @@
+// Users tab (specification §2): search (name, username, email), service filter, server-side paging,
+// Edit and Delete per user, and Add New User.
+import { useState } from 'react';
+import { Button, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { User } from '@shared/domain.ts';
+import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
+import { ServiceBadge } from '@/components/ServiceBadge';
+import { errorDescription } from '@/lib/api-client';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { USERS_PAGE_SIZE, useDeleteUser, useUsers } from '../api/users';
+import { formatDate } from '../lib/format';
+import { ConfirmDialog } from './ConfirmDialog';
+import { RoleBadge } from './RoleBadge';
+import { AddUserDialog, EditUserDialog } from './UserDialogs';
+
+export const serviceFilterData = [
+  { value: 'ALL', label: 'All Services' },
+  ...SERVICE_CODES.map((code) => ({ value: code, label: serviceLabel(code) })),
+];
+
+export function UsersTab({ currentUserId }: { currentUserId: string }) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [service, setService] = useState<string>('ALL');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<User | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+  const [adding, setAdding] = useState(false);
+  const filters = { search: debounced, service: service === 'ALL' ? null : service, page };
+  const { data, isPending, isError, error } = useUsers(filters);
+  const remove = useDeleteUser();
+  const filtered = Boolean(filters.search) || filters.service !== null;
+
+  function confirmDelete() {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        notifySuccess('User deleted', `${deleting.name} has been deleted.`);
+        setDeleting(null);
+      },
+      onError: (e) => {
+        notifyFailure('Failed to delete user', errorDescription(e, 'Failed to delete user'));
+        setDeleting(null);
+      },
+    });
+  }
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end">
+        <Group align="flex-end">
+          <TextInput
+            label="Search users"
+            placeholder="Name, username or email"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.currentTarget.value);
+              setPage(1);
+            }}
+          />
+          <Select
+            label="Service"
+            data={serviceFilterData}
+            value={service}
+            allowDeselect={false}
+            onChange={(value) => {
+              setService(value ?? 'ALL');
+              setPage(1);
+            }}
+          />
+        </Group>
+        <Button onClick={() => setAdding(true)}>Add New User</Button>
+      </Group>
+
+      {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load users')}</Text> : null}
+      {isPending ? <Text>Loading users…</Text> : null}
+      {data && data.items.length === 0 ? (
+        <Stack gap={4} py="xl" ta="center">
+          <Text fw={600}>No users found</Text>
+          <Text c="dimmed">
+            {filtered ? 'Try adjusting your search or filter.' : 'There are no users registered in the system.'}
+          </Text>
+        </Stack>
+      ) : null}
+      {data && data.items.length > 0 ? (
+        <Table.ScrollContainer minWidth={800}>
+          <Table striped highlightOnHover aria-label="Users">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Services</Table.Th>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>Joined</Table.Th>
+                <Table.Th>Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((user) => (
+                <Table.Tr key={user.id} data-user={user.username}>
+                  <Table.Td>
+                    <Text fw={500}>{user.name}</Text>
+                    <Text size="sm" c="dimmed">@{user.username}</Text>
+                  </Table.Td>
+                  <Table.Td>{user.email}</Table.Td>
+                  <Table.Td>
+                    {user.services.length === 0 ? '-' : (
+                      <Group gap={4}>{user.services.map((code) => <ServiceBadge key={code} code={code} />)}</Group>
+                    )}
+                  </Table.Td>
+                  <Table.Td><RoleBadge role={user.role} /></Table.Td>
+                  <Table.Td>{formatDate(user.createdAt)}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button size="xs" variant="default" onClick={() => setEditing(user)} aria-label={`Edit ${user.name}`}>
+                        Edit
+                      </Button>
+                      <Button size="xs" color="red.8" variant="outline" onClick={() => setDeleting(user)} aria-label={`Delete ${user.name}`}>
+                        Delete
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : null}
+      {data && data.total > USERS_PAGE_SIZE ? (
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">{data.total} users</Text>
+          <Pagination
+            total={Math.ceil(data.total / USERS_PAGE_SIZE)}
+            value={page}
+            onChange={setPage}
+            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+          />
+        </Group>
+      ) : null}
+
+      <EditUserDialog user={editing} self={editing?.id === currentUserId} onClose={() => setEditing(null)} />
+      <AddUserDialog opened={adding} onClose={() => setAdding(false)} />
+      <ConfirmDialog
+        opened={deleting !== null}
+        message={deleting ? `This permanently deletes ${deleting.name} (@${deleting.username}) and their progress. Issued certificates remain verifiable.` : ''}
+        loading={remove.isPending}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+      />
+    </Stack>
+  );
+}
