@@ -1,7 +1,14 @@
+// /course/:id: the course page (features/course).
 import { useParams } from 'react-router';
-import { ComingSoon } from '@/components/ComingSoon';
+import { useUser } from '@/features/auth/api/get-user';
+import { useSiteSettings } from '@/features/site-settings/api/get-settings';
+import { CourseDetail } from '@/features/course/components/CourseDetail';
+import { PageSpinner } from '@/components/PageSpinner';
 
 export function CourseRoute() {
-  const { id } = useParams();
-  return <ComingSoon title="Course" description={`The details and modules of course ${id ?? ''} will be shown here.`} />;
+  const { id = '' } = useParams();
+  const { data: user, isPending } = useUser();
+  const settings = useSiteSettings(isPending ? undefined : (user?.id ?? null));
+  if (isPending) return <PageSpinner label="Loading course" />;
+  return <CourseDetail key={id} courseId={id} user={user ?? null} publicEnroll={settings.data?.courseAccess === 'public-enroll'} />;
 }

@@ -1,0 +1,194 @@
+// The course page (specification §2 Course detail): back link, badge, title, description, module
+// count, progress with 'Course completed!', the outline, and one main button whose label follows
+// the learner's state. Start/Continue open the next unfinished module; a course without modules
+// steps its progress on the server. Under public-enroll, ?enroll=1 (the intent a visitor carried
+// through /auth) enrols on arrival.
+import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { Course, CourseModule } from '@shared/catalogue.ts';
+import type { User } from '@shared/domain.ts';
+import { COURSE_LEVEL_LABELS, type CourseLevel, PRODUCT_NAME } from '@shared/domain.ts';
+import { courseButtonLabel } from '@shared/progress.ts';
+import { PageSpinner } from '@/components/PageSpinner';
+import { ServiceBadge } from '@/components/ServiceBadge';
+import { ServiceIcon } from '@/components/ServiceIcon';
+import { ApiError, errorDescription } from '@/lib/api-client';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useCourse, useCourseModules } from '../api/get-course';
+import { useEnroll, useStepProgress } from '../api/progress';
+import { CourseOutline } from './CourseOutline';
+
+/** The module Start/Continue opens: the first unfinished one, else the first. */
+export function nextModule(modules: CourseModule[]): CourseModule | undefined {
+  return modules.find((module) => !module.completed) ?? modules[0];
+}
+
+export function signInPath(courseId: string, keepEnrolIntent: boolean): string {
+  const back = `/course/${courseId}${keepEnrolIntent ? '?enroll=1' : ''}`;
+  return `/auth?redirect=${encodeURIComponent(back)}`;
+}
+
+function CourseNotFound() {
+  return (
+    <Stack align="center" gap="sm" py="xl">
+      <title>{`Course not found | ${PRODUCT_NAME}`}</title>
+      <Title order={1}>Course not found</Title>
+      <Text>The requested course could not be found.</Text>
+      <Button component={Link} to="/">
+        Return to home
+      </Button>
+    </Stack>
+  );
+}
+
+export function CourseDetail({ courseId, user, publicEnroll }: { courseId: string; user: User | null; publicEnroll: boolean }) {
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const course = useCourse(courseId);
+  const modules = useCourseModules(courseId, course.isSuccess);
+  const enroll = useEnroll();
+  const step = useStepProgress();
+  const autoEnrolled = useRef(false);
+
+  const enrollment = course.data?.enrollment ?? null;
+  const wantsEnrol = params.get('enroll') === '1';
+
+  function doEnrol(target: Course) {
+    enroll.mutate(target.id, {
+      onSuccess: (created) =>
+        notifySuccess(
+          created.status === 'PENDING' ? 'Enrolment requested' : 'Enrolled',
+          created.status === 'PENDING'
+            ? 'An instructor will approve your enrolment.'
+            : `You are enrolled in ${target.title}.`,
+        ),
+      onError: (error) => notifyFailure('Enrolment failed', errorDescription(error, 'Please try again.')),
+    });
+  }
+
+  // The enrolment intent that survived sign-in: enrol once, then drop it from the URL.
+  useEffect(() => {
+    if (!wantsEnrol || !user || !course.data || autoEnrolled.current) return;
+    autoEnrolled.current = true;
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.delete('enroll');
+      return next;
+    }, { replace: true });
+    if (!course.data.enrollment) doEnrol(course.data);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [wantsEnrol, user, course.data]);
+
+  if (course.isPending) return <PageSpinner label="Loading course" />;
+  if (course.isError) {
+    if (course.error instanceof ApiError && course.error.status === 404) return <CourseNotFound />;
+    return (
+      <Alert color="red" title="The course could not be loaded">
+        {errorDescription(course.error, 'Please try again.')}
+      </Alert>
+    );
+  }
+
+  const data = course.data;
+  const list = modules.data ?? [];
+  const progress = enrollment?.progress ?? 0;
+  const pending = enrollment?.status === 'PENDING';
+  const mayRead = list.length > 0 && list.every((module) => module.content !== null);
+
+  function main() {
+    if (!user) {
+      navigate(signInPath(data.id, publicEnroll));
+      return;
+    }
+    if (!enrollment) {
+      doEnrol(data);
+      return;
+    }
+    if (data.modules === 0) {
+      if (enrollment.completed) {
+        document.getElementById('course-details')?.focus();
+        return;
+      }
+      step.mutate(enrollment, {
+        onError: (error) => notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.')),
+      });
+      return;
+    }
+    const target = enrollment.completed ? list[0] : nextModule(list);
+    if (target) navigate(`/course/${data.id}/module/${target.id}`);
+  }
+
+  const label = !user ? 'Login to Enroll' : !enrollment ? 'Enroll Now' : courseButtonLabel(progress);
+
+  return (
+    <Stack gap="lg">
+      <title>{`${data.title} | ${PRODUCT_NAME}`}</title>
+      <Group>
+        <Button component={Link} to="/" variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
+          Back to courses
+        </Button>
+      </Group>
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
+        <Stack gap="md">
+          <Group justify="space-between" align="flex-start" wrap="nowrap">
+            <Group gap="xs">
+              <ServiceBadge code={data.service} />
+              <Text size="sm" c="dimmed">
+                {COURSE_LEVEL_LABELS[data.level as CourseLevel] ?? data.level}
+              </Text>
+            </Group>
+            <ServiceIcon code={data.service} size={36} />
+          </Group>
+          <Title order={1}>{data.title}</Title>
+          <Text>{data.description}</Text>
+          <Text size="sm" c="dimmed">
+            {data.modules === 1 ? '1 module' : `${data.modules} modules`} ·{' '}
+            {data.duration === 1 ? '1 hour' : `${data.duration} hours`}
+            {data.author ? ` · by ${data.author.name}` : ''}
+          </Text>
+          {enrollment ? (
+            <div>
+              <Group justify="space-between" mb={4}>
+                <Text size="sm" id="course-progress-label">
+                  Your progress
+                </Text>
+                <Text size="sm" fw={700} data-testid="course-progress">
+                  {progress}%
+                </Text>
+              </Group>
+              <Progress value={progress} aria-labelledby="course-progress-label" color={progress >= 100 ? 'green.9' : undefined} />
+              {enrollment.completed ? (
+                <Group gap={6} mt="sm" c="green.9">
+                  <IconCircleCheck size={20} aria-hidden="true" />
+                  <Text fw={700}>Course completed!</Text>
+                </Group>
+              ) : null}
+            </div>
+          ) : null}
+          {pending ? (
+            <Alert color="yellow" title="Enrolment pending" variant="light">
+              <Text size="sm" c="var(--mantine-color-text)">
+                Your enrolment is waiting for approval by an instructor of this course. You can start once it is approved.
+              </Text>
+            </Alert>
+          ) : null}
+          {user && !enrollment && data.requiresEnrollment && !mayRead && data.modules > 0 ? (
+            <Text size="sm">Enrol in this course to read its modules.</Text>
+          ) : null}
+          <Group>
+            <Button size="md" onClick={main} loading={enroll.isPending || step.isPending} disabled={pending}>
+              {label}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      {modules.isPending ? (
+        <PageSpinner label="Loading modules" />
+      ) : (
+        <CourseOutline courseId={data.id} service={data.service} modules={list} />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,73 @@
+// 'Course details': the real module outline (order, title, duration, quiz mark, done mark) and the
+// two requirement lines of the specification.
+import { Anchor, Badge, Group, List, Paper, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
+import { IconCircleCheck, IconClock } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import type { CourseModule } from '@shared/catalogue.ts';
+import { serviceLabel } from '@shared/services.ts';
+
+export function CourseOutline({ courseId, service, modules }: { courseId: string; service: string; modules: CourseModule[] }) {
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="course-details">
+      <Stack gap="md">
+        <Title order={2} size="h3" id="course-details" tabIndex={-1}>
+          Course details
+        </Title>
+        {modules.length === 0 ? (
+          <Text c="dimmed">This course is a single unit without modules: each press of the course button records a step of your progress.</Text>
+        ) : (
+          <Stack component="ol" gap="xs" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label="Modules">
+            {modules.map((module, index) => (
+              <Group component="li" key={module.id} gap="sm" wrap="nowrap" align="flex-start" data-module-row={module.id}>
+                <ThemeIcon
+                  variant={module.completed ? 'filled' : 'light'}
+                  color={module.completed ? 'green.9' : 'gray'}
+                  radius="xl"
+                  size="md"
+                  aria-hidden="true"
+                >
+                  {module.completed ? <IconCircleCheck size={18} /> : <Text size="xs" fw={700}>{index + 1}</Text>}
+                </ThemeIcon>
+                <Stack gap={2} style={{ flex: 1 }}>
+                  <Text fw={600}>
+                    <VisuallyHidden>{`Module ${index + 1}: `}</VisuallyHidden>
+                    {module.content !== null ? (
+                      <Anchor component={Link} to={`/course/${courseId}/module/${module.id}`} inherit>
+                        {module.title}
+                      </Anchor>
+                    ) : (
+                      module.title
+                    )}
+                    {module.completed ? <VisuallyHidden> (completed)</VisuallyHidden> : null}
+                  </Text>
+                  <Group gap="xs">
+                    <Group gap={4}>
+                      <IconClock size={14} aria-hidden="true" />
+                      <Text size="xs" c="dimmed">
+                        {module.duration} min
+                      </Text>
+                    </Group>
+                    {module.hasQuiz ? (
+                      <Badge size="xs" variant="outline" color="gray.8">
+                        Quiz
+                      </Badge>
+                    ) : null}
+                  </Group>
+                </Stack>
+              </Group>
+            ))}
+          </Stack>
+        )}
+        <div>
+          <Title order={3} size="h5" mb="xs">
+            Requirements
+          </Title>
+          <List size="sm" spacing={4}>
+            <List.Item>{`Basic understanding of ${serviceLabel(service)} procedures`}</List.Item>
+            <List.Item>Completion of introductory courses (recommended)</List.Item>
+          </List>
+        </div>
+      </Stack>
+    </Paper>
+  );
+}
