@@ -1,0 +1,12 @@
+// /course/:id/module/:moduleId: one module and its quiz (features/learning).
+import { useParams } from 'react-router';
+import { useUser } from '@/features/auth/api/get-user';
+import { ModuleViewer } from '@/features/learning/components/ModuleViewer';
+import { PageSpinner } from '@/components/PageSpinner';
+
+export function ModuleRoute() {
+  const { id = '', moduleId = '' } = useParams();
+  const { data: user, isPending } = useUser();
+  if (isPending) return <PageSpinner label="Loading module" />;
+  return <ModuleViewer key={moduleId} courseId={id} moduleId={moduleId} user={user ?? null} />;
+}
