@@ -103,7 +103,7 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
   }
 
   return (
-    <Modal opened={opened} onClose={onClose} title={editing ? 'Edit Course' : 'Create Course'} size="lg">
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={opened} onClose={onClose} title={editing ? 'Edit Course' : 'Create Course'} size="lg">
       <form noValidate onSubmit={form.onSubmit(submit)} aria-label={editing ? 'Edit course' : 'Create course'}>
         <Stack gap="sm">
           <TextInput label="Title" required withAsterisk={false} key={form.key('title')} {...form.getInputProps('title')} />

@@ -8,7 +8,7 @@ import type { ManagedCourse } from '../api/get-managed-courses';
 export function DeleteCourseDialog({ course, onClose }: { course: ManagedCourse | null; onClose: () => void }) {
   const remove = useDeleteCourse();
   return (
-    <Modal opened={course !== null} onClose={onClose} title="Delete Course">
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={course !== null} onClose={onClose} title="Delete Course">
       <Text>
         Are you sure you want to delete &ldquo;{course?.title}&rdquo;? This action cannot be undone. All of its modules,
         quizzes and enrolments will be removed.

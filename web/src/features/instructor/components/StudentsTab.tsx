@@ -10,7 +10,12 @@ import { type Decision, useDecideEnrollment } from '../api/decide-enrollment';
 import { formatDate } from '../lib/format';
 
 const STATUS_LABELS: Record<StudentStatus, string> = { pending: 'Pending', 'in-progress': 'In progress', completed: 'Completed' };
-const STATUS_COLOURS: Record<StudentStatus, string> = { pending: 'orange.9', 'in-progress': 'blue.8', completed: 'green.9' };
+// Background and text pairs with at least 4.5:1 contrast (WCAG 2.2 AA).
+const STATUS_STYLES: Record<StudentStatus, { backgroundColor: string; color: string }> = {
+  pending: { backgroundColor: 'var(--mantine-color-yellow-3)', color: '#000' },
+  'in-progress': { backgroundColor: 'var(--mantine-color-blue-9)', color: '#fff' },
+  completed: { backgroundColor: 'var(--mantine-color-teal-9)', color: '#fff' },
+};
 
 export function StudentsTab({ allCourses }: { allCourses: boolean }) {
   const [courseId, setCourseId] = useState<string | null>(null);
@@ -115,7 +120,7 @@ export function StudentsTab({ allCourses }: { allCourses: boolean }) {
                     </Group>
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="filled" color={STATUS_COLOURS[student.status]} radius="sm">
+                    <Badge variant="filled" radius="sm" style={STATUS_STYLES[student.status]}>
                       {STATUS_LABELS[student.status]}
                     </Badge>
                   </Table.Td>
@@ -125,7 +130,6 @@ export function StudentsTab({ allCourses }: { allCourses: boolean }) {
                       <Group gap="xs" wrap="nowrap">
                         <Button
                           size="xs"
-                          color="green.9"
                           loading={decide.isPending && decide.variables?.id === student.id && decide.variables.decision === 'approve'}
                           onClick={() => onDecide(student, 'approve')}
                           aria-label={`Approve ${student.learner.name} for ${student.course.title}`}
