@@ -68,7 +68,7 @@ export function OverviewTab({ onShowTab }: { onShowTab: (tab: 'students' | 'anal
                       Updated {formatDate(course.updatedAt)}
                     </Text>
                   </Stack>
-                  <Group gap="xs" wrap="nowrap">
+                  <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
                     <ServiceBadge code={course.service} />
                     <StatusBadge status={course.status} />
                   </Group>
