@@ -1,0 +1,47 @@
+// The profile forms check the shared schemas' messages in the browser before anything is sent, and
+// show the user's read-only username and role.
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeUser, renderWithProviders } from '@/test/render';
+import { PasswordForm } from './PasswordForm';
+import { ProfileForm } from './ProfileForm';
+
+describe('ProfileForm', () => {
+  it('shows username and role read-only and the name and email to edit', () => {
+    const u = makeUser({ role: 'INSTRUCTOR' });
+    renderWithProviders(<ProfileForm user={u} onSaved={() => {}} />, { user: u });
+    const form = within(screen.getByRole('form', { name: 'Account details' }));
+    expect(form.getByLabelText('Username')).toHaveValue('jane');
+    expect(form.getByLabelText('Username')).toHaveAttribute('readonly');
+    expect(form.getByLabelText('Role')).toHaveValue('Instructor');
+    expect(form.getByLabelText('Full name')).toHaveValue('Jane Smith');
+    expect(form.getByLabelText('Email')).toHaveValue('jane@example.org');
+  });
+
+  it('refuses a short name and a bad email with the specification messages', async () => {
+    const u = makeUser();
+    const { user } = renderWithProviders(<ProfileForm user={u} onSaved={() => {}} />, { user: u });
+    await user.clear(screen.getByLabelText('Full name'));
+    await user.type(screen.getByLabelText('Full name'), 'J');
+    await user.clear(screen.getByLabelText('Email'));
+    await user.type(screen.getByLabelText('Email'), 'not-an-email');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Name must be at least 2 characters')).toBeInTheDocument();
+    expect(screen.getByText('Invalid email address')).toBeInTheDocument();
+  });
+});
+
+describe('PasswordForm', () => {
+  it('asks for the current password, a long enough new one and a matching confirmation', async () => {
+    const { user } = renderWithProviders(<PasswordForm />, { user: makeUser() });
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Current password is required')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Current password'), 'old-secret');
+    await user.type(screen.getByLabelText('New password'), 'new-secret');
+    await user.type(screen.getByLabelText('Confirm new password'), 'other-secret');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
+  });
+});
