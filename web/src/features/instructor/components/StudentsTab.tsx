@@ -119,8 +119,8 @@ export function StudentsTab({ allCourses }: { allCourses: boolean }) {
                       <Text size="sm">{student.progress}%</Text>
                     </Group>
                   </Table.Td>
-                  <Table.Td>
-                    <Badge variant="filled" radius="sm" style={STATUS_STYLES[student.status]}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Badge variant="filled" radius="sm" style={{ ...STATUS_STYLES[student.status], maxWidth: 'none', overflow: 'visible' }}>
                       {STATUS_LABELS[student.status]}
                     </Badge>
                   </Table.Td>
