@@ -12,6 +12,10 @@ describe('MarkdownContent', () => {
     expect(screen.getAllByRole('listitem')).toHaveLength(2);
   });
 
+  it('moves headings down under a page title', () => {
+    expect(renderMarkdown('# Title\n\n###### Deep', 1)).toMatch(/<h2[^>]*>Title<\/h2>[\s\S]*<h6[^>]*>Deep<\/h6>/);
+  });
+
   it('escapes raw HTML instead of running it', () => {
     const html = renderMarkdown('Hello <script>alert(1)</script> <img src=x onerror="alert(2)">');
     expect(html).not.toContain('<script');

@@ -16,7 +16,8 @@ export function isSafeUrl(url: string): boolean {
   return !/^[a-z][a-z0-9+.-]*:/i.test(value) && !value.startsWith('//');
 }
 
-const marked = new Marked({
+function createMarked(headingOffset: number) {
+  return new Marked({
   gfm: true,
   breaks: false,
   async: false,
@@ -29,15 +30,26 @@ const marked = new Marked({
     if ((token.type === 'link' || token.type === 'image') && !isSafeUrl(token.href)) {
       token.href = '#';
     }
+    // Under a page's own h1, the text's headings move down a level to keep one outline.
+    if (token.type === 'heading') token.depth = Math.min(6, token.depth + headingOffset);
   },
-});
-
-export function renderMarkdown(source: string): string {
-  return marked.parse(source, { async: false }) as string;
+  });
 }
 
-export function MarkdownContent({ source }: { source: string }) {
-  const html = useMemo(() => renderMarkdown(source), [source]);
+const instances = new Map<number, Marked>();
+
+/** headingOffset: how many levels to push the text's headings down (1 turns # into h2). */
+export function renderMarkdown(source: string, headingOffset = 0): string {
+  let instance = instances.get(headingOffset);
+  if (!instance) {
+    instance = createMarked(headingOffset);
+    instances.set(headingOffset, instance);
+  }
+  return instance.parse(source, { async: false }) as string;
+}
+
+export function MarkdownContent({ source, headingOffset = 0 }: { source: string; headingOffset?: number }) {
+  const html = useMemo(() => renderMarkdown(source, headingOffset), [source, headingOffset]);
   return (
     <Typography>
       {/* Safe: raw HTML in the source is escaped above, and URLs are filtered. */}

@@ -63,7 +63,11 @@ export function CourseCard({ course, user, publicEnroll }: { course: Course; use
           <Group gap="xs">
             <ServiceBadge code={course.service} />
             {course.featured ? (
-              <Badge variant="outline" color="yellow.9" leftSection={<IconStarFilled size={12} aria-hidden="true" />}>
+              <Badge
+                variant="filled"
+                leftSection={<IconStarFilled size={12} aria-hidden="true" />}
+                style={{ backgroundColor: 'var(--mantine-color-yellow-3)', color: '#000' }}
+              >
                 Featured
               </Badge>
             ) : null}
@@ -91,7 +95,9 @@ export function CourseCard({ course, user, publicEnroll }: { course: Course; use
                   {course.enrollment.progress}%
                 </Text>
               </Group>
-              <Progress value={course.enrollment.progress} aria-label={`Progress on ${course.title}`} />
+              <Progress.Root>
+                <Progress.Section value={course.enrollment.progress} aria-label={`Progress on ${course.title}`} />
+              </Progress.Root>
             </div>
           ) : null}
           <Button fullWidth onClick={act} loading={enroll.isPending} aria-describedby={titleId}>

@@ -158,10 +158,12 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
                   {progress}%
                 </Text>
               </Group>
-              <Progress value={progress} aria-labelledby="course-progress-label" color={progress >= 100 ? 'green.9' : undefined} />
+              <Progress.Root size="md">
+                <Progress.Section value={progress} aria-labelledby="course-progress-label" color={progress >= 100 ? 'green.9' : undefined} />
+              </Progress.Root>
               {enrollment.completed ? (
-                <Group gap={6} mt="sm" c="green.9">
-                  <IconCircleCheck size={20} aria-hidden="true" />
+                <Group gap={6} mt="sm">
+                  <IconCircleCheck size={20} aria-hidden="true" color="var(--mantine-color-green-9)" />
                   <Text fw={700}>Course completed!</Text>
                 </Group>
               ) : null}

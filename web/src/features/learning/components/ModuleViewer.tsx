@@ -83,8 +83,8 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
             </Text>
           </Group>
           {data.completed ? (
-            <Group gap={4} c="green.9">
-              <IconCircleCheck size={16} aria-hidden="true" />
+            <Group gap={4}>
+              <IconCircleCheck size={16} aria-hidden="true" color="var(--mantine-color-green-9)" />
               <Text size="sm" fw={700}>
                 Completed
               </Text>
@@ -96,14 +96,14 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
       <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label="Module content">
         <Stack gap="md">
           {data.image ? <Image src={data.image} alt={`Illustration for ${data.title}`} radius="md" mah={360} fit="contain" /> : null}
-          <MarkdownContent source={data.content} />
+          <MarkdownContent source={data.content} headingOffset={1} />
         </Stack>
       </Paper>
 
       {user && data.enrolled ? (
         <Group>
           {data.read ? (
-            <Text fw={600} c={data.completed ? 'green.9' : undefined}>
+            <Text fw={600}>
               {data.completed ? 'You have completed this module.' : 'Marked as read: pass the quiz below to complete this module.'}
             </Text>
           ) : (

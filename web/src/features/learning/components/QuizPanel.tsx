@@ -37,7 +37,7 @@ function ResultView({ quiz, result, onRetry, retrying }: { quiz: LearnerQuiz; re
               <Stack gap={2}>
                 <Group gap="xs">
                   <Text fw={600}>{question?.questionText}</Text>
-                  <Badge color={answer.correct ? 'green.9' : 'red.9'} variant="filled">
+                  <Badge color={answer.correct ? 'teal.9' : 'red.9'} variant="filled">
                     {answer.correct ? 'Correct' : 'Incorrect'}
                   </Badge>
                 </Group>
@@ -118,7 +118,7 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
             Quiz: {summary.title}
           </Title>
           {passedBefore ? (
-            <Badge color="green.9" variant="filled">
+            <Badge color="teal.9" variant="filled">
               Passed
             </Badge>
           ) : null}

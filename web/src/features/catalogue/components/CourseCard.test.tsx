@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import type { Course } from '@shared/catalogue.ts';
+import { makeUser, renderWithProviders } from '@/test/render';
+import { CourseCard, cardButtonLabel, signInPath } from './CourseCard';
+import { emptyText } from './CourseCatalogue';
+
+const course: Course = {
+  id: '10000000-0000-4000-a000-000000000001',
+  title: 'JESIP Joint Doctrine',
+  description: 'Working together at major incidents.',
+  service: 'UKPS',
+  coverImage: null,
+  authorId: null,
+  author: null,
+  duration: 4,
+  level: 'INTERMEDIATE',
+  featured: true,
+  requiresEnrollment: true,
+  status: 'ACTIVE',
+  modules: 4,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  enrollment: null,
+};
+const enrolled = (progress: number): Course => ({
+  ...course,
+  enrollment: { id: 'e', progress, completed: progress === 100, status: 'ACTIVE', completedAt: null },
+});
+
+describe('CourseCard', () => {
+  it('labels the button by state, as the specification says', () => {
+    const user = makeUser();
+    expect(cardButtonLabel(course, null)).toBe('Login to Enroll');
+    expect(cardButtonLabel(course, user)).toBe('Enroll Now');
+    expect(cardButtonLabel(enrolled(0), user)).toBe('Start Course');
+    expect(cardButtonLabel(enrolled(40), user)).toBe('Continue Course');
+    expect(cardButtonLabel(enrolled(100), user)).toBe('Continue Course');
+  });
+
+  it('shows badge, Featured, modules and the progress of an enrolled learner', () => {
+    renderWithProviders(<CourseCard course={enrolled(40)} user={makeUser()} publicEnroll={false} />);
+    expect(screen.getByText('UKPS')).toBeInTheDocument();
+    expect(screen.getByText('Featured')).toBeInTheDocument();
+    expect(screen.getByText('40%')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Progress on JESIP Joint Doctrine' })).toHaveAttribute('aria-valuenow', '40');
+    expect(screen.getByRole('button', { name: 'Continue Course' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'JESIP Joint Doctrine' })).toHaveAttribute('href', `/course/${course.id}`);
+  });
+
+  it('sends a visitor to sign in, keeping the enrol intent under public-enroll', async () => {
+    expect(signInPath('abc', false)).toBe('/auth?redirect=%2Fcourse%2Fabc');
+    expect(signInPath('abc', true)).toBe('/auth?redirect=%2Fcourse%2Fabc%3Fenroll%3D1');
+    const { user, router } = renderWithProviders(<CourseCard course={course} user={null} publicEnroll />);
+    await user.click(screen.getByRole('button', { name: 'Login to Enroll' }));
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe(`/course/${course.id}?enroll=1`);
+  });
+
+  it('words the empty catalogue per service', () => {
+    expect(emptyText(null)).toBe('There are no courses available currently.');
+    expect(emptyText('UKFRS')).toBe('There are no United Kingdom Fire Rescue Service courses available.');
+  });
+});
