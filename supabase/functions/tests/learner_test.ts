@@ -6,7 +6,7 @@ const assert = (value: unknown, message?: string) => nodeAssert.ok(value, messag
 const assertEquals = (actual: unknown, expected: unknown) => nodeAssert.deepStrictEqual(actual, expected);
 const assertNotEquals = (actual: unknown, expected: unknown) => nodeAssert.notDeepStrictEqual(actual, expected);
 const assertMatch = (actual: string, pattern: RegExp) => nodeAssert.match(actual, pattern);
-import { call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
+import { call, closePoolAfterTests, db, register, test, unique, uniqueIp } from './helpers.ts';
 
 const STUDENT = '00000000-0000-4000-a000-000000000003';
 const CERTIFICATE = '60000000-0000-4000-a000-000000000001';
@@ -300,7 +300,7 @@ test('password: the current password is checked; a wrong one is 400 on currentPa
 test('password: visitors 401; repeated wrong current passwords are limited like sign-in (429)', async () => {
   assertEquals((await call('PUT', '/api/profile/password', { body: { currentPassword: 'x', newPassword: 'abcdef', confirmPassword: 'abcdef' } })).status, 401);
   const { session } = await register();
-  const ip = '10.250.1.1';
+  const ip = uniqueIp(); // one address for this user's attempts, fresh on every run
   const statuses: number[] = [];
   for (let i = 0; i < 6; i++) {
     const answer = await call('PUT', '/api/profile/password', {
@@ -311,6 +311,40 @@ test('password: visitors 401; repeated wrong current passwords are limited like 
     statuses.push(answer.status);
   }
   assertEquals(statuses, [400, 400, 400, 400, 400, 429]);
+});
+
+test('enrolments: under login-approval a new enrolment is listed as PENDING', async () => {
+  const learner = await register();
+  await db.sql`update public.settings set course_access = 'login-approval' where id`;
+  try {
+    await enrolAs(learner.session.access_token, learner.user.id, JESIP);
+  } finally {
+    await db.sql`update public.settings set course_access = 'public-login' where id`;
+  }
+  const listed = await call('GET', `/api/users/${learner.user.id}/enrollments`, { token: learner.session.access_token });
+  assertEquals(listed.json.map((e: { status: string; progress: number }) => [e.status, e.progress]), [['PENDING', 0]]);
+});
+
+test('certificate PDF: names outside the standard fonts are drawn without failing, and the file name stays ASCII', async () => {
+  const { session, user } = await register();
+  const [course] = await db.sql<{ id: string }[]>`
+    insert into public.courses (title, description, service, status)
+    values (${'Łódź “Résumé” Safety ' + unique()}, 'A course with a title outside WinAnsi for the PDF test.', 'UKAS', 'ACTIVE')
+    returning id`;
+  const [cert] = await db.sql<{ id: string; verificationCode: string }[]>`
+    insert into public.certificates (user_id, course_id, learner_name, course_title, service)
+    values (${user.id}::uuid, ${course.id}::uuid, 'Zoë Łukasiewicz 山田', ${'Łódź “Résumé” Safety'}, 'UKAS')
+    returning id, verification_code`;
+  try {
+    const response = await call('GET', `/api/certificates/${cert.id}/pdf`, { token: session.access_token });
+    assertEquals(response.status, 200);
+    assertEquals(
+      response.headers.get('content-disposition'),
+      `attachment; filename="certificate-lodz-resume-safety-${cert.verificationCode}.pdf"`,
+    );
+  } finally {
+    await db.sql`delete from public.courses where id = ${course.id}::uuid`;
+  }
 });
 
 closePoolAfterTests();

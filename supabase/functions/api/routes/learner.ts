@@ -114,7 +114,10 @@ function toCertificate(row: CertificateRow) {
 
 /** `certificate-airwave-radio-voice-procedure-DEMO2026CERT0001.pdf`: ASCII only, safe in a header. */
 export function certificateFileName(courseTitle: string, code: string): string {
+  // Letters that NFKD does not split into base letter and accent.
+  const extra: Record<string, string> = { 'ł': 'l', 'Ł': 'L', 'ø': 'o', 'Ø': 'O', 'đ': 'd', 'Đ': 'D', 'ß': 'ss', 'æ': 'ae', 'Æ': 'AE', 'œ': 'oe', 'Œ': 'OE' };
   const slug = courseTitle
+    .replace(/[łŁøØđĐßæÆœŒ]/g, (ch) => extra[ch])
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
