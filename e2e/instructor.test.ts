@@ -127,8 +127,20 @@ describe('instructor dashboard and course manager end to end', () => {
     await expectAccessible(page);
     await screenshot(page, 'course-manager-archived-empty');
 
-    // Delete it again through the delete dialog.
+    // Publish it through the edit dialog: it moves to the Published tab.
     await page.getByRole('tab', { name: 'Drafts' }).click();
+    await page.getByRole('button', { name: `Edit ${newCourseTitle}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Course' });
+    await expect(edit.getByLabel('Title').inputValue()).resolves.toBe(newCourseTitle);
+    await edit.getByRole('textbox', { name: 'Status' }).or(edit.getByRole('combobox', { name: 'Status' })).first().click();
+    await page.getByRole('option', { name: 'Published' }).click();
+    await edit.getByRole('button', { name: 'Update Course' }).click();
+    await page.getByText('Course updated').waitFor();
+    await edit.waitFor({ state: 'detached' });
+    await page.getByRole('tab', { name: 'Published' }).click();
+    await page.getByRole('row', { name: new RegExp(newCourseTitle) }).getByText('Published', { exact: true }).waitFor();
+
+    // Delete it again through the delete dialog.
     await page.getByRole('button', { name: `Delete ${newCourseTitle}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Course' });
     await confirm.getByRole('button', { name: 'Delete' }).click();
