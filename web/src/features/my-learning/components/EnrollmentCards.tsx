@@ -20,9 +20,12 @@ interface CardProps {
   headingOrder?: 2 | 3 | 4;
   /** Button wording: My Courses says 'Continue Course', the dashboard 'Continue Learning'. */
   continueLabel?: string;
+  /** Withdraws a pending request (My Courses); absent elsewhere. */
+  onWithdraw?: (enrollment: Enrollment) => void;
+  withdrawing?: boolean;
 }
 
-export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel = 'Continue Course' }: CardProps) {
+export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel = 'Continue Course', onWithdraw, withdrawing }: CardProps) {
   const title = e.course?.title ?? GONE;
   const pending = e.status === 'PENDING';
   return (
@@ -69,6 +72,11 @@ export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel 
                 {continueLabel}
               </Button>
             )
+          ) : null}
+          {pending && onWithdraw ? (
+            <Button variant="subtle" color="red.8" loading={withdrawing} onClick={() => onWithdraw(e)} aria-label={`Withdraw request: ${title}`}>
+              Withdraw request
+            </Button>
           ) : null}
         </Group>
       </Stack>

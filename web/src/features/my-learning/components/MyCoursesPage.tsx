@@ -3,7 +3,9 @@ import { Alert, Button, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/co
 import { useState } from 'react';
 import { PageSpinner } from '@/components/PageSpinner';
 import { errorDescription } from '@/lib/api-client';
-import { useEnrollments } from '../api/get-enrollments';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { type Enrollment, useEnrollments } from '../api/get-enrollments';
+import { useUnenrol } from '../api/unenrol';
 import { summarise } from '../lib/summary';
 import { CompletedCard, InProgressCard } from './EnrollmentCards';
 import { EmptyState } from './EmptyState';
@@ -11,6 +13,12 @@ import { EmptyState } from './EmptyState';
 export function MyCoursesPage({ userId }: { userId: string }) {
   const query = useEnrollments(userId);
   const [tab, setTab] = useState<string>('in-progress');
+  const unenrol = useUnenrol(userId);
+  const withdraw = (e: Enrollment) =>
+    unenrol.mutate(e.id, {
+      onSuccess: () => notifySuccess('Request withdrawn', `You are no longer waiting to join ${e.course?.title ?? 'the course'}.`),
+      onError: (error) => notifyFailure('Failed to withdraw request', errorDescription(error, 'Please try again.')),
+    });
 
   return (
     <Stack gap="lg">
@@ -30,13 +38,27 @@ export function MyCoursesPage({ userId }: { userId: string }) {
           </Stack>
         </Alert>
       ) : (
-        <MyCoursesTabs summary={summarise(query.data)} tab={tab} onTab={setTab} />
+        <MyCoursesTabs
+          summary={summarise(query.data)}
+          tab={tab}
+          onTab={setTab}
+          onWithdraw={withdraw}
+          withdrawingId={unenrol.isPending ? unenrol.variables : undefined}
+        />
       )}
     </Stack>
   );
 }
 
-function MyCoursesTabs({ summary, tab, onTab }: { summary: ReturnType<typeof summarise>; tab: string; onTab: (t: string) => void }) {
+interface TabsProps {
+  summary: ReturnType<typeof summarise>;
+  tab: string;
+  onTab: (t: string) => void;
+  onWithdraw: (e: Enrollment) => void;
+  withdrawingId: string | undefined;
+}
+
+function MyCoursesTabs({ summary, tab, onTab, onWithdraw, withdrawingId }: TabsProps) {
   return (
     <Tabs value={tab} onChange={(v) => v && onTab(v)}>
       <Tabs.List mb="md">
@@ -49,7 +71,7 @@ function MyCoursesTabs({ summary, tab, onTab }: { summary: ReturnType<typeof sum
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
             {summary.inProgress.map((e) => (
-              <InProgressCard key={e.id} enrollment={e} headingOrder={2} />
+              <InProgressCard key={e.id} enrollment={e} headingOrder={2} onWithdraw={onWithdraw} withdrawing={withdrawingId === e.id} />
             ))}
           </SimpleGrid>
         )}
