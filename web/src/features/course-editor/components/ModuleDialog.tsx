@@ -99,6 +99,7 @@ export function ModuleDialog({
             placeholder="Choose an image"
             accept={IMAGE_ACCEPT}
             clearable
+            clearButtonProps={{ 'aria-label': 'Remove the chosen image' }}
             value={image}
             error={imageError}
             onChange={(file) => {

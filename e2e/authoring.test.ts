@@ -1,0 +1,233 @@
+// Course authoring in a real browser: the seeded instructor creates courses from both create routes,
+// uploads a cover, adds three modules (one with an image), reorders them, writes a quiz with a
+// multiple-choice and a true/false question and publishes; the admin's course is refused for edit.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deflateSync } from 'node:zlib';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+
+const ADMIN_COURSE = '10000000-0000-4000-a000-000000000004';
+
+/** CRC-32 as PNG chunks need it. */
+function crc32(bytes: Buffer): number {
+  let crc = ~0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+/** A real width x height RGB PNG in one colour. */
+function makePng(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit, truecolour, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function chooseOption(page: Page, scope: Page | Locator, label: string, option: string) {
+  await scope.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+describe('course authoring end to end', () => {
+  let browser: Browser;
+  let page: Page;
+  const suffix = Date.now().toString(36);
+  const title = `Scene safety briefing ${suffix}`;
+  let courseId = '';
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(`${baseUrl}/auth`);
+    await page.getByLabel('Username').fill('instructor');
+    await page.getByLabel('Password').fill('password123');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await page.waitForURL(`${baseUrl}/`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('opens /course/create with only the instructor services and the modules tab locked', async () => {
+    await page.goto(`${baseUrl}/course/create`);
+    await page.getByRole('heading', { name: 'Create New Course' }).waitFor();
+    await expect(page.getByRole('tab', { name: /Modules & Quizzes/ }).isDisabled()).resolves.toBe(true);
+    await page.getByText('Save course first').waitFor();
+    await page.getByRole('combobox', { name: 'Service', exact: true }).click();
+    const options = await page.getByRole('option').allInnerTexts();
+    expect(options.map((o) => o.trim())).toEqual(['United Kingdom Police Service (UKPS)', 'Miscellaneous Service (MISC)']);
+    await page.keyboard.press('Escape');
+    await expectAccessible(page);
+    await screenshot(page, 'authoring-create');
+  });
+
+  it('refuses a too-short form with the specification messages', async () => {
+    await page.getByLabel('Course Title').fill('ab');
+    await page.getByLabel('Description').fill('Too short');
+    await page.getByRole('button', { name: 'Save Course' }).click();
+    await page.getByText('Title must be at least 3 characters').waitFor();
+    await page.getByText('Description must be at least 20 characters').waitFor();
+  });
+
+  it('creates the course with a cover and lands in edit mode', async () => {
+    await page.getByLabel('Course Title').fill(title);
+    await page.getByLabel('Description').fill('How to assess and brief scene hazards before committing crews to an incident.');
+    await chooseOption(page, page, 'Difficulty Level', 'Intermediate');
+    await page.getByLabel('Duration (hours)').fill('2');
+    await page.locator('input[type="file"]').first().setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: makePng(64, 36, [200, 40, 40]) });
+    await page.getByText('The cover will be uploaded when the course is saved.').waitFor();
+    await page.getByRole('button', { name: 'Save Course' }).click();
+    await page.waitForURL(/\/course\/edit\/[0-9a-f-]{36}$/);
+    courseId = page.url().split('/').pop()!;
+    await page.getByText('Course created', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Edit Course' }).waitFor();
+    await page.getByRole('button', { name: 'Update Course' }).waitFor();
+    const cover = page.getByRole('img', { name: 'Course cover preview' });
+    await expect.poll(async () => cover.getAttribute('src'), { timeout: 15_000 }).toMatch(/\/storage\/v1\/object\/public\/course-covers\/.+\.png$/);
+    const src = (await cover.getAttribute('src'))!;
+    const served = await page.request.get(src);
+    expect(served.status()).toBe(200);
+    expect((await served.body()).subarray(1, 4).toString('ascii')).toBe('PNG');
+    await page.getByText('Draft', { exact: true }).first().waitFor();
+  });
+
+  it('adds three modules (one with an image) through the module dialog', async () => {
+    await page.getByRole('tab', { name: /Modules & Quizzes/ }).click();
+    await page.getByText('No modules yet').waitFor();
+    await page.getByRole('button', { name: 'Add Your First Module' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Module' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Module Title').fill('Module one: arrival');
+    await dialog.getByLabel('Module Content').fill('# Arrival\n\nPark **upwind** and uphill, then take a 360-degree look before committing.');
+    await dialog.getByRole('heading', { name: 'Arrival' }).waitFor(); // live preview
+    await expect(dialog.getByLabel('Order').inputValue()).resolves.toBe('1');
+    await expect(dialog.getByLabel('Duration (minutes)').inputValue()).resolves.toBe('15');
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: makePng(32, 32, [20, 90, 200]) });
+    await expectAccessible(page);
+    await screenshot(page, 'authoring-module-dialog');
+    await dialog.getByRole('button', { name: 'Create Module' }).click();
+    await page.getByText('Module image uploaded', { exact: true }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    for (const [n, name] of [[2, 'Module two: hazards'], [3, 'Module three: briefing']] as const) {
+      await page.getByRole('button', { name: 'Add Module', exact: true }).click();
+      const next = page.getByRole('dialog', { name: 'Add New Module' });
+      await expect(next.getByLabel('Order').inputValue()).resolves.toBe(String(n));
+      await next.getByLabel('Module Title').fill(name);
+      await next.getByLabel('Module Content').fill(`Content for ${name}, long enough to be saved as a module.`);
+      await next.getByRole('button', { name: 'Create Module' }).click();
+      await next.waitFor({ state: 'detached' });
+    }
+    const cards = page.getByTestId('module-card');
+    await expect.poll(() => cards.count()).toBe(3);
+    await expect(page.getByRole('button', { name: 'Move Module one: arrival up' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Move Module three: briefing down' }).isDisabled()).resolves.toBe(true);
+  });
+
+  it('reorders the modules with one move', async () => {
+    await page.getByRole('button', { name: 'Move Module three: briefing up' }).click();
+    await page.getByText('The module order has been updated.').waitFor();
+    const cards = page.getByTestId('module-card');
+    await expect
+      .poll(async () => (await cards.allInnerTexts()).map((t) => t.match(/Module (one|two|three)/)?.[0]))
+      .toEqual(['Module one', 'Module three', 'Module two']);
+    await expect(cards.nth(1).innerText()).resolves.toContain('Module 2');
+    await expectAccessible(page);
+    await screenshot(page, 'authoring-modules');
+  });
+
+  it('writes a quiz with a multiple-choice and a true/false question', async () => {
+    await page.getByRole('button', { name: 'Add Quiz: Module two: hazards' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Quiz: Module two: hazards' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Quiz Title').fill('Hazards check');
+    await dialog.getByRole('button', { name: 'Create Quiz' }).click();
+    await dialog.getByRole('button', { name: 'Add Question' }).click();
+
+    await dialog.getByLabel('Question Text').fill('Which way should you park at a chemical spill?');
+    await dialog.getByLabel('Option 1', { exact: true }).fill('Upwind and uphill');
+    await dialog.getByLabel('Option 2', { exact: true }).fill('Downwind, close in');
+    await dialog.getByRole('button', { name: 'Add Option' }).click();
+    await dialog.getByLabel('Option 3', { exact: true }).fill('Wherever is nearest');
+    await dialog.getByLabel('Explanation').fill('Vapours travel downwind and liquids run downhill.');
+    await expectAccessible(page);
+    await screenshot(page, 'authoring-quiz');
+    await dialog.getByRole('button', { name: 'Save Question' }).click();
+    await page.getByText('Question added', { exact: true }).waitFor();
+
+    await dialog.getByRole('button', { name: 'Add Question' }).click();
+    await dialog.getByLabel('Question Text').fill('A 360-degree look is only needed at night.');
+    await dialog.getByRole('radio', { name: 'True or false' }).check({ force: true });
+    await expect(dialog.getByLabel('Option 1', { exact: true }).inputValue()).resolves.toBe('True');
+    await dialog.getByLabel('Option 2 is correct').check();
+    await expect(dialog.getByLabel('Option 1 is correct').isChecked()).resolves.toBe(false);
+    await dialog.getByRole('button', { name: 'Save Question' }).click();
+    const questions = dialog.getByTestId('question-card');
+    await expect.poll(() => questions.count()).toBe(2);
+    await expect(questions.nth(1).innerText()).resolves.toContain('Correct: False');
+    await expect(questions.nth(0).innerText()).resolves.toContain('Correct: Upwind and uphill');
+
+    // Move the true/false question first.
+    await dialog.getByRole('button', { name: 'Move question 2 up' }).click();
+    await expect.poll(async () => (await questions.nth(0).innerText()).includes('True or false')).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'authoring-quiz-questions');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await dialog.waitFor({ state: 'detached' });
+    const hazards = page.getByTestId('module-card').filter({ hasText: 'Module two: hazards' });
+    await hazards.getByText('Has Quiz').waitFor();
+  });
+
+  it('publishes the course', async () => {
+    await page.getByRole('tab', { name: 'Basic Information' }).click();
+    await chooseOption(page, page, 'Status', 'Published');
+    await page.getByRole('button', { name: 'Update Course' }).click();
+    await page.getByText('Course updated', { exact: true }).waitFor();
+    await page.getByText('Published: learners can find and enrol in this course.').waitFor();
+    const answer = await page.request.get(`${baseUrl}/functions/v1/api/courses/${courseId}`);
+    const course = await answer.json();
+    expect(course.status).toBe('ACTIVE');
+    expect(course.modules).toBe(3);
+    await expectAccessible(page);
+    await screenshot(page, 'authoring-published');
+  });
+
+  it('creates another course through /course-creator', async () => {
+    await page.goto(`${baseUrl}/course-creator`);
+    await page.getByRole('heading', { name: 'Create New Course' }).waitFor();
+    await page.getByLabel('Course Title').fill(`Radio etiquette refresher ${suffix}`);
+    await page.getByLabel('Description').fill('A short refresher on radio etiquette for miscellaneous service staff.');
+    await chooseOption(page, page, 'Service', 'Miscellaneous Service (MISC)');
+    await page.getByRole('button', { name: 'Save Course' }).click();
+    await page.waitForURL(/\/course\/edit\/[0-9a-f-]{36}$/);
+    await page.getByText('You can now add modules and quizzes.').waitFor();
+    await expect(page.getByRole('tab', { name: /Modules & Quizzes/ }).isDisabled()).resolves.toBe(false);
+  });
+
+  it("refuses to open the admin's course for editing", async () => {
+    await page.goto(`${baseUrl}/course/edit/${ADMIN_COURSE}`);
+    await page.getByText('You can only edit courses that you author.').waitFor();
+    await expect(page.getByRole('button', { name: 'Update Course' }).count()).resolves.toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, 'authoring-not-allowed');
+  });
+});
