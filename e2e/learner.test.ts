@@ -35,6 +35,10 @@ describe('learner journey end to end', () => {
     await expect(card(JESIP).getByText('Featured').count()).resolves.toBe(1);
     await expectAccessible(page);
     await screenshot(page, 'learner-catalogue');
+    const total = Number((await page.getByText(/^Showing 12 of \d+ courses$/).textContent())?.match(/of (\d+)/)?.[1]);
+    expect(total).toBeGreaterThan(12);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByText(`Showing ${Math.min(24, total)} of ${total} courses`).waitFor();
 
     await page.getByRole('group', { name: 'Filter by service' }).getByRole('button', { name: 'UKAS' }).click();
     await page.waitForURL(/\?service=UKAS/);

@@ -8,3 +8,12 @@ describe('formatRemaining', () => {
     expect(formatRemaining(-5000)).toBe('0:00');
   });
 });
+
+describe('withoutLeadingTitle', () => {
+  it('drops an opening heading that repeats the module title, and nothing else', async () => {
+    const { withoutLeadingTitle } = await import('./ModuleViewer');
+    expect(withoutLeadingTitle('# Why JESIP exists\n\nText', 'Why JESIP exists')).toBe('Text');
+    expect(withoutLeadingTitle('# Another heading\n\nText', 'Why JESIP exists')).toBe('# Another heading\n\nText');
+    expect(withoutLeadingTitle('Text first\n# Why JESIP exists', 'Why JESIP exists')).toBe('Text first\n# Why JESIP exists');
+  });
+});

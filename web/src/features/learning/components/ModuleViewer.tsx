@@ -14,6 +14,12 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCompleteModule, useModule } from '../api/module';
 import { QuizPanel } from './QuizPanel';
 
+/** The text often opens with its own title as a heading: the page already shows it. */
+export function withoutLeadingTitle(content: string, title: string): string {
+  const match = /^\s*#\s+(.+?)\s*#*\s*(\r?\n|$)/.exec(content);
+  return match && match[1].trim().toLowerCase() === title.trim().toLowerCase() ? content.slice(match[0].length) : content;
+}
+
 export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; moduleId: string; user: User | null }) {
   const module = useModule(moduleId);
   const complete = useCompleteModule();
@@ -96,7 +102,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
       <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label="Module content">
         <Stack gap="md">
           {data.image ? <Image src={data.image} alt={`Illustration for ${data.title}`} radius="md" mah={360} fit="contain" /> : null}
-          <MarkdownContent source={data.content} headingOffset={1} />
+          <MarkdownContent source={withoutLeadingTitle(data.content, data.title)} headingOffset={1} />
         </Stack>
       </Paper>
 
