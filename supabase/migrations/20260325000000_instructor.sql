@@ -200,7 +200,8 @@ begin
     from public.quiz_attempts a
     join public.quizzes q on q.id = a.quiz_id
     join public.course_modules m on m.id = q.module_id
-    where m.course_id in (select c.id from courses c)
+    -- an attempt opened but never submitted (timed quizzes) is not an attempt yet
+    where m.course_id in (select c.id from courses c) and a.completed_at is not null
     group by m.course_id
   )
   select c.id, c.title, c.service, c.status,
