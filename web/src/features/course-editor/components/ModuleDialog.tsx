@@ -63,7 +63,7 @@ export function ModuleDialog({
   }
 
   return (
-    <Modal opened onClose={onClose} title={module ? 'Edit Module' : 'Add New Module'} size="xl">
+    <Modal opened onClose={onClose} title={module ? 'Edit Module' : 'Add New Module'} size="xl" closeButtonProps={{ 'aria-label': 'Close dialog' }}>
       <form noValidate aria-label={module ? 'Edit Module' : 'Add New Module'} onSubmit={form.onSubmit((values) => void save(moduleFormSchema.parse(values)))}>
         <Stack gap="md">
           <TextInput label="Module Title" required withAsterisk={false} data-autofocus key={form.key('title')} {...form.getInputProps('title')} />

@@ -180,7 +180,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
       ) : null}
       {courseId && quizFor ? <QuizDialog courseId={courseId} module={quizFor} onClose={() => setQuizFor(null)} /> : null}
 
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete module" centered>
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete module" centered closeButtonProps={{ 'aria-label': 'Close dialog' }}>
         <Stack>
           <Text size="sm">{DELETE_MODULE_TEXT}</Text>
           <Group justify="flex-end">

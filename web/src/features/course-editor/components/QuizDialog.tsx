@@ -428,7 +428,7 @@ function QuestionList({ courseId, moduleId, quiz }: { courseId: string; moduleId
 export function QuizDialog({ courseId, module, onClose }: { courseId: string; module: CourseModule; onClose: () => void }) {
   const quiz = useAuthoringQuiz(module.id);
   return (
-    <Modal opened onClose={onClose} title={`Quiz: ${module.title}`} size="xl">
+    <Modal opened onClose={onClose} title={`Quiz: ${module.title}`} size="xl" closeButtonProps={{ 'aria-label': 'Close dialog' }}>
       {quiz.isPending ? (
         <Group justify="center" py="lg" role="status">
           <Loader size="sm" aria-hidden />
