@@ -12,11 +12,11 @@ export interface ConfirmDialogProps {
 
 export function ConfirmDialog({ opened, message, confirmLabel = 'Delete', loading, onConfirm, onClose }: ConfirmDialogProps) {
   return (
-    <Modal opened={opened} onClose={onClose} title="Are you sure?" centered>
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={opened} onClose={onClose} title="Are you sure?" centered>
       <Text mb="lg">{message}</Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>Cancel</Button>
-        <Button color="red.8" onClick={onConfirm} loading={loading}>{confirmLabel}</Button>
+        <Button color="red.9" onClick={onConfirm} loading={loading}>{confirmLabel}</Button>
       </Group>
     </Modal>
   );

@@ -64,7 +64,7 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={course ? 'Quick Edit Course' : 'Quick Add Course'} centered>
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={opened} onClose={onClose} title={course ? 'Quick Edit Course' : 'Quick Add Course'} centered>
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label="Title" required {...form.getInputProps('title')} />
@@ -146,7 +146,7 @@ export function CoursesTab() {
                     <Group gap="xs" wrap="nowrap">
                       <Button size="xs" variant="default" onClick={() => setQuick({ course })} aria-label={`Quick Edit ${course.title}`}>Quick Edit</Button>
                       <Button size="xs" variant="default" component={Link} to={`/course/edit/${course.id}`} aria-label={`Full Edit ${course.title}`}>Full Edit</Button>
-                      <Button size="xs" color="red.8" variant="outline" onClick={() => setDeleting(course)} aria-label={`Delete ${course.title}`}>Delete</Button>
+                      <Button size="xs" color="red.9" onClick={() => setDeleting(course)} aria-label={`Delete ${course.title}`}>Delete</Button>
                     </Group>
                   </Table.Td>
                 </Table.Tr>

@@ -31,7 +31,7 @@ function EditPermissionsDialog({ role, onClose }: { role: Role | null; onClose: 
     });
   };
   return (
-    <Modal opened={role !== null} onClose={onClose} title={role ? `Edit ${ROLE_LABELS[role]} Permissions` : ''} centered>
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={role !== null} onClose={onClose} title={role ? `Edit ${ROLE_LABELS[role]} Permissions` : ''} centered>
       <Stack>
         <Text size="sm">Saving replaces the services of every user with this role.</Text>
         <Checkbox.Group label="Services" value={selected} onChange={(value) => setSelected(value as ServiceCode[])}>

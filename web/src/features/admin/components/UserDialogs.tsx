@@ -1,7 +1,7 @@
 // Edit User and Add New User dialogs. Both use the shared schemas; Add New User creates a real
 // account and shows its temporary password once (it is never shown or stored again).
 import { useEffect, useState } from 'react';
-import { Alert, Button, Code, CopyButton, Group, Modal, MultiSelect, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { userCreateSchema, userUpdateSchema, type CreatedUser } from '@shared/admin.ts';
@@ -12,7 +12,19 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCreateUser, useUpdateUser } from '../api/users';
 
 const roleData = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
-const serviceData = SERVICE_CODES.map((code) => ({ value: code, label: `${code} – ${serviceLabel(code)}` }));
+
+/** One checkbox per service: every option visible at once, and plain keyboard use. */
+function ServiceChoices(props: { disabled?: boolean; value?: string[]; onChange: (value: string[]) => void; error?: unknown }) {
+  return (
+    <Checkbox.Group label="Services" value={props.value ?? []} onChange={props.onChange} error={props.error as string | undefined}>
+      <SimpleGrid cols={2} mt="xs" spacing="xs">
+        {SERVICE_CODES.map((code) => (
+          <Checkbox key={code} value={code} disabled={props.disabled} label={code} title={serviceLabel(code)} />
+        ))}
+      </SimpleGrid>
+    </Checkbox.Group>
+  );
+}
 
 type EditValues = {
   name: string;
@@ -56,14 +68,14 @@ export function EditUserDialog({ user, self, onClose }: { user: User | null; sel
   });
 
   return (
-    <Modal opened={user !== null} onClose={onClose} title="Edit User" centered>
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={user !== null} onClose={onClose} title="Edit User" centered>
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label="Name" required {...form.getInputProps('name')} />
           <TextInput label="Email" type="email" required {...form.getInputProps('email')} />
           <Select label="Role" data={roleData} allowDeselect={false} disabled={self} {...form.getInputProps('role')}
             description={self ? 'You cannot change your own role.' : undefined} />
-          <MultiSelect label="Services" data={serviceData} disabled={self} clearable {...form.getInputProps('services')} />
+          <ServiceChoices disabled={self} {...form.getInputProps('services')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>Cancel</Button>
             <Button type="submit" loading={update.isPending}>Save Changes</Button>
@@ -115,7 +127,7 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
   });
 
   return (
-    <Modal opened={opened} onClose={close} title="Add New User" centered>
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={opened} onClose={close} title="Add New User" centered>
       {created ? (
         <Stack>
           <Alert color="blue" variant="light" title="Temporary password">
@@ -141,7 +153,7 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
             <TextInput label="Email" type="email" required {...form.getInputProps('email')} />
             <TextInput label="Name" required {...form.getInputProps('name')} />
             <Select label="Role" data={roleData} allowDeselect={false} {...form.getInputProps('role')} />
-            <MultiSelect label="Services" data={serviceData} clearable {...form.getInputProps('services')} />
+            <ServiceChoices {...form.getInputProps('services')} />
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>Cancel</Button>
               <Button type="submit" loading={create.isPending}>Create User</Button>

@@ -116,7 +116,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                       <Button size="xs" variant="default" onClick={() => setEditing(user)} aria-label={`Edit ${user.name}`}>
                         Edit
                       </Button>
-                      <Button size="xs" color="red.8" variant="outline" onClick={() => setDeleting(user)} aria-label={`Delete ${user.name}`}>
+                      <Button size="xs" color="red.9" onClick={() => setDeleting(user)} aria-label={`Delete ${user.name}`}>
                         Delete
                       </Button>
                     </Group>

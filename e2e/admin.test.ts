@@ -1,0 +1,236 @@
+// The Admin Dashboard in a real browser against the real platform: find and promote a learner,
+// bulk-set a role's services, course access that takes effect, settings reset and save, add a user
+// who signs in with the temporary password, delete a user, and the activity list. Every global
+// setting changed here is restored (other suites share the platform).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+
+const api = `${baseUrl}/functions/v1/api`;
+const suffix = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+
+async function call(method: string, path: string, token?: string, body?: unknown) {
+  const response = await fetch(`${api}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : undefined, text };
+}
+
+async function login(username: string, password: string): Promise<string> {
+  const answer = await call('POST', '/login', undefined, { username, password });
+  expect(answer.status, answer.text).toBe(200);
+  return answer.json.session.access_token;
+}
+
+type Settings = Record<string, unknown>;
+const settingsBody = (s: Settings) => ({
+  siteName: s.siteName, adminEmail: s.adminEmail, courseAccess: s.courseAccess, certificateTemplate: s.certificateTemplate,
+  footerText: s.footerText, enableAnalytics: s.enableAnalytics, autoEnrollment: s.autoEnrollment,
+});
+
+describe('admin dashboard end to end', () => {
+  let browser: Browser;
+  let page: Page;
+  let adminToken: string;
+  let original: Settings;
+  const learner = { username: `adm_l_${suffix}`, email: `learner.${suffix}@example.uk`, name: `Lee Learner ${suffix}`, password: 'learner-pass-1' };
+  const added = { username: `adm_n_${suffix}`, email: `new.${suffix}@example.uk`, name: `Nia New ${suffix}` };
+
+  async function openTab(name: string) {
+    await page.getByRole('tab', { name }).click();
+    await page.getByRole('tab', { name, selected: true }).waitFor();
+  }
+
+  async function choose(label: string, option: string) {
+    await page.getByRole('dialog').getByLabel(label, { exact: true }).filter({ visible: true }).first().click();
+    await page.getByRole('option', { name: option }).click();
+  }
+
+  beforeAll(async () => {
+    adminToken = await login('admin', 'password123');
+    original = (await call('GET', '/settings', adminToken)).json;
+    const registered = await call('POST', '/register', undefined, { ...learner, confirmPassword: learner.password });
+    expect(registered.status, registered.text).toBe(201);
+    browser = await launchBrowser();
+    page = await (await browser.newContext()).newPage();
+  });
+  afterAll(async () => {
+    // Whatever happened above, the shared platform gets its settings and the STUDENT preset back.
+    await call('PUT', '/settings', adminToken, settingsBody(original));
+    await call('PUT', '/roles/STUDENT/services', adminToken, { services: ['MISC'] });
+    await browser?.close();
+  });
+
+  it('signs the admin in and shows the users tab accessibly', async () => {
+    await page.goto(`${baseUrl}/auth`);
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill('password123');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    await page.goto(`${baseUrl}/admin`);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    await page.getByRole('table', { name: 'Users' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'admin-users');
+  });
+
+  it('finds the new learner by part of their email and makes them an INSTRUCTOR in UKAS', async () => {
+    await page.getByLabel('Search users').fill(`ARNER.${suffix}@EXAMP`);
+    const row = page.locator(`tr[data-user="${learner.username}"]`);
+    // The search is debounced and runs on the server: wait for the list to narrow to one row.
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Users"] tbody tr').length === 1);
+    await row.waitFor();
+    await row.getByRole('button', { name: `Edit ${learner.name}` }).click();
+    await page.getByRole('dialog', { name: 'Edit User' }).waitFor();
+    await choose('Role', 'Instructor');
+    await page.getByRole('dialog').getByRole('checkbox', { name: 'UKAS', exact: true }).check();
+    await expectAccessible(page);
+    await screenshot(page, 'admin-edit-user');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('User updated').first().waitFor();
+    await row.getByText('Instructor').waitFor();
+    await row.getByText('UKAS', { exact: true }).waitFor();
+
+    // The promoted user may now author a UKAS course through the API (RLS: their services).
+    const token = await login(learner.username, learner.password);
+    const course = await call('POST', '/courses', token, {
+      title: `Ambulance triage ${suffix}`, description: 'Triage at a major incident for ambulance crews.', service: 'UKAS', duration: 2, status: 'DRAFT',
+    });
+    expect(course.status, course.text).toBe(201);
+    const fire = await call('POST', '/courses', token, {
+      title: `Fire course ${suffix}`, description: 'Not in this instructor service at all.', service: 'UKFRS', duration: 2, status: 'DRAFT',
+    });
+    expect(fire.status).toBe(403);
+  });
+
+  it('shows the courses tab accessibly', async () => {
+    await openTab('Courses');
+    await page.getByRole('table', { name: 'Courses' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'admin-courses');
+  });
+
+  it('bulk-sets the STUDENT services and the matrix shows it, then restores the preset', async () => {
+    await openTab('Permissions');
+    await page.getByRole('table', { name: 'Role service permissions' }).waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Edit Student permissions' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Student Permissions' });
+    await dialog.waitFor();
+    // Preloaded with the preset: MISC only.
+    await expect(dialog.getByRole('checkbox', { name: /^MISC/ }).isChecked()).resolves.toBe(true);
+    await expect(dialog.getByRole('checkbox', { name: /^UKAS/ }).isChecked()).resolves.toBe(false);
+    await dialog.getByRole('checkbox', { name: /^UKHW/ }).check();
+    await screenshot(page, 'admin-permissions-dialog');
+    await dialog.getByRole('button', { name: 'Save Permissions' }).click();
+    await page.getByText('Permissions updated').first().waitFor();
+    await page.locator('[data-cell="STUDENT-UKHW"][data-holding="all"]').waitFor();
+    await page.locator('[data-cell="STUDENT-UKPS"][data-holding="none"]').waitFor();
+    await screenshot(page, 'admin-permissions');
+
+    await page.getByRole('button', { name: 'Edit Student permissions' }).click();
+    await dialog.getByRole('button', { name: 'Save Permissions' }).click();
+    await page.locator('[data-cell="STUDENT-UKHW"][data-holding="none"]').waitFor();
+    await page.locator('[data-cell="STUDENT-MISC"][data-holding="all"]').waitFor();
+  });
+
+  it('switches course access to login-browse: a signed-out visitor sees no course; then back', async () => {
+    await openTab('Settings');
+    await page.getByRole('form', { name: 'System settings' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'admin-settings');
+    const visitor = await (await browser.newContext()).newPage();
+    try {
+      await page.getByLabel('Course access', { exact: true }).filter({ visible: true }).first().click();
+      await page.getByRole('option', { name: 'Login Required to Browse' }).click();
+      await page.getByRole('button', { name: 'Save Settings' }).click();
+      await page.getByText('System settings have been updated successfully.').first().waitFor();
+      const courses = await call('GET', '/courses');
+      expect(courses.json.items).toEqual([]);
+      await visitor.goto(`${baseUrl}/`);
+      await visitor.getByRole('heading', { name: 'Available Courses' }).waitFor();
+      await visitor.waitForLoadState('networkidle');
+      await expect(visitor.locator('a[href^="/course/"]').count()).resolves.toBe(0);
+      await screenshot(visitor, 'admin-login-browse-visitor');
+    } finally {
+      await call('PUT', '/settings', adminToken, settingsBody(original));
+      await visitor.close();
+    }
+    const courses = await call('GET', '/courses');
+    expect(courses.json.items.length).toBeGreaterThan(0);
+  });
+
+  it('resets to defaults without saving', async () => {
+    await page.reload();
+    await page.getByRole('form', { name: 'System settings' }).waitFor();
+    await page.getByLabel('Site name').fill('Something Else');
+    await page.getByRole('button', { name: 'Reset to Defaults' }).click();
+    await page.getByText('Settings have been reset to default values. Click Save Settings to apply.').first().waitFor();
+    await expect(page.getByLabel('Site name').inputValue()).resolves.toBe('Emergency Services Learning v3');
+    const now = (await call('GET', '/settings', adminToken)).json;
+    expect(now.updatedAt).toBe(original.updatedAt);
+  });
+
+  it('saves a new site name that appears in the header and the tab title, then restores it', async () => {
+    const name = `Blue Light Academy ${suffix}`;
+    try {
+      await page.reload();
+      await page.getByRole('form', { name: 'System settings' }).waitFor();
+      await page.getByLabel('Site name').fill(name);
+      await page.getByRole('button', { name: 'Save Settings' }).click();
+      await page.getByText('Settings updated').first().waitFor();
+      await page.getByRole('banner').getByText(name).waitFor();
+      await page.waitForFunction((expected) => document.title === expected, name);
+      await screenshot(page, 'admin-site-name');
+    } finally {
+      await call('PUT', '/settings', adminToken, settingsBody(original));
+    }
+  });
+
+  it('adds a user who signs in with the temporary password, then deletes them', async () => {
+    await openTab('Users');
+    await page.getByRole('button', { name: 'Add New User' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New User' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Username').fill(added.username);
+    await dialog.getByLabel('Email').fill(added.email);
+    await dialog.getByLabel('Name').fill(added.name);
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Create User' }).click();
+    const password = await page.getByTestId('temporary-password').textContent();
+    expect(password?.length).toBeGreaterThanOrEqual(20);
+    await screenshot(page, 'admin-temporary-password');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await login(added.username, password!);
+
+    await page.getByLabel('Search users').fill(added.username);
+    const row = page.locator(`tr[data-user="${added.username}"]`);
+    await row.getByRole('button', { name: `Delete ${added.name}` }).click();
+    await page.getByRole('dialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('User deleted').first().waitFor();
+    await page.getByText('No users found').waitFor();
+    await page.getByText('Try adjusting your search or filter.').waitFor();
+    expect((await call('POST', '/login', undefined, { username: added.username, password })).status).toBe(401);
+  });
+
+  it('shows all of it in the Activity list', async () => {
+    await openTab('Activity');
+    const table = page.getByRole('table', { name: 'Activity' });
+    await table.waitFor();
+    await table.locator('tr[data-action="user.deleted"]', { hasText: added.username }).first().waitFor();
+    await table.locator('tr[data-action="user.created"]', { hasText: added.username }).first().waitFor();
+    await table.locator('tr[data-action="user.permissions_changed"]', { hasText: learner.username }).first().waitFor();
+    await table.locator('tr[data-action="users.permissions_changed"]').first().waitFor();
+    await table.locator('tr[data-action="settings.updated"]', { hasText: 'login-browse' }).first().waitFor();
+    await expect(table.locator('tr[data-action="user.deleted"]', { hasText: added.username }).first().textContent())
+      .resolves.toContain('Alex Morgan (@admin)');
+    await expectAccessible(page);
+    await screenshot(page, 'admin-activity');
+  });
+});
