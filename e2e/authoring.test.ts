@@ -136,6 +136,7 @@ describe('course authoring end to end', () => {
       await next.getByLabel('Module Content').fill(`Content for ${name}, long enough to be saved as a module.`);
       await next.getByRole('button', { name: 'Create Module' }).click();
       await next.waitFor({ state: 'detached' });
+      await expect.poll(() => page.getByTestId('module-card').count()).toBe(n);
     }
     const cards = page.getByTestId('module-card');
     await expect.poll(() => cards.count()).toBe(3);

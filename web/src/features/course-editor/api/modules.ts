@@ -18,10 +18,12 @@ export function useModules(courseId: string | undefined) {
 /** After any module change: the module list and the course (its module count) are refetched. */
 function useRefreshCourse(courseId: string) {
   const queryClient = useQueryClient();
-  return () => {
-    void queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) });
-    void queryClient.invalidateQueries({ queryKey: editorKeys.course(courseId), exact: true });
-  };
+  // Returned, so the mutation settles only once the list is fresh (the next module's default order).
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) }),
+      queryClient.invalidateQueries({ queryKey: editorKeys.course(courseId), exact: true }),
+    ]);
 }
 
 export function useCreateModule(courseId: string) {
@@ -52,9 +54,7 @@ export function useReorderModules(courseId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (moduleIds: string[]) => api.put<CourseModule[]>(`/courses/${courseId}/modules/reorder`, { moduleIds }),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) });
-    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) }),
   });
 }
 

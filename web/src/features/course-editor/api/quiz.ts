@@ -19,10 +19,11 @@ export function useAuthoringQuiz(moduleId: string) {
 /** A quiz change also changes the module's Has Quiz badge: both are refetched. */
 function useRefresh(courseId: string, moduleId: string) {
   const queryClient = useQueryClient();
-  return () => {
-    void queryClient.invalidateQueries({ queryKey: editorKeys.quiz(moduleId) });
-    void queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) });
-  };
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: editorKeys.quiz(moduleId) }),
+      queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) }),
+    ]);
 }
 
 export function useSaveQuiz(courseId: string, moduleId: string) {
