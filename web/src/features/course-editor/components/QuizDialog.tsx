@@ -118,7 +118,7 @@ function QuizSettings({ courseId, module, quiz }: { courseId: string; module: Co
                 </Button>
               </Group>
             ) : (
-              <Button variant="subtle" color="red.9" onClick={() => setConfirming(true)}>
+              <Button variant="light" color="red.9" onClick={() => setConfirming(true)}>
                 Delete Quiz
               </Button>
             )
@@ -275,7 +275,7 @@ function QuestionForm({
               {!isTrueFalse && form.values.options.length < 10 ? (
                 <Button
                   size="xs"
-                  variant="subtle"
+                  variant="default"
                   leftSection={<IconPlus size={14} aria-hidden />}
                   onClick={() => form.insertListItem('options', { text: '', isCorrect: false })}
                   style={{ alignSelf: 'flex-start' }}
