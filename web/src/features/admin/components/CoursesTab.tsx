@@ -26,7 +26,7 @@ function StatusBadge({ status }: { status: string }) {
   // ACTIVE in the default style, anything else secondary (specification §4).
   return status === 'ACTIVE'
     ? <Badge variant="filled" color="blue.8" radius="sm">{label}</Badge>
-    : <Badge variant="light" color="gray.8" radius="sm">{label}</Badge>;
+    : <Badge variant="outline" color="dark.6" radius="sm" c="var(--mantine-color-text)">{label}</Badge>;
 }
 
 const blank: AdminQuickCourseValues = { title: '', description: '', service: 'MISC', duration: 1, status: 'ACTIVE' };
