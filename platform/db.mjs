@@ -33,12 +33,11 @@ export async function startDatabase({ dataDir, port = 54322, host = '127.0.0.1',
 
 async function startEmbedded({ dataDir, port, host }) {
   // Imported here so that a run on a real Postgres never loads the WebAssembly build.
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { pgcrypto } = await import('@electric-sql/pglite/contrib/pgcrypto');
+  const { createPGlite } = await import('./pglite.mjs');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const pgdata = path.join(dataDir, 'pgdata');
   fs.mkdirSync(pgdata, { recursive: true });
-  const db = await PGlite.create(pgdata, { extensions: { pgcrypto } });
+  const db = await createPGlite(pgdata);
   const server = new PGLiteSocketServer({ db, host, port, maxConnections: 100 });
   serialiseBySession(server.queryQueue, db);
   await server.start();

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { createPGlite } from './pglite.mjs';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
 import { createClient } from '@supabase/supabase-js';
@@ -20,7 +19,7 @@ import { startGateway } from './gateway.mjs';
  * @returns {Promise<{ url: string, stop(): Promise<void> }>}
  */
 async function startScratchDatabase() {
-  const db = await PGlite.create({ extensions: { pgcrypto } });
+  const db = await createPGlite();
   await db.exec(await readFile(new URL('./bootstrap.sql', import.meta.url), 'utf8'));
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 20 });
   await server.start();

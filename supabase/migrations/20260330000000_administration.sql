@@ -314,18 +314,8 @@ grant execute on function private.contact_email() to anon, authenticated;
 create index profiles_created_at_idx on public.profiles (created_at desc, id desc);
 create index profiles_services_idx on public.profiles using gin (services);
 
--- Substring search over name, username and email. Where pg_trgm exists (hosted Supabase, Postgres)
--- a trigram index serves `like '%term%'`; PGlite has no pg_trgm, and there the scan stays linear.
-do $$
-begin
-  begin
-    create extension if not exists pg_trgm with schema extensions;
-  exception when others then
-    raise notice 'pg_trgm unavailable (%): user search without a trigram index', sqlerrm;
-  end;
-  if exists (select 1 from pg_extension where extname = 'pg_trgm') then
-    execute 'create index profiles_search_trgm_idx on public.profiles using gin '
-      || '(lower(name || '' '' || username || '' '' || email) extensions.gin_trgm_ops)';
-  end if;
-end;
-$$;
+-- Substring search over name, username and email: a trigram index serves `like '%term%'`.
+-- pg_trgm is available on hosted Supabase, on Postgres with contrib, and in the local PGlite.
+create extension if not exists pg_trgm with schema extensions;
+create index profiles_search_trgm_idx on public.profiles using gin
+  (lower(name || ' ' || username || ' ' || email) extensions.gin_trgm_ops);

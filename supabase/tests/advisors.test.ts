@@ -2,8 +2,7 @@
 // nothing at WARN or ERROR, and at INFO only unused indexes (a fresh database has used none). And
 // proof the check can fail: a public table without row-level security makes it fail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PGlite } from '@electric-sql/pglite';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { createPGlite } from '../../platform/pglite.mjs';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
 import { execFile } from 'node:child_process';
@@ -65,7 +64,7 @@ interface Scratch {
 }
 
 async function pgliteScratch(): Promise<Scratch> {
-  const db = await PGlite.create({ extensions: { pgcrypto } });
+  const db = await createPGlite();
   await db.exec(bootstrapSql());
   for (const m of migrationsSql()) await db.exec(m);
   const port = await freePort();

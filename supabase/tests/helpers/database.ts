@@ -3,8 +3,8 @@
 // a fresh uniquely named database of that real Postgres server (dropped on close). asUser() runs
 // SQL exactly as the api function does: one transaction, `set local role anon|authenticated` and
 // the caller's JWT claims in request.jwt.claims.
-import { PGlite } from '@electric-sql/pglite';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import type { PGlite } from '@electric-sql/pglite';
+import { createPGlite } from '../../../platform/pglite.mjs';
 import postgres from 'postgres';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +61,7 @@ function scripts(opts: CreateOptions = {}): string[] {
 }
 
 export async function createPglite(opts: CreateOptions = {}): Promise<TestDatabase> {
-  const pg = await PGlite.create({ extensions: { pgcrypto } });
+  const pg = await createPGlite();
   for (const script of scripts(opts)) await pg.exec(script);
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(text: string, params: unknown[] = []) {
