@@ -51,3 +51,8 @@ export function createDb(url: string): Db {
     end: () => sql.end({ timeout: 5 }),
   };
 }
+
+/** A LIKE pattern that finds `term` anywhere, with %, _ and \ in the term taken literally. */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}

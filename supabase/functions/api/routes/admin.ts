@@ -19,7 +19,7 @@ import {
 import { ROLES, type Role } from '../../_shared/domain.ts';
 import { SERVICE_CODES, type ServiceCode } from '../../_shared/services.ts';
 import type { Config } from '../lib/config.ts';
-import type { Db, Tx } from '../lib/db.ts';
+import { containsPattern, type Db, type Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
@@ -50,7 +50,6 @@ function fromDatabase(error: unknown): never {
 const pgArray = (codes: readonly string[]) => `{${codes.join(',')}}`;
 
 /** Escapes LIKE wildcards so a search for "50%" means the characters. */
-const likeEscape = (value: string) => value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 async function isAdmin(tx: Tx): Promise<boolean> {
   const [row] = await tx<{ admin: boolean }[]>`select private.is_admin() as admin`;
@@ -149,7 +148,7 @@ export function adminRoutes(config: Config, db: Db) {
   routes.get('/users', async (c) => {
     const query = validate(userListQuerySchema, searchQuery(c));
     const page = await asAdmin(c, async (tx) => {
-      const pattern = query.search ? `%${likeEscape(query.search.toLowerCase())}%` : null;
+      const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
       // The expression matches the trigram index (profiles_search_trgm_idx) where pg_trgm exists.
       const where = () => tx`
         where true

@@ -18,7 +18,7 @@ import {
 } from '../../_shared/catalogue.ts';
 import { type LearnerQuiz, QUIZ_GRACE_SECONDS, quizAnswersSchema, type QuizResult } from '../../_shared/quiz.ts';
 import type { Config } from '../lib/config.ts';
-import type { Db, Tx } from '../lib/db.ts';
+import { containsPattern, type Db, type Tx } from '../lib/db.ts';
 import { type Caller, type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
@@ -235,7 +235,7 @@ export function courseRoutes(config: Config, db: Db) {
     const userId = userIdOf(caller);
     if (query.mine && !userId) throw new ApiError(401, 'Sign in to list your own courses');
     const result = await db.withCaller(caller.db, async (tx) => {
-      const pattern = query.search ? `%${query.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+      const pattern = query.search ? containsPattern(query.search) : null;
       const where = tx`
         ${query.service ? tx`and c.service = ${query.service}::public.service_code` : tx``}
         ${query.status ? tx`and c.status = ${query.status}::public.course_status` : tx``}
