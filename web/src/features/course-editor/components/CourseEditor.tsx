@@ -15,6 +15,9 @@ import { BasicInfoForm } from './BasicInfoForm';
 import { CoverImageCard } from './CoverImageCard';
 import { ModulesPanel } from './ModulesPanel';
 
+/** Dark enough for white text at 4.5:1 or more (WCAG 2.2 AA). */
+const STATUS_BACKGROUND: Record<CourseStatus, string> = { DRAFT: '#495057', ACTIVE: '#1b5e20', ARCHIVED: '#a51d1d' };
+
 export function canEditCourse(user: User, course: Course): boolean {
   return user.role === 'ADMIN' || (user.role === 'INSTRUCTOR' && course.authorId === user.id);
 }
@@ -112,7 +115,7 @@ export function CourseEditor({ user, courseId }: { user: User; courseId?: string
                   Course Status
                 </Title>
                 <Group gap="xs">
-                  <Badge color={status === 'ACTIVE' ? 'green.9' : status === 'ARCHIVED' ? 'red.9' : 'gray.8'} variant="filled">
+                  <Badge variant="filled" style={{ backgroundColor: STATUS_BACKGROUND[status], color: '#fff' }}>
                     {COURSE_STATUS_LABELS[status]}
                   </Badge>
                 </Group>
