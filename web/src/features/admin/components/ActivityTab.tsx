@@ -4,7 +4,7 @@ import { Code, Group, Pagination, Stack, Table, Text } from '@mantine/core';
 import type { AuditEvent } from '@shared/admin.ts';
 import { errorDescription } from '@/lib/api-client';
 import { AUDIT_PAGE_SIZE, useAudit } from '../api/audit';
-import { formatDateTime } from '../lib/format';
+import { formatDateTime } from '@/lib/format';
 
 const ACTION_LABELS: Record<string, string> = {
   'user.created': 'User created',

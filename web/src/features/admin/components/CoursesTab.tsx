@@ -14,7 +14,7 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { type AdminCourse, COURSES_PAGE_SIZE, useAdminCourses, useDeleteCourse, useQuickCreateCourse, useQuickUpdateCourse } from '../api/courses';
-import { formatDate } from '../lib/format';
+import { formatDate } from '@/lib/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { serviceFilterData } from './UsersTab';
 

@@ -9,7 +9,7 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { USERS_PAGE_SIZE, useDeleteUser, useUsers } from '../api/users';
-import { formatDate } from '../lib/format';
+import { formatDate } from '@/lib/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { RoleBadge } from './RoleBadge';
 import { AddUserDialog, EditUserDialog } from './UserDialogs';

@@ -10,7 +10,7 @@ import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { type Certificate, CERTIFICATES_PAGE_SIZE, useCertificates } from '../api/get-certificates';
 import { useDownloadCertificate } from '../api/download-certificate';
-import { formatDate } from '../lib/dates';
+import { formatDate } from '@/lib/format';
 
 export function CertificateList({ highlightId, headingOrder = 2 }: { highlightId?: string | null; headingOrder?: 2 | 3 }) {
   const [page, setPage] = useState(1);

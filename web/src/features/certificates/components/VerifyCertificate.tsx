@@ -8,7 +8,7 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { PageSpinner } from '@/components/PageSpinner';
 import { errorDescription } from '@/lib/api-client';
 import { useVerifyCertificate } from '../api/verify-certificate';
-import { formatDate } from '../lib/dates';
+import { formatDate } from '@/lib/format';
 
 const CODE_PATTERN = /^[A-Za-z0-9]{8,32}$/;
 

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { errorDescription } from '@/lib/api-client';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { MY_COURSES_PAGE_SIZE, useMyCourses } from '../api/get-my-courses';
-import { formatHours } from '../lib/format';
+import { formatHours } from '@/lib/format';
 import { StatusBadge } from './StatusBadge';
 
 export function MyCoursesTab() {

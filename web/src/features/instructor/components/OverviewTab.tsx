@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { errorDescription } from '@/lib/api-client';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { useInstructorStats } from '../api/get-instructor-stats';
-import { formatDate } from '../lib/format';
+import { formatDate } from '@/lib/format';
 import { StatusBadge } from './StatusBadge';
 
 function StatCard({ label, value }: { label: string; value: string }) {

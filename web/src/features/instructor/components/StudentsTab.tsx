@@ -7,7 +7,7 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCourseOptions } from '../api/get-course-options';
 import { STUDENTS_PAGE_SIZE, type InstructorStudent, type StudentStatus, useInstructorStudents } from '../api/get-instructor-students';
 import { type Decision, useDecideEnrollment } from '../api/decide-enrollment';
-import { formatDate } from '../lib/format';
+import { formatDate } from '@/lib/format';
 
 const STATUS_LABELS: Record<StudentStatus, string> = { pending: 'Pending', 'in-progress': 'In progress', completed: 'Completed' };
 // Background and text pairs with at least 4.5:1 contrast (WCAG 2.2 AA).

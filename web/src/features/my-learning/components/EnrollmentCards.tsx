@@ -5,7 +5,8 @@ import { IconCircleCheck, IconClock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import type { Enrollment } from '../api/get-enrollments';
-import { formatDate, moduleCount } from '../lib/summary';
+import { formatDate } from '@/lib/format';
+import { moduleCount } from '../lib/summary';
 
 const GONE = 'Course no longer available';
 

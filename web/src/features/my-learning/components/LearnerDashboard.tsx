@@ -22,7 +22,8 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { PageSpinner } from '@/components/PageSpinner';
 import { errorDescription } from '@/lib/api-client';
 import { type Enrollment, useEnrollments } from '../api/get-enrollments';
-import { formatDate, type LearningSummary, summarise } from '../lib/summary';
+import { formatDate } from '@/lib/format';
+import { type LearningSummary, summarise } from '../lib/summary';
 import { CompletedCard, InProgressCard } from './EnrollmentCards';
 import { EmptyState } from './EmptyState';
 

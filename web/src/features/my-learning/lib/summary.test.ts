@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Enrollment } from '../api/get-enrollments';
-import { formatDate, moduleCount, summarise } from './summary';
+import { moduleCount, summarise } from './summary';
 
 function enrolment(overrides: Partial<Enrollment>): Enrollment {
   return {
@@ -32,17 +32,3 @@ describe('summarise', () => {
   });
 });
 
-describe('formatDate', () => {
-  it('writes dates as 22 November 2026 in London time, else Unknown', () => {
-    expect(formatDate('2026-11-22T10:00:00Z')).toBe('22 November 2026');
-    // 23:30 UTC on 30 June is already 1 July in London (BST).
-    expect(formatDate('2026-06-30T23:30:00Z')).toBe('1 July 2026');
-    expect(formatDate(null)).toBe('Unknown');
-    expect(formatDate('nonsense')).toBe('Unknown');
-  });
-
-  it('counts modules in words', () => {
-    expect(moduleCount(1)).toBe('1 module');
-    expect(moduleCount(4)).toBe('4 modules');
-  });
-});

@@ -25,15 +25,6 @@ export function summarise(enrollments: Enrollment[]): LearningSummary {
   return { total: enrollments.length, inProgress, completed, overallProgress, services };
 }
 
-const ukDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
-
-/** `22 November 2026`, or 'Unknown' when there is no date. */
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return 'Unknown';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? 'Unknown' : ukDate.format(date);
-}
-
 export function moduleCount(n: number): string {
   return `${n} ${n === 1 ? 'module' : 'modules'}`;
 }

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatDateTime, formatHours } from './format';
+
+describe('formatting', () => {
+  it("says '1 hour' and 'N hours'", () => {
+    expect(formatHours(1)).toBe('1 hour');
+    expect(formatHours(2)).toBe('2 hours');
+    expect(formatHours(12)).toBe('12 hours');
+  });
+
+  it('writes UK dates in London time', () => {
+    expect(formatDate('2026-11-22T10:00:00Z')).toBe('22 November 2026');
+    // 23:30 UTC on 30 June is already 1 July in British Summer Time.
+    expect(formatDate('2026-06-30T23:30:00Z')).toBe('1 July 2026');
+    expect(formatDate(null)).toBe('Unknown');
+    expect(formatDate('not a date')).toBe('Unknown');
+  });
+
+  it('writes times in London time', () => {
+    expect(formatDateTime('2026-06-30T23:30:00Z')).toBe('1 July 2026 at 00:30');
+    expect(formatDateTime(undefined)).toBe('Unknown');
+  });
+});
