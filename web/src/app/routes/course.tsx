@@ -1,7 +1,7 @@
 // /course/:id: the course page (features/course).
 import { useParams } from 'react-router';
 import { useUser } from '@/features/auth/api/get-user';
-import { useSiteSettings } from '@/features/site-settings/api/get-settings';
+import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { CourseDetail } from '@/features/course/components/CourseDetail';
 import { PageSpinner } from '@/components/PageSpinner';
 

@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { PRODUCT_NAME } from '@shared/domain.ts';
 import { isServiceCode, SERVICES } from '@shared/services.ts';
 import { useUser } from '@/features/auth/api/get-user';
-import { useSiteSettings } from '@/features/site-settings/api/get-settings';
+import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { CourseCatalogue } from '@/features/catalogue/components/CourseCatalogue';
 import { PageSpinner } from '@/components/PageSpinner';
 

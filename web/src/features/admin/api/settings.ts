@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PublicSettings, SettingsInput } from '@shared/admin.ts';
 import { api } from '@/lib/api-client';
-import { settingsKeys } from '@/features/site-settings/api/get-settings';
+import { settingsKeys } from '@/lib/site-settings/get-settings';
 import { adminKeys } from './keys';
 
 export function useSaveSettings() {

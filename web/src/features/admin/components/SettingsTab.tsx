@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { DEFAULT_SETTINGS, settingsSchema, type SettingsInput } from '@shared/admin.ts';
 import { CERTIFICATE_TEMPLATE_LABELS, CERTIFICATE_TEMPLATES, COURSE_ACCESS_LABELS, COURSE_ACCESS_OPTIONS } from '@shared/domain.ts';
-import { settingsQueryOptions } from '@/features/site-settings/api/get-settings';
+import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useSaveSettings } from '../api/settings';
