@@ -221,7 +221,8 @@ describe('course authoring end to end', () => {
     await page.getByRole('button', { name: 'Save Course' }).click();
     await page.waitForURL(/\/course\/edit\/[0-9a-f-]{36}$/);
     await page.getByText('You can now add modules and quizzes.').waitFor();
-    await expect(page.getByRole('tab', { name: /Modules & Quizzes/ }).isDisabled()).resolves.toBe(false);
+    await page.getByRole('button', { name: 'Update Course' }).waitFor();
+    await expect.poll(() => page.getByRole('tab', { name: /Modules & Quizzes/ }).isDisabled()).toBe(false);
   });
 
   it("refuses to open the admin's course for editing", async () => {
