@@ -69,13 +69,24 @@ async function prepare(url) {
  * a branch), instead of refusing to start.
  */
 export async function pushMigrations(url, { seed = false, log = () => {} } = {}) {
-  const args = ['db', 'push', '--db-url', url, '--yes', '--include-all'];
+  const args = ['db', 'push', '--db-url', cliDatabaseUrl(url), '--yes', '--include-all'];
   if (seed) args.push('--include-seed');
   const bin = path.join(repoRoot, 'node_modules', '.bin', 'supabase');
   const output = await run(bin, args, { cwd: repoRoot });
   for (const line of output.split('\n')) {
     if (/^(Applying|Seeding)/.test(line.trim())) log(line.trim());
   }
+}
+
+/**
+ * The Supabase CLI insists on TLS unless the URL says otherwise; PGlite and a local Postgres
+ * speak plain TCP on the loopback, so a local URL without an sslmode gets sslmode=disable.
+ */
+export function cliDatabaseUrl(url) {
+  const parsed = new URL(url);
+  const local = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  if (local && !parsed.searchParams.has('sslmode')) parsed.searchParams.set('sslmode', 'disable');
+  return parsed.toString();
 }
 
 function run(command, args, options) {

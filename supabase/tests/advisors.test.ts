@@ -3,6 +3,7 @@
 // proof the check can fail: a public table without row-level security makes it fail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPGlite } from '../../platform/pglite.mjs';
+import { cliDatabaseUrl } from '../../platform/db.mjs';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
 import { execFile } from 'node:child_process';
@@ -40,7 +41,7 @@ function advisors(url: string): Promise<Advice> {
   return new Promise((resolve) => {
     execFile(
       'npx',
-      ['supabase', 'db', 'advisors', `--remote=${url}`, '--level', 'info', '--fail-on', 'warn', '--output-format', 'json'],
+      ['supabase', 'db', 'advisors', `--db-url=${cliDatabaseUrl(url)}`, '--level', 'info', '--fail-on', 'warn', '--output-format', 'json'],
       { cwd: root, encoding: 'utf8', timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
