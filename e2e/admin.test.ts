@@ -5,28 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { apiCall as call, apiLogin } from './api';
 
-const api = `${baseUrl}/functions/v1/api`;
 const suffix = `${Date.now().toString(36)}${process.pid.toString(36)}`;
-
-async function call(method: string, path: string, token?: string, body?: unknown) {
-  const response = await fetch(`${api}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : undefined, text };
-}
-
-async function login(username: string, password: string): Promise<string> {
-  const answer = await call('POST', '/login', undefined, { username, password });
-  expect(answer.status, answer.text).toBe(200);
-  return answer.json.session.access_token;
-}
 
 type Settings = Record<string, unknown>;
 const settingsBody = (s: Settings) => ({
@@ -53,7 +34,7 @@ describe('admin dashboard end to end', () => {
   }
 
   beforeAll(async () => {
-    adminToken = await login('admin', 'password123');
+    adminToken = (await apiLogin('admin', 'password123')).token;
     original = (await call('GET', '/settings', adminToken)).json;
     const registered = await call('POST', '/register', undefined, { ...learner, confirmPassword: learner.password });
     expect(registered.status, registered.text).toBe(201);
@@ -98,7 +79,7 @@ describe('admin dashboard end to end', () => {
     await row.locator('[data-service="UKAS"]').waitFor();
 
     // The promoted user may now author a UKAS course through the API (RLS: their services).
-    const token = await login(learner.username, learner.password);
+    const token = (await apiLogin(learner.username, learner.password)).token;
     const course = await call('POST', '/courses', token, {
       title: `Ambulance triage ${suffix}`, description: 'Triage at a major incident for ambulance crews.', service: 'UKAS', duration: 2, status: 'DRAFT',
     });
@@ -208,7 +189,7 @@ describe('admin dashboard end to end', () => {
     expect(password?.length).toBeGreaterThanOrEqual(20);
     await screenshot(page, 'admin-temporary-password');
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await login(added.username, password!);
+    await apiLogin(added.username, password!);
 
     await page.getByLabel('Search users').fill(added.username);
     const row = page.locator(`tr[data-user="${added.username}"]`);

@@ -5,33 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { apiCall, apiLogin, uiLogin } from './api';
 
-const apiUrl = `${baseUrl}/functions/v1/api`;
 const JESIP = '10000000-0000-4000-a000-000000000001';
 const CONFLICT_COURSE = '10000000-0000-4000-a000-000000000002';
-
-async function apiCall<T>(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: T }> {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${apiUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, json: (text ? JSON.parse(text) : undefined) as T };
-}
-
-async function apiLogin(username: string): Promise<string> {
-  const answer = await apiCall<{ session: { access_token: string } }>('POST', '/login', undefined, { username, password: 'password123' });
-  if (answer.status !== 200) throw new Error(`login ${username}: ${answer.status}`);
-  return answer.json.session.access_token;
-}
-
-async function uiLogin(page: Page, username: string) {
-  await page.goto(`${baseUrl}/auth`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill('password123');
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await page.waitForURL(`${baseUrl}/`);
-}
 
 interface Stats {
   totalCourses: number;
@@ -54,8 +31,8 @@ describe('instructor dashboard and course manager end to end', () => {
     browser = await launchBrowser();
     context = await browser.newContext();
     page = await context.newPage();
-    instructorToken = await apiLogin('instructor');
-    adminToken = await apiLogin('admin');
+    instructorToken = (await apiLogin('instructor')).token;
+    adminToken = (await apiLogin('admin')).token;
     await uiLogin(page, 'instructor');
   });
   afterAll(async () => {

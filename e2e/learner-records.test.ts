@@ -6,10 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { apiLogin, apiUrl as api, uiLogin } from './api';
 
 const CODE = 'DEMO2026CERT0001';
 const AIRWAVE = 'Airwave Radio Voice Procedure';
-const api = `${baseUrl}/functions/v1/api`;
 
 interface Enrollment {
   progress: number;
@@ -18,29 +18,10 @@ interface Enrollment {
   course: { title: string; service: string } | null;
 }
 
-async function apiLogin(username: string, password: string): Promise<{ token: string; userId: string; name: string }> {
-  const response = await fetch(`${api}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  expect(response.status).toBe(200);
-  const body = await response.json();
-  return { token: body.session.access_token, userId: body.user.id, name: body.user.name };
-}
-
 async function apiGet<T>(token: string, pathname: string): Promise<T> {
   const response = await fetch(`${api}${pathname}`, { headers: { authorization: `Bearer ${token}` } });
   expect(response.status).toBe(200);
   return (await response.json()) as T;
-}
-
-async function uiLogin(page: Page, username: string, password: string) {
-  await page.goto(`${baseUrl}/auth`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await page.waitForURL(`${baseUrl}/`);
 }
 
 const ukDate = (iso: string) =>

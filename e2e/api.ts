@@ -1,0 +1,36 @@
+// The API and sign-in steps the browser tests share: set-up and checks go straight to the api
+// function; what the test is about goes through the screens.
+import type { Page } from 'playwright-core';
+import { baseUrl } from './browser';
+
+export const apiUrl = `${baseUrl}/functions/v1/api`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function apiCall<T = any>(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: T; text: string }> {
+  const response = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: (text ? JSON.parse(text) : undefined) as T, text };
+}
+
+/** Signs in through the API: the access token and who it belongs to. */
+export async function apiLogin(username: string, password = 'password123'): Promise<{ token: string; userId: string; name: string }> {
+  const answer = await apiCall('POST', '/login', undefined, { username, password });
+  if (answer.status !== 200) throw new Error(`login ${username}: ${answer.status} ${answer.text}`);
+  return { token: answer.json.session.access_token, userId: answer.json.user.id, name: answer.json.user.name };
+}
+
+/** Signs in through the /auth screen and waits for the home page. */
+export async function uiLogin(page: Page, username: string, password = 'password123') {
+  await page.goto(`${baseUrl}/auth`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.waitForURL(`${baseUrl}/`);
+}
