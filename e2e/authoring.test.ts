@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deflateSync } from 'node:zlib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { apiCall, apiLogin, uiLogin } from './api';
 
 const ADMIN_COURSE = '10000000-0000-4000-a000-000000000004';
 
@@ -53,15 +54,13 @@ describe('course authoring end to end', () => {
   const suffix = Date.now().toString(36);
   const title = `Scene safety briefing ${suffix}`;
   let courseId = '';
+  let instructorToken = '';
 
   beforeAll(async () => {
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${baseUrl}/auth`);
-    await page.getByLabel('Username').fill('instructor');
-    await page.getByLabel('Password').fill('password123');
-    await page.getByRole('button', { name: 'Login', exact: true }).click();
-    await page.waitForURL(`${baseUrl}/`);
+    await uiLogin(page, 'instructor');
+    instructorToken = (await apiLogin('instructor')).token;
   });
   afterAll(async () => {
     await browser?.close();
@@ -210,6 +209,50 @@ describe('course authoring end to end', () => {
     expect(course.modules).toBe(3);
     await expectAccessible(page);
     await screenshot(page, 'authoring-published');
+  });
+
+  it('lets the seeded student find the published course and pass its quiz, and shows them to the instructor', async () => {
+    const learnerPage = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await uiLogin(learnerPage, 'student');
+    await learnerPage.getByLabel('Search courses').fill(suffix);
+    await learnerPage.waitForURL(new RegExp(`search=${suffix}`));
+    await learnerPage.getByText('Showing 1 of 1 course').waitFor();
+    const card = learnerPage.locator(`[data-course-card="${courseId}"]`);
+    await card.getByRole('button', { name: 'Enroll Now' }).click();
+    await learnerPage.waitForURL(`${baseUrl}/course/${courseId}`);
+    await learnerPage.getByRole('button', { name: 'Start Course' }).first().waitFor();
+
+    const modules = await apiCall<{ id: string; title: string }[]>('GET', `/courses/${courseId}/modules`, instructorToken);
+    const hazards = modules.json.find((m) => m.title === 'Module two: hazards')!;
+    await learnerPage.goto(`${baseUrl}/course/${courseId}/module/${hazards.id}`);
+    await learnerPage.getByRole('button', { name: 'Mark as complete' }).click();
+    await learnerPage.getByRole('button', { name: 'Start quiz' }).click();
+    await learnerPage.getByRole('radio', { name: 'False' }).check();
+    await learnerPage.getByRole('radio', { name: 'Upwind and uphill' }).check();
+    await learnerPage.getByRole('button', { name: 'Submit answers' }).click();
+    await learnerPage.getByText('Quiz passed').waitFor();
+    await screenshot(learnerPage, 'authoring-student-passed');
+    await learnerPage.context().close();
+
+    // The instructor's Students and Analytics tabs show the learner with the server's figures.
+    const students = await apiCall<{ items: { learner: { name: string }; progress: number }[] }>(
+      'GET', `/instructor/students?courseId=${courseId}`, instructorToken);
+    expect(students.json.items.map((s) => s.learner.name)).toEqual(['Sam Patel']);
+    await page.goto(`${baseUrl}/instructor?tab=students`);
+    const row = page.getByRole('row', { name: new RegExp(`Sam Patel.*${title}`) });
+    await row.waitFor();
+    await expect(row.innerText()).resolves.toContain(`${students.json.items[0].progress}%`);
+
+    const analytics = await apiCall<{ items: { courseId: string; enrollments: number; quizAttempts: number; quizPassRate: number | null }[] }>(
+      'GET', '/instructor/analytics?pageSize=100', instructorToken);
+    const figures = analytics.json.items.find((c) => c.courseId === courseId)!;
+    expect(figures).toMatchObject({ enrollments: 1, quizAttempts: 1, quizPassRate: 100 });
+    await page.getByRole('tab', { name: 'Analytics' }).click();
+    const analyticsRow = page.getByRole('table', { name: 'Course analytics' }).locator(`tr[data-course="${courseId}"]`);
+    await expect(analyticsRow.locator('td').nth(0).textContent()).resolves.toBe('1');
+    await expect(analyticsRow.locator('td').nth(4).textContent()).resolves.toMatch(/^100%/);
+    await expectAccessible(page);
+    await screenshot(page, 'authoring-instructor-analytics');
   });
 
   it('creates another course through /course-creator', async () => {
