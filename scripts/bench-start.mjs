@@ -34,12 +34,13 @@ async function stop(child) {
   await exited;
 }
 
+/** Processes of this run still alive: the platform, its Deno function, PGlite. */
 function orphans() {
-  try {
-    return execSync(`pgrep -f "${dataDir}|supabase/functions/api/index.ts" || true`).toString().trim();
-  } catch {
-    return '';
-  }
+  return execSync('ps -eo pid=,args=')
+    .toString()
+    .split('\n')
+    .filter((line) => line.includes(dataDir) || line.includes('supabase/functions/api/index.ts'))
+    .filter((line) => !line.includes('ps -eo'));
 }
 
 const first = await startOnce();
@@ -48,8 +49,9 @@ const second = await startOnce();
 await stop(second.child);
 await new Promise((r) => setTimeout(r, 500));
 const left = orphans();
+if (left.length) console.log(left.join('\n'));
 console.log(`first start (new database, seed, web build): ${first.seconds.toFixed(1)} s  (budget 60 s)`);
 console.log(`restart:                                     ${second.seconds.toFixed(1)} s  (budget 15 s)`);
-console.log(`processes left after Ctrl-C:                 ${left ? left.split('\n').length : 0}`);
+console.log(`processes left after Ctrl-C:                 ${left.length}`);
 fs.rmSync(dataDir, { recursive: true, force: true });
-process.exit(first.seconds < 60 && second.seconds < 15 && !left ? 0 : 1);
+process.exit(first.seconds < 60 && second.seconds < 15 && left.length === 0 ? 0 : 1);
