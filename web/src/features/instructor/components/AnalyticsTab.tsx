@@ -56,12 +56,14 @@ export function AnalyticsTab() {
         </Title>
         <figure aria-labelledby="analytics-chart-title" style={{ margin: 0 }}>
           <BarChart
-            h={320}
+            // Horizontal bars: course titles read along the axis instead of overlapping.
+            orientation="vertical"
+            h={Math.max(200, chartData.length * 60)}
             data={chartData}
             dataKey="course"
             withLegend
-            xAxisProps={{ interval: 0 }}
-            yAxisProps={{ domain: [0, 100] }}
+            xAxisProps={{ domain: [0, 100] }}
+            yAxisProps={{ width: 190, interval: 0 }}
             series={[
               { name: 'Completion rate', color: 'blue.8' },
               { name: 'Average progress', color: 'teal.8' },
