@@ -49,7 +49,26 @@ export async function readJson(c: Context): Promise<unknown> {
   }
 }
 
+const UNSAFE_TEXT = 'Contains characters that are not allowed';
+
+/** The path of the first string (value or key) that Postgres text cannot hold or that is not
+ * well-formed UTF-16 (a NUL character, a lone surrogate), or null when there is none. */
+function unsafeText(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') || !value.isWellFormed() ? path : null;
+  if (depth > 64 || value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000') || !key.isWellFormed()) return path || '_';
+    const found = unsafeText(item, at, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  // Postgres refuses NUL in text: refused here as bad input, never a database error (a 500).
+  const unsafe = unsafeText(value, '');
+  if (unsafe !== null) throw new ApiError(400, 'Validation failed', { [unsafe || '_']: UNSAFE_TEXT });
   const result = schema.safeParse(value);
   if (!result.success) throw new ApiError(400, 'Validation failed', fieldErrors(result.error));
   return result.data;
