@@ -27,6 +27,29 @@ export function sniffImage(bytes: Uint8Array): ImageType | null {
   return null;
 }
 
+const endsWith = (bytes: Uint8Array, suffix: number[]) => startsWith(bytes, suffix, bytes.length - suffix.length);
+
+/** Whether the file is whole: a truncated upload (cut off mid-transfer, or only a signature) is refused. */
+export function isComplete(bytes: Uint8Array, type: ImageType): boolean {
+  switch (type.ext) {
+    case 'png':
+      // The IHDR chunk first, the IEND chunk (with its fixed CRC) last.
+      return bytes.length >= 8 + 25 + 12 && startsWith(bytes, ascii('IHDR'), 12) &&
+        endsWith(bytes, [...ascii('IEND'), 0xae, 0x42, 0x60, 0x82]);
+    case 'jpg': {
+      // The end-of-image marker, allowing for a little padding some encoders add after it.
+      const tail = bytes.subarray(Math.max(0, bytes.length - 64));
+      return bytes.length > 4 && tail.some((b, i) => b === 0xff && tail[i + 1] === 0xd9);
+    }
+    case 'gif':
+      return bytes.length > 13 && bytes[bytes.length - 1] === 0x3b;
+    case 'webp': {
+      const size = (bytes[4] | (bytes[5] << 8) | (bytes[6] << 16) | (bytes[7] << 24)) >>> 0;
+      return bytes.length >= 16 && size + 8 <= bytes.length;
+    }
+  }
+}
+
 export interface UploadedImage {
   bytes: Uint8Array<ArrayBuffer>;
   type: ImageType;
@@ -64,6 +87,9 @@ export async function readImage(c: Context, field: string): Promise<UploadedImag
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = sniffImage(bytes);
   if (!type) throw new ApiError(415, MESSAGES.imageType, { [field]: MESSAGES.imageType });
+  if (!isComplete(bytes, type)) {
+    throw new ApiError(400, 'The image file is incomplete or damaged', { [field]: 'The image file is incomplete or damaged' });
+  }
   return { bytes, type };
 }
 
