@@ -227,6 +227,7 @@ export function adminRoutes(config: Config, db: Db) {
     const caller = requireUser(c);
     const id = userId(c);
     const input = await jsonBody(c, userUpdateSchema);
+    if (Object.values(input).every((value) => value === undefined)) throw new ApiError(400, 'Nothing to update', { _: 'Nothing to update' });
     const { before, emailChanged } = await db.withCaller(caller.db, async (tx) => {
       const admin = await isAdmin(tx);
       const self = id === caller.userId;
