@@ -435,6 +435,16 @@ test('robustness: bad Authorization headers are 401, never a 500', async () => {
   report();
 });
 
+test('robustness: a refusal raised by a SQL function keeps its own message; learners get 403, never SQL text', async () => {
+  const path = `/api/enrollments/${VALID.enrollmentId}/approve`;
+  const admin = await check('admin approve active', 'POST', path, { token: callers[2].token });
+  assert.equal(admin?.status, 409);
+  assert.equal(admin?.json.message, 'This enrolment is not awaiting approval');
+  const learner = await check('learner approve own', 'POST', path, { token: callers[1].token });
+  assert.equal(learner?.status, 403);
+  report();
+});
+
 test('robustness: no refused request changed any data; the number of cases', async () => {
   assert.deepEqual(await snapshot(), before);
   // The learner is still signed in: no bad request ended their session.

@@ -31,7 +31,10 @@ const analyticsQuery = z.object(pageFields);
 /** Database refusals raised by the SQL functions, as HTTP answers. */
 function fromDatabase(error: unknown): never {
   const code = (error as { code?: unknown })?.code;
-  const message = (error as { message?: string })?.message ?? '';
+  // Only the messages our SQL functions raise on purpose reach the client; any other database
+  // error text (a policy, a relation name) never does.
+  const raised = (error as { routine?: unknown })?.routine === 'exec_stmt_raise';
+  const message = raised ? (error as { message?: string })?.message ?? '' : '';
   if (code === '42501') throw new ApiError(403, message || 'Forbidden');
   if (code === 'P0002') throw new ApiError(404, message || 'Not found');
   if (code === '55000') throw new ApiError(409, message || 'Conflict');
