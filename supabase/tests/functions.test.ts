@@ -106,14 +106,18 @@ describe.each(backends)('functions on $name', ({ create }) => {
     it('a failed quiz is recorded and does not count; a passed one completes the module', async () => {
       const quiz = ids.quiz(12, 3);
       const q = (n: number) => ids.question(12, 3, n);
+      // Answers go through the timer: open the attempt, then finish it.
+      expect(await sqlState(() => queryAs(db, learner, `select private.submit_quiz_attempt($1, '{}')`, [quiz]))).toBe('42501');
+      await queryAs(db, learner, 'select private.start_quiz_attempt($1)', [quiz]);
       const failed = await queryAs<{ score: number; max_score: number; passed: boolean }>(
-        db, learner, 'select score, max_score, passed from private.submit_quiz_attempt($1, $2::text::jsonb)',
+        db, learner, 'select score, max_score, passed from private.finish_quiz_attempt($1, $2::text::jsonb)',
         [quiz, JSON.stringify({ [q(1)]: [0], [q(2)]: [1], [q(3)]: [0] })],
       );
       expect(failed.rows).toEqual([{ score: 1, max_score: 3, passed: false }]);
       expect((await enrolment()).rows[0].progress).toBe(50);
+      await queryAs(db, learner, 'select private.start_quiz_attempt($1)', [quiz]);
       const passed = await queryAs<{ id: string; score: number; passed: boolean }>(
-        db, learner, 'select id, score, passed from private.submit_quiz_attempt($1, $2::text::jsonb)',
+        db, learner, 'select id, score, passed from private.finish_quiz_attempt($1, $2::text::jsonb)',
         [quiz, JSON.stringify({ [q(1)]: [2], [q(2)]: 0, [q(3)]: [0] })],
       );
       expect(passed.rows[0]).toMatchObject({ score: 3, passed: true });
