@@ -80,8 +80,11 @@ async function courseToChange(tx: Tx, courseId: string, userId: string): Promise
 }
 
 async function moduleToChange(tx: Tx, moduleId: string, userId: string) {
+  // content and image only through private.module_body (the API roles cannot select them).
   const [module] = await tx<{ id: string; courseId: string; image: string | null }[]>`
-    select id, course_id, image from public.course_modules where id = ${moduleId}::uuid`;
+    select m.id, m.course_id, b.image from public.course_modules m
+    left join lateral private.module_body(m.id) b on true
+    where m.id = ${moduleId}::uuid`;
   if (!module) throw notFound('Module');
   await courseToChange(tx, module.courseId, userId);
   return module;
@@ -140,20 +143,26 @@ async function readCourse(tx: Tx, courseId: string) {
   };
 }
 
+// content and image come from private.module_body (b), joined by moduleSource: the API roles
+// cannot select those columns of public.course_modules directly.
 const moduleColumns = (tx: Tx) => tx`
-  m.id, m.course_id, m.title, m.content, m.order_index, m.duration, m.has_quiz, m.image, m.created_at, m.updated_at,
+  m.id, m.course_id, m.title, coalesce(b.content, '') as content, m.order_index, m.duration, m.has_quiz, b.image,
+  m.created_at, m.updated_at,
   exists (select 1 from public.user_module_progress p
           where p.module_id = m.id and p.user_id = (select auth.uid()) and p.completed) as completed`;
 
+const moduleSource = (tx: Tx) => tx`
+  public.course_modules m left join lateral private.module_body(m.id) b on true`;
+
 async function readModule(tx: Tx, moduleId: string) {
-  const [row] = await tx`select ${moduleColumns(tx)} from public.course_modules m where m.id = ${moduleId}::uuid`;
+  const [row] = await tx`select ${moduleColumns(tx)} from ${moduleSource(tx)} where m.id = ${moduleId}::uuid`;
   if (!row) throw notFound('Module');
   return row;
 }
 
 async function readModules(tx: Tx, courseId: string) {
   return await tx`
-    select ${moduleColumns(tx)} from public.course_modules m
+    select ${moduleColumns(tx)} from ${moduleSource(tx)}
     where m.course_id = ${courseId}::uuid order by m.order_index, m.created_at, m.id`;
 }
 
@@ -273,7 +282,9 @@ export function authoringRoutes(config: Config, db: Db) {
     const removed = await db.withCaller(caller.db, async (tx) => {
       await courseToChange(tx, id, caller.userId);
       const images = await tx<{ image: string }[]>`
-        select image from public.course_modules where course_id = ${id}::uuid and image is not null`;
+        select b.image from public.course_modules m
+        cross join lateral private.module_body(m.id) b
+        where m.course_id = ${id}::uuid and b.image is not null`;
       const [row] = await guarded(() => tx<{ coverImage: string | null }[]>`
         delete from public.courses where id = ${id}::uuid returning cover_image`);
       if (!row) throw new ApiError(403, NOT_YOURS);
@@ -355,11 +366,16 @@ export function authoringRoutes(config: Config, db: Db) {
     const input = await jsonBody(c, moduleUpdateSchema);
     const module = await db.withCaller(caller.db, async (tx) => {
       const current = await moduleToChange(tx, id, caller.userId);
+      // Only the provided columns are set: the API roles may not read content, so no
+      // `content = coalesce(x, content)`. With none (only orderIndex), `title = title` still checks
+      // the caller may update the row.
+      const values: Record<string, string | number> = {};
+      if (input.title != null) values.title = input.title;
+      if (input.content != null) values.content = input.content;
+      if (input.duration != null) values.duration = input.duration;
+      const columns = Object.keys(values);
       const rows = await guarded(() => tx`
-        update public.course_modules set
-          title = coalesce(${input.title ?? null}, title),
-          content = coalesce(${input.content ?? null}, content),
-          duration = coalesce(${input.duration ?? null}::integer, duration)
+        update public.course_modules set ${columns.length ? tx(values, columns) : tx`title = title`}
         where id = ${id}::uuid returning id`);
       if (rows.length === 0) throw new ApiError(403, NOT_YOURS);
       if (input.orderIndex !== undefined) {
@@ -399,8 +415,10 @@ export function authoringRoutes(config: Config, db: Db) {
         return { folder: module.courseId };
       },
       async (tx, url) => {
+        // Lock the row, then read the image through private.module_body (no direct select on it).
+        await tx`select id from public.course_modules where id = ${id}::uuid for update`;
         const [before] = await tx<{ image: string | null }[]>`
-          select image from public.course_modules where id = ${id}::uuid for update`;
+          select image from private.module_body(${id}::uuid)`;
         const rows = await tx`update public.course_modules set image = ${url} where id = ${id}::uuid returning id`;
         return { old: before?.image ?? null, updated: rows.length > 0 };
       },

@@ -270,11 +270,13 @@ export function courseRoutes(config: Config, db: Db) {
       const rights = await access(tx, courseId);
       if (!rights.visible) return null;
       const rows = await tx<Row[]>`
-        select m.id, m.course_id, m.title, m.content, m.order_index, m.duration,
-               (m.has_quiz or q.id is not null) as has_quiz, m.image, m.created_at, m.updated_at,
+        select m.id, m.course_id, m.title, b.content, m.order_index, m.duration,
+               (m.has_quiz or q.id is not null) as has_quiz, b.image, m.created_at, m.updated_at,
                coalesce(p.completed, false) as completed, (p.read_at is not null) as read,
                coalesce(p.quiz_passed, false) as quiz_passed
         from public.course_modules m
+        -- content and image only through private.module_body (the API roles cannot select them).
+        left join lateral private.module_body(m.id) b on true
         left join public.quizzes q on q.module_id = m.id
         left join public.user_module_progress p on p.module_id = m.id and p.user_id = ${userId}::uuid
         where m.course_id = ${courseId}::uuid
@@ -300,8 +302,8 @@ export function courseRoutes(config: Config, db: Db) {
           where m.course_id = (select course_id from public.course_modules where id = ${id}::uuid)
           window w as (order by m.order_index, m.created_at, m.id)
         )
-        select m.id, m.course_id, m.title, m.content, m.order_index, m.duration,
-               (m.has_quiz or q.id is not null) as has_quiz, m.image, m.created_at, m.updated_at,
+        select m.id, m.course_id, m.title, b.content, m.order_index, m.duration,
+               (m.has_quiz or q.id is not null) as has_quiz, b.image, m.created_at, m.updated_at,
                coalesce(p.completed, false) as completed, (p.read_at is not null) as read,
                coalesce(p.quiz_passed, false) as quiz_passed,
                s.previous_id, s.next_id, s.position::int as position, s.total::int as total,
@@ -309,6 +311,8 @@ export function courseRoutes(config: Config, db: Db) {
                q.id as quiz_id, q.title as quiz_title, q.description as quiz_description,
                q.passing_score, q.time_limit
         from public.course_modules m
+        -- content and image only through private.module_body (the API roles cannot select them).
+        left join lateral private.module_body(m.id) b on true
         join siblings s on s.id = m.id
         join public.courses c on c.id = m.course_id
         left join public.quizzes q on q.module_id = m.id
