@@ -38,6 +38,11 @@ describe('admin dashboard end to end', () => {
     original = (await call('GET', '/settings', adminToken)).json;
     const registered = await call('POST', '/register', undefined, { ...learner, confirmPassword: learner.password });
     expect(registered.status, registered.text).toBe(201);
+    // A second learner who stays a STUDENT: with several users in the role, a bulk change is
+    // recorded as one summary event (users.permissions_changed), whatever other suites did before.
+    const other = { username: `adm_s_${suffix}`, email: `student.${suffix}@example.uk`, name: `Sol Student ${suffix}`, password: 'learner-pass-2' };
+    const second = await call('POST', '/register', undefined, { ...other, confirmPassword: other.password });
+    expect(second.status, second.text).toBe(201);
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();
   });

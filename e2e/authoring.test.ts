@@ -249,8 +249,8 @@ describe('course authoring end to end', () => {
     expect(figures).toMatchObject({ enrollments: 1, quizAttempts: 1, quizPassRate: 100 });
     await page.getByRole('tab', { name: 'Analytics' }).click();
     const analyticsRow = page.getByRole('table', { name: 'Course analytics' }).locator(`tr[data-course="${courseId}"]`);
-    await expect(analyticsRow.locator('td').nth(0).textContent()).resolves.toBe('1');
-    await expect(analyticsRow.locator('td').nth(4).textContent()).resolves.toMatch(/^100%/);
+    await expect.poll(() => analyticsRow.locator('td').nth(0).textContent(), { timeout: 10_000 }).toBe('1');
+    await expect.poll(() => analyticsRow.locator('td').nth(4).textContent(), { timeout: 10_000 }).toMatch(/^100%/);
     await expectAccessible(page);
     await screenshot(page, 'authoring-instructor-analytics');
   });

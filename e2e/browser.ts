@@ -33,6 +33,16 @@ export async function screenshot(page: Page, name: string) {
 
 /** axe-core on the current page: no serious or critical violation (WCAG 2.2 AA rules). */
 export async function expectAccessible(page: Page) {
+  // Let transitions settle first: a toast fading in has, for a moment, too little contrast.
+  // (Spinners animate forever and are skipped; a cancelled transition counts as settled.)
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
     .analyze();

@@ -182,9 +182,9 @@ describe('instructor dashboard and course manager end to end', () => {
     await table.waitFor();
     const jesip = analytics.items.find((c) => c.courseId === JESIP)!;
     const row = table.locator(`tr[data-course="${JESIP}"]`);
-    await expect(row.locator('td').nth(0).textContent()).resolves.toBe(String(jesip.enrollments));
-    await expect(row.locator('td').nth(3).textContent()).resolves.toBe(`${jesip.averageProgress}%`);
-    await expect(row.locator('td').nth(4).textContent()).resolves.toMatch(new RegExp(`^${jesip.quizPassRate}%`));
+    await expect.poll(() => row.locator('td').nth(0).textContent(), { timeout: 10_000 }).toBe(String(jesip.enrollments));
+    await expect.poll(() => row.locator('td').nth(3).textContent(), { timeout: 10_000 }).toBe(`${jesip.averageProgress}%`);
+    await expect.poll(() => row.locator('td').nth(4).textContent(), { timeout: 10_000 }).toMatch(new RegExp(`^${jesip.quizPassRate}%`));
     await page.locator('.recharts-surface').first().waitFor();
     await expectAccessible(page);
     await screenshot(page, 'instructor-analytics');

@@ -101,11 +101,11 @@ describe('learner records end to end', () => {
     const average = Math.round(enrollments.reduce((s, e) => s + e.progress, 0) / total);
     await page.goto(`${baseUrl}/dashboard`);
     await page.getByRole('heading', { name: `Welcome, ${studentName}` }).waitFor();
-    await expect(page.getByTestId('stat-Total Courses').textContent()).resolves.toBe(String(total));
-    await expect(page.getByTestId('stat-In Progress').textContent()).resolves.toBe(String(total - completed));
-    await expect(page.getByTestId('stat-Completed').textContent()).resolves.toBe(String(completed));
+    await expect.poll(() => page.getByTestId('stat-Total Courses').textContent(), { timeout: 10_000 }).toBe(String(total));
+    await expect.poll(() => page.getByTestId('stat-In Progress').textContent(), { timeout: 10_000 }).toBe(String(total - completed));
+    await expect.poll(() => page.getByTestId('stat-Completed').textContent(), { timeout: 10_000 }).toBe(String(completed));
     await page.getByTestId('stat-Certificates').filter({ hasText: String(certificateTotal) }).waitFor();
-    await expect(page.getByTestId('overall-progress').textContent()).resolves.toBe(`${average}%`);
+    await expect.poll(() => page.getByTestId('overall-progress').textContent(), { timeout: 10_000 }).toBe(`${average}%`);
     const services = [...new Set(enrollments.map((e) => e.course?.service).filter(Boolean))];
     for (const code of services) await expect(page.locator(`[data-service="${code}"]`).count()).resolves.toBeGreaterThan(0);
     await expectAccessible(page);
@@ -170,7 +170,7 @@ describe('learner records end to end', () => {
     await expectAccessible(own);
     await own.goto(`${baseUrl}/dashboard`);
     await own.getByText("You're not enrolled in any services yet.").waitFor();
-    await expect(own.getByTestId('stat-Certificates').textContent()).resolves.toBe('0');
+    await expect.poll(() => own.getByTestId('stat-Certificates').textContent(), { timeout: 10_000 }).toBe('0');
     await expectAccessible(own);
     await screenshot(own, 'dashboard-empty');
 
