@@ -12,6 +12,7 @@ import {
   type User,
 } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
+import { usernameField } from './schemas.ts';
 
 /** Role presets for the permission dialog (specification §4, §9). */
 export const ROLE_SERVICE_PRESETS: Record<Role, ServiceCode[]> = {
@@ -54,12 +55,7 @@ export type UserUpdateInput = z.input<typeof userUpdateSchema>;
 
 /** Add New User dialog: the account gets a generated temporary password. */
 export const userCreateSchema = z.object({
-  username: z
-    .string({ error: 'Username must be at least 3 characters' })
-    .trim()
-    .min(3, 'Username must be at least 3 characters')
-    .max(50, 'Username must be at most 50 characters')
-    .regex(/^[A-Za-z0-9_.-]+$/, 'Username may contain only letters, numbers, dots, dashes and underscores'),
+  username: usernameField,
   email: emailField,
   name: nameField,
   role: roleField.default('STUDENT'),

@@ -8,25 +8,36 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
+/** The account fields of registration (specification §5), reused wherever an account is edited. */
+export const usernameField = z
+  .string({ error: 'Username must be at least 3 characters' })
+  .trim()
+  .min(3, 'Username must be at least 3 characters')
+  .max(50, 'Username must be at most 50 characters')
+  .regex(/^[A-Za-z0-9_.-]+$/, 'Username may contain only letters, numbers, dots, dashes and underscores');
+export const emailField = z
+  .string({ error: 'Invalid email address' })
+  .trim()
+  .email('Invalid email address')
+  .max(254, 'Invalid email address');
+export const nameField = z
+  .string({ error: 'Name must be at least 2 characters' })
+  .trim()
+  .min(2, 'Name must be at least 2 characters')
+  .max(100, 'Name must be at most 100 characters');
+export const newPasswordField = z
+  .string({ error: 'Password must be at least 6 characters' })
+  .min(6, 'Password must be at least 6 characters')
+  .max(72, 'Password must be at most 72 characters');
+export const confirmPasswordField = z.string({ error: 'Please confirm your password' }).min(6, 'Please confirm your password');
+
 export const registerSchema = z
   .object({
-    username: z
-      .string({ error: 'Username must be at least 3 characters' })
-      .trim()
-      .min(3, 'Username must be at least 3 characters')
-      .max(50, 'Username must be at most 50 characters')
-      .regex(/^[A-Za-z0-9_.-]+$/, 'Username may contain only letters, numbers, dots, dashes and underscores'),
-    email: z.string({ error: 'Invalid email address' }).trim().email('Invalid email address').max(254, 'Invalid email address'),
-    name: z
-      .string({ error: 'Name must be at least 2 characters' })
-      .trim()
-      .min(2, 'Name must be at least 2 characters')
-      .max(100, 'Name must be at most 100 characters'),
-    password: z
-      .string({ error: 'Password must be at least 6 characters' })
-      .min(6, 'Password must be at least 6 characters')
-      .max(72, 'Password must be at most 72 characters'),
-    confirmPassword: z.string({ error: 'Please confirm your password' }).min(6, 'Please confirm your password'),
+    username: usernameField,
+    email: emailField,
+    name: nameField,
+    password: newPasswordField,
+    confirmPassword: confirmPasswordField,
   })
   .refine((value) => value.password === value.confirmPassword, {
     message: 'Passwords do not match',
