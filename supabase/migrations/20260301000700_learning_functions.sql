@@ -313,27 +313,13 @@ as $$
 $$;
 comment on function private.verify_certificate(text) is 'Anyone: the certificate with this verification code (snapshot fields only), or no row.';
 
--- Sign-up with auto-enrolment on: enrol the new user in every featured published course.
-create or replace function private.handle_new_user() returns trigger
+-- Sign-up with auto-enrolment on: enrol the new user in every featured published course. A trigger
+-- on the new profile, so the profile's own creation (private.handle_new_user) is defined once.
+create function private.auto_enrol_new_user() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
-declare
-  v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
-  v_username text := nullif(btrim(v_meta ->> 'username'), '');
-  v_name text := nullif(btrim(v_meta ->> 'name'), '');
 begin
-  if v_username is null then
-    v_username := left(regexp_replace(split_part(coalesce(new.email, ''), '@', 1), '[^A-Za-z0-9._-]', '', 'g'), 40);
-    if char_length(v_username) < 3 then
-      v_username := v_username || 'user';
-    end if;
-    if exists (select 1 from public.profiles p where lower(p.username) = lower(v_username)) then
-      v_username := v_username || '-' || left(replace(new.id::text, '-', ''), 8);
-    end if;
-  end if;
-  insert into public.profiles (id, username, email, name, role, services)
-  values (new.id, v_username, coalesce(new.email, ''), coalesce(v_name, v_username), 'STUDENT', '{}');
   if coalesce((select s.auto_enrollment from public.settings s where s.id), false) then
     insert into public.enrollments (user_id, course_id, status)
     select new.id, c.id, 'ACTIVE' from public.courses c
@@ -343,14 +329,19 @@ begin
   return new;
 end;
 $$;
-comment on function private.handle_new_user() is
-  'After-insert trigger on auth.users: creates the STUDENT profile from raw_user_meta_data {username, name} (fallback: the email''s local part) and, with auto_enrollment on, enrols the user in every featured published course.';
+comment on function private.auto_enrol_new_user() is
+  'After-insert trigger on profiles: with auto_enrollment on, enrols the new user in every featured published course.';
+revoke all on function private.auto_enrol_new_user() from public;
+
+create trigger profiles_auto_enrol
+  after insert on public.profiles
+  for each row execute function private.auto_enrol_new_user();
 
 revoke all on function private.can_view_course(uuid), private.can_study_course(uuid),
   private.issue_certificate(uuid, uuid), private.refresh_enrollment(uuid, uuid), private.settle_module(uuid, uuid),
   private.mark_module_read(uuid), private.open_module(uuid), private.step_course_progress(uuid),
   private.quiz_questions_for_learner(uuid), private.submit_quiz_attempt(uuid, jsonb),
-  private.quiz_attempt_review(uuid), private.verify_certificate(text), private.handle_new_user()
+  private.quiz_attempt_review(uuid), private.verify_certificate(text)
   from public;
 grant execute on function private.can_view_course(uuid), private.can_study_course(uuid) to anon, authenticated, service_role;
 grant execute on function private.mark_module_read(uuid), private.open_module(uuid), private.step_course_progress(uuid),

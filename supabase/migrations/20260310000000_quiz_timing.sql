@@ -52,6 +52,8 @@ declare
   v_course_id uuid;
   v_open public.quiz_attempts;
   v_has_open boolean;
+  -- The caller does not choose how late is too late: at most 30 seconds of grace.
+  v_grace integer := least(greatest(coalesce(p_grace_seconds, 30), 0), 30);
   v_attempt public.quiz_attempts;
 begin
   select q.* into v_quiz from public.quizzes q where q.id = p_quiz_id;
@@ -69,7 +71,7 @@ begin
     if not v_has_open then
       raise exception 'Start the quiz before submitting your answers' using errcode = '22023', hint = 'quiz_not_started';
     end if;
-    if now() > v_open.started_at + make_interval(mins => v_quiz.time_limit, secs => greatest(p_grace_seconds, 0)) then
+    if now() > v_open.started_at + make_interval(mins => v_quiz.time_limit, secs => v_grace) then
       raise exception 'Time is up' using errcode = '22023', hint = 'quiz_time_up';
     end if;
   end if;
@@ -83,7 +85,7 @@ begin
 end;
 $$;
 comment on function private.finish_quiz_attempt(uuid, jsonb, integer) is
-  'Learner: scores the answers (private.submit_quiz_attempt) unless the quiz is timed and its running attempt is missing or past time_limit + grace (22023, hint quiz_not_started / quiz_time_up).';
+  'Learner: scores the answers (private.submit_quiz_attempt) unless the quiz is timed and its running attempt is missing or past time_limit + grace (grace capped at 30 s; 22023, hint quiz_not_started / quiz_time_up).';
 
 revoke all on function private.start_quiz_attempt(uuid), private.finish_quiz_attempt(uuid, jsonb, integer) from public;
 grant execute on function private.start_quiz_attempt(uuid), private.finish_quiz_attempt(uuid, jsonb, integer) to authenticated;
