@@ -1,0 +1,63 @@
+// CSV writing shared by every export (learning record, compliance, ...).
+// Excel-friendly: UTF-8 with a byte-order mark (so Excel reads £, é and the like correctly), CRLF line ends
+// (RFC 4180), every field quoted when it needs to be, and dates in en-GB `dd/mm/yyyy` (Europe/London), which
+// Excel on a UK machine reads as a date.
+// Formula injection: a text cell that starts with = + - @ TAB or CR would be run as a formula by spreadsheet
+// software; such cells get a leading apostrophe (OWASP's advice), so '=HYPERLINK(...)' is shown as text.
+// Numbers passed as numbers are never touched, so a negative number stays a number.
+
+export type CsvValue = string | number | boolean | Date | null | undefined;
+
+/** The byte-order mark that tells Excel the file is UTF-8. */
+export const CSV_BOM = '\uFEFF';
+
+/** The Content-Type for a CSV download. */
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Prefixes an apostrophe when a text value would be read as a formula. */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+const ukDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' });
+
+/**
+ * `dd/mm/yyyy`. A plain calendar date ('2026-11-22', as Postgres sends a `date`) is written as it is, with no time
+ * zone shift; a timestamp (ISO string or Date) is written as its London calendar date. '' for nothing or rubbish.
+ */
+export function csvDate(value: string | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'string') {
+    const plain = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+    if (plain) return `${plain[3]}/${plain[2]}/${plain[1]}`;
+  }
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : ukDate.format(date);
+}
+
+/** One field: text neutralised, then quoted (doubling quotes) when it holds a comma, quote or line break. */
+export function csvField(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  const text = neutraliseFormula(value instanceof Date ? csvDate(value) : value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One line (without its line end). */
+export function csvRow(values: readonly CsvValue[]): string {
+  return values.map(csvField).join(',');
+}
+
+/** A whole document: BOM, header row, rows, each line ended with CRLF. */
+export function toCsv(header: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
+  return CSV_BOM + [header, ...rows].map((row) => `${csvRow(row)}\r\n`).join('');
+}
+
+/** A safe `Content-Disposition` for a download: ASCII file name plus the RFC 5987 UTF-8 form. */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
