@@ -1,5 +1,6 @@
 // Who is calling: a visitor (no Authorization, the anon key, or an anon JWT) or a signed-in user
-// (an authenticated JWT whose session still exists). Anything else is 401.
+// (an ES256 JWT from this project's Auth, audience authenticated, whose session still exists).
+// Anything else is 401.
 import { createMiddleware } from 'hono/factory';
 import type { Context } from 'hono';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
@@ -25,7 +26,12 @@ export function createCallerMiddleware(config: Config, db: Db) {
 
   async function verify(token: string): Promise<JWTPayload> {
     try {
-      const { payload } = await jwtVerify(token, jwks);
+      // Only ES256 (no HS256 with the public key, no alg none), only user tokens of this project.
+      const { payload } = await jwtVerify(token, jwks, {
+        algorithms: ['ES256'],
+        audience: 'authenticated',
+        issuer: `${config.supabaseUrl}/auth/v1`,
+      });
       return payload;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError || error instanceof TypeError) {
