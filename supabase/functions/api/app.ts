@@ -7,6 +7,7 @@ import { type Config, configFromEnv } from './lib/config.ts';
 import { createDb, type Db } from './lib/db.ts';
 import { createCallerMiddleware, type Env } from './lib/auth.ts';
 import { ApiError } from './lib/errors.ts';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './lib/unavailable.ts';
 import { authRoutes } from './routes/auth.ts';
 import { courseRoutes } from './routes/courses.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -44,6 +45,10 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
     if (error instanceof HTTPException) {
       const message = error.status >= 500 ? 'Internal server error' : error.message || 'Request failed';
       return c.json({ message }, error.status);
+    }
+    if (isDatabaseUnavailable(error)) {
+      console.error(`${c.req.method} ${c.req.path}: database unavailable (${(error as { code?: string }).code})`);
+      return c.json({ message: DATABASE_UNAVAILABLE }, 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
     }
     console.error(`${c.req.method} ${c.req.path} failed:`, error);
     return c.json({ message: 'Internal server error' }, 500);
