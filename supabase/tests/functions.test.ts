@@ -206,34 +206,16 @@ describe.each(backends)('functions on $name', ({ create }) => {
       expect(r.rows).toEqual([{ a: true, b: false, c: true, d: false }]);
     });
 
-    it('blocks after 5 failures for a username, a success clears them', async () => {
-      const blocked = async () =>
-        (await asService<{ b: boolean }>(db, `select private.sign_in_blocked('Instructor', '10.0.0.1') as b`)).rows[0].b;
-      for (let i = 0; i < 4; i++) await asService(db, `select private.record_sign_in_attempt('instructor', '10.0.0.1', false)`);
-      expect(await blocked()).toBe(false);
-      await asService(db, `select private.record_sign_in_attempt('INSTRUCTOR', '10.0.0.2', false)`);
-      expect(await blocked()).toBe(true);
-      await asService(db, `select private.record_sign_in_attempt('instructor', '10.0.0.1', true)`);
-      expect(await blocked()).toBe(false);
-    });
-
-    it('blocks an ip after 20 failures across usernames', async () => {
-      for (let i = 0; i < 20; i++) await asService(db, `select private.record_sign_in_attempt($1, '10.9.9.9', false)`, [`user${i}`]);
-      const r = await asService<{ a: boolean; b: boolean }>(
-        db,
-        `select private.sign_in_blocked('someone', '10.9.9.9') as a, private.sign_in_blocked('someone', '10.9.9.8') as b`,
-      );
-      expect(r.rows).toEqual([{ a: true, b: false }]);
-    });
+    // The sign-in and registration limits: supabase/tests/rate-limits.test.ts.
 
     it('is not callable by visitors or users, and the attempts table is not readable', async () => {
       for (const p of [visitor, learner, admin]) {
         expect(await sqlState(() => queryAs(db, p, `select private.login_email('admin')`))).toBe('42501');
         expect(await sqlState(() => queryAs(db, p, `select private.username_taken('admin')`))).toBe('42501');
         expect(await sqlState(() => queryAs(db, p, `select private.email_taken('admin@example.uk')`))).toBe('42501');
-        expect(await sqlState(() => queryAs(db, p, `select private.sign_in_blocked('admin', '')`))).toBe('42501');
-        expect(await sqlState(() => queryAs(db, p, `select private.record_sign_in_attempt('admin', '', true)`))).toBe('42501');
-        expect(await sqlState(() => queryAs(db, p, 'select * from private.sign_in_attempts'))).toBe('42501');
+        expect(await sqlState(() => queryAs(db, p, `select private.rate_limit_take('sign_in', 'admin', '')`))).toBe('42501');
+        expect(await sqlState(() => queryAs(db, p, `select private.rate_limit_succeeded(1)`))).toBe('42501');
+        expect(await sqlState(() => queryAs(db, p, 'select * from private.rate_limit_attempts'))).toBe('42501');
       }
     });
   });

@@ -76,8 +76,8 @@ describe.each(backends)('security: direct database access on $name', ({ create }
     it('cannot resolve usernames to emails or test emails (no user enumeration)', async () => {
       for (const call of [
         `select private.login_email('student')`, `select private.email_taken('student@example.uk')`,
-        `select private.username_taken('student')`, `select private.sign_in_blocked('student', '')`,
-        `select private.record_sign_in_attempt('student', '', false)`, 'select private.admin_email()',
+        `select private.username_taken('student')`, `select private.rate_limit_take('sign_in', 'student', '')`,
+        `select private.rate_limit_succeeded(1)`, 'select private.admin_email()',
       ]) {
         expect(await state(visitor, call), call).toBe('42501');
         expect(await state(learner, call.replace('private.admin_email()', `private.login_email('admin')`)), call).toBe('42501');

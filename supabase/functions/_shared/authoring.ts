@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { SERVICE_CODES } from './services.ts';
 import { COURSE_LEVELS, COURSE_STATUSES, QUESTION_TYPES } from './domain.ts';
+import { certificateValidMonthsField } from './certificates.ts';
 
 export const MESSAGES = {
   titleRequired: 'Title is required',
@@ -77,6 +78,7 @@ const courseFields = {
   status,
   featured: z.boolean({ error: 'Featured must be true or false' }),
   requiresEnrollment: z.boolean({ error: 'Requires enrolment must be true or false' }),
+  certificateValidMonths: certificateValidMonthsField,
 };
 
 /** POST /api/courses. */
@@ -89,6 +91,7 @@ export const courseCreateSchema = z.object({
   status: courseFields.status.default('DRAFT'),
   featured: courseFields.featured.default(false),
   requiresEnrollment: courseFields.requiresEnrollment.default(true),
+  certificateValidMonths: courseFields.certificateValidMonths.default(null),
   // The course manager's form carries a module count with no input (spec §5); accepted and ignored.
   modules: z.number().optional(),
 });
@@ -107,6 +110,7 @@ export const courseUpdateSchema = z
     status: courseFields.status.optional(),
     featured: courseFields.featured.optional(),
     requiresEnrollment: courseFields.requiresEnrollment.optional(),
+    certificateValidMonths: courseFields.certificateValidMonths.optional(),
     modules: z.number().optional(),
   })
   .refine((value) => Object.entries(value).some(([key, v]) => key !== 'modules' && v !== undefined), {
@@ -122,6 +126,8 @@ export const courseEditorSchema = z.object({
   level,
   duration: durationHours,
   status,
+  // An empty number input ('') means the certificate never expires.
+  certificateValidMonths: z.preprocess((value) => (value === '' || value === undefined ? null : value), certificateValidMonthsField),
 });
 export type CourseEditorValues = z.infer<typeof courseEditorSchema>;
 

@@ -78,6 +78,8 @@ export interface Course {
   status: string;
   /** Number of modules. */
   modules: number;
+  /** How many months a certificate of the course stays valid; null: it never expires. */
+  certificateValidMonths?: number | null;
   createdAt: string;
   updatedAt: string;
   enrollment: CourseEnrollmentSummary | null;

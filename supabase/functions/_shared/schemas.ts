@@ -25,6 +25,8 @@ export const nameField = z
   .trim()
   .min(2, 'Name must be at least 2 characters')
   .max(100, 'Name must be at most 100 characters');
+/** The server's answer (field error on the password) when a chosen password is on the common list. */
+export const COMMON_PASSWORD = 'This password is too common and easy to guess. Please choose a different one.';
 export const newPasswordField = z
   .string({ error: 'Password must be at least 6 characters' })
   .min(6, 'Password must be at least 6 characters')

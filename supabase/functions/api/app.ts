@@ -7,6 +7,7 @@ import { type Config, configFromEnv } from './lib/config.ts';
 import { createDb, type Db } from './lib/db.ts';
 import { createCallerMiddleware, type Env } from './lib/auth.ts';
 import { ApiError } from './lib/errors.ts';
+import { securityHeaders } from './lib/security-headers.ts';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './lib/unavailable.ts';
 import { authRoutes } from './routes/auth.ts';
 import { courseRoutes } from './routes/courses.ts';
@@ -14,10 +15,13 @@ import { adminRoutes } from './routes/admin.ts';
 import { learnerRoutes } from './routes/learner.ts';
 import { instructorRoutes } from './routes/instructor.ts';
 import { authoringRoutes } from './routes/authoring.ts';
+import { complianceRoutes } from './routes/compliance.ts';
+import { adminCertificateRoutes } from './routes/admin-certificates.ts';
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
 
+  app.use('*', securityHeaders());
   // Hosted Supabase leaves CORS to the function; preflights are answered before any auth check.
   app.use(
     '*',
@@ -34,6 +38,8 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/', learnerRoutes(config, db));
   app.route('/', instructorRoutes(config, db));
   app.route('/', authoringRoutes(config, db));
+  app.route('/', complianceRoutes(config, db));
+  app.route('/', adminCertificateRoutes(config, db));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
 

@@ -10,6 +10,8 @@ export interface CertificateData {
   courseTitle: string;
   service: string | null;
   issuedAt: Date;
+  /** When the certificate stops being valid; null when it never expires. */
+  expiresAt: Date | null;
   /** The public page that confirms the certificate. */
   verifyUrl: string;
   /** Site name and footer from settings (shown by the custom template). */
@@ -30,6 +32,11 @@ const londonDate = new Intl.DateTimeFormat('en-GB', {
 /** `22 November 2026`, as every date in the product. */
 export function formatUkDate(date: Date): string {
   return londonDate.format(date);
+}
+
+/** `Valid until 22 November 2027`, or null for a certificate that never expires. */
+export function validityLine(expiresAt: Date | null): string | null {
+  return expiresAt ? `Valid until ${formatUkDate(expiresAt)}` : null;
 }
 
 // Service colours for the service-specific template (the Mantine colours of _shared/services.ts).
@@ -126,6 +133,7 @@ function standard(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts)
   centred(page, d.courseTitle, HEIGHT - 315, f.bold, 22, INK);
   if (d.service) centred(page, serviceLabel(d.service), HEIGHT - 345, f.regular, 13, GREY);
   centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 385, f.regular, 13, INK);
+  if (d.expiresAt) centred(page, validityLine(d.expiresAt)!, HEIGHT - 405, f.bold, 13, INK);
   verificationBlock(page, doc, d, f, 80, GREY, 'centre');
 }
 
@@ -142,6 +150,7 @@ function professional(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fo
   centred(page, d.courseTitle, HEIGHT - 310, f.serifBold, 22, INK);
   if (d.service) centred(page, serviceLabel(d.service), HEIGHT - 340, f.serif, 13, GREY);
   centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 380, f.serif, 13, INK);
+  if (d.expiresAt) centred(page, validityLine(d.expiresAt)!, HEIGHT - 400, f.serifBold, 13, INK);
   verificationBlock(page, doc, d, f, 75, NAVY, 'centre');
 }
 
@@ -156,6 +165,7 @@ function serviceSpecific(page: PDFPage, doc: PDFDocument, d: CertificateData, f:
   centred(page, 'for completing', HEIGHT - 285, f.regular, 14, GREY);
   centred(page, d.courseTitle, HEIGHT - 325, f.bold, 22, colour);
   centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 370, f.regular, 13, INK);
+  if (d.expiresAt) centred(page, validityLine(d.expiresAt)!, HEIGHT - 390, f.bold, 13, INK);
   verificationBlock(page, doc, d, f, 80, GREY, 'centre');
 }
 
@@ -174,6 +184,10 @@ function custom(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts) {
   left(page, d.service ? serviceLabel(d.service) : 'Not specified', x, HEIGHT - 318, f.regular, 15, INK);
   left(page, 'Completed on', x, HEIGHT - 360, f.regular, 11, GREY);
   left(page, formatUkDate(d.issuedAt), x, HEIGHT - 383, f.regular, 15, INK);
+  if (d.expiresAt) {
+    left(page, 'Valid until', x + 230, HEIGHT - 360, f.regular, 11, GREY);
+    left(page, formatUkDate(d.expiresAt), x + 230, HEIGHT - 383, f.bold, 15, INK);
+  }
   verificationBlock(page, doc, d, f, 100, INK, x);
   left(page, d.footerText, x, 40, f.regular, 9, GREY);
 }
@@ -197,6 +211,7 @@ export async function certificatePdf(template: CertificateTemplate, data: Certif
   const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
   info.set(PDFName.of('VerificationCode'), PDFString.of(data.verificationCode));
   info.set(PDFName.of('Template'), PDFString.of(template));
+  info.set(PDFName.of('Validity'), PDFString.of(validityLine(data.expiresAt) ?? 'Does not expire'));
   const fonts: Fonts = {
     regular: await doc.embedFont(StandardFonts.Helvetica),
     bold: await doc.embedFont(StandardFonts.HelveticaBold),

@@ -1,7 +1,6 @@
 // Sign-up, sign-in, sign-out and the current user. Supabase Auth owns passwords and sessions; the
-// private SQL functions (service_role only) answer "taken?", "which email?" and the rate limit.
+// private SQL functions (service_role only) answer "taken?", "which email?" and the rate limits.
 import { Hono } from 'hono';
-import type { Context } from 'hono';
 import { createClient, type Session } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { loginSchema, registerSchema } from '../../_shared/schemas.ts';
@@ -11,18 +10,13 @@ import type { Db } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
+import { refuseCommonPassword } from '../lib/passwords.ts';
+import { clientIp, succeeded, takeAttempt, tooMany } from '../lib/rate-limit.ts';
 import { readUser } from '../lib/users.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
-export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
-/** Seconds until the failure window (15 minutes) has surely moved on. */
-const RETRY_AFTER_SECONDS = 900;
-
-/** The client's address: the first value of X-Forwarded-For, as the gateway sets it. */
-export function clientIp(c: Context): string {
-  const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-  return first ? first.slice(0, 100) : 'unknown';
-}
+/** When Auth itself limits us (hosted Supabase's own per-address limits): try again in 15 minutes. */
+const AUTH_RETRY_AFTER_SECONDS = 900;
 
 function toSession(session: Session): AuthSession {
   return {
@@ -58,6 +52,9 @@ export function authRoutes(config: Config, db: Db) {
 
   routes.post('/register', async (c) => {
     const input = await jsonBody(c, registerSchema);
+    await refuseCommonPassword(input.password, 'password');
+    // Counted per email and per address, whatever the outcome (a 409 tells whether an account exists).
+    await takeAttempt(db, 'register', input.email, clientIp(c));
     const taken = await db.withServiceRole(async (tx) => {
       const [row] = await tx<{ usernameTaken: boolean; emailTaken: boolean }[]>`
         select private.username_taken(${input.username}) as username_taken,
@@ -100,35 +97,23 @@ export function authRoutes(config: Config, db: Db) {
 
   routes.post('/login', async (c) => {
     const input = await jsonBody(c, loginSchema);
-    const identifier = input.username.toLowerCase();
-    const ip = clientIp(c);
-    const record = (succeeded: boolean) =>
-      db.withServiceRole((tx) => tx`select private.record_sign_in_attempt(${identifier}, ${ip}, ${succeeded})`);
-
-    const { blocked, email } = await db.withServiceRole(async (tx) => {
-      const [row] = await tx<{ blocked: boolean; email: string | null }[]>`
-        select private.sign_in_blocked(${identifier}, ${ip}) as blocked,
-               private.login_email(${input.username}) as email`;
-      return row;
+    const email = await db.withServiceRole(async (tx) => {
+      const [row] = await tx<{ email: string | null }[]>`select private.login_email(${input.username}) as email`;
+      return row.email;
     });
-    if (blocked) {
-      throw new ApiError(429, TOO_MANY_ATTEMPTS, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
-    }
-    if (!email) {
-      await record(false);
-      throw new ApiError(401, INVALID_CREDENTIALS);
-    }
+    // Counted per account (its email, whether it was named by username or email; the name as typed
+    // when there is no such account) and per address. Recorded before the password is checked, so
+    // parallel guesses count too, and removed again on success: only failures count.
+    const ticket = await takeAttempt(db, 'sign_in', email ?? input.username, clientIp(c));
+    if (!email) throw new ApiError(401, INVALID_CREDENTIALS);
     const { data, error } = await authClient().signInWithPassword({ email, password: input.password });
     if (error || !data.session) {
       const status = (error as AuthErrorLike | null)?.status ?? 0;
-      if (status === 429) {
-        throw new ApiError(429, TOO_MANY_ATTEMPTS, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
-      }
+      if (status === 429) throw tooMany('sign_in', AUTH_RETRY_AFTER_SECONDS);
       if (error && (status < 400 || status >= 500)) throw error;
-      await record(false);
       throw new ApiError(401, INVALID_CREDENTIALS);
     }
-    await record(true);
+    await succeeded(db, ticket);
     const user = await userForSession(data.session);
     return c.json({ user, session: toSession(data.session) }, 200);
   });
@@ -167,7 +152,7 @@ function signUpError(error: AuthErrorLike): Error {
   if (status === 500 && /database error saving new user/i.test(error.message)) {
     return usernameTaken();
   }
-  if (status === 429) return new ApiError(429, 'Too many sign-up attempts. Please wait a few minutes and try again.');
+  if (status === 429) return tooMany('register', AUTH_RETRY_AFTER_SECONDS);
   if (status === 400 || status === 422) return new ApiError(400, error.message || 'Validation failed');
   return error instanceof Error ? error : new Error(error.message);
 }

@@ -105,7 +105,7 @@ async function readCourse(tx: Tx, courseId: string) {
   const [row] = await tx<Record<string, unknown>[]>`
     select c.id, c.title, c.description, c.service::text as service, c.cover_image, c.author_id,
            c.duration, c.level::text as level, c.featured, c.requires_enrollment, c.status::text as status,
-           c.created_at, c.updated_at,
+           c.created_at, c.updated_at, c.certificate_valid_months,
            (select count(*)::int from public.course_modules m where m.course_id = c.id) as modules,
            a.name as author_name, a.username as author_username,
            e.id as enrollment_id, e.progress as enrollment_progress, e.completed as enrollment_completed,
@@ -129,6 +129,7 @@ async function readCourse(tx: Tx, courseId: string) {
     requiresEnrollment: row.requiresEnrollment,
     status: row.status,
     modules: row.modules,
+    certificateValidMonths: row.certificateValidMonths ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     enrollment: row.enrollmentId
@@ -237,10 +238,11 @@ export function authoringRoutes(config: Config, db: Db) {
         throw new ApiError(403, MESSAGES.courseServices, { service: MESSAGES.courseServices });
       }
       const [row] = await guarded(() => tx<{ id: string }[]>`
-        insert into public.courses (title, description, service, level, duration, status, featured, requires_enrollment, author_id)
+        insert into public.courses (title, description, service, level, duration, status, featured, requires_enrollment, author_id,
+                                    certificate_valid_months)
         values (${input.title}, ${input.description}, ${input.service}::public.service_code, ${input.level}::public.course_level,
                 ${input.duration}, ${input.status}::public.course_status, ${input.featured}, ${input.requiresEnrollment},
-                (select auth.uid()))
+                (select auth.uid()), ${input.certificateValidMonths ?? null}::integer)
         returning id`);
       return await readCourse(tx, row.id);
     });
@@ -266,7 +268,10 @@ export function authoringRoutes(config: Config, db: Db) {
           duration = coalesce(${input.duration ?? null}::integer, duration),
           status = coalesce(${input.status ?? null}::public.course_status, status),
           featured = coalesce(${input.featured ?? null}::boolean, featured),
-          requires_enrollment = coalesce(${input.requiresEnrollment ?? null}::boolean, requires_enrollment)
+          requires_enrollment = coalesce(${input.requiresEnrollment ?? null}::boolean, requires_enrollment),
+          -- null clears it (never expires); absent leaves it as it is.
+          certificate_valid_months = case when ${input.certificateValidMonths !== undefined}::boolean
+            then ${input.certificateValidMonths ?? null}::integer else certificate_valid_months end
         where id = ${id}::uuid
         returning id`);
       // RLS's with-check (e.g. a service outside the instructor's) refuses by raising; no row: refused.

@@ -104,6 +104,7 @@ export function courseRoutes(config: Config, db: Db) {
       requiresEnrollment: Boolean(row.requiresEnrollment),
       status: String(row.status),
       modules: Number(row.modules ?? 0),
+      certificateValidMonths: row.certificateValidMonths == null ? null : Number(row.certificateValidMonths),
       createdAt: iso(row.createdAt),
       updatedAt: iso(row.updatedAt),
       enrollment: row.enrollmentId
@@ -139,7 +140,7 @@ export function courseRoutes(config: Config, db: Db) {
       )
       select p.id, p.title, p.description, p.service::text as service, p.cover_image, p.author_id, p.duration,
              p.level::text as level, p.featured, p.requires_enrollment, p.status::text as status,
-             p.created_at, p.updated_at, coalesce(mc.modules, 0) as modules,
+             p.created_at, p.updated_at, coalesce(mc.modules, 0) as modules, p.certificate_valid_months,
              a.username as author_username, a.name as author_name,
              e.id as enrollment_id, e.progress as enrollment_progress, e.completed as enrollment_completed,
              e.status::text as enrollment_status, e.completed_at as enrollment_completed_at
@@ -407,6 +408,30 @@ export function courseRoutes(config: Config, db: Db) {
     return c.json(result, 201);
   });
 
+  // Recertification (issue 8): from an expiring or expired certificate, the learner's enrolment starts
+  // its next cycle at 0 % with fresh module and quiz progress (private.start_recertification).
+  routes.post('/courses/:courseId/recertify', async (c) => {
+    const courseId = idParam(c, 'courseId', MSG.courseNotFound);
+    const caller = requireUser(c);
+    if (await optionalJson(c)) await jsonBody(c, z.object({}));
+    const result = await db.withCaller(caller.db, async (tx): Promise<Enrollment | ApiError> => {
+      try {
+        const [row] = await tx.savepoint((sp) => sp<Row[]>`select (private.start_recertification(${courseId}::uuid)).id as id`);
+        return (await readEnrollment(tx, String(row.id)))!;
+      } catch (error) {
+        const pg = pgError(error);
+        // Only the messages start_recertification raises on purpose reach the client.
+        const message = (error as { message?: string }).message ?? '';
+        if (pg?.code === 'P0002') return new ApiError(404, message === MSG.courseNotFound ? MSG.courseNotFound : MSG.enrollmentNotFound);
+        if (pg?.code === 'P0409') return new ApiError(409, message);
+        if (pg?.code === '42501') return new ApiError(403, 'You may not recertify this course');
+        throw error;
+      }
+    });
+    if (result instanceof ApiError) throw result;
+    return c.json(result);
+  });
+
   routes.put('/enrollments/:id', async (c) => {
     const id = idParam(c, 'id', MSG.enrollmentNotFound);
     const caller = requireUser(c);
@@ -454,7 +479,11 @@ export function courseRoutes(config: Config, db: Db) {
                (array_agg(json_build_object('score', a.score, 'maxScore', a.max_score, 'passed', a.passed,
                                             'completedAt', a.completed_at) order by a.completed_at desc))[1] as last_result
         from public.quiz_attempts a
-        where a.quiz_id = ${quizId}::uuid and a.user_id = ${caller.userId}::uuid and a.completed_at is not null`;
+        where a.quiz_id = ${quizId}::uuid and a.user_id = ${caller.userId}::uuid and a.completed_at is not null
+          -- Recertifying: only this cycle's attempts count (earlier ones stay in the history).
+          and not exists (select 1 from public.enrollments e
+                          where e.user_id = a.user_id and e.course_id = ${String(quiz.courseId)}::uuid
+                            and e.cycle > 1 and a.completed_at < e.started_at)`;
       const timeLimit = quiz.timeLimit == null ? null : Number(quiz.timeLimit);
       const startedAt = attempt.startedAt as Date;
       return {

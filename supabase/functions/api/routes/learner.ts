@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { CERTIFICATE_TEMPLATES, type CertificateTemplate, DEFAULT_SITE_NAME } from '../../_shared/domain.ts';
+import { CERTIFICATE_SCOPES, type CertificateState, type LearnerCertificate, type VerifiedCertificate } from '../../_shared/certificates.ts';
 import { CURRENT_PASSWORD_INCORRECT, passwordChangeSchema, profileSchema } from '../../_shared/profile.ts';
 import { serviceLabel } from '../../_shared/services.ts';
 import type { Config } from '../lib/config.ts';
@@ -14,12 +15,14 @@ import { jsonBody } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
 import { readUser } from '../lib/users.ts';
 import { certificatePdf } from '../lib/certificate-pdf.ts';
-import { clientIp, TOO_MANY_ATTEMPTS } from './auth.ts';
+import { refuseCommonPassword } from '../lib/passwords.ts';
+import { clientIp, succeeded, takeAttempt, tooMany } from '../lib/rate-limit.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CODE = /^[A-Za-z0-9]{8,32}$/;
 
 const pagingSchema = z.object({
+  scope: z.enum(CERTIFICATE_SCOPES, { error: 'Scope must be all, current or history' }).default('all'),
   page: z.coerce.number({ error: 'Page must be a whole number of at least 1' }).int('Page must be a whole number of at least 1').min(1, 'Page must be a whole number of at least 1').default(1),
   pageSize: z.coerce.number({ error: 'Page size must be between 1 and 100' }).int('Page size must be between 1 and 100').min(1, 'Page size must be between 1 and 100').max(100, 'Page size must be between 1 and 100').default(20),
 });
@@ -48,7 +51,13 @@ export interface EnrollmentRow {
   lastAccessedModuleId: string | null;
   lastActivityAt: Date | null;
   completedModules: number;
+  cycle: number;
   certificateId: string | null;
+  certificateCycle: number | null;
+  certificateIssuedAt: Date | null;
+  certificateExpiresAt: Date | null;
+  certificateRevokedAt: Date | null;
+  certificateState: CertificateState | null;
   courseTitle: string | null;
   courseDescription: string | null;
   courseService: string | null;
@@ -69,7 +78,19 @@ function toEnrollment(row: EnrollmentRow) {
     lastAccessedModuleId: row.lastAccessedModuleId,
     lastActivityAt: iso(row.lastActivityAt),
     completedModules: row.completedModules,
+    cycle: row.cycle,
     certificateId: row.certificateId,
+    // The latest certificate of the course (from this or an earlier cycle), with its validity.
+    certificate: row.certificateId === null
+      ? null
+      : {
+        id: row.certificateId,
+        cycle: row.certificateCycle!,
+        issuedAt: iso(row.certificateIssuedAt)!,
+        expiresAt: iso(row.certificateExpiresAt),
+        revokedAt: iso(row.certificateRevokedAt),
+        state: row.certificateState!,
+      },
     // null when the course is no longer visible to the caller (archived or withdrawn).
     course: row.courseTitle === null
       ? null
@@ -94,9 +115,15 @@ interface CertificateRow {
   service: string | null;
   template: CertificateTemplate;
   issuedAt: Date;
+  cycle: number;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  revokedReason: string | null;
+  state: CertificateState;
+  current: boolean;
 }
 
-function toCertificate(row: CertificateRow) {
+function toCertificate(row: CertificateRow): LearnerCertificate {
   return {
     id: row.id,
     verificationCode: row.verificationCode,
@@ -107,7 +134,13 @@ function toCertificate(row: CertificateRow) {
     service: row.service,
     serviceLabel: row.service ? serviceLabel(row.service) : null,
     template: row.template,
-    issuedAt: iso(row.issuedAt),
+    issuedAt: iso(row.issuedAt)!,
+    cycle: row.cycle,
+    expiresAt: iso(row.expiresAt),
+    revokedAt: iso(row.revokedAt),
+    revokedReason: row.revokedReason,
+    state: row.state,
+    current: row.current,
     verifyPath: `/verify/${row.verificationCode}`,
   };
 }
@@ -155,8 +188,10 @@ export function learnerRoutes(config: Config, db: Db) {
         select e.id, e.user_id, e.course_id, e.status::text as status, e.progress, e.completed,
                e.started_at, e.completed_at, e.last_accessed_module_id,
                greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) as last_activity_at,
-               coalesce(ump.done, 0)::int as completed_modules,
-               cert.id as certificate_id,
+               coalesce(ump.done, 0)::int as completed_modules, e.cycle,
+               cert.id as certificate_id, cert.cycle as certificate_cycle, cert.issued_at as certificate_issued_at,
+               cert.expires_at as certificate_expires_at, cert.revoked_at as certificate_revoked_at,
+               private.certificate_state(cert.expires_at, cert.revoked_at) as certificate_state,
                co.title as course_title, co.description as course_description, co.service::text as course_service,
                co.duration as course_duration, coalesce(mc.modules, 0)::int as course_modules
         from public.enrollments e
@@ -170,7 +205,13 @@ export function learnerRoutes(config: Config, db: Db) {
           join public.course_modules m on m.id = p.module_id
           where p.user_id = e.user_id and m.course_id = e.course_id
         ) ump on true
-        left join public.certificates cert on cert.user_id = e.user_id and cert.course_id = e.course_id
+        -- The current certificate: the latest issued (certificates_user_course_issued_idx).
+        left join lateral (
+          select c.id, c.cycle, c.issued_at, c.expires_at, c.revoked_at from public.certificates c
+          where c.user_id = e.user_id and c.course_id = e.course_id
+          order by c.issued_at desc, c.cycle desc
+          limit 1
+        ) cert on true
         where e.user_id = ${userId}::uuid
         order by e.completed, greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) desc nulls last, e.id`);
     return c.json(rows.map(toEnrollment));
@@ -189,6 +230,7 @@ export function learnerRoutes(config: Config, db: Db) {
   routes.get('/certificates', async (c) => {
     const caller = requireUser(c);
     const parsed = pagingSchema.safeParse({
+      scope: c.req.query('scope') ?? undefined,
       page: c.req.query('page') ?? undefined,
       pageSize: c.req.query('pageSize') ?? undefined,
     });
@@ -197,20 +239,31 @@ export function learnerRoutes(config: Config, db: Db) {
       for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
       throw new ApiError(400, 'Validation failed', fields);
     }
-    const { page, pageSize } = parsed.data;
+    const { scope, page, pageSize } = parsed.data;
+    // Current: no later certificate of the same course (a certificate whose course was deleted
+    // stands alone). The newer-one probe uses certificates_user_course_issued_idx.
+    const newer = (tx: Tx) => tx`exists (
+      select 1 from public.certificates n
+      where n.user_id = c.user_id and n.course_id = c.course_id
+        and (n.issued_at, n.cycle) > (c.issued_at, c.cycle))`;
+    const scoped = (tx: Tx) =>
+      scope === 'current' ? tx`and not ${newer(tx)}` : scope === 'history' ? tx`and ${newer(tx)}` : tx``;
     const rows = await db.withCaller(caller.db, (tx) =>
       tx<(CertificateRow & { total: number })[]>`
-        select id, verification_code, user_id, course_id, learner_name, course_title, service::text as service,
-               template::text as template, issued_at, count(*) over ()::int as total
-        from public.certificates
-        where user_id = ${caller.userId}::uuid
-        order by issued_at desc, id
+        select c.id, c.verification_code, c.user_id, c.course_id, c.learner_name, c.course_title, c.service::text as service,
+               c.template::text as template, c.issued_at, c.cycle, c.expires_at, c.revoked_at, c.revoked_reason,
+               private.certificate_state(c.expires_at, c.revoked_at) as state, not ${newer(tx)} as current,
+               count(*) over ()::int as total
+        from public.certificates c
+        where c.user_id = ${caller.userId}::uuid ${scoped(tx)}
+        order by c.issued_at desc, c.id
         limit ${pageSize} offset ${(page - 1) * pageSize}`);
     let total = rows[0]?.total ?? 0;
     if (rows.length === 0 && page > 1) {
       // Past the last page the window count is empty: count separately so the pager still knows.
       const [row] = await db.withCaller(caller.db, (tx) =>
-        tx<{ total: number }[]>`select count(*)::int as total from public.certificates where user_id = ${caller.userId}::uuid`);
+        tx<{ total: number }[]>`select count(*)::int as total from public.certificates c
+                                where c.user_id = ${caller.userId}::uuid ${scoped(tx)}`);
       total = row.total;
     }
     return c.json({ items: rows.map(toCertificate), total, page, pageSize });
@@ -220,19 +273,25 @@ export function learnerRoutes(config: Config, db: Db) {
     const code = c.req.param('code');
     if (!CODE.test(code)) throw notFound('Certificate not found');
     const rows = await db.withCaller(c.get('caller').db, (tx) =>
-      tx<Omit<CertificateRow, 'id' | 'userId' | 'courseId'>[]>`
-        select verification_code, learner_name, course_title, service::text as service, template::text as template, issued_at
+      tx<Pick<CertificateRow, 'verificationCode' | 'learnerName' | 'courseTitle' | 'service' | 'issuedAt' | 'expiresAt' | 'revokedAt' | 'state'>[]>`
+        select verification_code, learner_name, course_title, service::text as service, issued_at, expires_at, revoked_at, state
         from private.verify_certificate(${code})`);
     const row = rows[0];
     if (!row) throw notFound('Certificate not found');
-    return c.json({
+    // Never the revocation reason: it may be personal, and the public needs only the fact and date.
+    const body: VerifiedCertificate = {
       verificationCode: row.verificationCode,
       learnerName: row.learnerName,
       courseTitle: row.courseTitle,
       service: row.service,
       serviceLabel: row.service ? serviceLabel(row.service) : null,
-      issuedAt: iso(row.issuedAt),
-    });
+      issuedAt: iso(row.issuedAt)!,
+      expiresAt: iso(row.expiresAt),
+      revokedAt: iso(row.revokedAt),
+      state: row.state,
+      valid: row.state === 'valid' || row.state === 'expiring',
+    };
+    return c.json(body);
   });
 
   routes.get('/certificates/:id/pdf', async (c) => {
@@ -241,7 +300,7 @@ export function learnerRoutes(config: Config, db: Db) {
     const found = await db.withCaller(caller.db, async (tx) => {
       const [certificate] = await tx<CertificateRow[]>`
         select id, verification_code, user_id, course_id, learner_name, course_title, service::text as service,
-               template::text as template, issued_at
+               template::text as template, issued_at, expires_at, revoked_at
         from public.certificates where id = ${id}::uuid`;
       const [settings] = await tx<{ certificateTemplate: string; siteName: string; footerText: string }[]>`
         select certificate_template::text as certificate_template, site_name, footer_text from public.settings where id`;
@@ -249,6 +308,8 @@ export function learnerRoutes(config: Config, db: Db) {
     });
     const { certificate, settings } = found;
     if (!certificate) throw notFound('Certificate not found');
+    // A revoked certificate is no longer a certificate: no document that could pass for one.
+    if (certificate.revokedAt) throw new ApiError(409, 'This certificate was revoked and cannot be downloaded');
     // The template chosen in settings now (DESIGN.md §3), so an admin's change applies to every download.
     const template = (CERTIFICATE_TEMPLATES as readonly string[]).includes(settings?.certificateTemplate ?? '')
       ? settings!.certificateTemplate as CertificateTemplate
@@ -259,6 +320,7 @@ export function learnerRoutes(config: Config, db: Db) {
       courseTitle: certificate.courseTitle,
       service: certificate.service,
       issuedAt: new Date(certificate.issuedAt),
+      expiresAt: certificate.expiresAt ? new Date(certificate.expiresAt) : null,
       verifyUrl: `${siteUrl()}/verify/${certificate.verificationCode}`,
       siteName: settings?.siteName ?? DEFAULT_SITE_NAME,
       footerText: settings?.footerText ?? '',
@@ -318,14 +380,9 @@ export function learnerRoutes(config: Config, db: Db) {
     const input = await jsonBody(c, passwordChangeSchema);
     const current = await db.withCaller(caller.db, (tx) => readUser(tx, caller.userId));
     if (!current) throw new ApiError(401, 'Not signed in');
+    await refuseCommonPassword(input.newPassword, 'newPassword');
     // Guessing the current password here counts against the same limit as signing in.
-    const identifier = current.username.toLowerCase();
-    const ip = clientIp(c);
-    const blocked = await db.withServiceRole(async (tx) => {
-      const [row] = await tx<{ blocked: boolean }[]>`select private.sign_in_blocked(${identifier}, ${ip}) as blocked`;
-      return row.blocked;
-    });
-    if (blocked) throw new ApiError(429, TOO_MANY_ATTEMPTS, undefined, { 'Retry-After': '900' });
+    const ticket = await takeAttempt(db, 'sign_in', current.email, clientIp(c));
 
     const grant = await fetch(`${config.supabaseUrl}/auth/v1/token?grant_type=password`, {
       method: 'POST',
@@ -333,22 +390,26 @@ export function learnerRoutes(config: Config, db: Db) {
       body: JSON.stringify({ email: current.email, password: input.currentPassword }),
     });
     const granted = await grant.json().catch(() => ({}));
-    const record = (succeeded: boolean) =>
-      db.withServiceRole((tx) => tx`select private.record_sign_in_attempt(${identifier}, ${ip}, ${succeeded})`);
-    if (grant.status === 429) throw new ApiError(429, TOO_MANY_ATTEMPTS, undefined, { 'Retry-After': '900' });
+    if (grant.status === 429) throw tooMany('sign_in', 900);
     if (grant.status >= 400 && grant.status < 500) {
-      await record(false);
       throw new ApiError(400, CURRENT_PASSWORD_INCORRECT, { currentPassword: CURRENT_PASSWORD_INCORRECT });
     }
     if (!grant.ok || typeof granted.access_token !== 'string') throw new Error(`Auth password check failed with ${grant.status}`);
-    await record(true);
+    await succeeded(db, ticket);
     // The check opened a session of its own: close it at once.
     await fetch(`${config.supabaseUrl}/auth/v1/logout?scope=local`, {
       method: 'POST',
       headers: { apikey: config.anonKey, authorization: `Bearer ${granted.access_token}` },
     }).then((r) => r.body?.cancel()).catch(() => {});
 
-    const response = await authAdmin('PUT', `/admin/users/${caller.userId}`, { password: input.newPassword });
+    // As the user (not the admin API): Auth keeps this session. Then every other session of the
+    // user ends, whether or not Auth already did so itself (GoTrue does on a password change).
+    const asUser = { apikey: config.anonKey, authorization: `Bearer ${caller.token}`, 'content-type': 'application/json' };
+    const response = await fetch(`${config.supabaseUrl}/auth/v1/user`, {
+      method: 'PUT',
+      headers: asUser,
+      body: JSON.stringify({ password: input.newPassword }),
+    });
     if (response.status === 422 || response.status === 400) {
       const body = await response.json().catch(() => ({}));
       const message = String(body.msg ?? body.message ?? 'Password could not be changed');
@@ -356,6 +417,9 @@ export function learnerRoutes(config: Config, db: Db) {
     }
     await response.body?.cancel();
     if (!response.ok) throw new Error(`Auth password update failed with ${response.status}`);
+    const others = await fetch(`${config.supabaseUrl}/auth/v1/logout?scope=others`, { method: 'POST', headers: asUser });
+    await others.body?.cancel();
+    if (!others.ok) throw new Error(`Ending the other sessions failed with ${others.status}`);
     return c.body(null, 204);
   });
 

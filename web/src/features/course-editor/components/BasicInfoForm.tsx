@@ -25,6 +25,7 @@ function valuesOf(course: Course | undefined, services: string[]): CourseEditorV
     level: (course?.level ?? 'BEGINNER') as CourseEditorValues['level'],
     duration: course?.duration ?? 1,
     status: (course?.status ?? 'DRAFT') as CourseEditorValues['status'],
+    certificateValidMonths: course?.certificateValidMonths ?? null,
   };
 }
 
@@ -131,6 +132,17 @@ export function BasicInfoForm({
             {...form.getInputProps('status')}
           />
         </Group>
+        <NumberInput
+          label="Certificate valid for (months)"
+          description="Leave empty if the certificate never expires. Learners can recertify from 60 days before it expires."
+          min={1}
+          max={120}
+          allowDecimal={false}
+          allowNegative={false}
+          key={form.key('certificateValidMonths')}
+          {...form.getInputProps('certificateValidMonths')}
+          value={form.getValues().certificateValidMonths ?? ''}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => navigate('/admin')}>
             Cancel
