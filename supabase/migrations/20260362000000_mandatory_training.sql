@@ -57,8 +57,8 @@ comment on column public.required_training.created_by is 'Who made the rule (set
 create index required_training_created_by_idx on public.required_training (created_by);
 create index required_training_service_idx on public.required_training (service);
 create index required_training_role_idx on public.required_training (role);
--- Matching people to rules: by role (profiles_role_idx) and by service (this GIN index).
-create index profiles_services_gin_idx on public.profiles using gin (services);
+-- Matching people to rules uses profiles_role_idx and the GIN index profiles_services_idx
+-- (20260330000000_administration.sql).
 
 create trigger required_training_set_updated_at
   before update on public.required_training

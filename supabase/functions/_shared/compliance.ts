@@ -1,0 +1,172 @@
+// Mandatory training and compliance (issue 8), shared by the api function and the web: the rule
+// body, the query filters, the status vocabulary and the CSV export's columns. The status itself is
+// computed only in SQL (private.required_training_status); these are its names and labels.
+import { z } from 'zod';
+import { ROLES, type Role } from './domain.ts';
+import { SERVICE_CODES, type ServiceCode } from './services.ts';
+
+/** overdue | due-soon | in-progress | done, most urgent first. */
+export const TRAINING_STATUSES = ['overdue', 'due-soon', 'in-progress', 'done'] as const;
+export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
+
+export const TRAINING_STATUS_LABELS: Record<TrainingStatus, string> = {
+  overdue: 'Overdue',
+  'due-soon': 'Due soon',
+  'in-progress': 'In progress',
+  done: 'Done',
+};
+
+/** Badge colours (Mantine); the text always says the status too. */
+export const TRAINING_STATUS_COLORS: Record<TrainingStatus, string> = {
+  overdue: 'red',
+  'due-soon': 'orange',
+  'in-progress': 'blue',
+  done: 'green',
+};
+
+/** An item becomes due soon this many days before its due date (private.required_training_due_soon_days). */
+export const DUE_SOON_DAYS = 30;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const roleField = z.enum(ROLES, { error: 'Role must be ADMIN, INSTRUCTOR or STUDENT' });
+const serviceField = z.enum(SERVICE_CODES, { error: 'Service must be one of UKPS, UKAS, UKFRS, UKHW, AUX, MISC' });
+const dueWithinDaysField = z
+  .number({ error: 'Due within must be a whole number of days' })
+  .int('Due within must be a whole number of days')
+  .min(1, 'Due within must be between 1 and 365 days')
+  .max(365, 'Due within must be between 1 and 365 days');
+const renewBeforeDaysField = z
+  .number({ error: 'Renew before must be a whole number of days' })
+  .int('Renew before must be a whole number of days')
+  .min(0, 'Renew before must be between 0 and 365 days')
+  .max(365, 'Renew before must be between 0 and 365 days');
+
+const needsRoleOrService = (value: { role?: Role | null; service?: ServiceCode | null }) =>
+  (value.role ?? null) !== null || (value.service ?? null) !== null;
+const roleOrServiceMessage = { message: 'Choose a role, a service or both', path: ['role'] };
+
+/** POST /api/required-training */
+export const requiredTrainingCreateSchema = z
+  .object({
+    courseId: z.string({ error: 'Choose a course' }).regex(UUID, 'Choose a course'),
+    role: roleField.nullable().optional(),
+    service: serviceField.nullable().optional(),
+    dueWithinDays: dueWithinDaysField.default(30),
+    renewBeforeDays: renewBeforeDaysField.default(30),
+  })
+  .strict()
+  .refine(needsRoleOrService, roleOrServiceMessage);
+export type RequiredTrainingCreateInput = z.input<typeof requiredTrainingCreateSchema>;
+
+/** PUT /api/required-training/:id: any of the fields; role and service may not both end up empty. */
+export const requiredTrainingUpdateSchema = z
+  .object({
+    role: roleField.nullable().optional(),
+    service: serviceField.nullable().optional(),
+    dueWithinDays: dueWithinDaysField.optional(),
+    renewBeforeDays: renewBeforeDaysField.optional(),
+  })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update', path: ['_'] })
+  .refine((v) => !('role' in v && 'service' in v) || needsRoleOrService(v), roleOrServiceMessage);
+export type RequiredTrainingUpdateInput = z.input<typeof requiredTrainingUpdateSchema>;
+
+const optionalFilter = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+/** The filters of the compliance view, its drill-down and its CSV export. */
+export const complianceFilterSchema = z.object({
+  service: optionalFilter(serviceField),
+  role: optionalFilter(roleField),
+  courseId: optionalFilter(z.string().regex(UUID, 'Course id must be a valid id')),
+  status: optionalFilter(z.enum(TRAINING_STATUSES, { error: 'Status must be overdue, due-soon, in-progress or done' })),
+});
+export type ComplianceFilter = z.infer<typeof complianceFilterSchema>;
+
+export interface RequiredTrainingRule {
+  id: string;
+  course: { id: string; title: string; service: ServiceCode; certificateValidMonths: number | null };
+  role: Role | null;
+  service: ServiceCode | null;
+  dueWithinDays: number;
+  renewBeforeDays: number;
+  createdAt: string;
+  createdBy: { id: string; name: string } | null;
+  /** May the caller change or remove it (admins any; instructors their courses in their services). */
+  canManage: boolean;
+}
+
+export interface RequiredTrainingItem {
+  course: { id: string; title: string; service: ServiceCode };
+  status: TrainingStatus;
+  /** When it must be done (renewal date for a held certificate); null: done and never expires. */
+  dueAt: string | null;
+  progress: number;
+  /** The current certificate's expiry when one is held (null: never expires or none). */
+  validUntil: string | null;
+  certified: boolean;
+}
+
+export interface MyRequiredTraining {
+  items: RequiredTrainingItem[];
+  counts: Record<TrainingStatus, number>;
+  /** Overdue plus due soon: what the header notice counts. */
+  attention: number;
+}
+
+export interface ComplianceSummaryRow {
+  service: ServiceCode | null;
+  course: { id: string; title: string };
+  people: number;
+  compliant: number;
+  dueSoon: number;
+  overdue: number;
+  inProgress: number;
+}
+
+export interface CompliancePerson {
+  user: { id: string; name: string; username: string; email: string | null };
+  role: Role;
+  services: ServiceCode[];
+  course: { id: string; title: string };
+  status: TrainingStatus;
+  dueAt: string | null;
+  progress: number;
+  validUntil: string | null;
+}
+
+const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
+
+/** `22 November 2026` in London time, '' for nothing. */
+export function longDateText(value: string | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : longDate.format(date);
+}
+
+/** The CSV export's header row. */
+export const COMPLIANCE_CSV_HEADER = [
+  'Name', 'Username', 'Email', 'Role', 'Services', 'Course', 'Status', 'Due date', 'Valid until', 'Progress (%)',
+] as const;
+
+/** One person and course as a CSV row (values; csv.ts quotes and neutralises them). */
+export function complianceCsvRow(p: CompliancePerson): (string | number)[] {
+  return [
+    p.user.name,
+    p.user.username,
+    p.user.email ?? '',
+    p.role,
+    p.services.join(' '),
+    p.course.title,
+    TRAINING_STATUS_LABELS[p.status],
+    longDateText(p.dueAt),
+    longDateText(p.validUntil),
+    p.progress,
+  ];
+}
+
+/** The export's file name, e.g. `compliance-22-November-2026.csv`. */
+export function complianceFileName(now = new Date()): string {
+  return `compliance-${longDateText(now).replaceAll(' ', '-')}.csv`;
+}
