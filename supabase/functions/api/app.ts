@@ -15,6 +15,7 @@ import { adminRoutes } from './routes/admin.ts';
 import { learnerRoutes } from './routes/learner.ts';
 import { instructorRoutes } from './routes/instructor.ts';
 import { authoringRoutes } from './routes/authoring.ts';
+import { learningRecordRoutes } from './routes/learning-record.ts';
 import { complianceRoutes } from './routes/compliance.ts';
 import { adminCertificateRoutes } from './routes/admin-certificates.ts';
 
@@ -38,6 +39,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/', learnerRoutes(config, db));
   app.route('/', instructorRoutes(config, db));
   app.route('/', authoringRoutes(config, db));
+  app.route('/', learningRecordRoutes(config, db));
   app.route('/', complianceRoutes(config, db));
   app.route('/', adminCertificateRoutes(config, db));
 

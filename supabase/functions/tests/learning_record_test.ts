@@ -1,0 +1,273 @@
+// The CPD record API against the real platform: CRUD of /api/me/cpd-entries with its validation,
+// GET /api/me/learning-record (completed courses from certificates, CPD entries, totals) as JSON, PDF
+// and CSV, and the admins' read-only /api/admin/users/:id/learning-record(.pdf|.csv).
+import nodeAssert from 'node:assert/strict';
+import { call, closePoolAfterTests, db, register, test } from './helpers.ts';
+
+const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
+const assertEquals = (actual: unknown, expected: unknown) => nodeAssert.deepStrictEqual(actual, expected);
+
+const AIRWAVE = '10000000-0000-4000-a000-000000000003'; // 2 hours, quiz on module 3
+const AIRWAVE_QUIZ = '30000000-0000-4000-a000-000003000003';
+const DATA_PROTECTION = '10000000-0000-4000-a000-000000000014'; // 1 hour, no modules
+
+async function login(username: string, password = 'password123'): Promise<string> {
+  const answer = await call('POST', '/api/login', { body: { username, password } });
+  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
+  return answer.json.session.access_token;
+}
+
+const londonToday = () => {
+  const p = Object.fromEntries(new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'Europe/London' })
+    .formatToParts(new Date()).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day}`;
+};
+const ukLong = (d: Date) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' }).format(d);
+const ukShort = (d: Date) => new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' }).format(d);
+
+const entry = (overrides: Record<string, unknown> = {}) => ({
+  activityDate: '2026-03-14',
+  activity: 'Major trauma study day',
+  hours: 6.5,
+  learnt: 'Catastrophic haemorrhage: tourniquet first, then pack and press.',
+  reflection: 'I will brief my crew mate on the new kit.',
+  ...overrides,
+});
+
+/** The text drawn on the pages: content streams inflated, hex strings decoded (pdf-lib writes WinAnsi hex). */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const raw = new TextDecoder('latin1').decode(bytes);
+  const out: string[] = [];
+  const pattern = /stream\r?\n/g;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(raw))) {
+    const start = match.index + match[0].length;
+    const end = raw.indexOf('endstream', start);
+    if (end < 0) break;
+    const dict = raw.slice(Math.max(0, raw.lastIndexOf('<<', match.index)), match.index);
+    if (!dict.includes('FlateDecode')) continue;
+    const length = Number(/\/Length (\d+)/.exec(dict)?.[1] ?? end - start);
+    try {
+      const inflated = await new Response(new Blob([bytes.slice(start, start + length)]).stream().pipeThrough(new DecompressionStream('deflate'))).arrayBuffer();
+      for (const hex of new TextDecoder('latin1').decode(inflated).matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) {
+        out.push(hex[1].match(/../g)!.map((h) => String.fromCharCode(parseInt(h, 16))).join(''));
+      }
+    } catch {
+      // Font programs and other streams that are not page text.
+    }
+  }
+  return out.join('\n');
+}
+
+async function raw(path: string, token?: string): Promise<Response> {
+  const { app } = await import('./helpers.ts');
+  return await app.request(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+}
+
+/** A learner who completed Airwave (passing its quiz at 2/3) and Data Protection, as the learning functions record it. */
+async function learnerWithCompletions() {
+  const learner = await register();
+  const id = learner.user.id as string;
+  await db.sql`insert into public.enrollments (user_id, course_id) values (${id}::uuid, ${AIRWAVE}::uuid), (${id}::uuid, ${DATA_PROTECTION}::uuid)`;
+  await db.sql`insert into public.quiz_attempts (user_id, quiz_id, score, max_score, passed, started_at, completed_at)
+               values (${id}::uuid, ${AIRWAVE_QUIZ}::uuid, 2, 3, true, now() - interval '1 hour', now() - interval '1 hour')`;
+  await db.sql`select private.issue_certificate(${id}::uuid, ${AIRWAVE}::uuid)`;
+  await db.sql`select private.issue_certificate(${id}::uuid, ${DATA_PROTECTION}::uuid)`;
+  return { token: learner.session.access_token as string, id, name: learner.input.name, username: learner.input.username };
+}
+
+test('CPD entries: a learner adds, lists, reads, changes and deletes their own; others get 404; visitors 401', async () => {
+  const learner = await register();
+  const token = learner.session.access_token;
+  const created = await call('POST', '/api/me/cpd-entries', { token, body: entry({ activity: '  Major trauma study day  ', reflection: undefined }) });
+  assertEquals(created.status, 201);
+  const id = created.json.id;
+  assertEquals({ ...created.json, id: 'x', createdAt: 'x', updatedAt: 'x' }, {
+    id: 'x', activityDate: '2026-03-14', activity: 'Major trauma study day', hours: 6.5,
+    learnt: entry().learnt, reflection: '', createdAt: 'x', updatedAt: 'x',
+  });
+  await call('POST', '/api/me/cpd-entries', { token, body: entry({ activityDate: '2026-01-02', activity: 'Older activity', hours: 0.25 }) });
+
+  const list = await call('GET', '/api/me/cpd-entries', { token });
+  assertEquals(list.status, 200);
+  assertEquals([list.json.total, list.json.page, list.json.pageSize], [2, 1, 20]);
+  assertEquals(list.json.items.map((e: { activity: string }) => e.activity), ['Major trauma study day', 'Older activity']);
+  const paged = await call('GET', '/api/me/cpd-entries?page=2&pageSize=1', { token });
+  assertEquals([paged.json.items.length, paged.json.total], [1, 2]);
+  const past = await call('GET', '/api/me/cpd-entries?page=9&pageSize=1', { token });
+  assertEquals([past.json.items.length, past.json.total], [0, 2]);
+  assertEquals((await call('GET', `/api/me/cpd-entries/${id}`, { token })).json.hours, 6.5);
+
+  const changed = await call('PUT', `/api/me/cpd-entries/${id}`, { token, body: entry({ hours: 7.25, reflection: 'Revised' }) });
+  assertEquals(changed.status, 200);
+  assertEquals([changed.json.hours, changed.json.reflection], [7.25, 'Revised']);
+
+  const other = (await register()).session.access_token;
+  assertEquals((await call('GET', `/api/me/cpd-entries/${id}`, { token: other })).status, 404);
+  assertEquals((await call('PUT', `/api/me/cpd-entries/${id}`, { token: other, body: entry() })).status, 404);
+  assertEquals((await call('DELETE', `/api/me/cpd-entries/${id}`, { token: other })).status, 404);
+  assertEquals((await call('GET', '/api/me/cpd-entries', { token: other })).json.total, 0);
+  // Not even an admin changes or deletes a learner's entry through the API (read-only for audits).
+  const admin = await login('admin');
+  assertEquals((await call('PUT', `/api/me/cpd-entries/${id}`, { token: admin, body: entry() })).status, 404);
+  assertEquals((await call('DELETE', `/api/me/cpd-entries/${id}`, { token: admin })).status, 404);
+
+  for (const [method, path] of [['GET', '/api/me/cpd-entries'], ['POST', '/api/me/cpd-entries'], ['DELETE', `/api/me/cpd-entries/${id}`], ['GET', '/api/me/learning-record']]) {
+    assertEquals((await call(method, path, { body: method === 'POST' ? entry() : undefined })).status, 401);
+  }
+  assertEquals((await call('DELETE', '/api/me/cpd-entries/not-a-uuid', { token })).status, 404);
+  assertEquals((await call('DELETE', `/api/me/cpd-entries/${id}`, { token })).status, 204);
+  assertEquals((await call('DELETE', `/api/me/cpd-entries/${id}`, { token })).status, 404);
+});
+
+test('CPD entries: every bad field is a 400 with its message, never a 500', async () => {
+  const token = (await register()).session.access_token;
+  const tomorrow = new Date(Date.now() + 36 * 3600_000);
+  const future = `${tomorrow.getUTCFullYear()}-${String(tomorrow.getUTCMonth() + 1).padStart(2, '0')}-${String(tomorrow.getUTCDate()).padStart(2, '0')}`;
+  const cases: [Record<string, unknown>, string, string][] = [
+    [entry({ activityDate: future }), 'activityDate', 'The activity date cannot be in the future'],
+    [entry({ activityDate: '2026-02-30' }), 'activityDate', 'Enter a real date'],
+    [entry({ activityDate: '14/03/2026' }), 'activityDate', 'Enter a real date'],
+    [entry({ activityDate: '1949-12-31' }), 'activityDate', 'The activity date cannot be before 1950'],
+    [entry({ activityDate: '' }), 'activityDate', 'Enter the date of the activity'],
+    [entry({ activity: 'ab' }), 'activity', 'Describe the activity in at least 3 characters'],
+    [entry({ activity: 'a'.repeat(201) }), 'activity', 'The activity must be at most 200 characters'],
+    [entry({ hours: 0.3 }), 'hours', 'Hours must be in quarter hours (for example 1.25 or 1.5)'],
+    [entry({ hours: 0 }), 'hours', 'Hours must be between 0.25 and 1000'],
+    [entry({ hours: 1000.25 }), 'hours', 'Hours must be between 0.25 and 1000'],
+    [entry({ hours: '2' }), 'hours', 'Enter the hours spent'],
+    [entry({ hours: undefined }), 'hours', 'Enter the hours spent'],
+    [entry({ learnt: '   ' }), 'learnt', 'Describe what you learnt'],
+    [entry({ learnt: 'x'.repeat(5001) }), 'learnt', 'What you learnt must be at most 5000 characters'],
+    [entry({ reflection: 'x'.repeat(5001) }), 'reflection', 'The reflection must be at most 5000 characters'],
+    [entry({ activity: 'Bad \u0000 byte' }), 'activity', 'Contains characters that are not allowed'],
+  ];
+  for (const [body, field, message] of cases) {
+    const answer = await call('POST', '/api/me/cpd-entries', { token, body });
+    assertEquals([answer.status, answer.json?.message, answer.json?.fields?.[field]], [400, 'Validation failed', message]);
+  }
+  // Today (in London) is allowed.
+  assertEquals((await call('POST', '/api/me/cpd-entries', { token, body: entry({ activityDate: londonToday() }) })).status, 201);
+  assertEquals((await call('POST', '/api/me/cpd-entries', { token, raw: '{"activity":', headers: { 'content-type': 'application/json' } })).status, 400);
+  assertEquals((await call('POST', '/api/me/cpd-entries', { token, raw: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'application/json' } })).status, 413);
+  assertEquals((await call('POST', '/api/me/cpd-entries', { token, body: [] })).status, 400);
+  const badPage = await call('GET', '/api/me/cpd-entries?page=0&pageSize=101', { token });
+  assertEquals([badPage.status, badPage.json.fields.page, badPage.json.fields.pageSize],
+    [400, 'Page must be a whole number of at least 1', 'Page size must be between 1 and 100']);
+});
+
+test('learning record: completed courses with hours, service, score, code and state; CPD entries; totals', async () => {
+  const learner = await learnerWithCompletions();
+  await call('POST', '/api/me/cpd-entries', { token: learner.token, body: entry() });
+  await call('POST', '/api/me/cpd-entries', { token: learner.token, body: entry({ activityDate: '2026-02-01', activity: 'Reading', hours: 1.25 }) });
+  const answer = await call('GET', '/api/me/learning-record', { token: learner.token });
+  assertEquals(answer.status, 200);
+  const record = answer.json;
+  assertEquals(record.learner, { id: learner.id, name: learner.name, username: learner.username });
+  assertEquals(record.completedCourses.map((c: Record<string, unknown>) => [c.courseTitle, c.serviceLabel, c.hours, c.score, c.state, c.cycle]), [
+    ['Data Protection and UK GDPR Essentials', 'Miscellaneous Service', 1, null, 'valid', 1],
+    ['Airwave Radio Voice Procedure', 'United Kingdom Police Service', 2, 67, 'valid', 1],
+  ]);
+  assert(record.completedCourses.every((c: { verificationCode: string }) => /^[A-Z0-9]{8,32}$/.test(c.verificationCode)));
+  assertEquals(record.cpdEntries.map((e: { activity: string }) => e.activity), ['Major trauma study day', 'Reading']);
+  assertEquals(record.totals, { courseHours: 3, cpdHours: 7.75, totalHours: 10.75, completedCourses: 2, cpdEntries: 2 });
+
+  // A revoked certificate stays in the record as revoked and counts no hours; an expired one still counts.
+  await db.sql`update public.certificates set revoked_at = now(), revoked_reason = 'Test' where user_id = ${learner.id}::uuid and course_id = ${AIRWAVE}::uuid`;
+  await db.sql`update public.certificates set issued_at = now() - interval '2 years', expires_at = now() - interval '1 year'
+               where user_id = ${learner.id}::uuid and course_id = ${DATA_PROTECTION}::uuid`;
+  const after = (await call('GET', '/api/me/learning-record', { token: learner.token })).json;
+  assertEquals(after.completedCourses.map((c: { state: string }) => c.state), ['revoked', 'expired']);
+  assertEquals([after.totals.courseHours, after.totals.totalHours], [1, 8.75]);
+});
+
+test('learning record: only the learner and admins; instructors and other learners are refused', async () => {
+  const learner = await learnerWithCompletions();
+  const own = (await call('POST', '/api/me/cpd-entries', { token: learner.token, body: entry() })).json.id;
+  const admin = await login('admin');
+  const seen = await call('GET', `/api/admin/users/${learner.id}/learning-record`, { token: admin });
+  assertEquals(seen.status, 200);
+  assertEquals([seen.json.learner.id, seen.json.completedCourses.length, seen.json.cpdEntries.length], [learner.id, 2, 1]);
+  const instructor = await login('instructor'); // the author of Airwave, on which the learner is enrolled
+  for (const suffix of ['', '.pdf', '.csv']) {
+    const path = `/api/admin/users/${learner.id}/learning-record${suffix}`;
+    assertEquals((await call('GET', path, { token: instructor })).status, 403);
+    assertEquals((await call('GET', path, { token: (await register()).session.access_token })).status, 403);
+    assertEquals((await call('GET', path)).status, 401);
+  }
+  assertEquals((await call('GET', '/api/admin/users/00000000-0000-4000-a000-00000000dead/learning-record', { token: admin })).status, 404);
+  assertEquals((await call('GET', '/api/admin/users/nope/learning-record.pdf', { token: admin })).status, 404);
+  // The admin's own record holds only their own entries.
+  const adminOwn = await call('GET', '/api/me/learning-record', { token: admin });
+  assert(!adminOwn.json.cpdEntries.some((e: { id: string }) => e.id === own));
+  assertEquals(adminOwn.json.learner.username, 'admin');
+});
+
+test('learning record PDF: A4 attachment with name, date, both tables, totals; long records break onto pages', async () => {
+  const learner = await learnerWithCompletions();
+  const longText = 'Airway management with supraglottic devices and capnography in the back of the ambulance. '.repeat(50);
+  await call('POST', '/api/me/cpd-entries', { token: learner.token, body: entry({ activity: 'Café reflection: trauma', reflection: 'Pack, press, & review.' }) });
+  for (let i = 0; i < 12; i += 1) {
+    const answer = await call('POST', '/api/me/cpd-entries', { token: learner.token, body: entry({ activityDate: `2025-0${(i % 9) + 1}-1${i % 10}`, activity: `Airway workshop ${i + 1}`, hours: 2, learnt: longText }) });
+    assertEquals(answer.status, 201);
+  }
+  const response = await raw('/api/me/learning-record.pdf', learner.token);
+  assertEquals(response.status, 200);
+  assertEquals(response.headers.get('content-type'), 'application/pdf');
+  assertEquals(response.headers.get('content-disposition'),
+    `attachment; filename="learning-record-${learner.username}-${londonToday()}.pdf"; filename*=UTF-8''learning-record-${learner.username}-${londonToday()}.pdf`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  assertEquals(new TextDecoder().decode(bytes.slice(0, 5)), '%PDF-');
+  const latin = new TextDecoder('latin1').decode(bytes);
+  assert(latin.includes('/MediaBox [ 0 0 595.28 841.89 ]'), 'A4 portrait');
+  assert(latin.includes(`/TotalHours (${3 + 6.5 + 24})`));
+  const text = await pdfText(bytes);
+  const pages = Number(/Page 1 of (\d+)/.exec(text)?.[1]);
+  assert(pages >= 3, `a long record runs over several pages (got ${pages}):\n${text.slice(0, 400)}`);
+  for (let p = 1; p <= pages; p += 1) assert(text.includes(`Page ${p} of ${pages}`));
+  for (const expected of [
+    'Learning record', learner.name, `Generated on ${ukLong(new Date())}`, 'Total hours: 33.5',
+    'Completed courses: 2 (3 hours)', 'CPD activities: 13 (30.5 hours)', 'Completed courses', 'CPD activities',
+    'Airwave Radio Voice Procedure', 'United Kingdom Police Service', '67%', 'Valid (does not expire)',
+    'Data Protection and UK', 'Café reflection: trauma', '14 March 2026', 'What I learnt:', 'Reflection:',
+    'Pack, press, & review.', 'Airway workshop 12', `Learning record: ${learner.name} (continued)`,
+  ]) {
+    assert(text.includes(expected), `the PDF shows "${expected}"`);
+  }
+  // The code of each certificate.
+  const codes = await db.sql<{ verificationCode: string }[]>`select verification_code from public.certificates where user_id = ${learner.id}::uuid`;
+  for (const { verificationCode } of codes) assert(text.includes(verificationCode));
+  // Wrapped lines stay within the page: no drawn line is longer than the text width allows.
+  assert(text.split('\n').every((line) => line.length < 130), 'long text is wrapped');
+
+  const admin = await login('admin');
+  const adminPdf = await raw(`/api/admin/users/${learner.id}/learning-record.pdf`, admin);
+  assertEquals(adminPdf.status, 200);
+  assert((await pdfText(new Uint8Array(await adminPdf.arrayBuffer()))).includes(learner.name));
+});
+
+test('learning record CSV: UTF-8 with BOM, header row, en-GB dates, formulas neutralised, quoting', async () => {
+  const learner = await learnerWithCompletions();
+  await call('POST', '/api/me/cpd-entries', { token: learner.token, body: entry({ activity: '=HYPERLINK("http://evil.example","Click")', learnt: 'Line one\nLine "two", with comma', reflection: '+44 1234 567890' }) });
+  const response = await raw('/api/me/learning-record.csv', learner.token);
+  assertEquals(response.status, 200);
+  assertEquals(response.headers.get('content-type'), 'text/csv; charset=utf-8');
+  assert(response.headers.get('content-disposition')!.startsWith(`attachment; filename="learning-record-${learner.username}-${londonToday()}.csv"`));
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  assertEquals([...bytes.slice(0, 3)], [0xef, 0xbb, 0xbf]);
+  const text = new TextDecoder().decode(bytes); // drops the BOM
+  const lines = text.split('\r\n');
+  assertEquals(lines[0], 'Type,Date,Course or activity,Service,Hours,Score (%),Certificate code,Certificate status,Valid until,What I learnt,Reflection');
+  const [issued] = await db.sql<{ issuedAt: Date }[]>`select issued_at from public.certificates where user_id = ${learner.id}::uuid and course_id = ${AIRWAVE}::uuid`;
+  const [code] = await db.sql<{ verificationCode: string }[]>`select verification_code from public.certificates where user_id = ${learner.id}::uuid and course_id = ${AIRWAVE}::uuid`;
+  assert(lines.includes(`Course,${ukShort(issued.issuedAt)},Airwave Radio Voice Procedure,United Kingdom Police Service,2,67,${code.verificationCode},Valid,Does not expire,,`), text);
+  assert(text.includes(`CPD activity,14/03/2026,"'=HYPERLINK(""http://evil.example"",""Click"")",,6.5,,,,,"Line one\nLine ""two"", with comma",'+44 1234 567890\r\n`), text);
+  assertEquals(text.endsWith('\r\n'), true);
+
+  const admin = await login('admin');
+  const adminCsv = await raw(`/api/admin/users/${learner.id}/learning-record.csv`, admin);
+  assertEquals(adminCsv.status, 200);
+  assert((await adminCsv.text()).includes('Airwave Radio Voice Procedure'));
+});
+
+closePoolAfterTests();
