@@ -6,6 +6,7 @@
 // auth.refresh_tokens. Access tokens are ES256 JWTs with Supabase's claims, signed with the key of
 // platform/keys.mjs and checked against that key and the session table on every bearer request.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import bcrypt from 'bcryptjs';
 import { jwtVerify, SignJWT } from 'jose';
@@ -153,8 +154,9 @@ export function createAuth({ sql, keys, publicUrl }) {
    * Applies an update (email, password, metadata) to a user.
    * @param {any} user current row
    * @param {{ email?: string, password?: string, userMetadata?: object, appMetadata?: object, confirmEmail?: boolean, role?: string, banDuration?: string }} changes
+   * @param {{ keepSession?: string }} [options] a password change ends every session but this one
    */
-  async function updateUser(user, changes) {
+  async function updateUser(user, changes, options = {}) {
     const userMetadata =
       changes.userMetadata !== undefined ? mergeMetadata(user.raw_user_meta_data, changes.userMetadata) : user.raw_user_meta_data;
     const appMetadata =
@@ -182,6 +184,9 @@ export function createAuth({ sql, keys, publicUrl }) {
             raw_app_meta_data = ${sql.json(appMetadata ?? {})}::jsonb,
             role = ${changes.role ?? user.role}, banned_until = ${bannedUntil}, updated_at = now()
           where id = ${user.id}`;
+        if (changes.password !== undefined) {
+          await tx`delete from auth.sessions where user_id = ${user.id} and id::text <> ${options.keepSession ?? ''}`;
+        }
         if (changes.email !== undefined && changes.email !== user.email) {
           await tx`
             update auth.identities
@@ -360,6 +365,7 @@ export function createAuth({ sql, keys, publicUrl }) {
       return fail(422, 'validation_failed', 'Signup requires a valid password');
     }
     checkPassword(body.password);
+    await refuseCommonPassword(body.password);
     const data = body.data ?? {};
     if (typeof data !== 'object' || Array.isArray(data)) return fail(400, 'validation_failed', 'data must be an object');
     const user = await insertUser({
@@ -447,7 +453,7 @@ export function createAuth({ sql, keys, publicUrl }) {
 
   /** @param {Request} request */
   async function putUser(request) {
-    const { user } = await requireUser(request);
+    const { user, claims } = await requireUser(request);
     const body = await readBody(request);
     /** @type {Parameters<typeof updateUser>[1]} */
     const changes = {};
@@ -459,6 +465,7 @@ export function createAuth({ sql, keys, publicUrl }) {
     if (body.password !== undefined) {
       if (typeof body.password !== 'string' || body.password === '') return fail(422, 'validation_failed', 'Password cannot be empty');
       checkPassword(body.password);
+      await refuseCommonPassword(body.password);
       changes.password = body.password;
     }
     if (body.data !== undefined) {
@@ -467,7 +474,8 @@ export function createAuth({ sql, keys, publicUrl }) {
       }
       changes.userMetadata = body.data;
     }
-    const updated = await updateUser(user, changes);
+    // As GoTrue: a new password ends every other session of the user; this one stays.
+    const updated = await updateUser(user, changes, { keepSession: claims.session_id });
     return json(200, await userJson(updated));
   }
 
@@ -657,6 +665,27 @@ function checkPassword(password) {
   }
   if (password.length > 72) {
     throw new HttpError(fail(422, 'validation_failed', 'Password cannot be longer than 72 characters'));
+  }
+}
+
+/** @type {Promise<Set<string>> | undefined} */
+let commonPasswords;
+
+/**
+ * Refuses a password on the bundled common-password list with GoTrue's weak_password answer
+ * (reason 'pwned'), as hosted Supabase's leaked-password protection does for sign-up and user
+ * updates. The admin API is not checked (GoTrue does not either).
+ * @param {string} password
+ */
+async function refuseCommonPassword(password) {
+  commonPasswords ??= readFile(new URL('../supabase/functions/_shared/common-passwords.txt', import.meta.url), 'utf8')
+    .then((text) => new Set(text.split('\n').filter(Boolean)));
+  if ((await commonPasswords).has(password.trim().toLowerCase())) {
+    throw new HttpError(
+      fail(422, 'weak_password', 'Password is known to be weak and easy to guess, please choose a different one.', {
+        weak_password: { reasons: ['pwned'] },
+      }),
+    );
   }
 }
 
