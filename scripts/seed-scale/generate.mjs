@@ -1,0 +1,89 @@
+// The national-size data set (issue 6), generated inside the database in a few big statements
+// (generate_series, INSERT ... SELECT): the SQL is in the numbered files next to this one. Used by
+// `npm run seed:scale` (scripts/seed-scale.mjs) and by the query-plan test on its own database.
+//
+// Each phase runs in one transaction with session_replication_role = replica (SET LOCAL, so nothing
+// stays disabled when it commits): the per-row triggers (profile creation from auth.users, the audit
+// trail, auto-enrolment and mandatory-training enrolment, enrolment preparation, updated_at, has_quiz)
+// and the foundation keys' checks do not fire, and the generator writes what they would have written.
+// Every constraint other than the foreign keys (unique, check, not null) is still enforced.
+import fs from 'node:fs';
+
+export const PRESETS = {
+  full: { users: 100_000, courses: 10_000, modules: 100_000, quizzes: 5_000, enrollments: 1_000_000 },
+  small: { users: 2_000, courses: 200, modules: 2_000, quizzes: 100, enrollments: 20_000 },
+};
+
+/** Every generated account signs in with this password (one shared bcrypt hash, cost 10). */
+export const PASSWORD = 'password123';
+export const PASSWORD_HASH = '$2b$10$17x8tI.qAWobptrDdke6yuU.ug2G9dAp05cYJGWQRRCQ7D2iDNMHW';
+
+/** Generated ids: `<n as 8 hex>-5ca1-4000-8000-00000000000<kind>` (users 1, courses 2, ...). */
+export const scaleId = (n, kind) => `${n.toString(16).padStart(8, '0')}-5ca1-4000-8000-00000000000${kind}`;
+
+const PHASES = [
+  ['users', '01-users.sql'],
+  ['courses, modules and quizzes', '02-courses.sql'],
+  ['enrolments', '03-enrollments.sql'],
+  ['progress, attempts and certificates', '04-progress.sql'],
+];
+
+export const COUNTED_TABLES = [
+  'auth.users', 'auth.identities', 'public.profiles', 'public.courses', 'public.course_modules', 'public.quizzes',
+  'public.quiz_questions', 'public.enrollments', 'public.user_module_progress', 'public.quiz_attempts',
+  'public.certificates',
+];
+
+function phaseSql(file, preset) {
+  const text = fs.readFileSync(new URL(`./${file}`, import.meta.url), 'utf8');
+  // Courses drawn per account: 0 .. span - 1, about 1.3 times the mean needed (duplicates are dropped).
+  const perUserSpan = Math.ceil((2.6 * preset.enrollments) / preset.users) + 1;
+  const values = { ...preset, per_user_span: perUserSpan, password_hash: PASSWORD_HASH };
+  return text.replace(/\{\{(\w+)\}\}/g, (_, name) => {
+    if (!(name in values)) throw new Error(`${file}: unknown placeholder ${name}`);
+    return String(values[name]);
+  });
+}
+
+/**
+ * @param {(fn: (exec: (sql: string) => Promise<unknown>) => Promise<void>) => Promise<void>} transaction
+ *   runs fn in one transaction; exec runs a script of several statements (simple query protocol)
+ * @param {(sql: string) => Promise<Record<string, unknown>[]>} query one statement, rows back
+ * @param {{ users: number, courses: number, modules: number, quizzes: number, enrollments: number }} preset
+ * @param {(msg: string) => void} [log]
+ * @returns {Promise<{ phases: { name: string, seconds: number }[], counts: Record<string, number> }>}
+ */
+export async function generate({ transaction, query }, preset, log = () => {}) {
+  if (preset.modules % preset.quizzes !== 0) throw new Error('modules must be a multiple of quizzes');
+  const [{ done }] = await query(`select exists (select 1 from public.profiles where id = '${scaleId(1, 1)}') as done`);
+  if (done) throw new Error('This database already holds a generated data set: use a fresh database.');
+  const phases = [];
+  const time = async (name, fn) => {
+    const started = performance.now();
+    await fn();
+    const seconds = (performance.now() - started) / 1000;
+    phases.push({ name, seconds });
+    log(`  ${name}: ${seconds.toFixed(1)} s`);
+  };
+  await query('drop schema if exists scale_gen cascade');
+  await query('create schema scale_gen');
+  try {
+    for (const [name, file] of PHASES) {
+      const sql = phaseSql(file, preset);
+      await time(name, () =>
+        transaction(async (exec) => {
+          await exec('set local session_replication_role = replica; set local synchronous_commit = off; set local work_mem = \'256MB\'; set local jit = off');
+          await exec(sql);
+        }));
+    }
+  } finally {
+    await query('drop schema if exists scale_gen cascade');
+  }
+  await time('analyze', () => query('analyze'));
+  const counts = {};
+  for (const table of COUNTED_TABLES) {
+    const [row] = await query(`select count(*)::bigint as n from ${table}`);
+    counts[table] = Number(row.n);
+  }
+  return { phases, counts };
+}
