@@ -97,7 +97,7 @@ describe.each(backends)('learner journey SQL on $name', ({ create }) => {
     expect(progress.rows[0].quiz_passed).toBe(true);
   });
 
-  it('a timed quiz cannot be submitted without being opened; an untimed one can', async () => {
+  it('a quiz, timed or not, cannot be submitted without being opened (so a duplicate submission scores nothing)', async () => {
     let hint: string | undefined;
     expect(await sqlState(async () => {
       try {
@@ -110,7 +110,10 @@ describe.each(backends)('learner journey SQL on $name', ({ create }) => {
     expect(hint).toBe('quiz_not_started');
     await db.query('update public.quizzes set time_limit = null where id = $1', [quizId]);
     try {
+      expect(await sqlState(() => finish(timed))).toBe('22023');
+      await start(timed);
       expect((await finish(timed)).rows[0].passed).toBe(true);
+      expect(await sqlState(() => finish(timed))).toBe('22023');
     } finally {
       await db.query('update public.quizzes set time_limit = 10 where id = $1', [quizId]);
     }
