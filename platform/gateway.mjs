@@ -16,6 +16,33 @@ export const CORS_HEADERS = {
   'access-control-max-age': '86400',
 };
 
+/**
+ * Security headers of the web app's files. Scripts only from this origin (no inline script, no
+ * eval); inline styles are allowed because Mantine sets CSS variables in style attributes and
+ * injects its own <style> elements; the app talks only to this origin (Auth, Storage and the
+ * function sit behind this gateway); nothing may frame it. README's deploy section lists the same
+ * headers for a hosted deployment (where connect-src and img-src also name the Supabase URL).
+ */
+export const WEB_SECURITY_HEADERS = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
 const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -230,7 +257,7 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
       'cache-control': cache,
       etag,
       'last-modified': info.mtime.toUTCString(),
-      'x-content-type-options': 'nosniff',
+      ...WEB_SECURITY_HEADERS,
     };
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers);

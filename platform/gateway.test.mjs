@@ -180,6 +180,26 @@ describe('gateway static web app', () => {
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');
   });
 
+  it('sends the security headers with every file: a CSP without inline script, no framing, nosniff, referrer and permissions policies', async () => {
+    for (const path of ['/', '/courses/42', '/assets/app-abc123.js', '/favicon.svg']) {
+      const response = await fetch(`${gateway.url}${path}`);
+      await response.arrayBuffer();
+      const csp = response.headers.get('content-security-policy') ?? '';
+      const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+      expect(directives['script-src'], path).toEqual(["'self'"]);
+      expect(directives['default-src']).toEqual(["'self'"]);
+      expect(directives['object-src']).toEqual(["'none'"]);
+      expect(directives['frame-ancestors']).toEqual(["'none'"]);
+      expect(directives['base-uri']).toEqual(["'self'"]);
+      expect(directives['connect-src']).toEqual(["'self'"]);
+      expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(response.headers.get('permissions-policy')).toContain('camera=()');
+    }
+  });
+
   it('falls back to index.html for client-side routes, but not for missing assets', async () => {
     const route = await fetch(`${gateway.url}/courses/42/lessons?tab=1`);
     expect(route.status).toBe(200);

@@ -590,3 +590,108 @@ describe('storage', () => {
     expect((await anonClient().storage.listBuckets()).data ?? []).toEqual([]);
   });
 });
+
+describe('storage: uploads cannot become pages', () => {
+  const html = '<!doctype html><script>window.pwned = 1</script><img src=x onerror="alert(1)">';
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+  const realPng = () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  const objectUrl = (name) => `${gateway.url}/storage/v1/object/public/uploads/${name}`;
+
+  beforeAll(async () => {
+    await sql`insert into storage.buckets (id, name, public) values ('uploads', 'uploads', true)`;
+  });
+  afterAll(async () => {
+    await sql`delete from storage.objects where bucket_id = 'uploads'`;
+    await sql`delete from storage.buckets where id = 'uploads'`;
+  });
+
+  it('refuses HTML or SVG with script that claims to be a PNG (or any image), raw or multipart; nothing is stored', async () => {
+    const storage = serviceClient().storage.from('uploads');
+    for (const [name, body, type] of [
+      ['a.png', html, 'image/png'],
+      ['b.png', svg, 'image/png'],
+      ['c.svg', svg, 'image/svg+xml'],
+      ['d.jpg', html, 'image/jpeg'],
+    ]) {
+      const raw = await fetch(`${gateway.url}/storage/v1/object/uploads/${name}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': type },
+        body,
+      });
+      expect(raw.status, name).toBe(415);
+      const viaClient = await storage.upload(name, new Blob([body], { type }));
+      expect(viaClient.error, name).not.toBeNull();
+    }
+    expect(await sql`select name from storage.objects where bucket_id = 'uploads'`).toHaveLength(0);
+  });
+
+  it('serves what is stored by its bytes: HTML saved under any type is an inert download, never text/html', async () => {
+    const storage = serviceClient().storage.from('uploads');
+    expect((await storage.upload('page.html', new TextEncoder().encode(html), { contentType: 'text/html' })).error).toBeNull();
+    expect((await storage.upload('note.txt', new TextEncoder().encode(html), { contentType: 'text/plain' })).error).toBeNull();
+    // An object whose stored type lies (written before the upload check existed, or by hand).
+    expect((await storage.upload('old.png', new TextEncoder().encode(svg), { contentType: 'text/plain' })).error).toBeNull();
+    await sql`update storage.objects set metadata = metadata || '{"mimetype": "image/svg+xml"}'::jsonb where name = 'old.png'`;
+    for (const [name, type] of [['page.html', 'application/octet-stream'], ['note.txt', 'text/plain'], ['old.png', 'application/octet-stream']]) {
+      const got = await fetch(objectUrl(name));
+      expect(got.status).toBe(200);
+      expect(got.headers.get('content-type'), name).toBe(type);
+      expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(got.headers.get('content-disposition'), name).toMatch(/^attachment; filename="[A-Za-z0-9._-]+"$/);
+      expect(got.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+      await got.arrayBuffer();
+    }
+  });
+
+  it('serves a real image inline with its sniffed type and a safe file name; ?download= is an attachment', async () => {
+    const storage = serviceClient().storage.from('uploads');
+    const name = 'cover "x" <b>.png';
+    expect((await storage.upload(name, realPng(), { contentType: 'image/png' })).error).toBeNull();
+    const got = await fetch(objectUrl(encodeURIComponent(name)));
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toBe('image/png');
+    expect(got.headers.get('content-disposition')).toBe('inline; filename="cover__x___b_.png"');
+    expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(new Uint8Array(await got.arrayBuffer())).toEqual(realPng());
+    const download = await fetch(`${objectUrl(encodeURIComponent(name))}?download=${encodeURIComponent('evil"\r\nx: y.html')}`);
+    expect(download.headers.get('content-disposition')).toBe('attachment; filename="evil___x__y.html"');
+    expect(download.headers.get('content-type')).toBe('image/png');
+    await download.arrayBuffer();
+  });
+});
+
+describe('auth: a new password ends sessions', () => {
+  it('updateUser keeps this session and ends the others; an admin password set ends them all', async () => {
+    const email = newEmail();
+    await anonClient().auth.signUp({ email, password: 'first-pass-1' });
+    const sessions = [];
+    for (let i = 0; i < 3; i++) sessions.push(/** @type {any} */ ((await anonClient().auth.signInWithPassword({ email, password: 'first-pass-1' })).data.session));
+    const getUser = (/** @type {string} */ token) =>
+      fetch(`${gateway.url}/auth/v1/user`, { headers: { apikey: keys.anonKey, authorization: `Bearer ${token}` } }).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      });
+    const changed = await fetch(`${gateway.url}/auth/v1/user`, {
+      method: 'PUT',
+      headers: { apikey: keys.anonKey, authorization: `Bearer ${sessions[0].access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'second-pass-2' }),
+    });
+    expect(changed.status).toBe(200);
+    await changed.arrayBuffer();
+    expect(await getUser(sessions[0].access_token)).toBe(200);
+    expect(await getUser(sessions[1].access_token)).toBe(403);
+    expect(await getUser(sessions[2].access_token)).toBe(403);
+    const refresh = await anonClient().auth.refreshSession({ refresh_token: sessions[1].refresh_token });
+    expect(refresh.error).not.toBeNull();
+
+    const userId = sessions[0].user.id;
+    const set = await serviceClient().auth.admin.updateUserById(userId, { password: 'third-pass-3' });
+    expect(set.error).toBeNull();
+    expect(await getUser(sessions[0].access_token)).toBe(403);
+    expect(await sql`select id from auth.sessions where user_id = ${userId}`).toHaveLength(0);
+    // Other changes (metadata) end nothing.
+    const again = /** @type {any} */ ((await anonClient().auth.signInWithPassword({ email, password: 'third-pass-3' })).data.session);
+    await serviceClient().auth.admin.updateUserById(userId, { user_metadata: { name: 'Same' } });
+    expect(await getUser(again.access_token)).toBe(200);
+  });
+});

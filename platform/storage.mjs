@@ -157,6 +157,10 @@ export function createStorage({ sql, keys, dataDir, publicUrl }) {
     if (!mimeAllowed(contentType, bucket.allowed_mime_types)) {
       return storageError(415, '415', 'invalid_mime_type', `mime type ${contentType} is not supported`);
     }
+    // An upload that claims to be an image must be one: HTML or SVG labelled image/png is refused.
+    if (/^image\//i.test(contentType) && sniffImageType(bytes) !== contentType.toLowerCase().replace('image/jpg', 'image/jpeg')) {
+      return storageError(415, '415', 'invalid_mime_type', `The file's content is not ${contentType}`);
+    }
 
     const eTag = `"${createHash('md5').update(bytes).digest('hex')}"`;
     const metadata = {
@@ -268,20 +272,25 @@ export function createStorage({ sql, keys, dataDir, publicUrl }) {
       return notFound();
     }
     const metadata = row.metadata ?? {};
+    // The type comes from the stored bytes, not from what the upload claimed: an image is served
+    // inline as the image it is; anything else as a download of an inert type, never as a page.
+    const sniffed = sniffImageType(bytes);
+    const stored = String(metadata.mimetype ?? '').toLowerCase();
+    const contentType = sniffed ?? (INERT_TYPES.has(stored) ? stored : 'application/octet-stream');
+    const download = url.searchParams.get('download');
+    const filename = safeFilename(download || name.split('/').pop() || 'download');
     /** @type {Record<string, string>} */
     const headers = {
-      'content-type': metadata.mimetype ?? 'application/octet-stream',
+      'content-type': contentType,
       'cache-control': metadata.cacheControl ?? 'max-age=3600',
       etag: metadata.eTag ?? `"${createHash('md5').update(bytes).digest('hex')}"`,
       'last-modified': new Date(row.updated_at ?? Date.now()).toUTCString(),
       'content-length': String(bytes.byteLength),
       'accept-ranges': 'none',
+      'content-disposition': `${sniffed && download === null ? 'inline' : 'attachment'}; filename="${filename}"`,
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
     };
-    const download = url.searchParams.get('download');
-    if (download !== null) {
-      const filename = download || name.split('/').pop() || 'download';
-      headers['content-disposition'] = `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`;
-    }
     const inm = request.headers.get('if-none-match');
     if (inm && inm.split(',').map((s) => s.trim()).includes(headers.etag)) {
       const { 'content-length': _, ...rest } = headers;
@@ -522,6 +531,32 @@ function fileObject(row) {
     last_accessed_at: iso(row.last_accessed_at),
     metadata: row.metadata ?? {},
   };
+}
+
+/** Non-image types that browsers show as data, never run: served as stored (still as downloads). */
+const INERT_TYPES = new Set(['text/plain', 'text/csv', 'application/pdf', 'application/json', 'application/octet-stream', 'application/zip']);
+
+/**
+ * The image type of the bytes by their magic number (PNG, JPEG, GIF, WebP, AVIF), or null.
+ * @param {Uint8Array} bytes
+ * @returns {string | null}
+ */
+export function sniffImageType(bytes) {
+  const starts = (/** @type {number[]} */ signature, offset = 0) =>
+    bytes.length >= offset + signature.length && signature.every((byte, i) => bytes[offset + i] === byte);
+  const ascii = (/** @type {string} */ text) => [...text].map((ch) => ch.charCodeAt(0));
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (starts([0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (starts(ascii('GIF87a')) || starts(ascii('GIF89a'))) return 'image/gif';
+  if (starts(ascii('RIFF')) && starts(ascii('WEBP'), 8)) return 'image/webp';
+  if (starts(ascii('ftyp'), 4) && (starts(ascii('avif'), 8) || starts(ascii('avis'), 8))) return 'image/avif';
+  return null;
+}
+
+/** A file name safe inside a quoted Content-Disposition: letters, digits, dot, dash, underscore. */
+function safeFilename(name) {
+  const cleaned = String(name).replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 100);
+  return cleaned || 'download';
 }
 
 /** @param {unknown} value */
