@@ -12,6 +12,7 @@ import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from
 import { authRoutes } from './routes/auth.ts';
 import { courseRoutes } from './routes/courses.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { adminImportRoutes } from './routes/admin-import.ts';
 import { learnerRoutes } from './routes/learner.ts';
 import { instructorRoutes } from './routes/instructor.ts';
 import { authoringRoutes } from './routes/authoring.ts';
@@ -36,6 +37,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/', authRoutes(config, db));
   app.route('/', courseRoutes(config, db));
   app.route('/', adminRoutes(config, db));
+  app.route('/', adminImportRoutes(config, db));
   app.route('/', learnerRoutes(config, db));
   app.route('/', instructorRoutes(config, db));
   app.route('/', authoringRoutes(config, db));

@@ -1,0 +1,239 @@
+// Bulk user import and the user CSV export (issue 8), admins only.
+// - POST /api/admin/users/import/preview: the CSV (text/csv, or JSON {csv}) read and every row checked
+//   (format, role, services, repeats in the file, and, in one query for the whole file, usernames and
+//   emails already taken). Nothing is written.
+// - POST /api/admin/users/import {importId, part, rows}: one part of an import (the web client sends
+//   the valid rows in parts of 500). Every row is checked again here and in SQL; private.import_users
+//   creates the accounts of the part in one transaction and writes one audit event for it.
+// - GET /api/admin/users/export.csv?search=&role=&service=: the Users tab's list as CSV, streamed in
+//   pages of 1,000 read under RLS, each page after a fresh admin check.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { generateTemporaryPassword } from '../../_shared/admin.ts';
+import { attachmentDisposition, CSV_BOM, CSV_CONTENT_TYPE, csvDate, csvRow } from '../../_shared/csv.ts';
+import type { Role } from '../../_shared/domain.ts';
+import type { ServiceCode } from '../../_shared/services.ts';
+import {
+  checkFileRows,
+  checkRow,
+  EXPORT_HEADER,
+  IMPORT_MAX_BYTES,
+  type ImportedUser,
+  type ImportPreview,
+  type ImportResult,
+  importRequestSchema,
+  joinServices,
+  lookupValues,
+  markRepeats,
+  markTaken,
+  readUserCsv,
+  type SkippedRow,
+  userExportQuerySchema,
+} from '../../_shared/user-import.ts';
+import type { Config } from '../lib/config.ts';
+import { containsPattern, type Db, type Tx } from '../lib/db.ts';
+import { type Caller, type Env, requireUser } from '../lib/auth.ts';
+import { jsonBody, readBytes, validate } from '../lib/body.ts';
+import { ApiError } from '../lib/errors.ts';
+
+type UserCaller = Extract<Caller, { kind: 'user' }>;
+
+const forbidden = () => new ApiError(403, 'Only administrators may do this');
+/** Rows of the export read per query (and per transaction). */
+const EXPORT_PAGE = 1000;
+
+async function isAdmin(tx: Tx): Promise<boolean> {
+  const [row] = await tx<{ admin: boolean }[]>`select private.is_admin() as admin`;
+  return row?.admin === true;
+}
+
+/** The CSV text of a preview request: text/csv (or text/plain) as it is, or JSON {csv}. */
+async function csvText(c: Context<Env>): Promise<string> {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  const decode = (bytes: Uint8Array) => {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw new ApiError(400, 'The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.');
+    }
+  };
+  if (/^(text\/csv|application\/csv|text\/plain)\s*(;|$)/.test(type)) {
+    return decode(await readBytes(c.req.raw, IMPORT_MAX_BYTES));
+  }
+  if (/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/.test(type)) {
+    // JSON escaping can grow the text: allow room for it, then hold the CSV itself to the limit.
+    const raw = decode(await readBytes(c.req.raw, IMPORT_MAX_BYTES * 2));
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      throw new ApiError(400, 'Invalid JSON body');
+    }
+    const csv = (body as { csv?: unknown } | null)?.csv;
+    if (typeof csv !== 'string') throw new ApiError(400, 'Validation failed', { csv: 'Send the file as text in csv' });
+    if (!csv.isWellFormed()) throw new ApiError(400, 'Validation failed', { csv: 'Contains characters that are not allowed' });
+    if (new TextEncoder().encode(csv).byteLength > IMPORT_MAX_BYTES) throw new ApiError(413, 'Request body is too large');
+    return csv;
+  }
+  throw new ApiError(415, 'Send the file as text/csv, or as JSON {"csv": "..."}');
+}
+
+function searchQuery(c: Context): Record<string, string> {
+  return Object.fromEntries(Object.entries(c.req.queries()).map(([key, values]) => [key, values[0] ?? '']));
+}
+
+export function adminImportRoutes(_config: Config, db: Db) {
+  const routes = new Hono<Env>();
+
+  /** Runs fn as the caller once the database has said they are an admin (same transaction). */
+  function asAdmin<T>(caller: UserCaller, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return db.withCaller(caller.db, async (tx) => {
+      if (!(await isAdmin(tx))) throw forbidden();
+      return await fn(tx);
+    });
+  }
+
+  routes.post('/admin/users/import/preview', async (c) => {
+    const caller = requireUser(c);
+    // Refuse non-admins before reading up to 2 MB.
+    await asAdmin(caller, async () => {});
+    const read = readUserCsv(await csvText(c));
+    if (!read.ok) throw new ApiError(read.status, read.message);
+    const rows = checkFileRows(read);
+    const { usernames, emails } = lookupValues(rows);
+    // One query for the whole file, however many rows.
+    const clashes = await asAdmin(caller, (tx) => tx<{ field: string; value: string }[]>`
+      select field, value from private.user_import_clashes(${usernames}::text[], ${emails}::text[])`);
+    markTaken(
+      rows,
+      new Set(clashes.filter((row) => row.field === 'username').map((row) => row.value)),
+      new Set(clashes.filter((row) => row.field === 'email').map((row) => row.value)),
+    );
+    const invalid = rows.filter((row) => row.problems.length > 0).length;
+    const preview: ImportPreview = { rows, total: rows.length, valid: rows.length - invalid, invalid };
+    return c.json(preview);
+  });
+
+  routes.post('/admin/users/import', async (c) => {
+    const caller = requireUser(c);
+    await asAdmin(caller, async () => {});
+    const input = await jsonBody(c, importRequestSchema);
+    // Never trust the preview: every row is checked again, and the database checks clashes again.
+    const rows = input.rows.map(checkRow);
+    markRepeats(rows);
+    const valid = rows.filter((row) => row.problems.length === 0);
+    const passwords = new Map(valid.map((row) => [row.line, generateTemporaryPassword()]));
+    const payload = valid.map((row) => ({
+      line: row.line,
+      username: row.username,
+      email: row.email,
+      name: row.name,
+      role: row.role,
+      services: row.services,
+      password: passwords.get(row.line),
+    }));
+
+    type Outcome = { line: number; userId: string | null; field: string | null; problem: string | null };
+    let outcome: Outcome[] = [];
+    if (payload.length > 0) {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          outcome = await asAdmin(caller, (tx) => tx<Outcome[]>`
+            select line, user_id, field, problem
+            from private.import_users(${input.importId}::uuid, ${input.part}, ${tx.json(payload)}::jsonb)`);
+          break;
+        } catch (error) {
+          const code = (error as { code?: unknown })?.code;
+          // A sign-up took a username or email between the check and the insert: the part was rolled
+          // back whole, and the second attempt skips that row as taken.
+          if (code === '23505' && attempt < 3) continue;
+          if (code === '42501') throw forbidden();
+          // Rows this function checked cannot break a cast or constraint; if one ever does, it is the
+          // request's fault (400), never a 500 with database text.
+          if (code === '22023' || code === '22P02' || code === '23514' || code === '23502') {
+            throw new ApiError(400, 'Some rows could not be imported as given; check the file and preview it again');
+          }
+          throw error;
+        }
+      }
+    }
+
+    const byLine = new Map(outcome.map((row) => [row.line, row]));
+    const created: ImportedUser[] = [];
+    const skipped: SkippedRow[] = [];
+    for (const row of rows) {
+      const result = byLine.get(row.line);
+      if (row.problems.length === 0 && result?.userId) {
+        created.push({
+          line: row.line,
+          id: result.userId,
+          username: row.username,
+          email: row.email,
+          name: row.name,
+          role: row.role as Role,
+          services: row.services as ServiceCode[],
+          temporaryPassword: passwords.get(row.line)!,
+        });
+      } else {
+        const problems = row.problems.length > 0
+          ? row.problems
+          : [{ field: (result?.field ?? 'line') as 'username', message: result?.problem ?? 'Not created' }];
+        skipped.push({ line: row.line, username: row.username, email: row.email, problems });
+      }
+    }
+    const result: ImportResult = { created, skipped };
+    c.header('cache-control', 'no-store');
+    return c.json(result, created.length > 0 ? 201 : 200);
+  });
+
+  routes.get('/admin/users/export.csv', async (c) => {
+    const caller = requireUser(c);
+    const query = validate(userExportQuerySchema, searchQuery(c));
+    const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
+
+    type ExportRow = { username: string; email: string; name: string; role: string; services: string[]; createdAt: Date; cursor: string; id: string };
+    /** One page after (cursor, id), newest first: the Users tab's order, served by profiles_created_at_idx. */
+    const page = (after: { cursor: string; id: string } | null) =>
+      asAdmin(caller, (tx) => tx<ExportRow[]>`
+        select id, username, email, name, role::text as role, services::text[] as services, created_at,
+               created_at::text as cursor
+        from public.profiles
+        where true
+        ${after ? tx`and (created_at, id) < (${after.cursor}::timestamptz, ${after.id}::uuid)` : tx``}
+        ${pattern ? tx`and lower(name || ' ' || username || ' ' || email) like ${pattern}` : tx``}
+        ${query.service ? tx`and services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
+        ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}
+        order by created_at desc, id desc
+        limit ${EXPORT_PAGE}`);
+
+    // The first page is read before answering, so a refusal is a clean 403 and not a broken download.
+    let next: ExportRow[] | null = await page(null);
+    const encoder = new TextEncoder();
+    const lines = (rows: ExportRow[]) =>
+      rows.map((row) => `${csvRow([row.username, row.email, row.name, row.role, joinServices(row.services), csvDate(row.createdAt)])}\r\n`).join('');
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(`${CSV_BOM}${csvRow(EXPORT_HEADER)}\r\n`));
+      },
+      async pull(controller) {
+        if (next === null) {
+          controller.close();
+          return;
+        }
+        const rows: ExportRow[] = next;
+        controller.enqueue(encoder.encode(lines(rows)));
+        const last = rows.at(-1);
+        next = rows.length === EXPORT_PAGE && last ? await page({ cursor: last.cursor, id: last.id }) : null;
+        if (next !== null && next.length === 0) next = null;
+      },
+    });
+    const stamp = new Date().toISOString().slice(0, 10);
+    return c.body(stream, 200, {
+      'content-type': CSV_CONTENT_TYPE,
+      'content-disposition': attachmentDisposition(`users-${stamp}.csv`),
+      'cache-control': 'no-store',
+    });
+  });
+
+  return routes;
+}
