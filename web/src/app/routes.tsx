@@ -21,6 +21,7 @@ export const routes: RouteObject[] = [
           { path: 'certificates', lazy: () => import('./routes/certificates').then((m) => ({ Component: m.CertificatesRoute })) },
           { path: 'course-manager', lazy: () => import('./routes/course-manager').then((m) => ({ Component: m.CourseManagerRoute })) },
           { path: 'instructor', lazy: () => import('./routes/instructor').then((m) => ({ Component: m.InstructorRoute })) },
+          { path: 'compliance', lazy: () => import('./routes/compliance').then((m) => ({ Component: m.ComplianceRoute })) },
           { path: 'course-creator', lazy: () => import('./routes/course-editor').then((m) => ({ Component: m.CourseEditorRoute })) },
           { path: 'course/create', lazy: () => import('./routes/course-editor').then((m) => ({ Component: m.CourseEditorRoute })) },
           { path: 'course/edit/:id', lazy: () => import('./routes/course-editor').then((m) => ({ Component: m.CourseEditorRoute })) },

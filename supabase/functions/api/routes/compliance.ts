@@ -146,7 +146,8 @@ function toPerson(r: PersonRow): CompliancePerson {
     status: r.status,
     dueAt: r.dueAt ? r.dueAt.toISOString() : null,
     progress: r.progress,
-    validUntil: r.certificateExpiresAt ? r.certificateExpiresAt.toISOString() : null,
+    // An overdue person's certificate (if any) has expired: its date is the due date, not 'valid until'.
+    validUntil: r.certificateExpiresAt && r.status !== 'overdue' ? r.certificateExpiresAt.toISOString() : null,
   };
 }
 
@@ -270,7 +271,7 @@ export function complianceRoutes(_config: Config, db: Db) {
       status: r.status,
       dueAt: r.dueAt,
       progress: r.progress,
-      validUntil: r.certificateExpiresAt,
+      validUntil: r.status === 'overdue' ? null : r.certificateExpiresAt,
       certified: r.certified,
     }));
     return c.json({ items, counts, attention: counts.overdue + counts['due-soon'] });

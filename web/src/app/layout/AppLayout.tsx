@@ -11,6 +11,7 @@ import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { useDocumentTitle } from '@/lib/site-settings/use-document-title';
 import { splitSiteName } from '@/lib/site-settings/site-title';
 import { PageSpinner } from '@/components/PageSpinner';
+import { RequiredTrainingNotice } from '@/features/required-training/components/RequiredTrainingNotice';
 import { Sidebar } from './Sidebar';
 import { ThemeToggle } from './ThemeToggle';
 import { UserMenu } from './UserMenu';
@@ -63,6 +64,7 @@ export function AppLayout() {
               </Anchor>
             </Group>
             <Group gap="sm" wrap="nowrap">
+              <RequiredTrainingNotice userId={user?.id} />
               <ThemeToggle />
               <UserMenu />
             </Group>

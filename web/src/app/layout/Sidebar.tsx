@@ -6,6 +6,7 @@ import {
   IconHome,
   IconBooks,
   IconShieldLock,
+  IconClipboardCheck,
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import type { User } from '@shared/domain.ts';
@@ -27,6 +28,12 @@ const MENU: Item[] = [
     to: '/instructor',
     label: 'Instructor Dashboard',
     Icon: IconChalkboard,
+    show: (user) => user?.role === 'INSTRUCTOR' || user?.role === 'ADMIN',
+  },
+  {
+    to: '/compliance',
+    label: 'Compliance',
+    Icon: IconClipboardCheck,
     show: (user) => user?.role === 'INSTRUCTOR' || user?.role === 'ADMIN',
   },
   { to: '/admin', label: 'Admin Dashboard', Icon: IconShieldLock, show: (user) => user?.role === 'ADMIN' },

@@ -8,8 +8,9 @@ import { CoursesTab } from './CoursesTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
 import { UsersTab } from './UsersTab';
+import { RequiredTrainingTab } from '@/features/required-training/components/RequiredTrainingTab';
 
-const TABS = ['users', 'courses', 'permissions', 'settings', 'activity'] as const;
+const TABS = ['users', 'courses', 'permissions', 'settings', 'activity', 'required'] as const;
 type Tab = (typeof TABS)[number];
 
 export function AdminDashboard({ user }: { user: User }) {
@@ -29,12 +30,14 @@ export function AdminDashboard({ user }: { user: User }) {
           <Tabs.Tab value="permissions">Permissions</Tabs.Tab>
           <Tabs.Tab value="settings">Settings</Tabs.Tab>
           <Tabs.Tab value="activity">Activity</Tabs.Tab>
+          <Tabs.Tab value="required">Required training</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="users" pt="md"><UsersTab currentUserId={user.id} /></Tabs.Panel>
         <Tabs.Panel value="courses" pt="md"><CoursesTab /></Tabs.Panel>
         <Tabs.Panel value="permissions" pt="md"><PermissionsTab /></Tabs.Panel>
         <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel>
         <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel>
+        <Tabs.Panel value="required" pt="md"><RequiredTrainingTab /></Tabs.Panel>
       </Tabs>
     </Stack>
   );

@@ -7,8 +7,9 @@ import { OverviewTab } from './OverviewTab';
 import { MyCoursesTab } from './MyCoursesTab';
 import { StudentsTab } from './StudentsTab';
 import { AnalyticsTab } from './AnalyticsTab';
+import { RequiredTrainingTab } from '@/features/required-training/components/RequiredTrainingTab';
 
-const TABS = ['overview', 'courses', 'students', 'analytics'] as const;
+const TABS = ['overview', 'courses', 'students', 'analytics', 'required'] as const;
 type Tab = (typeof TABS)[number];
 
 export function InstructorDashboard({ name, isAdmin }: { name: string; isAdmin: boolean }) {
@@ -30,6 +31,7 @@ export function InstructorDashboard({ name, isAdmin }: { name: string; isAdmin: 
           <Tabs.Tab value="courses">My Courses</Tabs.Tab>
           <Tabs.Tab value="students">Students</Tabs.Tab>
           <Tabs.Tab value="analytics">Analytics</Tabs.Tab>
+          <Tabs.Tab value="required">Required training</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview" pt="md">
           <OverviewTab onShowTab={show} />
@@ -42,6 +44,9 @@ export function InstructorDashboard({ name, isAdmin }: { name: string; isAdmin: 
         </Tabs.Panel>
         <Tabs.Panel value="analytics" pt="md">
           <AnalyticsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="required" pt="md">
+          <RequiredTrainingTab />
         </Tabs.Panel>
       </Tabs>
     </Stack>

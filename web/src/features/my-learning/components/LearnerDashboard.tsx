@@ -26,6 +26,7 @@ import { formatDate } from '@/lib/format';
 import { type LearningSummary, summarise } from '../lib/summary';
 import { CompletedCard, InProgressCard } from './EnrollmentCards';
 import { EmptyState } from './EmptyState';
+import { RequiredTrainingSection } from '@/features/required-training/components/RequiredTrainingSection';
 
 export interface LearnerDashboardProps {
   userId: string;
@@ -50,6 +51,7 @@ export function LearnerDashboard({ userId, name, certificateCount, certificatesP
           Browse Courses
         </Button>
       </Group>
+      <RequiredTrainingSection userId={userId} />
       {query.isPending ? (
         <PageSpinner label="Loading your dashboard" />
       ) : query.isError ? (

@@ -1,0 +1,95 @@
+// The compliance view (issue 8): GET /api/compliance (counts per service and required course),
+// /api/compliance/people (the drill-down, paged) and /api/compliance/export.csv (the same filters,
+// produced on the server under the caller's rights and handed to the browser as a download).
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { ApiError, api, apiBaseUrl } from '@/lib/api-client';
+import { supabase, supabaseAnonKey } from '@/lib/supabase';
+import type { CompliancePerson, ComplianceSummaryRow, TrainingStatus } from '@shared/compliance.ts';
+
+export interface ComplianceFilters {
+  service?: string;
+  role?: string;
+  courseId?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export const SUMMARY_PAGE_SIZE = 50;
+export const PEOPLE_PAGE_SIZE = 20;
+
+function params(filters: ComplianceFilters & { status?: TrainingStatus }, extra: Record<string, string> = {}) {
+  const p = new URLSearchParams(extra);
+  for (const key of ['service', 'role', 'courseId', 'status'] as const) {
+    const value = filters[key];
+    if (value) p.set(key, value);
+  }
+  return p;
+}
+
+export const complianceKeys = {
+  all: ['compliance'] as const,
+  summary: (f: ComplianceFilters, page: number) => [...complianceKeys.all, 'summary', f, page] as const,
+  people: (f: ComplianceFilters & { status?: TrainingStatus }, page: number) => [...complianceKeys.all, 'people', f, page] as const,
+};
+
+export function useComplianceSummary(filters: ComplianceFilters, page: number) {
+  return useQuery(
+    queryOptions({
+      queryKey: complianceKeys.summary(filters, page),
+      queryFn: () =>
+        api.get<Page<ComplianceSummaryRow>>(`/compliance?${params(filters, { page: String(page), pageSize: String(SUMMARY_PAGE_SIZE) })}`),
+      placeholderData: keepPreviousData,
+    }),
+  );
+}
+
+export function useCompliancePeople(filters: (ComplianceFilters & { status?: TrainingStatus }) | null, page: number) {
+  return useQuery({
+    queryKey: complianceKeys.people(filters ?? {}, page),
+    queryFn: () =>
+      api.get<Page<CompliancePerson>>(`/compliance/people?${params(filters ?? {}, { page: String(page), pageSize: String(PEOPLE_PAGE_SIZE) })}`),
+    placeholderData: keepPreviousData,
+    enabled: filters !== null,
+  });
+}
+
+/** Downloads the CSV of the current filters; resolves to the file name. */
+export async function downloadComplianceCsv(filters: ComplianceFilters & { status?: TrainingStatus }): Promise<string> {
+  const { data } = await supabase.auth.getSession();
+  const response = await fetch(`${apiBaseUrl}/compliance/export.csv?${params(filters)}`, {
+    headers: {
+      apikey: supabaseAnonKey,
+      Authorization: `Bearer ${data.session?.access_token || supabaseAnonKey}`,
+      Accept: 'text/csv',
+    },
+  });
+  if (!response.ok) {
+    let message = response.statusText || 'Export failed';
+    try {
+      message = ((await response.json()) as { message?: string }).message || message;
+    } catch {
+      // Not JSON: keep the status text.
+    }
+    throw new ApiError(response.status, message);
+  }
+  const blob = await response.blob();
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'compliance.csv';
+  const url = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return fileName;
+}
+
+export function useDownloadComplianceCsv() {
+  return useMutation({ mutationFn: downloadComplianceCsv });
+}

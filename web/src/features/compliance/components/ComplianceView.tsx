@@ -1,0 +1,265 @@
+// The Compliance view (issue 8), for admins (everyone) and instructors (the people of their
+// services): per service and required course, how many people are compliant, due soon, overdue or
+// in progress; a count opens the people behind it; Export CSV downloads what is on screen, produced
+// on the server under the caller's rights.
+import { useMemo, useState } from 'react';
+import { Button, Center, Group, Loader, Pagination, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { ROLE_LABELS, ROLES } from '@shared/domain.ts';
+import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
+import { TRAINING_STATUS_LABELS, TRAINING_STATUSES, type ComplianceSummaryRow, type TrainingStatus } from '@shared/compliance.ts';
+import { ServiceBadge } from '@/components/ServiceBadge';
+import { errorDescription } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { TrainingStatusBadge } from '@/features/required-training/components/TrainingStatusBadge';
+import {
+  type ComplianceFilters,
+  PEOPLE_PAGE_SIZE,
+  SUMMARY_PAGE_SIZE,
+  useCompliancePeople,
+  useComplianceSummary,
+  useDownloadComplianceCsv,
+} from '../api/compliance';
+
+interface DrillDown {
+  service: string | null;
+  courseId: string;
+  courseTitle: string;
+  status: TrainingStatus | null;
+}
+
+const COUNT_COLUMNS: { key: keyof Pick<ComplianceSummaryRow, 'compliant' | 'dueSoon' | 'overdue' | 'inProgress'>; status: TrainingStatus; label: string }[] = [
+  { key: 'compliant', status: 'done', label: 'Compliant' },
+  { key: 'dueSoon', status: 'due-soon', label: 'Due soon' },
+  { key: 'overdue', status: 'overdue', label: 'Overdue' },
+  { key: 'inProgress', status: 'in-progress', label: 'In progress' },
+];
+
+export function ComplianceView({ isAdmin, services }: { isAdmin: boolean; services: readonly string[] }) {
+  const [filters, setFilters] = useState<ComplianceFilters>({});
+  const [page, setPage] = useState(1);
+  const [drill, setDrill] = useState<DrillDown | null>(null);
+  const [peoplePage, setPeoplePage] = useState(1);
+  const summary = useComplianceSummary(filters, page);
+  // The course filter offers every required course the caller can see (the unfiltered first page).
+  const everything = useComplianceSummary({}, 1);
+  const courseOptions = useMemo(() => {
+    const seen = new Map<string, string>();
+    for (const row of everything.data?.items ?? []) seen.set(row.course.id, row.course.title);
+    return [...seen].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
+  }, [everything.data]);
+  const serviceOptions = (isAdmin ? SERVICE_CODES : SERVICE_CODES.filter((s) => services.includes(s))).map((s) => ({ value: s, label: serviceLabel(s) }));
+
+  const drillFilters = drill
+    ? { service: drill.service ?? filters.service, role: filters.role, courseId: drill.courseId, status: drill.status ?? undefined }
+    : null;
+  const people = useCompliancePeople(drillFilters, peoplePage);
+  const download = useDownloadComplianceCsv();
+
+  function setFilter(key: keyof ComplianceFilters, value: string | null) {
+    setFilters((f) => ({ ...f, [key]: value ?? undefined }));
+    setPage(1);
+    setDrill(null);
+  }
+
+  function open(row: ComplianceSummaryRow, status: TrainingStatus | null) {
+    setDrill({ service: row.service, courseId: row.course.id, courseTitle: row.course.title, status });
+    setPeoplePage(1);
+  }
+
+  function onExport() {
+    download.mutate(drillFilters ?? filters, {
+      onSuccess: (fileName) => notifySuccess('Export ready', `${fileName} has been downloaded.`),
+      onError: (error) => notifyFailure('Export failed', errorDescription(error, 'Please try again.')),
+    });
+  }
+
+  const data = summary.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / SUMMARY_PAGE_SIZE)) : 1;
+  const peopleData = people.data;
+  const peoplePages = peopleData ? Math.max(1, Math.ceil(peopleData.total / PEOPLE_PAGE_SIZE)) : 1;
+
+  return (
+    <Stack gap="md">
+      <Group align="flex-end" justify="space-between">
+        <Group align="flex-end">
+          <Select
+            label="Service"
+            placeholder="All services"
+            clearable
+            data={serviceOptions}
+            value={filters.service ?? null}
+            onChange={(v) => setFilter('service', v)}
+            w={260}
+          />
+          <Select
+            label="Role"
+            placeholder="All roles"
+            clearable
+            data={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+            value={filters.role ?? null}
+            onChange={(v) => setFilter('role', v)}
+            w={180}
+          />
+          <Select
+            label="Course"
+            placeholder="All required courses"
+            clearable
+            searchable
+            data={courseOptions}
+            value={filters.courseId ?? null}
+            onChange={(v) => setFilter('courseId', v)}
+            w={320}
+          />
+        </Group>
+        <Button leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={onExport} loading={download.isPending} variant="default">
+          Export CSV
+        </Button>
+      </Group>
+
+      {summary.isError && <Text c="red.9">{errorDescription(summary.error, 'Could not load compliance.')}</Text>}
+      {summary.isPending && (
+        <Center py="xl">
+          <Loader aria-label="Loading compliance" />
+        </Center>
+      )}
+      {data && data.items.length === 0 && (
+        <Stack align="center" py="xl" gap="xs">
+          <Text fw={600}>Nothing to report</Text>
+          <Text c="dimmed">
+            {filters.service || filters.role || filters.courseId
+              ? 'No required training matches these filters.'
+              : 'No course is required for anyone you can see yet.'}
+          </Text>
+        </Stack>
+      )}
+      {data && data.items.length > 0 && (
+        <Table.ScrollContainer minWidth={760}>
+          <Table striped aria-label="Compliance by service and course">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Service</Table.Th>
+                <Table.Th scope="col">Required course</Table.Th>
+                <Table.Th scope="col">People</Table.Th>
+                {COUNT_COLUMNS.map((c) => (
+                  <Table.Th scope="col" key={c.key}>
+                    {c.label}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((row) => {
+                const where = `${row.service ? serviceLabel(row.service) : 'no service'}, ${row.course.title}`;
+                return (
+                  <Table.Tr key={`${row.service ?? 'none'}-${row.course.id}`} data-service={row.service ?? 'none'} data-course={row.course.id}>
+                    <Table.Td>{row.service ? <ServiceBadge code={row.service} /> : <Text size="sm">No service</Text>}</Table.Td>
+                    <Table.Td>{row.course.title}</Table.Td>
+                    <Table.Td>
+                      <UnstyledButton onClick={() => open(row, null)} aria-label={`Show all ${row.people} people: ${where}`} td="underline">
+                        {row.people}
+                      </UnstyledButton>
+                    </Table.Td>
+                    {COUNT_COLUMNS.map((c) => (
+                      <Table.Td key={c.key} data-count={c.status}>
+                        <UnstyledButton
+                          onClick={() => open(row, c.status)}
+                          aria-label={`Show ${row[c.key]} ${c.label.toLowerCase()}: ${where}`}
+                          td="underline"
+                          fw={c.status === 'overdue' && row[c.key] > 0 ? 700 : undefined}
+                        >
+                          {row[c.key]}
+                        </UnstyledButton>
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label="Compliance pages" />}
+
+      {drill && (
+        <Paper withBorder p="md" radius="md" component="section" aria-labelledby="compliance-people-title">
+          <Stack gap="sm">
+            <Group justify="space-between" align="flex-end">
+              <div>
+                <Title order={2} size="h4" id="compliance-people-title">
+                  People: {drill.courseTitle}
+                </Title>
+                <Text size="sm" c="dimmed">
+                  {drill.service ? serviceLabel(drill.service) : filters.service ? serviceLabel(filters.service) : 'Every service'}
+                  {filters.role ? `, ${ROLE_LABELS[filters.role as keyof typeof ROLE_LABELS]}s` : ''}
+                </Text>
+              </div>
+              <Group align="flex-end">
+                <Select
+                  label="Status"
+                  placeholder="Every status"
+                  clearable
+                  data={TRAINING_STATUSES.map((s) => ({ value: s, label: TRAINING_STATUS_LABELS[s] }))}
+                  value={drill.status}
+                  onChange={(v) => {
+                    setDrill({ ...drill, status: (v as TrainingStatus | null) ?? null });
+                    setPeoplePage(1);
+                  }}
+                  w={180}
+                />
+                <Button variant="default" onClick={() => setDrill(null)}>
+                  Close
+                </Button>
+              </Group>
+            </Group>
+            {people.isError && <Text c="red.9">{errorDescription(people.error, 'Could not load the people.')}</Text>}
+            {people.isPending && (
+              <Center py="md">
+                <Loader aria-label="Loading people" />
+              </Center>
+            )}
+            {peopleData && peopleData.items.length === 0 && <Text c="dimmed">Nobody here.</Text>}
+            {peopleData && peopleData.items.length > 0 && (
+              <Table.ScrollContainer minWidth={640}>
+                <Table aria-labelledby="compliance-people-title">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th scope="col">Name</Table.Th>
+                      <Table.Th scope="col">Role</Table.Th>
+                      <Table.Th scope="col">Status</Table.Th>
+                      <Table.Th scope="col">Due</Table.Th>
+                      <Table.Th scope="col">Valid until</Table.Th>
+                      <Table.Th scope="col">Progress</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {peopleData.items.map((p) => (
+                      <Table.Tr key={`${p.user.id}-${p.course.id}`} data-user={p.user.id}>
+                        <Table.Td>
+                          <Text fw={500}>{p.user.name}</Text>
+                          <Text size="sm" c="dimmed">
+                            @{p.user.username}
+                            {p.user.email ? ` · ${p.user.email}` : ''}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>{ROLE_LABELS[p.role]}</Table.Td>
+                        <Table.Td>
+                          <TrainingStatusBadge status={p.status} />
+                        </Table.Td>
+                        <Table.Td>{p.dueAt ? formatDate(p.dueAt) : '-'}</Table.Td>
+                        <Table.Td>{p.validUntil ? formatDate(p.validUntil) : '-'}</Table.Td>
+                        <Table.Td>{p.progress}%</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+            {peoplePages > 1 && <Pagination total={peoplePages} value={peoplePage} onChange={setPeoplePage} aria-label="People pages" />}
+          </Stack>
+        </Paper>
+      )}
+    </Stack>
+  );
+}

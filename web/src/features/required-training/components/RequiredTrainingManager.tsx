@@ -1,0 +1,360 @@
+// 'Required training' management (issue 8), in the admin dashboard and the instructor area: make a
+// published course required for a role and/or a service, with a due period for new joiners and, for
+// courses whose certificate expires, renewal before expiry. Admins manage any rule; instructors their
+// own courses in their own services (the server and the database enforce it whatever this shows).
+import { useState } from 'react';
+import {
+  Button,
+  Center,
+  Group,
+  Loader,
+  Modal,
+  NumberInput,
+  Pagination,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
+import type { RequiredTrainingRule } from '@shared/compliance.ts';
+import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
+import { ServiceBadge } from '@/components/ServiceBadge';
+import { ApiError, errorDescription } from '@/lib/api-client';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useCourseOptions } from '@/features/instructor/api/get-course-options';
+import { ConfirmDialog } from '@/features/admin/components/ConfirmDialog';
+import { RULES_PAGE_SIZE, useCreateRule, useDeleteRule, useRules, useUpdateRule } from '../api/required-training';
+
+const ANY = '';
+
+interface RuleFields {
+  role: string;
+  service: string;
+  dueWithinDays: number | string;
+  renewBeforeDays: number | string;
+}
+
+function appliesTo(rule: Pick<RequiredTrainingRule, 'role' | 'service'>): string {
+  const role = rule.role ? `${ROLE_LABELS[rule.role]}s` : 'Everyone';
+  return rule.service ? `${role} in ${serviceLabel(rule.service)}` : `${role} in every service`;
+}
+
+function RuleFieldsForm({
+  value,
+  onChange,
+  services,
+  errors,
+}: {
+  value: RuleFields;
+  onChange: (next: RuleFields) => void;
+  services: readonly string[];
+  errors: Record<string, string>;
+}) {
+  return (
+    <>
+      <Select
+        label="Role"
+        data={[{ value: ANY, label: 'Any role' }, ...ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))]}
+        value={value.role}
+        onChange={(v) => onChange({ ...value, role: v ?? ANY })}
+        allowDeselect={false}
+        error={errors.role}
+        w={160}
+      />
+      <Select
+        label="Service"
+        data={[{ value: ANY, label: 'Any service' }, ...services.map((s) => ({ value: s, label: serviceLabel(s) }))]}
+        value={value.service}
+        onChange={(v) => onChange({ ...value, service: v ?? ANY })}
+        allowDeselect={false}
+        error={errors.service}
+        w={260}
+      />
+      <NumberInput
+        label="Due within (days)"
+        description="For people never certified"
+        min={1}
+        max={365}
+        allowDecimal={false}
+        value={value.dueWithinDays}
+        onChange={(v) => onChange({ ...value, dueWithinDays: v })}
+        error={errors.dueWithinDays}
+        w={170}
+      />
+      <NumberInput
+        label="Renew before expiry (days)"
+        description="For certificates that expire"
+        min={0}
+        max={365}
+        allowDecimal={false}
+        value={value.renewBeforeDays}
+        onChange={(v) => onChange({ ...value, renewBeforeDays: v })}
+        error={errors.renewBeforeDays}
+        w={210}
+      />
+    </>
+  );
+}
+
+const fieldErrors = (error: unknown) => (error instanceof ApiError && error.fields ? error.fields : {});
+
+export function RequiredTrainingManager({ user }: { user: User }) {
+  const isAdmin = user.role === 'ADMIN';
+  const services: readonly string[] = isAdmin ? SERVICE_CODES : user.services.filter((s) => (SERVICE_CODES as readonly string[]).includes(s));
+  const [page, setPage] = useState(1);
+  const [courseFilter, setCourseFilter] = useState<string | null>(null);
+  const rules = useRules({ courseId: courseFilter ?? undefined, page });
+  const courses = useCourseOptions(isAdmin);
+  const published = (courses.data?.items ?? []).filter((c) => c.status === 'ACTIVE');
+  const create = useCreateRule();
+  const update = useUpdateRule();
+  const remove = useDeleteRule();
+
+  const blank: RuleFields = { role: ANY, service: isAdmin ? ANY : (services[0] ?? ANY), dueWithinDays: 30, renewBeforeDays: 30 };
+  const [courseId, setCourseId] = useState<string | null>(null);
+  const [fields, setFields] = useState<RuleFields>(blank);
+  const [createErrors, setCreateErrors] = useState<Record<string, string>>({});
+  const [editing, setEditing] = useState<RequiredTrainingRule | null>(null);
+  const [editFields, setEditFields] = useState<RuleFields>(blank);
+  const [editErrors, setEditErrors] = useState<Record<string, string>>({});
+  const [deleting, setDeleting] = useState<RequiredTrainingRule | null>(null);
+
+  function onCreate(event: React.FormEvent) {
+    event.preventDefault();
+    if (!courseId) {
+      setCreateErrors({ courseId: 'Choose a course' });
+      return;
+    }
+    setCreateErrors({});
+    create.mutate(
+      {
+        courseId,
+        role: (fields.role || null) as Role | null,
+        service: (fields.service || null) as ServiceCode | null,
+        dueWithinDays: Number(fields.dueWithinDays),
+        renewBeforeDays: Number(fields.renewBeforeDays),
+      },
+      {
+        onSuccess: (rule) => {
+          notifySuccess('Required training added', `${rule.course.title} is now required for ${appliesTo(rule).toLowerCase()}. ${rule.enrolled} enrolled.`);
+          setCourseId(null);
+          setFields(blank);
+        },
+        onError: (error) => {
+          setCreateErrors(fieldErrors(error));
+          notifyFailure('Failed to add required training', errorDescription(error, 'Please try again.'));
+        },
+      },
+    );
+  }
+
+  function startEdit(rule: RequiredTrainingRule) {
+    setEditing(rule);
+    setEditErrors({});
+    setEditFields({ role: rule.role ?? ANY, service: rule.service ?? ANY, dueWithinDays: rule.dueWithinDays, renewBeforeDays: rule.renewBeforeDays });
+  }
+
+  function onSaveEdit(event: React.FormEvent) {
+    event.preventDefault();
+    if (!editing) return;
+    update.mutate(
+      {
+        id: editing.id,
+        input: {
+          role: (editFields.role || null) as Role | null,
+          service: (editFields.service || null) as ServiceCode | null,
+          dueWithinDays: Number(editFields.dueWithinDays),
+          renewBeforeDays: Number(editFields.renewBeforeDays),
+        },
+      },
+      {
+        onSuccess: () => {
+          notifySuccess('Required training updated', `${editing.course.title}: changes saved.`);
+          setEditing(null);
+        },
+        onError: (error) => {
+          setEditErrors(fieldErrors(error));
+          notifyFailure('Failed to update required training', errorDescription(error, 'Please try again.'));
+        },
+      },
+    );
+  }
+
+  const data = rules.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / RULES_PAGE_SIZE)) : 1;
+
+  return (
+    <Stack gap="md">
+      <Paper withBorder p="md" radius="md">
+        <form onSubmit={onCreate} aria-labelledby="add-required-title" noValidate>
+          <Stack gap="sm">
+            <div>
+              <Title order={2} size="h4" id="add-required-title">
+                Add required training
+              </Title>
+              <Text size="sm" c="dimmed">
+                {isAdmin
+                  ? 'Everyone who matches is enrolled straight away, and so is anyone who joins or moves into the role or service later.'
+                  : 'Require one of your published courses for a service you belong to. Everyone who matches is enrolled automatically.'}
+              </Text>
+            </div>
+            <Group align="flex-start" gap="sm">
+              <Select
+                label="Course"
+                placeholder={courses.isPending ? 'Loading courses…' : 'Choose a published course'}
+                searchable
+                data={published.map((c) => ({ value: c.id, label: c.title }))}
+                value={courseId}
+                onChange={setCourseId}
+                error={createErrors.courseId}
+                nothingFoundMessage="No published course"
+                w={320}
+                required
+              />
+              <RuleFieldsForm value={fields} onChange={setFields} services={services} errors={createErrors} />
+            </Group>
+            <Group>
+              <Button type="submit" loading={create.isPending}>
+                Add rule
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+
+      <Group align="flex-end" justify="space-between">
+        <Title order={2} size="h4" id="required-rules-title">
+          Required training rules
+        </Title>
+        <Select
+          label="Filter by course"
+          placeholder="All courses"
+          clearable
+          searchable
+          data={(courses.data?.items ?? []).map((c) => ({ value: c.id, label: c.title }))}
+          value={courseFilter}
+          onChange={(v) => {
+            setCourseFilter(v);
+            setPage(1);
+          }}
+          w={320}
+        />
+      </Group>
+
+      {rules.isError && <Text c="red.9">{errorDescription(rules.error, 'Could not load the required training rules.')}</Text>}
+      {rules.isPending && (
+        <Center py="xl">
+          <Loader aria-label="Loading required training rules" />
+        </Center>
+      )}
+      {data && data.items.length === 0 && (
+        <Text c="dimmed" py="md">
+          {courseFilter ? 'This course is not required for anyone yet.' : 'No course is required yet.'}
+        </Text>
+      )}
+      {data && data.items.length > 0 && (
+        <Table.ScrollContainer minWidth={760}>
+          <Table striped aria-labelledby="required-rules-title">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Course</Table.Th>
+                <Table.Th scope="col">Required for</Table.Th>
+                <Table.Th scope="col">Due within</Table.Th>
+                <Table.Th scope="col">Renew before expiry</Table.Th>
+                <Table.Th scope="col">Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((rule) => (
+                <Table.Tr key={rule.id} data-rule={rule.id}>
+                  <Table.Td>
+                    <Text fw={500}>{rule.course.title}</Text>
+                    <Group gap={6}>
+                      <ServiceBadge code={rule.course.service} size="sm" />
+                      <Text size="sm" c="dimmed">
+                        {rule.course.certificateValidMonths
+                          ? `Certificate valid ${rule.course.certificateValidMonths} months`
+                          : 'Certificate does not expire'}
+                      </Text>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{appliesTo(rule)}</Table.Td>
+                  <Table.Td>{rule.dueWithinDays} days</Table.Td>
+                  <Table.Td>{rule.course.certificateValidMonths ? `${rule.renewBeforeDays} days` : 'Not applicable'}</Table.Td>
+                  <Table.Td>
+                    {rule.canManage ? (
+                      <Group gap="xs" wrap="nowrap">
+                        <Button size="xs" variant="default" onClick={() => startEdit(rule)} aria-label={`Edit rule for ${rule.course.title}: ${appliesTo(rule)}`}>
+                          Edit
+                        </Button>
+                        <Button size="xs" variant="outline" color="red.9" onClick={() => setDeleting(rule)} aria-label={`Remove rule for ${rule.course.title}: ${appliesTo(rule)}`}>
+                          Remove
+                        </Button>
+                      </Group>
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        Set by an administrator
+                      </Text>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label="Rules pages" />}
+
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing ? `Edit required training: ${editing.course.title}` : ''}
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        size="lg"
+        centered
+      >
+        <form onSubmit={onSaveEdit} noValidate>
+          <Stack>
+            <Group align="flex-start" gap="sm">
+              <RuleFieldsForm value={editFields} onChange={setEditFields} services={services} errors={editErrors} />
+            </Group>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setEditing(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={update.isPending}>
+                Save changes
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+
+      <ConfirmDialog
+        opened={deleting !== null}
+        message={
+          deleting
+            ? `${deleting.course.title} will no longer be required for ${appliesTo(deleting).toLowerCase()}. People stay enrolled and keep their progress.`
+            : ''
+        }
+        confirmLabel="Remove"
+        loading={remove.isPending}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (!deleting) return;
+          const rule = deleting;
+          remove.mutate(rule.id, {
+            onSuccess: () => {
+              notifySuccess('Required training removed', `${rule.course.title} is no longer required for ${appliesTo(rule).toLowerCase()}.`);
+              setDeleting(null);
+            },
+            onError: (error) => notifyFailure('Failed to remove required training', errorDescription(error, 'Please try again.')),
+          });
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,26 @@
+// The header notice (issue 8): '{n} required training items overdue or due soon', linking to the
+// dashboard's list. Only for a signed-in user with n > 0; it shares the dashboard list's query.
+import { Button } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useMyRequiredTraining } from '../api/required-training';
+
+export function RequiredTrainingNotice({ userId }: { userId: string | null | undefined }) {
+  const { data } = useMyRequiredTraining(userId);
+  const n = data?.attention ?? 0;
+  if (!userId || n === 0) return null;
+  // White on red 9 (5.6:1) in both colour schemes.
+  return (
+    <Button
+      component={Link}
+      to="/dashboard#required-training"
+      data-testid="required-training-notice"
+      size="compact-sm"
+      color="red.9"
+      visibleFrom="sm"
+      leftSection={<IconAlertTriangle size={16} aria-hidden="true" />}
+    >
+      {n === 1 ? '1 required training item overdue or due soon' : `${n} required training items overdue or due soon`}
+    </Button>
+  );
+}
