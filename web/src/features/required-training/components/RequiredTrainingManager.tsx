@@ -85,15 +85,15 @@ function RuleFieldsForm({
         w={170}
       />
       <NumberInput
-        label="Renew before expiry (days)"
-        description="For certificates that expire"
+        label="Renew before (days)"
+        description="Before a certificate expires"
         min={0}
         max={365}
         allowDecimal={false}
         value={value.renewBeforeDays}
         onChange={(v) => onChange({ ...value, renewBeforeDays: v })}
         error={errors.renewBeforeDays}
-        w={210}
+        w={180}
       />
     </>
   );
@@ -139,7 +139,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
       },
       {
         onSuccess: (rule) => {
-          notifySuccess('Required training added', `${rule.course.title} is now required for ${appliesTo(rule).toLowerCase()}. ${rule.enrolled} enrolled.`);
+          notifySuccess('Required training added', `${rule.course.title} is now required (${appliesTo(rule)}); ${rule.enrolled} enrolled.`);
           setCourseId(null);
           setFields(blank);
         },
@@ -337,7 +337,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
         opened={deleting !== null}
         message={
           deleting
-            ? `${deleting.course.title} will no longer be required for ${appliesTo(deleting).toLowerCase()}. People stay enrolled and keep their progress.`
+            ? `${deleting.course.title} will no longer be required (${appliesTo(deleting)}). People stay enrolled and keep their progress.`
             : ''
         }
         confirmLabel="Remove"
@@ -348,7 +348,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
           const rule = deleting;
           remove.mutate(rule.id, {
             onSuccess: () => {
-              notifySuccess('Required training removed', `${rule.course.title} is no longer required for ${appliesTo(rule).toLowerCase()}.`);
+              notifySuccess('Required training removed', `${rule.course.title} is no longer required (${appliesTo(rule)}).`);
               setDeleting(null);
             },
             onError: (error) => notifyFailure('Failed to remove required training', errorDescription(error, 'Please try again.')),
