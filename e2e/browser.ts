@@ -9,9 +9,12 @@ import { expect } from 'vitest';
 export const baseUrl = process.env.PLATFORM_URL ?? 'http://127.0.0.1:54321';
 export const artefactsDir = path.resolve('test-results', 'screenshots');
 
+/** Content-Security-Policy violations Chromium reported in this file's pages (expectAccessible requires none). */
+export const cspViolations: string[] = [];
+
 export async function launchBrowser(): Promise<Browser> {
   // Playwright gives every launch a fresh, empty profile of its own.
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -24,6 +27,16 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  // Every context reports what the served CSP refused, so every suite checks the app runs under it.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+    const context = await newContext(...args);
+    context.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(`${message.page()?.url() ?? ''}: ${message.text()}`);
+    });
+    return context;
+  };
+  return browser;
 }
 
 export async function screenshot(page: Page, name: string) {
@@ -46,6 +59,7 @@ export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
     .analyze();
+  expect(cspViolations).toEqual([]);
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);

@@ -6,6 +6,11 @@ import { RouterProvider } from 'react-router/dom';
 import { AppProvider } from '@/app/provider';
 import { router } from '@/app/router';
 import { createQueryClient } from '@/lib/query-client';
+import { z } from 'zod';
+
+// zod would probe `new Function` to compile faster parsers; the Content-Security-Policy allows no
+// eval, so the probe would be reported as a violation. Validate without it.
+z.config({ jitless: true });
 
 const queryClient = createQueryClient();
 

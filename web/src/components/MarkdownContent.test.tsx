@@ -33,6 +33,18 @@ describe('MarkdownContent', () => {
     expect(isSafeUrl('/relative/path')).toBe(true);
     expect(isSafeUrl('//evil.example')).toBe(false);
   });
+
+  it('decodes character references and ignores control characters before judging an address', () => {
+    for (const url of ['&#106;avascript:alert(1)', 'javascript&colon;alert(1)', 'java&#x09;script:alert(1)', 'java\tscript:alert(1)',
+      '\u0001javascript:alert(1)', ' JaVaScRiPt:alert(1)', '&#x64;ata:text/html,x', '/\\evil.example', '\\\\evil.example']) {
+      expect(isSafeUrl(url), url).toBe(false);
+    }
+    expect(renderMarkdown('[x](&#106;avascript:alert(1))')).toContain('href="#"');
+    expect(renderMarkdown('[r][e]\n\n[e]: javascript&colon;alert(1)')).toContain('href="#"');
+    for (const url of ['https://www.gov.uk/a?b=1&amp;c=2', 'mailto:help@example.uk', '/certificates', '#top', 'page?x=1:2']) {
+      expect(isSafeUrl(url), url).toBe(true);
+    }
+  });
 });
 
 describe('ServiceBadge', () => {

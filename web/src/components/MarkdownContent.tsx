@@ -8,12 +8,28 @@ import { Marked, type Tokens } from 'marked';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
+/**
+ * The address as the browser will read it from the attribute: character references decoded
+ * (`&#106;avascript:` and `javascript&colon;` are javascript:), in an inert textarea.
+ */
+function decodeCharacterReferences(value: string): string | null {
+  if (!value.includes('&')) return value;
+  if (typeof document === 'undefined') return null; // no DOM to decode with: not trusted
+  const area = document.createElement('textarea');
+  area.innerHTML = value;
+  return area.value;
+}
+
 /** True for addresses safe to put in href/src. */
 export function isSafeUrl(url: string): boolean {
-  const value = url.trim();
+  // Browsers ignore tabs and newlines inside a URL and leading spaces or control characters.
+  const decoded = decodeCharacterReferences(url);
+  if (decoded === null) return false;
+  const value = decoded.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   if (/^(https?:|mailto:)/i.test(value)) return true;
-  // Relative paths and fragments; anything with a scheme (javascript:, data:, vbscript:) is refused.
-  return !/^[a-z][a-z0-9+.-]*:/i.test(value) && !value.startsWith('//');
+  // Relative paths and fragments; anything with a scheme (javascript:, data:, vbscript:) is refused,
+  // and so are protocol-relative addresses (// or a backslash, which browsers read as /).
+  return !/^[a-z][a-z0-9+.-]*:/i.test(value) && !/^[\\/]{2}/.test(value);
 }
 
 function createMarked(headingOffset: number) {
