@@ -27,7 +27,10 @@ export const routes: RouteObject[] = [
           { path: 'course/edit/:id', lazy: () => import('./routes/course-editor').then((m) => ({ Component: m.CourseEditorRoute })) },
           {
             element: <RequireAdmin />,
-            children: [{ path: 'admin', lazy: () => import('./routes/admin').then((m) => ({ Component: m.AdminRoute })) }],
+            children: [
+              { path: 'admin', lazy: () => import('./routes/admin').then((m) => ({ Component: m.AdminRoute })) },
+              { path: 'admin/users/import', lazy: () => import('./routes/admin-user-import').then((m) => ({ Component: m.AdminUserImportRoute })) },
+            ],
           },
         ],
       },

@@ -78,6 +78,14 @@ async function csvText(c: Context<Env>): Promise<string> {
   throw new ApiError(415, 'Send the file as text/csv, or as JSON {"csv": "..."}');
 }
 
+/** A temporary password that a spreadsheet will not take for a formula (the passwords CSV keeps it as it is). */
+function temporaryPassword(): string {
+  for (;;) {
+    const password = generateTemporaryPassword();
+    if (!/^[=+\-@]/.test(password)) return password;
+  }
+}
+
 function searchQuery(c: Context): Record<string, string> {
   return Object.fromEntries(Object.entries(c.req.queries()).map(([key, values]) => [key, values[0] ?? '']));
 }
@@ -122,7 +130,7 @@ export function adminImportRoutes(_config: Config, db: Db) {
     const rows = input.rows.map(checkRow);
     markRepeats(rows);
     const valid = rows.filter((row) => row.problems.length === 0);
-    const passwords = new Map(valid.map((row) => [row.line, generateTemporaryPassword()]));
+    const passwords = new Map(valid.map((row) => [row.line, temporaryPassword()]));
     const payload = valid.map((row) => ({
       line: row.line,
       username: row.username,

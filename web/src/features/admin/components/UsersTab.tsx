@@ -1,6 +1,7 @@
 // Users tab (specification §2): search (name, username, email), service filter, server-side paging,
 // Edit and Delete per user, and Add New User.
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { User } from '@shared/domain.ts';
@@ -9,6 +10,7 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { USERS_PAGE_SIZE, useDeleteUser, useUsers } from '../api/users';
+import { useExportUsers } from '../api/export-users';
 import { formatDate } from '@/lib/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { RoleBadge } from './RoleBadge';
@@ -30,6 +32,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
   const filters = { search: debounced, service: service === 'ALL' ? null : service, page };
   const { data, isPending, isError, error } = useUsers(filters);
   const remove = useDeleteUser();
+  const exportCsv = useExportUsers();
   const filtered = Boolean(filters.search) || filters.service !== null;
 
   function confirmDelete() {
@@ -70,7 +73,20 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
             }}
           />
         </Group>
-        <Button onClick={() => setAdding(true)}>Add New User</Button>
+        <Group>
+          <Button component={Link} to="/admin/users/import" variant="default">Import users</Button>
+          <Button
+            variant="default"
+            loading={exportCsv.isPending}
+            onClick={() => exportCsv.mutate(
+              { search: debounced, service: filters.service },
+              { onError: (e) => notifyFailure('Export failed', errorDescription(e, 'Export failed')) },
+            )}
+          >
+            Export CSV
+          </Button>
+          <Button onClick={() => setAdding(true)}>Add New User</Button>
+        </Group>
       </Group>
 
       {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load users')}</Text> : null}

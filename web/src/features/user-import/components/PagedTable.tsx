@@ -1,0 +1,46 @@
+// Pages a long list for the preview and result tables (a 10,000-row file stays quick to render).
+import { useEffect, useState } from 'react';
+import { Group, Pagination, Text } from '@mantine/core';
+
+export const ROWS_PER_PAGE = 50;
+
+export function usePage<T>(items: readonly T[], resetKey: unknown) {
+  const [page, setPage] = useState(1);
+  useEffect(() => setPage(1), [resetKey]);
+  const pages = Math.max(1, Math.ceil(items.length / ROWS_PER_PAGE));
+  const current = Math.min(page, pages);
+  return {
+    page: current,
+    pages,
+    setPage,
+    visible: items.slice((current - 1) * ROWS_PER_PAGE, current * ROWS_PER_PAGE),
+  };
+}
+
+export function PageControls({ page, pages, total, noun, onChange, label }: {
+  page: number;
+  pages: number;
+  total: number;
+  noun: string;
+  onChange: (page: number) => void;
+  label: string;
+}) {
+  if (pages <= 1) return null;
+  const first = (page - 1) * ROWS_PER_PAGE + 1;
+  const last = Math.min(page * ROWS_PER_PAGE, total);
+  return (
+    <Group justify="space-between">
+      <Text size="sm" c="dimmed">
+        {first.toLocaleString('en-GB')}–{last.toLocaleString('en-GB')} of {total.toLocaleString('en-GB')} {noun}
+      </Text>
+      <Pagination
+        total={pages}
+        value={page}
+        onChange={onChange}
+        aria-label={label}
+        getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+        getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
+      />
+    </Group>
+  );
+}

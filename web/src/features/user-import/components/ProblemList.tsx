@@ -1,0 +1,33 @@
+// A row's problems as a short list; or "Ready" when it has none. Text, not colour alone, says which.
+import { Badge, List, Text } from '@mantine/core';
+import type { ImportProblem } from '@shared/user-import.ts';
+
+const FIELD_LABELS: Record<ImportProblem['field'], string> = {
+  username: 'Username',
+  email: 'Email',
+  name: 'Name',
+  role: 'Role',
+  services: 'Services',
+  line: 'Line',
+};
+
+export function ProblemList({ problems }: { problems: ImportProblem[] }) {
+  if (problems.length === 0) {
+    return (
+      <Badge variant="filled" color="teal.9" radius="sm">
+        Ready
+      </Badge>
+    );
+  }
+  return (
+    <List size="sm" spacing={2} listStyleType="none" withPadding={false}>
+      {problems.map((problem, index) => (
+        <List.Item key={index}>
+          <Text span size="sm" c="red.9">
+            <Text span fw={600} size="sm">{FIELD_LABELS[problem.field]}:</Text> {problem.message}
+          </Text>
+        </List.Item>
+      ))}
+    </List>
+  );
+}

@@ -1,0 +1,26 @@
+// The one-time passwords file, made in the browser from the import's answer (never stored anywhere).
+import { toCsv } from '@shared/csv.ts';
+import type { ImportedUser } from '@shared/user-import.ts';
+
+export const PASSWORDS_HEADER = ['username', 'email', 'name', 'temporary_password'] as const;
+
+export function passwordsCsv(users: readonly ImportedUser[]): string {
+  return toCsv(PASSWORDS_HEADER, users.map((user) => [user.username, user.email, user.name, user.temporaryPassword]));
+}
+
+/** Hands text to the browser as a file download. */
+export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** A file to start from: the header and one example row. */
+export const TEMPLATE_CSV = toCsv(['username', 'email', 'name', 'role', 'services'], [
+  ['jsmith', 'jane.smith@example.org', 'Jane Smith', 'STUDENT', 'UKAS;MISC'],
+]);
