@@ -8,6 +8,7 @@ import {
   call,
   closePoolAfterTests,
   config,
+  db,
   newRegistration,
   register,
   test,
@@ -54,14 +55,19 @@ test('register: 201 with the user (no password or hash) and a session', async ()
   assert.deepEqual(me.json, user);
 });
 
-test('register: a role or services in the body are ignored (always STUDENT, no services)', async () => {
+test('register: a role or services in the body are refused (400) and no account is made; without them, STUDENT', async () => {
   const input = newRegistration();
   const answer = await call('POST', '/api/register', {
     body: { ...input, confirmPassword: input.password, role: 'ADMIN', services: ['UKPS'] },
   });
-  assert.equal(answer.status, 201, answer.text);
-  assert.equal(answer.json.user.role, 'STUDENT');
-  assert.deepEqual(answer.json.user.services, []);
+  assert.equal(answer.status, 400, answer.text);
+  assert.deepEqual(answer.json.fields, { role: 'This field cannot be set here', services: 'This field cannot be set here' });
+  const [{ n }] = await db.sql<{ n: number }[]>`select count(*)::int as n from public.profiles where username = ${input.username}`;
+  assert.equal(n, 0);
+  const plain = await call('POST', '/api/register', { body: { ...input, confirmPassword: input.password } });
+  assert.equal(plain.status, 201, plain.text);
+  assert.equal(plain.json.user.role, 'STUDENT');
+  assert.deepEqual(plain.json.user.services, []);
 });
 
 test('register: every field message of the specification', async () => {

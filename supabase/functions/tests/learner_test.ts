@@ -86,9 +86,9 @@ test('enrolments: the learner sees their own, each with its course, module count
   assert(list.every((e) => e.userId === STUDENT));
 });
 
-test("enrolments: another learner sees none of the student's; the course's instructor does; visitors 401; bad ids 404", async () => {
+test("enrolments: another learner is refused the student's (403); the course's instructor sees them; visitors 401; bad ids 404", async () => {
   const other = await register();
-  assertEquals((await call('GET', `/api/users/${STUDENT}/enrollments`, { token: other.session.access_token })).json, []);
+  assertEquals((await call('GET', `/api/users/${STUDENT}/enrollments`, { token: other.session.access_token })).status, 403);
   const instructor = await login('instructor');
   const seen = await call('GET', `/api/users/${STUDENT}/enrollments`, { token: instructor });
   assertEquals(seen.status, 200);

@@ -65,6 +65,13 @@ function unsafeText(value: unknown, path: string, depth = 0): string | null {
   return null;
 }
 
+/** Top-level keys of a JSON object body that the schema does not declare. */
+function unknownKeys(schema: z.ZodType, value: unknown): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  if (!shape || value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  return Object.keys(value).filter((key) => !Object.hasOwn(shape, key));
+}
+
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   // Postgres refuses NUL in text: refused here as bad input, never a database error (a 500).
   const unsafe = unsafeText(value, '');
@@ -74,7 +81,14 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infe
   return result.data;
 }
 
-/** readJson + validate. */
+/** readJson + validate. A body field the endpoint does not take (a learner's role, score or
+ * author, say) is refused, not silently dropped, so a client learns at once it cannot set it. */
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  return validate(schema, await readJson(c));
+  const value = await readJson(c);
+  const unknown = unknownKeys(schema, value);
+  if (unknown.length > 0) {
+    const fields = Object.fromEntries(unknown.slice(0, 20).map((key) => [key.slice(0, 100), 'This field cannot be set here']));
+    throw new ApiError(400, 'Validation failed', fields);
+  }
+  return validate(schema, value);
 }

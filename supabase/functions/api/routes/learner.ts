@@ -183,8 +183,14 @@ export function learnerRoutes(config: Config, db: Db) {
   routes.get('/users/:userId/enrollments', async (c) => {
     const caller = requireUser(c);
     const userId = pathId(c, 'userId', 'User not found');
-    const rows = await db.withCaller(caller.db, (tx) =>
-      tx<EnrollmentRow[]>`
+    const rows = await db.withCaller(caller.db, async (tx) => {
+      // Another user's enrolments: admins see all, instructors those on their courses (RLS); a
+      // learner is refused outright rather than shown an empty list.
+      if (userId !== caller.userId) {
+        const [me] = await tx<{ role: string }[]>`select private.current_role()::text as role`;
+        if (me?.role === 'STUDENT') throw new ApiError(403, "You cannot view another user's enrolments.");
+      }
+      return await tx<EnrollmentRow[]>`
         select e.id, e.user_id, e.course_id, e.status::text as status, e.progress, e.completed,
                e.started_at, e.completed_at, e.last_accessed_module_id,
                greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) as last_activity_at,
@@ -213,7 +219,8 @@ export function learnerRoutes(config: Config, db: Db) {
           limit 1
         ) cert on true
         where e.user_id = ${userId}::uuid
-        order by e.completed, greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) desc nulls last, e.id`);
+        order by e.completed, greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) desc nulls last, e.id`;
+    });
     return c.json(rows.map(toEnrollment));
   });
 

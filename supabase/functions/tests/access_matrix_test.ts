@@ -1,0 +1,389 @@
+// The access-control matrix (issue 7): every /api endpoint x persona, walked against the real
+// platform. The expected statuses live in docs/ACCESS-MATRIX.md (the readable table); this file
+// holds only how to call each endpoint. Every write runs on a fresh world, so one persona's success
+// never changes what the next one meets. A route the app serves but the table lacks fails the test,
+// so the table cannot fall behind the code.
+//
+// The personas and the objects they meet (a "world"):
+//   learner          enrolled (ACTIVE) on {course}; owns {enrollment}, an attempt and {certificate}
+//   other learner    enrolled on another instructor's course only
+//   instructor       author of {course} (service UKPS) with {module} (quiz {quiz}, {question}) and {module2}
+//   other instructor another service (UKFRS), author of a different course
+//   admin            the seeded administrator
+// {pending} is a third user's PENDING enrolment on {course}; {victim} a fresh user for deletes.
+//
+// Run `MATRIX_PRINT=1 deno test … access_matrix_test.ts` to print the observed table.
+import assert from 'node:assert/strict';
+import { app, call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
+
+const PERSONAS = ['visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin'] as const;
+type PersonaName = (typeof PERSONAS)[number];
+
+interface Persona {
+  name: PersonaName;
+  id?: string;
+  username?: string;
+  email?: string;
+  password?: string;
+  token?: string;
+}
+
+/** The objects a call may name in its path or body. */
+interface World {
+  course: string;
+  module: string;
+  module2: string;
+  quiz: string;
+  question: string;
+  question2: string;
+  enrollment: string;
+  pending: string;
+  certificate: string;
+  code: string;
+  learner: string;
+  victim: string;
+}
+
+interface Endpoint {
+  /** JSON body, built for the persona and world. */
+  body?: (w: World, p: Persona) => unknown;
+  /** multipart body instead of JSON. */
+  form?: () => FormData;
+  /** Steps before the call (e.g. opening a quiz before answering it). */
+  prepare?: (w: World, p: Persona) => Promise<void>;
+  /** Undoes a global change after each call (roles, settings). */
+  restore?: () => Promise<void>;
+  /** The token to send instead of the persona's own (e.g. a second session for logout). */
+  token?: (p: Persona) => Promise<string | undefined>;
+}
+
+const PNG = Uint8Array.from(atob(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+), (ch) => ch.charCodeAt(0));
+const image = (field: string) => () => {
+  const form = new FormData();
+  form.append(field, new File([PNG], 'image.png', { type: 'image/png' }));
+  return form;
+};
+
+async function login(username: string, password: string): Promise<string> {
+  const answer = await call('POST', '/api/login', { body: { username, password } });
+  if (answer.status !== 200) throw new Error(`login ${username}: ${answer.status} ${answer.text}`);
+  return answer.json.session.access_token;
+}
+
+async function openQuiz(w: World, p: Persona) {
+  if (p.token) await call('GET', `/api/modules/${w.module}/quiz`, { token: p.token });
+}
+
+const settingsColumns = ['siteName', 'adminEmail', 'courseAccess', 'certificateTemplate', 'footerText', 'enableAnalytics', 'autoEnrollment'];
+
+/** How to call each endpoint. Keys are `METHOD /api/path` with {placeholders} from the world. */
+const ENDPOINTS: Record<string, Endpoint> = {
+  'GET /api/user': {},
+  'POST /api/register': {
+    body: () => {
+      const id = unique();
+      return { username: `reg_${id}`, email: `reg_${id}@example.test`, name: 'Matrix Registrant', password: `pw-${id}-Secret`, confirmPassword: `pw-${id}-Secret` };
+    },
+  },
+  'POST /api/login': { body: () => ({ username: loginUser.username, password: loginUser.password }) },
+  'POST /api/logout': { token: async (p) => (p.username ? await login(p.username, p.password!) : undefined) },
+  'GET /api/courses': {},
+  'GET /api/courses/{course}': {},
+  'GET /api/courses/{course}/modules': {},
+  'GET /api/modules/{module}': {},
+  'POST /api/modules/{module}/complete': {},
+  'POST /api/courses/{course}/enroll': {},
+  'PUT /api/enrollments/{enrollment}': { body: (w) => ({ id: w.enrollment, progress: 40, completed: false }) },
+  'DELETE /api/enrollments/{enrollment}': {},
+  'GET /api/modules/{module}/quiz': {},
+  'POST /api/quizzes/{quiz}/attempts': {
+    prepare: openQuiz,
+    body: (w) => ({ answers: { [w.question]: [0], [w.question2]: [0] } }),
+  },
+  'GET /api/users/{learner}/enrollments': {},
+  'GET /api/certificates': {},
+  'GET /api/certificates/{certificate}/pdf': {},
+  'GET /api/certificates/verify/{code}': {},
+  'PUT /api/profile': { body: (_w, p) => ({ name: 'Matrix Persona', email: p.email ?? 'nobody@example.test' }) },
+  'PUT /api/profile/password': {
+    body: (_w, p) => ({ currentPassword: p.password ?? 'x', newPassword: p.password ?? 'abcdefgh', confirmPassword: p.password ?? 'abcdefgh' }),
+  },
+  'POST /api/courses': {
+    body: () => ({ title: 'Matrix course', description: 'A course created by the access matrix test.', service: 'UKPS' }),
+  },
+  'PUT /api/courses/{course}': { body: () => ({ title: 'Renamed by the matrix' }) },
+  'DELETE /api/courses/{course}': {},
+  'POST /api/courses/{course}/cover': { form: image('coverImage') },
+  'POST /api/courses/{course}/modules': {
+    body: () => ({ title: 'Matrix module', content: 'Module content written by the access matrix test.' }),
+  },
+  'PUT /api/courses/{course}/modules/reorder': { body: (w) => ({ moduleIds: [w.module2, w.module] }) },
+  'PUT /api/modules/{module}': { body: () => ({ title: 'Renamed module' }) },
+  'DELETE /api/modules/{module}': {},
+  'POST /api/modules/{module}/images': { form: image('moduleImage') },
+  'GET /api/modules/{module}/quiz/authoring': {},
+  'PUT /api/modules/{module}/quiz': { body: () => ({ title: 'Matrix quiz', passingScore: 60 }) },
+  'DELETE /api/modules/{module}/quiz': {},
+  'POST /api/quizzes/{quiz}/questions': {
+    body: () => ({ questionText: 'Which answer is right?', options: [{ text: 'This', isCorrect: true }, { text: 'That' }] }),
+  },
+  'PUT /api/quizzes/{quiz}/questions/reorder': { body: (w) => ({ questionIds: [w.question2, w.question] }) },
+  'PUT /api/questions/{question}': {
+    body: () => ({ questionText: 'Which answer is right now?', options: [{ text: 'This', isCorrect: true }, { text: 'That' }] }),
+  },
+  'DELETE /api/questions/{question}': {},
+  'GET /api/instructor/stats': {},
+  'GET /api/instructor/students': {},
+  'GET /api/instructor/analytics': {},
+  'POST /api/enrollments/{pending}/approve': {},
+  'POST /api/enrollments/{pending}/decline': {},
+  'GET /api/users': {},
+  'POST /api/users': {
+    body: () => {
+      const id = unique();
+      return { username: `added_${id}`, email: `added_${id}@example.test`, name: 'Matrix Added User' };
+    },
+  },
+  'PUT /api/users/{learner}': { body: () => ({ name: 'Renamed Learner' }) },
+  'DELETE /api/users/{victim}': {},
+  'GET /api/roles': {},
+  'PUT /api/roles/INSTRUCTOR/services': {
+    body: () => ({ services: ['UKPS'] }),
+    restore: async () => {
+      await db.sql`update public.profiles p set services = array(select jsonb_array_elements_text(x.value))::public.service_code[]
+        from jsonb_each(${db.sql.json(instructorServicesBefore)}) x where p.id = x.key::uuid`;
+    },
+  },
+  'GET /api/settings': {},
+  'PUT /api/settings': {
+    // The settings as they are: an admin's save changes nothing the other suites rely on.
+    body: () => Object.fromEntries(settingsColumns.map((k) => [k, settingsBefore[k]])),
+  },
+  'GET /api/audit': {},
+};
+
+// ---- The expected table, read from docs/ACCESS-MATRIX.md ----
+
+const matrixFile = new URL('../../../docs/ACCESS-MATRIX.md', import.meta.url);
+const expected = new Map<string, number[]>();
+for (const line of Deno.readTextFileSync(matrixFile).split('\n')) {
+  const cells = line.split('|').map((s) => s.trim());
+  const match = /^`((?:GET|POST|PUT|DELETE) \/api\/\S*)`$/.exec(cells[1] ?? '');
+  if (!match) continue;
+  expected.set(match[1], cells.slice(2, 2 + PERSONAS.length).map(Number));
+}
+
+// ---- Personas and worlds ----
+
+async function persona(name: PersonaName, role: 'STUDENT' | 'INSTRUCTOR', services: string[]): Promise<Persona> {
+  const made = await register();
+  await db.sql`update public.profiles set role = ${role}::public.user_role, services = ${db.sql.array(services)}::public.service_code[]
+    where id = ${made.user.id}`;
+  return { name, id: made.user.id, username: made.input.username, email: made.input.email, password: made.input.password, token: made.session.access_token };
+}
+
+const loginUser = (await register()).input;
+const learner = await persona('learner', 'STUDENT', ['UKPS']);
+const otherLearner = await persona('other learner', 'STUDENT', ['UKFRS']);
+const instructor = await persona('instructor', 'INSTRUCTOR', ['UKPS']);
+const otherInstructor = await persona('other instructor', 'INSTRUCTOR', ['UKFRS']);
+const pendingUser = await persona('learner', 'STUDENT', ['UKPS']);
+const admin: Persona = { name: 'admin', username: 'admin', password: 'password123', token: await login('admin', 'password123') };
+{
+  const [row] = await db.sql<{ id: string; email: string }[]>`select id, email from public.profiles where username = 'admin'`;
+  admin.id = row.id;
+  admin.email = row.email;
+}
+const personas: Persona[] = [{ name: 'visitor' }, learner, otherLearner, instructor, otherInstructor, admin];
+
+const [settingsBefore] = await db.sql<Record<string, unknown>[]>`
+  select site_name, admin_email, course_access::text, certificate_template::text, footer_text, enable_analytics, auto_enrollment
+  from public.settings`;
+const instructorServicesBefore = Object.fromEntries(
+  (await db.sql<{ id: string; services: string[] }[]>`
+    select id, services::text[] as services from public.profiles where role = 'INSTRUCTOR'`).map((r) => [r.id, r.services]),
+);
+
+/** The other instructor's course, where the other learner is enrolled. */
+const [otherCourse] = await db.sql<{ id: string }[]>`
+  insert into public.courses (title, description, service, author_id, status)
+  values ('Matrix other course', 'The other instructor''s course.', 'UKFRS', ${otherInstructor.id!}, 'ACTIVE') returning id`;
+await db.sql`insert into public.enrollments (user_id, course_id, status) values (${otherLearner.id!}, ${otherCourse.id}, 'ACTIVE')`;
+
+/** A fresh world: the instructor's course with two modules, a quiz of two questions, the learner's
+ * enrolment, attempt and certificate, a pending enrolment, and a user to delete. One statement. */
+async function freshWorld(): Promise<World> {
+  const victim = await register();
+  const [w] = await db.sql<World[]>`
+    with course as (
+      insert into public.courses (title, description, service, author_id, status)
+      values ('Matrix course', 'A course made for the access matrix.', 'UKPS', ${instructor.id!}, 'ACTIVE') returning id
+    ), m1 as (
+      insert into public.course_modules (course_id, title, content, order_index)
+      select id, 'Matrix module one', 'Content of the first module of the matrix course.', 1 from course returning id
+    ), m2 as (
+      insert into public.course_modules (course_id, title, content, order_index)
+      select id, 'Matrix module two', 'Content of the second module of the matrix course.', 2 from course returning id
+    ), quiz as (
+      insert into public.quizzes (module_id, title, passing_score) select id, 'Matrix quiz', 50 from m1 returning id
+    ), q1 as (
+      insert into public.quiz_questions (quiz_id, question_text, order_index, options, correct_answers)
+      select id, 'First matrix question?', 1, '[{"text":"A","isCorrect":true},{"text":"B","isCorrect":false}]', '[0]' from quiz returning id
+    ), q2 as (
+      insert into public.quiz_questions (quiz_id, question_text, order_index, options, correct_answers)
+      select id, 'Second matrix question?', 2, '[{"text":"A","isCorrect":true},{"text":"B","isCorrect":false}]', '[0]' from quiz returning id
+    ), enrolment as (
+      insert into public.enrollments (user_id, course_id, status) select ${learner.id!}::uuid, id, 'ACTIVE' from course returning id
+    ), pending as (
+      insert into public.enrollments (user_id, course_id, status) select ${pendingUser.id!}::uuid, id, 'PENDING' from course returning id
+    ), attempt as (
+      insert into public.quiz_attempts (user_id, quiz_id, score, max_score, passed, completed_at)
+      select ${learner.id!}::uuid, id, 1, 2, false, now() from quiz returning id
+    ), certificate as (
+      insert into public.certificates (user_id, course_id, learner_name, course_title, service)
+      select ${learner.id!}::uuid, id, 'Matrix Learner', 'Matrix course', 'UKPS' from course returning id, verification_code
+    )
+    select (select id from course) as course, (select id from m1) as module, (select id from m2) as module2,
+           (select id from quiz) as quiz, (select id from q1) as question, (select id from q2) as question2,
+           (select id from enrolment) as enrollment, (select id from pending) as pending,
+           (select id from certificate) as certificate, (select verification_code from certificate) as code,
+           ${learner.id!}::uuid as learner, ${victim.user.id}::uuid as victim, (select id from attempt) as attempt`;
+  return w;
+}
+
+/** Removes a world's course (modules, quizzes and enrolments go with it), so the other suites
+ * sharing this platform never meet the matrix's data. */
+async function removeWorld(w: World) {
+  await db.sql`delete from public.courses where id = ${w.course}`;
+}
+
+function fill(template: string, w: World): string {
+  return template.replace(/\{(\w+)\}/g, (_, key: keyof World) => String(w[key]));
+}
+
+async function callAs(key: string, endpoint: Endpoint, p: Persona, w: World): Promise<number> {
+  const [method, template] = key.split(' ');
+  await endpoint.prepare?.(w, p);
+  const token = endpoint.token ? await endpoint.token(p) : p.token;
+  const answer = endpoint.form
+    ? await call(method, fill(template, w), { token, raw: endpoint.form() })
+    : await call(method, fill(template, w), { token, body: endpoint.body?.(w, p) });
+  assert.ok(answer.status < 500, `${key} as ${p.name}: ${answer.status} ${answer.text}`);
+  await endpoint.restore?.();
+  return answer.status;
+}
+
+// ---- The walk ----
+
+test('the matrix lists every route the api serves, and nothing it does not', async () => {
+  const served = new Set(
+    app.routes
+      .filter((r) => ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(r.method) && !r.path.endsWith('*'))
+      .map((r) => `${r.method} ${r.path}`),
+  );
+  const listed = new Set(Object.keys(ENDPOINTS).map((k) => k.replace(/\{\w+\}|INSTRUCTOR/g, ':p')));
+  const normalise = (k: string) => k.replace(/:\w+/g, ':p');
+  const missing = [...served].filter((k) => !listed.has(normalise(k)));
+  assert.deepEqual(missing, [], 'routes with no row in the access matrix');
+  const tableMissing = Object.keys(ENDPOINTS).filter((k) => !expected.has(k));
+  assert.deepEqual(tableMissing, [], 'endpoints with no row in docs/ACCESS-MATRIX.md');
+  const stale = [...expected.keys()].filter((k) => !(k in ENDPOINTS));
+  assert.deepEqual(stale, [], 'rows in docs/ACCESS-MATRIX.md for no endpoint');
+});
+
+const observed: string[] = [];
+let cases = 0;
+const shared = await freshWorld();
+// Password and session changes go last, so they cannot disturb the other rows.
+const order = Object.keys(ENDPOINTS).sort((a, b) => Number(a.includes('/profile/password')) - Number(b.includes('/profile/password')));
+
+for (const key of order) {
+  test(`access matrix: ${key}`, async () => {
+    const endpoint = ENDPOINTS[key];
+    const writes = !key.startsWith('GET ');
+    const statuses: number[] = [];
+    for (const p of personas) {
+      const world = writes ? await freshWorld() : shared;
+      statuses.push(await callAs(key, endpoint, p, world));
+      cases += 1;
+      if (writes) await removeWorld(world);
+    }
+    observed.push(`| \`${key}\` | ${statuses.join(' | ')} |`);
+    if (!Deno.env.get('MATRIX_PRINT')) {
+      assert.deepEqual(statuses, expected.get(key), `${key}: ${PERSONAS.join(', ')}`);
+    }
+  });
+}
+
+// ---- Object level: what a refused persona would see of another's objects in lists ----
+
+test('object level: others see none of the learner\'s enrolment, certificate or progress in their own lists', async () => {
+  const w = await freshWorld();
+  try {
+    const certificates = await call('GET', '/api/certificates', { token: otherLearner.token });
+    assert.ok(!JSON.stringify(certificates.json).includes(w.certificate), 'another learner lists the learner\'s certificate');
+    const course = await call('GET', `/api/courses/${w.course}`, { token: otherLearner.token });
+    assert.equal(course.json.enrollment, null, 'another learner sees the learner\'s enrolment on the course');
+    const students = await call('GET', '/api/instructor/students?pageSize=100', { token: otherInstructor.token });
+    assert.ok(!JSON.stringify(students.json).includes(learner.id!), 'another instructor lists the learner');
+    const enrolments = await call('GET', `/api/users/${learner.id}/enrollments`, { token: otherInstructor.token });
+    assert.deepEqual(enrolments.json, [], 'another instructor sees the learner\'s enrolments');
+    const own = await call('GET', `/api/users/${learner.id}/enrollments`, { token: instructor.token });
+    assert.ok(own.json.some((e: { id: string }) => e.id === w.enrollment), 'the course\'s instructor sees the enrolment');
+  } finally {
+    await removeWorld(w);
+  }
+});
+
+// ---- Field level: a body may not carry what its sender may not set ----
+
+test('field level: role, services, progress, score, author or status in a body are refused and change nothing', async () => {
+  const w = await freshWorld();
+  try {
+    const refused = async (method: string, path: string, token: string | undefined, body: unknown, field: string) => {
+      const answer = await call(method, path, { token, body });
+      assert.equal(answer.status, 400, `${method} ${path} with ${field}: ${answer.text}`);
+      assert.equal(answer.json.fields?.[field], 'This field cannot be set here', `${method} ${path}: ${answer.text}`);
+    };
+    await refused('PUT', '/api/profile', learner.token, { name: 'Learner', email: learner.email, role: 'ADMIN' }, 'role');
+    await refused('PUT', '/api/profile', learner.token, { name: 'Learner', email: learner.email, services: ['UKAS'] }, 'services');
+    const [profile] = await db.sql`select role::text as role, services::text[] as services from public.profiles where id = ${learner.id!}`;
+    assert.deepEqual(profile, { role: 'STUDENT', services: ['UKPS'] });
+
+    await refused('PUT', `/api/enrollments/${w.enrollment}`, learner.token, { progress: 100, score: 100 }, 'score');
+    // progress and completed belong to the specification's body, but the server computes them.
+    const stepped = await call('PUT', `/api/enrollments/${w.enrollment}`, { token: learner.token, body: { progress: 100, completed: true } });
+    assert.equal(stepped.status, 200, stepped.text);
+    const [enrolment] = await db.sql`select progress, completed from public.enrollments where id = ${w.enrollment}`;
+    assert.deepEqual(enrolment, { progress: 0, completed: false });
+
+    await openQuiz(w, learner);
+    await refused('POST', `/api/quizzes/${w.quiz}/attempts`, learner.token, { answers: { [w.question]: [1] }, score: 2, passed: true }, 'score');
+    const [{ passed }] = await db.sql`select count(*)::int as passed from public.quiz_attempts where quiz_id = ${w.quiz} and passed`;
+    assert.equal(passed, 0);
+
+    await refused('POST', `/api/courses/${w.course}/enroll`, otherLearner.token, { status: 'ACTIVE' }, 'status');
+    await refused('POST', '/api/courses', instructor.token,
+      { title: 'Matrix course', description: 'A course with an author it may not choose.', service: 'UKPS', authorId: otherInstructor.id }, 'authorId');
+    await refused('PUT', `/api/courses/${w.course}`, instructor.token, { title: 'Matrix course', author: otherInstructor.id }, 'author');
+    const [course] = await db.sql`select author_id from public.courses where id = ${w.course}`;
+    assert.equal(course.authorId, instructor.id);
+    await refused('PUT', `/api/users/${learner.id}`, admin.token, { name: 'Learner', progress: 100 }, 'progress');
+    await refused('POST', '/api/register', undefined, { ...{ username: `x_${unique()}`, email: `x_${unique()}@example.test`, name: 'X Person', password: 'pw-long-Secret', confirmPassword: 'pw-long-Secret' }, role: 'ADMIN' }, 'role');
+  } finally {
+    await removeWorld(w);
+  }
+});
+
+test('access matrix: figures', async () => {
+  await removeWorld(shared);
+  await db.sql`delete from public.courses
+    where id = ${otherCourse.id} or (title = 'Matrix course' and author_id in (${admin.id!}, ${instructor.id!}))`;
+  if (Deno.env.get('MATRIX_PRINT')) console.log(observed.join('\n'));
+  console.log(`access matrix: ${cases} endpoint x persona cases`);
+  assert.equal(cases, Object.keys(ENDPOINTS).length * PERSONAS.length);
+});
+
+closePoolAfterTests();
