@@ -217,4 +217,29 @@ test('common passwords: Auth refuses them on direct sign-up and user update (wea
   await login('student', 'password123');
 });
 
+// ---------------------------------------------------------------- headers
+
+test('headers: every function answer (200, 204, 400, 401, 404, 429, preflight) carries the security headers', async () => {
+  const { session } = await register();
+  const ip = uniqueIp();
+  const answers = [
+    await call('GET', '/api/courses'),
+    await call('GET', '/api/user', { token: session.access_token }),
+    await call('POST', '/api/login', { body: {} }),
+    await call('GET', '/api/user', { token: 'not-a-token' }),
+    await call('GET', '/api/no-such-route'),
+    await call('POST', '/api/logout', { token: session.access_token }),
+    await call('OPTIONS', '/api/login', { headers: { origin: 'https://example.org', 'access-control-request-method': 'POST' } }),
+  ];
+  for (let i = 0; i < 6; i++) answers.push(await call('POST', '/api/login', { body: { username: `nobody_${ip}`, password: 'wrong-pass' }, ip }));
+  assert.deepEqual([...new Set(answers.map((a) => a.status))].sort(), [200, 204, 400, 401, 404, 429]);
+  for (const answer of answers) {
+    assert.equal(answer.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(answer.headers.get('x-frame-options'), 'DENY');
+    assert.equal(answer.headers.get('referrer-policy'), 'strict-origin-when-cross-origin');
+    assert.match(answer.headers.get('permissions-policy') ?? '', /camera=\(\)/);
+  }
+});
+
 closePoolAfterTests();
