@@ -1,0 +1,641 @@
+// `npm run bench` (issue 6): the platform under load, measured against the machine's own ceilings.
+//
+// For each database (the scaled one, then one holding only the demo seed) it starts the platform as
+// a child process (node platform/start.mjs: gateway, Auth, the api function in Deno) and drives it
+// from this process with autocannon through the gateway, as the web app calls it:
+//   reads   catalogue first page (visitor, learner), course page, course modules, a learner's
+//           enrolments, admin user search, instructor statistics
+//   writes  enrol, progress (PUT /enrollments/:id), module completion, quiz (open, then submit)
+// at 1, 8 and 32 connections (BENCH_SECONDS each after a warm-up). In the same run it measures the
+// ceilings (scripts/bench-ceiling.mjs in Deno): the same bytes without a database, the catalogue's
+// SQL straight through postgres.js, and the same SQL in a transaction with SET LOCAL ROLE and the
+// claims. Then it checks correctness under load (50 identical writes at once), samples the resident
+// memory of the platform's process tree, prints every budget with PASS/FAIL and writes
+// bench-results/<date>.json and .md.
+//
+//   npm run bench                       scaled database esl_scale (npm run seed:scale makes it)
+//   DATABASE_URL=<url> npm run bench    another scaled database
+//   BENCH_SECONDS=5 BENCH_WARMUP=2      seconds per measurement and per warm-up
+//   BENCH_SEED_URL=<url>                the seed-only database (default: esl_bench_seed, recreated)
+//   BENCH_SKIP_SEED=1                   scaled database only (no "cost does not grow" comparison)
+//   BENCH_PORT=<p> BENCH_CEILING_PORT=<p>  fixed ports (default: any free port)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+const CONNECTIONS = [1, 8, 32];
+const LEARNERS = 64;
+const PASSWORD = 'password123';
+
+export const BUDGETS = {
+  readThroughputRatio: 0.5, // of the transaction-wrapped ceiling, at 32 connections
+  readP95At8: 15, // ms
+  readP99At32: 100, // ms
+  writeP95At8: 30, // ms
+  growth: 0.15, // scaled vs seed throughput
+  rssBytes: 500 * 1024 * 1024,
+};
+
+const log = (...args) => console.log(...args);
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+/**
+ * One autocannon run. `next()` returns the next request ({ method, path, headers, body }).
+ * Latencies are recorded per response so p95 is exact (autocannon's own table has no p95).
+ */
+async function measure(baseUrl, next, connections, seconds, sequence = null) {
+  const latencies = [];
+  const statuses = {};
+  const requests = sequence ?? [{ setupRequest: (req) => Object.assign(req, next()) }];
+  const instance = autocannon({
+    url: baseUrl,
+    connections,
+    duration: seconds,
+    requests,
+    timeout: 10,
+  });
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    latencies.push(responseTime);
+    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+  });
+  const result = await instance;
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] : null);
+  const ok = Object.entries(statuses).filter(([s]) => Number(s) < 400).reduce((n, [, c]) => n + c, 0);
+  return {
+    connections,
+    rps: Math.round(latencies.length / seconds),
+    p50: round(pct(50)),
+    p95: round(pct(95)),
+    p99: round(pct(99)),
+    requests: latencies.length,
+    ok,
+    statuses,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+const round = (x) => (x == null ? null : Math.round(x * 100) / 100);
+
+async function measureLevels(label, baseUrl, next, sequence = null) {
+  if (WARMUP > 0) await measure(baseUrl, next, 8, WARMUP, sequence);
+  const levels = [];
+  for (const connections of CONNECTIONS) {
+    const level = await measure(baseUrl, next, connections, SECONDS, sequence);
+    levels.push(level);
+    const bad = level.requests - level.ok;
+    log(
+      `  ${label.padEnd(28)} c=${String(connections).padStart(2)}  ${String(level.rps).padStart(6)} req/s  ` +
+        `p50 ${fmt(level.p50)}  p95 ${fmt(level.p95)}  p99 ${fmt(level.p99)} ms${bad ? `  (${bad} not 2xx/3xx: ${JSON.stringify(level.statuses)})` : ''}`,
+    );
+  }
+  return levels;
+}
+
+const fmt = (x) => (x == null ? '-' : x.toFixed(1)).padStart(6);
+
+function cycle(items) {
+  let i = 0;
+  return () => items[i++ % items.length];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The platform and its fixtures
+
+async function signIn(platform, email, password) {
+  const response = await fetch(`${platform.url}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: platform.anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(`sign-in of ${email} failed: ${response.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+async function createLearner(platform, n) {
+  const tag = `${Date.now().toString(36)}${n}`;
+  const password = `Bench-${Math.random().toString(36).slice(2)}-Load!`;
+  const email = `bench.${tag}@bench.invalid`;
+  const response = await fetch(`${platform.url}/auth/v1/admin/users`, {
+    method: 'POST',
+    headers: { apikey: platform.serviceRoleKey, authorization: `Bearer ${platform.serviceRoleKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, email_confirm: true, user_metadata: { username: `bench${tag}`, name: `Bench Learner ${n}` } }),
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(`could not create a bench learner: ${response.status} ${JSON.stringify(body)}`);
+  return { id: body.id, email, password };
+}
+
+async function inBatches(items, size, fn) {
+  const out = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return out;
+}
+
+async function prepare(platform, sql) {
+  const learnerRows = await sql`
+    select p.id::text, u.email from public.profiles p join auth.users u on u.id = p.id
+    where p.role = 'STUDENT' and u.email not like '%@bench.invalid'
+    order by p.id limit ${LEARNERS}`;
+  const learners = learnerRows.map((r) => ({ id: r.id, email: r.email, password: PASSWORD }));
+  const created = [];
+  for (let n = learners.length; n < LEARNERS; n++) created.push(await createLearner(platform, n));
+  learners.push(...created);
+  await inBatches(learners, 8, async (l) => {
+    l.token = await signIn(platform, l.email, l.password);
+  });
+
+  const [admin] = await sql`
+    select u.email from public.profiles p join auth.users u on u.id = p.id where p.role = 'ADMIN' order by p.created_at limit 1`;
+  const [instructor] = await sql`
+    select u.email, p.id::text from public.profiles p join auth.users u on u.id = p.id
+    where p.id = (select c.author_id from public.courses c join public.profiles a on a.id = c.author_id
+                  where a.role = 'INSTRUCTOR' group by c.author_id order by count(*) desc limit 1)`;
+  const adminToken = await signIn(platform, admin.email, PASSWORD);
+  const instructorToken = await signIn(platform, instructor.email, PASSWORD);
+
+  const courses = (await sql`
+    select c.id::text from public.courses c where c.status = 'ACTIVE' order by c.id limit 500`).map((r) => r.id);
+  const terms = (await sql`
+    select distinct left(regexp_replace(split_part(username, '.', 2), '[^a-z]', '', 'g'), 5) as term
+    from (select username from public.profiles order by id limit 200) p`).map((r) => r.term).filter((t) => t.length >= 3);
+  return { learners, created, adminToken, instructorToken, instructorId: instructor.id, courses, terms: terms.length ? terms : ['admin'] };
+}
+
+/**
+ * Courses the write benchmark enrols in: the database's own ACTIVE courses with modules (those with
+ * a quiz first). A database with fewer than `minimum` (the demo seed) gets bench courses of its own,
+ * each with two modules and a quiz of two questions, removed again at the end of the run.
+ */
+async function writeCourses(sql, instructorId, minimum) {
+  const existing = async () =>
+    (await sql`
+      select c.id::text, bool_or(q.id is not null) as has_quiz
+      from public.courses c
+      join public.course_modules m on m.course_id = c.id
+      left join public.quizzes q on q.module_id = m.id
+      where c.status = 'ACTIVE' and c.id in (select id from public.courses where status = 'ACTIVE' order by id limit 3000)
+      group by c.id
+      order by has_quiz desc, c.id`).map((r) => r.id);
+  let ids = await existing();
+  let added = 0;
+  if (ids.length < minimum) {
+    added = minimum - ids.length;
+    await sql.begin(async (tx) => {
+      await tx`
+        with new_courses as (
+          insert into public.courses (title, description, service, author_id, status, requires_enrollment)
+          select 'Bench fixture course ' || g, 'A course the benchmark enrols in and removes afterwards.', 'MISC',
+                 ${instructorId}::uuid, 'ACTIVE', true
+          from generate_series(1, ${added}) g
+          returning id
+        ),
+        new_modules as (
+          insert into public.course_modules (course_id, title, content, order_index, has_quiz)
+          select c.id, 'Bench module ' || o, '# Bench module', o, o = 2
+          from new_courses c cross join generate_series(1, 2) o
+          returning id, order_index
+        ),
+        new_quizzes as (
+          insert into public.quizzes (module_id, title, passing_score)
+          select id, 'Bench quiz', 50 from new_modules where order_index = 2
+          returning id
+        )
+        insert into public.quiz_questions (quiz_id, question_text, order_index, options, correct_answers)
+        select q.id, 'Bench question ' || n, n,
+               '[{"text":"Right","isCorrect":true},{"text":"Wrong","isCorrect":false}]'::jsonb, '[0]'::jsonb
+        from new_quizzes q cross join generate_series(1, 2) n`;
+    });
+    ids = await existing();
+  }
+  return { ids, added };
+}
+
+async function removeBenchWrites(sql, learnerIds, since) {
+  await sql.begin(async (tx) => {
+    await tx`delete from public.quiz_attempts where user_id = any(${learnerIds}::uuid[]) and started_at >= ${since}`;
+    await tx`delete from public.user_module_progress where user_id = any(${learnerIds}::uuid[])
+             and coalesce(read_at, completed_at, ${since}) >= ${since}`;
+    await tx`delete from public.certificates where user_id = any(${learnerIds}::uuid[]) and issued_at >= ${since}`;
+    await tx`delete from public.enrollments where user_id = any(${learnerIds}::uuid[]) and started_at >= ${since}`;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ceilings
+
+async function startCeiling(dbUrl, bytesFile) {
+  const child = spawn(
+    path.join(repoRoot, 'node_modules', '.bin', 'deno'),
+    ['run', '--allow-net', '--allow-env', '--allow-read', '--config', 'supabase/functions/api/deno.json', 'scripts/bench-ceiling.mjs'],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        DENO_DIR: process.env.DENO_DIR ?? path.join(repoRoot, '.cache', 'deno'),
+        DENO_NO_UPDATE_CHECK: '1',
+        NO_COLOR: '1',
+        CEILING_DB_URL: dbUrl,
+        CEILING_BYTES_FILE: bytesFile,
+        CEILING_PORT: process.env.BENCH_CEILING_PORT ?? '0',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /CEILING_READY (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the ceiling server exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Correctness under load: the same learner fires the same write 50 times at once.
+
+async function concurrencyChecks(platform, sql, learner, courseId, instructorId) {
+  const api = (method, p, body) =>
+    fetch(`${platform.url}/functions/v1/api${p}`, {
+      method,
+      headers: { authorization: `Bearer ${learner.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }));
+  const fifty = (fn) => Promise.all(Array.from({ length: 50 }, fn));
+  const checks = [];
+
+  // 1. Enrol 50 times at once: one enrolment.
+  const enrolled = await fifty(() => api('POST', `/courses/${courseId}/enroll`));
+  const created = enrolled.filter((a) => a.status === 201).length;
+  const conflicts = enrolled.filter((a) => a.status === 409).length;
+  const [{ n: rows }] = await sql`select count(*)::int as n from public.enrollments where user_id = ${learner.id}::uuid and course_id = ${courseId}::uuid`;
+  checks.push({ name: 'enrol x50: one enrolment', pass: created === 1 && conflicts === 49 && rows === 1, detail: `${created} created, ${conflicts} conflicts, ${rows} row(s)` });
+
+  // 2. Complete the same module 50 times at once: one completion, progress within 0-100.
+  const [module] = await sql`select id::text from public.course_modules where course_id = ${courseId}::uuid and not has_quiz order by order_index limit 1`;
+  const completed = await fifty(() => api('POST', `/modules/${module.id}/complete`));
+  const okCompletions = completed.filter((a) => a.status === 200).length;
+  const [progressRows] = await sql`
+    select count(*)::int as n, count(*) filter (where completed)::int as done from public.user_module_progress
+    where user_id = ${learner.id}::uuid and module_id = ${module.id}::uuid`;
+  const [enrolment] = await sql`select progress from public.enrollments where user_id = ${learner.id}::uuid and course_id = ${courseId}::uuid`;
+  const [{ modules }] = await sql`select count(*)::int as modules from public.course_modules where course_id = ${courseId}::uuid`;
+  const expected = Math.round((100 * 1) / modules);
+  const progresses = new Set(completed.filter((a) => a.status === 200).map((a) => a.body.progress));
+  checks.push({
+    name: 'module completion x50: one completion',
+    pass: okCompletions === 50 && progressRows.n === 1 && progressRows.done === 1 && Math.abs(enrolment.progress - expected) <= 1 && [...progresses].every((p) => p <= 100),
+    detail: `${okCompletions} answered 200, ${progressRows.n} progress row(s), enrolment progress ${enrolment.progress} (expected ${expected} of ${modules} modules)`,
+  });
+
+  // 3. Step a course without modules 50 times at once: 20, 40, 60, 80, 100, each once; never above 100.
+  const [plain] = await sql`
+    insert into public.courses (title, description, service, author_id, status)
+    values ('Bench concurrency course', 'A course without modules, removed after the check.', 'MISC', ${instructorId}::uuid, 'ACTIVE')
+    returning id::text`;
+  try {
+    const enrol = await api('POST', `/courses/${plain.id}/enroll`);
+    const stepped = await fifty(() => api('PUT', `/enrollments/${enrol.body.id}`, {}));
+    const values = stepped.filter((a) => a.status === 200).map((a) => a.body.progress).sort((a, b) => a - b);
+    const below = values.filter((v) => v < 100);
+    const [final] = await sql`select progress, completed from public.enrollments where id = ${enrol.body.id}::uuid`;
+    checks.push({
+      name: 'progress x50: never skips or exceeds 100',
+      pass: values.length === 50 && JSON.stringify(below) === '[20,40,60,80]' && values.every((v) => v <= 100) && final.progress === 100 && final.completed,
+      detail: `answers below 100: ${JSON.stringify(below)}, highest ${values.at(-1)}, stored ${final.progress}${final.completed ? ' (completed)' : ''}`,
+    });
+  } finally {
+    await sql`delete from public.courses where id = ${plain.id}::uuid`;
+  }
+  return checks;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One database
+
+async function runPhase(label, dbUrl) {
+  log(`\n== ${label}: ${dbUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-bench-'));
+  const started = Date.now();
+  const platform = await startPlatformProcess({
+    dataDir,
+    port: Number(process.env.BENCH_PORT ?? 0),
+    dbPort: process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) + 1 : 0,
+    databaseUrl: dbUrl,
+    web: false,
+  });
+  log(`  platform ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${platform.url}`);
+  let peakRss = platform.rss();
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, platform.rss());
+  }, 250);
+  const sql = postgres(dbUrl, { max: 4, onnotice: () => {} });
+  const api = `${platform.url}/functions/v1/api`;
+  const phase = { label, endpoints: {}, ceilings: {}, checks: [] };
+  let fixtures;
+  let since;
+  let bench;
+  try {
+    const [{ counts }] = await sql`
+      select json_build_object('users', (select count(*) from public.profiles), 'courses', (select count(*) from public.courses),
+        'modules', (select count(*) from public.course_modules), 'enrollments', (select count(*) from public.enrollments)) as counts`;
+    phase.data = counts;
+    log(`  data: ${Object.entries(counts).map(([k, v]) => `${Number(v).toLocaleString('en-GB')} ${k}`).join(', ')}`);
+    fixtures = await prepare(platform, sql);
+    const { learners, adminToken, instructorToken, courses, terms } = fixtures;
+    const auth = (token) => ({ authorization: `Bearer ${token}` });
+    const nextLearner = cycle(learners);
+    const nextCourse = cycle(courses);
+    const nextTerm = cycle(terms);
+
+    // Ceilings.
+    const catalogue = await fetch(`${api}/courses`);
+    const bytesFile = path.join(dataDir, 'catalogue.json');
+    fs.writeFileSync(bytesFile, Buffer.from(await catalogue.arrayBuffer()));
+    const ceiling = await startCeiling(dbUrl, bytesFile);
+    try {
+      for (const [name, p] of [['bytes', '/bytes'], ['sql', '/sql'], ['sql-tx', '/sql-tx']]) {
+        phase.ceilings[name] = await measureLevels(`ceiling ${name}`, ceiling.url, () => ({ method: 'GET', path: p }));
+      }
+    } finally {
+      ceiling.stop();
+    }
+
+    // Reads.
+    const reads = {
+      'catalogue (visitor)': () => ({ method: 'GET', path: '/functions/v1/api/courses' }),
+      'catalogue (learner)': () => ({ method: 'GET', path: '/functions/v1/api/courses', headers: auth(nextLearner().token) }),
+      'course page': () => ({ method: 'GET', path: `/functions/v1/api/courses/${nextCourse()}`, headers: auth(nextLearner().token) }),
+      'course modules': () => ({ method: 'GET', path: `/functions/v1/api/courses/${nextCourse()}/modules`, headers: auth(nextLearner().token) }),
+      "learner's enrolments": () => {
+        const l = nextLearner();
+        return { method: 'GET', path: `/functions/v1/api/users/${l.id}/enrollments`, headers: auth(l.token) };
+      },
+      'admin user search': () => ({ method: 'GET', path: `/functions/v1/api/users?search=${encodeURIComponent(nextTerm())}`, headers: auth(adminToken) }),
+      'instructor statistics': () => ({ method: 'GET', path: '/functions/v1/api/instructor/stats', headers: auth(instructorToken) }),
+    };
+    for (const [name, next] of Object.entries(reads)) {
+      phase.endpoints[name] = { kind: 'read', levels: await measureLevels(name, platform.url, next) };
+    }
+
+    // Writes: real ones, on pairs of learner and course not enrolled before.
+    since = (await sql`select now() as now`)[0].now;
+    const { ids: writeIds, added } = await writeCourses(sql, fixtures.instructorId, 400);
+    bench = { added };
+    const existing = new Set(
+      (await sql`select user_id::text || ' ' || course_id::text as pair from public.enrollments
+                 where user_id = any(${learners.map((l) => l.id)}::uuid[])`).map((r) => r.pair),
+    );
+    const checkLearner = learners[learners.length - 1];
+    const checkCourse = writeIds.find((id) => !existing.has(`${checkLearner.id} ${id}`));
+    const writeLearners = learners.slice(0, -1);
+    const pairs = [];
+    for (const course of writeIds) {
+      if (course === checkCourse) continue;
+      for (const l of writeLearners) if (!existing.has(`${l.id} ${course}`)) pairs.push([l, course]);
+    }
+    let p = 0;
+    phase.endpoints.enrol = {
+      kind: 'write',
+      levels: await measureLevels('enrol', platform.url, () => {
+        const [l, course] = pairs[p++ % pairs.length];
+        return { method: 'POST', path: `/functions/v1/api/courses/${course}/enroll`, headers: auth(l.token) };
+      }),
+      pairs: pairs.length,
+      used: p,
+    };
+    const byId = new Map(learners.map((l) => [l.id, l]));
+    const made = await sql`
+      select e.id::text, e.user_id::text from public.enrollments e
+      where e.user_id = any(${writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${since} and e.status = 'ACTIVE'`;
+    const nextEnrolment = cycle(made);
+    phase.endpoints.progress = {
+      kind: 'write',
+      levels: await measureLevels('progress', platform.url, () => {
+        const e = nextEnrolment();
+        return {
+          method: 'PUT',
+          path: `/functions/v1/api/enrollments/${e.id}`,
+          headers: { ...auth(byId.get(e.userId ?? e.user_id).token), 'content-type': 'application/json' },
+          body: '{}',
+        };
+      }),
+    };
+    const modules = await sql`
+      select e.user_id::text, m.id::text from public.enrollments e join public.course_modules m on m.course_id = e.course_id
+      where e.user_id = any(${writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${since} and e.status = 'ACTIVE'
+        and not m.has_quiz
+      limit 100000`;
+    const nextModule = cycle(modules);
+    phase.endpoints['module completion'] = {
+      kind: 'write',
+      levels: await measureLevels('module completion', platform.url, () => {
+        const m = nextModule();
+        return { method: 'POST', path: `/functions/v1/api/modules/${m.id}/complete`, headers: auth(byId.get(m.userId ?? m.user_id).token) };
+      }),
+    };
+    const quizzes = await sql`
+      select e.user_id::text, m.id::text as module_id, q.id::text as quiz_id
+      from public.enrollments e join public.course_modules m on m.course_id = e.course_id join public.quizzes q on q.module_id = m.id
+      where e.user_id = any(${writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${since} and e.status = 'ACTIVE'
+      limit 20000`;
+    const nextQuiz = cycle(quizzes);
+    if (quizzes.length > 0) {
+      phase.endpoints['quiz (open + submit)'] = {
+        kind: 'write',
+        levels: await measureLevels('quiz (open + submit)', platform.url, null, [
+          {
+            setupRequest: (req, context) => {
+              const q = nextQuiz();
+              context.quiz = q;
+              return Object.assign(req, {
+                method: 'GET',
+                path: `/functions/v1/api/modules/${q.moduleId ?? q.module_id}/quiz`,
+                headers: auth(byId.get(q.userId ?? q.user_id).token),
+                body: undefined,
+              });
+            },
+            onResponse: (status, body, context) => {
+              context.answers = {};
+              if (status === 200) for (const question of JSON.parse(body).questions) context.answers[question.id] = 0;
+            },
+          },
+          {
+            setupRequest: (req, context) =>
+              Object.assign(req, {
+                method: 'POST',
+                path: `/functions/v1/api/quizzes/${context.quiz.quizId ?? context.quiz.quiz_id}/attempts`,
+                headers: { ...auth(byId.get(context.quiz.userId ?? context.quiz.user_id).token), 'content-type': 'application/json' },
+                body: JSON.stringify({ answers: context.answers }),
+              }),
+          },
+        ]),
+      };
+    }
+
+    // Correctness under load.
+    if (checkCourse) {
+      phase.checks = await concurrencyChecks(platform, sql, checkLearner, checkCourse, fixtures.instructorId);
+      for (const c of phase.checks) log(`  ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
+    }
+  } finally {
+    clearInterval(sampler);
+    phase.peakRss = peakRss;
+    log(`  peak resident memory of the platform (node + deno): ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+    await platform.stop();
+    try {
+      if (fixtures && since) {
+        const ids = fixtures.learners.map((l) => l.id);
+        await removeBenchWrites(sql, ids, since);
+      }
+      if (bench?.added) await sql`delete from public.courses where title like 'Bench fixture course %' and author_id = ${fixtures.instructorId}::uuid`;
+      if (fixtures?.created.length) {
+        await sql`delete from auth.users where id = any(${fixtures.created.map((l) => l.id)}::uuid[])`;
+      }
+    } finally {
+      await sql.end({ timeout: 5 });
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return phase;
+}
+
+async function recreate(name) {
+  const admin = postgres(databaseUrl('postgres'), { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  return databaseUrl(name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Budgets and the report
+
+const at = (levels, c) => levels.find((l) => l.connections === c);
+
+function judge(scaled, seed) {
+  const budgets = [];
+  const ceiling32 = Math.min(...['bytes', 'sql', 'sql-tx'].map((k) => at(scaled.ceilings[k], 32).rps));
+  const txCeiling32 = at(scaled.ceilings['sql-tx'], 32).rps;
+  for (const [name, e] of Object.entries(scaled.endpoints)) {
+    const c8 = at(e.levels, 8);
+    const c32 = at(e.levels, 32);
+    if (e.kind === 'read') {
+      budgets.push({
+        budget: `${name}: throughput at 32 >= ${BUDGETS.readThroughputRatio * 100} % of the transaction-wrapped SQL ceiling`,
+        value: `${c32.rps} req/s = ${Math.round((100 * c32.rps) / txCeiling32)} % of ${txCeiling32}`,
+        pass: c32.rps >= BUDGETS.readThroughputRatio * txCeiling32,
+      });
+      budgets.push({ budget: `${name}: p95 at 8 < ${BUDGETS.readP95At8} ms`, value: `${c8.p95} ms`, pass: c8.p95 < BUDGETS.readP95At8 });
+      budgets.push({ budget: `${name}: p99 at 32 < ${BUDGETS.readP99At32} ms`, value: `${c32.p99} ms`, pass: c32.p99 < BUDGETS.readP99At32 });
+    } else {
+      budgets.push({ budget: `${name}: p95 at 8 < ${BUDGETS.writeP95At8} ms`, value: `${c8.p95} ms`, pass: c8.p95 < BUDGETS.writeP95At8 });
+    }
+    const errors = e.levels.reduce((n, l) => n + (l.requests - l.ok) + l.errors, 0);
+    budgets.push({ budget: `${name}: every answer 2xx (writes are real, not refusals)`, value: `${errors} not`, pass: errors === 0 });
+    if (seed?.endpoints[name]) {
+      const a = c32.rps;
+      const b = at(seed.endpoints[name].levels, 32).rps;
+      budgets.push({
+        budget: `${name}: throughput at 32 on the scaled database within ${BUDGETS.growth * 100} % of the seed database's`,
+        value: `${a} vs ${b} req/s (${a >= b ? '+' : ''}${Math.round((100 * (a - b)) / b)} %)`,
+        pass: a >= (1 - BUDGETS.growth) * b,
+      });
+    }
+  }
+  for (const c of scaled.checks) budgets.push({ budget: `correctness under load: ${c.name}`, value: c.detail, pass: c.pass });
+  for (const phase of [scaled, seed].filter(Boolean)) {
+    budgets.push({
+      budget: `platform resident memory (${phase.label}) < 500 MB`,
+      value: `${Math.round(phase.peakRss / 1024 / 1024)} MB`,
+      pass: phase.peakRss < BUDGETS.rssBytes,
+    });
+  }
+  return { budgets, ceiling32, txCeiling32 };
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 1024 ** 3),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+function markdown(report) {
+  const { scaled, seed, verdict } = report;
+  const lines = [];
+  lines.push(`# Benchmark ${report.date}`, '');
+  lines.push(`Machine: ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB, ${report.machine.os}, Node ${report.machine.node}; load average at the end ${report.machine.loadAverage.join(' / ')}.`);
+  lines.push(`Each figure: ${report.seconds} s after a ${report.warmup} s warm-up, autocannon in a second process through the platform's gateway.`, '');
+  for (const phase of [scaled, seed].filter(Boolean)) {
+    lines.push(`## ${phase.label}`, '');
+    lines.push(`Data: ${Object.entries(phase.data).map(([k, v]) => `${Number(v).toLocaleString('en-GB')} ${k}`).join(', ')}.`, '');
+    const lower = at(phase.ceilings['sql-tx'], 32).rps;
+    lines.push('| Endpoint | req/s at 1 / 8 / 32 | p50 / p95 / p99 at 8 (ms) | p99 at 32 (ms) | of tx ceiling at 32 |');
+    lines.push('|---|---|---|---|---|');
+    for (const [name, levels] of Object.entries(phase.ceilings)) {
+      const c8 = at(levels, 8);
+      lines.push(`| ceiling: ${name} | ${levels.map((l) => l.rps).join(' / ')} | ${c8.p50} / ${c8.p95} / ${c8.p99} | ${at(levels, 32).p99} | ${Math.round((100 * at(levels, 32).rps) / lower)} % |`);
+    }
+    for (const [name, e] of Object.entries(phase.endpoints)) {
+      const c8 = at(e.levels, 8);
+      lines.push(`| ${name} (${e.kind}) | ${e.levels.map((l) => l.rps).join(' / ')} | ${c8.p50} / ${c8.p95} / ${c8.p99} | ${at(e.levels, 32).p99} | ${Math.round((100 * at(e.levels, 32).rps) / lower)} % |`);
+    }
+    lines.push('', `Peak resident memory of the platform (node + deno): ${Math.round(phase.peakRss / 1024 / 1024)} MB.`, '');
+  }
+  lines.push('## Budgets', '');
+  lines.push('| Budget | Measured | |', '|---|---|---|');
+  for (const b of verdict.budgets) lines.push(`| ${b.budget} | ${b.value} | ${b.pass ? 'PASS' : '**FAIL**'} |`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+async function main() {
+  const scaledUrl = process.env.DATABASE_URL || databaseUrl('esl_scale');
+  const started = Date.now();
+  const scaled = await runPhase('Scaled database', scaledUrl);
+  let seed = null;
+  if (!process.env.BENCH_SKIP_SEED) {
+    const seedUrl = process.env.BENCH_SEED_URL || (await recreate('esl_bench_seed'));
+    seed = await runPhase('Seed database', seedUrl);
+  }
+  const verdict = judge(scaled, seed);
+  const date = new Date().toISOString().replace(/:/g, '-').replace(/\..*/, '');
+  const report = { date, seconds: SECONDS, warmup: WARMUP, machine: machine(), budgets: BUDGETS, scaled, seed, verdict };
+  const dir = path.join(repoRoot, 'bench-results');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${date}.json`), JSON.stringify(report, null, 2) + '\n');
+  fs.writeFileSync(path.join(dir, `${date}.md`), markdown(report));
+  log('\n== Budgets');
+  for (const b of verdict.budgets) log(`  ${b.pass ? 'PASS' : 'FAIL'}  ${b.budget}: ${b.value}`);
+  const failed = verdict.budgets.filter((b) => !b.pass).length;
+  log(`\n${verdict.budgets.length - failed} of ${verdict.budgets.length} budgets hold; results in bench-results/${date}.json and .md (${((Date.now() - started) / 60000).toFixed(1)} min).`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(2);
+});
