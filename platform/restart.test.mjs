@@ -4,12 +4,16 @@
 // flight when the platform died may be there or not, but never half. Runs on the platform's own
 // database (PGlite in DATA_DIR), the one `npm start` uses. LONG_TESTS=1 (npm run test:soak) repeats
 // the crash five times.
+// Then, on the restarted platform, a short soak (scripts/soak.mjs; the ten-minute one is in
+// npm run test:soak): 16 learners for 25 s with no error, no memory growth beyond 10 % after
+// warm-up and no database connection leak.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPlatformProcess } from '../scripts/platform-process.mjs';
+import { runSoak } from '../scripts/soak.mjs';
 
 const CRASHES = process.env.LONG_TESTS ? 5 : 1;
 const WRITERS = 8;
@@ -94,4 +98,14 @@ describe('the platform killed during writes and restarted on the same data', () 
       expect(catalogue.status).toBe(200);
     }
   }, 120_000 * CRASHES);
+
+  it('then serves a mixed learner workload at 16 connections: no error, no memory growth, no connection leak', async () => {
+    expect(platform, 'the restarted platform').toBeDefined();
+    const result = await runSoak({ platform, seconds: 25, connections: 16, warmupSeconds: 8 });
+    expect(result.errorSamples).toEqual([]);
+    expect(result.errors).toBe(0);
+    expect(result.requests).toBeGreaterThan(100);
+    expect(result.rss.growth).toBeLessThanOrEqual(0.10);
+    expect(result.passed.connections).toBe(true);
+  }, 120_000);
 });
