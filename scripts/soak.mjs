@@ -259,7 +259,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     databaseUrl: arg('database-url', ''),
   });
   const out = arg('out', '');
-  if (out) fs.writeFileSync(out, JSON.stringify(result, null, 2));
+  if (out) {
+    fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+    fs.writeFileSync(out, JSON.stringify(result, null, 2));
+  }
   console.log(result.ok ? 'soak: every budget held' : 'soak: FAILED');
   process.exit(result.ok ? 0 : 1);
 }
