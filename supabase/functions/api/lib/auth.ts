@@ -5,7 +5,7 @@ import { createMiddleware } from 'hono/factory';
 import type { Context } from 'hono';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from './config.ts';
-import type { Db, DbCaller } from './db.ts';
+import { type Db, type DbCaller, SESSION_REFUSED } from './db.ts';
 import { ApiError, unauthorized } from './errors.ts';
 
 export type Caller =
@@ -15,6 +15,9 @@ export type Caller =
 export type Env = { Variables: { caller: Caller } };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Routes whose handlers act (Auth calls, service-role writes) before any transaction as the caller. */
+const CHECK_FIRST = /^\/api\/(login|register|logout)\/?$/;
 
 export const visitor: Caller = { kind: 'visitor', db: { role: 'anon', claims: { role: 'anon' } } };
 
@@ -35,7 +38,7 @@ export function createCallerMiddleware(config: Config, db: Db) {
       return payload;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError || error instanceof TypeError) {
-        throw unauthorized('Invalid or expired session');
+        throw unauthorized(SESSION_REFUSED);
       }
       throw error;
     }
@@ -72,17 +75,27 @@ export function createCallerMiddleware(config: Config, db: Db) {
       typeof sub !== 'string' || !UUID.test(sub) ||
       typeof sessionId !== 'string' || !UUID.test(sessionId)
     ) {
-      throw unauthorized('Invalid or expired session');
+      throw unauthorized(SESSION_REFUSED);
     }
-    if (!(await sessionExists(sessionId, sub))) throw unauthorized('Invalid or expired session');
+    const session = { id: sessionId, userId: sub, verified: false };
+    if (CHECK_FIRST.test(c.req.path)) {
+      if (!(await sessionExists(sessionId, sub))) throw unauthorized(SESSION_REFUSED);
+      session.verified = true;
+    }
     c.set('caller', {
       kind: 'user',
       userId: sub,
       sessionId,
       token,
-      db: { role: 'authenticated', claims: claims as Record<string, unknown> },
+      db: { role: 'authenticated', claims: claims as Record<string, unknown>, session },
     });
-    return next();
+    await next();
+    if (!session.verified && !(await sessionExists(sessionId, sub))) {
+      c.res = new Response(JSON.stringify({ message: SESSION_REFUSED }), {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
   });
 }
 

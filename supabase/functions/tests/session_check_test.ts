@@ -1,0 +1,58 @@
+// The session check folded into the first transaction of a request (lib/db.ts, lib/auth.ts): a
+// session that is gone is refused at once on every path, reads and writes alike, and a refused
+// write leaves nothing behind; a request that never reaches the database is checked afterwards.
+import nodeAssert from 'node:assert/strict';
+import { call, closePoolAfterTests, db, register, test } from './helpers.ts';
+
+const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
+
+function sessionIdOf(token: string): string {
+  const payload = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+  return payload.session_id;
+}
+
+test('a live session is served; once its row is gone every path is 401 and nothing is written', async () => {
+  const { user, session, input } = await register();
+  const token = session.access_token as string;
+  const [course] = await db.sql<{ id: string }[]>`
+    select id::text from public.courses c where c.status = 'ACTIVE'
+      and not exists (select 1 from public.enrollments e where e.course_id = c.id and e.user_id = ${user.id}::uuid)
+    order by id limit 1`;
+
+  assertEquals((await call('GET', '/api/user', { token })).status, 200);
+  assertEquals((await call('GET', '/api/courses', { token })).status, 200);
+
+  await db.sql`delete from auth.sessions where id = ${sessionIdOf(token)}::uuid`;
+
+  const refused = [
+    await call('GET', '/api/user', { token }),
+    await call('GET', '/api/courses', { token }),
+    await call('GET', `/api/users/${user.id}/enrollments`, { token }),
+    await call('POST', `/api/courses/${course.id}/enroll`, { token }),
+    await call('PUT', '/api/profile', { token, body: { name: 'Written With A Gone Session', email: input.email } }),
+    // Refused by validation before any query: checked afterwards, still 401.
+    await call('GET', '/api/courses?page=0', { token }),
+    await call('POST', '/api/logout', { token }),
+  ];
+  for (const answer of refused) {
+    assertEquals(answer.status, 401, answer.text);
+    assertEquals(answer.json, { message: 'Invalid or expired session' });
+  }
+  const [{ n }] = await db.sql<{ n: number }[]>`
+    select count(*)::int as n from public.enrollments where user_id = ${user.id}::uuid and course_id = ${course.id}::uuid`;
+  assertEquals(n, 0, 'no enrolment was written');
+  const [profile] = await db.sql<{ name: string }[]>`select name from public.profiles where id = ${user.id}::uuid`;
+  assertEquals(profile.name, input.name, 'the profile was not changed');
+});
+
+test('the session row is read with the function\'s own privileges: the API roles cannot read auth.sessions', async () => {
+  const { session } = await register();
+  const token = session.access_token as string;
+  assertEquals((await call('GET', '/api/user', { token })).status, 200);
+  for (const role of ['anon', 'authenticated']) {
+    const [row] = await db.sql<{ allowed: boolean }[]>`select has_table_privilege(${role}, 'auth.sessions', 'select') as allowed`;
+    assertEquals(row.allowed, false, role);
+  }
+});
+
+closePoolAfterTests();
