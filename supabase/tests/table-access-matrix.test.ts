@@ -1,0 +1,197 @@
+// The database API's access matrix (issue 7): every public table x persona x select, insert,
+// update and delete, as SQL a client of Supabase's REST API could send with the anon key or a
+// user's JWT (role anon or authenticated, the claims in request.jwt.claims). The expected answers
+// are the second table of docs/ACCESS-MATRIX.md; every statement runs in a transaction that is
+// rolled back, so one persona's permitted write never changes what the next one meets. A public
+// table without rows in the matrix fails the test.
+//
+// "yes" means the statement reached the persona's target row (it was returned, written or removed);
+// "no" means grants, column privileges or row-level security kept it out (an error or no row).
+// Run with MATRIX_PRINT=1 to print the observed table.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  backends, createUser, ids, personas, rolledBack, sqlState, type Persona, type TestDatabase,
+} from './helpers/database';
+
+const PERSONAS = ['visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin'] as const;
+const OPERATIONS = ['select', 'insert', 'update', 'delete'] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+const otherLearner: Persona = { id: '00000000-0000-4000-a000-0000000000f1', email: 'matrix.learner@example.uk' };
+const fireInstructor: Persona = { id: '00000000-0000-4000-a000-0000000000f2', email: 'matrix.fire@example.uk' };
+const who: Record<(typeof PERSONAS)[number], Persona | null> = {
+  visitor: null,
+  learner: personas.learner,
+  'other learner': otherLearner,
+  instructor: personas.instructor,
+  'other instructor': fireInstructor,
+  admin: personas.admin,
+};
+
+const course1 = ids.course(1);
+const cpdEntry = '80000000-0000-4000-a000-0000000000f1';
+const rule = '80000000-0000-4000-a000-0000000000f2';
+
+/** Per table: the target row (the learner's record, the instructor's course content, ...), and
+ * for each operation the statement that tries to reach it. Inserts make a row of the same kind
+ * for the caller (their own enrolment, course, CPD entry) or, where no one may, any row. */
+const TABLES: Record<string, Record<Operation, string>> = {
+  profiles: {
+    select: `select 1 from public.profiles where id = '${ids.student}'`,
+    insert: `insert into public.profiles (id, username, email, name) values (gen_random_uuid(), 'matrix_x', 'matrix.x@example.uk', 'Matrix X')`,
+    update: `update public.profiles set name = name where id = '${ids.student}'`,
+    delete: `delete from public.profiles where id = '${ids.student}'`,
+  },
+  settings: {
+    select: 'select 1 from public.settings',
+    insert: 'insert into public.settings (id) values (false)',
+    update: 'update public.settings set site_name = site_name',
+    delete: 'delete from public.settings',
+  },
+  courses: {
+    select: `select 1 from public.courses where id = '${course1}'`,
+    insert: `insert into public.courses (title, description, service, author_id)
+             values ('Matrix course', 'A course from the table matrix.', 'UKPS', auth.uid())`,
+    update: `update public.courses set title = title where id = '${course1}'`,
+    delete: `delete from public.courses where id = '${course1}'`,
+  },
+  course_modules: {
+    select: `select id from public.course_modules where id = '${ids.module(1, 1)}'`,
+    insert: `insert into public.course_modules (course_id, title, content, order_index)
+             values ('${course1}', 'Matrix module', 'Content of a module from the table matrix.', 99)`,
+    update: `update public.course_modules set title = title where id = '${ids.module(1, 1)}'`,
+    delete: `delete from public.course_modules where id = '${ids.module(1, 1)}'`,
+  },
+  quizzes: {
+    select: `select 1 from public.quizzes where id = '${ids.quiz(1, 2)}'`,
+    insert: `insert into public.quizzes (module_id, title) values ('${ids.module(1, 1)}', 'Matrix quiz')`,
+    update: `update public.quizzes set title = title where id = '${ids.quiz(1, 2)}'`,
+    delete: `delete from public.quizzes where id = '${ids.quiz(1, 2)}'`,
+  },
+  quiz_questions: {
+    select: `select id from public.quiz_questions where id = '${ids.question(1, 2, 1)}'`,
+    insert: `insert into public.quiz_questions (quiz_id, question_text, options, correct_answers)
+             values ('${ids.quiz(1, 2)}', 'A matrix question?', '[{"text":"A","isCorrect":true},{"text":"B","isCorrect":false}]', '[0]')`,
+    update: `update public.quiz_questions set question_text = question_text where id = '${ids.question(1, 2, 1)}'`,
+    delete: `delete from public.quiz_questions where id = '${ids.question(1, 2, 1)}'`,
+  },
+  enrollments: {
+    select: `select 1 from public.enrollments where id = '${ids.enrollment(2)}'`,
+    insert: `insert into public.enrollments (user_id, course_id) values (auth.uid(), '${ids.course(2)}')`,
+    update: `update public.enrollments set status = status where id = '${ids.enrollment(2)}'`,
+    delete: `delete from public.enrollments where id = '${ids.enrollment(2)}'`,
+  },
+  quiz_attempts: {
+    select: `select 1 from public.quiz_attempts where id = '${ids.attempt(1)}'`,
+    insert: `insert into public.quiz_attempts (user_id, quiz_id, score, max_score, passed) values (auth.uid(), '${ids.quiz(1, 2)}', 3, 3, true)`,
+    update: `update public.quiz_attempts set score = max_score where id = '${ids.attempt(1)}'`,
+    delete: `delete from public.quiz_attempts where id = '${ids.attempt(1)}'`,
+  },
+  user_module_progress: {
+    select: `select 1 from public.user_module_progress where user_id = '${ids.student}' and module_id = '${ids.module(1, 1)}'`,
+    insert: `insert into public.user_module_progress (user_id, module_id, read_at, completed, completed_at)
+             values (auth.uid(), '${ids.module(1, 3)}', now(), true, now())`,
+    update: `update public.user_module_progress set completed = completed where user_id = '${ids.student}' and module_id = '${ids.module(1, 1)}'`,
+    delete: `delete from public.user_module_progress where user_id = '${ids.student}' and module_id = '${ids.module(1, 1)}'`,
+  },
+  certificates: {
+    select: `select 1 from public.certificates where id = '${ids.certificate}'`,
+    insert: `insert into public.certificates (user_id, course_id, cycle, learner_name, course_title)
+             values (auth.uid(), '${course1}', 9, 'Matrix Person', 'Matrix course')`,
+    update: `update public.certificates set expires_at = null where id = '${ids.certificate}'`,
+    delete: `delete from public.certificates where id = '${ids.certificate}'`,
+  },
+  audit_events: {
+    select: `select 1 from public.audit_events where action = 'matrix.check'`,
+    insert: `insert into public.audit_events (action, target_type) values ('matrix.forged', 'user')`,
+    update: `update public.audit_events set action = action where action = 'matrix.check'`,
+    delete: `delete from public.audit_events where action = 'matrix.check'`,
+  },
+  required_training: {
+    select: `select 1 from public.required_training where id = '${rule}'`,
+    insert: `insert into public.required_training (course_id, role, service) values ('${course1}', 'INSTRUCTOR', 'UKPS')`,
+    update: `update public.required_training set due_within_days = due_within_days where id = '${rule}'`,
+    delete: `delete from public.required_training where id = '${rule}'`,
+  },
+  cpd_entries: {
+    select: `select 1 from public.cpd_entries where id = '${cpdEntry}'`,
+    insert: `insert into public.cpd_entries (activity_date, activity, hours, learnt)
+             values (current_date, 'Matrix activity', 1, 'What the matrix learnt')`,
+    update: `update public.cpd_entries set activity = activity where id = '${cpdEntry}'`,
+    delete: `delete from public.cpd_entries where id = '${cpdEntry}'`,
+  },
+};
+
+// ---- The expected table: docs/ACCESS-MATRIX.md, rows `public.<table>` | operation | six answers ----
+const expected = new Map<string, string[]>();
+const doc = readFileSync(new URL('../../docs/ACCESS-MATRIX.md', import.meta.url), 'utf8');
+for (const line of doc.split('\n')) {
+  const cells = line.split('|').map((s) => s.trim());
+  const table = /^`public\.(\w+)`$/.exec(cells[1] ?? '');
+  if (!table || !OPERATIONS.includes(cells[2] as Operation)) continue;
+  expected.set(`${table[1]} ${cells[2]}`, cells.slice(3, 3 + PERSONAS.length));
+}
+
+describe.each(backends)('database API access matrix on $name', ({ create }) => {
+  let db: TestDatabase;
+  const observed: string[] = [];
+
+  beforeAll(async () => {
+    db = await create();
+    await createUser(db, { id: otherLearner.id, email: otherLearner.email, username: 'matrix_learner', name: 'Mona Matrix', services: ['UKFRS'] });
+    await createUser(db, {
+      id: fireInstructor.id, email: fireInstructor.email, username: 'matrix_fire', name: 'Fergus Matrix',
+      role: 'INSTRUCTOR', services: ['UKFRS'],
+    });
+    await db.query(`insert into public.audit_events (action, target_type) values ('matrix.check', 'user')`);
+    await db.query(`insert into public.required_training (id, course_id, service, created_by) values ($1, $2, 'MISC', $3)`,
+      [rule, course1, ids.instructor]);
+    await db.query(`insert into public.cpd_entries (id, user_id, activity_date, activity, hours, learnt)
+      values ($1, $2, current_date - 3, 'Matrix reading', 1.5, 'Matrix notes')`, [cpdEntry, ids.student]);
+  });
+  afterAll(async () => {
+    if (process.env.MATRIX_PRINT) console.log(observed.join('\n'));
+    await db?.close();
+  });
+
+  /** yes when the statement reached a row as the persona, no when it was refused or reached none. */
+  async function reaches(persona: Persona | null, statement: string): Promise<'yes' | 'no'> {
+    let rows = 0;
+    const state = await sqlState(async () => {
+      const result = await rolledBack(db, persona, (tx) => tx.query(statement));
+      rows = Math.max(result.rows.length, result.rowCount);
+    });
+    if (state !== null && state !== '42501' && state !== '42P01') throw new Error(`${statement}: SQLSTATE ${state}`);
+    return state === null && rows > 0 ? 'yes' : 'no';
+  }
+
+  it('lists every public table, and every public table has row-level security', async () => {
+    const tables = await db.query<{ name: string; rls: boolean }>(`
+      select c.relname::text as name, c.relrowsecurity as rls from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`);
+    expect(tables.rows.filter((t) => !t.rls).map((t) => t.name)).toEqual([]);
+    expect(tables.rows.map((t) => t.name).sort()).toEqual(Object.keys(TABLES).sort());
+    const missing = Object.keys(TABLES).flatMap((t) => OPERATIONS.map((op) => `${t} ${op}`)).filter((k) => !expected.has(k));
+    expect(missing, 'rows missing from docs/ACCESS-MATRIX.md').toEqual([]);
+  });
+
+  it('no API role holds a privilege on a table outside the public schema (private, auth, storage are not the API)', async () => {
+    const grants = await db.query<{ grant: string }>(`
+      select format('%s %s on %s.%s', grantee, privilege_type, table_schema, table_name) as grant
+      from information_schema.role_table_grants
+      where grantee in ('anon', 'authenticated') and table_schema in ('private', 'auth')`);
+    expect(grants.rows.map((r) => r.grant)).toEqual([]);
+  });
+
+  for (const [table, statements] of Object.entries(TABLES)) {
+    for (const operation of OPERATIONS) {
+      it(`public.${table}: ${operation}`, async () => {
+        const answers: string[] = [];
+        for (const name of PERSONAS) answers.push(await reaches(who[name], statements[operation]));
+        observed.push(`| \`public.${table}\` | ${operation} | ${answers.join(' | ')} |`);
+        if (!process.env.MATRIX_PRINT) expect(answers, PERSONAS.join(', ')).toEqual(expected.get(`${table} ${operation}`));
+      });
+    }
+  }
+});
