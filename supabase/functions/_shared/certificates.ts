@@ -71,6 +71,10 @@ export interface LearnerCertificate extends CertificateValidity {
   revokedReason: string | null;
   /** The latest certificate of its course (earlier ones are the learner's history). */
   current: boolean;
+  /** The learner is enrolled in the course (recertification works on the enrolment). */
+  enrolled: boolean;
+  /** A later cycle of the enrolment has started (recertification under way). */
+  recertifying: boolean;
   verifyPath: string;
 }
 

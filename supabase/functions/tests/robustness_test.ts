@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { type Answer, app, call, closePoolAfterTests, db, register, test } from './helpers.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-type FieldType = 'string' | 'number' | 'boolean' | 'array' | 'enum' | 'uuid' | 'record';
+type FieldType = 'string' | 'number' | 'nullableNumber' | 'boolean' | 'array' | 'enum' | 'uuid' | 'record';
 type Kind = 'none' | 'json' | 'image';
 
 interface Route {
@@ -46,17 +46,18 @@ const ROUTES: Route[] = [
   { method: 'PUT', path: '/api/enrollments/:enrollmentId', body: 'json', fields: { id: 'uuid', progress: 'number', completed: 'boolean' } },
   { method: 'GET', path: '/api/modules/:moduleId/quiz', body: 'none' },
   { method: 'POST', path: '/api/quizzes/:quizId/attempts', body: 'json', required: true, fields: { answers: 'record' } },
+  { method: 'POST', path: '/api/courses/:courseId/recertify', body: 'json', fields: {} },
   // learner.ts
   { method: 'GET', path: '/api/users/:userId/enrollments', body: 'none', emptyForUnknown: true },
   { method: 'DELETE', path: '/api/enrollments/:enrollmentId', body: 'none', destructive: true },
-  { method: 'GET', path: '/api/certificates', body: 'none', query: ['page', 'pageSize'] },
+  { method: 'GET', path: '/api/certificates', body: 'none', query: ['scope', 'page', 'pageSize'] },
   { method: 'GET', path: '/api/certificates/:certificateId/pdf', body: 'none' },
   { method: 'GET', path: '/api/certificates/verify/:code', body: 'none' },
   { method: 'PUT', path: '/api/profile', body: 'json', required: true, fields: { name: 'string', email: 'string' } },
   { method: 'PUT', path: '/api/profile/password', body: 'json', required: true, fields: { currentPassword: 'string', newPassword: 'string', confirmPassword: 'string' } },
   // authoring.ts
-  { method: 'POST', path: '/api/courses', body: 'json', required: true, fields: { title: 'string', description: 'string', service: 'enum', level: 'enum', duration: 'number', status: 'enum', featured: 'boolean', requiresEnrollment: 'boolean' } },
-  { method: 'PUT', path: '/api/courses/:courseId', body: 'json', required: true, fields: { title: 'string', description: 'string', service: 'enum', level: 'enum', duration: 'number', status: 'enum', featured: 'boolean', requiresEnrollment: 'boolean' } },
+  { method: 'POST', path: '/api/courses', body: 'json', required: true, fields: { title: 'string', description: 'string', service: 'enum', level: 'enum', duration: 'number', status: 'enum', featured: 'boolean', requiresEnrollment: 'boolean', certificateValidMonths: 'nullableNumber' } },
+  { method: 'PUT', path: '/api/courses/:courseId', body: 'json', required: true, fields: { title: 'string', description: 'string', service: 'enum', level: 'enum', duration: 'number', status: 'enum', featured: 'boolean', requiresEnrollment: 'boolean', certificateValidMonths: 'nullableNumber' } },
   { method: 'DELETE', path: '/api/courses/:courseId', body: 'none', destructive: true },
   { method: 'POST', path: '/api/courses/:courseId/cover', body: 'image', imageField: 'coverImage' },
   { method: 'POST', path: '/api/courses/:courseId/modules', body: 'json', required: true, fields: { title: 'string', content: 'string', orderIndex: 'number', duration: 'number' } },
@@ -87,6 +88,9 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/api/settings', body: 'none' },
   { method: 'PUT', path: '/api/settings', body: 'json', required: true, fields: { siteName: 'string', adminEmail: 'string', courseAccess: 'enum', certificateTemplate: 'enum', footerText: 'string', enableAnalytics: 'boolean', autoEnrollment: 'boolean', contactEmail: 'string' } },
   { method: 'GET', path: '/api/audit', body: 'none', query: ['page', 'pageSize'] },
+  // admin-certificates.ts
+  { method: 'GET', path: '/api/admin/certificates', body: 'none', query: ['search', 'page', 'pageSize'] },
+  { method: 'POST', path: '/api/admin/certificates/:certificateId/revoke', body: 'json', required: true, fields: { reason: 'string' } },
 ];
 
 /** Example valid ids, filled in by the set-up (a course, module, quiz and question the test admin owns). */
@@ -191,6 +195,8 @@ function wrongValues(type: FieldType): string[] {
       return [...common, '123', 'true', '[]', '""', '["a","b"]'];
     case 'number':
       return [...common, '"NaN"', '"Infinity"', '"12"', '1e309', '-1e309', '-1', String(2 ** 53), '1e100', 'true', '[1]'];
+    case 'nullableNumber': // null is a value (e.g. a certificate that never expires)
+      return wrongValues('number').filter((v) => v !== 'null');
     case 'boolean':
       return [...common, '"true"', '1', '"yes"', '[]'];
     case 'array':

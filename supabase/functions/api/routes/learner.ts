@@ -121,6 +121,8 @@ interface CertificateRow {
   revokedReason: string | null;
   state: CertificateState;
   current: boolean;
+  enrolled: boolean;
+  recertifying: boolean;
 }
 
 function toCertificate(row: CertificateRow): LearnerCertificate {
@@ -141,6 +143,8 @@ function toCertificate(row: CertificateRow): LearnerCertificate {
     revokedReason: row.revokedReason,
     state: row.state,
     current: row.current,
+    enrolled: row.enrolled,
+    recertifying: row.recertifying,
     verifyPath: `/verify/${row.verificationCode}`,
   };
 }
@@ -260,8 +264,10 @@ export function learnerRoutes(config: Config, db: Db) {
         select c.id, c.verification_code, c.user_id, c.course_id, c.learner_name, c.course_title, c.service::text as service,
                c.template::text as template, c.issued_at, c.cycle, c.expires_at, c.revoked_at, c.revoked_reason,
                private.certificate_state(c.expires_at, c.revoked_at) as state, not ${newer(tx)} as current,
+               (e.id is not null) as enrolled, coalesce(e.cycle > c.cycle, false) as recertifying,
                count(*) over ()::int as total
         from public.certificates c
+        left join public.enrollments e on e.user_id = c.user_id and e.course_id = c.course_id
         where c.user_id = ${caller.userId}::uuid ${scoped(tx)}
         order by c.issued_at desc, c.id
         limit ${pageSize} offset ${(page - 1) * pageSize}`);

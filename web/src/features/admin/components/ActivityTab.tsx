@@ -13,6 +13,7 @@ const ACTION_LABELS: Record<string, string> = {
   'users.permissions_changed': 'Services changed for a role',
   'settings.updated': 'Settings updated',
   'course.deleted': 'Course deleted',
+  'certificate.revoked': 'Certificate revoked',
 };
 
 function describe(value: unknown): string {

@@ -4,13 +4,14 @@ import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import type { User } from '@shared/domain.ts';
 import { ActivityTab } from './ActivityTab';
+import { CertificatesTab } from './CertificatesTab';
 import { CoursesTab } from './CoursesTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
 import { UsersTab } from './UsersTab';
 import { RequiredTrainingTab } from '@/features/required-training/components/RequiredTrainingTab';
 
-const TABS = ['users', 'courses', 'permissions', 'settings', 'activity', 'required'] as const;
+const TABS = ['users', 'courses', 'permissions', 'settings', 'activity', 'required', 'certificates'] as const;
 type Tab = (typeof TABS)[number];
 
 export function AdminDashboard({ user }: { user: User }) {
@@ -31,6 +32,7 @@ export function AdminDashboard({ user }: { user: User }) {
           <Tabs.Tab value="settings">Settings</Tabs.Tab>
           <Tabs.Tab value="activity">Activity</Tabs.Tab>
           <Tabs.Tab value="required">Required training</Tabs.Tab>
+          <Tabs.Tab value="certificates">Certificates</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="users" pt="md"><UsersTab currentUserId={user.id} /></Tabs.Panel>
         <Tabs.Panel value="courses" pt="md"><CoursesTab /></Tabs.Panel>
@@ -38,6 +40,7 @@ export function AdminDashboard({ user }: { user: User }) {
         <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel>
         <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel>
         <Tabs.Panel value="required" pt="md"><RequiredTrainingTab /></Tabs.Panel>
+        <Tabs.Panel value="certificates" pt="md"><CertificatesTab /></Tabs.Panel>
       </Tabs>
     </Stack>
   );

@@ -1,20 +1,10 @@
-// GET /api/certificates: the signed-in learner's certificates, a page at a time.
+// GET /api/certificates: the signed-in learner's certificates, a page at a time; scope current (the
+// latest of each course, the default here), history (earlier ones) or all.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { CertificateScope, LearnerCertificate } from '@shared/certificates.ts';
 import { api } from '@/lib/api-client';
 
-export interface Certificate {
-  id: string;
-  verificationCode: string;
-  userId: string | null;
-  courseId: string | null;
-  learnerName: string;
-  courseTitle: string;
-  service: string | null;
-  serviceLabel: string | null;
-  template: string;
-  issuedAt: string;
-  verifyPath: string;
-}
+export type Certificate = LearnerCertificate;
 
 export interface Page<T> {
   items: T[];
@@ -25,14 +15,15 @@ export interface Page<T> {
 
 export const CERTIFICATES_PAGE_SIZE = 12;
 
-export function certificatesQueryOptions(page = 1, pageSize = CERTIFICATES_PAGE_SIZE) {
+export function certificatesQueryOptions(page = 1, pageSize = CERTIFICATES_PAGE_SIZE, scope: CertificateScope = 'current') {
   return queryOptions({
-    queryKey: ['certificates', { page, pageSize }],
-    queryFn: ({ signal }) => api.get<Page<Certificate>>(`/certificates?page=${page}&pageSize=${pageSize}`, { signal }),
+    queryKey: ['certificates', { page, pageSize, scope }],
+    queryFn: ({ signal }) =>
+      api.get<Page<Certificate>>(`/certificates?scope=${scope}&page=${page}&pageSize=${pageSize}`, { signal }),
     placeholderData: keepPreviousData,
   });
 }
 
-export function useCertificates(page = 1, pageSize = CERTIFICATES_PAGE_SIZE) {
-  return useQuery(certificatesQueryOptions(page, pageSize));
+export function useCertificates(page = 1, pageSize = CERTIFICATES_PAGE_SIZE, scope: CertificateScope = 'current') {
+  return useQuery(certificatesQueryOptions(page, pageSize, scope));
 }

@@ -1,15 +1,10 @@
-// GET /api/certificates/verify/:code: public; 404 means no certificate has that code.
+// GET /api/certificates/verify/:code: public; 404 means no certificate has that code. The answer
+// says whether it is valid (and until when), expired (since when) or revoked (on which date).
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { VerifiedCertificate } from '@shared/certificates.ts';
 import { api, ApiError } from '@/lib/api-client';
 
-export interface VerifiedCertificate {
-  verificationCode: string;
-  learnerName: string;
-  courseTitle: string;
-  service: string | null;
-  serviceLabel: string | null;
-  issuedAt: string;
-}
+export type { VerifiedCertificate };
 
 export async function verifyCertificate(code: string): Promise<VerifiedCertificate | null> {
   try {

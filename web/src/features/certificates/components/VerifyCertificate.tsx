@@ -1,13 +1,15 @@
-// /verify/:code (public): confirms a certificate by its code, or says plainly that none has it; a
-// form checks another code.
+// /verify/:code (public): says whether the certificate with this code is valid (until when, or that
+// it does not expire), expired (since when) or revoked (on which date; the reason is not published),
+// or plainly that none has the code; a form checks another code.
 import { Alert, Button, Card, Group, List, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertTriangle, IconRosetteDiscountCheck } from '@tabler/icons-react';
+import { IconAlertTriangle, IconBan, IconClockExclamation, IconRosetteDiscountCheck } from '@tabler/icons-react';
+import { CertificateStateBadge } from '@/components/CertificateValidity';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { PageSpinner } from '@/components/PageSpinner';
 import { errorDescription } from '@/lib/api-client';
-import { useVerifyCertificate } from '../api/verify-certificate';
+import { useVerifyCertificate, type VerifiedCertificate } from '../api/verify-certificate';
 import { formatDate } from '@/lib/format';
 
 const CODE_PATTERN = /^[A-Za-z0-9]{8,32}$/;
@@ -24,39 +26,7 @@ export function VerifyCertificate({ code }: { code: string }) {
           {errorDescription(query.error, 'Please try again.')}
         </Alert>
       ) : query.data ? (
-        <Card withBorder padding="lg" radius="md" role="region" aria-labelledby="verified-heading">
-          <Stack gap="sm">
-            <Group gap="xs">
-              <IconRosetteDiscountCheck size={28} color="var(--mantine-color-green-8)" aria-hidden />
-              <Title order={2} size="h3" id="verified-heading" c="green.9">
-                Certificate verified
-              </Title>
-            </Group>
-            <Text>This certificate is genuine and was issued by this platform.</Text>
-            <List spacing="xs" listStyleType="none" p={0}>
-              <List.Item>
-                <Text span c="dimmed">Learner: </Text>
-                <strong>{query.data.learnerName}</strong>
-              </List.Item>
-              <List.Item>
-                <Text span c="dimmed">Course: </Text>
-                <strong>{query.data.courseTitle}</strong>
-              </List.Item>
-              <List.Item>
-                <Text span c="dimmed">Service: </Text>
-                {query.data.service ? <ServiceBadge code={query.data.service} full /> : 'Not recorded'}
-              </List.Item>
-              <List.Item>
-                <Text span c="dimmed">Issued on: </Text>
-                <strong>{formatDate(query.data.issuedAt)}</strong>
-              </List.Item>
-              <List.Item>
-                <Text span c="dimmed">Verification code: </Text>
-                <Text span ff="monospace" fw={600}>{query.data.verificationCode}</Text>
-              </List.Item>
-            </List>
-          </Stack>
-        </Card>
+        <VerifiedCard certificate={query.data} />
       ) : (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} title="Certificate not found">
           No certificate has the code <Text span ff="monospace" fw={600}>{code}</Text>. Check the code and try again.
@@ -64,6 +34,85 @@ export function VerifyCertificate({ code }: { code: string }) {
       )}
       <VerifyForm initial={code} />
     </Stack>
+  );
+}
+
+/** Heading, colour and sentence of each state: never only "genuine". */
+function verdict(c: VerifiedCertificate) {
+  switch (c.state) {
+    case 'revoked':
+      return {
+        title: 'Certificate revoked',
+        colour: 'red.9',
+        Icon: IconBan,
+        text: `This certificate was issued by this platform but was revoked on ${formatDate(c.revokedAt)}. It is no longer valid.`,
+      };
+    case 'expired':
+      return {
+        title: 'Certificate expired',
+        colour: 'red.9',
+        Icon: IconClockExclamation,
+        text: `This certificate was issued by this platform but expired on ${formatDate(c.expiresAt)}. It is no longer valid.`,
+      };
+    default:
+      return {
+        title: 'Certificate verified',
+        colour: 'green.9',
+        Icon: IconRosetteDiscountCheck,
+        text: c.expiresAt
+          ? `This certificate was issued by this platform and is valid until ${formatDate(c.expiresAt)}.`
+          : 'This certificate was issued by this platform and does not expire.',
+      };
+  }
+}
+
+function VerifiedCard({ certificate: c }: { certificate: VerifiedCertificate }) {
+  const { title, colour, Icon, text } = verdict(c);
+  return (
+    <Card withBorder padding="lg" radius="md" role="region" aria-labelledby="verified-heading" data-state={c.state}>
+      <Stack gap="sm">
+        <Group gap="xs">
+          <Icon size={28} color={`var(--mantine-color-${colour.replace('.', '-')})`} aria-hidden />
+          <Title order={2} size="h3" id="verified-heading" c={colour}>
+            {title}
+          </Title>
+          <CertificateStateBadge state={c.state} />
+        </Group>
+        <Text>{text}</Text>
+        <List spacing="xs" listStyleType="none" p={0}>
+          <List.Item>
+            <Text span c="dimmed">Learner: </Text>
+            <strong>{c.learnerName}</strong>
+          </List.Item>
+          <List.Item>
+            <Text span c="dimmed">Course: </Text>
+            <strong>{c.courseTitle}</strong>
+          </List.Item>
+          <List.Item>
+            <Text span c="dimmed">Service: </Text>
+            {c.service ? <ServiceBadge code={c.service} full /> : 'Not recorded'}
+          </List.Item>
+          <List.Item>
+            <Text span c="dimmed">Issued on: </Text>
+            <strong>{formatDate(c.issuedAt)}</strong>
+          </List.Item>
+          <List.Item>
+            <Text span c="dimmed">{c.state === 'expired' ? 'Expired on: ' : 'Valid until: '}</Text>
+            <strong>{c.expiresAt ? formatDate(c.expiresAt) : 'Does not expire'}</strong>
+          </List.Item>
+          {c.revokedAt ? (
+            <List.Item>
+              <Text span c="dimmed">Revoked on: </Text>
+              <strong>{formatDate(c.revokedAt)}</strong>
+            </List.Item>
+          ) : null}
+          <List.Item>
+            <Text span c="dimmed">Verification code: </Text>
+            <Text span ff="monospace" fw={600}>{c.verificationCode}</Text>
+          </List.Item>
+        </List>
+      </Stack>
+    </Card>
   );
 }
 

@@ -1,6 +1,7 @@
 // GET /api/users/:userId/enrollments: the learner's enrolments, each with its course (null when the
 // course can no longer be seen), modules done, certificate and last activity.
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { EnrollmentCertificate } from '@shared/certificates.ts';
 import { api } from '@/lib/api-client';
 
 export interface EnrollmentCourse {
@@ -24,7 +25,12 @@ export interface Enrollment {
   lastAccessedModuleId: string | null;
   lastActivityAt: string | null;
   completedModules: number;
+  /** Which pass through the course this is (1, then +1 per recertification). */
+  cycle: number;
+  /** The latest certificate's id (kept for links). */
   certificateId: string | null;
+  /** The latest certificate of the course, from this or an earlier cycle, with its validity. */
+  certificate: EnrollmentCertificate | null;
   course: EnrollmentCourse | null;
 }
 

@@ -9,7 +9,7 @@ import { CompletedCard, InProgressCard } from './EnrollmentCards';
 const base: Enrollment = {
   id: 'e1', userId: 'u1', courseId: 'c1', progress: 40, completed: false, status: 'ACTIVE',
   startedAt: '2026-11-01T09:00:00Z', completedAt: null, lastAccessedModuleId: null, lastActivityAt: null,
-  completedModules: 2, certificateId: null,
+  completedModules: 2, cycle: 1, certificateId: null, certificate: null,
   course: { id: 'c1', title: 'Airwave Radio Voice Procedure', description: 'Radio discipline.', service: 'UKPS', duration: 2, modules: 5 },
 };
 
@@ -46,5 +46,47 @@ describe('CompletedCard', () => {
     renderWithProviders(<CompletedCard enrollment={done} />, { user: makeUser() });
     expect(screen.getByText('Unknown')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /View Certificate/ })).toHaveAttribute('href', '/course/c1');
+  });
+
+  it('shows the certificate valid until its date, with no recertification while it is valid', () => {
+    const certificate = { id: 'cert-1', cycle: 1, issuedAt: '2026-11-07T10:00:00Z', expiresAt: '2027-11-07T10:00:00Z', revokedAt: null, state: 'valid' as const };
+    const done = { ...base, progress: 100, completed: true, completedAt: '2026-11-07T10:00:00Z', certificateId: 'cert-1', certificate };
+    renderWithProviders(<CompletedCard enrollment={done} />, { user: makeUser() });
+    expect(screen.getByText('Valid until 7 November 2027')).toBeInTheDocument();
+    expect(screen.getByText('Valid').closest('[data-certificate-state]')).toHaveAttribute('data-certificate-state', 'valid');
+    expect(screen.queryByRole('button', { name: /Start recertification/ })).toBeNull();
+  });
+
+  it('highlights an expiring certificate, still with its date, and offers Start recertification', () => {
+    const certificate = { id: 'cert-1', cycle: 1, issuedAt: '2025-12-01T10:00:00Z', expiresAt: '2026-12-01T10:00:00Z', revokedAt: null, state: 'expiring' as const };
+    const done = { ...base, progress: 100, completed: true, completedAt: '2025-12-01T10:00:00Z', certificateId: 'cert-1', certificate };
+    renderWithProviders(<CompletedCard enrollment={done} />, { user: makeUser() });
+    expect(screen.getByText('Expiring soon')).toBeInTheDocument();
+    expect(screen.getByText('Valid until 1 December 2026')).toBeInTheDocument();
+    expect(screen.getByRole('article')).toHaveStyle({ borderWidth: '2px' });
+    expect(screen.getByRole('button', { name: 'Start recertification: Airwave Radio Voice Procedure' })).toBeInTheDocument();
+  });
+
+  it('says since when a certificate expired and when one was revoked; a revoked one is not renewed', () => {
+    const expired = { id: 'cert-1', cycle: 1, issuedAt: '2024-11-01T10:00:00Z', expiresAt: '2025-11-01T10:00:00Z', revokedAt: null, state: 'expired' as const };
+    const done = { ...base, progress: 100, completed: true, completedAt: '2024-11-01T10:00:00Z', certificateId: 'cert-1', certificate: expired };
+    const { unmount } = renderWithProviders(<CompletedCard enrollment={done} />, { user: makeUser() });
+    expect(screen.getByText('Expired on 1 November 2025')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Start recertification/ })).toBeInTheDocument();
+    unmount();
+    const revoked = { ...expired, revokedAt: '2026-11-20T10:00:00Z', state: 'revoked' as const };
+    renderWithProviders(<CompletedCard enrollment={{ ...done, certificate: revoked }} />, { user: makeUser() });
+    expect(screen.getByText('Revoked on 20 November 2026')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Start recertification/ })).toBeNull();
+  });
+});
+
+describe('a recertification in progress', () => {
+  it('shows the course as recertifying with the certificate it renews', () => {
+    const certificate = { id: 'cert-1', cycle: 1, issuedAt: '2024-11-01T10:00:00Z', expiresAt: '2025-11-01T10:00:00Z', revokedAt: null, state: 'expired' as const };
+    renderWithProviders(<InProgressCard enrollment={{ ...base, progress: 0, cycle: 2, certificateId: 'cert-1', certificate }} />, { user: makeUser() });
+    expect(screen.getByText('Recertifying')).toBeInTheDocument();
+    expect(screen.getByText('Expired on 1 November 2025')).toBeInTheDocument();
+    expect(screen.getByText('0%')).toBeInTheDocument();
   });
 });

@@ -1,9 +1,14 @@
 // Cards for one enrolment (specification §2 My Courses): in progress (progress and Continue Course,
-// or awaiting approval) and completed (tick, completion date, View Certificate).
+// or awaiting approval; a recertification shows the certificate it renews) and completed (tick,
+// completion date, the certificate's validity, View Certificate, and Start recertification when the
+// certificate is expiring or expired).
 import { Badge, Button, Card, Group, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconCircleCheck, IconClock } from '@tabler/icons-react';
+import { IconCircleCheck, IconClock, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { canRecertify } from '@shared/certificates.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
+import { attentionStyle, CertificateValidityLine } from '@/components/CertificateValidity';
+import { RecertifyButton } from '@/features/certificates/components/RecertifyButton';
 import type { Enrollment } from '../api/get-enrollments';
 import { formatDate } from '@/lib/format';
 import { moduleCount } from '../lib/summary';
@@ -29,14 +34,20 @@ interface CardProps {
 export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel = 'Continue Course', onWithdraw, withdrawing }: CardProps) {
   const title = e.course?.title ?? GONE;
   const pending = e.status === 'PENDING';
+  // Not completed but holding a certificate of the course: this pass renews it.
+  const renewing = e.certificate != null && e.certificate.cycle < e.cycle;
   return (
-    <Card withBorder padding="lg" radius="md" component="article" aria-label={title} h="100%">
+    <Card withBorder padding="lg" radius="md" component="article" aria-label={title} h="100%" style={renewing ? attentionStyle(e.certificate!.state) : undefined}>
       <Stack gap="sm" h="100%">
         <Group justify="space-between" gap="xs">
           {e.course ? <ServiceBadge code={e.course.service} /> : <span />}
           {pending ? (
             <Badge color="yellow.9" variant="light" leftSection={<IconClock size={14} aria-hidden />}>
               Awaiting approval
+            </Badge>
+          ) : renewing ? (
+            <Badge color="blue.9" variant="light" leftSection={<IconRefresh size={14} aria-hidden />}>
+              Recertifying
             </Badge>
           ) : null}
         </Group>
@@ -49,6 +60,12 @@ export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel 
           </Text>
         ) : null}
         <Text size="sm">{moduleCount(e.course?.modules ?? 0)}</Text>
+        {renewing ? (
+          <Stack gap={4}>
+            <Text size="sm">Your current certificate:</Text>
+            <CertificateValidityLine certificate={e.certificate!} />
+          </Stack>
+        ) : null}
         {pending ? (
           <Text size="sm">Your enrolment is waiting for approval by an instructor.</Text>
         ) : (
@@ -87,8 +104,10 @@ export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel 
 
 export function CompletedCard({ enrollment: e, headingOrder = 3, reviewButton = false }: CardProps & { reviewButton?: boolean }) {
   const title = e.course?.title ?? GONE;
+  const certificate = e.certificate ?? null;
+  const recertifiable = certificate !== null && certificate.cycle === e.cycle && e.course !== null && canRecertify(certificate.state);
   return (
-    <Card withBorder padding="lg" radius="md" component="article" aria-label={title} h="100%">
+    <Card withBorder padding="lg" radius="md" component="article" aria-label={title} h="100%" style={attentionStyle(certificate?.state)}>
       <Stack gap="sm" h="100%">
         <Group justify="space-between" gap="xs">
           {e.course ? <ServiceBadge code={e.course.service} /> : <span />}
@@ -107,6 +126,7 @@ export function CompletedCard({ enrollment: e, headingOrder = 3, reviewButton = 
         <Text size="sm">
           Completed on <strong>{formatDate(e.completedAt)}</strong>
         </Text>
+        {certificate ? <CertificateValidityLine certificate={certificate} /> : null}
         <Group mt="auto" gap="sm">
           <Button component={Link} to={certificateLink(e)} aria-label={`View Certificate: ${title}`}>
             View Certificate
@@ -116,6 +136,7 @@ export function CompletedCard({ enrollment: e, headingOrder = 3, reviewButton = 
               Review Course
             </Button>
           ) : null}
+          {recertifiable ? <RecertifyButton courseId={e.courseId} courseTitle={title} variant="outline" /> : null}
         </Group>
       </Stack>
     </Card>

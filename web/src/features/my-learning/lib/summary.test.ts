@@ -6,7 +6,7 @@ function enrolment(overrides: Partial<Enrollment>): Enrollment {
   return {
     id: 'e', userId: 'u', courseId: 'c', progress: 0, completed: false, status: 'ACTIVE',
     startedAt: '2026-11-01T10:00:00.000Z', completedAt: null, lastAccessedModuleId: null, lastActivityAt: null,
-    completedModules: 0, certificateId: null,
+    completedModules: 0, cycle: 1, certificateId: null, certificate: null,
     course: { id: 'c', title: 'T', description: 'D', service: 'UKPS', duration: 1, modules: 3 },
     ...overrides,
   };
