@@ -32,8 +32,11 @@ create index rate_limit_attempts_account_idx on private.rate_limit_attempts (act
 create index rate_limit_attempts_address_idx on private.rate_limit_attempts (action, address, attempted_at);
 create index rate_limit_attempts_time_idx on private.rate_limit_attempts (attempted_at);
 
--- RLS on and no policy: no API role may read or write a row, even if a grant were added by mistake.
+-- RLS on and a policy that admits no row: no API role may read or write one, even if a grant were
+-- added by mistake. Only the security definer functions below (owned by the table's owner) touch it.
 alter table private.rate_limit_attempts enable row level security;
+create policy "no direct access" on private.rate_limit_attempts as restrictive for all to public
+  using (false) with check (false);
 revoke all on private.rate_limit_attempts from public, anon, authenticated, service_role;
 
 -- Counts and records one attempt. retry_after = 0: allowed, recorded as `ticket`; retry_after > 0:
