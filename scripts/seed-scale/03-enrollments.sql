@@ -44,31 +44,39 @@ with unique_pairs as (
   from scale_candidates c
   order by c.user_id, c.course_id, c.k
 ),
-kept as (
+drawn as (
   -- A little more was drawn than needed: a random surplus goes, so every account keeps its share.
-  select u.*, row_number() over (order by md5(u.user_id::text || u.course_id::text)) as en
+  select u.*, row_number() over (order by md5(u.user_id::text || u.course_id::text)) as r
   from unique_pairs u
+),
+kept as (
+  -- Numbered by learner, so the enrolments' keys are written in index order.
+  select d.*, row_number() over (order by d.user_id, d.course_id) as en
+  from drawn d
+  where d.r <= {{enrollments}}
 ),
 shaped as (
   select k.en, k.user_id, k.course_id, a.modules,
          greatest(k.user_created_at, a.created_at) as earliest,
          random() as u_state, random() as u_done, random() as u_time
   from kept k join scale_active a on a.course_id = k.course_id
-  where k.en <= {{enrollments}}
 )
 select s.en,
        (lpad(to_hex(s.en), 8, '0') || '-5ca1-4000-8000-000000000006')::uuid as id,
        s.user_id, s.course_id, s.modules,
        -- done: modules completed (or, without modules, 20 % steps taken).
-       case when s.u_state < 0.01 then -1                               -- pending approval
-            when s.u_state < 0.16 then 0                                -- not started
-            when s.u_state < 0.41 then greatest(s.modules, 0) + case when s.modules = 0 then 5 else 0 end -- completed
-            else case when s.modules > 1 then 1 + floor(s.u_done * (s.modules - 1))::int
+       -- 1 % pending approval, 24 % not started, 15 % completed, the rest part way (most learners
+       -- who stall do so early: the share done is drawn as u^3).
+       case when s.u_state < 0.01 then -1
+            when s.u_state < 0.25 then 0
+            when s.u_state < 0.40 then greatest(s.modules, 0) + case when s.modules = 0 then 5 else 0 end
+            else case when s.modules > 1 then 1 + floor(s.u_done * s.u_done * s.u_done * (s.modules - 1))::int
                       when s.modules = 0 then 1 + floor(s.u_done * 4)::int
                       else 0 end end as done,
        s.earliest + (now() - s.earliest) * (s.u_time * 0.7) as started_at,
-       s.u_time
-from shaped s;
+       s.u_time, f.j
+from shaped s join scale_gen.course_facts f on f.course_id = s.course_id
+order by s.en;
 create index on scale_gen.enrollments (course_id, done);
 analyze scale_gen.enrollments;
 
@@ -79,9 +87,10 @@ select e.id, e.user_id, e.course_id,
        p.progress, p.progress = 100,
        e.started_at,
        case when p.progress = 100 then e.started_at + (now() - e.started_at) * 0.5 end,
+       -- The module to continue from (ids as phase 2 makes them: course number, then position).
        case when e.modules > 0 and e.done > 0
-            then (select m.id from public.course_modules m
-                  where m.course_id = e.course_id and m.order_index = least(e.done + 1, e.modules)) end,
+            then (lpad(to_hex(e.j), 6, '0') || lpad(to_hex(least(e.done + 1, e.modules)), 2, '0')
+                  || '-5ca1-4000-8000-000000000003')::uuid end,
        e.started_at, e.started_at + (now() - e.started_at) * 0.5
 from scale_gen.enrollments e
 cross join lateral (

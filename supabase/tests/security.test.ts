@@ -408,6 +408,8 @@ describe.each(backends)('security: direct database access on $name', ({ create }
         where n.nspname = 'private' and has_function_privilege('anon', p.oid, 'execute') order by 1`);
       expect(callable.rows.map((r) => r.fn)).toEqual([
         'can_study_course', 'can_view_course', 'contact_email', 'course_access', 'course_authors',
+        // course_search_ids: ids of matching courses the caller can see (the catalogue search).
+        'course_search_ids',
         // module_body: gated by the caller's right to read the module (module-content.test.ts).
         'current_role', 'current_services', 'is_admin', 'module_body', 'verify_certificate',
       ]);

@@ -149,10 +149,11 @@ export function adminRoutes(config: Config, db: Db) {
     const query = validate(userListQuerySchema, searchQuery(c));
     const page = await asAdmin(c, async (tx) => {
       const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
-      // The expression matches the trigram index (profiles_search_trgm_idx) where pg_trgm exists.
+      // The matching ids come from the trigram index (private.user_search_ids, admins only): under
+      // row-level security a LIKE of the query itself cannot use it.
       const where = () => tx`
         where true
-        ${pattern ? tx`and lower(name || ' ' || username || ' ' || email) like ${pattern}` : tx``}
+        ${pattern ? tx`and id in (select private.user_search_ids(${pattern}))` : tx``}
         ${query.service ? tx`and services @> ${pgArray([query.service])}::public.service_code[]` : tx``}
         ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}`;
       const [{ total }] = await tx<{ total: number }[]>`select count(*)::int as total from public.profiles ${where()}`;

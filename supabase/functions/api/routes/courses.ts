@@ -236,12 +236,14 @@ export function courseRoutes(config: Config, db: Db) {
     const userId = userIdOf(caller);
     if (query.mine && !userId) throw new ApiError(401, 'Sign in to list your own courses');
     const result = await db.withCaller(caller.db, async (tx) => {
+      // The matching ids come from the trigram indexes (private.course_search_ids: under row-level
+      // security an ILIKE of the query itself cannot use them); the rows are read under RLS as ever.
       const pattern = query.search ? containsPattern(query.search) : null;
       const where = tx`
         ${query.service ? tx`and c.service = ${query.service}::public.service_code` : tx``}
         ${query.status ? tx`and c.status = ${query.status}::public.course_status` : tx``}
         ${query.mine ? tx`and c.author_id = ${userId}::uuid` : tx``}
-        ${pattern ? tx`and (c.title ilike ${pattern} or c.description ilike ${pattern})` : tx``}`;
+        ${pattern ? tx`and c.id in (select private.course_search_ids(${pattern}))` : tx``}`;
       const [{ total }] = await tx<{ total: number }[]>`select count(*)::int as total from public.courses c where true ${where}`;
       const rows = await selectCourses(tx, userId, where, query.pageSize, (query.page - 1) * query.pageSize);
       return { total, rows };

@@ -1,0 +1,156 @@
+// Runs the api function's real routes (createApp from supabase/functions/api) against a database
+// holding a generated data set, one endpoint at a time, and writes every plan the database executed
+// for each to PLAN_OUT (JSON). Started by supabase/tests/query-plans.test.ts with `postgres` mapped to
+// ./explaining-postgres.ts, so every statement (and every statement inside our SQL functions) is
+// explained by auto_explain as it runs. Tokens are ES256 JWTs from a key made here and published at
+// SUPABASE_URL/auth/v1/.well-known/jwks.json by this script, for sessions it inserts into auth.sessions.
+import postgresReal from 'postgres-real';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { createApp } from '../../functions/api/app.ts';
+import { createDb } from '../../functions/api/lib/db.ts';
+import { take, type ExplainedStatement } from './explaining-postgres.ts';
+
+const env = (name: string) => {
+  const value = Deno.env.get(name);
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+const supabaseUrl = env('SUPABASE_URL');
+const dbUrl = env('SUPABASE_DB_URL');
+const out = env('PLAN_OUT');
+const realPlanner = Deno.env.get('PLAN_REAL_PLANNER') === '1';
+// Unless asked for the planner's own choice: a sequential scan costs more than any index path, so a
+// Seq Scan left in a plan means no index can serve that statement at all.
+if (!realPlanner) (globalThis as Record<string, unknown>).__explainSettings = { enable_seqscan: 'off' };
+
+// ---- Auth's half: a signing key, its JWKS, and sessions.
+const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+const jwk = { ...(await exportJWK(publicKey)), kid: 'plans', alg: 'ES256', use: 'sig' };
+const port = Number(new URL(supabaseUrl).port);
+const server = Deno.serve({ hostname: '127.0.0.1', port, onListen: () => {} }, (request) =>
+  new URL(request.url).pathname === '/auth/v1/.well-known/jwks.json'
+    ? Response.json({ keys: [jwk] })
+    : Response.json({ message: 'Not here' }, { status: 404 }));
+
+const setup = postgresReal(dbUrl, { max: 1, onnotice: () => {} });
+
+async function tokenFor(userId: string): Promise<string> {
+  const sessionId = crypto.randomUUID();
+  await setup`insert into auth.sessions (id, user_id, created_at, updated_at, aal)
+              values (${sessionId}::uuid, ${userId}::uuid, now(), now(), 'aal1')`;
+  const [user] = await setup<{ email: string }[]>`select email from auth.users where id = ${userId}::uuid`;
+  return await new SignJWT({
+    role: 'authenticated', session_id: sessionId, email: user.email, aal: 'aal1', is_anonymous: false,
+    app_metadata: { provider: 'email', providers: ['email'] }, user_metadata: {},
+  })
+    .setProtectedHeader({ alg: 'ES256', kid: 'plans', typ: 'JWT' })
+    .setSubject(userId).setAudience('authenticated').setIssuer(`${supabaseUrl}/auth/v1`)
+    .setIssuedAt().setExpirationTime('1h')
+    .sign(privateKey);
+}
+
+// ---- Who and what: typical rows of the generated set.
+const [f] = await setup<Record<string, string>[]>`
+  with learner as (
+    select e.user_id from public.enrollments e
+    join public.profiles p on p.id = e.user_id and p.role = 'STUDENT'
+    join public.course_modules m on m.course_id = e.course_id and m.has_quiz
+    where e.status = 'ACTIVE' and not e.completed and p.id::text like '%-5ca1-4000-8000-000000000001'
+    group by e.user_id order by count(*) desc, e.user_id limit 1
+  )
+  select
+    (select user_id from learner)::text as learner,
+    (select m.id from public.enrollments e join public.course_modules m on m.course_id = e.course_id and m.has_quiz
+      where e.user_id = (select user_id from learner) and e.status = 'ACTIVE' order by m.id limit 1)::text as quiz_module,
+    (select c.id from public.courses c
+      where c.status = 'ACTIVE' and c.requires_enrollment
+        and exists (select 1 from public.course_modules m where m.course_id = c.id and m.order_index = 1)
+        and not exists (select 1 from public.enrollments e where e.course_id = c.id and e.user_id = (select user_id from learner))
+      order by c.id limit 1)::text as new_course,
+    (select c.id from public.courses c
+      where c.status = 'ACTIVE'
+        and not exists (select 1 from public.course_modules m where m.course_id = c.id)
+        and not exists (select 1 from public.enrollments e where e.course_id = c.id and e.user_id = (select user_id from learner))
+      order by c.id limit 1)::text as stepped_course,
+    (select p.id from public.profiles p where p.role = 'ADMIN' and p.id::text like '%-5ca1-4000-8000-000000000001'
+      order by p.id limit 1)::text as admin,
+    (select c.author_id from public.courses c join public.enrollments e on e.course_id = c.id
+      join public.profiles p on p.id = c.author_id and p.role = 'INSTRUCTOR'
+      group by c.author_id order by count(*) desc, c.author_id limit 1)::text as instructor,
+    (select c.id from public.courses c where c.status = 'ACTIVE' order by c.featured desc, c.created_at desc limit 1)::text as course`;
+for (const [key, value] of Object.entries(f)) if (!value) throw new Error(`No ${key} in this data set`);
+
+const tokens = { learner: await tokenFor(f.learner), admin: await tokenFor(f.admin), instructor: await tokenFor(f.instructor) };
+
+// ---- The api function, exactly as deployed, on a pool whose connections explain every statement.
+Deno.env.set('SUPABASE_URL', supabaseUrl);
+const config = { supabaseUrl, anonKey: 'plans-anon-key', serviceRoleKey: 'plans-service-role-key', dbUrl };
+const db = createDb(dbUrl);
+const app = createApp(config, db);
+
+interface Captured {
+  name: string;
+  method: string;
+  path: string;
+  status: number;
+  expected: number;
+  statements: ExplainedStatement[];
+}
+const captured: Captured[] = [];
+// deno-lint-ignore no-explicit-any
+const results: Record<string, any> = {};
+
+async function call(name: string, method: string, path: string, token: string | null, expected: number, body?: unknown) {
+  take();
+  const headers: Record<string, string> = { 'x-forwarded-for': '10.9.8.7' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  try {
+    results[name] = text ? JSON.parse(text) : null;
+  } catch {
+    results[name] = text;
+  }
+  captured.push({ name, method, path, status: response.status, expected, statements: take() });
+  if (response.status !== expected) console.error(`${name}: ${response.status} ${text.slice(0, 300)}`);
+}
+
+// What the benchmark drives (issue 6), in a learner's, an instructor's and an admin's order.
+await call('catalogue, visitor', 'GET', '/api/courses', null, 200);
+await call('catalogue, learner', 'GET', '/api/courses', tokens.learner, 200);
+await call('catalogue search', 'GET', '/api/courses?search=trauma', null, 200);
+await call('catalogue search, learner', 'GET', '/api/courses?search=safeguarding&page=2', tokens.learner, 200);
+await call('catalogue by service', 'GET', '/api/courses?service=UKAS', tokens.learner, 200);
+await call('course page', 'GET', `/api/courses/${f.course}`, tokens.learner, 200);
+await call('course page, visitor', 'GET', `/api/courses/${f.course}`, null, 200);
+await call('course modules', 'GET', `/api/courses/${f.course}/modules`, tokens.learner, 200);
+await call('current user', 'GET', '/api/user', tokens.learner, 200);
+await call('learner enrolments (dashboard, my courses)', 'GET', `/api/users/${f.learner}/enrollments`, tokens.learner, 200);
+await call('learner certificates', 'GET', '/api/certificates', tokens.learner, 200);
+await call('enrol', 'POST', `/api/courses/${f.new_course}/enroll`, tokens.learner, 201);
+await call('enrol (course without modules)', 'POST', `/api/courses/${f.stepped_course}/enroll`, tokens.learner, 201);
+const stepped = results['enrol (course without modules)']?.id;
+await call('progress', 'PUT', `/api/enrollments/${stepped}`, tokens.learner, 200, { progress: 20 });
+const [firstModule] = await setup<{ id: string }[]>`
+  select id::text from public.course_modules where course_id = ${f.new_course}::uuid order by order_index limit 1`;
+await call('module page', 'GET', `/api/modules/${firstModule.id}`, tokens.learner, 200);
+await call('module completion', 'POST', `/api/modules/${firstModule.id}/complete`, tokens.learner, 200);
+await call('quiz fetch', 'GET', `/api/modules/${f.quiz_module}/quiz`, tokens.learner, 200);
+const quiz = results['quiz fetch'];
+await call('quiz attempt', 'POST', `/api/quizzes/${quiz?.id}/attempts`, tokens.learner, 201, {
+  answers: Object.fromEntries((quiz?.questions ?? []).map((q: { id: string }) => [q.id, [0]])),
+});
+await call('admin user list', 'GET', '/api/users', tokens.admin, 200);
+await call('admin user search', 'GET', '/api/users?search=smith', tokens.admin, 200);
+await call('admin user search, service filter', 'GET', '/api/users?search=ow&service=UKAS&role=STUDENT', tokens.admin, 200);
+await call('instructor statistics', 'GET', '/api/instructor/stats', tokens.instructor, 200);
+await call('instructor students', 'GET', '/api/instructor/students', tokens.instructor, 200);
+await call('instructor students, one course', 'GET', `/api/instructor/students?status=in-progress`, tokens.instructor, 200);
+await call('instructor analytics', 'GET', '/api/instructor/analytics', tokens.instructor, 200);
+
+await Deno.writeTextFile(out, JSON.stringify({ fixtures: f, realPlanner, endpoints: captured }));
+await db.end();
+await setup.end({ timeout: 5 });
+await server.shutdown();
+Deno.exit(0);

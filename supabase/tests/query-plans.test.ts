@@ -1,0 +1,225 @@
+// Cost does not grow with data (issue 6): every statement that the endpoints of the benchmark run,
+// and every statement inside the SQL functions they call, can be served by an index. The api
+// function's real routes run (supabase/tests/plans/capture.ts, in Deno) against the machine's
+// Postgres holding the generator's small preset (2,000 users, 200 courses, 20,000 enrolments, with
+// progress, attempts and certificates), with auto_explain explaining each statement as it runs.
+//
+// The planner is shown national-size tables: after generating, each large table's row count in
+// pg_class is multiplied by 50 (the full preset over the small one), so it plans joins and scans as
+// it would for 100,000 users and 1,000,000 enrolments. And enable_seqscan = off: a query that must
+// read most of a table (a total count) may rightly prefer a sequential scan at any size; with it off,
+// a Seq Scan left in a plan means no index can serve that statement at all. Whole-table reads of
+// large tables fail the test: a Seq Scan, all of an index without an index condition, or an index
+// scan without a condition that no LIMIT bounds. (The planner's own choices on the full data set:
+// PLAN_REAL_PLANNER=1 PLAN_DATABASE_URL=<a database filled by npm run seed:scale>.)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../platform/ports.mjs';
+import { bootstrapSql, migrationsSql, seedSql } from './helpers/database';
+import { generate, PRESETS } from '../../scripts/seed-scale/generate.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The small preset times this is the full one. */
+const SCALE = PRESETS.full.users / PRESETS.small.users;
+
+/** Tables that grow with the number of people, courses or enrolments. */
+const LARGE = new Set([
+  'public.enrollments', 'public.profiles', 'public.courses', 'public.course_modules', 'public.user_module_progress',
+  'public.quiz_attempts', 'public.certificates', 'public.quizzes', 'public.quiz_questions', 'public.audit_events',
+  'auth.users', 'auth.sessions', 'auth.identities',
+]);
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Schema?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+interface Endpoint {
+  name: string;
+  method: string;
+  path: string;
+  status: number;
+  expected: number;
+  statements: { query: string; plan: PlanNode }[];
+}
+
+function* nodes(plan: PlanNode): Generator<PlanNode> {
+  yield plan;
+  for (const child of plan.Plans ?? []) yield* nodes(child);
+}
+
+const relation = (node: PlanNode) => (node['Relation Name'] ? `${node.Schema ?? 'public'}.${node['Relation Name']}` : null);
+
+/**
+ * Whole-table reads of large tables in one statement's plan: a Seq Scan; a Bitmap Index Scan without
+ * an index condition (all of an index: what the planner does instead of a Seq Scan when those are
+ * off); an Index Scan without an index condition that no LIMIT bounds.
+ */
+export function largeTableReads(plan: PlanNode, ancestors: PlanNode[] = []): string[] {
+  const found: string[] = [];
+  const type = plan['Node Type'];
+  const table = relation(plan) ?? (type === 'Bitmap Index Scan'
+    ? relation([...ancestors].reverse().find((a) => a['Node Type'] === 'Bitmap Heap Scan') ?? plan)
+    : null);
+  if (table && LARGE.has(table)) {
+    const indexCondition = 'Index Cond' in plan;
+    const limited = ancestors.some((a) => a['Node Type'] === 'Limit');
+    if (type === 'Seq Scan') found.push(`Seq Scan of ${table}`);
+    else if (type === 'Bitmap Index Scan' && !indexCondition) found.push(`all of ${plan['Index Name']} (${table})`);
+    else if (/^Index (Only )?Scan$/.test(type) && !indexCondition && !limited) found.push(`all of ${plan['Index Name']} (${table})`);
+  }
+  for (const child of plan.Plans ?? []) found.push(...largeTableReads(child, [...ancestors, plan]));
+  return found;
+}
+
+/** Rows the statement read from large tables (actual rows x loops of every scan of one). */
+function rowsRead(plan: PlanNode): number {
+  return [...nodes(plan)]
+    .filter((n) => /Scan/.test(n['Node Type']) && LARGE.has(relation(n) ?? ''))
+    .reduce((sum, n) => sum + (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1), 0);
+}
+
+function runCapture(env: Record<string, string>): Promise<void> {
+  const importMap = JSON.parse(fs.readFileSync(path.join(root, 'supabase/functions/api/deno.json'), 'utf8'));
+  // The api's own import map, but `postgres` is the explaining wrapper around the same version.
+  importMap.imports['postgres-real'] = importMap.imports.postgres;
+  importMap.imports.postgres = './explaining-postgres.ts';
+  const config = path.join(root, 'supabase/tests/plans', `.deno-${process.pid}.json`);
+  fs.writeFileSync(config, JSON.stringify(importMap));
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(root, 'node_modules/.bin/deno'), ['run', '--allow-all', '--config', config, 'supabase/tests/plans/capture.ts'], {
+      cwd: root,
+      env: { ...process.env, ...env, DENO_DIR: path.join(root, '.cache/deno'), NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      fs.rmSync(config, { force: true });
+      if (code === 0) resolve();
+      else reject(new Error(`capture exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+const server = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const given = process.env.PLAN_DATABASE_URL;
+const name = `esl_plans_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+const target = (() => {
+  if (given) return given;
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+})();
+
+let endpoints: Endpoint[] = [];
+let admin: postgres.Sql | undefined;
+
+beforeAll(async () => {
+  if (!given) {
+    admin = postgres(server, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    const sql = postgres(target, { max: 1, onnotice: () => {} });
+    try {
+      for (const script of [bootstrapSql(), ...migrationsSql(), seedSql()]) await sql.unsafe(script);
+      await generate({
+        transaction: (fn: (exec: (text: string) => Promise<unknown>) => Promise<void>) =>
+          sql.begin((tx) => fn((text) => tx.unsafe(text))),
+        query: (text: string) => sql.unsafe(text),
+      }, PRESETS.small);
+      // The planner's view of a national-size set: 50 times the rows (2,000 -> 100,000 users,
+      // 20,000 -> 1,000,000 enrolments) at the same density of values, so joins and scans are
+      // chosen as they would be at that size while the data stays small enough to make in seconds.
+      await sql.unsafe(`update pg_catalog.pg_class set reltuples = reltuples * ${SCALE}
+                        where oid = any ($1::regclass[])`, [[...LARGE]]);
+    } finally {
+      await sql.end();
+    }
+  }
+  const out = path.join(os.tmpdir(), `${name}.plans.json`);
+  const port = await freePort(0, '127.0.0.1');
+  await runCapture({
+    SUPABASE_URL: `http://127.0.0.1:${port}`,
+    SUPABASE_ANON_KEY: 'plans-anon-key',
+    SUPABASE_SERVICE_ROLE_KEY: 'plans-service-role-key',
+    SUPABASE_DB_URL: target,
+    PLAN_OUT: out,
+    PLAN_REAL_PLANNER: process.env.PLAN_REAL_PLANNER ?? '',
+  });
+  endpoints = JSON.parse(fs.readFileSync(out, 'utf8')).endpoints;
+  if (process.env.PLAN_KEEP) fs.copyFileSync(out, process.env.PLAN_KEEP);
+  fs.rmSync(out, { force: true });
+}, 180_000);
+
+afterAll(async () => {
+  if (admin) {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+});
+
+describe('query plans of the benchmarked endpoints (small preset planned at national size, Postgres)', () => {
+  it('ran every endpoint with the expected answer', () => {
+    expect(endpoints.length).toBeGreaterThanOrEqual(20);
+    expect(endpoints.filter((e) => e.status !== e.expected).map((e) => `${e.name}: ${e.status}`)).toEqual([]);
+  });
+
+  it('explained every statement, nested ones included', () => {
+    for (const endpoint of endpoints) expect(endpoint.statements.length, endpoint.name).toBeGreaterThan(0);
+    // The statements inside our SQL functions are there (e.g. the instructor figures' own queries).
+    const stats = endpoints.find((e) => e.name === 'instructor statistics')!;
+    expect(stats.statements.some((s) => /from public\.enrollments e/i.test(s.query))).toBe(true);
+  });
+
+  it('reads no large table whole: an index condition (or a LIMIT) bounds every scan of one', () => {
+    const report = endpoints.map((e) => ({
+      endpoint: e.name,
+      statements: e.statements.length,
+      'rows read': e.statements.reduce((sum, s) => sum + rowsRead(s.plan), 0),
+      'whole-table reads': e.statements.flatMap((s) => largeTableReads(s.plan)).length,
+    }));
+    console.table(report);
+    const offenders = endpoints.flatMap((e) =>
+      e.statements
+        .filter((s) => largeTableReads(s.plan).length > 0)
+        .map((s) => `${e.name}: ${largeTableReads(s.plan).join(', ')} in\n  ${s.query.replace(/\s+/g, ' ').slice(0, 400)}`));
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('largeTableReads', () => {
+  it('finds whole-table reads of large tables anywhere in a plan, and only those', () => {
+    const plan: PlanNode = {
+      'Node Type': 'Nested Loop',
+      Plans: [
+        { 'Node Type': 'Index Scan', 'Relation Name': 'courses', Schema: 'public', 'Index Name': 'courses_pkey', 'Index Cond': 'x' },
+        { 'Node Type': 'Hash', Plans: [{ 'Node Type': 'Seq Scan', 'Relation Name': 'enrollments', Schema: 'public' }] },
+        { 'Node Type': 'Seq Scan', 'Relation Name': 'settings', Schema: 'public' },
+        {
+          'Node Type': 'Bitmap Heap Scan', 'Relation Name': 'profiles', Schema: 'public',
+          Plans: [{ 'Node Type': 'Bitmap Index Scan', 'Index Name': 'profiles_role_idx' }],
+        },
+        { 'Node Type': 'Limit', Plans: [{ 'Node Type': 'Index Scan', 'Relation Name': 'courses', Schema: 'public', 'Index Name': 'courses_featured_created_at_idx' }] },
+        { 'Node Type': 'Index Only Scan', 'Relation Name': 'users', Schema: 'auth', 'Index Name': 'users_pkey' },
+      ],
+    };
+    expect(largeTableReads(plan)).toEqual([
+      'Seq Scan of public.enrollments',
+      'all of profiles_role_idx (public.profiles)',
+      'all of users_pkey (auth.users)',
+    ]);
+  });
+});
