@@ -112,46 +112,38 @@ create policy "rules of my courses, my services or that apply to me; admins all"
     )
   );
 
+-- May the caller add, change or remove a rule for this course and service? Admins any; instructors
+-- only on courses they author and only with a service they belong to.
+create function private.manages_required_training(p_course_id uuid, p_service public.service_code) returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select coalesce(
+    private.is_admin()
+    or (
+      private.current_role() = 'INSTRUCTOR'
+      and p_course_id in (select private.authored_course_ids())
+      and p_service in (select unnest(private.current_services()))
+    ),
+    false)
+$$;
+comment on function private.manages_required_training(uuid, public.service_code) is
+  'True when the caller may manage a required_training rule of this course and service (admin; or instructor, own course, own service).';
+revoke all on function private.manages_required_training(uuid, public.service_code) from public;
+grant execute on function private.manages_required_training(uuid, public.service_code) to authenticated, service_role;
+
 create policy "instructors add rules for their courses in their services; admins any"
   on public.required_training for insert to authenticated
-  with check (
-    (select private.is_admin())
-    or (
-      (select private.current_role()) = 'INSTRUCTOR'
-      and course_id in (select private.authored_course_ids())
-      and service in (select unnest(private.current_services()))
-    )
-  );
+  with check (private.manages_required_training(course_id, service));
 
 create policy "instructors change rules of their courses in their services; admins any"
   on public.required_training for update to authenticated
-  using (
-    (select private.is_admin())
-    or (
-      (select private.current_role()) = 'INSTRUCTOR'
-      and course_id in (select private.authored_course_ids())
-      and service in (select unnest(private.current_services()))
-    )
-  )
-  with check (
-    (select private.is_admin())
-    or (
-      (select private.current_role()) = 'INSTRUCTOR'
-      and course_id in (select private.authored_course_ids())
-      and service in (select unnest(private.current_services()))
-    )
-  );
+  using (private.manages_required_training(course_id, service))
+  with check (private.manages_required_training(course_id, service));
 
 create policy "instructors remove rules of their courses in their services; admins any"
   on public.required_training for delete to authenticated
-  using (
-    (select private.is_admin())
-    or (
-      (select private.current_role()) = 'INSTRUCTOR'
-      and course_id in (select private.authored_course_ids())
-      and service in (select unnest(private.current_services()))
-    )
-  );
+  using (private.manages_required_training(course_id, service));
 
 -- ---------------------------------------------------------------- auto-enrolment
 

@@ -19,6 +19,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', lazy: () => import('./routes/dashboard').then((m) => ({ Component: m.DashboardRoute })) },
           { path: 'profile', lazy: () => import('./routes/profile').then((m) => ({ Component: m.ProfileRoute })) },
           { path: 'certificates', lazy: () => import('./routes/certificates').then((m) => ({ Component: m.CertificatesRoute })) },
+          { path: 'learning-record', lazy: () => import('./routes/learning-record').then((m) => ({ Component: m.LearningRecordRoute })) },
           { path: 'course-manager', lazy: () => import('./routes/course-manager').then((m) => ({ Component: m.CourseManagerRoute })) },
           { path: 'instructor', lazy: () => import('./routes/instructor').then((m) => ({ Component: m.InstructorRoute })) },
           { path: 'compliance', lazy: () => import('./routes/compliance').then((m) => ({ Component: m.ComplianceRoute })) },

@@ -96,10 +96,7 @@ function selectRules(tx: Tx, opts: { id?: string; courseId?: string; limit: numb
     select r.id, r.course_id, c.title as course_title, c.service::text as course_service, c.certificate_valid_months,
            r.role::text, r.service::text, r.due_within_days, r.renew_before_days, r.created_at,
            r.created_by, p.name as created_by_name,
-           ((select private.is_admin())
-             or ((select private.current_role()) = 'INSTRUCTOR'
-                 and r.course_id in (select private.authored_course_ids())
-                 and r.service in (select unnest(private.current_services())))) as can_manage,
+           private.manages_required_training(r.course_id, r.service) as can_manage,
            count(*) over () as total
     from public.required_training r
     join public.courses c on c.id = r.course_id

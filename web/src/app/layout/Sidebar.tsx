@@ -2,6 +2,7 @@
 import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import {
   IconCertificate,
+  IconNotebook,
   IconChalkboard,
   IconHome,
   IconBooks,
@@ -24,6 +25,7 @@ const MENU: Item[] = [
   { to: '/', label: 'Home', Icon: IconHome, show: () => true },
   { to: '/my-courses', label: 'My Courses', Icon: IconBooks, show: () => true },
   { to: '/certificates', label: 'Certificates', Icon: IconCertificate, show: () => true },
+  { to: '/learning-record', label: 'Learning Record', Icon: IconNotebook, show: (user) => Boolean(user) },
   {
     to: '/instructor',
     label: 'Instructor Dashboard',

@@ -129,6 +129,9 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                   <Table.Td>{formatDate(user.createdAt)}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
+                      <Button size="xs" variant="default" component={Link} to={`/learning-record?user=${user.id}`} aria-label={`Learning record of ${user.name}`}>
+                        Learning record
+                      </Button>
                       <Button size="xs" variant="default" onClick={() => setEditing(user)} aria-label={`Edit ${user.name}`}>
                         Edit
                       </Button>

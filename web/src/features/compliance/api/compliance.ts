@@ -2,8 +2,8 @@
 // /api/compliance/people (the drill-down, paged) and /api/compliance/export.csv (the same filters,
 // produced on the server under the caller's rights and handed to the browser as a download).
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { ApiError, api, apiBaseUrl } from '@/lib/api-client';
-import { supabase, supabaseAnonKey } from '@/lib/supabase';
+import { api } from '@/lib/api-client';
+import { downloadFromApi } from '@/lib/download';
 import type { CompliancePerson, ComplianceSummaryRow, TrainingStatus } from '@shared/compliance.ts';
 
 export interface ComplianceFilters {
@@ -59,35 +59,8 @@ export function useCompliancePeople(filters: (ComplianceFilters & { status?: Tra
 }
 
 /** Downloads the CSV of the current filters; resolves to the file name. */
-export async function downloadComplianceCsv(filters: ComplianceFilters & { status?: TrainingStatus }): Promise<string> {
-  const { data } = await supabase.auth.getSession();
-  const response = await fetch(`${apiBaseUrl}/compliance/export.csv?${params(filters)}`, {
-    headers: {
-      apikey: supabaseAnonKey,
-      Authorization: `Bearer ${data.session?.access_token || supabaseAnonKey}`,
-      Accept: 'text/csv',
-    },
-  });
-  if (!response.ok) {
-    let message = response.statusText || 'Export failed';
-    try {
-      message = ((await response.json()) as { message?: string }).message || message;
-    } catch {
-      // Not JSON: keep the status text.
-    }
-    throw new ApiError(response.status, message);
-  }
-  const blob = await response.blob();
-  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'compliance.csv';
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = fileName;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return fileName;
+export function downloadComplianceCsv(filters: ComplianceFilters & { status?: TrainingStatus }): Promise<string> {
+  return downloadFromApi(`/compliance/export.csv?${params(filters)}`, 'text/csv', 'compliance.csv');
 }
 
 export function useDownloadComplianceCsv() {

@@ -47,9 +47,14 @@ export function LearnerDashboard({ userId, name, certificateCount, certificatesP
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <Title order={1}>Welcome, {name}</Title>
-        <Button component={Link} to="/" variant="default">
-          Browse Courses
-        </Button>
+        <Group gap="xs">
+          <Button component={Link} to="/learning-record" variant="default">
+            My learning record
+          </Button>
+          <Button component={Link} to="/" variant="default">
+            Browse Courses
+          </Button>
+        </Group>
       </Group>
       <RequiredTrainingSection userId={userId} />
       {query.isPending ? (

@@ -1,0 +1,20 @@
+// /learning-record: the learner's learning record; ?user=<id> is an admin viewing a learner's (read-only).
+import { useSearchParams } from 'react-router';
+import { PRODUCT_NAME } from '@shared/domain.ts';
+import { useUser } from '@/features/auth/api/get-user';
+import { LearningRecordPage } from '@/features/learning-record/components/LearningRecordPage';
+import { PageSpinner } from '@/components/PageSpinner';
+
+export function LearningRecordRoute() {
+  const [params] = useSearchParams();
+  const { data: user } = useUser();
+  if (!user) return <PageSpinner label="Loading your learning record" />;
+  const requested = params.get('user');
+  const userId = requested && requested !== user.id ? requested : null;
+  return (
+    <>
+      <title>{`${userId ? 'Learning record' : 'My learning record'} | ${PRODUCT_NAME}`}</title>
+      <LearningRecordPage key={userId ?? 'me'} userId={userId} />
+    </>
+  );
+}
