@@ -98,7 +98,7 @@ function runCapture(env: Record<string, string>): Promise<void> {
   const config = path.join(root, 'supabase/tests/plans', `.deno-${process.pid}.json`);
   fs.writeFileSync(config, JSON.stringify(importMap));
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(root, 'node_modules/.bin/deno'), ['run', '--allow-all', '--config', config, 'supabase/tests/plans/capture.ts'], {
+    const child = spawn(path.join(root, 'node_modules/.bin/deno'), ['run', '--allow-all', '--no-lock', '--config', config, 'supabase/tests/plans/capture.ts'], {
       cwd: root,
       env: { ...process.env, ...env, DENO_DIR: path.join(root, '.cache/deno'), NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
