@@ -7,7 +7,7 @@ import { ROLE_LABELS } from '@shared/domain.ts';
 import type { ImportResult, SkippedRow } from '@shared/user-import.ts';
 import { downloadText, passwordsCsv } from '../lib/passwords-csv';
 import { PageControls, usePage } from './PagedTable';
-import { ProblemList } from './ProblemList';
+import { ProblemList, READABLE_TITLE } from './ProblemList';
 
 export interface ImportResultViewProps {
   result: ImportResult;
@@ -97,7 +97,7 @@ export const ImportResultView = forwardRef<HTMLHeadingElement, ImportResultViewP
       <Title order={2} ref={headingRef} tabIndex={-1}>
         {error ? 'Import stopped' : 'Import finished'}
       </Title>
-      <Alert color={error ? 'red' : 'teal'} variant="light" title={error ? 'Not every row was sent' : undefined}>
+      <Alert styles={READABLE_TITLE} color={error ? 'red' : 'teal'} variant="light" title={error ? 'Not every row was sent' : undefined}>
         <Text data-testid="import-outcome">
           {n(created)} {created === 1 ? 'user' : 'users'} created, {n(skipped.length)} skipped
           {notSent > 0 ? `, ${n(notSent)} not sent` : ''}.
@@ -105,11 +105,11 @@ export const ImportResultView = forwardRef<HTMLHeadingElement, ImportResultViewP
         {error ? <Text mt="xs">{error}. The part in progress was rolled back; no user of it was half-created.</Text> : null}
       </Alert>
       {created > 0 ? (
-        <Alert color="yellow" variant="light" title="Temporary passwords are shown only once">
+        <Alert styles={READABLE_TITLE} color="yellow" variant="light" title="Temporary passwords are shown only once">
           <Stack gap="sm" align="flex-start">
             <Text size="sm">
-              Download them now and give each person theirs securely. They cannot be shown again; an administrator can
-              set a new password for anyone who loses theirs.
+              Download them now and give each person theirs securely. They are not stored anywhere and cannot be shown
+              again once you leave this page.
             </Text>
             <Button
               leftSection={<IconDownload size={16} aria-hidden />}

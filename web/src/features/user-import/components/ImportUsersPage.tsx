@@ -11,6 +11,7 @@ import { useChunkedImport } from '../api/import-users';
 import { downloadText, TEMPLATE_CSV } from '../lib/passwords-csv';
 import { ImportPreviewTable } from './ImportPreviewTable';
 import { ImportResultView } from './ImportResultView';
+import { READABLE_TITLE } from './ProblemList';
 
 const NOT_UTF8 = 'The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.';
 
@@ -89,6 +90,7 @@ export function ImportUsersPage({ onImported }: { onImported?: () => void }) {
           value={file}
           onChange={(chosen) => void choose(chosen)}
           clearable
+          clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
           disabled={run.status === 'running'}
           error={fileError}
         />
@@ -96,7 +98,7 @@ export function ImportUsersPage({ onImported }: { onImported?: () => void }) {
 
       {preview.isPending ? <Text role="status">Checking the file…</Text> : null}
       {preview.isError ? (
-        <Alert color="red" variant="light" title="The file cannot be imported">
+        <Alert styles={READABLE_TITLE} color="red" variant="light" title="The file cannot be imported">
           {errorDescription(preview.error, 'The file could not be checked')}
         </Alert>
       ) : null}

@@ -2,6 +2,9 @@
 import { Badge, List, Text } from '@mantine/core';
 import type { ImportProblem } from '@shared/user-import.ts';
 
+/** Alert titles in the body text colour: the light alerts' own title colours fall below 4.5:1. */
+export const READABLE_TITLE = { title: { color: 'var(--mantine-color-text)' } };
+
 const FIELD_LABELS: Record<ImportProblem['field'], string> = {
   username: 'Username',
   email: 'Email',
