@@ -11,6 +11,7 @@ const ACTION_LABELS: Record<string, string> = {
   'user.deleted': 'User deleted',
   'user.permissions_changed': 'Role or services changed',
   'users.permissions_changed': 'Services changed for a role',
+  'users.imported': 'Users imported',
   'settings.updated': 'Settings updated',
   'course.deleted': 'Course deleted',
   'certificate.revoked': 'Certificate revoked',
