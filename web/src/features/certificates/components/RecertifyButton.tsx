@@ -16,13 +16,14 @@ export function RecertifyButton({ courseId, courseTitle, ...props }: { courseId:
       loading={recertify.isPending}
       aria-label={`Start recertification: ${courseTitle}`}
       onClick={() =>
-        recertify.mutate(courseId, {
-          onSuccess: () => {
+        // mutateAsync: the refreshed lists replace this button, and the course must open all the same.
+        recertify.mutateAsync(courseId).then(
+          () => {
             notifySuccess('Recertification started', `${courseTitle} starts again at 0 %. Your earlier certificate stays in your history.`);
             navigate(`/course/${courseId}`);
           },
-          onError: (error) => notifyFailure('Recertification could not start', errorDescription(error, 'Please try again.')),
-        })
+          (error) => notifyFailure('Recertification could not start', errorDescription(error, 'Please try again.')),
+        )
       }
       {...props}
     >
