@@ -239,4 +239,53 @@ test('admin certificates: search by learner name or code, paged; revoke with a r
   assertEquals(refused.status, 409);
 });
 
+test('a recertifying learner reads the module and passes its quiz again: earlier passes do not count', async () => {
+  const admin = await login('admin');
+  const course = (await call('POST', '/api/courses', {
+    token: admin,
+    body: { title: `Quiz recertification ${unique()}`, description: 'A course with one module and its quiz.', service: 'UKFRS', status: 'ACTIVE', certificateValidMonths: 12 },
+  })).json;
+  const module = (await call('POST', `/api/courses/${course.id}/modules`, {
+    token: admin,
+    body: { title: 'Breathing apparatus checks', content: 'Check the cylinder, the gauge and the warning whistle before entry.' },
+  })).json;
+  const quiz = (await call('PUT', `/api/modules/${module.id}/quiz`, { token: admin, body: { title: 'Apparatus check', passingScore: 100 } })).json;
+  assertEquals((await call('POST', `/api/quizzes/${quiz.id}/questions`, {
+    token: admin,
+    body: { questionText: 'Is the whistle tested before entry?', questionType: 'TRUE_FALSE', options: [{ text: 'True', isCorrect: true }, { text: 'False', isCorrect: false }], points: 1 },
+  })).status, 201);
+  const { user, session } = await register();
+  const learner = session.access_token;
+  const enrolment = (await call('POST', `/api/courses/${course.id}/enroll`, { token: learner })).json;
+  const f: Fixture = { admin, learner, learnerId: user.id, learnerName: user.name, courseId: course.id, enrollmentId: enrolment.id };
+
+  /** Reads the module, opens the quiz and answers it; the quiz's `passed` before answering. */
+  async function pass(): Promise<boolean> {
+    assertEquals((await call('POST', `/api/modules/${module.id}/complete`, { token: learner })).status, 200);
+    const opened = await call('GET', `/api/modules/${module.id}/quiz`, { token: learner });
+    assertEquals(opened.status, 200);
+    const questionId = opened.json.questions[0].id as string;
+    const answered = await call('POST', `/api/quizzes/${quiz.id}/attempts`, { token: learner, body: { answers: { [questionId]: 0 } } });
+    assertEquals([answered.status, answered.json.passed], [201, true]);
+    return opened.json.passed;
+  }
+
+  assertEquals(await pass(), false);
+  assertEquals((await myEnrolment(f)).completed, true);
+  await expireIn(f, '10 days');
+  assertEquals((await call('POST', `/api/courses/${course.id}/recertify`, { token: learner })).status, 200);
+
+  const outline = await call('GET', `/api/courses/${course.id}/modules`, { token: learner });
+  assertEquals(outline.json.map((m: { completed: boolean; read: boolean; quizPassed: boolean }) => [m.completed, m.read, m.quizPassed]), [[false, false, false]]);
+  // Reading alone no longer completes the course: the quiz must be passed in this cycle.
+  assertEquals((await call('POST', `/api/modules/${module.id}/complete`, { token: learner })).json.progress, 0);
+  assertEquals(await pass(), false);
+  const done = await myEnrolment(f);
+  assertEquals([done.completed, done.cycle, done.certificate.cycle], [true, 2, 2]);
+  const [attempts] = await db.sql<{ n: number }[]>`
+    select count(*)::int as n from public.quiz_attempts where quiz_id = ${quiz.id}::uuid and user_id = ${user.id}::uuid and completed_at is not null`;
+  assertEquals(attempts.n, 2);
+  assertEquals((await call('DELETE', `/api/courses/${course.id}`, { token: admin })).status, 204);
+});
+
 closePoolAfterTests();

@@ -61,10 +61,10 @@ export function CertificatesTab() {
                     {c.learnerUsername ? <Text size="sm" c="dimmed">@{c.learnerUsername}</Text> : null}
                   </Table.Td>
                   <Table.Td>
-                    <Group gap={6} wrap="nowrap">
+                    <Stack gap={4} align="flex-start">
                       {c.service ? <ServiceBadge code={c.service} /> : null}
                       <Text size="sm">{c.courseTitle}</Text>
-                    </Group>
+                    </Stack>
                   </Table.Td>
                   <Table.Td>{formatDate(c.issuedAt)}</Table.Td>
                   <Table.Td>
