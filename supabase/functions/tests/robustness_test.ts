@@ -91,6 +91,18 @@ const ROUTES: Route[] = [
   // admin-certificates.ts
   { method: 'GET', path: '/api/admin/certificates', body: 'none', query: ['search', 'page', 'pageSize'] },
   { method: 'POST', path: '/api/admin/certificates/:certificateId/revoke', body: 'json', required: true, fields: { reason: 'string' } },
+  // learning-record.ts
+  { method: 'GET', path: '/api/me/learning-record', body: 'none' },
+  { method: 'GET', path: '/api/me/learning-record.pdf', body: 'none' },
+  { method: 'GET', path: '/api/me/learning-record.csv', body: 'none' },
+  { method: 'GET', path: '/api/admin/users/:userId/learning-record', body: 'none' },
+  { method: 'GET', path: '/api/admin/users/:userId/learning-record.pdf', body: 'none' },
+  { method: 'GET', path: '/api/admin/users/:userId/learning-record.csv', body: 'none' },
+  { method: 'GET', path: '/api/me/cpd-entries', body: 'none', query: ['page', 'pageSize'] },
+  { method: 'GET', path: '/api/me/cpd-entries/:cpdEntryId', body: 'none' },
+  { method: 'POST', path: '/api/me/cpd-entries', body: 'json', required: true, fields: { activityDate: 'string', activity: 'string', hours: 'number', learnt: 'string', reflection: 'string' } },
+  { method: 'PUT', path: '/api/me/cpd-entries/:cpdEntryId', body: 'json', required: true, fields: { activityDate: 'string', activity: 'string', hours: 'number', learnt: 'string', reflection: 'string' } },
+  { method: 'DELETE', path: '/api/me/cpd-entries/:cpdEntryId', body: 'none', destructive: true },
 ];
 
 /** Example valid ids, filled in by the set-up (a course, module, quiz and question the test admin owns). */
@@ -102,6 +114,7 @@ const VALID: Record<string, string> = {
   enrollmentId: '',
   userId: '',
   certificateId: '00000000-0000-4000-a000-0000000000c1',
+  cpdEntryId: '00000000-0000-4000-a000-0000000000e1',
   role: 'STUDENT',
   code: 'ABCDEFGH12345678',
 };
@@ -300,6 +313,7 @@ async function snapshot(): Promise<Record<string, unknown>> {
       (select jsonb_agg(to_jsonb(s)) from public.settings s) as settings,
       (select count(*) from public.courses) as courses,
       (select count(*) from public.profiles) as users,
+      (select count(*) from public.cpd_entries) as cpd_entries,
       (select count(*) from auth.users) as auth_users`;
   return JSON.parse(JSON.stringify(row));
 }
