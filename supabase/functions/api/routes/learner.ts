@@ -27,6 +27,13 @@ const pagingSchema = z.object({
   pageSize: z.coerce.number({ error: 'Page size must be between 1 and 100' }).int('Page size must be between 1 and 100').min(1, 'Page size must be between 1 and 100').max(100, 'Page size must be between 1 and 100').default(20),
 });
 
+/** A learner's enrolments come in pages of at most 100 (all of them by default, up to 100). */
+export const ENROLLMENTS_PAGE_SIZE = 100;
+const enrollmentPagingSchema = z.object({
+  page: z.coerce.number({ error: 'Page must be a whole number of at least 1' }).int('Page must be a whole number of at least 1').min(1, 'Page must be a whole number of at least 1').max(100000, 'Page is too large').default(1),
+  pageSize: z.coerce.number({ error: `Page size must be between 1 and ${ENROLLMENTS_PAGE_SIZE}` }).int(`Page size must be between 1 and ${ENROLLMENTS_PAGE_SIZE}`).min(1, `Page size must be between 1 and ${ENROLLMENTS_PAGE_SIZE}`).max(ENROLLMENTS_PAGE_SIZE, `Page size must be between 1 and ${ENROLLMENTS_PAGE_SIZE}`).default(ENROLLMENTS_PAGE_SIZE),
+});
+
 const notFound = (message = 'Not found') => new ApiError(404, message);
 
 /** A path id: anything but a uuid cannot name a row, so it is a 404 rather than a database error. */
@@ -187,6 +194,16 @@ export function learnerRoutes(config: Config, db: Db) {
   routes.get('/users/:userId/enrollments', async (c) => {
     const caller = requireUser(c);
     const userId = pathId(c, 'userId', 'User not found');
+    const paging = enrollmentPagingSchema.safeParse({
+      page: c.req.query('page') ?? undefined,
+      pageSize: c.req.query('pageSize') ?? undefined,
+    });
+    if (!paging.success) {
+      const fields: Record<string, string> = {};
+      for (const issue of paging.error.issues) fields[String(issue.path[0])] ??= issue.message;
+      throw new ApiError(400, 'Validation failed', fields);
+    }
+    const { page, pageSize } = paging.data;
     const rows = await db.withCaller(caller.db, async (tx) => {
       // Another user's enrolments: admins see all, instructors those on their courses (RLS); a
       // learner is refused outright rather than shown an empty list.
@@ -223,7 +240,8 @@ export function learnerRoutes(config: Config, db: Db) {
           limit 1
         ) cert on true
         where e.user_id = ${userId}::uuid
-        order by e.completed, greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) desc nulls last, e.id`;
+        order by e.completed, greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) desc nulls last, e.id
+        limit ${pageSize} offset ${(page - 1) * pageSize}`;
     });
     return c.json(rows.map(toEnrollment));
   });

@@ -34,10 +34,24 @@ export interface Enrollment {
   course: EnrollmentCourse | null;
 }
 
+/** The server answers at most this many enrolments a request (`page`, `pageSize`). */
+export const ENROLLMENTS_PAGE_SIZE = 100;
+
+/** Every enrolment of the learner, a page of at most 100 at a time (one request for nearly everyone). */
+export async function getEnrollments(userId: string, signal?: AbortSignal): Promise<Enrollment[]> {
+  const all: Enrollment[] = [];
+  for (let page = 1; ; page += 1) {
+    const params = new URLSearchParams({ page: String(page), pageSize: String(ENROLLMENTS_PAGE_SIZE) });
+    const items = await api.get<Enrollment[]>(`/users/${encodeURIComponent(userId)}/enrollments?${params}`, { signal });
+    all.push(...items);
+    if (items.length < ENROLLMENTS_PAGE_SIZE) return all;
+  }
+}
+
 export function enrollmentsQueryOptions(userId: string) {
   return queryOptions({
     queryKey: ['enrollments', { userId }],
-    queryFn: ({ signal }) => api.get<Enrollment[]>(`/users/${encodeURIComponent(userId)}/enrollments`, { signal }),
+    queryFn: ({ signal }) => getEnrollments(userId, signal),
   });
 }
 
