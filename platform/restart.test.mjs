@@ -43,10 +43,11 @@ describe('the platform killed during writes and restarted on the same data', () 
     const acknowledged = { courses: new Set(), enrolments: new Set() };
     let attempted = 0;
     platform = await startPlatformProcess({ dataDir });
+    // Signed in once: the sessions are acknowledged writes too, and must survive every crash.
+    const author = await login(platform, 'instructor');
+    const learner = await login(platform, 'student');
 
     for (let crash = 1; crash <= CRASHES; crash += 1) {
-      const author = await login(platform, 'instructor');
-      const learner = await login(platform, 'student');
       const ackedBefore = acknowledged.enrolments.size;
       let running = true;
       const p = platform;
@@ -71,7 +72,11 @@ describe('the platform killed during writes and restarted on the same data', () 
       };
       const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
       // Let writes flow, then kill the whole process tree mid-stream.
-      while (acknowledged.enrolments.size - ackedBefore < 25) await new Promise((r) => setTimeout(r, 20));
+      const deadline = Date.now() + 60_000;
+      while (acknowledged.enrolments.size - ackedBefore < 25) {
+        if (Date.now() > deadline) throw new Error(`writes are not being acknowledged (${acknowledged.enrolments.size - ackedBefore} in 60 s)`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 200));
       await platform.kill();
       running = false;
