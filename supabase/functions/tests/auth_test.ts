@@ -327,8 +327,8 @@ test('routes: unknown paths are 404 JSON', async () => {
   }
 });
 
-test('errors: an internal failure is a generic 500 without stack or SQL text', async () => {
-  // The same app against a database that is not there.
+test('errors: a database that is not there is a 503 with a clear message, without stack or SQL text', async () => {
+  // The same app against a database that is not there (faults_test.ts cuts a real one mid-use).
   const brokenDb = createDb('postgres://postgres@127.0.0.1:1/none');
   const broken = createApp(config, brokenDb);
   const originalError = console.error;
@@ -339,9 +339,9 @@ test('errors: an internal failure is a generic 500 without stack or SQL text', a
       headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp() },
       body: JSON.stringify({ username: 'someone', password: 'secret1' }),
     });
-    assert.equal(response.status, 500);
+    assert.equal(response.status, 503);
     const text = await response.text();
-    assert.deepEqual(JSON.parse(text), { message: 'Internal server error' });
+    assert.deepEqual(JSON.parse(text), { message: 'The service is temporarily unavailable. Please try again in a moment.' });
     assertClean(text);
   } finally {
     console.error = originalError;
