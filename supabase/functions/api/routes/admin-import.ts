@@ -200,14 +200,17 @@ export function adminImportRoutes(_config: Config, db: Db) {
     const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
 
     type ExportRow = { username: string; email: string; name: string; role: string; services: string[]; createdAt: Date; cursor: string; id: string };
-    /** One page after (cursor, id), newest first: the Users tab's order, served by profiles_created_at_idx. */
+    /** One page after (cursor, id), newest first: the Users tab's order, served by profiles_created_at_idx.
+     * The cursor is created_at as Postgres's text (microseconds): a JS Date (milliseconds) would skip rows
+     * created in the same millisecond, as an import's rows are. It is sent as text, since postgres.js
+     * would serialise a timestamptz parameter through Date. */
     const page = (after: { cursor: string; id: string } | null) =>
       asAdmin(caller, (tx) => tx<ExportRow[]>`
         select id, username, email, name, role::text as role, services::text[] as services, created_at,
                created_at::text as cursor
         from public.profiles
         where true
-        ${after ? tx`and (created_at, id) < (${after.cursor}::timestamptz, ${after.id}::uuid)` : tx``}
+        ${after ? tx`and (created_at, id) < (${after.cursor}::text::timestamptz, ${after.id}::uuid)` : tx``}
         ${pattern ? tx`and lower(name || ' ' || username || ' ' || email) like ${pattern}` : tx``}
         ${query.service ? tx`and services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
         ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}
