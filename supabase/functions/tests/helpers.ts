@@ -100,3 +100,22 @@ export async function register(input: Registration = newRegistration()) {
   if (answer.status !== 201) throw new Error(`register failed: ${answer.status} ${answer.text}`);
   return { input, user: answer.json.user, session: answer.json.session, answer };
 }
+
+/** What no answer may contain: a stack frame or SQL/Postgres error text. */
+export const LEAK_PATTERNS: RegExp[] = [
+  /\bat \S+ \(/, // stack frame "at fn (file:...)"
+  /\n\s+at /,
+  /\.ts:\d+:\d+/,
+  /postgres/i,
+  /syntax error/i,
+  /\brelation\b/i,
+  /violates/i,
+  /\bselect\s+.+\s+from\b/i,
+  /\binsert into\b/i,
+  /\bupdate public\./i,
+  /\bdelete from\b/i,
+  /\bSQLSTATE\b/i,
+  /\bpermission denied\b/i,
+  /invalid input syntax/i,
+  /row-level security/i,
+];

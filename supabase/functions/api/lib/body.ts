@@ -87,7 +87,9 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
   const value = await readJson(c);
   const unknown = unknownKeys(schema, value);
   if (unknown.length > 0) {
-    const fields = Object.fromEntries(unknown.slice(0, 20).map((key) => [key.slice(0, 100), 'This field cannot be set here']));
+    // Only plain names are echoed back; anything else is reported under '_'.
+    const name = (key: string) => (/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(key) ? key : '_');
+    const fields = Object.fromEntries(unknown.slice(0, 20).map((key) => [name(key), 'This field cannot be set here']));
     throw new ApiError(400, 'Validation failed', fields);
   }
   return validate(schema, value);

@@ -50,6 +50,53 @@ export function isComplete(bytes: Uint8Array, type: ImageType): boolean {
   }
 }
 
+/** The largest picture we accept: 40 megapixels, 10,000 pixels a side. A small file can declare a
+ * huge canvas (a decompression bomb) that would exhaust the memory of every browser showing it. */
+export const MAX_IMAGE_SIDE = 10_000;
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+const be16 = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1];
+const be32 = (b: Uint8Array, at: number) => ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
+const le16 = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8);
+const le24 = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8) | (b[at + 2] << 16);
+
+/** Width and height as the file declares them, or null when the header cannot be read. */
+export function imageDimensions(bytes: Uint8Array, type: ImageType): { width: number; height: number } | null {
+  switch (type.ext) {
+    case 'png':
+      return bytes.length >= 24 ? { width: be32(bytes, 16), height: be32(bytes, 20) } : null;
+    case 'gif':
+      return bytes.length >= 10 ? { width: le16(bytes, 6), height: le16(bytes, 8) } : null;
+    case 'webp': {
+      const chunk = String.fromCharCode(...bytes.subarray(12, 16));
+      if (chunk === 'VP8X' && bytes.length >= 30) return { width: le24(bytes, 24) + 1, height: le24(bytes, 27) + 1 };
+      if (chunk === 'VP8L' && bytes.length >= 25) {
+        const bits = (bytes[21] | (bytes[22] << 8) | (bytes[23] << 16) | (bytes[24] << 24)) >>> 0;
+        return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+      }
+      if (chunk === 'VP8 ' && bytes.length >= 30) return { width: le16(bytes, 26) & 0x3fff, height: le16(bytes, 28) & 0x3fff };
+      return null;
+    }
+    case 'jpg': {
+      // Walk the segments to the first start-of-frame marker (SOF0-SOF15 except DHT, JPG and DAC).
+      let at = 2;
+      while (at + 9 < bytes.length) {
+        if (bytes[at] !== 0xff) return null;
+        const marker = bytes[at + 1];
+        if (marker === 0xff) {
+          at += 1;
+          continue;
+        }
+        if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+          return { width: be16(bytes, at + 7), height: be16(bytes, at + 5) };
+        }
+        at += 2 + be16(bytes, at + 2);
+      }
+      return null;
+    }
+  }
+}
+
 export interface UploadedImage {
   bytes: Uint8Array<ArrayBuffer>;
   type: ImageType;
@@ -89,6 +136,14 @@ export async function readImage(c: Context, field: string): Promise<UploadedImag
   if (!type) throw new ApiError(415, MESSAGES.imageType, { [field]: MESSAGES.imageType });
   if (!isComplete(bytes, type)) {
     throw new ApiError(400, 'The image file is incomplete or damaged', { [field]: 'The image file is incomplete or damaged' });
+  }
+  const size = imageDimensions(bytes, type);
+  if (!size || size.width < 1 || size.height < 1) {
+    throw new ApiError(400, 'The image file is incomplete or damaged', { [field]: 'The image file is incomplete or damaged' });
+  }
+  if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE || size.width * size.height > MAX_IMAGE_PIXELS) {
+    const message = 'Images must be at most 10,000 pixels a side and 40 megapixels';
+    throw new ApiError(413, message, { [field]: message });
   }
   return { bytes, type };
 }
