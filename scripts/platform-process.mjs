@@ -9,6 +9,13 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
+// Process groups still running; killed if this process exits first (a test runner that dies must
+// not leave platforms behind: they are detached, so they would not get its signal).
+const live = new Set();
+process.once('exit', () => {
+  for (const pid of live) killGroup(pid, 'SIGKILL');
+});
+
 /**
  * @param {{ dataDir: string, port?: number, dbPort?: number, databaseUrl?: string, web?: boolean,
  *   timeoutMs?: number, quiet?: boolean }} options
@@ -21,6 +28,8 @@ export function startPlatformProcess({ dataDir, port = 0, dbPort = 0, databaseUr
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group: kill(-pid) reaches the Deno function and the CLI too
     });
+    live.add(child.pid);
+    child.once('exit', () => setTimeout(() => live.delete(child.pid), 1000));
     let output = '';
     const timer = setTimeout(() => {
       killGroup(child.pid, 'SIGKILL');
