@@ -36,8 +36,6 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/, priority: 20 },
-            // @mantine/charts (and recharts under it) stays out: only the analytics tab loads it.
-            { name: 'mantine', test: /node_modules[\\/](@mantine[\\/](?!charts)|@floating-ui[\\/])/, priority: 15 },
             { name: 'supabase', test: /node_modules[\\/]@supabase[\\/]/, priority: 10 },
           ],
         },

@@ -55,4 +55,23 @@ test('the session row is read with the function\'s own privileges: the API roles
   }
 });
 
+test('caching: the catalogue and a course are public to visitors for 30 s; answers to a signed-in user are private, no-store', async () => {
+  const [course] = await db.sql<{ id: string }[]>`select id::text from public.courses where status = 'ACTIVE' order by id limit 1`;
+  for (const path of ['/api/courses', `/api/courses/${course.id}`, `/api/courses/${course.id}/modules`]) {
+    const answer = await call('GET', path);
+    assertEquals(answer.status, 200, answer.text);
+    assertEquals(answer.headers.get('cache-control'), 'public, max-age=30, stale-while-revalidate=60', path);
+    assertEquals(answer.headers.get('vary')?.toLowerCase().includes('authorization'), true, path);
+  }
+  // Not public: other visitor answers, refusals.
+  assertEquals((await call('GET', '/api/settings')).headers.get('cache-control'), null);
+  assertEquals((await call('GET', '/api/courses/00000000-0000-4000-8000-000000000000')).headers.get('cache-control'), null);
+  const { session } = await register();
+  for (const path of ['/api/courses', `/api/courses/${course.id}`, '/api/user']) {
+    const answer = await call('GET', path, { token: session.access_token });
+    assertEquals(answer.status, 200, answer.text);
+    assertEquals(answer.headers.get('cache-control'), 'private, no-store', path);
+  }
+});
+
 closePoolAfterTests();

@@ -19,6 +19,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Routes whose handlers act (Auth calls, service-role writes) before any transaction as the caller. */
 const CHECK_FIRST = /^\/api\/(login|register|logout)\/?$/;
 
+/** Verified tokens remembered (oldest dropped first): a few MB at most. */
+const VERIFIED_TOKENS_KEPT = 5_000;
+
+/**
+ * Answers a visitor may share with every other visitor: the catalogue and a published course.
+ * A CDN or browser may keep them briefly; answers to a signed-in user are never cacheable.
+ */
+const PUBLIC_FOR_VISITORS = /^\/api\/courses(\/[0-9a-f-]{36}(\/modules)?)?\/?$/i;
+const VISITOR_CACHE = 'public, max-age=30, stale-while-revalidate=60';
+
 export const visitor: Caller = { kind: 'visitor', db: { role: 'anon', claims: { role: 'anon' } } };
 
 export function createCallerMiddleware(config: Config, db: Db) {
@@ -27,7 +37,26 @@ export function createCallerMiddleware(config: Config, db: Db) {
     cacheMaxAge: 10 * 60_000,
   });
 
+  // An ES256 signature check costs milliseconds of CPU, more than the rest of a simple read; a
+  // token already verified is remembered until it expires. This caches only the signature: the
+  // session is still checked on every request, so signing out or revoking takes effect at once.
+  const verified = new Map<string, JWTPayload>();
+
   async function verify(token: string): Promise<JWTPayload> {
+    const known = verified.get(token);
+    if (known) {
+      if (typeof known.exp === 'number' && known.exp > Date.now() / 1000) return known;
+      verified.delete(token);
+    }
+    const payload = await verifySignature(token);
+    if (typeof payload.exp === 'number') {
+      if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
+      verified.set(token, payload);
+    }
+    return payload;
+  }
+
+  async function verifySignature(token: string): Promise<JWTPayload> {
     try {
       // Only ES256 (no HS256 with the public key, no alg none), only user tokens of this project.
       const { payload } = await jwtVerify(token, jwks, {
@@ -50,24 +79,26 @@ export function createCallerMiddleware(config: Config, db: Db) {
     return rows.length > 0;
   }
 
+  /** A visitor's request: public catalogue answers get a short shared cache lifetime. */
+  async function asVisitor(c: Context<Env>, next: () => Promise<void>) {
+    c.set('caller', visitor);
+    await next();
+    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && c.res.status === 200 && PUBLIC_FOR_VISITORS.test(c.req.path)) {
+      setHeader(c, 'cache-control', VISITOR_CACHE);
+      // The same address answers a signed-in user differently (their enrolment): caches must key on it.
+      setHeader(c, 'vary', 'Authorization');
+    }
+  }
+
   return createMiddleware<Env>(async (c, next) => {
     const header = c.req.header('authorization');
-    if (header === undefined) {
-      c.set('caller', visitor);
-      return next();
-    }
+    if (header === undefined) return asVisitor(c, next);
     const match = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i.exec(header);
     if (!match) throw unauthorized('Invalid authorization header');
     const token = match[1];
-    if (token === config.anonKey) {
-      c.set('caller', visitor);
-      return next();
-    }
+    if (token === config.anonKey) return asVisitor(c, next);
     const claims = await verify(token);
-    if (claims.role === 'anon') {
-      c.set('caller', visitor);
-      return next();
-    }
+    if (claims.role === 'anon') return asVisitor(c, next);
     const sub = claims.sub;
     const sessionId = claims.session_id;
     if (
@@ -90,6 +121,8 @@ export function createCallerMiddleware(config: Config, db: Db) {
       db: { role: 'authenticated', claims: claims as Record<string, unknown>, session },
     });
     await next();
+    // Per-user data: never stored by a browser or a shared cache.
+    if (!c.res.headers.has('cache-control')) setHeader(c, 'cache-control', 'private, no-store');
     if (!session.verified && !(await sessionExists(sessionId, sub))) {
       c.res = new Response(JSON.stringify({ message: SESSION_REFUSED }), {
         status: 401,
@@ -97,6 +130,17 @@ export function createCallerMiddleware(config: Config, db: Db) {
       });
     }
   });
+}
+
+/** Sets a header on the answer, copying it first if its headers are immutable. */
+function setHeader(c: Context<Env>, name: string, value: string) {
+  try {
+    c.res.headers.set(name, value);
+  } catch {
+    const copy = new Response(c.res.body, c.res);
+    copy.headers.set(name, value);
+    c.res = copy;
+  }
 }
 
 /** The signed-in caller, or 401. */
