@@ -2,6 +2,7 @@
 // schema, with its messages, is shared by the form in the browser and /api/me/cpd-entries; the
 // rules match the table's checks (migration 20260363000000_cpd_records.sql).
 import { z } from 'zod';
+import type { CertificateState } from './certificates.ts';
 
 export const CPD_ACTIVITY_MAX = 200;
 export const CPD_TEXT_MAX = 5000;
@@ -113,9 +114,6 @@ export interface CpdEntry {
   updatedAt: string;
 }
 
-/** private.certificate_state: the one rule for validity. */
-export type CertificateState = 'valid' | 'expiring' | 'expired' | 'revoked';
-
 /** One completed course: one certificate (a learner may complete a course once per cycle). */
 export interface CompletedCourse {
   certificateId: string;
@@ -172,7 +170,10 @@ export function hoursText(hours: number): string {
   return `${text} ${hours === 1 ? 'hour' : 'hours'}`;
 }
 
-/** What a certificate's validity says, with the caller's date formatter (`22 November 2026`). */
+/**
+ * What a certificate's validity says, with the caller's date formatter (`22 November 2026`): the words of the
+ * learner screens (web/src/components/CertificateValidity.tsx), for the PDF where there is no badge.
+ */
 export function validityText(
   c: Pick<CompletedCourse, 'state' | 'expiresAt' | 'revokedAt'>,
   formatDate: (iso: string) => string,
@@ -185,7 +186,7 @@ export function validityText(
     case 'expiring':
       return c.expiresAt ? `Expiring soon: valid until ${formatDate(c.expiresAt)}` : 'Expiring soon';
     default:
-      return c.expiresAt ? `Valid until ${formatDate(c.expiresAt)}` : 'Valid (does not expire)';
+      return c.expiresAt ? `Valid until ${formatDate(c.expiresAt)}` : 'Does not expire';
   }
 }
 

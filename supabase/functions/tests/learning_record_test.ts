@@ -228,7 +228,7 @@ test('learning record PDF: A4 attachment with name, date, both tables, totals; l
   for (const expected of [
     'Learning record', learner.name, `Generated on ${ukLong(new Date())}`, 'Total hours: 33.5',
     'Completed courses: 2 (3 hours)', 'CPD activities: 13 (30.5 hours)', 'Completed courses', 'CPD activities',
-    'Airwave Radio Voice Procedure', 'United Kingdom Police Service', '67%', 'Valid (does not expire)',
+    'Airwave Radio Voice Procedure', 'United Kingdom Police Service', '67%', 'Does not expire',
     'Data Protection and UK', 'Café reflection: trauma', '14 March 2026', 'What I learnt:', 'Reflection:',
     'Pack, press, & review.', 'Airway workshop 12', `Learning record: ${learner.name} (continued)`,
   ]) {

@@ -4,8 +4,8 @@
 // cpd_entries' policies and private.learning_record decide who sees what (the learner and admins).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import { CERTIFICATE_STATE_LABELS, type CertificateState } from '../../_shared/certificates.ts';
 import {
-  type CertificateState,
   type CompletedCourse,
   CPD_MESSAGES,
   type CpdEntry,
@@ -159,19 +159,12 @@ const CSV_HEADER = [
   'Valid until', 'What I learnt', 'Reflection',
 ];
 
-const STATE_WORDS: Record<CertificateState, string> = {
-  valid: 'Valid',
-  expiring: 'Expiring soon',
-  expired: 'Expired',
-  revoked: 'Revoked',
-};
-
 /** One table (Excel-friendly): a row per completed course, then a row per CPD entry. */
 export function learningRecordCsv(record: LearningRecord): string {
   const rows = [
     ...record.completedCourses.map((c) => [
       'Course', csvDate(c.completedAt), c.courseTitle, c.serviceLabel ?? '', c.hours, c.score, c.verificationCode,
-      STATE_WORDS[c.state], c.expiresAt ? csvDate(c.expiresAt) : 'Does not expire', '', '',
+      CERTIFICATE_STATE_LABELS[c.state], c.expiresAt ? csvDate(c.expiresAt) : 'Does not expire', '', '',
     ]),
     ...record.cpdEntries.map((e) => [
       'CPD activity', csvDate(e.activityDate), e.activity, '', e.hours, null, '', '', '', e.learnt, e.reflection,

@@ -1,35 +1,12 @@
 // The learning record as the screen shows it (issue 8): totals, the completed courses (every
 // certificate, with hours, score, code and validity) and the CPD activities, with Add / Edit /
 // Delete when it is the learner's own record, and the PDF and CSV downloads.
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title, useMantineTheme } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { type CertificateState, type CompletedCourse, type CpdEntry, hoursText, type LearningRecord, validityText } from '@shared/cpd.ts';
-import { ServiceBadge, readableTextOn } from '@/components/ServiceBadge';
+import { type CompletedCourse, type CpdEntry, hoursText, type LearningRecord } from '@shared/cpd.ts';
+import { CertificateStateBadge, validityText } from '@/components/CertificateValidity';
+import { ServiceBadge } from '@/components/ServiceBadge';
 import { formatDate } from '@/lib/format';
-
-const STATE_LABELS: Record<CertificateState, string> = {
-  valid: 'Valid',
-  expiring: 'Expiring soon',
-  expired: 'Expired',
-  revoked: 'Revoked',
-};
-const STATE_COLOURS: Record<CertificateState, [string, number]> = {
-  valid: ['green', 8],
-  expiring: ['yellow', 5],
-  expired: ['red', 8],
-  revoked: ['gray', 7],
-};
-
-function StateBadge({ state }: { state: CertificateState }) {
-  const theme = useMantineTheme();
-  const [colour, shade] = STATE_COLOURS[state];
-  const background = theme.colors[colour][shade];
-  return (
-    <Badge variant="filled" radius="sm" data-state={state} style={{ backgroundColor: background, color: readableTextOn(background) }}>
-      {STATE_LABELS[state]}
-    </Badge>
-  );
-}
 
 function Figure({ label, value }: { label: string; value: string }) {
   const id = `figure-${label.replace(/\s+/g, '-').toLowerCase()}`;
@@ -151,8 +128,8 @@ function CompletedTable({ courses }: { courses: CompletedCourse[] }) {
               <Table.Td><Text span ff="monospace" size="sm">{c.verificationCode}</Text></Table.Td>
               <Table.Td>
                 <Stack gap={4} align="flex-start">
-                  <StateBadge state={c.state} />
-                  <Text size="xs">{validityText(c, formatDate)}</Text>
+                  <CertificateStateBadge state={c.state} />
+                  <Text size="xs">{validityText(c)}</Text>
                 </Stack>
               </Table.Td>
             </Table.Tr>
