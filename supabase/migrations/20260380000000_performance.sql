@@ -15,9 +15,11 @@
 --    planned, inside a policy, as a hashed subplan of every visible course (and, for quizzes, of
 --    every visible module): a read of one course's modules built a set of all 10,000 courses first.
 --    A correlated EXISTS checks each row's own course through its primary key instead. Same rows.
--- 3. profiles (signed in): `id = auth.uid() or is_admin() or id in (learners of my courses)`. As 1.:
---    `id = auth.uid() or role = any(private.visible_profile_roles()) or id = any(learners of my
---    courses)`, each arm an index condition (profiles_pkey, profiles_role_idx).
+-- (profiles keeps `id = auth.uid() or is_admin() or id in (learners of my courses)`: its last arm is a
+-- hashed set of the caller's own learners, built once per statement and probed per row; an
+-- index-servable `id = any(array of them)` would be compared element by element, row by row, which
+-- took an instructor with 28,000 learners 14 s. Reads of profiles go by primary key, or, for the
+-- admin user search, through the ids of the matches below.)
 --
 -- Text search cannot use its trigram indexes under row-level security (ILIKE and LIKE are not
 -- leakproof), so the catalogue search and the admin user search ask a security-definer function for
@@ -86,37 +88,27 @@ create policy "users enrol themselves in visible published courses"
     )
   );
 
--- ---------------------------------------------------------------- 3. profiles
-
-create function private.visible_profile_roles() returns public.user_role[]
-language sql stable security definer
-set search_path = ''
-as $$
-  select case when private.is_admin() then enum_range(null::public.user_role) else '{}'::public.user_role[] end
-$$;
-comment on function private.visible_profile_roles() is
-  'The roles whose profiles the caller reads in full: every role for an admin, none for anyone else.';
-revoke all on function private.visible_profile_roles() from public;
-grant execute on function private.visible_profile_roles() to authenticated, service_role;
-
-drop policy "users read own profile, authors their learners', admins all" on public.profiles;
-create policy "users read own profile, authors their learners', admins all"
-  on public.profiles for select to authenticated
-  using (
-    id = (select auth.uid())
-    or role = any ((select private.visible_profile_roles())::public.user_role[])
-    or id = any (array(select private.learner_ids_of_authored_courses()))
-  );
-
 -- ---------------------------------------------------------------- text search through the trigram indexes
 
+-- Both run their query with EXECUTE, so it is planned for the pattern given (a parameter of a plain
+-- SQL function is planned blind, and the planner then read all 10,000 courses rather than trust the
+-- trigram index with an unknown pattern).
 create function private.course_search_ids(p_pattern text) returns setof uuid
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select c.id from public.courses c
-  where (c.title ilike p_pattern or c.description ilike p_pattern)
-    and private.can_view_course(c.id)
+begin
+  -- Only courses the caller can see: the rule of private.can_view_course, evaluated once per
+  -- statement rather than called for each match.
+  return query execute
+    'select c.id from public.courses c
+     where (c.title ilike $1 or c.description ilike $1)
+       and ((c.status = ''ACTIVE''
+             and ((select auth.uid()) is not null or (select private.course_access()) <> ''login-browse''))
+            or (c.author_id = (select auth.uid()) and (select auth.uid()) is not null)
+            or (select private.is_admin()))'
+    using p_pattern;
+end;
 $$;
 comment on function private.course_search_ids(text) is
   'Ids of the courses the caller can see whose title or description matches the ILIKE pattern (trigram indexes); the caller then reads the rows under its own row-level security.';
@@ -124,12 +116,18 @@ revoke all on function private.course_search_ids(text) from public;
 grant execute on function private.course_search_ids(text) to anon, authenticated, service_role;
 
 create function private.user_search_ids(p_pattern text) returns setof uuid
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select p.id from public.profiles p
-  where private.is_admin()
-    and lower(p.name || ' ' || p.username || ' ' || p.email) like p_pattern
+begin
+  if not private.is_admin() then
+    return;
+  end if;
+  return query execute
+    'select p.id from public.profiles p
+     where lower(p.name || '' '' || p.username || '' '' || p.email) like $1'
+    using p_pattern;
+end;
 $$;
 comment on function private.user_search_ids(text) is
   'Admins only (no rows for anyone else): ids of the profiles whose name, username or email matches the lowercase LIKE pattern (profiles_search_trgm_idx).';

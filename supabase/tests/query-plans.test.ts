@@ -35,6 +35,15 @@ const LARGE = new Set([
   'auth.users', 'auth.sessions', 'auth.identities',
 ]);
 
+/**
+ * The one whole-table read the endpoints make on purpose: the total of the admin's unfiltered user
+ * list is the number of all users, so it counts every profile (100,000: one pass, some milliseconds).
+ * With a search or a filter the count follows the matches. Listed here so it stays visible.
+ */
+const ACCEPTED: Record<string, string[]> = {
+  'admin user list': ['all of profiles_pkey (public.profiles)', 'Seq Scan of public.profiles'],
+};
+
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
@@ -194,8 +203,9 @@ describe('query plans of the benchmarked endpoints (small preset planned at nati
     console.table(report);
     const offenders = endpoints.flatMap((e) =>
       e.statements
-        .filter((s) => largeTableReads(s.plan).length > 0)
-        .map((s) => `${e.name}: ${largeTableReads(s.plan).join(', ')} in\n  ${s.query.replace(/\s+/g, ' ').slice(0, 400)}`));
+        .map((s) => ({ s, reads: largeTableReads(s.plan).filter((r) => !(ACCEPTED[e.name] ?? []).includes(r)) }))
+        .filter(({ reads }) => reads.length > 0)
+        .map(({ s, reads }) => `${e.name}: ${reads.join(', ')} in\n  ${s.query.replace(/\s+/g, ' ').slice(0, 400)}`));
     expect(offenders).toEqual([]);
   });
 });
