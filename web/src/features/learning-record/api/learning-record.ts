@@ -2,8 +2,8 @@
 // /api/admin/users/:id/learning-record), the PDF and CSV downloads, and the CPD entry mutations.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CpdEntry, CpdEntryValues, LearningRecord } from '@shared/cpd.ts';
-import { api, ApiError, apiBaseUrl } from '@/lib/api-client';
-import { supabase, supabaseAnonKey } from '@/lib/supabase';
+import { api } from '@/lib/api-client';
+import { downloadFromApi } from '@/lib/download';
 
 export const learningRecordKeys = {
   all: ['learning-record'] as const,
@@ -26,37 +26,9 @@ export function useLearningRecord(userId: string | null) {
   return useQuery(learningRecordQueryOptions(userId));
 }
 
-/** Fetches the PDF or CSV with the session's token (a plain link could not send it) and saves it under the server's name. */
-export async function downloadLearningRecord({ userId, format }: { userId: string | null; format: 'pdf' | 'csv' }): Promise<string> {
-  const { data } = await supabase.auth.getSession();
-  const response = await fetch(`${apiBaseUrl}${learningRecordPath(userId, `.${format}`)}`, {
-    headers: {
-      apikey: supabaseAnonKey,
-      Authorization: `Bearer ${data.session?.access_token || supabaseAnonKey}`,
-      Accept: format === 'pdf' ? 'application/pdf' : 'text/csv',
-    },
-  });
-  if (!response.ok) {
-    let message = response.statusText || 'Download failed';
-    try {
-      message = ((await response.json()) as { message?: string }).message || message;
-    } catch {
-      // Not JSON: keep the status text.
-    }
-    throw new ApiError(response.status, message);
-  }
-  const blob = await response.blob();
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `learning-record.${format}`;
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = fileName;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return fileName;
+/** The PDF or CSV, saved under the server's file name. */
+export function downloadLearningRecord({ userId, format }: { userId: string | null; format: 'pdf' | 'csv' }): Promise<string> {
+  return downloadFromApi(learningRecordPath(userId, `.${format}`), format === 'pdf' ? 'application/pdf' : 'text/csv', `learning-record.${format}`);
 }
 
 export function useDownloadLearningRecord() {
