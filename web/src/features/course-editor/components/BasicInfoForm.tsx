@@ -137,6 +137,8 @@ export function BasicInfoForm({
           description="Leave empty if the certificate never expires. Learners can recertify from 60 days before it expires."
           min={1}
           max={120}
+          // Out of range is explained by the field's message rather than silently changed.
+          clampBehavior="none"
           allowDecimal={false}
           allowNegative={false}
           key={form.key('certificateValidMonths')}
