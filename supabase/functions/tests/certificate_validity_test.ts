@@ -5,7 +5,7 @@
 // and the admin's certificate search and revocation (audited). Dates in the past are written straight
 // into the database; nothing in the product changes them.
 import nodeAssert from 'node:assert/strict';
-import { app, call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
+import { app, call, closePoolAfterTests, db, pdfText, register, test, unique } from './helpers.ts';
 
 const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
 const assertEquals = (actual: unknown, expected: unknown) => nodeAssert.deepStrictEqual(actual, expected);
@@ -18,29 +18,6 @@ async function login(username: string, password = 'password123'): Promise<string
 
 const londonDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
 
-/** The text drawn on the PDF's page: content streams inflated, WinAnsi hex strings decoded. */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const raw = new TextDecoder('latin1').decode(bytes);
-  const out: string[] = [];
-  const pattern = /stream\r?\n/g;
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(raw))) {
-    const start = match.index + match[0].length;
-    const dict = raw.slice(Math.max(0, raw.lastIndexOf('<<', match.index)), match.index);
-    if (!dict.includes('FlateDecode')) continue;
-    const length = Number(/\/Length (\d+)/.exec(dict)?.[1] ?? 0);
-    try {
-      const inflated = await new Response(new Blob([bytes.slice(start, start + length)]).stream().pipeThrough(new DecompressionStream('deflate'))).arrayBuffer();
-      const text = new TextDecoder('latin1').decode(inflated);
-      for (const hex of text.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) {
-        out.push(hex[1].match(/../g)!.map((h) => String.fromCharCode(parseInt(h, 16))).join(''));
-      }
-    } catch {
-      // Not page text.
-    }
-  }
-  return out.join('\n');
-}
 
 interface Fixture {
   admin: string;

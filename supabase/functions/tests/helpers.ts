@@ -119,3 +119,29 @@ export const LEAK_PATTERNS: RegExp[] = [
   /invalid input syntax/i,
   /row-level security/i,
 ];
+
+/** The text drawn on a PDF's pages: Flate content streams inflated, the WinAnsi hex strings pdf-lib writes decoded. */
+export async function pdfText(bytes: Uint8Array): Promise<string> {
+  const raw = new TextDecoder('latin1').decode(bytes);
+  const out: string[] = [];
+  const pattern = /stream\r?\n/g;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(raw))) {
+    const start = match.index + match[0].length;
+    const end = raw.indexOf('endstream', start);
+    if (end < 0) break;
+    const dict = raw.slice(Math.max(0, raw.lastIndexOf('<<', match.index)), match.index);
+    if (!dict.includes('FlateDecode')) continue;
+    // Exactly /Length bytes: the inflater refuses the end-of-line that follows the data.
+    const length = Number(/\/Length (\d+)/.exec(dict)?.[1] ?? end - start);
+    try {
+      const inflated = await new Response(new Blob([bytes.slice(start, start + length)]).stream().pipeThrough(new DecompressionStream('deflate'))).arrayBuffer();
+      for (const hex of new TextDecoder('latin1').decode(inflated).matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) {
+        out.push(hex[1].match(/../g)!.map((h) => String.fromCharCode(parseInt(h, 16))).join(''));
+      }
+    } catch {
+      // Font programs and other streams that are not page text.
+    }
+  }
+  return out.join('\n');
+}

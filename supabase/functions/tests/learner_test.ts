@@ -6,7 +6,7 @@ const assert = (value: unknown, message?: string) => nodeAssert.ok(value, messag
 const assertEquals = (actual: unknown, expected: unknown) => nodeAssert.deepStrictEqual(actual, expected);
 const assertNotEquals = (actual: unknown, expected: unknown) => nodeAssert.notDeepStrictEqual(actual, expected);
 const assertMatch = (actual: string, pattern: RegExp) => nodeAssert.match(actual, pattern);
-import { call, closePoolAfterTests, db, register, test, unique, uniqueIp } from './helpers.ts';
+import { call, closePoolAfterTests, db, pdfText, register, test, unique, uniqueIp } from './helpers.ts';
 
 const STUDENT = '00000000-0000-4000-a000-000000000003';
 const CERTIFICATE = '60000000-0000-4000-a000-000000000001';
@@ -28,33 +28,6 @@ async function enrolAs(token: string, userId: string, courseId: string): Promise
   return row.id;
 }
 
-/** The text drawn on the page: content streams inflated, hex strings decoded (pdf-lib writes WinAnsi hex). */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const raw = new TextDecoder('latin1').decode(bytes);
-  const out: string[] = [];
-  const pattern = /stream\r?\n/g;
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(raw))) {
-    const start = match.index + match[0].length;
-    const end = raw.indexOf('endstream', start);
-    if (end < 0) break;
-    const dict = raw.slice(Math.max(0, raw.lastIndexOf('<<', match.index)), match.index);
-    if (!dict.includes('FlateDecode')) continue;
-    // Exactly /Length bytes: the inflater refuses the end-of-line that follows the data.
-    const length = Number(/\/Length (\d+)/.exec(dict)?.[1] ?? end - start);
-    const chunk = bytes.slice(start, start + length);
-    try {
-      const inflated = await new Response(new Blob([chunk]).stream().pipeThrough(new DecompressionStream('deflate'))).arrayBuffer();
-      const text = new TextDecoder('latin1').decode(inflated);
-      for (const hex of text.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) {
-        out.push(hex[1].match(/../g)!.map((h) => String.fromCharCode(parseInt(h, 16))).join(''));
-      }
-    } catch {
-      // Font programs and other streams that are not page text.
-    }
-  }
-  return out.join('\n');
-}
 
 async function setTemplate(template: string) {
   await db.sql`update public.settings set certificate_template = ${template}::public.certificate_template where id`;

@@ -2,7 +2,7 @@
 // GET /api/me/learning-record (completed courses from certificates, CPD entries, totals) as JSON, PDF
 // and CSV, and the admins' read-only /api/admin/users/:id/learning-record(.pdf|.csv).
 import nodeAssert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, register, test } from './helpers.ts';
+import { call, closePoolAfterTests, db, pdfText, register, test } from './helpers.ts';
 
 const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
 const assertEquals = (actual: unknown, expected: unknown) => nodeAssert.deepStrictEqual(actual, expected);
@@ -34,30 +34,6 @@ const entry = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** The text drawn on the pages: content streams inflated, hex strings decoded (pdf-lib writes WinAnsi hex). */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const raw = new TextDecoder('latin1').decode(bytes);
-  const out: string[] = [];
-  const pattern = /stream\r?\n/g;
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(raw))) {
-    const start = match.index + match[0].length;
-    const end = raw.indexOf('endstream', start);
-    if (end < 0) break;
-    const dict = raw.slice(Math.max(0, raw.lastIndexOf('<<', match.index)), match.index);
-    if (!dict.includes('FlateDecode')) continue;
-    const length = Number(/\/Length (\d+)/.exec(dict)?.[1] ?? end - start);
-    try {
-      const inflated = await new Response(new Blob([bytes.slice(start, start + length)]).stream().pipeThrough(new DecompressionStream('deflate'))).arrayBuffer();
-      for (const hex of new TextDecoder('latin1').decode(inflated).matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) {
-        out.push(hex[1].match(/../g)!.map((h) => String.fromCharCode(parseInt(h, 16))).join(''));
-      }
-    } catch {
-      // Font programs and other streams that are not page text.
-    }
-  }
-  return out.join('\n');
-}
 
 async function raw(path: string, token?: string): Promise<Response> {
   const { app } = await import('./helpers.ts');
