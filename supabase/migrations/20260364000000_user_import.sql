@@ -35,6 +35,10 @@ comment on table private.user_import_rows is
 create index user_import_rows_batch_idx on private.user_import_rows (batch_id);
 alter table private.user_import_rows enable row level security;
 revoke all on private.user_import_rows from public, anon, authenticated, service_role;
+-- No API role has any privilege on it either; the policy says so explicitly (and keeps the advisors quiet).
+create policy "no API role reads import staging rows"
+  on private.user_import_rows for select to anon, authenticated
+  using (false);
 
 -- The admin clash checks and private.email_taken compare lower(profiles.email): an index for them.
 create index profiles_email_lower_idx on public.profiles (lower(email));
