@@ -60,6 +60,7 @@ async function main() {
   const started = performance.now();
   let target;
   let database;
+  const migrateStarted = performance.now();
   if (options.pglite) {
     const dataDir = path.resolve(options.pglite);
     console.log(`Database: embedded PGlite in ${dataDir}/pgdata`);
@@ -74,7 +75,6 @@ async function main() {
   }
   console.log(`Preset ${options.preset}: ${Object.entries(preset).map(([k, v]) => `${v.toLocaleString('en-GB')} ${k}`).join(', ')}`);
 
-  const migrateStarted = performance.now();
   if (!database) database = await startDatabase({ databaseUrl: target, log: (m) => console.log(`  ${m}`) });
   const migrateSeconds = (performance.now() - migrateStarted) / 1000;
   console.log(`  schema and demo seed: ${migrateSeconds.toFixed(1)} s`);
@@ -82,7 +82,7 @@ async function main() {
   const sql = postgres(target, { max: 1, prepare: false, onnotice: () => {}, idle_timeout: 0 });
   try {
     const result = await generate({
-      transaction: (fn) => sql.begin((tx) => fn((text) => tx.unsafe(text))),
+      transaction: (fn) => sql.begin((tx) => fn((text) => tx.unsafe(text), (text, params) => tx.unsafe(text, params))),
       query: (text) => sql.unsafe(text),
     }, preset, (m) => console.log(m));
     const total = (performance.now() - started) / 1000;

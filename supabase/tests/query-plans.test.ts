@@ -145,8 +145,8 @@ beforeAll(async () => {
     try {
       for (const script of [bootstrapSql(), ...migrationsSql(), seedSql()]) await sql.unsafe(script);
       await generate({
-        transaction: (fn: (exec: (text: string) => Promise<unknown>) => Promise<void>) =>
-          sql.begin((tx) => fn((text) => tx.unsafe(text))),
+        transaction: (fn: (exec: (text: string) => Promise<unknown>, rows: (text: string, params: unknown[]) => Promise<unknown[]>) => Promise<void>) =>
+          sql.begin((tx) => fn((text) => tx.unsafe(text), (text, params) => tx.unsafe(text, params as never[]))),
         query: (text: string) => sql.unsafe(text),
       }, PRESETS.small);
       // The planner's view of a national-size set: 50 times the rows (2,000 -> 100,000 users,
