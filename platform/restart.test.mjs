@@ -42,6 +42,7 @@ describe('the platform killed during writes and restarted on the same data', () 
   it(`loses no acknowledged write (${CRASHES} crash${CRASHES > 1 ? 'es' : ''}, ${WRITERS} writers)`, async () => {
     const acknowledged = { courses: new Set(), enrolments: new Set() };
     let attempted = 0;
+    const refusals = [];
     platform = await startPlatformProcess({ dataDir });
     // Signed in once: the sessions are acknowledged writes too, and must survive every crash.
     const author = await login(platform, 'instructor');
@@ -59,7 +60,10 @@ describe('the platform killed during writes and restarted on the same data', () 
               token: author,
               body: { title: `Crash ${crash} writer ${w} course ${n}`, description: 'Written while the platform is about to die.', service: 'UKPS', level: 'BEGINNER', duration: 1, status: 'ACTIVE' },
             });
-            if (created.status !== 201) continue;
+            if (created.status !== 201) {
+              refusals.push(`${created.status} ${await created.text()}`);
+              continue;
+            }
             const course = await json(created);
             acknowledged.courses.add(course.id);
             const enrolled = await p.api('POST', `/courses/${course.id}/enroll`, { token: learner });
@@ -74,7 +78,7 @@ describe('the platform killed during writes and restarted on the same data', () 
       // Let writes flow, then kill the whole process tree mid-stream.
       const deadline = Date.now() + 60_000;
       while (acknowledged.enrolments.size - ackedBefore < 25) {
-        if (Date.now() > deadline) throw new Error(`writes are not being acknowledged (${acknowledged.enrolments.size - ackedBefore} in 60 s)`);
+        if (Date.now() > deadline) throw new Error(`writes are not being acknowledged (${acknowledged.enrolments.size - ackedBefore} in 60 s): ${refusals.slice(-3).join('; ')}`);
         await new Promise((r) => setTimeout(r, 20));
       }
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 200));
@@ -82,7 +86,8 @@ describe('the platform killed during writes and restarted on the same data', () 
       running = false;
       await Promise.all(writers);
 
-      platform = await startPlatformProcess({ dataDir });
+      // The same address, as a restarted server keeps its URL (tokens name their issuer).
+      platform = await startPlatformProcess({ dataDir, port: Number(new URL(platform.url).port) });
       const sql = postgres(platform.dbUrl, { max: 1, prepare: false, onnotice: () => {} });
       try {
         const courses = await sql`select id from public.courses where id = any(${[...acknowledged.courses]}::uuid[])`;
