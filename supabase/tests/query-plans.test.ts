@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort } from '../../platform/ports.mjs';
 import { bootstrapSql, migrationsSql, seedSql } from './helpers/database';
 import { generate, PRESETS } from '../../scripts/seed-scale/generate.mjs';
@@ -103,8 +103,8 @@ function runCapture(env: Record<string, string>): Promise<void> {
   const importMap = JSON.parse(fs.readFileSync(path.join(root, 'supabase/functions/api/deno.json'), 'utf8'));
   // The api's own import map, but `postgres` is the explaining wrapper around the same version.
   importMap.imports['postgres-real'] = importMap.imports.postgres;
-  importMap.imports.postgres = './explaining-postgres.ts';
-  const config = path.join(root, 'supabase/tests/plans', `.deno-${process.pid}.json`);
+  importMap.imports.postgres = pathToFileURL(path.join(root, 'supabase/tests/plans/explaining-postgres.ts')).href;
+  const config = path.join(os.tmpdir(), `esl-plans-deno-${process.pid}.json`);
   fs.writeFileSync(config, JSON.stringify(importMap));
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(root, 'node_modules/.bin/deno'), ['run', '--allow-all', '--no-lock', '--config', config, 'supabase/tests/plans/capture.ts'], {
