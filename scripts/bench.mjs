@@ -1,7 +1,7 @@
 // `npm run bench` (issue 6): the platform under load, measured against the machine's own ceilings.
 //
-// For each database (the scaled one, then one holding only the demo seed) it starts the platform as
-// a child process (node platform/start.mjs: gateway, Auth, the api function in Deno) and drives it
+// For each database (the scaled one and one holding only the demo seed, side by side, each figure
+// taken on one and then the other) it starts the platform as a child process (node platform/start.mjs: gateway, Auth, the api function in Deno) and drives it
 // from this process with autocannon through the gateway, as the web app calls it:
 //   reads   catalogue first page (visitor, learner), course page, course modules, a learner's
 //           enrolments, admin user search, instructor statistics
@@ -329,194 +329,219 @@ async function concurrencyChecks(platform, sql, learner, courseId, instructorId)
 }
 
 // ---------------------------------------------------------------------------------------------
-// One database
+// The databases, measured side by side: both platforms run at once and every figure is taken on the
+// scaled database and then, seconds later, on the seed database, so a change in the machine's load
+// over the run does not pass for a difference between the databases.
 
-async function runPhase(label, dbUrl) {
+async function openPhase(label, dbUrl, port) {
   log(`\n== ${label}: ${dbUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-bench-'));
   const started = Date.now();
-  const platform = await startPlatformProcess({
-    dataDir,
-    port: Number(process.env.BENCH_PORT ?? 0),
-    dbPort: process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) + 1 : 0,
-    databaseUrl: dbUrl,
-    web: false,
-  });
+  const platform = await startPlatformProcess({ dataDir, port, dbPort: port ? port + 1 : 0, databaseUrl: dbUrl, web: false });
   log(`  platform ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${platform.url}`);
-  let peakRss = platform.rss();
+  const phase = { label, endpoints: {}, ceilings: {}, checks: [], peakRss: platform.rss() };
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, platform.rss());
+    phase.peakRss = Math.max(phase.peakRss, platform.rss());
   }, 250);
   const sql = postgres(dbUrl, { max: 4, onnotice: () => {} });
-  const api = `${platform.url}/functions/v1/api`;
-  const phase = { label, endpoints: {}, ceilings: {}, checks: [] };
-  let fixtures;
-  let since;
-  let bench;
+  const state = { label, dbUrl, dataDir, platform, sql, sampler, phase, fixtures: null, since: null, added: 0 };
   try {
     const [{ counts }] = await sql`
       select json_build_object('users', (select count(*) from public.profiles), 'courses', (select count(*) from public.courses),
         'modules', (select count(*) from public.course_modules), 'enrollments', (select count(*) from public.enrollments)) as counts`;
     phase.data = counts;
     log(`  data: ${Object.entries(counts).map(([k, v]) => `${Number(v).toLocaleString('en-GB')} ${k}`).join(', ')}`);
-    fixtures = await prepare(platform, sql);
-    const { learners, adminToken, instructorToken, courses, terms } = fixtures;
-    const auth = (token) => ({ authorization: `Bearer ${token}` });
-    const nextLearner = cycle(learners);
-    const nextCourse = cycle(courses);
-    const nextTerm = cycle(terms);
+    state.fixtures = await prepare(platform, sql);
+    const catalogue = await fetch(`${platform.url}/functions/v1/api/courses`);
+    state.bytesFile = path.join(dataDir, 'catalogue.json');
+    fs.writeFileSync(state.bytesFile, Buffer.from(await catalogue.arrayBuffer()));
+  } catch (error) {
+    await closePhase(state);
+    throw error;
+  }
+  return state;
+}
 
-    // Ceilings.
-    const catalogue = await fetch(`${api}/courses`);
-    const bytesFile = path.join(dataDir, 'catalogue.json');
-    fs.writeFileSync(bytesFile, Buffer.from(await catalogue.arrayBuffer()));
-    const ceiling = await startCeiling(dbUrl, bytesFile);
-    try {
-      for (const [name, p] of [['bytes', '/bytes'], ['sql', '/sql'], ['sql-tx', '/sql-tx']]) {
-        phase.ceilings[name] = await measureLevels(`ceiling ${name}`, ceiling.url, () => ({ method: 'GET', path: p }));
-      }
-    } finally {
-      ceiling.stop();
-    }
+async function closePhase(state) {
+  const { platform, sql, sampler, phase, fixtures, since, dataDir } = state;
+  clearInterval(sampler);
+  log(`  ${state.label}: peak resident memory of the platform (node + deno) ${(phase.peakRss / 1024 / 1024).toFixed(0)} MB`);
+  await platform.stop();
+  try {
+    if (fixtures && since) await removeBenchWrites(sql, fixtures.learners.map((l) => l.id), since);
+    if (state.added) await sql`delete from public.courses where title like 'Bench fixture course %' and author_id = ${fixtures.instructorId}::uuid`;
+    if (fixtures?.created.length) await sql`delete from auth.users where id = any(${fixtures.created.map((l) => l.id)}::uuid[])`;
+  } finally {
+    await sql.end({ timeout: 5 });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
-    // Reads.
-    const reads = {
-      'catalogue (visitor)': () => ({ method: 'GET', path: '/functions/v1/api/courses' }),
-      'catalogue (learner)': () => ({ method: 'GET', path: '/functions/v1/api/courses', headers: auth(nextLearner().token) }),
-      'course page': () => ({ method: 'GET', path: `/functions/v1/api/courses/${nextCourse()}`, headers: auth(nextLearner().token) }),
-      'course modules': () => ({ method: 'GET', path: `/functions/v1/api/courses/${nextCourse()}/modules`, headers: auth(nextLearner().token) }),
-      "learner's enrolments": () => {
-        const l = nextLearner();
-        return { method: 'GET', path: `/functions/v1/api/users/${l.id}/enrollments`, headers: auth(l.token) };
-      },
-      'admin user search': () => ({ method: 'GET', path: `/functions/v1/api/users?search=${encodeURIComponent(nextTerm())}`, headers: auth(adminToken) }),
-      'instructor statistics': () => ({ method: 'GET', path: '/functions/v1/api/instructor/stats', headers: auth(instructorToken) }),
+const auth = (token) => ({ authorization: `Bearer ${token}` });
+
+/** The read endpoints: name -> a function from the phase to its request generator. */
+const READS = {
+  'catalogue (visitor)': () => () => ({ method: 'GET', path: '/functions/v1/api/courses' }),
+  'catalogue (learner)': (s) => {
+    const nextLearner = cycle(s.fixtures.learners);
+    return () => ({ method: 'GET', path: '/functions/v1/api/courses', headers: auth(nextLearner().token) });
+  },
+  'course page': (s) => {
+    const nextLearner = cycle(s.fixtures.learners);
+    const nextCourse = cycle(s.fixtures.courses);
+    return () => ({ method: 'GET', path: `/functions/v1/api/courses/${nextCourse()}`, headers: auth(nextLearner().token) });
+  },
+  'course modules': (s) => {
+    const nextLearner = cycle(s.fixtures.learners);
+    const nextCourse = cycle(s.fixtures.courses);
+    return () => ({ method: 'GET', path: `/functions/v1/api/courses/${nextCourse()}/modules`, headers: auth(nextLearner().token) });
+  },
+  "learner's enrolments": (s) => {
+    const nextLearner = cycle(s.fixtures.learners);
+    return () => {
+      const l = nextLearner();
+      return { method: 'GET', path: `/functions/v1/api/users/${l.id}/enrollments`, headers: auth(l.token) };
     };
-    for (const [name, next] of Object.entries(reads)) {
-      phase.endpoints[name] = { kind: 'read', levels: await measureLevels(name, platform.url, next) };
-    }
+  },
+  'admin user search': (s) => {
+    const nextTerm = cycle(s.fixtures.terms);
+    return () => ({ method: 'GET', path: `/functions/v1/api/users?search=${encodeURIComponent(nextTerm())}`, headers: auth(s.fixtures.adminToken) });
+  },
+  'instructor statistics': (s) => () => ({ method: 'GET', path: '/functions/v1/api/instructor/stats', headers: auth(s.fixtures.instructorToken) }),
+};
 
-    // Writes: real ones, on pairs of learner and course not enrolled before.
-    since = (await sql`select now() as now`)[0].now;
-    const { ids: writeIds, added } = await writeCourses(sql, fixtures.instructorId, 400);
-    bench = { added };
-    const existing = new Set(
-      (await sql`select user_id::text || ' ' || course_id::text as pair from public.enrollments
-                 where user_id = any(${learners.map((l) => l.id)}::uuid[])`).map((r) => r.pair),
-    );
-    const checkLearner = learners[learners.length - 1];
-    const checkCourse = writeIds.find((id) => !existing.has(`${checkLearner.id} ${id}`));
-    const writeLearners = learners.slice(0, -1);
-    const pairs = [];
-    for (const course of writeIds) {
-      if (course === checkCourse) continue;
-      for (const l of writeLearners) if (!existing.has(`${l.id} ${course}`)) pairs.push([l, course]);
-    }
+/** Sets up the write benchmark of a phase: bench courses where needed, and pairs not enrolled yet. */
+async function prepareWrites(s) {
+  const { sql, fixtures } = s;
+  s.since = (await sql`select now() as now`)[0].now;
+  const { ids, added } = await writeCourses(sql, fixtures.instructorId, 400);
+  s.added = added;
+  const existing = new Set(
+    (await sql`select user_id::text || ' ' || course_id::text as pair from public.enrollments
+               where user_id = any(${fixtures.learners.map((l) => l.id)}::uuid[])`).map((r) => r.pair),
+  );
+  s.checkLearner = fixtures.learners[fixtures.learners.length - 1];
+  s.checkCourse = ids.find((id) => !existing.has(`${s.checkLearner.id} ${id}`));
+  s.writeLearners = fixtures.learners.slice(0, -1);
+  s.byId = new Map(fixtures.learners.map((l) => [l.id, l]));
+  s.pairs = [];
+  for (const course of ids) {
+    if (course === s.checkCourse) continue;
+    for (const l of s.writeLearners) if (!existing.has(`${l.id} ${course}`)) s.pairs.push([l, course]);
+  }
+}
+
+const benchEnrolments = (s, extra) => s.sql`
+  select e.user_id::text as user_id, ${extra}
+  from public.enrollments e
+  where e.user_id = any(${s.writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${s.since} and e.status = 'ACTIVE'`;
+
+/** The write endpoints, in order (each needs the enrolments the one before made). */
+const WRITES = {
+  enrol: async (s) => {
     let p = 0;
-    phase.endpoints.enrol = {
-      kind: 'write',
-      levels: await measureLevels('enrol', platform.url, () => {
-        const [l, course] = pairs[p++ % pairs.length];
-        return { method: 'POST', path: `/functions/v1/api/courses/${course}/enroll`, headers: auth(l.token) };
-      }),
-      pairs: pairs.length,
-      used: p,
+    return () => {
+      const [l, course] = s.pairs[p++ % s.pairs.length];
+      return { method: 'POST', path: `/functions/v1/api/courses/${course}/enroll`, headers: auth(l.token) };
     };
-    const byId = new Map(learners.map((l) => [l.id, l]));
-    const made = await sql`
-      select e.id::text, e.user_id::text from public.enrollments e
-      where e.user_id = any(${writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${since} and e.status = 'ACTIVE'`;
-    const nextEnrolment = cycle(made);
-    phase.endpoints.progress = {
-      kind: 'write',
-      levels: await measureLevels('progress', platform.url, () => {
-        const e = nextEnrolment();
-        return {
-          method: 'PUT',
-          path: `/functions/v1/api/enrollments/${e.id}`,
-          headers: { ...auth(byId.get(e.userId ?? e.user_id).token), 'content-type': 'application/json' },
-          body: '{}',
-        };
-      }),
+  },
+  progress: async (s) => {
+    const next = cycle(await benchEnrolments(s, s.sql`e.id::text as id`));
+    return () => {
+      const e = next();
+      return { method: 'PUT', path: `/functions/v1/api/enrollments/${e.id}`, headers: { ...auth(s.byId.get(e.user_id).token), 'content-type': 'application/json' }, body: '{}' };
     };
-    const modules = await sql`
-      select e.user_id::text, m.id::text from public.enrollments e join public.course_modules m on m.course_id = e.course_id
-      where e.user_id = any(${writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${since} and e.status = 'ACTIVE'
+  },
+  'module completion': async (s) => {
+    const rows = await s.sql`
+      select e.user_id::text as user_id, m.id::text as id
+      from public.enrollments e join public.course_modules m on m.course_id = e.course_id
+      where e.user_id = any(${s.writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${s.since} and e.status = 'ACTIVE'
         and not m.has_quiz
       limit 100000`;
-    const nextModule = cycle(modules);
-    phase.endpoints['module completion'] = {
-      kind: 'write',
-      levels: await measureLevels('module completion', platform.url, () => {
-        const m = nextModule();
-        return { method: 'POST', path: `/functions/v1/api/modules/${m.id}/complete`, headers: auth(byId.get(m.userId ?? m.user_id).token) };
-      }),
+    const next = cycle(rows);
+    return () => {
+      const m = next();
+      return { method: 'POST', path: `/functions/v1/api/modules/${m.id}/complete`, headers: auth(s.byId.get(m.user_id).token) };
     };
-    const quizzes = await sql`
-      select e.user_id::text, m.id::text as module_id, q.id::text as quiz_id
+  },
+  'quiz (open + submit)': async (s) => {
+    const rows = await s.sql`
+      select e.user_id::text as user_id, m.id::text as module_id, q.id::text as quiz_id
       from public.enrollments e join public.course_modules m on m.course_id = e.course_id join public.quizzes q on q.module_id = m.id
-      where e.user_id = any(${writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${since} and e.status = 'ACTIVE'
+      where e.user_id = any(${s.writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${s.since} and e.status = 'ACTIVE'
       limit 20000`;
-    const nextQuiz = cycle(quizzes);
-    if (quizzes.length > 0) {
-      phase.endpoints['quiz (open + submit)'] = {
-        kind: 'write',
-        levels: await measureLevels('quiz (open + submit)', platform.url, null, [
-          {
-            setupRequest: (req, context) => {
-              const q = nextQuiz();
-              context.quiz = q;
-              return Object.assign(req, {
-                method: 'GET',
-                path: `/functions/v1/api/modules/${q.moduleId ?? q.module_id}/quiz`,
-                headers: auth(byId.get(q.userId ?? q.user_id).token),
-                body: undefined,
-              });
-            },
-            onResponse: (status, body, context) => {
-              context.answers = {};
-              if (status === 200) for (const question of JSON.parse(body).questions) context.answers[question.id] = 0;
-            },
+    if (rows.length === 0) return null;
+    const next = cycle(rows);
+    return {
+      sequence: [
+        {
+          setupRequest: (req, context) => {
+            const q = next();
+            context.quiz = q;
+            return Object.assign(req, {
+              method: 'GET',
+              path: `/functions/v1/api/modules/${q.module_id}/quiz`,
+              headers: auth(s.byId.get(q.user_id).token),
+              body: undefined,
+            });
           },
-          {
-            setupRequest: (req, context) =>
-              Object.assign(req, {
-                method: 'POST',
-                path: `/functions/v1/api/quizzes/${context.quiz.quizId ?? context.quiz.quiz_id}/attempts`,
-                headers: { ...auth(byId.get(context.quiz.userId ?? context.quiz.user_id).token), 'content-type': 'application/json' },
-                body: JSON.stringify({ answers: context.answers }),
-              }),
+          onResponse: (status, body, context) => {
+            context.answers = {};
+            if (status === 200) for (const question of JSON.parse(body).questions) context.answers[question.id] = 0;
           },
-        ]),
-      };
-    }
+        },
+        {
+          setupRequest: (req, context) =>
+            Object.assign(req, {
+              method: 'POST',
+              path: `/functions/v1/api/quizzes/${context.quiz.quiz_id}/attempts`,
+              headers: { ...auth(s.byId.get(context.quiz.user_id).token), 'content-type': 'application/json' },
+              body: JSON.stringify({ answers: context.answers }),
+            }),
+        },
+      ],
+    };
+  },
+};
 
-    // Correctness under load.
-    if (checkCourse) {
-      phase.checks = await concurrencyChecks(platform, sql, checkLearner, checkCourse, fixtures.instructorId);
-      for (const c of phase.checks) log(`  ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
+async function runPhases(phases) {
+  // Ceilings, one Deno server per database.
+  const ceilings = [];
+  try {
+    for (const s of phases) ceilings.push(await startCeiling(s.dbUrl, s.bytesFile));
+    for (const [name, p] of [['bytes', '/bytes'], ['sql', '/sql'], ['sql-tx', '/sql-tx']]) {
+      for (const [i, s] of phases.entries()) {
+        s.phase.ceilings[name] = await measureLevels(`${tag(s)} ceiling ${name}`, ceilings[i].url, () => ({ method: 'GET', path: p }));
+      }
     }
   } finally {
-    clearInterval(sampler);
-    phase.peakRss = peakRss;
-    log(`  peak resident memory of the platform (node + deno): ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
-    await platform.stop();
-    try {
-      if (fixtures && since) {
-        const ids = fixtures.learners.map((l) => l.id);
-        await removeBenchWrites(sql, ids, since);
-      }
-      if (bench?.added) await sql`delete from public.courses where title like 'Bench fixture course %' and author_id = ${fixtures.instructorId}::uuid`;
-      if (fixtures?.created.length) {
-        await sql`delete from auth.users where id = any(${fixtures.created.map((l) => l.id)}::uuid[])`;
-      }
-    } finally {
-      await sql.end({ timeout: 5 });
-      fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const c of ceilings) c.stop();
+  }
+  for (const [name, make] of Object.entries(READS)) {
+    for (const s of phases) {
+      s.phase.endpoints[name] = { kind: 'read', levels: await measureLevels(`${tag(s)} ${name}`, s.platform.url, make(s)) };
     }
   }
-  return phase;
+  for (const s of phases) await prepareWrites(s);
+  for (const [name, make] of Object.entries(WRITES)) {
+    for (const s of phases) {
+      const made = await make(s);
+      if (!made) continue;
+      const levels = typeof made === 'function'
+        ? await measureLevels(`${tag(s)} ${name}`, s.platform.url, made)
+        : await measureLevels(`${tag(s)} ${name}`, s.platform.url, null, made.sequence);
+      s.phase.endpoints[name] = { kind: 'write', levels };
+    }
+  }
+  for (const s of phases) {
+    if (!s.checkCourse) continue;
+    s.phase.checks = await concurrencyChecks(s.platform, s.sql, s.checkLearner, s.checkCourse, s.fixtures.instructorId);
+    for (const c of s.phase.checks) log(`  ${tag(s)} ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
+  }
 }
+
+const tag = (s) => (s.label.startsWith('Seed') ? '[seed]  ' : '[scaled]');
 
 async function recreate(name) {
   const admin = postgres(databaseUrl('postgres'), { max: 1, onnotice: () => {} });
@@ -619,12 +644,21 @@ function markdown(report) {
 async function main() {
   const scaledUrl = process.env.DATABASE_URL || databaseUrl('esl_scale');
   const started = Date.now();
-  const scaled = await runPhase('Scaled database', scaledUrl);
-  let seed = null;
-  if (!process.env.BENCH_SKIP_SEED) {
-    const seedUrl = process.env.BENCH_SEED_URL || (await recreate('esl_bench_seed'));
-    seed = await runPhase('Seed database', seedUrl);
+  const port = Number(process.env.BENCH_PORT ?? 0);
+  const phases = [];
+  try {
+    phases.push(await openPhase('Scaled database', scaledUrl, port));
+    if (!process.env.BENCH_SKIP_SEED) {
+      const seedUrl = process.env.BENCH_SEED_URL || (await recreate('esl_bench_seed'));
+      phases.push(await openPhase('Seed database', seedUrl, port ? port + 2 : 0));
+    }
+    log('');
+    await runPhases(phases);
+  } finally {
+    for (const s of phases) await closePhase(s);
   }
+  const scaled = phases[0].phase;
+  const seed = phases[1]?.phase ?? null;
   const verdict = judge(scaled, seed);
   const date = new Date().toISOString().replace(/:/g, '-').replace(/\..*/, '');
   const report = { date, seconds: SECONDS, warmup: WARMUP, machine: machine(), budgets: BUDGETS, scaled, seed, verdict };
