@@ -84,6 +84,8 @@ async function main() {
     const result = await generate({
       transaction: (fn) => sql.begin((tx) => fn((text) => tx.unsafe(text), (text, params) => tx.unsafe(text, params))),
       query: (text) => sql.unsafe(text),
+      // The session's CPU time is readable from /proc when the server runs on this machine.
+      measureCpu: !options.pglite && ['127.0.0.1', 'localhost', '[::1]', ''].includes(new URL(target).hostname),
     }, preset, (m) => console.log(m));
     const total = (performance.now() - started) / 1000;
     console.log('\nRows:');
@@ -103,7 +105,7 @@ async function main() {
     console.log(`\nSign in (password ${PASSWORD} for every account): demo admin / instructor / student, or generated`);
     console.log(`  admin ${sample.admin}, instructor ${sample.instructor}, learner ${sample.learner}`);
     console.log(`\nDone in ${total.toFixed(1)} s (${result.phases.map((p) => `${p.name} ${p.seconds.toFixed(1)} s`).join(', ')}).`);
-    console.log(`SEED_SCALE_DONE ${JSON.stringify({ database: redact(target), preset: options.preset, seconds: Number(total.toFixed(1)), migrateSeconds: Number(migrateSeconds.toFixed(1)), phases: result.phases.map((p) => ({ ...p, seconds: Number(p.seconds.toFixed(1)) })), counts: result.counts, password: PASSWORD, accounts: sample })}`);
+    console.log(`SEED_SCALE_DONE ${JSON.stringify({ database: redact(target), preset: options.preset, seconds: Number(total.toFixed(1)), migrateSeconds: Number(migrateSeconds.toFixed(1)), phases: result.phases.map((p) => ({ ...p, seconds: Number(p.seconds.toFixed(1)), ...(p.cpuSeconds === undefined ? {} : { cpuSeconds: Number(p.cpuSeconds.toFixed(1)) }) })), counts: result.counts, password: PASSWORD, accounts: sample })}`);
   } finally {
     await sql.end({ timeout: 5 });
     await database.stop();
