@@ -162,6 +162,16 @@ const ENDPOINTS: Record<string, Endpoint> = {
     body: () => Object.fromEntries(settingsColumns.map((k) => [k, settingsBefore[k]])),
   },
   'GET /api/audit': {},
+  'POST /api/admin/users/import/preview': {
+    body: () => ({ csv: `username,email,name\nprev_${unique()},prev_${unique()}@example.test,Matrix Preview\n` }),
+  },
+  'POST /api/admin/users/import': {
+    body: () => {
+      const id = unique();
+      return { importId: crypto.randomUUID(), part: 1, rows: [{ line: 2, username: `imp_${id}`, email: `imp_${id}@example.test`, name: 'Matrix Imported' }] };
+    },
+  },
+  'GET /api/admin/users/export.csv': {},
 };
 
 // ---- The expected table, read from docs/ACCESS-MATRIX.md ----
