@@ -88,6 +88,10 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/api/settings', body: 'none' },
   { method: 'PUT', path: '/api/settings', body: 'json', required: true, fields: { siteName: 'string', adminEmail: 'string', courseAccess: 'enum', certificateTemplate: 'enum', footerText: 'string', enableAnalytics: 'boolean', autoEnrollment: 'boolean', contactEmail: 'string' } },
   { method: 'GET', path: '/api/audit', body: 'none', query: ['page', 'pageSize'] },
+  // admin-import.ts
+  { method: 'POST', path: '/api/admin/users/import/preview', body: 'json', required: true, fields: { csv: 'string' } },
+  { method: 'POST', path: '/api/admin/users/import', body: 'json', required: true, fields: { importId: 'uuid', part: 'number', rows: 'array' } },
+  { method: 'GET', path: '/api/admin/users/export.csv', body: 'none', query: ['search', 'role', 'service'] },
   // admin-certificates.ts
   { method: 'GET', path: '/api/admin/certificates', body: 'none', query: ['search', 'page', 'pageSize'] },
   { method: 'POST', path: '/api/admin/certificates/:certificateId/revoke', body: 'json', required: true, fields: { reason: 'string' } },
