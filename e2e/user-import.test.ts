@@ -9,9 +9,9 @@ import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser'
 import { apiCall as call, apiLogin, uiLogin } from './api';
 
 const suffix = `${Date.now().toString(36)}${process.pid.toString(36)}`;
-const GOOD = 10;
+const GOOD = 50;
 
-/** Ten ambulance staff (two instructors) and two bad rows: an invalid email and an unknown service. */
+/** Fifty ambulance staff (two instructors) and two bad rows: an invalid email and an unknown service. */
 function staffCsv(): string {
   const lines = ['username,email,name,role,services'];
   for (let i = 1; i <= GOOD; i += 1) {
@@ -55,10 +55,10 @@ describe('bulk user import end to end', () => {
     await page.keyboard.press('Enter');
     await (await chooser).setFiles({ name: 'ambulance-staff.csv', mimeType: 'text/csv', buffer: Buffer.from(staffCsv()) });
 
-    await page.getByTestId('import-summary').filter({ hasText: '12 rows: 10 ready to import, 2 with problems' }).waitFor();
+    await page.getByTestId('import-summary').filter({ hasText: '52 rows: 50 ready to import, 2 with problems' }).waitFor();
     const table = page.getByRole('table', { name: 'Rows of the file' });
-    await table.locator('tr[data-line="12"]').getByText('Invalid email address').waitFor();
-    await table.locator('tr[data-line="13"]').getByText('Unknown service "NHS"', { exact: false }).waitFor();
+    await table.locator('tr[data-line="52"]').getByText('Invalid email address').waitFor();
+    await table.locator('tr[data-line="53"]').getByText('Unknown service "NHS"', { exact: false }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'user-import-preview');
 
@@ -67,22 +67,22 @@ describe('bulk user import end to end', () => {
     expect(before.json.total).toBe(0);
   });
 
-  it('imports the ten good rows and reports the two bad ones', async () => {
-    await page.locator('label', { hasText: 'All (12)' }).click();
+  it('imports the fifty good rows and reports the two bad ones', async () => {
+    await page.locator('label', { hasText: 'All (52)' }).click();
     await page.getByRole('table', { name: 'Rows of the file' }).locator('tr[data-line="2"]').waitFor();
-    await page.getByRole('button', { name: 'Import 10 users' }).click();
+    await page.getByRole('button', { name: 'Import 50 users' }).click();
     await page.getByRole('heading', { name: 'Import finished' }).waitFor();
-    await page.getByTestId('import-outcome').filter({ hasText: '10 users created, 2 skipped.' }).waitFor();
+    await page.getByTestId('import-outcome').filter({ hasText: '50 users created, 2 skipped.' }).waitFor();
     const skipped = page.getByRole('table', { name: 'Rows skipped' });
-    await skipped.locator('tr[data-skipped="12"]').getByText('Invalid email address').waitFor();
-    await skipped.locator('tr[data-skipped="13"]').getByText(/Unknown service "NHS"/).waitFor();
+    await skipped.locator('tr[data-skipped="52"]').getByText('Invalid email address').waitFor();
+    await skipped.locator('tr[data-skipped="53"]').getByText(/Unknown service "NHS"/).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'user-import-result');
 
     const users = await call('GET', `/users?search=${suffix}&pageSize=100`, adminToken);
     expect(users.json.total).toBe(GOOD);
     const roles = users.json.items.map((u: { role: string; services: string[] }) => `${u.role}:${u.services.join(';')}`).sort();
-    expect(roles).toEqual([...Array(2).fill('INSTRUCTOR:UKAS'), ...Array(8).fill('STUDENT:UKAS')]);
+    expect(roles).toEqual([...Array(2).fill('INSTRUCTOR:UKAS'), ...Array(48).fill('STUDENT:UKAS')]);
   });
 
   it('downloads the one-time passwords as CSV, and one of them signs in', async () => {
@@ -107,8 +107,9 @@ describe('bulk user import end to end', () => {
     await page.getByLabel('Search users').fill(`.${suffix}@ambulance`);
     await page.getByLabel('Service', { exact: true }).filter({ visible: true }).first().click();
     await page.getByRole('option', { name: 'United Kingdom Ambulance Service' }).click();
-    // The search is debounced and runs on the server: wait for the list to narrow to the ten.
-    await page.waitForFunction((n) => document.querySelectorAll('table[aria-label="Users"] tbody tr').length === n, GOOD);
+    // The search is debounced and runs on the server: wait for the list to narrow to the fifty (20 a page).
+    await page.getByText(`${GOOD} users`, { exact: true }).waitFor();
+    await page.locator(`tr[data-user="amb1_${suffix}"]`).waitFor();
     await expectAccessible(page);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
