@@ -263,12 +263,17 @@ as $$
     from me
     cross join public.required_training r
     join public.courses c on c.id = r.course_id and c.status = 'ACTIVE'
-    join public.profiles p
+    -- One person (the dashboard, the header notice) by primary key; everyone otherwise. Two branches
+    -- gated on the parameter, so the one-person call never scans profiles whatever the plan.
+    join (
+      select pp.* from public.profiles pp where p_user_id is not null and pp.id = p_user_id
+      union all
+      select pa.* from public.profiles pa where p_user_id is null
+    ) p
       on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
     left join public.enrollments e on e.user_id = p.id and e.course_id = r.course_id
     where me.uid is not null
       and (me.admin or p.id = me.uid or (me.role = 'INSTRUCTOR' and p.services && me.services))
-      and (p_user_id is null or p.id = p_user_id)
       and (p_role is null or p.role = p_role)
       and (p_service is null or p.services @> array[p_service])
       and (p_course_id is null or r.course_id = p_course_id)
