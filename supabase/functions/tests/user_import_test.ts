@@ -239,6 +239,48 @@ test('import: creates the valid rows with temporary passwords that sign in, role
   assert.equal(again.json.skipped.length, 3);
 });
 
+test('import: a sign-up that commits the same email while a part is being written: the part is redone whole, that row skipped', async () => {
+  const token = await adminToken();
+  const id = unique();
+  const rows: Row[] = [0, 1, 2].map((i) => ({
+    line: i + 2, username: `race${i}_${id}`, email: `race${i}_${id}@example.test`, name: `Racer ${i}`, role: 'STUDENT', services: 'UKAS',
+  }));
+  // Another transaction creates an account with row 3's email and holds it uncommitted: the import's
+  // check cannot see it, so its insert waits on the unique email (Postgres) or behind it (PGlite),
+  // then meets the committed row.
+  let release!: () => void;
+  let inserted!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
+  const holder = db.sql.begin(async (tx) => {
+    await tx`
+      insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+        raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+      values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', ${rows[1].email}, '', now(),
+        '{"provider":"email","providers":["email"]}', ${tx.json({ username: `early_${id}`, name: 'Early Bird' })}, now(), now())`;
+    inserted();
+    await released;
+  });
+  await insertedNow;
+  const importing = importPart(token, rows);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  release();
+  await holder;
+  const answer = await importing;
+  assert.equal(answer.status, 201, answer.text);
+  // deno-lint-ignore no-explicit-any
+  assert.deepEqual(answer.json.created.map((u: any) => u.line), [2, 4]);
+  assert.deepEqual(answer.json.skipped, [
+    { line: 3, username: `race1_${id}`, email: rows[1].email, problems: [{ field: 'email', message: 'Email is already registered' }] },
+  ]);
+  const [counts] = await db.sql<{ users: number; profiles: number; identities: number }[]>`
+    select (select count(*)::int from auth.users where email like ${`race%\_${id}@example.test`}) as users,
+           (select count(*)::int from public.profiles where username like ${`race%\_${id}`}) as profiles,
+           (select count(*)::int from auth.identities where identity_data ->> 'email' like ${`race%\_${id}@example.test`}) as identities`;
+  // Rows 2 and 4 once each, and the racing sign-up's account (whose profile has its own username).
+  assert.deepEqual(counts, { users: 3, profiles: 2, identities: 2 });
+});
+
 test('import: 1,050 users in parts of 500 (as the web client sends them), then exported as CSV across pages', async () => {
   const token = await adminToken();
   const id = unique();
