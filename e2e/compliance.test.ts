@@ -150,4 +150,24 @@ describe('mandatory training and compliance end to end', () => {
     expect(lines.some((l) => l.includes(keen.username))).toBe(false); // the drill-down showed only the overdue
     await page.context().close();
   });
+
+  it('an instructor manages rules only in their services and sees compliance only for them', async () => {
+    const page = await newPage('instructor', 'password123');
+    await page.goto(`${baseUrl}/instructor?tab=required`);
+    await page.getByRole('heading', { name: 'Add required training' }).waitFor();
+    // The seed instructor is in UKPS and MISC: those are the only services offered.
+    await page.getByRole('combobox', { name: 'Service', exact: true }).click();
+    await expect.poll(() => page.getByRole('option').allInnerTexts()).toEqual(['Any service', 'United Kingdom Police Service', 'Miscellaneous Service']);
+    await page.keyboard.press('Escape');
+    await expectAccessible(page);
+    await screenshot(page, 'required-training-instructor');
+
+    await page.goto(`${baseUrl}/compliance`);
+    await page.getByRole('heading', { name: 'Compliance', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Compliance by service and course' }).or(page.getByText('Nothing to report')).waitFor();
+    // The ambulance learners are not theirs: no UKAS row for the course.
+    expect(await page.locator(`tr[data-service="UKAS"][data-course="${courseId}"]`).count()).toBe(0);
+    await expectAccessible(page);
+    await page.context().close();
+  });
 });

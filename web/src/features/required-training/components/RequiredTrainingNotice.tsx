@@ -9,18 +9,34 @@ export function RequiredTrainingNotice({ userId }: { userId: string | null | und
   const { data } = useMyRequiredTraining(userId);
   const n = data?.attention ?? 0;
   if (!userId || n === 0) return null;
-  // White on red 9 (5.6:1) in both colour schemes.
+  const text = n === 1 ? '1 required training item overdue or due soon' : `${n} required training items overdue or due soon`;
+  // White on red 9 (5.6:1) in both colour schemes; on small screens only the count, with the words
+  // for assistive technology.
   return (
-    <Button
-      component={Link}
-      to="/dashboard#required-training"
-      data-testid="required-training-notice"
-      size="compact-sm"
-      color="red.9"
-      visibleFrom="sm"
-      leftSection={<IconAlertTriangle size={16} aria-hidden="true" />}
-    >
-      {n === 1 ? '1 required training item overdue or due soon' : `${n} required training items overdue or due soon`}
-    </Button>
+    <>
+      <Button
+        component={Link}
+        to="/dashboard#required-training"
+        data-testid="required-training-notice"
+        size="compact-sm"
+        color="red.9"
+        visibleFrom="sm"
+        leftSection={<IconAlertTriangle size={16} aria-hidden="true" />}
+      >
+        {text}
+      </Button>
+      <Button
+        component={Link}
+        to="/dashboard#required-training"
+        data-testid="required-training-notice-compact"
+        size="compact-sm"
+        color="red.9"
+        hiddenFrom="sm"
+        aria-label={text}
+        leftSection={<IconAlertTriangle size={16} aria-hidden="true" />}
+      >
+        {n}
+      </Button>
+    </>
   );
 }
