@@ -157,7 +157,7 @@ describe('mandatory training and compliance end to end', () => {
     await page.getByRole('heading', { name: 'Add required training' }).waitFor();
     // The seed instructor is in UKPS and MISC: those are the only services offered.
     await page.getByRole('combobox', { name: 'Service', exact: true }).click();
-    await expect.poll(() => page.getByRole('option').allInnerTexts()).toEqual(['Any service', 'United Kingdom Police Service', 'Miscellaneous Service']);
+    await expect.poll(() => page.getByRole('option').allInnerTexts()).toEqual(['United Kingdom Police Service', 'Miscellaneous Service']);
     await page.keyboard.press('Escape');
     await expectAccessible(page);
     await screenshot(page, 'required-training-instructor');

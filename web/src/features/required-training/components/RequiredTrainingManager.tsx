@@ -46,11 +46,14 @@ function RuleFieldsForm({
   value,
   onChange,
   services,
+  anyService,
   errors,
 }: {
   value: RuleFields;
   onChange: (next: RuleFields) => void;
   services: readonly string[];
+  /** Admins may leave the service open (a role-only rule); instructors must name one of theirs. */
+  anyService: boolean;
   errors: Record<string, string>;
 }) {
   return (
@@ -66,7 +69,10 @@ function RuleFieldsForm({
       />
       <Select
         label="Service"
-        data={[{ value: ANY, label: 'Any service' }, ...services.map((s) => ({ value: s, label: serviceLabel(s) }))]}
+        data={[
+          ...(anyService ? [{ value: ANY, label: 'Any service' }] : []),
+          ...services.map((s) => ({ value: s, label: serviceLabel(s) })),
+        ]}
         value={value.service}
         onChange={(v) => onChange({ ...value, service: v ?? ANY })}
         allowDeselect={false}
@@ -214,7 +220,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
                 w={320}
                 required
               />
-              <RuleFieldsForm value={fields} onChange={setFields} services={services} errors={createErrors} />
+              <RuleFieldsForm value={fields} onChange={setFields} services={services} anyService={isAdmin} errors={createErrors} />
             </Group>
             <Group>
               <Button type="submit" loading={create.isPending}>
@@ -319,7 +325,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
         <form onSubmit={onSaveEdit} noValidate>
           <Stack>
             <Group align="flex-start" gap="sm">
-              <RuleFieldsForm value={editFields} onChange={setEditFields} services={services} errors={editErrors} />
+              <RuleFieldsForm value={editFields} onChange={setEditFields} services={services} anyService={isAdmin} errors={editErrors} />
             </Group>
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setEditing(null)}>
