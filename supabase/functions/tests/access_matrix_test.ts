@@ -42,6 +42,8 @@ interface World {
   code: string;
   learner: string;
   victim: string;
+  rule: string;
+  cpd: string;
 }
 
 interface Endpoint {
@@ -172,6 +174,33 @@ const ENDPOINTS: Record<string, Endpoint> = {
     },
   },
   'GET /api/admin/users/export.csv': {},
+  // Issue 8: recertification, revocation, mandatory training, compliance, learning record.
+  'POST /api/courses/{course}/recertify': {},
+  'GET /api/admin/certificates': {},
+  'POST /api/admin/certificates/{certificate}/revoke': { body: () => ({ reason: 'Issued in error (access matrix)' }) },
+  'GET /api/required-training': {},
+  'POST /api/required-training': { body: (w) => ({ courseId: w.course, role: 'INSTRUCTOR', service: 'UKPS' }) },
+  'PUT /api/required-training/{rule}': { body: () => ({ dueWithinDays: 45 }) },
+  'DELETE /api/required-training/{rule}': {},
+  'GET /api/me/required-training': {},
+  'GET /api/compliance': {},
+  'GET /api/compliance/people': {},
+  'GET /api/compliance/export.csv': {},
+  'GET /api/me/learning-record': {},
+  'GET /api/me/learning-record.pdf': {},
+  'GET /api/me/learning-record.csv': {},
+  'GET /api/admin/users/{learner}/learning-record': {},
+  'GET /api/admin/users/{learner}/learning-record.pdf': {},
+  'GET /api/admin/users/{learner}/learning-record.csv': {},
+  'GET /api/me/cpd-entries': {},
+  'GET /api/me/cpd-entries/{cpd}': {},
+  'POST /api/me/cpd-entries': {
+    body: () => ({ activityDate: '2026-01-15', activity: 'Matrix reading', hours: 1.5, learnt: 'What the matrix taught' }),
+  },
+  'PUT /api/me/cpd-entries/{cpd}': {
+    body: () => ({ activityDate: '2026-01-16', activity: 'Matrix reading again', hours: 2, learnt: 'More of the same' }),
+  },
+  'DELETE /api/me/cpd-entries/{cpd}': {},
 };
 
 // ---- The expected table, read from docs/ACCESS-MATRIX.md ----
@@ -187,7 +216,7 @@ for (const line of Deno.readTextFileSync(matrixFile).split('\n')) {
 
 // ---- Personas and worlds ----
 
-async function persona(name: PersonaName, role: 'STUDENT' | 'INSTRUCTOR', services: string[]): Promise<Persona> {
+async function persona(name: PersonaName, role: 'STUDENT' | 'INSTRUCTOR' | 'ADMIN', services: string[]): Promise<Persona> {
   const made = await register();
   await db.sql`update public.profiles set role = ${role}::public.user_role, services = ${db.sql.array(services)}::public.service_code[]
     where id = ${made.user.id}`;
@@ -200,12 +229,8 @@ const otherLearner = await persona('other learner', 'STUDENT', ['UKFRS']);
 const instructor = await persona('instructor', 'INSTRUCTOR', ['UKPS']);
 const otherInstructor = await persona('other instructor', 'INSTRUCTOR', ['UKFRS']);
 const pendingUser = await persona('learner', 'STUDENT', ['UKPS']);
-const admin: Persona = { name: 'admin', username: 'admin', password: 'password123', token: await login('admin', 'password123') };
-{
-  const [row] = await db.sql<{ id: string; email: string }[]>`select id, email from public.profiles where username = 'admin'`;
-  admin.id = row.id;
-  admin.email = row.email;
-}
+// A fresh administrator: password changes and the like never touch the seeded admin.
+const admin = await persona('admin', 'ADMIN', ['UKPS', 'UKAS', 'UKFRS', 'UKHW', 'AUX', 'MISC']);
 const personas: Persona[] = [{ name: 'visitor' }, learner, otherLearner, instructor, otherInstructor, admin];
 
 const [settingsBefore] = await db.sql<Record<string, unknown>[]>`
@@ -252,14 +277,24 @@ async function freshWorld(): Promise<World> {
       insert into public.quiz_attempts (user_id, quiz_id, score, max_score, passed, completed_at)
       select ${learner.id!}::uuid, id, 1, 2, false, now() from quiz returning id
     ), certificate as (
-      insert into public.certificates (user_id, course_id, learner_name, course_title, service)
-      select ${learner.id!}::uuid, id, 'Matrix Learner', 'Matrix course', 'UKPS' from course returning id, verification_code
+      -- Expiring within 60 days, so the learner may start recertification.
+      insert into public.certificates (user_id, course_id, learner_name, course_title, service, expires_at)
+      select ${learner.id!}::uuid, id, 'Matrix Learner', 'Matrix course', 'UKPS', now() + interval '10 days' from course
+      returning id, verification_code
+    ), rule as (
+      -- For a service none of the personas is in, so its auto-enrolment changes nothing they meet.
+      insert into public.required_training (course_id, role, service, created_by)
+      select id, 'STUDENT', 'AUX', ${instructor.id!}::uuid from course returning id
+    ), cpd as (
+      insert into public.cpd_entries (user_id, activity_date, activity, hours, learnt)
+      values (${learner.id!}::uuid, current_date - 2, 'Matrix CPD', 1, 'Matrix notes') returning id
     )
     select (select id from course) as course, (select id from m1) as module, (select id from m2) as module2,
            (select id from quiz) as quiz, (select id from q1) as question, (select id from q2) as question2,
            (select id from enrolment) as enrollment, (select id from pending) as pending,
            (select id from certificate) as certificate, (select verification_code from certificate) as code,
-           ${learner.id!}::uuid as learner, ${victim.user.id}::uuid as victim, (select id from attempt) as attempt`;
+           ${learner.id!}::uuid as learner, ${victim.user.id}::uuid as victim, (select id from attempt) as attempt,
+           (select id from rule) as rule, (select id from cpd) as cpd`;
   return w;
 }
 
@@ -267,6 +302,7 @@ async function freshWorld(): Promise<World> {
  * sharing this platform never meet the matrix's data. */
 async function removeWorld(w: World) {
   await db.sql`delete from public.courses where id = ${w.course}`;
+  await db.sql`delete from public.cpd_entries where id = ${w.cpd}`;
 }
 
 function fill(template: string, w: World): string {

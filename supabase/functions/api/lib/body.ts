@@ -65,11 +65,20 @@ function unsafeText(value: unknown, path: string, depth = 0): string | null {
   return null;
 }
 
-/** Top-level keys of a JSON object body that the schema does not declare. */
-function unknownKeys(schema: z.ZodType, value: unknown): string[] {
+/** Fields that decide who someone is, what they own or what they achieved. A body that carries one
+ * its endpoint does not take is refused (400), not silently stripped, so a client learns at once
+ * that it cannot set it. Other undeclared fields (say `updatedAt` from a GET sent back) are ignored. */
+const PROTECTED_FIELDS = new Set([
+  'role', 'roles', 'services', 'progress', 'completed', 'completedAt', 'score', 'maxScore', 'passed',
+  'author', 'authorId', 'author_id', 'userId', 'user_id', 'status', 'createdBy', 'created_by', 'revokedAt',
+  'revokedBy', 'expiresAt', 'issuedAt', 'cycle', 'verificationCode', 'isAdmin', 'admin',
+]);
+
+/** Protected top-level keys of a JSON object body that the schema does not declare. */
+function forbiddenKeys(schema: z.ZodType, value: unknown): string[] {
   const shape = (schema as { shape?: Record<string, unknown> }).shape;
   if (!shape || value === null || typeof value !== 'object' || Array.isArray(value)) return [];
-  return Object.keys(value).filter((key) => !Object.hasOwn(shape, key));
+  return Object.keys(value).filter((key) => PROTECTED_FIELDS.has(key) && !Object.hasOwn(shape, key));
 }
 
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
@@ -81,16 +90,12 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infe
   return result.data;
 }
 
-/** readJson + validate. A body field the endpoint does not take (a learner's role, score or
- * author, say) is refused, not silently dropped, so a client learns at once it cannot set it. */
+/** readJson + validate, refusing protected fields the endpoint does not take. */
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   const value = await readJson(c);
-  const unknown = unknownKeys(schema, value);
-  if (unknown.length > 0) {
-    // Only plain names are echoed back; anything else is reported under '_'.
-    const name = (key: string) => (/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(key) ? key : '_');
-    const fields = Object.fromEntries(unknown.slice(0, 20).map((key) => [name(key), 'This field cannot be set here']));
-    throw new ApiError(400, 'Validation failed', fields);
+  const forbidden = forbiddenKeys(schema, value);
+  if (forbidden.length > 0) {
+    throw new ApiError(400, 'Validation failed', Object.fromEntries(forbidden.map((key) => [key, 'This field cannot be set here'])));
   }
   return validate(schema, value);
 }
