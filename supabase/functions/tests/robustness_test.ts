@@ -2,7 +2,7 @@
 // admin. Bad input must get a clear 4xx (never a 500), no answer may show a stack trace or SQL text,
 // JSON error bodies carry a string message, and a refused request changes no data.
 import assert from 'node:assert/strict';
-import { type Answer, app, call, closePoolAfterTests, db, register, test } from './helpers.ts';
+import { type Answer, app, call, closePoolAfterTests, db, LEAK_PATTERNS, register, test } from './helpers.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type FieldType = 'string' | 'number' | 'nullableNumber' | 'boolean' | 'array' | 'enum' | 'uuid' | 'record';
@@ -143,23 +143,7 @@ const MALFORMED_IDS = [
 ];
 
 const BIG = 'x'.repeat(100 * 1024);
-const LEAKS: RegExp[] = [
-  /\bat \S+ \(/, // stack frame "at fn (file:...)"
-  /\n\s+at /,
-  /\.ts:\d+:\d+/,
-  /postgres/i,
-  /syntax error/i,
-  /\brelation\b/i,
-  /violates/i,
-  /\bselect\s+.+\s+from\b/i,
-  /\binsert into\b/i,
-  /\bupdate public\./i,
-  /\bdelete from\b/i,
-  /\bSQLSTATE\b/i,
-  /\bpermission denied\b/i,
-  /invalid input syntax/i,
-  /row-level security/i,
-];
+
 
 let cases = 0;
 const failures: string[] = [];
@@ -186,7 +170,7 @@ async function check(label: string, method: string, path: string, options: Param
   const where = `${label}: ${method} ${path.slice(0, 120)} -> ${answer.status} ${answer.text.slice(0, 200)}`;
   if (answer.status >= 500) failures.push(`5xx ${where}`);
   else if (refused && answer.status < 400) failures.push(`accepted ${where}`);
-  for (const pattern of LEAKS) {
+  for (const pattern of LEAK_PATTERNS) {
     if (pattern.test(answer.text)) {
       failures.push(`leak ${pattern} ${where}`);
       break;
