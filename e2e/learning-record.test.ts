@@ -4,11 +4,11 @@
 // admin opens the learner's record read-only from the Users tab. axe on every screen, screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin, uiLogin } from './api';
+import { parseCsv, pdfText } from './files';
 
 const AIRWAVE = '10000000-0000-4000-a000-000000000003';
 const AIRWAVE_TITLE = 'Airwave Radio Voice Procedure';
@@ -21,47 +21,6 @@ const londonToday = () => {
     .formatToParts(new Date()).map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day}`;
 };
-
-/** The text drawn on a PDF's pages (pdf-lib writes each line as a WinAnsi hex string in a Flate stream). */
-function pdfText(bytes: Buffer): string {
-  const raw = bytes.toString('latin1');
-  const out: string[] = [];
-  const pattern = /stream\r?\n/g;
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(raw))) {
-    const start = match.index + match[0].length;
-    const dict = raw.slice(Math.max(0, raw.lastIndexOf('<<', match.index)), match.index);
-    const length = Number(/\/Length (\d+)/.exec(dict)?.[1] ?? 0);
-    if (!dict.includes('FlateDecode') || !length) continue;
-    try {
-      const text = zlib.inflateSync(bytes.subarray(start, start + length)).toString('latin1');
-      for (const hex of text.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) out.push(Buffer.from(hex[1], 'hex').toString('latin1'));
-    } catch {
-      // Font programs and other streams that are not page text.
-    }
-  }
-  return out.join('\n');
-}
-
-/** RFC 4180 fields, with quotes, commas and line breaks inside quoted fields. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i += 1; }
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(field); field = ''; }
-    else if (ch === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i += 1; }
-    else field += ch;
-  }
-  return rows;
-}
 
 async function saveDownload(page: Page, click: () => Promise<void>, name: string) {
   const [download] = await Promise.all([page.waitForEvent('download'), click()]);

@@ -42,7 +42,8 @@ export function CertificateStateBadge({ state }: { state: CertificateState }) {
       radius="sm"
       data-certificate-state={state}
       leftSection={<Icon size={14} aria-hidden />}
-      style={{ backgroundColor: CERTIFICATE_STATE_BACKGROUND[state], color: '#fff' }}
+      // Never cut to 'EXPI…' in a narrow table cell or a nowrap group: the words carry the state.
+      style={{ backgroundColor: CERTIFICATE_STATE_BACKGROUND[state], color: '#fff', minWidth: 'max-content' }}
     >
       {CERTIFICATE_STATE_LABELS[state]}
     </Badge>

@@ -12,7 +12,7 @@ const STYLES: Record<TrainingStatus, { backgroundColor: string; color: string }>
 
 export function TrainingStatusBadge({ status }: { status: TrainingStatus }) {
   return (
-    <Badge variant="filled" radius="sm" data-status={status} style={{ ...STYLES[status], maxWidth: 'none', overflow: 'visible' }}>
+    <Badge variant="filled" radius="sm" data-status={status} style={{ ...STYLES[status], maxWidth: 'none', minWidth: 'max-content', overflow: 'visible' }}>
       {TRAINING_STATUS_LABELS[status]}
     </Badge>
   );
