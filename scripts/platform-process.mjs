@@ -105,6 +105,7 @@ function handle(child, info, output) {
     },
     /** Resident memory of the platform's whole process tree, in bytes. */
     rss: () => treeRss(child.pid),
+    rssByCommand: () => treeRssByCommand(child.pid),
   };
 }
 
@@ -133,6 +134,11 @@ function groupMembers(pgid) {
 
 /** Sum of VmRSS over pid and all its descendants (Linux /proc). */
 export function treeRss(rootPid) {
+  return Object.values(treeRssByCommand(rootPid)).reduce((a, b) => a + b, 0);
+}
+
+/** VmRSS of pid and its descendants, summed per command name (node, deno, ...). */
+export function treeRssByCommand(rootPid) {
   const children = new Map();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -145,20 +151,21 @@ export function treeRss(rootPid) {
       // exited while we looked
     }
   }
-  let total = 0;
+  const byCommand = {};
   const stack = [rootPid];
   while (stack.length) {
     const pid = stack.pop();
     try {
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      total += kb * 1024;
+      const name = /Name:\s+(\S+)/.exec(status)?.[1] ?? 'other';
+      byCommand[name] = (byCommand[name] ?? 0) + kb * 1024;
     } catch {
       continue;
     }
     stack.push(...(children.get(pid) ?? []));
   }
-  return total;
+  return byCommand;
 }
 
 /** The machine's Postgres as a superuser URL (TEST_DATABASE_URL's server when set). */
