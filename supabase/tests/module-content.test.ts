@@ -1,7 +1,8 @@
 // Module bodies (course_modules.content and .image) are readable only by those who may read the
-// module: through private.module_body, never by a direct select of the columns (migration
-// 20260350000200_module_content_gate). Course 1 requires enrolment (the seed learner is enrolled,
-// ACTIVE; the instructor authors it); course 2 is set here not to (every seed course requires it).
+// module: through private.module_body (or private.course_module_bodies for a whole course), never by
+// a direct select of the columns (migrations 20260350000200_module_content_gate and
+// 20260390000000_read_paths). Course 1 requires enrolment (the seed learner is enrolled, ACTIVE; the
+// instructor authors it); course 2 is set here not to (every seed course requires it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createUser, ids, personas, queryAs, sqlState, type Persona, type TestDatabase } from './helpers/database';
 
@@ -84,6 +85,43 @@ describe.each(backends)('module content gate on $name', ({ create }) => {
     expect((await body(learner, draftModule)).rows).toEqual([]);
     expect((await body(instructor, draftModule)).rows.length).toBe(1);
     expect((await body(visitor, '00000000-0000-4000-a000-00000000dead')).rows).toEqual([]);
+  });
+
+  // private.course_module_bodies (20260390000000_read_paths): the same rule for a whole course at once.
+  const courseBodies = (persona: Persona | null, courseId: string) =>
+    queryAs<{ module_id: string; content: string; image: string | null }>(db, persona,
+      'select module_id, content, image from private.course_module_bodies($1) order by module_id', [courseId]);
+  const moduleIds = async (courseId: string) =>
+    (await db.query<{ id: string }>('select id from public.course_modules where course_id = $1 order by id', [courseId])).rows.map((r) => r.id);
+
+  it('course_module_bodies gives a visitor, an unenrolled and a pending learner no row of a course that requires enrolment', async () => {
+    for (const persona of [visitor, unenrolled, pending]) {
+      expect((await courseBodies(persona, ids.course(1))).rows, persona?.email ?? 'visitor').toEqual([]);
+    }
+  });
+
+  it('course_module_bodies gives an enrolled learner, the author and an admin every module of the course, with its body', async () => {
+    const expected = await moduleIds(ids.course(1));
+    expect(expected.length).toBeGreaterThan(1);
+    for (const persona of [learner, instructor, admin]) {
+      const rows = (await courseBodies(persona, ids.course(1))).rows;
+      expect(rows.map((r) => r.module_id), persona.email).toEqual(expected);
+      expect(rows.find((r) => r.module_id === ids.module(1, 1)), persona.email)
+        .toEqual({ module_id: ids.module(1, 1), content: gatedContent, image: 'module-images/gated.png' });
+    }
+  });
+
+  it('course_module_bodies serves a course without enrolment to a visitor and any learner, but not a draft they cannot see', async () => {
+    const expected = await moduleIds(ids.course(2));
+    for (const persona of [visitor, unenrolled, learner]) {
+      const rows = (await courseBodies(persona, ids.course(2))).rows;
+      expect(rows.map((r) => r.module_id), persona?.email ?? 'visitor').toEqual(expected);
+      expect(rows.find((r) => r.module_id === ids.module(2, 1))?.content).toBe(openContent);
+    }
+    expect((await courseBodies(visitor, ids.course(15))).rows).toEqual([]);
+    expect((await courseBodies(learner, ids.course(15))).rows).toEqual([]);
+    expect((await courseBodies(instructor, ids.course(15))).rows.length).toBeGreaterThan(0);
+    expect((await courseBodies(visitor, '00000000-0000-4000-a000-00000000dead')).rows).toEqual([]);
   });
 
   it('the other columns stay readable to a visitor', async () => {

@@ -278,8 +278,9 @@ export function courseRoutes(config: Config, db: Db) {
                coalesce(p.completed, false) as completed, (p.read_at is not null) as read,
                coalesce(p.quiz_passed, false) as quiz_passed
         from public.course_modules m
-        -- content and image only through private.module_body (the API roles cannot select them).
-        left join lateral private.module_body(m.id) b on true
+        -- content and image only through private.course_module_bodies (the API roles cannot select
+        -- them): the right to read is checked once for the course, not once per module.
+        left join private.course_module_bodies(${courseId}::uuid) b on b.module_id = m.id
         left join public.quizzes q on q.module_id = m.id
         left join public.user_module_progress p on p.module_id = m.id and p.user_id = ${userId}::uuid
         where m.course_id = ${courseId}::uuid
