@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProvider } from '@/app/provider';
+import { prefetchFirstPage } from '@/app/prefetch';
 import { router } from '@/app/router';
 import { createQueryClient } from '@/lib/query-client';
 import { z } from 'zod';
@@ -13,6 +14,7 @@ import { z } from 'zod';
 z.config({ jitless: true });
 
 const queryClient = createQueryClient();
+prefetchFirstPage(queryClient);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

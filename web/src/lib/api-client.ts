@@ -2,7 +2,7 @@
 // token as bearer (else the anon key), and every non-2xx answer turned into an ApiError whose
 // message is `<status>: <message>` (specification §8).
 import type { ApiErrorBody } from '@shared/domain.ts';
-import { supabase, supabaseAnonKey, supabaseUrl } from './supabase';
+import { accessToken, supabaseAnonKey, supabaseUrl } from './supabase';
 
 export const apiBaseUrl = `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/api`;
 
@@ -28,11 +28,6 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-async function bearer(): Promise<string> {
-  const { data } = await supabase.auth.getSession();
-  return data.session?.access_token || supabaseAnonKey;
-}
-
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return undefined;
@@ -47,7 +42,7 @@ export async function request<T>(method: Method, path: string, options: RequestO
   const headers: Record<string, string> = {
     Accept: 'application/json',
     apikey: supabaseAnonKey,
-    Authorization: `Bearer ${await bearer()}`,
+    Authorization: `Bearer ${await accessToken()}`,
   };
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {

@@ -1,15 +1,15 @@
 // Downloads from the api function: fetched with the session's token (a plain link could not send it)
 // and handed to the browser as a file under the server's file name. Errors become ApiError.
 import { ApiError, apiBaseUrl } from './api-client';
-import { supabase, supabaseAnonKey } from './supabase';
+import { accessToken, supabaseAnonKey } from './supabase';
 
 /** GETs `path` (below /api) and saves the answer; resolves to the file name used. */
 export async function downloadFromApi(path: string, accept: string, fallbackName: string): Promise<string> {
-  const { data } = await supabase.auth.getSession();
+  const token = await accessToken();
   const response = await fetch(`${apiBaseUrl}${path}`, {
     headers: {
       apikey: supabaseAnonKey,
-      Authorization: `Bearer ${data.session?.access_token || supabaseAnonKey}`,
+      Authorization: `Bearer ${token}`,
       Accept: accept,
     },
   });

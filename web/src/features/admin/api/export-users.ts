@@ -2,7 +2,7 @@
 // fetched with the session's token (a plain link could not send it), saved under the server's name.
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiBaseUrl } from '@/lib/api-client';
-import { supabase, supabaseAnonKey } from '@/lib/supabase';
+import { accessToken, supabaseAnonKey } from '@/lib/supabase';
 
 export interface UserExportFilters {
   search: string;
@@ -15,11 +15,11 @@ export async function exportUsersCsv({ search, service, role }: UserExportFilter
   if (search.trim()) params.set('search', search.trim());
   if (service) params.set('service', service);
   if (role) params.set('role', role);
-  const { data } = await supabase.auth.getSession();
+  const token = await accessToken();
   const response = await fetch(`${apiBaseUrl}/admin/users/export.csv?${params}`, {
     headers: {
       apikey: supabaseAnonKey,
-      Authorization: `Bearer ${data.session?.access_token || supabaseAnonKey}`,
+      Authorization: `Bearer ${token}`,
       Accept: 'text/csv',
     },
   });

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AuthSession, User } from '@shared/domain.ts';
 import type { LoginInput } from '@shared/schemas.ts';
 import { api } from '@/lib/api-client';
-import { supabase } from '@/lib/supabase';
+import { loadSupabase } from '@/lib/supabase';
 import { userQueryOptions } from './get-user';
 
 export interface AuthAnswer {
@@ -13,7 +13,7 @@ export interface AuthAnswer {
 
 export async function login(input: LoginInput): Promise<AuthAnswer> {
   const answer = await api.post<AuthAnswer>('/login', input);
-  const { error } = await supabase.auth.setSession(answer.session);
+  const { error } = await (await loadSupabase()).auth.setSession(answer.session);
   if (error) throw error;
   return answer;
 }

@@ -2,7 +2,7 @@
 // are cleared. A 401 means the session was already gone, which is still a successful logout.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api-client';
-import { supabase } from '@/lib/supabase';
+import { loadSupabase } from '@/lib/supabase';
 import { userQueryOptions } from './get-user';
 
 export async function logout(): Promise<void> {
@@ -12,7 +12,7 @@ export async function logout(): Promise<void> {
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 401)) failure = error;
   }
-  await supabase.auth.signOut({ scope: 'local' });
+  await (await loadSupabase()).auth.signOut({ scope: 'local' });
   if (failure) throw failure;
 }
 

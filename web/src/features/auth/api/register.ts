@@ -3,13 +3,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@shared/domain.ts';
 import type { RegisterInput } from '@shared/schemas.ts';
 import { api } from '@/lib/api-client';
-import { supabase } from '@/lib/supabase';
+import { loadSupabase } from '@/lib/supabase';
 import { userQueryOptions } from './get-user';
 import type { AuthAnswer } from './login';
 
 export async function register(input: RegisterInput): Promise<AuthAnswer> {
   const answer = await api.post<AuthAnswer>('/register', input);
-  const { error } = await supabase.auth.setSession(answer.session);
+  const { error } = await (await loadSupabase()).auth.setSession(answer.session);
   if (error) throw error;
   return answer;
 }

@@ -1,0 +1,26 @@
+// Starts the first page's requests as soon as the app's code runs, all at once (issue 6: / used to
+// fetch the user, then the settings, then the courses, each waiting for the one before). The
+// settings are asked for as the user whose session is stored; the catalogue with the URL's filters,
+// the same key CourseCatalogue uses, so the components find the answers in the cache.
+import type { QueryClient } from '@tanstack/react-query';
+import { isServiceCode } from '@shared/services.ts';
+import { userQueryOptions } from '@/features/auth/api/get-user';
+import { catalogueQueryOptions } from '@/features/catalogue/api/get-courses';
+import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
+import { storedUserId } from '@/lib/supabase';
+
+export function prefetchFirstPage(queryClient: QueryClient, location: Pick<Location, 'pathname' | 'search'> = window.location) {
+  void queryClient.prefetchQuery(userQueryOptions());
+  void queryClient.prefetchQuery(settingsQueryOptions(storedUserId()));
+  if (location.pathname === '/') {
+    const params = new URLSearchParams(location.search);
+    const service = params.get('service');
+    void queryClient.prefetchInfiniteQuery(
+      catalogueQueryOptions({
+        service: isServiceCode(service) ? service : undefined,
+        search: params.get('search') || undefined,
+        status: 'ACTIVE',
+      }),
+    );
+  }
+}
