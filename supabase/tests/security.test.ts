@@ -408,10 +408,14 @@ describe.each(backends)('security: direct database access on $name', ({ create }
         where n.nspname = 'private' and has_function_privilege('anon', p.oid, 'execute') order by 1`);
       expect(callable.rows.map((r) => r.fn)).toEqual([
         'can_study_course', 'can_view_course', 'contact_email', 'course_access', 'course_authors',
+        // course_module_bodies: module_body for a whole course, the same gate (module-content.test.ts).
+        'course_module_bodies',
         // course_search_ids: ids of matching courses the caller can see (the catalogue search).
         'course_search_ids',
         // module_body: gated by the caller's right to read the module (module-content.test.ts).
         'current_role', 'current_services', 'is_admin', 'module_body', 'verify_certificate',
+        // visible_course_count: how many courses the caller can see (read-path-totals.test.ts).
+        'visible_course_count',
       ]);
     });
 

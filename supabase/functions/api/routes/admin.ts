@@ -149,19 +149,36 @@ export function adminRoutes(config: Config, db: Db) {
     const query = validate(userListQuerySchema, searchQuery(c));
     const page = await asAdmin(c, async (tx) => {
       const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
-      // The matching ids come from the trigram index (private.user_search_ids, admins only): under
-      // row-level security a LIKE of the query itself cannot use it.
+      if (pattern) {
+        // One search (private.user_search_page, admins only): the number of matches and the ids of
+        // this page in one pass, then those rows by primary key under row-level security. A page
+        // past the end gives one row without an id, carrying the total.
+        const found = await tx<Record<string, unknown>[]>`
+          select s.total, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at
+          from private.user_search_page(${pattern}, ${query.service ?? null}::public.service_code,
+                                        ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize}) s
+          left join public.profiles p on p.id = s.id
+          order by p.created_at desc nulls last, p.id desc`;
+        return {
+          items: found.filter((row) => row.id != null).map(toUser),
+          total: Number(found[0]?.total ?? 0),
+          page: query.page,
+          pageSize: query.pageSize,
+        };
+      }
+      // No search: the whole list or a service/role filter (count and page in one pipeline).
       const where = () => tx`
         where true
-        ${pattern ? tx`and id in (select private.user_search_ids(${pattern}))` : tx``}
         ${query.service ? tx`and services @> ${pgArray([query.service])}::public.service_code[]` : tx``}
         ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}`;
-      const [{ total }] = await tx<{ total: number }[]>`select count(*)::int as total from public.profiles ${where()}`;
-      const rows = await tx<Record<string, unknown>[]>`
-        select id, username, email, name, role::text as role, services::text[] as services, created_at
-        from public.profiles ${where()}
-        order by created_at desc, id desc
-        limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`;
+      const [[{ total }], rows] = await Promise.all([
+        tx<{ total: number }[]>`select count(*)::int as total from public.profiles ${where()}`,
+        tx<Record<string, unknown>[]>`
+          select id, username, email, name, role::text as role, services::text[] as services, created_at
+          from public.profiles ${where()}
+          order by created_at desc, id desc
+          limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
+      ]);
       return { items: rows.map(toUser), total, page: query.page, pageSize: query.pageSize };
     });
     return c.json(page);

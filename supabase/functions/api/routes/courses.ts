@@ -244,9 +244,19 @@ export function courseRoutes(config: Config, db: Db) {
         ${query.status ? tx`and c.status = ${query.status}::public.course_status` : tx``}
         ${query.mine ? tx`and c.author_id = ${userId}::uuid` : tx``}
         ${pattern ? tx`and c.id in (select private.course_search_ids(${pattern}))` : tx``}`;
-      const [{ total }] = await tx<{ total: number }[]>`select count(*)::int as total from public.courses c where true ${where}`;
-      const rows = await selectCourses(tx, userId, where, query.pageSize, (query.page - 1) * query.pageSize);
-      return { total, rows };
+      // The total: without a search or "mine", from the kept per-status-and-service counts
+      // (private.visible_course_count, the rule of the courses policies) rather than a count of every
+      // visible course; a search or "mine" counts its matches. Both statements go in one pipeline.
+      const totalQuery = pattern || query.mine
+        ? tx<{ total: number }[]>`select count(*)::int as total from public.courses c where true ${where}`
+        : tx<{ total: number }[]>`
+            select private.visible_course_count(${query.service ?? null}::public.service_code,
+                                                ${query.status ?? null}::public.course_status) as total`;
+      const [[{ total }], rows] = await Promise.all([
+        totalQuery,
+        selectCourses(tx, userId, where, query.pageSize, (query.page - 1) * query.pageSize),
+      ]);
+      return { total: Number(total), rows };
     });
     const body: PagedList<Course> = {
       items: result.rows.map(toCourse),
