@@ -226,7 +226,9 @@ async function persona(name: PersonaName, role: 'STUDENT' | 'INSTRUCTOR' | 'ADMI
 const loginUser = (await register()).input;
 const learner = await persona('learner', 'STUDENT', ['UKPS']);
 const otherLearner = await persona('other learner', 'STUDENT', ['UKFRS']);
-const instructor = await persona('instructor', 'INSTRUCTOR', ['UKPS']);
+// AUX as well: the world's required-training rule is for AUX students, so the instructor may manage it
+// while its auto-enrolment reaches none of the personas.
+const instructor = await persona('instructor', 'INSTRUCTOR', ['UKPS', 'AUX']);
 const otherInstructor = await persona('other instructor', 'INSTRUCTOR', ['UKFRS']);
 const pendingUser = await persona('learner', 'STUDENT', ['UKPS']);
 // A fresh administrator: password changes and the like never touch the seeded admin.
