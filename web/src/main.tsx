@@ -7,11 +7,12 @@ import { AppProvider } from '@/app/provider';
 import { prefetchFirstPage } from '@/app/prefetch';
 import { router } from '@/app/router';
 import { createQueryClient } from '@/lib/query-client';
-import { z } from 'zod';
+import { configureZod } from '@/lib/zod-config';
 
 // zod would probe `new Function` to compile faster parsers; the Content-Security-Policy allows no
-// eval, so the probe would be reported as a violation. Validate without it.
-z.config({ jitless: true });
+// eval, so the probe would be reported as a violation. Validate without it (set without importing
+// zod, which only the forms' chunks need).
+configureZod();
 
 const queryClient = createQueryClient();
 prefetchFirstPage(queryClient);

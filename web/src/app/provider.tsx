@@ -1,9 +1,22 @@
 // Everything the app runs inside: TanStack Query, Mantine (theme, colour scheme), toasts.
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { localStorageColorSchemeManager, MantineProvider, useComputedColorScheme } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { areToastsWanted, subscribeToToasts } from '@/lib/notify';
 import { cssVariablesResolver, theme } from '@/lib/theme';
+
+// The toast container comes with the first toast, not with the first page (issue 6).
+const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
+
+function Toasts() {
+  const wanted = useSyncExternalStore(subscribeToToasts, areToastsWanted, () => false);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <Notifications limit={1} position="top-right" containerWidth={420} />
+    </Suspense>
+  );
+}
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'mantine-color-scheme-value' });
 
@@ -36,7 +49,7 @@ export function AppProvider({ queryClient, children, env = 'default' }: AppProvi
         env={env}
       >
         <ColorSchemeClass />
-        <Notifications limit={1} position="top-right" containerWidth={420} />
+        <Toasts />
         {children}
       </MantineProvider>
     </QueryClientProvider>
