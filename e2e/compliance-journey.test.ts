@@ -45,6 +45,23 @@ function staffCsv(): string {
 
 const downloaded = async (download: Download) => fs.readFileSync((await download.path())!);
 
+/**
+ * A screenshot of the screen, then axe on it. Toasts are closed first: one that starts to fade out
+ * while axe runs (they close by themselves after 4 s) has, for a moment, too little contrast.
+ */
+async function checkScreen(page: Page, name: string) {
+  await screenshot(page, name);
+  // One toast at a time: closing one shows the next queued (three modules completed, three toasts).
+  const toasts = page.locator('.mantine-Notification-root');
+  await expect
+    .poll(async () => {
+      for (const close of await page.getByRole('button', { name: 'Close notification' }).all()) await close.click({ timeout: 1_000 }).catch(() => {});
+      return toasts.count();
+    }, { timeout: 15_000, interval: 250 })
+    .toBe(0);
+  await expectAccessible(page);
+}
+
 /** A status badge shows its whole word, not 'OVERD…', even in a narrow table column. */
 async function expectWholeBadge(badge: Locator) {
   const cut = await badge.evaluate((el) => {
@@ -117,13 +134,12 @@ describe('issue 8 compliance journey (Done when)', () => {
   it('1. the admin sets the course valid for 12 months and makes it required for the ambulance service', async () => {
     await admin.goto(`${baseUrl}/course/edit/${COURSE}`);
     const months = admin.getByLabel('Certificate valid for (months)');
-    await expect.poll(() => admin.getByLabel('Course Title').inputValue()).toBe(TITLE);
+    await expect.poll(() => admin.getByLabel('Course Title').inputValue(), { timeout: 15_000 }).toBe(TITLE);
     await months.fill('12');
     await admin.getByRole('button', { name: 'Update Course' }).click();
     await admin.getByText('Your changes have been saved.').waitFor();
     expect((await sql`select certificate_valid_months as m from public.courses where id = ${COURSE}`)[0].m).toBe(12);
-    await expectAccessible(admin);
-    await screenshot(admin, 'journey-1-course-valid-12-months');
+    await checkScreen(admin, 'journey-1-course-valid-12-months');
 
     await admin.goto(`${baseUrl}/admin?tab=required`);
     await admin.getByRole('heading', { name: 'Add required training' }).waitFor();
@@ -135,8 +151,7 @@ describe('issue 8 compliance journey (Done when)', () => {
     await admin.getByText('Required training added').waitFor();
     const rule = admin.locator('tr', { hasText: TITLE }).filter({ hasText: 'in United Kingdom Ambulance Service' });
     await rule.getByText('Certificate valid 12 months').waitFor();
-    await expectAccessible(admin);
-    await screenshot(admin, 'journey-1-required-for-ukas');
+    await checkScreen(admin, 'journey-1-required-for-ukas');
   });
 
   it('2. the admin imports 50 ambulance staff: two bad rows reported and not written, 48 created', async () => {
@@ -150,14 +165,12 @@ describe('issue 8 compliance journey (Done when)', () => {
     const preview = admin.getByRole('table', { name: 'Rows of the file' });
     await preview.locator(`tr[data-line="${BAD_EMAIL_LINE}"]`).getByText('Invalid email address').waitFor();
     await preview.locator(`tr[data-line="${DUPLICATE_LINE}"]`).getByText('Username appears earlier in the file (line 2)').waitFor();
-    await expectAccessible(admin);
-    await screenshot(admin, 'journey-2-import-preview');
+    await checkScreen(admin, 'journey-2-import-preview');
 
     await admin.getByRole('button', { name: `Import ${GOOD} users` }).click();
     await admin.getByRole('heading', { name: 'Import finished' }).waitFor();
     await admin.getByTestId('import-outcome').filter({ hasText: `${GOOD} users created, 2 skipped.` }).waitFor();
-    await expectAccessible(admin);
-    await screenshot(admin, 'journey-2-import-result');
+    await checkScreen(admin, 'journey-2-import-result');
 
     // In the database: the 48, all in the ambulance service and enrolled by the rule; neither bad row.
     const users = await sql<{ id: string; username: string; email: string; services: string[] }[]>`
@@ -185,7 +198,7 @@ describe('issue 8 compliance journey (Done when)', () => {
   it('3. an imported person signs in with the temporary password, sees the course required and completes it', async () => {
     await uiLogin(learner, person.username, person.password);
     const notice = learner.getByTestId('required-training-notice');
-    await expect.poll(() => notice.textContent()).toMatch(/^\d+ required training items? overdue or due soon$/);
+    await expect.poll(() => notice.textContent(), { timeout: 15_000 }).toMatch(/^\d+ required training items? overdue or due soon$/);
     await notice.click();
     await learner.waitForURL(`${baseUrl}/dashboard#required-training`);
     const required = learner.getByRole('region', { name: 'Required training' });
@@ -193,16 +206,14 @@ describe('issue 8 compliance journey (Done when)', () => {
     await row.getByText('Due soon').waitFor();
     await row.getByText(/^Due \d{1,2} [A-Z][a-z]+ \d{4}$/).waitFor();
     await row.getByText('0%').waitFor();
-    await expectAccessible(learner);
-    await screenshot(learner, 'journey-3-required-training');
+    await checkScreen(learner, 'journey-3-required-training');
 
     await row.getByRole('link', { name: TITLE }).click();
     await learner.waitForURL(`${baseUrl}/course/${COURSE}`);
-    await learner.getByRole('button', { name: 'Start Course' }).waitFor();
-    await expectAccessible(learner);
+    await learner.getByRole('list', { name: 'Modules' }).waitFor();
+    await checkScreen(learner, 'journey-3-course');
     await completeCourse();
-    await expectAccessible(learner);
-    await screenshot(learner, 'journey-3-module-completed');
+    await checkScreen(learner, 'journey-3-module-completed');
 
     const [{ expiresAt }] = await sql<{ expiresAt: Date }[]>`
       select expires_at as "expiresAt" from public.certificates where user_id = ${person.id} and course_id = ${COURSE}`;
@@ -222,8 +233,7 @@ describe('issue 8 compliance journey (Done when)', () => {
     const card = learner.getByRole('article', { name: `Certificate: ${TITLE}` });
     await card.getByText('Expiring soon').waitFor();
     await card.getByText(`Valid until ${ukDate(expiring)}`).waitFor();
-    await expectAccessible(learner);
-    await screenshot(learner, 'journey-4-expiring-soon');
+    await checkScreen(learner, 'journey-4-expiring-soon');
 
     const expired = await moveCertificate('-3 days');
     await learner.reload();
@@ -237,8 +247,7 @@ describe('issue 8 compliance journey (Done when)', () => {
     await visitor.getByRole('heading', { name: 'Certificate expired' }).waitFor();
     await visitor.getByText(`expired on ${ukDate(expired)}`).waitFor();
     expect(await visitor.getByText('Certificate verified').count()).toBe(0);
-    await expectAccessible(visitor);
-    await screenshot(visitor, 'journey-4-verify-expired');
+    await checkScreen(visitor, 'journey-4-verify-expired');
     await visitor.context().close();
 
     // The Compliance view: the person is overdue in the ambulance service's row of the course.
@@ -253,8 +262,7 @@ describe('issue 8 compliance journey (Done when)', () => {
     await mine.getByText('Overdue').waitFor();
     await mine.getByText(ukDate(expired)).first().waitFor();
     await expectWholeBadge(mine.locator('[data-status="overdue"]'));
-    await expectAccessible(admin);
-    await screenshot(admin, 'journey-4-compliance-overdue');
+    await checkScreen(admin, 'journey-4-compliance-overdue');
 
     // Recertification from the expired certificate: the course again from 0 %, to a new certificate.
     await card.getByRole('button', { name: `Start recertification: ${TITLE}` }).click();
@@ -269,8 +277,7 @@ describe('issue 8 compliance journey (Done when)', () => {
     const earlier = learner.getByRole('region', { name: 'Earlier certificates' }).locator('tr[data-state="expired"]');
     await earlier.getByText(`Expired on ${ukDate(expired)}`).waitFor();
     await expectWholeBadge(earlier.locator('[data-certificate-state="expired"]'));
-    await expectAccessible(learner);
-    await screenshot(learner, 'journey-4-recertified');
+    await checkScreen(learner, 'journey-4-recertified');
 
     const after = await counts();
     expect(after.overdue).toBe(before.overdue - 1);
@@ -303,8 +310,7 @@ describe('issue 8 compliance journey (Done when)', () => {
     await learner.goto(`${baseUrl}/learning-record`);
     await learner.getByRole('heading', { name: 'My learning record', level: 1 }).waitFor();
     await learner.getByRole('table', { name: 'Completed courses' }).getByText(TITLE).first().waitFor();
-    await expectAccessible(learner);
-    await screenshot(learner, 'journey-5-learning-record');
+    await checkScreen(learner, 'journey-5-learning-record');
     const pdfDownload = learner.waitForEvent('download');
     await learner.getByRole('button', { name: 'Download PDF' }).click();
     const pdf = await pdfDownload;
@@ -326,7 +332,7 @@ describe('issue 8 compliance journey (Done when)', () => {
     await admin.getByRole('combobox', { name: 'Course', exact: true }).fill(TITLE);
     await admin.getByRole('option', { name: TITLE }).click();
     const row = complianceRow();
-    await expect.poll(() => row.locator('[data-count="overdue"]').textContent()).toBe(String(expected.overdue));
+    await expect.poll(() => row.locator('[data-count="overdue"]').textContent(), { timeout: 15_000 }).toBe(String(expected.overdue));
     expect(await row.locator('[data-count="done"]').textContent()).toBe(String(expected.compliant));
   }
 

@@ -4,7 +4,8 @@ import { Center, Loader } from '@mantine/core';
 export function PageSpinner({ label = 'Loading' }: { label?: string }) {
   return (
     <Center mih={240} role="status" aria-live="polite">
-      <Loader aria-label={label} />
+      {/* role img: an aria-label on a role-less element is not allowed (axe aria-prohibited-attr, serious). */}
+      <Loader role="img" aria-label={label} />
     </Center>
   );
 }

@@ -180,7 +180,8 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
             <Text size="sm">Enrol in this course to read its modules.</Text>
           ) : null}
           <Group>
-            <Button size="md" onClick={main} loading={enroll.isPending || step.isPending} disabled={pending}>
+            {/* Start/Continue opens a module from the list: not before the list has loaded (a press then did nothing). */}
+            <Button size="md" onClick={main} loading={enroll.isPending || step.isPending} disabled={pending || (data.modules > 0 && modules.isPending)}>
               {label}
             </Button>
           </Group>
