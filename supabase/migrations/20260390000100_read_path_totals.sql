@@ -72,19 +72,24 @@ $$;
 comment on function private.count_courses() is 'Keeps private.course_counts in step with public.courses (statement-level triggers).';
 revoke all on function private.count_courses() from public;
 
-create trigger courses_count_insert after insert on public.courses
-  referencing new table as new_rows for each statement execute function private.count_courses();
-create trigger courses_count_update after update on public.courses
-  referencing old table as old_rows new table as new_rows for each statement execute function private.count_courses();
-create trigger courses_count_delete after delete on public.courses
-  referencing old table as old_rows for each statement execute function private.count_courses();
-create trigger courses_count_truncate after truncate on public.courses
-  for each statement execute function private.count_courses();
-
--- The courses already there (the table is locked so that none is added or removed meanwhile).
-lock table public.courses in share row exclusive mode;
-insert into private.course_counts (status, service, courses)
-select status, service, count(*) from public.courses group by 1, 2;
+-- The triggers and the count of the courses already there in one transaction (`supabase db push`
+-- runs a migration statement by statement), with the table locked against writes meanwhile, so
+-- that no course is counted twice or missed.
+do $$
+begin
+  lock table public.courses in share row exclusive mode;
+  create trigger courses_count_insert after insert on public.courses
+    referencing new table as new_rows for each statement execute function private.count_courses();
+  create trigger courses_count_update after update on public.courses
+    referencing old table as old_rows new table as new_rows for each statement execute function private.count_courses();
+  create trigger courses_count_delete after delete on public.courses
+    referencing old table as old_rows for each statement execute function private.count_courses();
+  create trigger courses_count_truncate after truncate on public.courses
+    for each statement execute function private.count_courses();
+  insert into private.course_counts (status, service, courses)
+  select c.status, c.service, count(*) from public.courses c group by 1, 2;
+end;
+$$;
 
 create function private.visible_course_count(p_service public.service_code, p_status public.course_status)
 returns integer
