@@ -1,11 +1,13 @@
 // Starts the first page's requests as soon as the app's code runs, all at once (issue 6: / used to
 // fetch the user, then the settings, then the courses, each waiting for the one before). The
 // settings are asked for as the user whose session is stored; the catalogue with the URL's filters,
-// the same key CourseCatalogue uses, so the components find the answers in the cache.
+// the same key CourseCatalogue uses, so the components find the answers in the cache. A course page
+// (/course/:id) likewise starts the course and its outline at once.
 import type { QueryClient } from '@tanstack/react-query';
 import { isServiceCode } from '@shared/services.ts';
 import { userQueryOptions } from '@/features/auth/api/get-user';
 import { catalogueQueryOptions } from '@/features/catalogue/api/get-courses';
+import { courseModulesQueryOptions, courseQueryOptions } from '@/features/course/api/get-course';
 import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { storedUserId } from '@/lib/supabase';
 
@@ -22,5 +24,10 @@ export function prefetchFirstPage(queryClient: QueryClient, location: Pick<Locat
         status: 'ACTIVE',
       }),
     );
+  }
+  const id = /^\/course\/([\w-]+)\/?$/.exec(location.pathname)?.[1];
+  if (id && id !== 'create') {
+    void queryClient.prefetchQuery(courseQueryOptions(id));
+    void queryClient.prefetchQuery(courseModulesQueryOptions(id));
   }
 }
