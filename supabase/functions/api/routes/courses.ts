@@ -280,9 +280,9 @@ export function courseRoutes(config: Config, db: Db) {
     const caller = c.get('caller');
     const userId = userIdOf(caller);
     const result = await db.withCaller(caller.db, async (tx) => {
-      const rights = await access(tx, courseId);
-      if (!rights.visible) return null;
-      const rows = await tx<Row[]>`
+      // The rights and the modules in one pipeline (the modules of a course the caller cannot see
+      // come back empty under row-level security, and their bodies only to those who may read them).
+      const [rights, rows] = await Promise.all([access(tx, courseId), tx<Row[]>`
         select m.id, m.course_id, m.title, b.content, m.order_index, m.duration,
                (m.has_quiz or q.id is not null) as has_quiz, b.image, m.created_at, m.updated_at,
                coalesce(p.completed, false) as completed, (p.read_at is not null) as read,
@@ -294,7 +294,8 @@ export function courseRoutes(config: Config, db: Db) {
         left join public.quizzes q on q.module_id = m.id
         left join public.user_module_progress p on p.module_id = m.id and p.user_id = ${userId}::uuid
         where m.course_id = ${courseId}::uuid
-        order by m.order_index, m.created_at, m.id`;
+        order by m.order_index, m.created_at, m.id`]);
+      if (!rights.visible) return null;
       return rows.map((row) => toModule(row, rights.mayRead));
     });
     if (!result) throw new ApiError(404, MSG.courseNotFound);
