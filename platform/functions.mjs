@@ -9,10 +9,14 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const denoBin = path.join(repoRoot, 'node_modules', '.bin', 'deno');
 
 /**
- * @param {{ supabaseUrl: string, anonKey: string, serviceRoleKey: string, dbUrl: string, port?: number, log?: (line: string) => void }} options
+ * @param {{ supabaseUrl: string, anonKey: string, serviceRoleKey: string, dbUrl: string, port?: number,
+ *   preparedStatements?: boolean, log?: (line: string) => void }} options
+ *   preparedStatements: only for a real Postgres (the embedded PGlite keeps every connection in one session)
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
  */
-export async function startFunctions({ supabaseUrl, anonKey, serviceRoleKey, dbUrl, port = 0, log = (line) => process.stderr.write(line) }) {
+export async function startFunctions({
+  supabaseUrl, anonKey, serviceRoleKey, dbUrl, port = 0, preparedStatements = false, log = (line) => process.stderr.write(line),
+}) {
   const listenPort = port || (await freePort());
   const functionDir = path.join(repoRoot, 'supabase', 'functions', 'api');
   const child = spawn(
@@ -31,6 +35,7 @@ export async function startFunctions({ supabaseUrl, anonKey, serviceRoleKey, dbU
         SUPABASE_ANON_KEY: anonKey,
         SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey,
         SUPABASE_DB_URL: dbUrl,
+        DB_PREPARED_STATEMENTS: preparedStatements ? 'on' : 'off',
       },
     },
   );

@@ -55,6 +55,7 @@ export async function startPlatform(options = {}) {
         anonKey: keys.anonKey,
         serviceRoleKey: keys.serviceRoleKey,
         dbUrl: database.url,
+        preparedStatements: Boolean(databaseUrl),
       }),
       web ? buildWeb({ dataDir, anonKey: keys.anonKey, log }) : Promise.resolve(null),
     ]);
