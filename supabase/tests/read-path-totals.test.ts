@@ -2,7 +2,8 @@
 // private.visible_course_count (the catalogue's total, from the per-status-and-service counts kept by
 // triggers on public.courses) equals a count(*) of the courses under each persona's row-level
 // security, with and without filters, after inserts, updates and deletes of courses; and
-// private.user_search_page answers admins only, with the same total and page as a plain search.
+// private.user_search_page answers admins only, with the same total and page as a plain search, and
+// keeps no more matches than it is asked to (migration 20260400000100_bounded_user_search).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOtherInstructor, backends, ids, personas, queryAs, sqlState, withCourseAccess, type Persona, type TestDatabase } from './helpers/database';
 
@@ -98,10 +99,11 @@ describe.each(backends)('read path totals on $name', ({ create }) => {
   });
 
   describe('private.user_search_page', () => {
-    const page = (persona: Persona | null, pattern: string, service: string | null, role: string | null, limit: number, offset: number) =>
-      queryAs<{ id: string | null; total: number }>(db, persona,
-        'select id, total from private.user_search_page($1, $2::public.service_code, $3::public.user_role, $4, $5)',
-        [pattern, service, role, limit, offset]);
+    const page = (persona: Persona | null, pattern: string, service: string | null, role: string | null, limit: number, offset: number,
+      matchLimit = 100) =>
+      queryAs<{ id: string | null; total: number; more: boolean }>(db, persona,
+        'select id, total, more from private.user_search_page($1, $2::public.service_code, $3::public.user_role, $4, $5, $6)',
+        [pattern, service, role, limit, offset, matchLimit]);
     const plain = async (pattern: string, service: string | null, role: string | null) =>
       (await db.query<{ id: string }>(
         `select id from public.profiles
@@ -116,12 +118,34 @@ describe.each(backends)('read path totals on $name', ({ create }) => {
         expect(all.length, pattern).toBeGreaterThan(0);
         const first = (await page(admin, pattern, service, role, 2, 0)).rows;
         expect(first.map((r) => r.id)).toEqual(all.slice(0, 2));
-        expect(first.every((r) => r.total === all.length)).toBe(true);
+        expect(first.every((r) => r.total === all.length && r.more === false)).toBe(true);
         const second = (await page(admin, pattern, service, role, 2, 2)).rows;
         if (all.length > 2) expect(second.map((r) => r.id)).toEqual(all.slice(2, 4));
-        expect((await page(admin, pattern, service, role, 2, 1000)).rows).toEqual([{ id: null, total: all.length }]);
+        expect((await page(admin, pattern, service, role, 2, 1000)).rows).toEqual([{ id: null, total: all.length, more: false }]);
       }
-      expect((await page(admin, '%no such person anywhere%', null, null, 20, 0)).rows).toEqual([{ id: null, total: 0 }]);
+      expect((await page(admin, '%no such person anywhere%', null, null, 20, 0)).rows).toEqual([{ id: null, total: 0, more: false }]);
+    });
+
+    it('keeps at most the match limit: that many matches, newest first among them, and says more match', async () => {
+      const all = await plain('%example%', null, null);
+      expect(all.length).toBeGreaterThan(3);
+      const limit = all.length - 1;
+      const kept = (await page(admin, '%example%', null, null, 100, 0, limit)).rows;
+      expect(kept).toHaveLength(limit);
+      expect(kept.every((r) => r.total === limit && r.more === true)).toBe(true);
+      const ids = kept.map((r) => r.id!);
+      expect(new Set(ids).size).toBe(limit);
+      expect(ids.every((id) => all.includes(id))).toBe(true);
+      // Newest first among those kept: their order is the plain search's order.
+      expect(ids).toEqual(all.filter((id) => ids.includes(id)));
+      // The pages of the kept matches join up, and stop at the limit.
+      const pages = [...(await page(admin, '%example%', null, null, 2, 0, limit)).rows, ...(await page(admin, '%example%', null, null, 2, 2, limit)).rows];
+      expect(pages.map((r) => r.id)).toEqual(ids.slice(0, 4));
+      expect((await page(admin, '%example%', null, null, 2, limit, limit)).rows).toEqual([{ id: null, total: limit, more: true }]);
+      // Exactly as many matches as the limit: all of them, and no more.
+      const exact = (await page(admin, '%example%', null, null, 100, 0, all.length)).rows;
+      expect(exact.map((r) => r.id)).toEqual(all);
+      expect(exact.every((r) => r.total === all.length && r.more === false)).toBe(true);
     });
 
     it('gives anyone but an admin no row, and a visitor cannot call it', async () => {

@@ -124,6 +124,17 @@ export interface Paged<T> {
   pageSize: number;
 }
 
+/**
+ * A search of the Users tab keeps at most this many matches (issue 6: its cost must not follow how
+ * many of 100,000 people a short term matches). Beyond it the tab asks for a longer search term.
+ */
+export const USER_SEARCH_MATCH_LIMIT = 100;
+
+/** GET /api/users: a page of users; `moreMatches` when a search matched more than USER_SEARCH_MATCH_LIMIT. */
+export interface UserList extends Paged<User> {
+  moreMatches: boolean;
+}
+
 export interface CreatedUser {
   user: User;
   /** Shown once to the admin; never stored in clear or returned again. */

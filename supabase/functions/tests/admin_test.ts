@@ -150,6 +150,8 @@ test('users: only admins list; search by part of the email, case-insensitive; se
   assert.equal(found.status, 200, found.text);
   assert.deepEqual(found.json.items.map((u: { id: string }) => u.id), [user.id]);
   assert.equal(found.json.total, 1);
+  // Fewer matches than USER_SEARCH_MATCH_LIMIT: the total is exact (the limit is proven in supabase/tests/read-path-totals).
+  assert.equal(found.json.moreMatches, false);
 
   const byName = await call('GET', `/api/users?search=${encodeURIComponent(input.name.toLowerCase())}`, { token });
   assert.equal(byName.json.items[0].id, user.id);

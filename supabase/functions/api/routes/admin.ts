@@ -14,6 +14,8 @@ import {
   settingsSchema,
   userCreateSchema,
   userListQuerySchema,
+  USER_SEARCH_MATCH_LIMIT,
+  type UserList,
   userUpdateSchema,
 } from '../../_shared/admin.ts';
 import { ROLES, type Role } from '../../_shared/domain.ts';
@@ -150,21 +152,25 @@ export function adminRoutes(config: Config, db: Db) {
     const page = await asAdmin(c, async (tx) => {
       const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
       if (pattern) {
-        // One search (private.user_search_page, admins only): the number of matches and the ids of
-        // this page in one pass, then those rows by primary key under row-level security. A page
-        // past the end gives one row without an id, carrying the total.
+        // One search (private.user_search_page, admins only): it keeps at most USER_SEARCH_MATCH_LIMIT
+        // matches, so its cost does not follow how many people a short term matches; their number,
+        // whether more match and this page's ids come in one pass, then those rows by primary key
+        // under row-level security. A page past the end gives one row without an id.
         const found = await tx<Record<string, unknown>[]>`
-          select s.total, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at
+          select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at
           from private.user_search_page(${pattern}, ${query.service ?? null}::public.service_code,
-                                        ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize}) s
+                                        ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize},
+                                        ${USER_SEARCH_MATCH_LIMIT}) s
           left join public.profiles p on p.id = s.id
           order by p.created_at desc nulls last, p.id desc`;
-        return {
+        const list: UserList = {
           items: found.filter((row) => row.id != null).map(toUser),
           total: Number(found[0]?.total ?? 0),
           page: query.page,
           pageSize: query.pageSize,
+          moreMatches: found[0]?.more === true,
         };
+        return list;
       }
       // No search: the whole list or a service/role filter (count and page in one pipeline).
       const where = () => tx`
@@ -179,7 +185,8 @@ export function adminRoutes(config: Config, db: Db) {
           order by created_at desc, id desc
           limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
       ]);
-      return { items: rows.map(toUser), total, page: query.page, pageSize: query.pageSize };
+      const list: UserList = { items: rows.map(toUser), total, page: query.page, pageSize: query.pageSize, moreMatches: false };
+      return list;
     });
     return c.json(page);
   });

@@ -1,6 +1,6 @@
 // GET/POST /api/users, PUT/DELETE /api/users/:id: the Users tab.
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreatedUser, Paged, UserCreateInput, UserUpdateInput } from '@shared/admin.ts';
+import type { CreatedUser, UserCreateInput, UserList, UserUpdateInput } from '@shared/admin.ts';
 import type { User } from '@shared/domain.ts';
 import { api } from '@/lib/api-client';
 import { adminKeys } from './keys';
@@ -21,7 +21,7 @@ export function usersQueryOptions({ search, service, page }: UserFilters) {
       const params = new URLSearchParams({ page: String(page), pageSize: String(USERS_PAGE_SIZE) });
       if (filters.search) params.set('search', filters.search);
       if (service) params.set('service', service);
-      return api.get<Paged<User>>(`/users?${params}`);
+      return api.get<UserList>(`/users?${params}`);
     },
     placeholderData: keepPreviousData,
   });

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { USER_SEARCH_MATCH_LIMIT } from '@shared/admin.ts';
 import type { User } from '@shared/domain.ts';
 import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
@@ -99,6 +100,12 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
           </Text>
         </Stack>
       ) : null}
+      {data?.moreMatches ? (
+        <Text role="status">
+          More than {USER_SEARCH_MATCH_LIMIT} users match this search, so only {USER_SEARCH_MATCH_LIMIT} of them are listed.
+          Type more of the name, username or email to narrow it, or export the full list as CSV.
+        </Text>
+      ) : null}
       {data && data.items.length > 0 ? (
         <Table.ScrollContainer minWidth={800}>
           <Table striped highlightOnHover aria-label="Users">
@@ -148,7 +155,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
       ) : null}
       {data && data.total > USERS_PAGE_SIZE ? (
         <Group justify="space-between">
-          <Text size="sm" c="dimmed">{data.total} users</Text>
+          <Text size="sm" c="dimmed">{data.total} users{data.moreMatches ? ' listed' : ''}</Text>
           <Pagination
             total={Math.ceil(data.total / USERS_PAGE_SIZE)}
             value={page}

@@ -1,0 +1,51 @@
+-- Issue 6: the admin user search reads a bounded number of matches.
+--
+-- Counting every match made a search's cost follow the number of people it matched: a surname
+-- matched about a thousand of 100,000 users, and each was read and rechecked for the count and the
+-- newest-first page. Now the search stops after p_match_limit + 1 matches (the API asks for 100):
+-- it returns how many it kept (at most p_match_limit), whether more match, and one page of the
+-- kept matches, newest first. The Users tab then says that more users match and asks for a longer
+-- search term. A search with up to p_match_limit matches is exact, as before.
+--
+-- The matches are found by the trigram index (profiles_search_trgm_idx) in a materialised CTE, so
+-- the LIMIT cannot turn the plan into a scan of the table in date order that filters as it goes.
+
+drop function private.user_search_page(text, public.service_code, public.user_role, integer, integer);
+
+create function private.user_search_page(p_pattern text, p_service public.service_code, p_role public.user_role,
+  p_limit integer, p_offset integer, p_match_limit integer)
+returns table (id uuid, total integer, more boolean)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_admin() then
+    return;
+  end if;
+  -- Planned for the values given (EXECUTE): a LIKE pattern decides whether the index pays. Always
+  -- one row at least: a page past the end gives one row with a null id, the total and `more`.
+  return query execute
+    'with m as materialized (
+       select p.id, p.created_at from public.profiles p
+       where lower(p.name || '' '' || p.username || '' '' || p.email) like $1
+         and ($2::public.service_code is null or p.services @> array[$2::public.service_code])
+         and ($3::public.user_role is null or p.role = $3::public.user_role)
+     ),
+     found as (select m.id, m.created_at from m limit $6 + 1),
+     kept as (select found.id, found.created_at from found limit $6),
+     t as (select count(*)::integer as n from found)
+     select pg.id, least(t.n, $6), t.n > $6
+     from t
+     left join lateral (
+       select kept.id, kept.created_at from kept order by kept.created_at desc, kept.id desc limit $4 offset $5
+     ) pg on true
+     order by pg.created_at desc, pg.id desc'
+    using p_pattern, p_service, p_role, p_limit, p_offset, p_match_limit;
+end;
+$$;
+comment on function private.user_search_page(text, public.service_code, public.user_role, integer, integer, integer) is
+  'Admins only (no rows for anyone else): profiles whose name, username or email matches the lowercase LIKE pattern (profiles_search_trgm_idx), optionally of a service and role. Keeps at most p_match_limit matches: their number, whether more match, and one page of them, newest first (a null id when the page is past the end).';
+alter function private.user_search_page(text, public.service_code, public.user_role, integer, integer, integer) rows 100;
+revoke all on function private.user_search_page(text, public.service_code, public.user_role, integer, integer, integer) from public;
+grant execute on function private.user_search_page(text, public.service_code, public.user_role, integer, integer, integer)
+  to authenticated, service_role;
