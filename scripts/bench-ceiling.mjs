@@ -33,20 +33,14 @@ function pageQuery(q, bare) {
       where ${bare ? q`c.status = 'ACTIVE'` : q`true`}
       order by c.featured desc, c.created_at desc, c.id
       limit ${PAGE} offset 0
-    ),
-    module_counts as (
-      select m.course_id, count(*)::int as modules
-      from public.course_modules m
-      where m.course_id in (select id from page)
-      group by m.course_id
     )
     select p.id, p.title, p.description, p.service::text as service, p.cover_image, p.author_id, p.duration,
            p.level::text as level, p.featured, p.requires_enrollment, p.status::text as status,
-           p.created_at, p.updated_at, coalesce(mc.modules, 0) as modules,
+           p.created_at, p.updated_at, coalesce(a.modules, 0) as modules,
            a.username as author_username, a.name as author_name
     from page p
-    left join module_counts mc on mc.course_id = p.id
-    left join private.course_authors(array(select id from page)) a on a.course_id = p.id
+    -- Module counts and authors of the visible courses of the page, in one call.
+    left join private.course_summaries(array(select id from page)) a on a.course_id = p.id
     order by p.featured desc, p.created_at desc, p.id`;
 }
 

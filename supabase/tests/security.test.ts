@@ -412,6 +412,8 @@ describe.each(backends)('security: direct database access on $name', ({ create }
         'course_module_bodies',
         // course_search_ids: ids of matching courses the caller can see (the catalogue search).
         'course_search_ids',
+        // course_summaries: module counts and authors of visible courses (course-summaries.test.ts).
+        'course_summaries',
         // module_body: gated by the caller's right to read the module (module-content.test.ts).
         'current_role', 'current_services', 'is_admin', 'module_body', 'verify_certificate',
         // visible_course_count: how many courses the caller can see (read-path-totals.test.ts).

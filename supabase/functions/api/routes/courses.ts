@@ -131,22 +131,16 @@ export function courseRoutes(config: Config, db: Db) {
         where true ${where}
         order by c.featured desc, c.created_at desc, c.id
         limit ${limit} offset ${offset}
-      ),
-      module_counts as (
-        select m.course_id, count(*)::int as modules
-        from public.course_modules m
-        where m.course_id in (select id from page)
-        group by m.course_id
       )
       select p.id, p.title, p.description, p.service::text as service, p.cover_image, p.author_id, p.duration,
              p.level::text as level, p.featured, p.requires_enrollment, p.status::text as status,
-             p.created_at, p.updated_at, coalesce(mc.modules, 0) as modules, p.certificate_valid_months,
+             p.created_at, p.updated_at, coalesce(a.modules, 0) as modules, p.certificate_valid_months,
              a.username as author_username, a.name as author_name,
              e.id as enrollment_id, e.progress as enrollment_progress, e.completed as enrollment_completed,
              e.status::text as enrollment_status, e.completed_at as enrollment_completed_at
       from page p
-      left join module_counts mc on mc.course_id = p.id
-      left join private.course_authors(array(select id from page)) a on a.course_id = p.id
+      -- Module counts and authors of the visible courses of the page, in one call.
+      left join private.course_summaries(array(select id from page)) a on a.course_id = p.id
       ${enrollmentJoin}
       order by p.featured desc, p.created_at desc, p.id`;
   }
