@@ -22,6 +22,14 @@ const realPlanner = Deno.env.get('PLAN_REAL_PLANNER') === '1';
 // Unless asked for the planner's own choice: a sequential scan costs more than any index path, so a
 // Seq Scan left in a plan means no index can serve that statement at all.
 if (!realPlanner) (globalThis as Record<string, unknown>).__explainSettings = { enable_seqscan: 'off' };
+// PLAN_GENERIC=1: the plans Postgres keeps for a prepared statement (DB_PREPARED_STATEMENTS=on, as
+// on a real Postgres), made without the values: every statement, and every statement with
+// parameters inside our PL/pgSQL functions, is planned generically. These are the plans a pooled
+// connection may settle on after a few executions, so they too must be served by indexes.
+if (Deno.env.get('PLAN_GENERIC') === '1') {
+  const settings = ((globalThis as Record<string, unknown>).__explainSettings ?? {}) as Record<string, string>;
+  (globalThis as Record<string, unknown>).__explainSettings = { ...settings, plan_cache_mode: 'force_generic_plan' };
+}
 
 // ---- Auth's half: a signing key, its JWKS, and sessions.
 const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });

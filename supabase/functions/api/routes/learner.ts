@@ -220,17 +220,19 @@ export function learnerRoutes(config: Config, db: Db) {
                cert.expires_at as certificate_expires_at, cert.revoked_at as certificate_revoked_at,
                private.certificate_state(cert.expires_at, cert.revoked_at) as certificate_state,
                co.title as course_title, co.description as course_description, co.service::text as course_service,
-               co.duration as course_duration, coalesce(mc.modules, 0)::int as course_modules
+               co.duration as course_duration, coalesce(s.modules, 0)::int as course_modules
         from public.enrollments e
         left join public.courses co on co.id = e.course_id
-        left join lateral (
-          select count(*) as modules from public.course_modules m where m.course_id = e.course_id
-        ) mc on true
+        -- Module counts of the visible courses in one call (private.course_summaries), rather than
+        -- counting modules under row-level security, which looks up each module's course.
+        left join private.course_summaries(array(
+          select x.course_id from public.enrollments x where x.user_id = ${userId}::uuid
+        )) s on s.course_id = e.course_id
         left join lateral (
           select count(*) filter (where p.completed) as done, max(p.read_at) as last_read, max(p.completed_at) as last_completed
           from public.user_module_progress p
-          join public.course_modules m on m.id = p.module_id
-          where p.user_id = e.user_id and m.course_id = e.course_id
+          where p.user_id = e.user_id
+            and p.module_id in (select m.id from public.course_modules m where m.course_id = e.course_id)
         ) ump on true
         -- The current certificate: the latest issued (certificates_user_course_issued_idx).
         left join lateral (
