@@ -2,11 +2,15 @@
 //   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web.
 //   2. A platform started exactly as `npm start` does, on a scratch data directory, then the
 //      function's Deno tests and the browser tests (Vitest project e2e) against it.
+//   3. When TEST_DATABASE_URL names a Postgres: the function's Deno tests again, on a platform on a
+//      new database of that server (as `DATABASE_URL=... npm start` runs), where the function keeps
+//      prepared statements (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
 import { ensureDependencies } from './ensure-deps.mjs';
 
 ensureDependencies();
@@ -58,25 +62,27 @@ async function vitest(name, projects, env = {}) {
   record(name, counts);
 }
 
-async function denoTests(env) {
+async function denoTests(env, name = 'function') {
   const { code, output } = await run(
     bin('deno'),
     ['test', '--allow-all', '--config', 'supabase/functions/api/deno.json', 'supabase/functions/tests'],
     { env: { ...env, DENO_DIR: path.join(repoRoot, '.cache', 'deno'), NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }, capture: true },
   );
   const match = output.match(/(?:ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?(?: \| (\d+) ignored)?/);
-  if (!match) return record('function', { passed: 0, failed: 1, skipped: 0 });
+  if (!match) return record(name, { passed: 0, failed: 1, skipped: 0 });
   const counts = { passed: Number(match[1]), failed: Number(match[3]), skipped: Number(match[5] ?? 0) };
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
-  record('function', counts);
+  record(name, counts);
 }
 
 /** Starts `platform/start.mjs` (what `npm start` runs) as a child on free ports and a scratch data dir. */
-function startPlatformChild(dataDir) {
+function startPlatformChild(dataDir, databaseUrl = '') {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['platform/start.mjs'], {
+    // The web app only for the browser tests, which run on the first (embedded) platform.
+    const args = databaseUrl ? ['platform/start.mjs', '--no-web'] : ['platform/start.mjs'];
+    const child = spawn(process.execPath, args, {
       cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DB_PORT: '0', DATABASE_URL: '' },
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DB_PORT: '0', DATABASE_URL: databaseUrl },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let buffer = '';
@@ -118,6 +124,40 @@ if (wanted('function') || wanted('e2e')) {
       platform.child.kill('SIGKILL');
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (wanted('function') && process.env.TEST_DATABASE_URL) {
+  const server = postgres(process.env.TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
+  const name = `esl_fn_${Date.now().toString(36)}_${process.pid}`;
+  const url = new URL(process.env.TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-test-pg-'));
+  let platform;
+  try {
+    await server.unsafe(`create database ${name}`);
+    platform = await startPlatformChild(dataDir, url.toString());
+    await denoTests({
+      SUPABASE_URL: platform.url,
+      SUPABASE_ANON_KEY: platform.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: platform.serviceRoleKey,
+      SUPABASE_DB_URL: platform.dbUrl,
+      PLATFORM_URL: platform.url,
+      DB_PREPARED_STATEMENTS: 'on',
+    }, 'function (Postgres, prepared statements)');
+  } catch (error) {
+    console.error(error);
+    record('platform start (Postgres)', { passed: 0, failed: 1, skipped: 0 });
+  } finally {
+    if (platform) {
+      const exited = new Promise((r) => platform.child.once('exit', r));
+      platform.child.kill('SIGINT');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      platform.child.kill('SIGKILL');
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+    await server.end();
   }
 }
 
