@@ -479,10 +479,12 @@ export function courseRoutes(config: Config, db: Db) {
       if (!quiz.id) return new ApiError(404, MSG.quizNotFound);
       if (caller.kind !== 'user' || !rights.studiable) return refusal(caller, rights.enrollmentStatus, 'quiz');
       const quizId = String(quiz.id);
-      const questions = await tx<Row[]>`select * from private.quiz_questions_for_learner(${quizId}::uuid)`;
-      const [attempt] = await tx<Row[]>`
-        select a.id, a.started_at, now() as server_now from private.start_quiz_attempt(${quizId}::uuid) a`;
-      const [history] = await tx<Row[]>`
+      // The questions, the attempt and the history do not depend on each other: one pipeline.
+      const [questions, [attempt], [history]] = await Promise.all([
+        tx<Row[]>`select * from private.quiz_questions_for_learner(${quizId}::uuid)`,
+        tx<Row[]>`
+        select a.id, a.started_at, now() as server_now from private.start_quiz_attempt(${quizId}::uuid) a`,
+        tx<Row[]>`
         select bool_or(a.passed) as passed,
                (array_agg(json_build_object('score', a.score, 'maxScore', a.max_score, 'passed', a.passed,
                                             'completedAt', a.completed_at) order by a.completed_at desc))[1] as last_result
@@ -491,7 +493,8 @@ export function courseRoutes(config: Config, db: Db) {
           -- Recertifying: only this cycle's attempts count (earlier ones stay in the history).
           and not exists (select 1 from public.enrollments e
                           where e.user_id = a.user_id and e.course_id = ${String(quiz.courseId)}::uuid
-                            and e.cycle > 1 and a.completed_at < e.started_at)`;
+                            and e.cycle > 1 and a.completed_at < e.started_at)`,
+      ]);
       const timeLimit = quiz.timeLimit == null ? null : Number(quiz.timeLimit);
       const startedAt = attempt.startedAt as Date;
       return {
@@ -555,13 +558,16 @@ export function courseRoutes(config: Config, db: Db) {
         if (pg?.code === '42501') return new ApiError(403, MSG.enrolToQuiz);
         throw error;
       }
-      const review = await tx<Row[]>`select * from private.quiz_attempt_review(${String(attempt.id)}::uuid)`;
-      const [progress] = await tx<Row[]>`
+      // The review, the module's state and the enrolment after the attempt: one pipeline.
+      const [review, [progress], [enrollment]] = await Promise.all([
+        tx<Row[]>`select * from private.quiz_attempt_review(${String(attempt.id)}::uuid)`,
+        tx<Row[]>`
         select p.completed from public.user_module_progress p
-        where p.user_id = ${caller.userId}::uuid and p.module_id = ${String(quiz.moduleId)}::uuid`;
-      const [enrollment] = await tx<Row[]>`
+        where p.user_id = ${caller.userId}::uuid and p.module_id = ${String(quiz.moduleId)}::uuid`,
+        tx<Row[]>`
         select e.id from public.enrollments e
-        where e.user_id = ${caller.userId}::uuid and e.course_id = ${String(quiz.courseId)}::uuid`;
+        where e.user_id = ${caller.userId}::uuid and e.course_id = ${String(quiz.courseId)}::uuid`,
+      ]);
       const score = Number(attempt.score);
       const maxScore = Number(attempt.maxScore);
       return {
