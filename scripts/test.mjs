@@ -95,6 +95,14 @@ function startPlatformChild(dataDir, databaseUrl = '') {
   });
 }
 
+/** Stops a platform child: Ctrl-C as a person would, then SIGKILL if it has not exited in 10 s. */
+async function stopPlatformChild(platform) {
+  const exited = new Promise((r) => platform.child.once('exit', r));
+  platform.child.kill('SIGINT');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  platform.child.kill('SIGKILL');
+}
+
 if (wanted('db') || wanted('platform') || wanted('web')) {
   await vitest('vitest', ['db', 'platform', 'web'].filter(wanted));
 }
@@ -117,12 +125,7 @@ if (wanted('function') || wanted('e2e')) {
     console.error(error);
     record('platform start', { passed: 0, failed: 1, skipped: 0 });
   } finally {
-    if (platform) {
-      const exited = new Promise((r) => platform.child.once('exit', r));
-      platform.child.kill('SIGINT');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      platform.child.kill('SIGKILL');
-    }
+    if (platform) await stopPlatformChild(platform);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -149,12 +152,7 @@ if (wanted('function') && process.env.TEST_DATABASE_URL) {
     console.error(error);
     record('platform start (Postgres)', { passed: 0, failed: 1, skipped: 0 });
   } finally {
-    if (platform) {
-      const exited = new Promise((r) => platform.child.once('exit', r));
-      platform.child.kill('SIGINT');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      platform.child.kill('SIGKILL');
-    }
+    if (platform) await stopPlatformChild(platform);
     fs.rmSync(dataDir, { recursive: true, force: true });
     await server.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
     await server.end();
