@@ -6,7 +6,8 @@
 //   reads   catalogue first page (visitor, learner), course page, course modules, a learner's
 //           enrolments, admin user search, instructor statistics
 //   writes  enrol, progress (PUT /enrollments/:id), module completion, quiz (open, then submit)
-// at 1, 8 and 32 connections (BENCH_SECONDS each after a warm-up). In the same run it measures the
+// at 1, 8 and 32 connections (BENCH_SECONDS each after a warm-up; each read twice, in rounds of
+// opposite order between the two databases, merged). In the same run it measures the
 // ceilings (scripts/bench-ceiling.mjs in Deno): the same bytes without a database, the catalogue's
 // SQL straight through postgres.js, and the same SQL in a transaction with SET LOCAL ROLE and the
 // claims. Then it checks correctness under load (50 identical writes at once), samples the resident
@@ -72,7 +73,7 @@ async function measure(baseUrl, next, connections, seconds, sequence = null) {
   latencies.sort((a, b) => a - b);
   const pct = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] : null);
   const ok = Object.entries(statuses).filter(([s]) => Number(s) < 400).reduce((n, [, c]) => n + c, 0);
-  return {
+  const level = {
     connections,
     rps: Math.round(latencies.length / seconds),
     p50: round(pct(50)),
@@ -83,6 +84,36 @@ async function measure(baseUrl, next, connections, seconds, sequence = null) {
     statuses,
     errors: result.errors + result.timeouts,
   };
+  // Kept for mergeRounds, but not written to the results file.
+  Object.defineProperty(level, 'latencies', { value: latencies, enumerable: false });
+  return level;
+}
+
+/**
+ * One figure from several rounds of the same measurement: throughput is the mean of the rounds,
+ * the percentiles are those of all their answers together.
+ */
+function mergeRounds(rounds) {
+  if (rounds.length === 1) return rounds[0];
+  return rounds[0].map((first, i) => {
+    const levels = rounds.map((r) => r[i]);
+    const latencies = levels.flatMap((l) => l.latencies).sort((a, b) => a - b);
+    const pct = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] : null);
+    const statuses = {};
+    for (const l of levels) for (const [code, n] of Object.entries(l.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+    return {
+      connections: first.connections,
+      rps: Math.round(levels.reduce((sum, l) => sum + l.rps, 0) / levels.length),
+      p50: round(pct(50)),
+      p95: round(pct(95)),
+      p99: round(pct(99)),
+      requests: levels.reduce((sum, l) => sum + l.requests, 0),
+      ok: levels.reduce((sum, l) => sum + l.ok, 0),
+      statuses,
+      errors: levels.reduce((sum, l) => sum + l.errors, 0),
+      rounds: levels.map((l) => l.rps),
+    };
+  });
 }
 
 const round = (x) => (x == null ? null : Math.round(x * 100) / 100);
@@ -536,10 +567,15 @@ async function runPhases(phases) {
   } finally {
     for (const c of ceilings) c.stop();
   }
+  // Reads: two rounds in opposite orders (scaled, seed, then seed, scaled), so that neither
+  // database is always measured first; each figure merges its two rounds (mergeRounds).
   for (const [name, make] of Object.entries(READS)) {
-    for (const s of phases) {
-      s.phase.endpoints[name] = { kind: 'read', levels: await measureLevels(`${tag(s)} ${name}`, s.platform.url, make(s)) };
+    const rounds = new Map(phases.map((s) => [s, []]));
+    const orders = phases.length > 1 ? [phases, [...phases].reverse()] : [phases];
+    for (const order of orders) {
+      for (const s of order) rounds.get(s).push(await measureLevels(`${tag(s)} ${name}`, s.platform.url, make(s)));
     }
+    for (const s of phases) s.phase.endpoints[name] = { kind: 'read', levels: mergeRounds(rounds.get(s)) };
   }
   for (const s of phases) await prepareWrites(s);
   for (const [name, make] of Object.entries(WRITES)) {
