@@ -20,6 +20,9 @@
 //   BENCH_SEED_URL=<url>                the seed-only database (default: esl_bench_seed, recreated)
 //   BENCH_SKIP_SEED=1                   scaled database only (no "cost does not grow" comparison)
 //   BENCH_PORT=<p> BENCH_CEILING_PORT=<p>  fixed ports (default: any free port)
+//   BENCH_ONLY=<regexp>                 only the endpoints whose name matches, with the ceilings and
+//                                       without the correctness checks (for working on one endpoint;
+//                                       the budgets of a partial run are not the issue's verdict)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +37,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = [1, 8, 32];
 const LEARNERS = 64;
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+const selected = (name) => !ONLY || ONLY.test(name);
 const PASSWORD = 'password123';
 
 export const BUDGETS = {
@@ -51,12 +56,45 @@ const log = (...args) => console.log(...args);
 // Measuring
 
 /**
+ * CPU time used so far on the machine, in clock ticks (1/100 s), by process group: this process
+ * (the autocannon client), the other node processes (the platform's gateway and Auth), deno (the
+ * function) and postgres (the backends). The difference over a run, divided by its answers, says
+ * where a request's cost goes (`cpuMsPerAnswer`).
+ */
+function cpuTicks() {
+  const byPid = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const group = Number(entry) === process.pid ? 'client' : ['node', 'deno', 'postgres'].includes(name) ? name : 'other';
+      byPid.set(entry, { group, used: Number(fields[11]) + Number(fields[12]) }); // utime + stime
+    } catch {
+      // exited while we looked
+    }
+  }
+  return byPid;
+}
+
+/** CPU ms per answer by group between two cpuTicks() (a process that ended in between is not counted). */
+function cpuMsPerAnswer(before, after, answers) {
+  const ticks = { client: 0, node: 0, deno: 0, postgres: 0, other: 0 };
+  for (const [pid, { group, used }] of after) ticks[group] += used - (before.get(pid)?.used ?? 0);
+  const perAnswer = {};
+  for (const [group, n] of Object.entries(ticks)) perAnswer[group] = answers ? round((n * 10) / answers) : null;
+  return perAnswer;
+}
+
+/**
  * One autocannon run. `next()` returns the next request ({ method, path, headers, body }).
  * Latencies are recorded per response so p95 is exact (autocannon's own table has no p95).
  */
 async function measure(baseUrl, next, connections, seconds, sequence = null) {
   const latencies = [];
   const statuses = {};
+  let bytes = 0;
   const requests = sequence ?? [{ setupRequest: (req) => Object.assign(req, next()) }];
   const instance = autocannon({
     url: baseUrl,
@@ -65,11 +103,14 @@ async function measure(baseUrl, next, connections, seconds, sequence = null) {
     requests,
     timeout: 10,
   });
-  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+  const cpuBefore = cpuTicks();
+  instance.on('response', (_client, statusCode, responseBytes, responseTime) => {
     latencies.push(responseTime);
+    bytes += responseBytes;
     statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
   });
   const result = await instance;
+  const cpu = cpuMsPerAnswer(cpuBefore, cpuTicks(), latencies.length);
   latencies.sort((a, b) => a - b);
   const pct = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] : null);
   const ok = Object.entries(statuses).filter(([s]) => Number(s) < 400).reduce((n, [, c]) => n + c, 0);
@@ -80,6 +121,8 @@ async function measure(baseUrl, next, connections, seconds, sequence = null) {
     p95: round(pct(95)),
     p99: round(pct(99)),
     requests: latencies.length,
+    bytesPerAnswer: latencies.length ? Math.round(bytes / latencies.length) : 0,
+    cpuMsPerAnswer: cpu,
     ok,
     statuses,
     errors: result.errors + result.timeouts,
@@ -108,6 +151,10 @@ function mergeRounds(rounds) {
       p95: round(pct(95)),
       p99: round(pct(99)),
       requests: levels.reduce((sum, l) => sum + l.requests, 0),
+      bytesPerAnswer: first.bytesPerAnswer,
+      cpuMsPerAnswer: Object.fromEntries(
+        Object.keys(first.cpuMsPerAnswer).map((k) => [k, round(levels.reduce((sum, l) => sum + (l.cpuMsPerAnswer[k] ?? 0), 0) / levels.length)]),
+      ),
       ok: levels.reduce((sum, l) => sum + l.ok, 0),
       statuses,
       errors: levels.reduce((sum, l) => sum + l.errors, 0),
@@ -115,6 +162,8 @@ function mergeRounds(rounds) {
     };
   });
 }
+
+const cpuSummary = (cpu) => ['client', 'node', 'deno', 'postgres'].map((k) => cpu[k]?.toFixed(2) ?? '-').join(' / ');
 
 const round = (x) => (x == null ? null : Math.round(x * 100) / 100);
 
@@ -127,7 +176,8 @@ async function measureLevels(label, baseUrl, next, sequence = null) {
     const bad = level.requests - level.ok;
     log(
       `  ${label.padEnd(28)} c=${String(connections).padStart(2)}  ${String(level.rps).padStart(6)} req/s  ` +
-        `p50 ${fmt(level.p50)}  p95 ${fmt(level.p95)}  p99 ${fmt(level.p99)} ms${bad ? `  (${bad} not 2xx/3xx: ${JSON.stringify(level.statuses)})` : ''}`,
+        `p50 ${fmt(level.p50)}  p95 ${fmt(level.p95)}  p99 ${fmt(level.p99)} ms  ${level.bytesPerAnswer} B  ` +
+        `cpu ms client/node/deno/postgres ${cpuSummary(level.cpuMsPerAnswer)}${bad ? `  (${bad} not 2xx/3xx: ${JSON.stringify(level.statuses)})` : ''}`,
     );
   }
   return levels;
@@ -220,10 +270,15 @@ async function prepare(platform, sql) {
 
   const courses = (await sql`
     select c.id::text from public.courses c where c.status = 'ACTIVE' order by c.id limit 500`).map((r) => r.id);
-  const terms = (await sql`
+  // Search terms that fill a page of the Users tab: surnames on a generated database (each matches
+  // about a thousand people, of whom the search keeps 100); on the seed, whose few usernames have
+  // no surname, the name the bench's own learners share (64 of them). Both databases then answer
+  // the same page of 20 people, so the comparison is of the database's size, not of the answer's.
+  const surnames = (await sql`
     select distinct left(regexp_replace(split_part(username, '.', 2), '[^a-z]', '', 'g'), 5) as term
     from (select username from public.profiles order by id limit 200) p`).map((r) => r.term).filter((t) => t.length >= 3);
-  return { learners, created, adminToken, instructorToken, instructorId: instructor.id, courses, terms: terms.length ? terms : ['admin'] };
+  const terms = surnames.length ? surnames : ['bench learner'];
+  return { learners, created, adminToken, instructorToken, instructorId: instructor.id, courses, terms };
 }
 
 /**
@@ -502,11 +557,18 @@ const WRITES = {
     };
   },
   'module completion': async (s) => {
+    // Each enrolment's first module, then each one's second, and so on: requests in flight at once
+    // are different learners' (one learner completing modules in parallel would measure the wait
+    // for their enrolment's row lock instead, which the x50 check below proves correct).
     const rows = await s.sql`
-      select e.user_id::text as user_id, m.id::text as id
-      from public.enrollments e join public.course_modules m on m.course_id = e.course_id
-      where e.user_id = any(${s.writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${s.since} and e.status = 'ACTIVE'
-        and not m.has_quiz
+      select user_id, id from (
+        select e.user_id::text as user_id, m.id::text as id, e.id as enrolment,
+               row_number() over (partition by e.id order by m.order_index, m.id) as n
+        from public.enrollments e join public.course_modules m on m.course_id = e.course_id
+        where e.user_id = any(${s.writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${s.since} and e.status = 'ACTIVE'
+          and not m.has_quiz
+      ) pairs
+      order by n, enrolment
       limit 100000`;
     const next = cycle(rows);
     return () => {
@@ -570,6 +632,7 @@ async function runPhases(phases) {
   // Reads: two rounds in opposite orders (scaled, seed, then seed, scaled), so that neither
   // database is always measured first; each figure merges its two rounds (mergeRounds).
   for (const [name, make] of Object.entries(READS)) {
+    if (!selected(name)) continue;
     const rounds = new Map(phases.map((s) => [s, []]));
     const orders = phases.length > 1 ? [phases, [...phases].reverse()] : [phases];
     for (const order of orders) {
@@ -577,8 +640,9 @@ async function runPhases(phases) {
     }
     for (const s of phases) s.phase.endpoints[name] = { kind: 'read', levels: mergeRounds(rounds.get(s)) };
   }
-  for (const s of phases) await prepareWrites(s);
+  if (Object.keys(WRITES).some(selected)) for (const s of phases) await prepareWrites(s);
   for (const [name, make] of Object.entries(WRITES)) {
+    if (!selected(name)) continue;
     for (const s of phases) {
       const made = await make(s);
       if (!made) continue;
@@ -589,7 +653,7 @@ async function runPhases(phases) {
     }
   }
   for (const s of phases) {
-    if (!s.checkCourse) continue;
+    if (!s.checkCourse || ONLY) continue;
     s.phase.checks = await concurrencyChecks(s.platform, s.sql, s.checkLearner, s.checkCourse, s.fixtures.instructorId);
     for (const c of s.phase.checks) log(`  ${tag(s)} ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
   }
@@ -676,15 +740,15 @@ function markdown(report) {
     lines.push(`## ${phase.label}`, '');
     lines.push(`Data: ${Object.entries(phase.data).map(([k, v]) => `${Number(v).toLocaleString('en-GB')} ${k}`).join(', ')}.`, '');
     const lower = at(phase.ceilings['sql-tx'], 32).rps;
-    lines.push('| Endpoint | req/s at 1 / 8 / 32 | p50 / p95 / p99 at 8 (ms) | p99 at 32 (ms) | of tx ceiling at 32 |');
-    lines.push('|---|---|---|---|---|');
+    lines.push('| Endpoint | req/s at 1 / 8 / 32 | p50 / p95 / p99 at 8 (ms) | p99 at 32 (ms) | of tx ceiling at 32 | bytes per answer | CPU ms per answer at 32: client / node / deno / postgres |');
+    lines.push('|---|---|---|---|---|---|---|');
     for (const [name, levels] of Object.entries(phase.ceilings)) {
       const c8 = at(levels, 8);
-      lines.push(`| ceiling: ${name} | ${levels.map((l) => l.rps).join(' / ')} | ${c8.p50} / ${c8.p95} / ${c8.p99} | ${at(levels, 32).p99} | ${Math.round((100 * at(levels, 32).rps) / lower)} % |`);
+      lines.push(`| ceiling: ${name} | ${levels.map((l) => l.rps).join(' / ')} | ${c8.p50} / ${c8.p95} / ${c8.p99} | ${at(levels, 32).p99} | ${Math.round((100 * at(levels, 32).rps) / lower)} % | ${at(levels, 32).bytesPerAnswer ?? ''} | ${cpuSummary(at(levels, 32).cpuMsPerAnswer ?? {})} |`);
     }
     for (const [name, e] of Object.entries(phase.endpoints)) {
       const c8 = at(e.levels, 8);
-      lines.push(`| ${name} (${e.kind}) | ${e.levels.map((l) => l.rps).join(' / ')} | ${c8.p50} / ${c8.p95} / ${c8.p99} | ${at(e.levels, 32).p99} | ${Math.round((100 * at(e.levels, 32).rps) / lower)} % |`);
+      lines.push(`| ${name} (${e.kind}) | ${e.levels.map((l) => l.rps).join(' / ')} | ${c8.p50} / ${c8.p95} / ${c8.p99} | ${at(e.levels, 32).p99} | ${Math.round((100 * at(e.levels, 32).rps) / lower)} % | ${at(e.levels, 32).bytesPerAnswer ?? ''} | ${cpuSummary(at(e.levels, 32).cpuMsPerAnswer ?? {})} |`);
     }
     lines.push('', `Peak resident memory of the platform (node + deno): ${Math.round(phase.peakRss / 1024 / 1024)} MB.`, '');
   }
