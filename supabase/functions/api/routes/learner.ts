@@ -228,12 +228,9 @@ export function learnerRoutes(config: Config, db: Db) {
         left join private.course_summaries(array(
           select x.course_id from public.enrollments x where x.user_id = ${userId}::uuid
         )) s on s.course_id = e.course_id
-        left join lateral (
-          select count(*) filter (where p.completed) as done, max(p.read_at) as last_read, max(p.completed_at) as last_completed
-          from public.user_module_progress p
-          where p.user_id = e.user_id
-            and p.module_id in (select m.id from public.course_modules m where m.course_id = e.course_id)
-        ) ump on true
+        -- Completed modules and latest activity per course, from the learner's own progress rows in
+        -- one pass (private.enrolment_activity, under the rules of the progress and module policies).
+        left join private.enrolment_activity(${userId}::uuid) ump on ump.course_id = e.course_id
         -- The current certificate: the latest issued (certificates_user_course_issued_idx).
         left join lateral (
           select c.id, c.cycle, c.issued_at, c.expires_at, c.revoked_at from public.certificates c
