@@ -118,6 +118,20 @@ export function createDb(url: string): Db {
   };
 }
 
+/**
+ * For the rest of the transaction, prepared statements keep the plan made once for the connection.
+ * Left to choose, Postgres planned the catalogue's page again on every call, at national size only:
+ * a generic plan must assume that `LIMIT $n` keeps a tenth of the courses, which looks dearer than a
+ * plan for 12 rows, so the larger the table, the more each read cost (issue 6). Only statements
+ * whose generic plans are proven go here (supabase/tests/query-plans.test.ts: no large table read
+ * whole). Without prepared statements (PGlite) it changes nothing. The statement is sent at once, so
+ * that it precedes the statements made after it, even those that an async function sends while a
+ * Promise.all's array is still being built.
+ */
+export function keepGenericPlans(tx: Tx) {
+  return tx`set local plan_cache_mode = force_generic_plan`.execute();
+}
+
 /** A LIKE pattern that finds `term` anywhere, with %, _ and \ in the term taken literally. */
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;

@@ -18,7 +18,7 @@ import {
 } from '../../_shared/catalogue.ts';
 import { type LearnerQuiz, QUIZ_GRACE_SECONDS, quizAnswersSchema, type QuizResult } from '../../_shared/quiz.ts';
 import type { Config } from '../lib/config.ts';
-import { containsPattern, type Db, type Tx } from '../lib/db.ts';
+import { containsPattern, type Db, keepGenericPlans, type Tx } from '../lib/db.ts';
 import { type Caller, type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
@@ -179,14 +179,23 @@ export function courseRoutes(config: Config, db: Db) {
     };
   }
 
-  /** What the caller may do with a course: see it, study its content, and their enrolment status. */
-  async function access(tx: Tx, courseId: string) {
+  /**
+   * What the caller may do with a course: see it, study its content, and their enrolment status.
+   * The course is given by id, or as the course of a module, so that a module's route needs no
+   * statement of its own to find it (a module the caller cannot see has no course: not visible).
+   */
+  async function access(tx: Tx, course: string | { ofModule: string }) {
+    const courseId = typeof course === 'string'
+      ? tx`${course}::uuid`
+      : tx`(select m.course_id from public.course_modules m where m.id = ${course.ofModule}::uuid)`;
     const [row] = await tx<Row[]>`
-      select private.can_view_course(${courseId}::uuid) as visible,
-             private.can_study_course(${courseId}::uuid) as studiable,
-             (select c.requires_enrollment from public.courses c where c.id = ${courseId}::uuid) as requires_enrollment,
+      with target as (select ${courseId} as id)
+      select private.can_view_course(t.id) as visible,
+             private.can_study_course(t.id) as studiable,
+             (select c.requires_enrollment from public.courses c where c.id = t.id) as requires_enrollment,
              (select e.status::text from public.enrollments e
-               where e.course_id = ${courseId}::uuid and e.user_id = (select auth.uid())) as enrollment_status`;
+               where e.course_id = t.id and e.user_id = (select auth.uid())) as enrollment_status
+      from target t`;
     const visible = Boolean(row.visible);
     const studiable = Boolean(row.studiable);
     return {
@@ -246,7 +255,9 @@ export function courseRoutes(config: Config, db: Db) {
         : tx<{ total: number }[]>`
             select private.visible_course_count(${query.service ?? null}::public.service_code,
                                                 ${query.status ?? null}::public.course_status) as total`;
-      const [[{ total }], rows] = await Promise.all([
+      const generic = keepGenericPlans(tx);
+      const [, [{ total }], rows] = await Promise.all([
+        generic,
         totalQuery,
         selectCourses(tx, userId, where, query.pageSize, (query.page - 1) * query.pageSize),
       ]);
@@ -264,7 +275,10 @@ export function courseRoutes(config: Config, db: Db) {
   routes.get('/courses/:id', async (c) => {
     const id = idParam(c, 'id', MSG.courseNotFound);
     const caller = c.get('caller');
-    const rows = await db.withCaller(caller.db, (tx) => selectCourses(tx, userIdOf(caller), tx`and c.id = ${id}::uuid`, 1, 0));
+    const rows = await db.withCaller(caller.db, async (tx) => {
+      const [, course] = await Promise.all([keepGenericPlans(tx), selectCourses(tx, userIdOf(caller), tx`and c.id = ${id}::uuid`, 1, 0)]);
+      return course;
+    });
     if (!rows[0]) throw new ApiError(404, MSG.courseNotFound);
     return c.json(toCourse(rows[0]));
   });
@@ -368,9 +382,7 @@ export function courseRoutes(config: Config, db: Db) {
     const caller = requireUser(c);
     if (await optionalJson(c)) await jsonBody(c, z.object({}));
     const result = await db.withCaller(caller.db, async (tx): Promise<Enrollment | ApiError> => {
-      const [module] = await tx<Row[]>`select m.course_id from public.course_modules m where m.id = ${id}::uuid`;
-      if (!module) return new ApiError(404, MSG.moduleNotFound);
-      const rights = await access(tx, String(module.courseId));
+      const rights = await access(tx, { ofModule: id });
       if (!rights.visible) return new ApiError(404, MSG.moduleNotFound);
       if (!rights.studiable) return refusal(caller, rights.enrollmentStatus, 'read');
       const [marked] = await tx<Row[]>`select (private.mark_module_read(${id}::uuid)).id as id`;
@@ -467,14 +479,17 @@ export function courseRoutes(config: Config, db: Db) {
     const id = idParam(c, 'id', MSG.moduleNotFound);
     const caller = c.get('caller');
     const result = await db.withCaller(caller.db, async (tx): Promise<LearnerQuiz | ApiError> => {
-      const [quiz] = await tx<Row[]>`
-        select q.id, q.module_id, m.course_id, q.title, q.description, q.passing_score, q.time_limit,
-               q.randomize_questions
-        from public.course_modules m
-        left join public.quizzes q on q.module_id = m.id
-        where m.id = ${id}::uuid`;
+      // The quiz and the rights on its course in one pipeline.
+      const [[quiz], rights] = await Promise.all([
+        tx<Row[]>`
+          select q.id, q.module_id, m.course_id, q.title, q.description, q.passing_score, q.time_limit,
+                 q.randomize_questions
+          from public.course_modules m
+          left join public.quizzes q on q.module_id = m.id
+          where m.id = ${id}::uuid`,
+        access(tx, { ofModule: id }),
+      ]);
       if (!quiz) return new ApiError(404, MSG.moduleNotFound);
-      const rights = await access(tx, String(quiz.courseId));
       if (!rights.visible) return new ApiError(404, MSG.moduleNotFound);
       if (!quiz.id) return new ApiError(404, MSG.quizNotFound);
       if (caller.kind !== 'user' || !rights.studiable) return refusal(caller, rights.enrollmentStatus, 'quiz');
