@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Badge, Button, Center, Group, Loader, Pagination, Progress, Select, Stack, Table, Text } from '@mantine/core';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { useCourseOptions } from '../api/get-course-options';
+import { CourseSelect } from './CourseSelect';
 import { STUDENTS_PAGE_SIZE, type InstructorStudent, type StudentStatus, useInstructorStudents } from '../api/get-instructor-students';
 import { type Decision, useDecideEnrollment } from '../api/decide-enrollment';
 import { formatDate } from '@/lib/format';
@@ -21,7 +21,6 @@ export function StudentsTab({ allCourses }: { allCourses: boolean }) {
   const [courseId, setCourseId] = useState<string | null>(null);
   const [status, setStatus] = useState<StudentStatus | null>(null);
   const [page, setPage] = useState(1);
-  const options = useCourseOptions(allCourses);
   const students = useInstructorStudents({ courseId: courseId ?? undefined, status: status ?? undefined, page });
   const decide = useDecideEnrollment();
 
@@ -46,12 +45,11 @@ export function StudentsTab({ allCourses }: { allCourses: boolean }) {
   return (
     <Stack gap="md">
       <Group align="flex-end">
-        <Select
+        <CourseSelect
+          all={allCourses}
           label="Filter by course"
           placeholder="All courses"
           clearable
-          searchable
-          data={(options.data?.items ?? []).map((c) => ({ value: c.id, label: c.title }))}
           value={courseId}
           onChange={(value) => {
             setCourseId(value);

@@ -24,7 +24,7 @@ import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { useCourseOptions } from '@/features/instructor/api/get-course-options';
+import { CourseSelect } from '@/features/instructor/components/CourseSelect';
 import { ConfirmDialog } from '@/features/admin/components/ConfirmDialog';
 import { RULES_PAGE_SIZE, useCreateRule, useDeleteRule, useRules, useUpdateRule } from '../api/required-training';
 
@@ -113,8 +113,6 @@ export function RequiredTrainingManager({ user }: { user: User }) {
   const [page, setPage] = useState(1);
   const [courseFilter, setCourseFilter] = useState<string | null>(null);
   const rules = useRules({ courseId: courseFilter ?? undefined, page });
-  const courses = useCourseOptions(isAdmin);
-  const published = (courses.data?.items ?? []).filter((c) => c.status === 'ACTIVE');
   const create = useCreateRule();
   const update = useUpdateRule();
   const remove = useDeleteRule();
@@ -208,11 +206,11 @@ export function RequiredTrainingManager({ user }: { user: User }) {
               </Text>
             </div>
             <Group align="flex-start" gap="sm">
-              <Select
+              <CourseSelect
+                all={isAdmin}
+                status="ACTIVE"
                 label="Course"
-                placeholder={courses.isPending ? 'Loading courses…' : 'Choose a published course'}
-                searchable
-                data={published.map((c) => ({ value: c.id, label: c.title }))}
+                placeholder="Choose a published course"
                 value={courseId}
                 onChange={setCourseId}
                 error={createErrors.courseId}
@@ -235,12 +233,11 @@ export function RequiredTrainingManager({ user }: { user: User }) {
         <Title order={2} size="h4" id="required-rules-title">
           Required training rules
         </Title>
-        <Select
+        <CourseSelect
+          all={isAdmin}
           label="Filter by course"
           placeholder="All courses"
           clearable
-          searchable
-          data={(courses.data?.items ?? []).map((c) => ({ value: c.id, label: c.title }))}
           value={courseFilter}
           onChange={(v) => {
             setCourseFilter(v);
