@@ -48,6 +48,9 @@ async function learnerWithCompletions() {
   await db.sql`insert into public.quiz_attempts (user_id, quiz_id, score, max_score, passed, started_at, completed_at)
                values (${id}::uuid, ${AIRWAVE_QUIZ}::uuid, 2, 3, true, now() - interval '1 hour', now() - interval '1 hour')`;
   await db.sql`select private.issue_certificate(${id}::uuid, ${AIRWAVE}::uuid)`;
+  // The record lists the newest first. Two statements can start within the same millisecond on
+  // PGlite, which would tie their issue times, so the second is issued a little later.
+  await new Promise((resolve) => setTimeout(resolve, 10));
   await db.sql`select private.issue_certificate(${id}::uuid, ${DATA_PROTECTION}::uuid)`;
   return { token: learner.session.access_token as string, id, name: learner.input.name, username: learner.input.username };
 }
