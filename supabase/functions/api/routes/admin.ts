@@ -21,7 +21,7 @@ import {
 import { ROLES, type Role } from '../../_shared/domain.ts';
 import { SERVICE_CODES, type ServiceCode } from '../../_shared/services.ts';
 import type { Config } from '../lib/config.ts';
-import { containsPattern, type Db, type Tx } from '../lib/db.ts';
+import { containsPattern, type Db, type Statements, type Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
@@ -54,8 +54,13 @@ const pgArray = (codes: readonly string[]) => `{${codes.join(',')}}`;
 /** Escapes LIKE wildcards so a search for "50%" means the characters. */
 
 async function isAdmin(tx: Tx): Promise<boolean> {
-  const [row] = await tx<{ admin: boolean }[]>`select private.is_admin() as admin`;
+  const [row] = await adminCheck(tx);
   return row?.admin === true;
+}
+
+/** The statement of `isAdmin`, not yet run (for a read that sends it with the rest). */
+function adminCheck(tx: Statements) {
+  return tx<{ admin: boolean }[]>`select private.is_admin() as admin`;
 }
 
 function searchQuery(c: Context): Record<string, string> {
@@ -149,46 +154,54 @@ export function adminRoutes(config: Config, db: Db) {
 
   routes.get('/users', async (c) => {
     const query = validate(userListQuerySchema, searchQuery(c));
-    const page = await asAdmin(c, async (tx) => {
-      const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
-      if (pattern) {
-        // One search (private.user_search_page, admins only): it keeps at most USER_SEARCH_MATCH_LIMIT
-        // matches, so its cost does not follow how many people a short term matches; their number,
-        // whether more match and this page's ids come in one pass, then those rows by primary key
-        // under row-level security. A page past the end gives one row without an id.
-        const found = await tx<Record<string, unknown>[]>`
+    const caller = requireUser(c);
+    // The admin check goes in the same round trip as the list: the search function answers no one
+    // else, and row-level security keeps the profiles of a refused caller's list to what they may see.
+    const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
+    if (pattern) {
+      // One search (private.user_search_page, admins only): it keeps at most USER_SEARCH_MATCH_LIMIT
+      // matches, so its cost does not follow how many people a short term matches; their number,
+      // whether more match and this page's ids come in one pass, then those rows by primary key
+      // under row-level security. A page past the end gives one row without an id.
+      const [[me], found] = await db.read(caller.db, (tx) => [
+        adminCheck(tx),
+        tx<Record<string, unknown>[]>`
           select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at
           from private.user_search_page(${pattern}, ${query.service ?? null}::public.service_code,
                                         ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize},
                                         ${USER_SEARCH_MATCH_LIMIT}) s
           left join public.profiles p on p.id = s.id
-          order by p.created_at desc nulls last, p.id desc`;
-        const list: UserList = {
-          items: found.filter((row) => row.id != null).map(toUser),
-          total: Number(found[0]?.total ?? 0),
-          page: query.page,
-          pageSize: query.pageSize,
-          moreMatches: found[0]?.more === true,
-        };
-        return list;
-      }
-      // No search: the whole list or a service/role filter (count and page in one pipeline).
+          order by p.created_at desc nulls last, p.id desc`,
+      ]).catch(fromDatabase);
+      if (me?.admin !== true) throw forbidden();
+      const list: UserList = {
+        items: found.filter((row) => row.id != null).map(toUser),
+        total: Number(found[0]?.total ?? 0),
+        page: query.page,
+        pageSize: query.pageSize,
+        moreMatches: found[0]?.more === true,
+      };
+      return c.json(list);
+    }
+    // No search: the whole list or a service/role filter (count and page).
+    const [[me], [{ total }], rows] = await db.read(caller.db, (tx) => {
       const where = () => tx`
         where true
         ${query.service ? tx`and services @> ${pgArray([query.service])}::public.service_code[]` : tx``}
         ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}`;
-      const [[{ total }], rows] = await Promise.all([
+      return [
+        adminCheck(tx),
         tx<{ total: number }[]>`select count(*)::int as total from public.profiles ${where()}`,
         tx<Record<string, unknown>[]>`
           select id, username, email, name, role::text as role, services::text[] as services, created_at
           from public.profiles ${where()}
           order by created_at desc, id desc
           limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
-      ]);
-      const list: UserList = { items: rows.map(toUser), total, page: query.page, pageSize: query.pageSize, moreMatches: false };
-      return list;
-    });
-    return c.json(page);
+      ];
+    }).catch(fromDatabase);
+    if (me?.admin !== true) throw forbidden();
+    const list: UserList = { items: rows.map(toUser), total, page: query.page, pageSize: query.pageSize, moreMatches: false };
+    return c.json(list);
   });
 
   routes.post('/users', async (c) => {

@@ -18,7 +18,7 @@ import {
 } from '../../_shared/catalogue.ts';
 import { type LearnerQuiz, QUIZ_GRACE_SECONDS, quizAnswersSchema, type QuizResult } from '../../_shared/quiz.ts';
 import type { Config } from '../lib/config.ts';
-import { containsPattern, type Db, keepGenericPlans, type Tx } from '../lib/db.ts';
+import { containsPattern, type Db, type Statements, type Tx } from '../lib/db.ts';
 import { type Caller, type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
@@ -120,12 +120,13 @@ export function courseRoutes(config: Config, db: Db) {
   }
 
   /** Courses with module counts, public author names and the caller's enrolment, in ONE query. */
-  async function selectCourses(tx: Tx, userId: string | null, where: postgres.PendingQuery<postgres.Row[]>, limit: number, offset: number) {
+  /** A page of courses with their module counts, authors and the caller's enrolment (not yet run). */
+  function selectCourses(tx: Statements, userId: string | null, where: postgres.PendingQuery<postgres.Row[]>, limit: number, offset: number) {
     const enrollmentJoin = userId
       ? tx`left join public.enrollments e on e.course_id = p.id and e.user_id = ${userId}::uuid`
       : tx`left join (select null::uuid as id, null::int as progress, null::boolean as completed,
                              null::text as status, null::timestamptz as completed_at, null::uuid as course_id) e on false`;
-    return await tx<Row[]>`
+    return tx<Row[]>`
       with page as (
         select c.* from public.courses c
         where true ${where}
@@ -185,10 +186,16 @@ export function courseRoutes(config: Config, db: Db) {
    * statement of its own to find it (a module the caller cannot see has no course: not visible).
    */
   async function access(tx: Tx, course: string | { ofModule: string }) {
+    const [row] = await accessQuery(tx, course);
+    return toAccess(row);
+  }
+
+  /** The statement of `access`, not yet run (for a read that sends it with others). */
+  function accessQuery(tx: Statements, course: string | { ofModule: string }) {
     const courseId = typeof course === 'string'
       ? tx`${course}::uuid`
       : tx`(select m.course_id from public.course_modules m where m.id = ${course.ofModule}::uuid)`;
-    const [row] = await tx<Row[]>`
+    return tx<Row[]>`
       with target as (select ${courseId} as id)
       select private.can_view_course(t.id) as visible,
              private.can_study_course(t.id) as studiable,
@@ -196,6 +203,9 @@ export function courseRoutes(config: Config, db: Db) {
              (select e.status::text from public.enrollments e
                where e.course_id = t.id and e.user_id = (select auth.uid())) as enrollment_status
       from target t`;
+  }
+
+  function toAccess(row: Row) {
     const visible = Boolean(row.visible);
     const studiable = Boolean(row.studiable);
     return {
@@ -238,7 +248,7 @@ export function courseRoutes(config: Config, db: Db) {
     const caller = c.get('caller');
     const userId = userIdOf(caller);
     if (query.mine && !userId) throw new ApiError(401, 'Sign in to list your own courses');
-    const result = await db.withCaller(caller.db, async (tx) => {
+    const [[{ total }], rows] = await db.read(caller.db, (tx) => {
       // The matching ids come from the trigram indexes (private.course_search_ids: under row-level
       // security an ILIKE of the query itself cannot use them); the rows are read under RLS as ever.
       const pattern = query.search ? containsPattern(query.search) : null;
@@ -249,23 +259,17 @@ export function courseRoutes(config: Config, db: Db) {
         ${pattern ? tx`and c.id in (select private.course_search_ids(${pattern}))` : tx``}`;
       // The total: without a search or "mine", from the kept per-status-and-service counts
       // (private.visible_course_count, the rule of the courses policies) rather than a count of every
-      // visible course; a search or "mine" counts its matches. Both statements go in one pipeline.
+      // visible course; a search or "mine" counts its matches.
       const totalQuery = pattern || query.mine
         ? tx<{ total: number }[]>`select count(*)::int as total from public.courses c where true ${where}`
         : tx<{ total: number }[]>`
             select private.visible_course_count(${query.service ?? null}::public.service_code,
                                                 ${query.status ?? null}::public.course_status) as total`;
-      const generic = keepGenericPlans(tx);
-      const [, [{ total }], rows] = await Promise.all([
-        generic,
-        totalQuery,
-        selectCourses(tx, userId, where, query.pageSize, (query.page - 1) * query.pageSize),
-      ]);
-      return { total: Number(total), rows };
-    });
+      return [totalQuery, selectCourses(tx, userId, where, query.pageSize, (query.page - 1) * query.pageSize)];
+    }, { genericPlans: true });
     const body: PagedList<Course> = {
-      items: result.rows.map(toCourse),
-      total: result.total,
+      items: rows.map(toCourse),
+      total: Number(total),
       page: query.page,
       pageSize: query.pageSize,
     };
@@ -275,9 +279,8 @@ export function courseRoutes(config: Config, db: Db) {
   routes.get('/courses/:id', async (c) => {
     const id = idParam(c, 'id', MSG.courseNotFound);
     const caller = c.get('caller');
-    const rows = await db.withCaller(caller.db, async (tx) => {
-      const [, course] = await Promise.all([keepGenericPlans(tx), selectCourses(tx, userIdOf(caller), tx`and c.id = ${id}::uuid`, 1, 0)]);
-      return course;
+    const [rows] = await db.read(caller.db, (tx) => [selectCourses(tx, userIdOf(caller), tx`and c.id = ${id}::uuid`, 1, 0)], {
+      genericPlans: true,
     });
     if (!rows[0]) throw new ApiError(404, MSG.courseNotFound);
     return c.json(toCourse(rows[0]));
@@ -287,10 +290,9 @@ export function courseRoutes(config: Config, db: Db) {
     const courseId = idParam(c, 'courseId', MSG.courseNotFound);
     const caller = c.get('caller');
     const userId = userIdOf(caller);
-    const result = await db.withCaller(caller.db, async (tx) => {
-      // The rights and the modules in one pipeline (the modules of a course the caller cannot see
-      // come back empty under row-level security, and their bodies only to those who may read them).
-      const [rights, rows] = await Promise.all([access(tx, courseId), tx<Row[]>`
+    // The rights and the modules in one round trip (the modules of a course the caller cannot see
+    // come back empty under row-level security, and their bodies only to those who may read them).
+    const [[rightsRow], rows] = await db.read(caller.db, (tx) => [accessQuery(tx, courseId), tx<Row[]>`
         select m.id, m.course_id, m.title, b.content, m.order_index, m.duration,
                (m.has_quiz or q.id is not null) as has_quiz, b.image, m.created_at, m.updated_at,
                coalesce(p.completed, false) as completed, (p.read_at is not null) as read,
@@ -303,11 +305,9 @@ export function courseRoutes(config: Config, db: Db) {
         left join public.user_module_progress p on p.module_id = m.id and p.user_id = ${userId}::uuid
         where m.course_id = ${courseId}::uuid
         order by m.order_index, m.created_at, m.id`]);
-      if (!rights.visible) return null;
-      return rows.map((row) => toModule(row, rights.mayRead));
-    });
-    if (!result) throw new ApiError(404, MSG.courseNotFound);
-    return c.json(result);
+    const rights = toAccess(rightsRow);
+    if (!rights.visible) throw new ApiError(404, MSG.courseNotFound);
+    return c.json(rows.map((row) => toModule(row, rights.mayRead)));
   });
 
   // ---- Modules ----

@@ -48,17 +48,16 @@ export function instructorRoutes(_config: Config, db: Db) {
 
   routes.get('/instructor/stats', async (c) => {
     const caller = requireUser(c);
-    const row = await db
-      .withCaller(caller.db, async (tx) => {
-        const [r] = await tx<{
+    const [[row]] = await db
+      .read(caller.db, (tx) => [
+        tx<{
           totalCourses: number;
           totalStudents: number;
           averageCompletion: number;
           totalCourseHours: number;
           recentlyUpdated: unknown[];
-        }[]>`select * from private.instructor_stats()`;
-        return r;
-      })
+        }[]>`select * from private.instructor_stats()`,
+      ])
       .catch(fromDatabase);
     return c.json(row);
   });

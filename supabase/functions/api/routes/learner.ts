@@ -9,7 +9,7 @@ import { CERTIFICATE_SCOPES, type CertificateState, type LearnerCertificate, typ
 import { CURRENT_PASSWORD_INCORRECT, passwordChangeSchema, profileSchema } from '../../_shared/profile.ts';
 import { serviceLabel } from '../../_shared/services.ts';
 import type { Config } from '../lib/config.ts';
-import type { Db, Tx } from '../lib/db.ts';
+import type { Db, Statements, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
@@ -204,14 +204,11 @@ export function learnerRoutes(config: Config, db: Db) {
       throw new ApiError(400, 'Validation failed', fields);
     }
     const { page, pageSize } = paging.data;
-    const rows = await db.withCaller(caller.db, async (tx) => {
-      // Another user's enrolments: admins see all, instructors those on their courses (RLS); a
-      // learner is refused outright rather than shown an empty list.
-      if (userId !== caller.userId) {
-        const [me] = await tx<{ role: string }[]>`select private.current_role()::text as role`;
-        if (me?.role === 'STUDENT') throw new ApiError(403, "You cannot view another user's enrolments.");
-      }
-      return await tx<EnrollmentRow[]>`
+    // Another user's enrolments: admins see all, instructors those on their courses (RLS); a
+    // learner is refused outright rather than shown an empty list. The caller's role comes in the
+    // same round trip as the list.
+    const list = (tx: Statements) =>
+      tx<EnrollmentRow[]>`
         select e.id, e.user_id, e.course_id, e.status::text as status, e.progress, e.completed,
                e.started_at, e.completed_at, e.last_accessed_module_id,
                greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) as last_activity_at,
@@ -241,7 +238,12 @@ export function learnerRoutes(config: Config, db: Db) {
         where e.user_id = ${userId}::uuid
         order by e.completed, greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) desc nulls last, e.id
         limit ${pageSize} offset ${(page - 1) * pageSize}`;
-    });
+    if (userId === caller.userId) {
+      const [rows] = await db.read(caller.db, (tx) => [list(tx)]);
+      return c.json(rows.map(toEnrollment));
+    }
+    const [rows, [me]] = await db.read(caller.db, (tx) => [list(tx), tx<{ role: string }[]>`select private.current_role()::text as role`]);
+    if (me?.role === 'STUDENT') throw new ApiError(403, "You cannot view another user's enrolments.");
     return c.json(rows.map(toEnrollment));
   });
 
