@@ -44,6 +44,7 @@ export interface Db {
    * statements and COMMIT are sent together on one connection. `statements` builds the statements
    * without running them (no await), so none can depend on another's answer and none can run after
    * COMMIT; their answers come back in order. For the reads whose statements are known up front.
+   * Without prepared statements (PGlite) the same statements run in a transaction as withCaller's.
    */
   read<T extends readonly Statement[]>(
     caller: DbCaller,
@@ -165,10 +166,11 @@ export function createDb(url: string): Db {
     claims: Record<string, unknown>,
     session: SessionCheck | undefined,
     fn: (tx: Tx) => Promise<T>,
+    genericPlans = false,
   ): Promise<T> {
     const result = await sql.begin(async (tx) => {
       // Sent now, without waiting for its answer: the route's first query follows in the same pipeline.
-      const ready = setup(tx, role, claims, session).then((rows) => rows[0]?.ok === true);
+      const ready = setup(tx, role, claims, session, genericPlans).then((rows) => rows[0]?.ok === true);
       ready.catch(() => {});
       let outcome: { value: T } | { error: unknown };
       try {
@@ -208,6 +210,12 @@ export function createDb(url: string): Db {
     statements: (sql: Statements) => [...T],
     { genericPlans = false }: ReadOptions = {},
   ): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+    // Without prepared statements (PGlite) postgres.js asks for each parametrised statement's types
+    // before sending the next, so one round trip cannot be had: the statements go in a transaction.
+    if (!PREPARED_STATEMENTS) {
+      const answers = await run(caller.role, caller.claims, caller.session, (tx) => Promise.all(statements(tx)), genericPlans);
+      return answers as { [K in keyof T]: Awaited<T[K]> };
+    }
     const connection = await reserve();
     let lost = false;
     try {
