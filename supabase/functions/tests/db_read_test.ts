@@ -6,15 +6,10 @@ import nodeAssert from 'node:assert/strict';
 import { createDb } from '../api/lib/db.ts';
 import { ApiError } from '../api/lib/errors.ts';
 import { startFaultProxy } from '../../../scripts/fault-proxy.mjs';
-import { closePoolAfterTests, config, db, register, test } from './helpers.ts';
+import { closePoolAfterTests, config, db, register, sessionIdOf, test } from './helpers.ts';
 
 const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
 const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
-
-function sessionIdOf(token: string): string {
-  const payload = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
-  return payload.session_id;
-}
 
 test('read: its statements run in one transaction as the caller, with the claims, and answer in order', async () => {
   const { user } = await register();

@@ -32,6 +32,12 @@ export function closePoolAfterTests() {
   Deno.test({ name: '(close database pool)', fn: () => db.end(), sanitizeOps: false, sanitizeResources: false });
 }
 
+/** The session id (`session_id` claim) of an access token. */
+export function sessionIdOf(token: string): string {
+  const payload = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+  return payload.session_id;
+}
+
 let counter = 0;
 /** A short unique suffix so tests never collide with each other or with earlier runs. */
 export function unique(): string {

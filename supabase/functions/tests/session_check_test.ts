@@ -2,14 +2,9 @@
 // session that is gone is refused at once on every path, reads and writes alike, and a refused
 // write leaves nothing behind; a request that never reaches the database is checked afterwards.
 import nodeAssert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, register, test } from './helpers.ts';
+import { call, closePoolAfterTests, db, register, sessionIdOf, test } from './helpers.ts';
 
 const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
-
-function sessionIdOf(token: string): string {
-  const payload = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
-  return payload.session_id;
-}
 
 test('a live session is served; once its row is gone every path is 401 and nothing is written', async () => {
   const { user, session, input } = await register();
