@@ -285,7 +285,8 @@ async function prepare(platform, sql) {
 /**
  * Courses the write benchmark enrols in: the database's own ACTIVE courses with modules (those with
  * a quiz first). A database with fewer than `minimum` (the demo seed) gets bench courses of its own,
- * each with two modules and a quiz of two questions, removed again at the end of the run.
+ * each with two modules and a quiz of five questions of four options (a generated quiz has five
+ * questions of three or four), removed again at the end of the run.
  */
 async function writeCourses(sql, instructorId, minimum) {
   const existing = async () =>
@@ -322,9 +323,11 @@ async function writeCourses(sql, instructorId, minimum) {
           returning id
         )
         insert into public.quiz_questions (quiz_id, question_text, order_index, options, correct_answers)
-        select q.id, 'Bench question ' || n, n,
-               '[{"text":"Right","isCorrect":true},{"text":"Wrong","isCorrect":false}]'::jsonb, '[0]'::jsonb
-        from new_quizzes q cross join generate_series(1, 2) n`;
+        select q.id, 'Bench question ' || n || ': which of these is the right answer to this question?', n,
+               '[{"text":"The right answer","isCorrect":true},{"text":"A wrong answer","isCorrect":false},
+                 {"text":"Another wrong answer","isCorrect":false},{"text":"Not this one either","isCorrect":false}]'::jsonb,
+               '[0]'::jsonb
+        from new_quizzes q cross join generate_series(1, 5) n`;
     });
     ids = await existing();
   }
