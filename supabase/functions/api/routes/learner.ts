@@ -217,17 +217,13 @@ export function learnerRoutes(config: Config, db: Db) {
                cert.expires_at as certificate_expires_at, cert.revoked_at as certificate_revoked_at,
                private.certificate_state(cert.expires_at, cert.revoked_at) as certificate_state,
                co.title as course_title, co.description as course_description, co.service::text as course_service,
-               co.duration as course_duration, coalesce(s.modules, 0)::int as course_modules
+               co.duration as course_duration, coalesce(ump.modules, 0)::int as course_modules
         from public.enrollments e
         left join public.courses co on co.id = e.course_id
-        -- Module counts of the visible courses in one call (private.course_summaries), rather than
-        -- counting modules under row-level security, which looks up each module's course.
-        left join private.course_summaries(array(
-          select x.course_id from public.enrollments x where x.user_id = ${userId}::uuid
-        )) s on s.course_id = e.course_id
-        -- Completed modules and latest activity per course, from the learner's own progress rows in
-        -- one pass (private.enrolment_activity, under the rules of the progress and module policies).
-        left join private.enrolment_activity(${userId}::uuid) ump on ump.course_id = e.course_id
+        -- Each enrolled course's number of modules, the modules done and the latest activity, in one
+        -- pass over the learner's enrolments and progress (private.enrolment_progress, under the
+        -- rules of the progress and module policies).
+        left join private.enrolment_progress(${userId}::uuid) ump on ump.course_id = e.course_id
         -- The current certificate: the latest issued (certificates_user_course_issued_idx).
         left join lateral (
           select c.id, c.cycle, c.issued_at, c.expires_at, c.revoked_at from public.certificates c

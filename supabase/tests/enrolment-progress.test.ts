@@ -1,8 +1,9 @@
-// private.enrolment_activity (migration 20260400000300_enrolment_activity) gives a learner's
-// completed modules and latest activity per course for their enrolments list, with the rules of the
-// user_module_progress and course_modules policies stated in its own WHERE clause. Both ways, for
-// every persona and two learners: it returns exactly what the same aggregate returns when it is
-// read under row-level security, so it shows nobody a figure they could not count themselves.
+// private.enrolment_progress (migration 20260400000500_enrolment_progress) gives, for each of a
+// learner's enrolled courses, its number of modules, the modules completed and the latest activity,
+// with the rules of the user_module_progress and course_modules policies stated in its own WHERE
+// clause. Both ways, for every persona and two learners: it returns exactly what the same aggregate
+// returns when it is read under row-level security, so it shows nobody a figure they could not
+// count themselves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addOtherInstructor, backends, createUser, ids, personas, queryAs, seedCourses, sqlState, type Persona, type TestDatabase,
@@ -10,20 +11,22 @@ import {
 
 const secondLearner: Persona = { id: '00000000-0000-4000-a000-0000000000bb', email: 'second.learner@example.uk' };
 
-type Activity = { course_id: string; done: number; last_read: unknown; last_completed: unknown };
+type Activity = { course_id: string; modules: number; done: number; last_read: unknown; last_completed: unknown };
 
 /** The figures as the persona can count them under row-level security. */
 const UNDER_RLS = `
-  select m.course_id, (count(*) filter (where p.completed))::integer as done,
+  select e.course_id, count(*)::integer as modules, (count(*) filter (where p.completed))::integer as done,
          max(p.read_at) as last_read, max(p.completed_at) as last_completed
-  from public.user_module_progress p
-  join public.course_modules m on m.id = p.module_id
-  where p.user_id = $1
-  group by m.course_id
-  order by m.course_id`;
-const FROM_FUNCTION = 'select course_id, done, last_read, last_completed from private.enrolment_activity($1) order by course_id';
+  from public.enrollments e
+  join public.course_modules m on m.course_id = e.course_id
+  left join public.user_module_progress p on p.user_id = e.user_id and p.module_id = m.id
+  where e.user_id = $1
+  group by e.course_id
+  order by e.course_id`;
+const FROM_FUNCTION =
+  'select course_id, modules, done, last_read, last_completed from private.enrolment_progress($1) order by course_id';
 
-describe.each(backends)('private.enrolment_activity on $name', ({ create }) => {
+describe.each(backends)('private.enrolment_progress on $name', ({ create }) => {
   let db: TestDatabase;
   let otherCourse: string;
 
@@ -43,10 +46,19 @@ describe.each(backends)('private.enrolment_activity on $name', ({ create }) => {
        select $1, 'Activity module ' || n, 'Body', n from generate_series(1, 3) n`,
       [otherCourse],
     );
-    // Progress of both learners in published courses of each author, in a draft and in an archived
-    // course (neither visible to learners): every other module completed, each read a day apart.
-    const courses = [ids.course(1), ids.course(4), ids.course(seedCourses.draftByInstructor), ids.course(seedCourses.archivedByAdmin), otherCourse];
+    // Both learners are enrolled in published courses of each author, in a draft and in an archived
+    // course (neither visible to learners), in a published course without progress and in one
+    // without modules. They have progress in each of those with modules, and in one more course
+    // they are not enrolled in: every other module completed, each read a day apart.
+    const enrolled = [ids.course(1), ids.course(4), ids.course(seedCourses.draftByInstructor), ids.course(seedCourses.archivedByAdmin), otherCourse];
+    const withProgress = [...enrolled, ids.course(6)];
     for (const learner of [personas.learner, secondLearner]) {
+      await db.query(
+        `insert into public.enrollments (user_id, course_id, status)
+         select $1, c, 'ACTIVE' from unnest($2::uuid[]) c
+         on conflict (user_id, course_id) do nothing`,
+        [learner.id, [...enrolled, ids.course(5), ids.course(seedCourses.noModules)]],
+      );
       await db.query(
         `insert into public.user_module_progress (user_id, module_id, read_at, completed, completed_at)
          select $1, m.id, now() - make_interval(days => row_number() over (order by m.id)::int),
@@ -54,7 +66,7 @@ describe.each(backends)('private.enrolment_activity on $name', ({ create }) => {
                 case when (row_number() over (order by m.id)) % 2 = 1 then now() - make_interval(hours => row_number() over (order by m.id)::int) end
          from public.course_modules m where m.course_id = any($2::uuid[])
          on conflict (user_id, module_id) do update set read_at = excluded.read_at, completed = excluded.completed, completed_at = excluded.completed_at`,
-        [learner.id, courses],
+        [learner.id, withProgress],
       );
     }
   });
@@ -72,23 +84,29 @@ describe.each(backends)('private.enrolment_activity on $name', ({ create }) => {
     }
   });
 
-  it('shows a learner their own courses they can see, and nothing of another learner', async () => {
+  it('shows a learner their own enrolled courses they can see, and nothing of another learner', async () => {
     const own = (await queryAs<Activity>(db, personas.learner, FROM_FUNCTION, [personas.learner.id])).rows;
-    const courses = own.map((r) => r.course_id);
-    expect(courses).toEqual(expect.arrayContaining([ids.course(1), ids.course(4), otherCourse]));
-    expect(courses).not.toContain(ids.course(seedCourses.draftByInstructor));
-    expect(courses).not.toContain(ids.course(seedCourses.archivedByAdmin));
-    expect(own.every((r) => r.done >= 1 && r.last_read !== null)).toBe(true);
+    const byCourse = new Map(own.map((r) => [r.course_id, r]));
+    expect([...byCourse.keys()]).toEqual(expect.arrayContaining([ids.course(1), ids.course(4), ids.course(5), otherCourse]));
+    for (const hidden of [seedCourses.draftByInstructor, seedCourses.archivedByAdmin, seedCourses.noModules, 6]) {
+      expect(byCourse.has(ids.course(hidden)), `course ${hidden}`).toBe(false);
+    }
+    expect(byCourse.get(ids.course(1))).toMatchObject({ modules: 4, done: 2 });
+    expect(byCourse.get(otherCourse)).toMatchObject({ modules: 3 });
+    expect(byCourse.get(otherCourse)!.last_read).not.toBeNull();
+    expect(byCourse.get(ids.course(5))).toMatchObject({ modules: 3, done: 0, last_read: null, last_completed: null });
     expect((await queryAs(db, personas.learner, FROM_FUNCTION, [secondLearner.id])).rows).toEqual([]);
   });
 
-  it("shows an instructor only their own courses' figures and an admin every course", async () => {
+  it("shows an instructor only their own courses' figures and an admin every enrolled course with modules", async () => {
     const byInstructor = (await queryAs<Activity>(db, personas.instructor, FROM_FUNCTION, [secondLearner.id])).rows;
     expect(byInstructor.map((r) => r.course_id).sort()).toEqual([ids.course(1), ids.course(seedCourses.draftByInstructor)].sort());
     const byOther = (await queryAs<Activity>(db, personas.otherInstructor, FROM_FUNCTION, [secondLearner.id])).rows;
     expect(byOther.map((r) => r.course_id)).toEqual([otherCourse]);
     const byAdmin = (await queryAs<Activity>(db, personas.admin, FROM_FUNCTION, [secondLearner.id])).rows;
-    expect(byAdmin).toHaveLength(5);
+    expect(byAdmin.map((r) => r.course_id).sort()).toEqual(
+      [1, 4, 5, seedCourses.draftByInstructor, seedCourses.archivedByAdmin].map(ids.course).concat(otherCourse).sort(),
+    );
   });
 
   it('cannot be called by a visitor', async () => {
