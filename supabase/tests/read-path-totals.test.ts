@@ -3,7 +3,8 @@
 // triggers on public.courses) equals a count(*) of the courses under each persona's row-level
 // security, with and without filters, after inserts, updates and deletes of courses; and
 // private.user_search_page answers admins only, with the same total and page as a plain search, and
-// keeps no more matches than it is asked to (migration 20260400000100_bounded_user_search).
+// keeps no more matches than it is asked to (migrations 20260400000100_bounded_user_search and
+// 20260400000600_user_search_words).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOtherInstructor, backends, ids, personas, queryAs, sqlState, withCourseAccess, type Persona, type TestDatabase } from './helpers/database';
 
@@ -99,11 +100,13 @@ describe.each(backends)('read path totals on $name', ({ create }) => {
   });
 
   describe('private.user_search_page', () => {
+    // The word is passed as the API passes it: the term when it is one word of letters and digits
+    // ('%example%' may then be answered from private.profile_search_words).
     const page = (persona: Persona | null, pattern: string, service: string | null, role: string | null, limit: number, offset: number,
       matchLimit = 100) =>
       queryAs<{ id: string | null; total: number; more: boolean }>(db, persona,
-        'select id, total, more from private.user_search_page($1, $2::public.service_code, $3::public.user_role, $4, $5, $6)',
-        [pattern, service, role, limit, offset, matchLimit]);
+        'select id, total, more from private.user_search_page($1, $2, $3::public.service_code, $4::public.user_role, $5, $6, $7)',
+        [pattern, /^%[a-z0-9]+%$/.test(pattern) ? pattern.slice(1, -1) : null, service, role, limit, offset, matchLimit]);
     const plain = async (pattern: string, service: string | null, role: string | null) =>
       (await db.query<{ id: string }>(
         `select id from public.profiles

@@ -157,22 +157,26 @@ export function adminRoutes(config: Config, db: Db) {
     const caller = requireUser(c);
     // The admin check goes in the same round trip as the list: the search function answers no one
     // else, and row-level security keeps the profiles of a refused caller's list to what they may see.
-    const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
-    if (pattern) {
+    const term = query.search ? query.search.toLowerCase() : null;
+    const pattern = term ? containsPattern(term) : null;
+    if (term && pattern) {
       // One search (private.user_search_page, admins only): it keeps at most USER_SEARCH_MATCH_LIMIT
       // matches, so its cost does not follow how many people a short term matches; their number,
       // whether more match and this page's ids come in one pass, then those rows by primary key
-      // under row-level security. A page past the end gives one row without an id.
+      // under row-level security. A page past the end gives one row without an id. A one-word term
+      // (letters and digits) may be answered from the index of people's words; the plans are kept
+      // for the connection, since planning each call cost more than the search.
+      const word = /^[\p{L}\p{N}]+$/u.test(term) ? term : null;
       const [[me], found] = await db.read(caller.db, (tx) => [
         adminCheck(tx),
         tx<Record<string, unknown>[]>`
           select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at
-          from private.user_search_page(${pattern}, ${query.service ?? null}::public.service_code,
+          from private.user_search_page(${pattern}, ${word}, ${query.service ?? null}::public.service_code,
                                         ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize},
                                         ${USER_SEARCH_MATCH_LIMIT}) s
           left join public.profiles p on p.id = s.id
           order by p.created_at desc nulls last, p.id desc`,
-      ]).catch(fromDatabase);
+      ], { genericPlans: true }).catch(fromDatabase);
       if (me?.admin !== true) throw forbidden();
       const list: UserList = {
         items: found.filter((row) => row.id != null).map(toUser),
