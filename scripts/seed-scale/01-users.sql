@@ -76,3 +76,11 @@ from scale_users u order by u.i;
 insert into public.profiles (id, username, email, name, role, services, created_at, updated_at)
 select u.id, u.username, u.email, u.name, u.role, u.services, u.created_at, u.created_at
 from scale_users u order by u.i;
+
+-- The words of the admin user search, as the profiles' statement trigger writes them
+-- (private.index_profile_words).
+insert into private.profile_search_words (word, profile_id, created_at)
+select distinct t.word, u.id, u.created_at
+from scale_users u
+cross join lateral regexp_split_to_table(lower(u.name || ' ' || u.username || ' ' || u.email), '[^[:alnum:]]+') t(word)
+where t.word <> '';

@@ -41,7 +41,7 @@ const PLAIN_INDEXES = `
 export const COUNTED_TABLES = [
   'auth.users', 'auth.identities', 'public.profiles', 'public.courses', 'public.course_modules', 'public.quizzes',
   'public.quiz_questions', 'public.enrollments', 'public.user_module_progress', 'public.quiz_attempts',
-  'public.certificates',
+  'public.certificates', 'private.profile_search_words',
 ];
 
 const quoteIdent = (name) => `"${String(name).replace(/"/g, '""')}"`;

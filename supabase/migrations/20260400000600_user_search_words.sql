@@ -81,6 +81,8 @@ begin
   where t.word <> '';
 end;
 $$;
+-- Statistics for the planner now rather than at autovacuum's next visit.
+analyze private.profile_search_words;
 
 drop function private.user_search_page(text, public.service_code, public.user_role, integer, integer, integer);
 
