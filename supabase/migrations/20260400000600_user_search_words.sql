@@ -8,12 +8,12 @@
 -- private.profile_search_words holds each person's words: the runs of letters and digits of the
 -- lowercase name, username and email (the text the search matches), kept by statement-level
 -- triggers on public.profiles. A one-word search (letters and digits only, as the API passes it in
--- p_word) first reads the words that begin with it from the primary key, in key order, at most
--- twice the match limit of them. Every such person matches the search (the word is part of their
--- text). When those entries name more people than the limit, the search keeps the newest
--- p_match_limit of them and says that more match, without touching the trigram index or the
--- profiles. Otherwise (fewer people, a filter by service or role, a term with spaces or
--- punctuation) it searches as before, and its answer is exact. Either way the cost is bounded.
+-- p_word) first reads the first p_match_limit + 1 words that begin with it from the primary key, in
+-- key order (an index-only scan). Every such person matches the search (the word is part of their
+-- text). When those entries are as many different people, the search keeps the first p_match_limit
+-- of them and says that more match, without touching the trigram index or the profiles. Otherwise
+-- (fewer people, a person twice, a filter by service or role, a term with spaces or punctuation) it
+-- searches as before, and its answer is exact. Either way the cost is bounded.
 
 create table private.profile_search_words (
   word text collate "C" not null,
@@ -97,31 +97,26 @@ begin
   if not private.is_admin() then
     return;
   end if;
-  -- A one-word search without filters: the people named by the first words that begin with it.
-  -- Answered here only when they are more than the limit; a page past the end gives one row with a
-  -- null id, the total and `more`.
+  -- A one-word search without filters: the people of the first words that begin with it. Answered
+  -- here only when they are more than the limit; a page past the end gives one row with a null id,
+  -- the total and `more`.
   if p_word is not null and p_word <> '' and p_service is null and p_role is null then
     return query
       with hits as materialized (
         select w.profile_id, w.created_at from private.profile_search_words w
         where w.word >= p_word and w.word < p_word || chr(1114111)
         order by w.word, w.profile_id
-        limit (p_match_limit + 1) * 2
+        limit p_match_limit + 1
       ),
-      people as materialized (
-        select h.profile_id as id, max(h.created_at) as created_at from hits h group by h.profile_id
-      ),
-      newest as materialized (
-        select people.id, people.created_at from people order by people.created_at desc, people.id desc limit p_match_limit + 1
-      ),
-      kept as (select newest.id, newest.created_at from newest order by newest.created_at desc, newest.id desc limit p_match_limit),
-      t as (select count(*)::integer as n from newest)
+      t as (select count(distinct h.profile_id)::integer as people from hits h)
       select pg.id, p_match_limit, true
       from t
       left join lateral (
-        select kept.id, kept.created_at from kept order by kept.created_at desc, kept.id desc limit p_limit offset p_offset
+        select kept.id, kept.created_at
+        from (select h.profile_id as id, h.created_at from hits h limit p_match_limit) kept
+        order by kept.created_at desc, kept.id desc limit p_limit offset p_offset
       ) pg on true
-      where t.n > p_match_limit
+      where t.people > p_match_limit
       order by pg.created_at desc, pg.id desc;
     if found then
       return;

@@ -84,10 +84,11 @@ describe.each(backends)('user search words on $name', ({ create }) => {
       }
     });
 
-    it('keeps the newest of the people with a word that begins with it, and says more match', async () => {
+    it('keeps the first people with a word that begins with it, newest first, and says more match', async () => {
       const rows = (await search('%quintessa%', 'quintessa', 100, 0, 5)).rows;
-      // The five newest of those whose word begins with it (word1 is the newest): only real matches,
-      // and none of those who have it inside a word, which the table-order scan would have met first.
+      // The first five in the words' order (word, then id: word1 to word5), newest first (word1 is the
+      // newest): only real matches, and none of those who have it inside a word, which the
+      // table-order scan would have met first.
       expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4, 5].map((n) => personId(3, n)));
       expect(rows.every((r) => r.total === 5 && r.more === true)).toBe(true);
       // A prefix of the word finds the same people; the pages join up and stop at the limit.
