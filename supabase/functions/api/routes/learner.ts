@@ -211,19 +211,18 @@ export function learnerRoutes(config: Config, db: Db) {
       tx<EnrollmentRow[]>`
         select e.id, e.user_id, e.course_id, e.status::text as status, e.progress, e.completed,
                e.started_at, e.completed_at, e.last_accessed_module_id,
-               greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) as last_activity_at,
-               coalesce(ump.done, 0)::int as completed_modules, e.cycle,
+               greatest(e.started_at, e.completed_at, ec.last_read, ec.last_completed) as last_activity_at,
+               coalesce(ec.done, 0)::int as completed_modules, e.cycle,
                cert.id as certificate_id, cert.cycle as certificate_cycle, cert.issued_at as certificate_issued_at,
                cert.expires_at as certificate_expires_at, cert.revoked_at as certificate_revoked_at,
                private.certificate_state(cert.expires_at, cert.revoked_at) as certificate_state,
-               co.title as course_title, co.description as course_description, co.service::text as course_service,
-               co.duration as course_duration, coalesce(ump.modules, 0)::int as course_modules
+               ec.title as course_title, ec.description as course_description, ec.service::text as course_service,
+               ec.duration as course_duration, coalesce(ec.modules, 0)::int as course_modules
         from public.enrollments e
-        left join public.courses co on co.id = e.course_id
-        -- Each enrolled course's number of modules, the modules done and the latest activity, in one
-        -- pass over the learner's enrolments and progress (private.enrolment_progress, under the
-        -- rules of the progress and module policies).
-        left join private.enrolment_progress(${userId}::uuid) ump on ump.course_id = e.course_id
+        -- Each enrolled course's details, number of modules, modules done and latest activity, in one
+        -- pass over the learner's enrolments and progress (private.enrolled_courses, under the rules
+        -- of the progress, course and module policies: no row for a course the caller cannot see).
+        left join private.enrolled_courses(${userId}::uuid) ec on ec.course_id = e.course_id
         -- The current certificate: the latest issued (certificates_user_course_issued_idx).
         left join lateral (
           select c.id, c.cycle, c.issued_at, c.expires_at, c.revoked_at from public.certificates c
@@ -232,7 +231,7 @@ export function learnerRoutes(config: Config, db: Db) {
           limit 1
         ) cert on true
         where e.user_id = ${userId}::uuid
-        order by e.completed, greatest(e.started_at, e.completed_at, ump.last_read, ump.last_completed) desc nulls last, e.id
+        order by e.completed, greatest(e.started_at, e.completed_at, ec.last_read, ec.last_completed) desc nulls last, e.id
         limit ${pageSize} offset ${(page - 1) * pageSize}`;
     if (userId === caller.userId) {
       const [rows] = await db.read(caller.db, (tx) => [list(tx)]);

@@ -1,7 +1,7 @@
-// private.enrolment_progress (migration 20260400000500_enrolment_progress) gives, for each of a
-// learner's enrolled courses, its number of modules, the modules completed and the latest activity,
-// with the rules of the user_module_progress and course_modules policies stated in its own WHERE
-// clause. Both ways, for every persona and two learners: it returns exactly what the same aggregate
+// private.enrolled_courses (migration 20260400000500_enrolled_courses) gives, for each of a
+// learner's enrolled courses, its details, its number of modules, the modules completed and the
+// latest activity, with the rules of the user_module_progress, courses and course_modules policies
+// stated in its own WHERE clause. Both ways, for every persona and two learners: it returns exactly what the same aggregate
 // returns when it is read under row-level security, so it shows nobody a figure they could not
 // count themselves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,22 +11,25 @@ import {
 
 const secondLearner: Persona = { id: '00000000-0000-4000-a000-0000000000bb', email: 'second.learner@example.uk' };
 
-type Activity = { course_id: string; modules: number; done: number; last_read: unknown; last_completed: unknown };
+type Activity = { course_id: string; title: string; modules: number; done: number; last_read: unknown; last_completed: unknown };
 
 /** The figures as the persona can count them under row-level security. */
 const UNDER_RLS = `
-  select e.course_id, count(*)::integer as modules, (count(*) filter (where p.completed))::integer as done,
+  select e.course_id, c.title, c.description, c.service, c.duration,
+         count(m.id)::integer as modules, (count(*) filter (where p.completed))::integer as done,
          max(p.read_at) as last_read, max(p.completed_at) as last_completed
   from public.enrollments e
-  join public.course_modules m on m.course_id = e.course_id
+  join public.courses c on c.id = e.course_id
+  left join public.course_modules m on m.course_id = e.course_id
   left join public.user_module_progress p on p.user_id = e.user_id and p.module_id = m.id
   where e.user_id = $1
-  group by e.course_id
+  group by e.course_id, c.title, c.description, c.service, c.duration
   order by e.course_id`;
-const FROM_FUNCTION =
-  'select course_id, modules, done, last_read, last_completed from private.enrolment_progress($1) order by course_id';
+const FROM_FUNCTION = `
+  select course_id, title, description, service, duration, modules, done, last_read, last_completed
+  from private.enrolled_courses($1) order by course_id`;
 
-describe.each(backends)('private.enrolment_progress on $name', ({ create }) => {
+describe.each(backends)('private.enrolled_courses on $name', ({ create }) => {
   let db: TestDatabase;
   let otherCourse: string;
 
@@ -87,25 +90,30 @@ describe.each(backends)('private.enrolment_progress on $name', ({ create }) => {
   it('shows a learner their own enrolled courses they can see, and nothing of another learner', async () => {
     const own = (await queryAs<Activity>(db, personas.learner, FROM_FUNCTION, [personas.learner.id])).rows;
     const byCourse = new Map(own.map((r) => [r.course_id, r]));
-    expect([...byCourse.keys()]).toEqual(expect.arrayContaining([ids.course(1), ids.course(4), ids.course(5), otherCourse]));
-    for (const hidden of [seedCourses.draftByInstructor, seedCourses.archivedByAdmin, seedCourses.noModules, 6]) {
+    expect([...byCourse.keys()]).toEqual(
+      expect.arrayContaining([ids.course(1), ids.course(4), ids.course(5), ids.course(seedCourses.noModules), otherCourse]),
+    );
+    for (const hidden of [seedCourses.draftByInstructor, seedCourses.archivedByAdmin, 6]) {
       expect(byCourse.has(ids.course(hidden)), `course ${hidden}`).toBe(false);
     }
     expect(byCourse.get(ids.course(1))).toMatchObject({ modules: 4, done: 2 });
-    expect(byCourse.get(otherCourse)).toMatchObject({ modules: 3 });
+    expect(byCourse.get(otherCourse)).toMatchObject({ title: 'Activity course', modules: 3 });
+    expect(byCourse.get(ids.course(seedCourses.noModules))).toMatchObject({ modules: 0, done: 0, last_read: null });
     expect(byCourse.get(otherCourse)!.last_read).not.toBeNull();
     expect(byCourse.get(ids.course(5))).toMatchObject({ modules: 3, done: 0, last_read: null, last_completed: null });
     expect((await queryAs(db, personas.learner, FROM_FUNCTION, [secondLearner.id])).rows).toEqual([]);
   });
 
-  it("shows an instructor only their own courses' figures and an admin every enrolled course with modules", async () => {
+  it("shows an instructor only their own courses and an admin every enrolled course", async () => {
     const byInstructor = (await queryAs<Activity>(db, personas.instructor, FROM_FUNCTION, [secondLearner.id])).rows;
-    expect(byInstructor.map((r) => r.course_id).sort()).toEqual([ids.course(1), ids.course(seedCourses.draftByInstructor)].sort());
+    expect(byInstructor.map((r) => r.course_id).sort()).toEqual(
+      [1, seedCourses.noModules, seedCourses.draftByInstructor].map(ids.course).sort(),
+    );
     const byOther = (await queryAs<Activity>(db, personas.otherInstructor, FROM_FUNCTION, [secondLearner.id])).rows;
     expect(byOther.map((r) => r.course_id)).toEqual([otherCourse]);
     const byAdmin = (await queryAs<Activity>(db, personas.admin, FROM_FUNCTION, [secondLearner.id])).rows;
     expect(byAdmin.map((r) => r.course_id).sort()).toEqual(
-      [1, 4, 5, seedCourses.draftByInstructor, seedCourses.archivedByAdmin].map(ids.course).concat(otherCourse).sort(),
+      [1, 4, 5, seedCourses.noModules, seedCourses.draftByInstructor, seedCourses.archivedByAdmin].map(ids.course).concat(otherCourse).sort(),
     );
   });
 
