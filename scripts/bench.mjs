@@ -19,6 +19,7 @@
 //   BENCH_SECONDS=5 BENCH_WARMUP=2      seconds per measurement and per warm-up
 //   BENCH_SEED_URL=<url>                the seed-only database (default: esl_bench_seed, recreated)
 //   BENCH_SKIP_SEED=1                   scaled database only (no "cost does not grow" comparison)
+//   BENCH_GROWTH_ROUNDS=<n>             extra alternating pairs of reads at 32 connections (default 2)
 //   BENCH_PORT=<p> BENCH_CEILING_PORT=<p>  fixed ports (default: any free port)
 //   BENCH_ONLY=<regexp>                 only the endpoints whose name matches, with the ceilings and
 //                                       without the correctness checks (for working on one endpoint;
@@ -36,6 +37,8 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = [1, 8, 32];
+// Extra pairs of reads at 32 connections for the scaled-against-seed budget (see runPhases).
+const GROWTH_ROUNDS = Number(process.env.BENCH_GROWTH_ROUNDS ?? 2);
 const LEARNERS = 64;
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const selected = (name) => !ONLY || ONLY.test(name);
@@ -138,8 +141,9 @@ async function measure(baseUrl, next, connections, seconds, sequence = null) {
  */
 function mergeRounds(rounds) {
   if (rounds.length === 1) return rounds[0];
-  return rounds[0].map((first, i) => {
-    const levels = rounds.map((r) => r[i]);
+  // By number of connections: the extra rounds at 32 (GROWTH_ROUNDS) have that level only.
+  return rounds[0].map((first) => {
+    const levels = rounds.flatMap((r) => r.filter((l) => l.connections === first.connections));
     const latencies = levels.flatMap((l) => l.latencies).sort((a, b) => a - b);
     const pct = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] : null);
     const statuses = {};
@@ -167,10 +171,10 @@ const cpuSummary = (cpu) => ['client', 'node', 'deno', 'postgres'].map((k) => cp
 
 const round = (x) => (x == null ? null : Math.round(x * 100) / 100);
 
-async function measureLevels(label, baseUrl, next, sequence = null) {
-  if (WARMUP > 0) await measure(baseUrl, next, 8, WARMUP, sequence);
+async function measureLevels(label, baseUrl, next, sequence = null, connectionCounts = CONNECTIONS) {
+  if (WARMUP > 0) await measure(baseUrl, next, connectionCounts.length === 1 ? connectionCounts[0] : 8, WARMUP, sequence);
   const levels = [];
-  for (const connections of CONNECTIONS) {
+  for (const connections of connectionCounts) {
     const level = await measure(baseUrl, next, connections, SECONDS, sequence);
     levels.push(level);
     const bad = level.requests - level.ok;
@@ -634,13 +638,21 @@ async function runPhases(phases) {
     for (const c of ceilings) c.stop();
   }
   // Reads: two rounds in opposite orders (scaled, seed, then seed, scaled), so that neither
-  // database is always measured first; each figure merges its two rounds (mergeRounds).
+  // database is always measured first; each figure merges its two rounds (mergeRounds). Then
+  // GROWTH_ROUNDS more pairs at 32 connections only, again in alternating orders: the machine's
+  // speed drifts by 10 % or more between two 5-second measurements, and the scaled-against-seed
+  // budget compares figures taken at different moments, so it gets more of them to average.
   for (const [name, make] of Object.entries(READS)) {
     if (!selected(name)) continue;
     const rounds = new Map(phases.map((s) => [s, []]));
     const orders = phases.length > 1 ? [phases, [...phases].reverse()] : [phases];
     for (const order of orders) {
       for (const s of order) rounds.get(s).push(await measureLevels(`${tag(s)} ${name}`, s.platform.url, make(s)));
+    }
+    for (let round = 0; phases.length > 1 && round < GROWTH_ROUNDS; round++) {
+      for (const s of round % 2 === 0 ? phases : [...phases].reverse()) {
+        rounds.get(s).push(await measureLevels(`${tag(s)} ${name}`, s.platform.url, make(s), null, [32]));
+      }
     }
     for (const s of phases) s.phase.endpoints[name] = { kind: 'read', levels: mergeRounds(rounds.get(s)) };
   }
