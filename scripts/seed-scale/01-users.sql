@@ -80,7 +80,6 @@ from scale_users u order by u.i;
 -- The words of the admin user search, as the profiles' statement trigger writes them
 -- (private.index_profile_words).
 insert into private.profile_search_words (word, profile_id, created_at)
-select distinct t.word, u.id, u.created_at
+select t.word, u.id, u.created_at
 from scale_users u
-cross join lateral regexp_split_to_table(lower(u.name || ' ' || u.username || ' ' || u.email), '[^[:alnum:]]+') t(word)
-where t.word <> '';
+cross join lateral private.profile_words(u.name, u.username, u.email) t(word);

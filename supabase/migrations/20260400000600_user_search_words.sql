@@ -32,6 +32,20 @@ create policy "no direct access" on private.profile_search_words as restrictive 
   using (false) with check (false);
 revoke all on private.profile_search_words from public, anon, authenticated, service_role;
 
+-- A profile's words: the distinct runs of letters and digits of the text the search matches.
+create function private.profile_words(p_name text, p_username text, p_email text)
+returns setof text
+language sql immutable strict parallel safe
+set search_path = ''
+as $$
+  select distinct w
+  from regexp_split_to_table(lower(p_name || ' ' || p_username || ' ' || p_email), '[^[:alnum:]]+') w
+  where w <> ''
+$$;
+comment on function private.profile_words(text, text, text) is
+  'The words private.profile_search_words holds for a profile: distinct runs of letters and digits of lower(name || '' '' || username || '' '' || email).';
+revoke all on function private.profile_words(text, text, text) from public;
+
 create function private.index_profile_words() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -45,18 +59,16 @@ begin
     where w.profile_id = o.id
       and (o.name, o.username, o.email, o.created_at) is distinct from (n.name, n.username, n.email, n.created_at);
     insert into private.profile_search_words (word, profile_id, created_at)
-    select distinct t.word, n.id, n.created_at
+    select t.word, n.id, n.created_at
     from old_rows o
     join new_rows n on n.id = o.id
-    cross join lateral regexp_split_to_table(lower(n.name || ' ' || n.username || ' ' || n.email), '[^[:alnum:]]+') t(word)
-    where t.word <> ''
-      and (o.name, o.username, o.email, o.created_at) is distinct from (n.name, n.username, n.email, n.created_at);
+    cross join lateral private.profile_words(n.name, n.username, n.email) t(word)
+    where (o.name, o.username, o.email, o.created_at) is distinct from (n.name, n.username, n.email, n.created_at);
   elsif tg_op = 'INSERT' then
     insert into private.profile_search_words (word, profile_id, created_at)
-    select distinct t.word, n.id, n.created_at
+    select t.word, n.id, n.created_at
     from new_rows n
-    cross join lateral regexp_split_to_table(lower(n.name || ' ' || n.username || ' ' || n.email), '[^[:alnum:]]+') t(word)
-    where t.word <> '';
+    cross join lateral private.profile_words(n.name, n.username, n.email) t(word);
   end if;
   return null;
 end;
@@ -75,10 +87,9 @@ begin
   create trigger profiles_search_words_update after update on public.profiles
     referencing old table as old_rows new table as new_rows for each statement execute function private.index_profile_words();
   insert into private.profile_search_words (word, profile_id, created_at)
-  select distinct t.word, p.id, p.created_at
+  select t.word, p.id, p.created_at
   from public.profiles p
-  cross join lateral regexp_split_to_table(lower(p.name || ' ' || p.username || ' ' || p.email), '[^[:alnum:]]+') t(word)
-  where t.word <> '';
+  cross join lateral private.profile_words(p.name, p.username, p.email) t(word);
 end;
 $$;
 -- Statistics for the planner now rather than at autovacuum's next visit.
