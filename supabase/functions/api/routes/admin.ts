@@ -158,8 +158,8 @@ export function adminRoutes(config: Config, db: Db) {
     // The admin check goes in the same round trip as the list: the search function answers no one
     // else, and row-level security keeps the profiles of a refused caller's list to what they may see.
     const term = query.search ? query.search.toLowerCase() : null;
-    const pattern = term ? containsPattern(term) : null;
-    if (term && pattern) {
+    if (term) {
+      const pattern = containsPattern(term);
       // One search (private.user_search_page, admins only): it keeps at most USER_SEARCH_MATCH_LIMIT
       // matches, so its cost does not follow how many people a short term matches; their number,
       // whether more match and this page's ids come in one pass, then those rows by primary key
