@@ -72,6 +72,16 @@ const CONTENT_TYPES = {
   '.wasm': 'application/wasm',
 };
 
+/** Headers of every Auth and Storage answer: CORS, and no content sniffing (as hosted Supabase sends). */
+const SERVICE_HEADERS = { ...CORS_HEADERS, 'x-content-type-options': 'nosniff' };
+
+/** Auth and Storage paths the hosted gateway serves without an apikey. */
+const OPEN_PATHS = [
+  { prefix: '/auth/v1', pattern: /^\/\.well-known\/jwks\.json$/ },
+  { prefix: '/auth/v1', pattern: /^\/(verify|callback|authorize)$/ },
+  { prefix: '/storage/v1', pattern: /^\/(object|render\/image)\/(public|sign)\// },
+];
+
 // Hop-by-hop headers never forwarded by a proxy.
 const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
@@ -94,8 +104,27 @@ const HOP_BY_HOP = new Set([
  * @param {GatewayOptions} options
  * @returns {Promise<{ url: string, port: number, stop(): Promise<void> }>}
  */
-export async function startGateway({ host = '127.0.0.1', port = 54321, auth, storage, functionsUrl = null, webDir = null }) {
+export async function startGateway({ host = '127.0.0.1', port = 54321, auth, storage, functionsUrl = null, webDir = null, apiKeys = null }) {
   const webRoot = webDir ? resolve(webDir) : null;
+  const knownKeys = apiKeys ? new Set(apiKeys) : null;
+
+  /**
+   * What hosted Supabase's API gateway answers to an Auth or Storage request without a valid
+   * `apikey` (header or query parameter), or null to let it through. Public object URLs, the JWKS
+   * and the links Auth sends by email are open, as they are there.
+   * @param {import('node:http').IncomingMessage} req
+   * @param {URL} url
+   * @param {string} prefix
+   * @param {string} rest
+   */
+  function apiKeyRefusal(req, url, prefix, rest) {
+    if (OPEN_PATHS.some((open) => open.prefix === prefix && open.pattern.test(rest))) return null;
+    const header = req.headers.apikey;
+    const key = (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('apikey');
+    if (!key) return { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' };
+    if (knownKeys && !knownKeys.has(key)) return { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' };
+    return null;
+  }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -130,11 +159,17 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
     if (service) {
       const [prefix, target] = /** @type {[string, FetchService]} */ (service);
       const rest = path.slice(prefix.length) || '/';
+      const refused = apiKeyRefusal(req, url, prefix, rest);
+      if (refused) {
+        req.resume();
+        sendJson(res, 401, refused, SERVICE_HEADERS);
+        return;
+      }
       const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
       const request = toRequest(req, `${origin}${rest}${url.search}`);
       request.headers.set('x-forwarded-for', forwardedFor(req));
       const response = await target.fetch(request);
-      await sendResponse(response, res, CORS_HEADERS, req.method === 'HEAD');
+      await sendResponse(response, res, SERVICE_HEADERS, req.method === 'HEAD');
       return;
     }
 
@@ -317,7 +352,7 @@ function forwardedFor(req) {
  * @param {number} status
  * @param {unknown} body
  */
-function sendJson(res, status, body) {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...CORS_HEADERS });
+function sendJson(res, status, body, headers = CORS_HEADERS) {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
   res.end(JSON.stringify(body));
 }

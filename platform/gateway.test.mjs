@@ -18,6 +18,10 @@ let functionServer;
 /** @type {Request[]} */
 const seen = [];
 
+const ANON_KEY = 'the-anon-key';
+const SERVICE_KEY = 'the-service-role-key';
+const withKey = { apikey: ANON_KEY };
+
 /** A fetch-style service answering with what it received. */
 const echoService = (name) => ({
   async fetch(/** @type {Request} */ request) {
@@ -66,6 +70,7 @@ beforeAll(async () => {
     storage: echoService('storage'),
     functionsUrl: `http://127.0.0.1:${address.port}`,
     webDir,
+    apiKeys: [ANON_KEY, SERVICE_KEY],
   });
 });
 
@@ -82,7 +87,7 @@ describe('gateway routing', () => {
   });
 
   it('hands /auth/v1 and /storage/v1 to their services with the prefix stripped and the query kept', async () => {
-    const auth = await fetch(`${gateway.url}/auth/v1/token?grant_type=password`, { method: 'POST', body: '{"a":1}' });
+    const auth = await fetch(`${gateway.url}/auth/v1/token?grant_type=password`, { method: 'POST', body: '{"a":1}', headers: withKey });
     expect(auth.status).toBe(200);
     expect(auth.headers.get('x-service')).toBe('auth');
     expect(await auth.json()).toMatchObject({
@@ -90,13 +95,44 @@ describe('gateway routing', () => {
     });
     const storage = await fetch(`${gateway.url}/storage/v1/object/public/media/a%20b.png`);
     expect(await storage.json()).toMatchObject({ service: 'storage', path: '/object/public/media/a%20b.png' });
-    const teapot = await fetch(`${gateway.url}/auth/v1/teapot`);
+    const teapot = await fetch(`${gateway.url}/auth/v1/teapot?apikey=${SERVICE_KEY}`);
     expect(teapot.status).toBe(418);
     expect(teapot.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('refuses Auth and Storage requests without one of the project\'s keys, as hosted Supabase does (issue 16.9)', async () => {
+    const before = seen.length;
+    for (const [path, init] of [
+      ['/auth/v1/signup', { method: 'POST', body: '{}' }],
+      ['/auth/v1/user', { method: 'PUT', body: '{}', headers: { authorization: 'Bearer x' } }],
+      ['/auth/v1/admin/users', {}],
+      ['/storage/v1/object/list/course-covers', { method: 'POST', body: '{}' }],
+      ['/storage/v1/object/course-covers/x.png', { method: 'DELETE' }],
+    ]) {
+      const missing = await fetch(`${gateway.url}${path}`, /** @type {RequestInit} */ (init));
+      expect(missing.status, path).toBe(401);
+      expect(await missing.json(), path).toEqual({ message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' });
+      expect(missing.headers.get('x-content-type-options')).toBe('nosniff');
+      const wrong = await fetch(`${gateway.url}${path}`, { .../** @type {RequestInit} */ (init), headers: { apikey: 'a user token is not a key' } });
+      expect(wrong.status, path).toBe(401);
+      expect((await wrong.json()).message).toBe('Invalid API key');
+    }
+    expect(seen.length).toBe(before); // nothing reached the services
+    // Open as on hosted Supabase: public objects, the JWKS and the links Auth sends by email.
+    for (const path of ['/storage/v1/object/public/course-covers/a.png', '/auth/v1/.well-known/jwks.json', '/auth/v1/verify?token=x']) {
+      expect((await fetch(`${gateway.url}${path}`)).status, path).toBe(200);
+    }
+  });
+
+  it('sends nosniff on every Auth and Storage answer (issue 16.7)', async () => {
+    for (const path of ['/auth/v1/settings', '/storage/v1/bucket', '/storage/v1/object/public/media/a.png']) {
+      const response = await fetch(`${gateway.url}${path}`, { headers: withKey });
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+  });
+
   it('does not let a client choose its own x-forwarded-for', async () => {
-    const response = await fetch(`${gateway.url}/auth/v1/user`, { headers: { 'x-forwarded-for': '10.9.8.7' } });
+    const response = await fetch(`${gateway.url}/auth/v1/user`, { headers: { ...withKey, 'x-forwarded-for': '10.9.8.7' } });
     expect((await response.json()).xff).toBe('127.0.0.1');
   });
 

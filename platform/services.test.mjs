@@ -262,7 +262,7 @@ describe('auth: tokens and sessions', () => {
     const user = await anonClient().auth.getUser(second.access_token);
     expect(user.data.user).toBeNull();
     expect(user.error?.name).toBe('AuthSessionMissingError');
-    const raw = await fetch(`${gateway.url}/auth/v1/user`, { headers: { authorization: `Bearer ${second.access_token}` } });
+    const raw = await fetch(`${gateway.url}/auth/v1/user`, { headers: { apikey: keys.anonKey, authorization: `Bearer ${second.access_token}` } });
     expect(raw.status).toBe(403);
     expect((await raw.json()).error_code).toBe('session_not_found');
   });
@@ -282,7 +282,7 @@ describe('auth: tokens and sessions', () => {
     const user = await anonClient().auth.getUser(session.access_token);
     expect(user.error?.name).toBe('AuthSessionMissingError');
     expect(user.data.user).toBeNull();
-    const raw = await fetch(`${gateway.url}/auth/v1/user`, { headers: { authorization: `Bearer ${session.access_token}` } });
+    const raw = await fetch(`${gateway.url}/auth/v1/user`, { headers: { apikey: keys.anonKey, authorization: `Bearer ${session.access_token}` } });
     expect(raw.status).toBe(403);
   });
 
@@ -315,10 +315,10 @@ describe('auth: tokens and sessions', () => {
   });
 
   it('serves settings and health', async () => {
-    const settings = await fetch(`${gateway.url}/auth/v1/settings`);
+    const settings = await fetch(`${gateway.url}/auth/v1/settings`, { headers: { apikey: keys.anonKey } });
     expect(settings.status).toBe(200);
     expect((await settings.json()).external.email).toBe(true);
-    expect((await fetch(`${gateway.url}/auth/v1/health`)).status).toBe(200);
+    expect((await fetch(`${gateway.url}/auth/v1/health`, { headers: { apikey: keys.anonKey } })).status).toBe(200);
   });
 });
 
@@ -383,7 +383,7 @@ describe('auth: admin', () => {
     expect(second.data.users.map((u) => u.id)).not.toContain(first.data.users[0].id);
     expect((await admin.getUserById('00000000-0000-4000-8000-000000000999')).error?.status).toBe(404);
     const notUuid = await fetch(`${gateway.url}/auth/v1/admin/users/not-a-uuid`, {
-      headers: { authorization: `Bearer ${keys.serviceRoleKey}` },
+      headers: { apikey: keys.serviceRoleKey, authorization: `Bearer ${keys.serviceRoleKey}` },
     });
     expect(notUuid.status).toBe(404);
   });
@@ -479,13 +479,13 @@ describe('storage', () => {
     expect(/** @type {any} */ (big.error)?.status ?? /** @type {any} */ (big.error)?.statusCode).toBeDefined();
     const bigRaw = await fetch(`${gateway.url}/storage/v1/object/media/big.png`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'image/png' },
+      headers: { apikey: keys.serviceRoleKey, authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'image/png' },
       body: new Uint8Array(2048),
     });
     expect(bigRaw.status).toBe(413);
     const wrong = await fetch(`${gateway.url}/storage/v1/object/media/doc.pdf`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'application/pdf' },
+      headers: { apikey: keys.serviceRoleKey, authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'application/pdf' },
       body: new Uint8Array(10),
     });
     expect(wrong.status).toBe(415);
@@ -538,12 +538,12 @@ describe('storage', () => {
     expect(download.error).toBeNull();
     expect(await /** @type {Blob} */ (download.data).text()).toBe('hush');
     const anonRead = await fetch(`${gateway.url}/storage/v1/object/private/secret.txt`, {
-      headers: { authorization: `Bearer ${keys.anonKey}` },
+      headers: { apikey: keys.anonKey, authorization: `Bearer ${keys.anonKey}` },
     });
     expect(anonRead.ok).toBe(false);
     const single = await fetch(`${gateway.url}/storage/v1/object/private/secret.txt`, {
       method: 'DELETE',
-      headers: { authorization: `Bearer ${keys.serviceRoleKey}` },
+      headers: { apikey: keys.serviceRoleKey, authorization: `Bearer ${keys.serviceRoleKey}` },
     });
     expect(single.status).toBe(200);
     expect((await storage.download('secret.txt')).error).not.toBeNull();
@@ -552,7 +552,7 @@ describe('storage', () => {
   it('refuses path traversal', async () => {
     const response = await fetch(`${gateway.url}/storage/v1/object/media/a%2F..%2F..%2F..%2Fescape.png`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'image/png' },
+      headers: { apikey: keys.serviceRoleKey, authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'image/png' },
       body: png(),
     });
     expect(response.status).toBe(400);
@@ -615,7 +615,7 @@ describe('storage: uploads cannot become pages', () => {
     ]) {
       const raw = await fetch(`${gateway.url}/storage/v1/object/uploads/${name}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': type },
+        headers: { apikey: keys.serviceRoleKey, authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': type },
         body,
       });
       expect(raw.status, name).toBe(415);

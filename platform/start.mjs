@@ -68,6 +68,8 @@ export async function startPlatform(options = {}) {
       storage: createStorage({ sql, keys, dataDir, publicUrl }),
       functionsUrl: functions.url,
       webDir: webBuild?.dir ?? null,
+      // Auth and Storage refuse a request without one of the project's keys, as hosted Supabase does.
+      apiKeys: [keys.anonKey, keys.serviceRoleKey],
     });
     stops.push(gateway.stop);
 
