@@ -137,6 +137,64 @@ describe.each(backends)('attack findings (issue 16) on $name', ({ create }) => {
     });
   });
 
+  describe('16.1 cover and module image columns are written only by the upload path', () => {
+    const coverUrl = (course: string, file: string) => `http://127.0.0.1:54321/storage/v1/object/public/course-covers/${course}/${file}`;
+    const imageUrl = (course: string, file: string) => `http://127.0.0.1:54321/storage/v1/object/public/module-images/${course}/${file}`;
+    const own = ids.course(1); // the instructor's
+    const other = ids.course(4); // the admin's
+
+    beforeAll(async () => {
+      await db.query(`insert into storage.objects (bucket_id, name) values
+        ('course-covers', $1), ('course-covers', $2), ('module-images', $3), ('module-images', $4)`,
+      [`${own}/0a1b2c3d-0000-4000-8000-000000000001.png`, `${other}/0a1b2c3d-0000-4000-8000-000000000002.png`,
+        `${own}/0a1b2c3d-0000-4000-8000-000000000003.png`, `${other}/0a1b2c3d-0000-4000-8000-000000000004.png`]);
+    });
+
+    it('refuses the attack: an author writing another course\'s file into their own course\'s columns', async () => {
+      const victim = coverUrl(other, '0a1b2c3d-0000-4000-8000-000000000002.png');
+      expect(await state(instructor, 'update public.courses set cover_image = $1 where id = $2', [victim, own])).toBe('42501');
+      expect(await state(instructor, `insert into public.courses (title, description, service, author_id, cover_image)
+        values ('Cover thief course', 'A course that steals a cover', 'UKPS', $1, $2)`, [instructor.id, victim])).toBe('42501');
+      expect(await state(instructor, 'update public.course_modules set image = $1 where id = $2',
+        [imageUrl(other, '0a1b2c3d-0000-4000-8000-000000000004.png'), ids.module(1, 1)])).toBe('42501');
+      expect(await state(admin, 'update public.courses set cover_image = $1 where id = $2', [victim, own])).toBe('42501');
+      // Through the setter: only a file of the course's own folder that exists.
+      expect(await state(instructor, 'select private.set_course_cover($1, $2)', [own, victim])).toBe('22023');
+      expect(await state(instructor, 'select private.set_course_cover($1, $2)', [own, coverUrl(own, '0a1b2c3d-0000-4000-8000-00000000ffff.png')])).toBe('22023');
+      expect(await state(instructor, 'select private.set_course_cover($1, $2)', [own, coverUrl(own, '../x.png')])).toBe('22023');
+      expect(await state(instructor, 'select private.set_module_image($1, $2)',
+        [ids.module(1, 1), imageUrl(other, '0a1b2c3d-0000-4000-8000-000000000004.png')])).toBe('22023');
+      // Nobody else's course at all; visitors cannot call the setters.
+      expect(await state(instructor, 'select private.set_course_cover($1, null)', [other])).toBe('42501');
+      expect(await state(learner, 'select private.set_course_cover($1, null)', [own])).toBe('42501');
+      expect(await state(null, 'select private.set_course_cover($1, null)', [own])).toBe('42501');
+    });
+
+    it('lets the author and an admin set a file of the course\'s own folder, returning the one it replaced', async () => {
+      const mine = coverUrl(own, '0a1b2c3d-0000-4000-8000-000000000001.png');
+      const r = await rolledBack(db, instructor, async (tx) => {
+        await tx.query('select private.set_course_cover($1, $2)', [own, mine]);
+        return tx.query<{ old: string }>('select private.set_course_cover($1, null) as old', [own]);
+      });
+      expect(r.rows).toEqual([{ old: mine }]);
+      expect(await state(admin, 'select private.set_course_cover($1, $2)', [other, coverUrl(other, '0a1b2c3d-0000-4000-8000-000000000002.png')])).toBeNull();
+      expect(await state(instructor, 'select private.set_module_image($1, $2)',
+        [ids.module(1, 1), imageUrl(own, '0a1b2c3d-0000-4000-8000-000000000003.png')])).toBeNull();
+    });
+  });
+
+  describe('16.7 nobody but an administrator lists the public buckets', () => {
+    it('visitors, learners and instructors see no object row; an admin does', async () => {
+      await db.query(`insert into storage.objects (bucket_id, name) values ('course-covers', 'listing/x.png') on conflict do nothing`);
+      for (const persona of [null, learner, instructor]) {
+        const r = await queryAs(db, persona, `select name from storage.objects where bucket_id in ('course-covers', 'module-images')`);
+        expect(r.rows, persona?.email ?? 'visitor').toEqual([]);
+      }
+      const a = await queryAs(db, admin, `select name from storage.objects where bucket_id = 'course-covers'`);
+      expect(a.rows.length).toBeGreaterThan(0);
+    });
+  });
+
   describe('16.5 the profile email follows the sign-in email and nothing else', () => {
     it('no API role may write profiles.email, not even for themselves or as an admin', async () => {
       expect(await state(learner, `update public.profiles set email = 'unverified@example.org' where id = $1`, [learner.id])).toBe('42501');

@@ -333,7 +333,7 @@ describe.each(backends)('security: direct database access on $name', ({ create }
       // Legitimate edits of their own content still work.
       for (const [sql, id] of [
         [`update public.courses set title = 'JESIP renamed', featured = true, status = 'ACTIVE' where id = $1`, ids.course(1)],
-        [`update public.course_modules set title = 'Renamed module', content = 'New', image = null where id = $1`, ids.module(1, 1)],
+        [`update public.course_modules set title = 'Renamed module', content = 'New' where id = $1`, ids.module(1, 1)],
         [`update public.quizzes set passing_score = 80, time_limit = 5 where id = $1`, ids.quiz(1, 2)],
         [`update public.quiz_questions set points = 2, explanation = 'Because' where quiz_id = $1`, ids.quiz(1, 2)],
       ] as const) {

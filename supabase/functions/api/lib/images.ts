@@ -152,13 +152,17 @@ export function publicUrl(config: Config, bucket: Bucket, name: string): string 
   return `${config.supabaseUrl}/storage/v1/object/public/${bucket}/${name}`;
 }
 
-/** The object name inside `bucket` of one of our public URLs, or null for anything else. */
-export function objectName(config: Config, bucket: Bucket, url: string | null | undefined): string | null {
+/**
+ * The object name inside `bucket` of one of our public URLs, when it lies in the course's own folder
+ * (`<courseId>/<file>`); null for anything else. The function deletes objects with the service role,
+ * so it deletes only what the column it replaces names, and only inside that course's folder.
+ */
+export function objectName(config: Config, bucket: Bucket, courseId: string, url: string | null | undefined): string | null {
   if (!url) return null;
-  const prefix = publicUrl(config, bucket, '');
+  const prefix = publicUrl(config, bucket, `${courseId}/`);
   if (!url.startsWith(prefix)) return null;
-  const name = url.slice(prefix.length);
-  return /^[A-Za-z0-9._/-]+$/.test(name) && !name.includes('..') ? name : null;
+  const file = url.slice(prefix.length);
+  return /^[A-Za-z0-9-]+\.(png|jpg|webp|gif)$/.test(file) ? `${courseId}/${file}` : null;
 }
 
 function serviceHeaders(config: Config): Record<string, string> {

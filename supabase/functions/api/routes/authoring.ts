@@ -209,6 +209,7 @@ export function authoringRoutes(config: Config, db: Db) {
     check: (tx: Tx, userId: string) => Promise<{ folder: string }>,
     swap: (tx: Tx, url: string) => Promise<{ old: string | null; updated: boolean }>,
   ) {
+    // `folder` is the course's id: stored files and the files deleted both lie in its folder.
     const caller = requireUser(c);
     const { folder } = await db.withCaller(caller.db, (tx) => check(tx, caller.userId));
     const image = await readImage(c, field);
@@ -224,7 +225,7 @@ export function authoringRoutes(config: Config, db: Db) {
       await removeImages(config, bucket, [stored.name]);
       throw new ApiError(403, NOT_YOURS);
     }
-    await removeImages(config, bucket, [objectName(config, bucket, result.old)]);
+    await removeImages(config, bucket, [objectName(config, bucket, folder, result.old)]);
   }
 
   // ------------------------------------------------------------------ courses
@@ -295,8 +296,8 @@ export function authoringRoutes(config: Config, db: Db) {
       if (!row) throw new ApiError(403, NOT_YOURS);
       return { cover: row.coverImage, images: images.map((r) => r.image) };
     });
-    await removeImages(config, 'course-covers', [objectName(config, 'course-covers', removed.cover)]);
-    await removeImages(config, 'module-images', removed.images.map((url) => objectName(config, 'module-images', url)));
+    await removeImages(config, 'course-covers', [objectName(config, 'course-covers', id, removed.cover)]);
+    await removeImages(config, 'module-images', removed.images.map((url) => objectName(config, 'module-images', id, url)));
     return c.body(null, 204);
   });
 
@@ -311,10 +312,9 @@ export function authoringRoutes(config: Config, db: Db) {
         return { folder: id };
       },
       async (tx, url) => {
-        const [before] = await tx<{ coverImage: string | null }[]>`
-          select cover_image from public.courses where id = ${id}::uuid for update`;
-        const rows = await tx`update public.courses set cover_image = ${url} where id = ${id}::uuid returning id`;
-        return { old: before?.coverImage ?? null, updated: rows.length > 0 };
+        // The only writer of the column (it checks the caller and that the file is this course's).
+        const [row] = await tx<{ old: string | null }[]>`select private.set_course_cover(${id}::uuid, ${url}) as old`;
+        return { old: row.old, updated: true };
       },
     );
     const caller = requireUser(c);
@@ -398,14 +398,14 @@ export function authoringRoutes(config: Config, db: Db) {
   routes.delete('/modules/:id', async (c) => {
     const caller = requireUser(c);
     const id = pathId(c, 'id', 'Module');
-    const image = await db.withCaller(caller.db, async (tx) => {
+    const removed = await db.withCaller(caller.db, async (tx) => {
       const current = await moduleToChange(tx, id, caller.userId);
       const rows = await guarded(() => tx`delete from public.course_modules where id = ${id}::uuid returning id`);
       if (rows.length === 0) throw new ApiError(403, NOT_YOURS);
       await tx`select private.renumber_modules(${current.courseId}::uuid)`;
-      return current.image;
+      return { image: current.image, courseId: current.courseId };
     });
-    await removeImages(config, 'module-images', [objectName(config, 'module-images', image)]);
+    await removeImages(config, 'module-images', [objectName(config, 'module-images', removed.courseId, removed.image)]);
     return c.body(null, 204);
   });
 
@@ -420,12 +420,9 @@ export function authoringRoutes(config: Config, db: Db) {
         return { folder: module.courseId };
       },
       async (tx, url) => {
-        // Lock the row, then read the image through private.module_body (no direct select on it).
-        await tx`select id from public.course_modules where id = ${id}::uuid for update`;
-        const [before] = await tx<{ image: string | null }[]>`
-          select image from private.module_body(${id}::uuid)`;
-        const rows = await tx`update public.course_modules set image = ${url} where id = ${id}::uuid returning id`;
-        return { old: before?.image ?? null, updated: rows.length > 0 };
+        // The only writer of the column (it checks the caller and that the file is this course's).
+        const [row] = await tx<{ old: string | null }[]>`select private.set_module_image(${id}::uuid, ${url}) as old`;
+        return { old: row.old, updated: true };
       },
     );
     const caller = requireUser(c);

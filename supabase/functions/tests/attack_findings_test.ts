@@ -1,0 +1,152 @@
+// Issue 16: the outside attack's requests performed again against the real platform, straight at
+// Auth, Storage and the database API as hosted Supabase exposes them, and through /api where the
+// function acted on what the attack had written. Each must now be refused, and nothing of another
+// course or person may change.
+import assert from 'node:assert/strict';
+import { call, closePoolAfterTests, config, db, newRegistration, register, test } from './helpers.ts';
+
+const INSTRUCTOR = '00000000-0000-4000-a000-000000000002';
+const INSTRUCTOR_COURSE = '10000000-0000-4000-a000-000000000001';
+const ADMIN_COURSE = '10000000-0000-4000-a000-000000000004';
+
+const PNG = Uint8Array.from(atob(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+), (ch) => ch.charCodeAt(0));
+
+async function login(username: string, password = 'password123') {
+  const answer = await call('POST', '/api/login', { body: { username, password } });
+  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
+  return answer.json.session;
+}
+
+function cover(field = 'coverImage'): FormData {
+  const form = new FormData();
+  form.append(field, new File([PNG], 'cover.png', { type: 'image/png' }));
+  return form;
+}
+
+const asInstructor = { role: 'authenticated', claims: { role: 'authenticated', sub: INSTRUCTOR, aud: 'authenticated' } };
+const sqlState = async (work: () => Promise<unknown>) => {
+  try {
+    await work();
+    return null;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+};
+
+test('16.1: an instructor cannot point their course at another course\'s cover, so the function never deletes it', async () => {
+  const admin = await login('admin');
+  const instructor = await login('instructor');
+  const theirs = await call('POST', `/api/courses/${ADMIN_COURSE}/cover`, { token: admin.access_token, raw: cover() });
+  assert.equal(theirs.status, 200, theirs.text);
+  const victimUrl: string = theirs.json.coverImage;
+
+  // The attack: write the column straight through the database API, as the author of course 1.
+  assert.equal(await sqlState(() => db.withCaller(asInstructor, (tx) =>
+    tx`update public.courses set cover_image = ${victimUrl} where id = ${INSTRUCTOR_COURSE}::uuid`)), '42501');
+  assert.equal(await sqlState(() => db.withCaller(asInstructor, (tx) =>
+    tx`select private.set_course_cover(${INSTRUCTOR_COURSE}::uuid, ${victimUrl})`)), '22023');
+  assert.equal(await sqlState(() => db.withCaller(asInstructor, (tx) =>
+    tx`select private.set_course_cover(${ADMIN_COURSE}::uuid, null)`)), '42501');
+  // Then what made the function delete the other file: a new cover, and deleting the module.
+  const own = await call('POST', `/api/courses/${INSTRUCTOR_COURSE}/cover`, { token: instructor.access_token, raw: cover() });
+  assert.equal(own.status, 200, own.text);
+  const again = await call('POST', `/api/courses/${INSTRUCTOR_COURSE}/cover`, { token: instructor.access_token, raw: cover() });
+  assert.equal(again.status, 200, again.text);
+  const served = await fetch(victimUrl);
+  await served.body?.cancel();
+  assert.equal(served.status, 200, 'the other course\'s cover is still served');
+  const [row] = await db.sql<{ coverImage: string }[]>`select cover_image from public.courses where id = ${ADMIN_COURSE}::uuid`;
+  assert.equal(row.coverImage, victimUrl);
+  // The replaced cover of their own course is gone, as before.
+  const replaced = await fetch(own.json.coverImage);
+  await replaced.body?.cancel();
+  assert.equal(replaced.status, 404);
+});
+
+test('16.1: a module image column cannot be pointed at another course\'s file either', async () => {
+  const admin = await login('admin');
+  const theirs = await call('POST', `/api/courses/${ADMIN_COURSE}/cover`, { token: admin.access_token, raw: cover() });
+  const victimUrl: string = theirs.json.coverImage;
+  const moduleUrl = victimUrl.replace('/course-covers/', '/module-images/');
+  const [module] = await db.sql<{ id: string }[]>`
+    select id from public.course_modules where course_id = ${INSTRUCTOR_COURSE}::uuid order by order_index limit 1`;
+  assert.equal(await sqlState(() => db.withCaller(asInstructor, (tx) =>
+    tx`update public.course_modules set image = ${moduleUrl} where id = ${module.id}::uuid`)), '42501');
+  assert.equal(await sqlState(() => db.withCaller(asInstructor, (tx) =>
+    tx`select private.set_module_image(${module.id}::uuid, ${moduleUrl})`)), '22023');
+  const served = await fetch(victimUrl);
+  await served.body?.cancel();
+  assert.equal(served.status, 200);
+});
+
+test('16.2: a sign-up straight through Auth cannot take someone\'s email as its username, nor a look-alike', async () => {
+  const headers = { apikey: config.anonKey, 'content-type': 'application/json' };
+  for (const username of ['student@example.uk', 'adm\u200bin', '<b>x</b>', '=HYPERLINK("x")']) {
+    const signup = await fetch(`${config.supabaseUrl}/auth/v1/signup`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: newRegistration().email, password: 'a-long-secret-42', data: { username, name: 'Mallory' } }),
+    });
+    await signup.body?.cancel();
+    assert.ok(signup.status >= 400, `${username}: ${signup.status}`);
+  }
+  const bidi = await fetch(`${config.supabaseUrl}/auth/v1/signup`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email: newRegistration().email, password: 'a-long-secret-42', data: { username: `bidi_${Date.now()}`, name: 'Sam\u202ePatel' } }),
+  });
+  await bidi.body?.cancel();
+  assert.ok(bidi.status >= 400);
+  // The owner of the email still signs in with it, and with their username.
+  await login('student@example.uk');
+  await login('student');
+});
+
+test('16.5: a user cannot set their profile email through the database API', async () => {
+  const { user } = await register();
+  const asUser = { role: 'authenticated', claims: { role: 'authenticated', sub: user.id, aud: 'authenticated' } };
+  assert.equal(await sqlState(() => db.withCaller(asUser, (tx) =>
+    tx`update public.profiles set email = 'unverified@example.org' where id = ${user.id}::uuid`)), '42501');
+});
+
+test('16.7: nobody but an administrator lists the public buckets; public files are still served by URL', async () => {
+  const admin = await login('admin');
+  const stored = await call('POST', `/api/courses/${ADMIN_COURSE}/cover`, { token: admin.access_token, raw: cover() });
+  const learner = (await register()).session;
+  const list = (token: string) => fetch(`${config.supabaseUrl}/storage/v1/object/list/course-covers`, {
+    method: 'POST',
+    headers: { apikey: config.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prefix: ADMIN_COURSE }),
+  });
+  for (const token of [config.anonKey, learner.access_token]) {
+    const answer = await list(token);
+    assert.deepEqual(await answer.json(), []);
+    assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
+  }
+  const byAdmin = await list(admin.access_token);
+  assert.ok((await byAdmin.json()).length >= 1);
+  const served = await fetch(stored.json.coverImage);
+  await served.body?.cancel();
+  assert.equal(served.status, 200);
+  // Auth's JSON answers carry nosniff too.
+  const settings = await fetch(`${config.supabaseUrl}/auth/v1/settings`, { headers: { apikey: config.anonKey } });
+  await settings.body?.cancel();
+  assert.equal(settings.headers.get('x-content-type-options'), 'nosniff');
+});
+
+test('16.9: Auth and Storage refuse a request without the project\'s key, as hosted Supabase does', async () => {
+  const signup = await fetch(`${config.supabaseUrl}/auth/v1/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: newRegistration().email, password: 'a-long-secret-42' }),
+  });
+  assert.equal(signup.status, 401);
+  assert.equal((await signup.json()).message, 'No API key found in request');
+  const list = await fetch(`${config.supabaseUrl}/storage/v1/object/list/course-covers`, { method: 'POST', body: '{}' });
+  assert.equal(list.status, 401);
+  await list.body?.cancel();
+});
+
+closePoolAfterTests();
