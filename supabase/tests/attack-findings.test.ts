@@ -3,7 +3,7 @@
 // attack is refused by the database alone, and the legitimate write beside it still works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  backends, createUser, ids, personas, queryAs, rolledBack, sqlState, type Persona, type TestDatabase,
+  addOtherInstructor, backends, createUser, ids, personas, queryAs, rolledBack, sqlState, type Persona, type TestDatabase,
 } from './helpers/database';
 
 const { admin, instructor, learner } = personas;
@@ -192,6 +192,39 @@ describe.each(backends)('attack findings (issue 16) on $name', ({ create }) => {
       }
       const a = await queryAs(db, admin, `select name from storage.objects where bucket_id = 'course-covers'`);
       expect(a.rows.length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('16.8 one scope rule for the compliance summary and the people behind it', () => {
+    const services = ['UKPS', 'UKAS', 'UKFRS', 'UKHW', 'AUX', 'MISC'];
+    let otherInstructor: Persona;
+    beforeAll(async () => {
+      otherInstructor = await addOtherInstructor(db); // UKPS and UKAS: not MISC
+      await createUser(db, { id: '00000000-0000-4000-a000-0000001680aa', email: 'dual@example.uk', username: 'dual_service', name: 'Dana Dual', services: ['UKPS', 'MISC'] });
+      await db.query(`insert into public.required_training (course_id, role) values ($1, 'STUDENT')`, [ids.course(12)]);
+    });
+
+    it('for every persona and service filter, the people listed are exactly the people counted', async () => {
+      for (const persona of [admin, instructor, otherInstructor]) {
+        for (const service of [...services, null]) {
+          const people = await queryAs<{ user_id: string; services: string[] }>(db, persona,
+            'select user_id, services from private.compliance_people($1::public.service_code, null, null, null, 1000, 0)', [service]);
+          const summary = await queryAs<{ people: string }>(db, persona,
+            'select people from private.compliance_summary($1::public.service_code)', [service]);
+          const counted = summary.rows.reduce((sum, r) => sum + Number(r.people), 0);
+          if (service) expect(people.rows.length, `${persona.email} ${service}`).toBe(counted);
+          else expect(people.rows.length <= counted, `${persona.email} all`).toBe(true);
+        }
+      }
+      // The attack: an instructor without MISC asks for MISC and now gets nobody, as the summary says.
+      const misc = await queryAs(db, otherInstructor, `select * from private.compliance_people('MISC', null, null, null, 1000, 0)`);
+      expect(misc.rows).toEqual([]);
+      const dual = await queryAs<{ user_id: string }>(db, otherInstructor, `select user_id from private.compliance_people('UKPS', null, null, null, 1000, 0)`);
+      expect(dual.rows.map((r) => r.user_id)).toContain('00000000-0000-4000-a000-0000001680aa');
+      const mine = await queryAs(db, instructor, `select * from private.compliance_people('MISC', null, null, null, 1000, 0)`);
+      expect(mine.rows.length).toBeGreaterThan(0);
+      expect(await state(learner, 'select * from private.compliance_people()')).toBe('42501');
+      expect(await state(learner, 'select * from private.compliance_summary()')).toBe('42501');
     });
   });
 
