@@ -25,7 +25,7 @@ function cover(field = 'coverImage'): FormData {
   return form;
 }
 
-const asInstructor = { role: 'authenticated', claims: { role: 'authenticated', sub: INSTRUCTOR, aud: 'authenticated' } };
+const asInstructor = { role: 'authenticated' as const, claims: { role: 'authenticated', sub: INSTRUCTOR, aud: 'authenticated' } };
 const sqlState = async (work: () => Promise<unknown>) => {
   try {
     await work();
@@ -106,7 +106,7 @@ test('16.2: a sign-up straight through Auth cannot take someone\'s email as its 
 
 test('16.5: a user cannot set their profile email through the database API', async () => {
   const { user } = await register();
-  const asUser = { role: 'authenticated', claims: { role: 'authenticated', sub: user.id, aud: 'authenticated' } };
+  const asUser = { role: 'authenticated' as const, claims: { role: 'authenticated', sub: user.id, aud: 'authenticated' } };
   assert.equal(await sqlState(() => db.withCaller(asUser, (tx) =>
     tx`update public.profiles set email = 'unverified@example.org' where id = ${user.id}::uuid`)), '42501');
 });
@@ -147,6 +147,33 @@ test('16.9: Auth and Storage refuse a request without the project\'s key, as hos
   const list = await fetch(`${config.supabaseUrl}/storage/v1/object/list/course-covers`, { method: 'POST', body: '{}' });
   assert.equal(list.status, 401);
   await list.body?.cancel();
+});
+
+test('16.8: an instructor without MISC gets no MISC people from the list or the CSV, as the summary says', async () => {
+  const MISC_COURSE = '10000000-0000-4000-a000-000000000012';
+  const { user: dual } = await register();
+  await db.sql`update public.profiles set services = '{UKPS,MISC}' where id = ${dual.id}::uuid`;
+  const { user: ukpsInstructor, input } = await register();
+  await db.sql`update public.profiles set role = 'INSTRUCTOR', services = '{UKPS}' where id = ${ukpsInstructor.id}::uuid`;
+  const [rule] = await db.sql<{ id: string }[]>`
+    insert into public.required_training (course_id, role) values (${MISC_COURSE}::uuid, 'STUDENT')
+    on conflict do nothing returning id`;
+  try {
+    const token = (await login(input.username, input.password)).access_token;
+    const people = await call('GET', '/api/compliance/people?service=MISC', { token });
+    assert.equal(people.status, 200, people.text);
+    assert.deepEqual(people.json.items, []);
+    const summary = await call('GET', '/api/compliance?service=MISC', { token });
+    assert.equal(summary.status, 200, summary.text);
+    const csv = await call('GET', '/api/compliance/export.csv?service=MISC', { token });
+    assert.equal(csv.status, 200);
+    assert.equal(csv.text.trim().split('\n').length, 1, 'the header only');
+    // Under their own service they do see the person who shares it.
+    const ukps = await call('GET', '/api/compliance/people?service=UKPS&pageSize=100', { token });
+    assert.ok(ukps.json.items.some((p: { user: { id: string } } & Record<string, unknown>) => JSON.stringify(p).includes(dual.id)));
+  } finally {
+    if (rule) await db.sql`delete from public.required_training where id = ${rule.id}::uuid`;
+  }
 });
 
 closePoolAfterTests();
