@@ -14,7 +14,7 @@
 //
 // Run `MATRIX_PRINT=1 deno test … access_matrix_test.ts` to print the observed table.
 import assert from 'node:assert/strict';
-import { app, call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
+import { app, call, closePoolAfterTests, config, db, register, test, unique } from './helpers.ts';
 
 const PERSONAS = ['visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin'] as const;
 type PersonaName = (typeof PERSONAS)[number];
@@ -363,6 +363,77 @@ for (const key of order) {
     if (!Deno.env.get('MATRIX_PRINT')) {
       assert.deepEqual(statuses, expected.get(key), `${key}: ${PERSONAS.join(', ')}`);
     }
+  });
+}
+
+// ---- Auth and Storage called directly (issue 16): the second table of docs/ACCESS-MATRIX.md ----
+// Each persona calls with the anon key as `apikey` and its own token (a visitor: the anon key), as
+// supabase-js does. A list's cell also says what it returned: `200 (none)` or `200 (files)`.
+
+const DIRECT: Record<string, (w: World, p: Persona) => Promise<string>> = {
+  'POST /storage/v1/object/list/course-covers': async (w, p) => {
+    const answer = await direct('POST', '/storage/v1/object/list/course-covers', p, JSON.stringify({ prefix: w.course }));
+    const body = await answer.json();
+    return answer.status === 200 ? `200 (${Array.isArray(body) && body.length > 0 ? 'files' : 'none'})` : String(answer.status);
+  },
+  'POST /storage/v1/object/course-covers/{course}/planted.png': async (w, p) =>
+    status(await direct('POST', `/storage/v1/object/course-covers/${w.course}/planted.png`, p, PNG_BYTES, 'image/png')),
+  'DELETE /storage/v1/object/course-covers/{cover}': async (w, p) => {
+    const answer = await direct('DELETE', `/storage/v1/object/course-covers/${w.course}/matrix.png`, p);
+    await answer.body?.cancel();
+    const [kept] = await db.sql`select 1 from storage.objects where bucket_id = 'course-covers' and name = ${`${w.course}/matrix.png`}`;
+    return kept ? `${answer.status} (kept)` : `${answer.status} (deleted)`;
+  },
+  'GET /auth/v1/admin/users': async (_w, p) => status(await direct('GET', '/auth/v1/admin/users', p)),
+  'POST /auth/v1/signup (username = another account\'s email)': async (_w, p) => status(await direct('POST', '/auth/v1/signup', p,
+    JSON.stringify({ email: `${unique()}@example.test`, password: `pw-${unique()}-secret`, data: { username: learner.email, name: 'Squatter' } }), 'application/json')),
+  'POST /auth/v1/signup (no apikey)': async () => {
+    const answer = await fetch(`${config.supabaseUrl}/auth/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    return status(answer);
+  },
+};
+
+const PNG_BYTES = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+
+async function status(answer: Response): Promise<string> {
+  await answer.body?.cancel();
+  return String(answer.status);
+}
+
+function direct(method: string, path: string, p: Persona, body?: BodyInit, type?: string): Promise<Response> {
+  const headers: Record<string, string> = { apikey: config.anonKey, authorization: `Bearer ${p.token ?? config.anonKey}` };
+  if (type) headers['content-type'] = type;
+  return fetch(`${config.supabaseUrl}${path}`, { method, headers, body });
+}
+
+const expectedDirect = new Map<string, string[]>();
+for (const line of Deno.readTextFileSync(matrixFile).split('\n')) {
+  const cells = line.split('|').map((s) => s.trim());
+  const match = /^`((?:GET|POST|PUT|DELETE) \/(?:auth|storage)\/v1\/[^`]*)`$/.exec(cells[1] ?? '');
+  if (match) expectedDirect.set(match[1], cells.slice(2, 2 + PERSONAS.length));
+}
+
+test('direct Auth and Storage: every row of the table is walked, and nothing else', async () => {
+  assert.deepEqual([...expectedDirect.keys()].sort(), Object.keys(DIRECT).sort());
+});
+
+for (const [key, run] of Object.entries(DIRECT)) {
+  test(`access matrix (direct): ${key}`, async () => {
+    const results: string[] = [];
+    for (const p of personas) {
+      const w = await freshWorld();
+      // A stored cover of the world's course, as the upload path would leave it.
+      await db.sql`insert into storage.objects (bucket_id, name) values ('course-covers', ${`${w.course}/matrix.png`})`;
+      try {
+        results.push(await run(w, p));
+      } finally {
+        await db.sql`delete from storage.objects where bucket_id = 'course-covers' and name like ${`${w.course}/%`}`;
+        await removeWorld(w);
+      }
+    }
+    observed.push(`| \`${key}\` | ${results.join(' | ')} |`);
+    if (Deno.env.get('MATRIX_PRINT')) console.log(observed.at(-1));
+    else assert.deepEqual(results, expectedDirect.get(key), `${key}: ${PERSONAS.join(', ')}`);
   });
 }
 
