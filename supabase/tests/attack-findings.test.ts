@@ -25,7 +25,7 @@ describe.each(backends)('attack findings (issue 16) on $name', ({ create }) => {
     const quiz = ids.quiz(1, 2); // the instructor's own quiz
     const insert = (type: string, options: string, correct: string) => state(instructor,
       `insert into public.quiz_questions (quiz_id, question_text, question_type, options, correct_answers)
-       values ($1, 'Which is right here?', $2::public.question_type, $3::jsonb, $4::jsonb)`, [quiz, type, options, correct]);
+       values ($1, 'Which is right here?', $2::public.question_type, ($3::text)::jsonb, ($4::text)::jsonb)`, [quiz, type, options, correct]);
     const two = '[{"text":"Yes","isCorrect":true},{"text":"No","isCorrect":false}]';
 
     it('refuses the rows the attack wrote, as the author through the database API', async () => {
@@ -75,7 +75,7 @@ describe.each(backends)('attack findings (issue 16) on $name', ({ create }) => {
       `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
          raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
        values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, '', now(),
-         '{"provider":"email","providers":["email"]}', $3::jsonb, now(), now())`,
+         '{"provider":"email","providers":["email"]}', ($3::text)::jsonb, now(), now())`,
       [id, email, JSON.stringify(meta)])));
     let n = 0;
     const nextId = () => `00000000-0000-4000-a000-0000001600${String(++n).padStart(2, '0')}`;

@@ -231,15 +231,17 @@ describe.each(backends)('functions on $name', ({ create }) => {
       ]);
     });
 
-    it('lets anyone read objects of those buckets only', async () => {
+    it('lets only administrators list objects, and of those buckets only (issue 16.7: public files are served by URL)', async () => {
       await db.query(`insert into storage.buckets (id, name, public) values ('private-docs', 'private-docs', false)`);
       await db.query(
         `insert into storage.objects (bucket_id, name) values ('course-covers', 'a.png'), ('module-images', 'b.webp'), ('private-docs', 'secret.pdf')`,
       );
-      for (const p of [visitor, learner]) {
+      for (const p of [visitor, learner, instructor]) {
         const r = await queryAs<{ name: string }>(db, p, 'select name from storage.objects order by name');
-        expect(r.rows.map((o) => o.name)).toEqual(['a.png', 'b.webp']);
+        expect(r.rows.map((o) => o.name)).toEqual([]);
       }
+      const a = await queryAs<{ name: string }>(db, admin, 'select name from storage.objects order by name');
+      expect(a.rows.map((o) => o.name)).toEqual(['a.png', 'b.webp']);
     });
 
     it('lets no API role write objects', async () => {

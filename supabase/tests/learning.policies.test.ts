@@ -210,11 +210,13 @@ describe.each(backends)('learning records, profiles and settings on $name', ({ c
       expect(a.rows).toHaveLength(4);
     });
 
-    it('a user changes their own name and email', async () => {
+    it('a user changes their own name; their email only through Auth (issue 16.5)', async () => {
       const r = await rolledBack(db, learner, (tx) =>
-        tx.query(`update public.profiles set name = 'Samira Patel', email = 'samira@example.uk' where id = $1 returning name`, [learner.id]),
+        tx.query(`update public.profiles set name = 'Samira Patel' where id = $1 returning name`, [learner.id]),
       );
       expect(r.rows).toEqual([{ name: 'Samira Patel' }]);
+      expect(await sqlState(() => rolledBack(db, learner, (tx) =>
+        tx.query(`update public.profiles set email = 'samira@example.uk' where id = $1`, [learner.id])))).toBe('42501');
     });
 
     it('a user changes no one else\'s profile', async () => {

@@ -133,10 +133,13 @@ describe.each(backends)('module content gate on $name', ({ create }) => {
     expect(typeof r.rows[0].title).toBe('string');
   });
 
-  it('the author still writes content and image (column privileges for writes unchanged)', async () => {
+  it('the author still writes content; the image only through private.set_module_image (issue 16.1)', async () => {
     const r = await queryAs(db, instructor,
-      `update public.course_modules set content = 'Rewritten body', image = null where id = $1 returning id`, [ids.module(1, 2)]);
+      `update public.course_modules set content = 'Rewritten body' where id = $1 returning id`, [ids.module(1, 2)]);
     expect(r.rowCount).toBe(1);
+    expect(await sqlState(() => queryAs(db, instructor,
+      `update public.course_modules set image = null where id = $1`, [ids.module(1, 2)]))).toBe('42501');
+    await queryAs(db, instructor, 'select private.set_module_image($1, null)', [ids.module(1, 2)]);
     expect((await body(instructor, ids.module(1, 2))).rows).toEqual([{ content: 'Rewritten body', image: null }]);
     // Reading the column while writing it is a select of it, refused.
     expect(await sqlState(() => queryAs(db, instructor,
