@@ -18,11 +18,12 @@ async function asService<T>(db: TestDatabase, text: string, params: unknown[] = 
   });
 }
 
-async function take(db: TestDatabase, action: string, account: string | null, address: string): Promise<Take> {
-  const r = await asService<Take>(db, 'select retry_after, ticket::text as ticket from private.rate_limit_take($1, $2, $3)', [
+async function take(db: TestDatabase, action: string, account: string | null, address: string, device: string | null = null): Promise<Take> {
+  const r = await asService<Take>(db, 'select retry_after, ticket::text as ticket from private.rate_limit_take($1, $2, $3, $4)', [
     action,
     account,
     address,
+    device,
   ]);
   return r.rows[0];
 }
@@ -43,19 +44,51 @@ describe.each(backends)('rate limits on $name', ({ create }) => {
   });
   beforeEach(async () => {
     await db.query('delete from private.rate_limit_attempts');
+    await db.query('delete from private.sign_in_devices');
   });
 
-  it('sign-in: 5 per account in 15 minutes, whatever the case or address; refused attempts are not recorded', async () => {
-    const allowed = await takeMany(db, 5, 'sign_in', (i) => (i % 2 ? 'Student@Example.uk' : 'student@example.uk'), (i) => `10.0.0.${i}`);
+  it('sign-in: 5 per account and address in 15 minutes, whatever the case; refused attempts are not recorded', async () => {
+    const allowed = await takeMany(db, 5, 'sign_in', (i) => (i % 2 ? 'Student@Example.uk' : 'student@example.uk'), () => '10.0.0.1');
     expect(allowed.every((t) => t.retry_after === 0 && t.ticket !== null)).toBe(true);
-    const refused = await take(db, 'sign_in', ' STUDENT@example.uk ', '10.0.1.1');
+    const refused = await take(db, 'sign_in', ' STUDENT@example.uk ', '10.0.0.1');
     expect(refused.ticket).toBeNull();
     expect(refused.retry_after).toBeGreaterThan(890);
     expect(refused.retry_after).toBeLessThanOrEqual(900);
     expect((await db.query('select count(*)::int as n from private.rate_limit_attempts')).rows).toEqual([{ n: 5 }]);
-    // Another account is not affected; registration is counted apart.
-    expect((await take(db, 'sign_in', 'admin@example.uk', '10.0.1.1')).retry_after).toBe(0);
-    expect((await take(db, 'register', 'student@example.uk', '10.0.1.1')).retry_after).toBe(0);
+    // Another address, another account and registration are not affected (issue 16.6: guessing from
+    // one address no longer locks the account everywhere).
+    expect((await take(db, 'sign_in', 'student@example.uk', '10.0.1.1')).retry_after).toBe(0);
+    expect((await take(db, 'sign_in', 'admin@example.uk', '10.0.0.1')).retry_after).toBe(0);
+    expect((await take(db, 'register', 'student@example.uk', '10.0.0.1')).retry_after).toBe(0);
+  });
+
+  it('sign-in: 20 per account from all addresses together (distributed guessing stays slow)', async () => {
+    const allowed = await takeMany(db, 20, 'sign_in', () => 'student@example.uk', (i) => `10.1.0.${i}`);
+    expect(allowed.every((t) => t.retry_after === 0)).toBe(true);
+    expect((await take(db, 'sign_in', 'student@example.uk', '10.1.1.1')).retry_after).toBeGreaterThan(0);
+    expect((await take(db, 'sign_in', 'admin@example.uk', '10.1.1.1')).retry_after).toBe(0);
+  });
+
+  it('sign-in: a known device counts only its own failures, so nobody else can lock its owner out (16.6)', async () => {
+    const device = 'a'.repeat(64);
+    // The owner signs in once from their browser: the device becomes known for the account.
+    const first = await take(db, 'sign_in', 'student@example.uk', '10.2.0.1', device);
+    await asService(db, 'select private.rate_limit_succeeded($1::bigint, $2)', [first.ticket, device]);
+    // An attacker exhausts every other limit: the account's ceiling and the owner's own address.
+    await takeMany(db, 20, 'sign_in', () => 'student@example.uk', (i) => `10.2.1.${i}`);
+    await takeMany(db, 50, 'sign_in', (i) => `someone${i}`, () => '10.2.0.1');
+    expect((await take(db, 'sign_in', 'student@example.uk', '10.2.9.9')).retry_after).toBeGreaterThan(0);
+    expect((await take(db, 'sign_in', 'other@example.uk', '10.2.0.1')).retry_after).toBeGreaterThan(0);
+    // The owner's browser is still let in, from the same (locked) address.
+    expect((await take(db, 'sign_in', 'student@example.uk', '10.2.0.1', device)).retry_after).toBe(0);
+    // A device token is known only for the account that signed in with it, and it still has a limit.
+    expect((await take(db, 'sign_in', 'other@example.uk', '10.2.0.1', device)).retry_after).toBeGreaterThan(0);
+    const own = await db.query<{ n: number }>(`select count(*)::int as n from private.rate_limit_attempts where device = $1`, [device]);
+    expect(own.rows[0].n).toBe(1);
+    for (let i = 0; i < 4; i++) await take(db, 'sign_in', 'student@example.uk', '10.2.0.1', device);
+    expect((await take(db, 'sign_in', 'student@example.uk', '10.2.0.1', device)).retry_after).toBeGreaterThan(0);
+    // A token that was never given to a browser is no device at all.
+    expect((await take(db, 'sign_in', 'student@example.uk', '10.2.0.1', 'b'.repeat(64))).retry_after).toBeGreaterThan(0);
   });
 
   it('sign-in: a success removes its own attempt and clears that account only', async () => {

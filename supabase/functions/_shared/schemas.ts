@@ -5,6 +5,8 @@ import { z } from 'zod';
 export const loginSchema = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required'),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
+  /** The browser's known-device token from an earlier sign-in (a malformed one is ignored). */
+  device: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional().catch(undefined),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

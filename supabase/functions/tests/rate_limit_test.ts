@@ -13,14 +13,15 @@ function assertRetryAfter(headers: Headers, max: number) {
   assert.ok(Number(value) >= 1 && Number(value) <= max, `Retry-After ${value} within 1..${max}`);
 }
 
-test('sign-in: a burst of 20 parallel wrong passwords for one account gets exactly 5 tries, on two function instances', async () => {
+test('sign-in: a burst of 20 parallel wrong passwords for one account from one address gets exactly 5 tries, on two function instances', async () => {
   const { input } = await register();
   const second = createApp(config, db);
+  const ip = uniqueIp();
   const statuses = await Promise.all(
     Array.from({ length: 20 }, async (_, i) => {
       const init = {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp() },
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
         body: JSON.stringify({ username: input.username, password: `wrong-${i}` }),
       };
       if (i % 2 === 0) return (await call('POST', '/api/login', { body: JSON.parse(init.body), ip: init.headers['x-forwarded-for'] })).status;
@@ -32,10 +33,40 @@ test('sign-in: a burst of 20 parallel wrong passwords for one account gets exact
   assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join(','));
   assert.equal(statuses.filter((s) => s === 429).length, 15, statuses.join(','));
   // Naming the account by its email counts against the same account.
-  const byEmail = await call('POST', '/api/login', { body: { username: input.email, password: input.password } });
+  const byEmail = await call('POST', '/api/login', { body: { username: input.email, password: input.password }, ip });
   assert.equal(byEmail.status, 429);
   assert.deepEqual(byEmail.json, { message: TOO_MANY_SIGN_INS });
   assertRetryAfter(byEmail.headers, 900);
+});
+
+test('sign-in (issue 16.6): guessing from many addresses cannot lock the owner out of a browser they signed in from before', async () => {
+  const { input } = await register();
+  // The owner signs in from their browser, which keeps the device token it is given.
+  const home = uniqueIp();
+  const first = await call('POST', '/api/login', { body: { username: input.username, password: input.password }, ip: home });
+  assert.equal(first.status, 200, first.text);
+  const device: string = first.json.device;
+  assert.match(device, /^[A-Za-z0-9_-]{43}$/);
+  // The attack as performed: wrong passwords for the account from many addresses, and 50 failures
+  // for other accounts from the owner's own (shared) address.
+  for (let i = 0; i < 20; i++) {
+    const wrong = await call('POST', '/api/login', { body: { username: input.username, password: `wrong-${i}` } });
+    assert.equal(wrong.status, 401, `guess ${i + 1}: ${wrong.text}`);
+  }
+  for (let i = 0; i < 50; i++) {
+    const other = await call('POST', '/api/login', { body: { username: `nobody_${unique()}`, password: 'wrong' }, ip: home });
+    assert.equal(other.status, 401);
+  }
+  // A new browser is refused for now (the documented trade-off) ...
+  const stranger = await call('POST', '/api/login', { body: { username: input.username, password: input.password }, ip: home });
+  assert.equal(stranger.status, 429);
+  // ... but the owner's browser, with its device token, gets in with the correct password.
+  const owner = await call('POST', '/api/login', { body: { username: input.username, password: input.password, device }, ip: home });
+  assert.equal(owner.status, 200, owner.text);
+  assert.equal(owner.json.device, device);
+  // A malformed device token is ignored, not an error.
+  const odd = await call('POST', '/api/login', { body: { username: input.username, password: input.password, device: 'x' } });
+  assert.ok([200, 429].includes(odd.status), odd.text);
 });
 
 test('sign-in: only failures count per address; 52 successes from one address are all let in', async () => {

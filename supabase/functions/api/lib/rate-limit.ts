@@ -30,17 +30,41 @@ export function tooMany(action: RateLimitedAction, retryAfter: number): ApiError
  * Counts and records one attempt, or throws 429. Returns the attempt's ticket; pass it to
  * `succeeded` when a sign-in works, so that only failures count.
  */
-export async function takeAttempt(db: Db, action: RateLimitedAction, account: string | null, address: string): Promise<string> {
+export async function takeAttempt(
+  db: Db,
+  action: RateLimitedAction,
+  account: string | null,
+  address: string,
+  device: string | null = null,
+): Promise<string> {
+  const deviceHash = device ? await sha256Hex(device) : null;
   const row = await db.withServiceRole(async (tx) => {
     const [result] = await tx<{ retryAfter: number; ticket: string | null }[]>`
-      select retry_after, ticket::text as ticket from private.rate_limit_take(${action}, ${account}, ${address})`;
+      select retry_after, ticket::text as ticket from private.rate_limit_take(${action}, ${account}, ${address}, ${deviceHash})`;
     return result;
   });
   if (row.retryAfter > 0 || row.ticket === null) throw tooMany(action, row.retryAfter);
   return row.ticket;
 }
 
-/** A sign-in worked: its attempt and the account's earlier failures stop counting. */
-export async function succeeded(db: Db, ticket: string): Promise<void> {
-  await db.withServiceRole((tx) => tx`select private.rate_limit_succeeded(${ticket}::bigint)`);
+/**
+ * A sign-in worked: its attempt and the account's earlier failures stop counting. With a device
+ * token, that browser becomes known for the account: its own failures are then counted apart, so
+ * nobody else's guessing can refuse the owner's correct password there (migration
+ * 20261125090400_sign_in_devices).
+ */
+export async function succeeded(db: Db, ticket: string, device: string | null = null): Promise<void> {
+  const deviceHash = device ? await sha256Hex(device) : null;
+  await db.withServiceRole((tx) => tx`select private.rate_limit_succeeded(${ticket}::bigint, ${deviceHash})`);
+}
+
+/** A new known-device token for a browser: 32 random bytes, base64url (43 characters). */
+export function newDeviceToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -11,7 +11,7 @@ import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
 import { refuseCommonPassword } from '../lib/passwords.ts';
-import { clientIp, succeeded, takeAttempt, tooMany } from '../lib/rate-limit.ts';
+import { clientIp, newDeviceToken, succeeded, takeAttempt, tooMany } from '../lib/rate-limit.ts';
 import { readUser } from '../lib/users.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
@@ -104,7 +104,7 @@ export function authRoutes(config: Config, db: Db) {
     // Counted per account (its email, whether it was named by username or email; the name as typed
     // when there is no such account) and per address. Recorded before the password is checked, so
     // parallel guesses count too, and removed again on success: only failures count.
-    const ticket = await takeAttempt(db, 'sign_in', email ?? input.username, clientIp(c));
+    const ticket = await takeAttempt(db, 'sign_in', email ?? input.username, clientIp(c), input.device ?? null);
     if (!email) throw new ApiError(401, INVALID_CREDENTIALS);
     const { data, error } = await authClient().signInWithPassword({ email, password: input.password });
     if (error || !data.session) {
@@ -113,9 +113,11 @@ export function authRoutes(config: Config, db: Db) {
       if (error && (status < 400 || status >= 500)) throw error;
       throw new ApiError(401, INVALID_CREDENTIALS);
     }
-    await succeeded(db, ticket);
+    // The browser keeps this token and sends it with its next sign-ins (a known device).
+    const device = input.device ?? newDeviceToken();
+    await succeeded(db, ticket, device);
     const user = await userForSession(data.session);
-    return c.json({ user, session: toSession(data.session) }, 200);
+    return c.json({ user, session: toSession(data.session), device }, 200);
   });
 
   routes.post('/logout', async (c) => {

@@ -9,12 +9,32 @@ import { userQueryOptions } from './get-user';
 export interface AuthAnswer {
   user: User;
   session: AuthSession;
+  /** This browser's known-device token (sign-in only). */
+  device?: string;
+}
+
+/** Where the browser keeps its known-device token: its own failed sign-ins are then counted apart,
+ * so nobody guessing at the account elsewhere can lock its owner out here. */
+const DEVICE_KEY = 'esl-sign-in-device';
+
+function storedDevice(): string | undefined {
+  try {
+    return localStorage.getItem(DEVICE_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function login(input: LoginInput): Promise<AuthAnswer> {
-  const answer = await api.post<AuthAnswer>('/login', input);
+  const device = storedDevice();
+  const answer = await api.post<AuthAnswer>('/login', device ? { ...input, device } : input);
   const { error } = await (await loadSupabase()).auth.setSession(answer.session);
   if (error) throw error;
+  try {
+    if (answer.device) localStorage.setItem(DEVICE_KEY, answer.device);
+  } catch {
+    // Storage refused (private mode): the sign-in still works, only without the exemption.
+  }
   return answer;
 }
 
