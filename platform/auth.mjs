@@ -5,7 +5,7 @@
 // Users live in auth.users (bcrypt hashes), sessions in auth.sessions, single-use refresh tokens in
 // auth.refresh_tokens. Access tokens are ES256 JWTs with Supabase's claims, signed with the key of
 // platform/keys.mjs and checked against that key and the session table on every bearer request.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import bcrypt from 'bcryptjs';
@@ -54,14 +54,45 @@ class HttpError extends Error {
  * @property {import('postgres').Sql} sql postgres.js client connected as the superuser
  * @property {import('./keys.mjs').Keys} keys signing keys
  * @property {string} publicUrl the platform's public base URL (issuer is <publicUrl>/auth/v1)
+ * @property {{ send(message: { to: string, subject: string, text: string }): void }} [mailbox] where emails go
+ * @property {boolean} [securePasswordChange] `[auth.email] secure_password_change`: a password change
+ *   from a session older than 24 hours needs the code `GET /reauthenticate` emails (as GoTrue)
+ * @property {boolean} [doubleConfirmChanges] `[auth.email] double_confirm_changes`: an email change
+ *   takes effect once codes sent to the current and the new address are both confirmed
  */
+
+/** How long a reauthentication or email-change code is valid (GoTrue's default otp_exp). */
+const OTP_TTL_MS = 3600 * 1000;
+/** A session younger than this may change its password without reauthenticating (as GoTrue). */
+const RECENT_SESSION_MS = 24 * 3600 * 1000;
+
+/**
+ * The `[auth.email]` settings the local Auth honours, read from supabase/config.toml (the file
+ * `supabase start` and hosted projects use), so the two cannot disagree.
+ * @param {string} toml
+ */
+export function authSettingsFromConfig(toml) {
+  const section = /\[auth\.email\]([^[]*)/.exec(toml)?.[1] ?? '';
+  const flag = (/** @type {string} */ key) => new RegExp(`^\\s*${key}\\s*=\\s*true\\b`, 'm').test(section);
+  return { securePasswordChange: flag('secure_password_change'), doubleConfirmChanges: flag('double_confirm_changes') };
+}
+
+/** GoTrue's stored form of a one-time code: sha224 of the address and the code, hex. */
+function otpHash(email, code) {
+  return createHash('sha224').update(`${email}${code}`).digest('hex');
+}
+
+/** A six-digit one-time code. */
+function otpCode() {
+  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+}
 
 /**
  * Creates the Auth service.
  * @param {AuthOptions} options
  * @returns {{ fetch(request: Request): Promise<Response>, verifyAccessToken(token: string): Promise<Record<string, any> | null> }}
  */
-export function createAuth({ sql, keys, publicUrl }) {
+export function createAuth({ sql, keys, publicUrl, mailbox = null, securePasswordChange = false, doubleConfirmChanges = false }) {
   const issuer = `${publicUrl.replace(/\/+$/, '')}/auth/v1`;
 
   // ---------------------------------------------------------------- users
@@ -90,6 +121,8 @@ export function createAuth({ sql, keys, publicUrl }) {
       role: row.role ?? 'authenticated',
       email: row.email ?? '',
       email_confirmed_at: iso(row.email_confirmed_at),
+      // An email change waiting for its confirmations (double_confirm_changes), as GoTrue shows it.
+      ...(row.email_change ? { new_email: row.email_change, email_change_sent_at: iso(row.email_change_sent_at) } : {}),
       phone: row.phone ?? '',
       confirmed_at: iso(row.email_confirmed_at ?? row.phone_confirmed_at),
       last_sign_in_at: iso(row.last_sign_in_at),
@@ -451,6 +484,97 @@ export function createAuth({ sql, keys, publicUrl }) {
     return json(200, await userJson(user));
   }
 
+  /** @param {string} to @param {string} subject @param {string} text */
+  function sendMail(to, subject, text) {
+    if (mailbox) mailbox.send({ to, subject, text });
+    else console.log(`[auth] mail to ${to}: ${subject}\n${text}`);
+  }
+
+  /** GET /reauthenticate: emails the signed-in user a code for a password change. */
+  async function reauthenticate(request) {
+    const { user } = await requireUser(request);
+    if (!user.email) return fail(422, 'validation_failed', 'Reauthentication requires an email address');
+    const code = otpCode();
+    await sql`update auth.users set reauthentication_token = ${otpHash(user.email, code)}, reauthentication_sent_at = now()
+      where id = ${user.id}`;
+    sendMail(user.email, 'Confirm reauthentication', `Enter the code: ${code}`);
+    return json(200, {});
+  }
+
+  /**
+   * With secure_password_change, a session older than 24 hours must show the emailed code (GoTrue:
+   * 400 reauthentication_needed without one, reauthentication_not_valid for a wrong or old one).
+   * @param {any} user @param {Record<string, any>} claims @param {unknown} nonce
+   */
+  async function checkReauthentication(user, claims, nonce) {
+    if (!securePasswordChange) return null;
+    const [session] = await sql`select created_at from auth.sessions where id::text = ${String(claims.session_id ?? '')}`;
+    if (session && Date.now() - new Date(session.created_at).getTime() < RECENT_SESSION_MS) return null;
+    if (typeof nonce !== 'string' || nonce === '') return fail(400, 'reauthentication_needed', 'Password update requires reauthentication');
+    const sentAt = user.reauthentication_sent_at ? new Date(user.reauthentication_sent_at).getTime() : 0;
+    if (!user.reauthentication_token || user.reauthentication_token !== otpHash(user.email, nonce) || Date.now() - sentAt > OTP_TTL_MS) {
+      return fail(400, 'reauthentication_not_valid', 'Requires reauthentication');
+    }
+    await sql`update auth.users set reauthentication_token = '', reauthentication_sent_at = null where id = ${user.id}`;
+    return null;
+  }
+
+  /**
+   * With double_confirm_changes, an email change is only asked for: codes go to the current and the
+   * new address, and POST /verify (type email_change) with both makes it.
+   * @param {any} user @param {string} email
+   */
+  async function requestEmailChange(user, email) {
+    const other = await findUserByEmail(email);
+    if (other && other.id !== user.id) return fail(422, 'email_exists', 'A user with this email address has already been registered');
+    const current = otpCode();
+    const next = otpCode();
+    await sql`update auth.users set email_change = ${email}, email_change_token_new = ${otpHash(email, next)},
+        email_change_token_current = ${otpHash(user.email, current)}, email_change_confirm_status = 0,
+        email_change_sent_at = now()
+      where id = ${user.id}`;
+    sendMail(user.email, 'Confirm email change', `Confirm the change of your email to ${email} with the code: ${current}`);
+    sendMail(email, 'Confirm email change', `Confirm this new email address with the code: ${next}`);
+    return null;
+  }
+
+  /** POST /verify {type: 'email_change', email, token}: one of the two codes of an email change. */
+  async function verify(request) {
+    const body = await readBody(request);
+    if (body.type !== 'email_change') return fail(400, 'validation_failed', 'Only email_change codes are supported here');
+    const email = normaliseEmail(body.email);
+    const code = typeof body.token === 'string' ? body.token.trim() : '';
+    if (!email || !code) return fail(400, 'validation_failed', 'Verify requires an email and a token');
+    const hash = otpHash(email, code);
+    return await sql.begin(async (tx) => {
+      const [user] = await tx`
+        select * from auth.users
+        where email_change_sent_at > now() - make_interval(secs => ${OTP_TTL_MS / 1000})
+          and ((lower(email) = ${email} and email_change_token_current = ${hash})
+            or (lower(email_change) = ${email} and email_change_token_new = ${hash}))
+        for update`;
+      if (!user) return fail(403, 'otp_expired', 'Token has expired or is invalid');
+      const isCurrent = user.email_change_token_current === hash && normaliseEmail(user.email) === email;
+      await tx`update auth.users set
+          email_change_token_current = case when ${isCurrent} then '' else email_change_token_current end,
+          email_change_token_new = case when ${isCurrent} then email_change_token_new else '' end,
+          email_change_confirm_status = email_change_confirm_status + 1
+        where id = ${user.id}`;
+      if (user.email_change_confirm_status + 1 < 2) {
+        return json(200, { msg: 'Confirmation link accepted. Please proceed to confirm link sent to the other email' });
+      }
+      const taken = await findUserByEmail(user.email_change, tx);
+      if (taken && taken.id !== user.id) return fail(422, 'email_exists', 'A user with this email address has already been registered');
+      await tx`update auth.users set email = email_change, email_change = '', email_change_token_new = '',
+          email_change_token_current = '', email_change_confirm_status = 0, email_change_sent_at = null,
+          email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
+        where id = ${user.id}`;
+      await tx`update auth.identities set identity_data = identity_data || ${sql.json({ email: user.email_change })}::jsonb,
+          updated_at = now() where user_id = ${user.id} and provider = 'email'`;
+      return json(200, { msg: 'Email changed' });
+    });
+  }
+
   /** @param {Request} request */
   async function putUser(request) {
     const { user, claims } = await requireUser(request);
@@ -460,12 +584,21 @@ export function createAuth({ sql, keys, publicUrl }) {
     if (body.email !== undefined) {
       const email = normaliseEmail(body.email);
       if (!email || !EMAIL_PATTERN.test(email)) return fail(400, 'validation_failed', 'Unable to validate email address: invalid format');
-      changes.email = email;
+      if (email !== normaliseEmail(user.email)) {
+        if (doubleConfirmChanges) {
+          const refused = await requestEmailChange(user, email);
+          if (refused) return refused;
+        } else {
+          changes.email = email;
+        }
+      }
     }
     if (body.password !== undefined) {
       if (typeof body.password !== 'string' || body.password === '') return fail(422, 'validation_failed', 'Password cannot be empty');
       checkPassword(body.password);
       await refuseCommonPassword(body.password);
+      const refused = await checkReauthentication(user, claims, body.nonce);
+      if (refused) return refused;
       changes.password = body.password;
     }
     if (body.data !== undefined) {
@@ -612,6 +745,8 @@ export function createAuth({ sql, keys, publicUrl }) {
     if (path === '/token' && method === 'POST') return token(request, url);
     if (path === '/user' && method === 'GET') return getUser(request);
     if (path === '/user' && method === 'PUT') return putUser(request);
+    if (path === '/reauthenticate' && method === 'GET') return reauthenticate(request);
+    if (path === '/verify' && method === 'POST') return verify(request);
     if (path === '/logout' && method === 'POST') return logout(request, url);
     if (path === '/admin/users' && method === 'POST') return adminCreateUser(request);
     if (path === '/admin/users' && method === 'GET') return adminListUsers(request, url);

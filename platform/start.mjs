@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { startDatabase } from './db.mjs';
 import { loadKeys } from './keys.mjs';
-import { createAuth } from './auth.mjs';
+import { createAuth, authSettingsFromConfig } from './auth.mjs';
+import { createMailbox, startMailServer } from './mail.mjs';
 import { createStorage } from './storage.mjs';
 import { startGateway } from './gateway.mjs';
 import { startFunctions } from './functions.mjs';
@@ -16,7 +17,7 @@ import { freePort } from './ports.mjs';
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * @param {{ dataDir?: string, host?: string, port?: number, dbPort?: number, databaseUrl?: string,
+ * @param {{ dataDir?: string, host?: string, port?: number, dbPort?: number, mailPort?: number, databaseUrl?: string,
  *   web?: boolean, log?: (msg: string) => void }} [options]
  */
 export async function startPlatform(options = {}) {
@@ -61,10 +62,15 @@ export async function startPlatform(options = {}) {
     ]);
     stops.push(functions.stop);
 
+    // Auth's emails go to the mail catcher (as `supabase start` runs Mailpit on 54324).
+    const mailbox = createMailbox();
+    const mail = await startMailServer({ mailbox, host, port: options.port === 0 ? 0 : (options.mailPort ?? 54324) });
+    stops.push(mail.stop);
+    const authSettings = authSettingsFromConfig(fs.readFileSync(path.join(repoRoot, 'supabase', 'config.toml'), 'utf8'));
     const gateway = await startGateway({
       host,
       port,
-      auth: createAuth({ sql, keys, publicUrl }),
+      auth: createAuth({ sql, keys, publicUrl, mailbox, ...authSettings }),
       storage: createStorage({ sql, keys, dataDir, publicUrl }),
       functionsUrl: functions.url,
       webDir: webBuild?.dir ?? null,
@@ -79,6 +85,7 @@ export async function startPlatform(options = {}) {
       fresh: database.fresh,
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
+      mailUrl: mail.url,
       stop,
     };
   } catch (error) {
@@ -112,6 +119,7 @@ export async function main(argv = process.argv.slice(2)) {
       `  App:             ${platform.url}`,
       `  API:             ${platform.url}/functions/v1/api`,
       `  Database:        ${platform.dbUrl}`,
+      `  Mail (Auth's emails): ${platform.mailUrl}/api/v1/messages`,
       `  Anon key:        ${platform.anonKey}`,
       `  Service role key: ${platform.serviceRoleKey}`,
       '',
@@ -122,7 +130,7 @@ export async function main(argv = process.argv.slice(2)) {
     ].join('\n'),
   );
   // A machine-readable line for scripts that start the platform as a child process.
-  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey })}`);
+  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey, mailUrl: platform.mailUrl })}`);
 
   let stopping = false;
   const shutdown = async () => {

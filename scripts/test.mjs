@@ -118,6 +118,7 @@ if (wanted('function') || wanted('e2e')) {
       SUPABASE_SERVICE_ROLE_KEY: platform.serviceRoleKey,
       SUPABASE_DB_URL: platform.dbUrl,
       PLATFORM_URL: platform.url,
+      MAIL_URL: platform.mailUrl,
     };
     if (wanted('function')) await denoTests(env);
     if (wanted('e2e')) await vitest('e2e', ['e2e'], env);
@@ -146,6 +147,7 @@ if (wanted('function') && process.env.TEST_DATABASE_URL) {
       SUPABASE_SERVICE_ROLE_KEY: platform.serviceRoleKey,
       SUPABASE_DB_URL: platform.dbUrl,
       PLATFORM_URL: platform.url,
+      MAIL_URL: platform.mailUrl,
       DB_PREPARED_STATEMENTS: 'on',
     }, 'function (Postgres, prepared statements)');
   } catch (error) {

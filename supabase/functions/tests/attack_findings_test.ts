@@ -176,4 +176,110 @@ test('16.8: an instructor without MISC gets no MISC people from the list or the 
   }
 });
 
+// ---------------------------------------------------------------- 16.3: Auth's own changes
+
+const mailUrl = (Deno.env.get('MAIL_URL') ?? '').replace(/\/+$/, '');
+
+/** The newest code the mail catcher holds for an address (as the person reads it in their email). */
+async function codeSentTo(address: string): Promise<string> {
+  const list = await (await fetch(`${mailUrl}/api/v1/messages`)).json() as { messages: { ID: string; To: { Address: string }[] }[] };
+  const message = list.messages.find((m) => m.To.some((t) => t.Address === address.toLowerCase()));
+  assert.ok(message, `no email to ${address}`);
+  const full = await (await fetch(`${mailUrl}/api/v1/message/${message.ID}`)).json() as { Text: string };
+  return /code: (\d{6})/.exec(full.Text)![1];
+}
+
+/** Makes a session look 25 hours old, as a browser that stays signed in for days holds. */
+async function ageSession(token: string) {
+  const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+  await db.sql`update auth.sessions set created_at = now() - interval '25 hours' where id = ${claims.session_id}::uuid`;
+}
+
+const authHeaders = (token: string) => ({ apikey: config.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+
+test('16.3: PUT /auth/v1/user cannot change the password of an old session without the emailed code, even while sign-in is locked', async () => {
+  const { input, session } = await register();
+  await ageSession(session.access_token);
+  // The account is locked at /api/login from this address ...
+  const ip = '10.16.3.1';
+  for (let i = 0; i < 5; i++) await call('POST', '/api/login', { body: { username: input.username, password: `wrong-${i}` }, ip });
+  assert.equal((await call('POST', '/api/login', { body: { username: input.username, password: input.password }, ip })).status, 429);
+  // ... and Auth directly refuses the change without the code.
+  const refused = await fetch(`${config.supabaseUrl}/auth/v1/user`, {
+    method: 'PUT', headers: authHeaders(session.access_token), body: JSON.stringify({ password: 'a-new-secret-163' }),
+  });
+  assert.equal(refused.status, 400);
+  assert.equal((await refused.json()).error_code, 'reauthentication_needed');
+  const wrong = await fetch(`${config.supabaseUrl}/auth/v1/user`, {
+    method: 'PUT', headers: authHeaders(session.access_token), body: JSON.stringify({ password: 'a-new-secret-163', nonce: '000000' }),
+  });
+  assert.equal(wrong.status, 400);
+  await wrong.body?.cancel();
+  await login(input.username, input.password); // unchanged
+  // The owner asks for the code, reads it in their email, and changes the password with it.
+  const asked = await fetch(`${config.supabaseUrl}/auth/v1/reauthenticate`, { headers: authHeaders(session.access_token) });
+  assert.equal(asked.status, 200);
+  await asked.body?.cancel();
+  const nonce = await codeSentTo(input.email);
+  const changed = await fetch(`${config.supabaseUrl}/auth/v1/user`, {
+    method: 'PUT', headers: authHeaders(session.access_token), body: JSON.stringify({ password: 'a-new-secret-163', nonce }),
+  });
+  assert.equal(changed.status, 200, await changed.text());
+  await login(input.username, 'a-new-secret-163');
+  // A code works once.
+  const reused = await fetch(`${config.supabaseUrl}/auth/v1/user`, {
+    method: 'PUT', headers: authHeaders(session.access_token), body: JSON.stringify({ password: 'another-secret-163', nonce }),
+  });
+  assert.equal(reused.status, 400);
+  await reused.body?.cancel();
+});
+
+test('16.3: an email change through Auth takes effect only when both addresses confirm it', async () => {
+  const { input, user, session } = await register();
+  const next = `changed_${Date.now()}@example.test`;
+  const asked = await fetch(`${config.supabaseUrl}/auth/v1/user`, {
+    method: 'PUT', headers: authHeaders(session.access_token), body: JSON.stringify({ email: next }),
+  });
+  assert.equal(asked.status, 200);
+  assert.equal((await asked.json()).new_email, next);
+  const emailOf = async () => (await db.sql<{ email: string }[]>`select email from auth.users where id = ${user.id}::uuid`)[0].email;
+  assert.equal(await emailOf(), input.email, 'nothing changes yet');
+  const verify = (email: string, token: string) => fetch(`${config.supabaseUrl}/auth/v1/verify`, {
+    method: 'POST', headers: authHeaders(config.anonKey), body: JSON.stringify({ type: 'email_change', email, token }),
+  });
+  const bad = await verify(next, '123456');
+  assert.equal(bad.status, 403);
+  await bad.body?.cancel();
+  const newSide = await verify(next, await codeSentTo(next));
+  assert.equal(newSide.status, 200);
+  await newSide.body?.cancel();
+  assert.equal(await emailOf(), input.email, 'the new address alone is not enough');
+  const currentSide = await verify(input.email, await codeSentTo(input.email));
+  assert.equal(currentSide.status, 200);
+  await currentSide.body?.cancel();
+  assert.equal(await emailOf(), next);
+  const [profile] = await db.sql<{ email: string }[]>`select email from public.profiles where id = ${user.id}::uuid`;
+  assert.equal(profile.email, next);
+  await login(next, input.password);
+});
+
+test('16.3: /api/profile/password from a session over 24 hours old: checked there, then the browser carries on with a new session', async () => {
+  const { input, session } = await register();
+  await ageSession(session.access_token);
+  const answer = await call('PUT', '/api/profile/password', {
+    token: session.access_token,
+    body: { currentPassword: input.password, newPassword: 'a-fresh-secret-163', confirmPassword: 'a-fresh-secret-163' },
+  });
+  assert.equal(answer.status, 200, answer.text);
+  const fresh = answer.json.session.access_token as string;
+  assert.equal((await call('GET', '/api/user', { token: session.access_token })).status, 401, 'the old session ended');
+  assert.equal((await call('GET', '/api/user', { token: fresh })).status, 200);
+  await login(input.username, 'a-fresh-secret-163');
+  // A wrong current password is still refused, whatever the session's age.
+  const wrong = await call('PUT', '/api/profile/password', {
+    token: fresh, body: { currentPassword: 'not-it-at-all', newPassword: 'another-163-x', confirmPassword: 'another-163-x' },
+  });
+  assert.equal(wrong.status, 400);
+});
+
 closePoolAfterTests();

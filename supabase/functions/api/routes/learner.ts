@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { CERTIFICATE_TEMPLATES, type CertificateTemplate, DEFAULT_SITE_NAME } from '../../_shared/domain.ts';
+import { type AuthSession, CERTIFICATE_TEMPLATES, type CertificateTemplate, DEFAULT_SITE_NAME } from '../../_shared/domain.ts';
 import { CERTIFICATE_SCOPES, type CertificateState, type LearnerCertificate, type VerifiedCertificate } from '../../_shared/certificates.ts';
 import { CURRENT_PASSWORD_INCORRECT, passwordChangeSchema, profileSchema } from '../../_shared/profile.ts';
 import { serviceLabel } from '../../_shared/services.ts';
@@ -423,25 +423,42 @@ export function learnerRoutes(config: Config, db: Db) {
     }
     if (!grant.ok || typeof granted.access_token !== 'string') throw new Error(`Auth password check failed with ${grant.status}`);
     await succeeded(db, ticket);
-    // The check opened a session of its own: close it at once.
-    await fetch(`${config.supabaseUrl}/auth/v1/logout?scope=local`, {
-      method: 'POST',
-      headers: { apikey: config.anonKey, authorization: `Bearer ${granted.access_token}` },
-    }).then((r) => r.body?.cancel()).catch(() => {});
+    const fresh = { apikey: config.anonKey, authorization: `Bearer ${granted.access_token}`, 'content-type': 'application/json' };
+    const changePassword = (headers: Record<string, string>) =>
+      fetch(`${config.supabaseUrl}/auth/v1/user`, { method: 'PUT', headers, body: JSON.stringify({ password: input.newPassword }) });
+    const refusal = async (response: Response) => {
+      const body = await response.json().catch(() => ({}));
+      const message = String(body.msg ?? body.message ?? 'Password could not be changed');
+      return { code: String(body.error_code ?? body.code ?? ''), error: new ApiError(400, message, { newPassword: message }) };
+    };
 
     // As the user (not the admin API): Auth keeps this session. Then every other session of the
     // user ends, whether or not Auth already did so itself (GoTrue does on a password change).
     const asUser = { apikey: config.anonKey, authorization: `Bearer ${caller.token}`, 'content-type': 'application/json' };
-    const response = await fetch(`${config.supabaseUrl}/auth/v1/user`, {
-      method: 'PUT',
-      headers: asUser,
-      body: JSON.stringify({ password: input.newPassword }),
-    });
-    if (response.status === 422 || response.status === 400) {
-      const body = await response.json().catch(() => ({}));
-      const message = String(body.msg ?? body.message ?? 'Password could not be changed');
-      throw new ApiError(400, message, { newPassword: message });
+    const response = await changePassword(asUser);
+    if (response.status === 400 || response.status === 422) {
+      const refused = await refusal(response);
+      if (refused.code !== 'reauthentication_needed') throw refused.error;
+      // Auth's secure password change: this session is over 24 hours old, so Auth wants the code it
+      // emails. The current password was checked just now, which is what that code proves: change
+      // it from the session that check opened. Auth keeps that session and ends every other one
+      // (this one too), so the browser carries on with the new session.
+      const again = await changePassword(fresh);
+      if (again.status === 400 || again.status === 422) throw (await refusal(again)).error;
+      await again.body?.cancel();
+      if (!again.ok) throw new Error(`Auth password update failed with ${again.status}`);
+      const session: AuthSession = {
+        access_token: granted.access_token,
+        refresh_token: String(granted.refresh_token),
+        expires_in: Number(granted.expires_in),
+        expires_at: Number(granted.expires_at ?? Math.floor(Date.now() / 1000) + Number(granted.expires_in)),
+        token_type: 'bearer',
+      };
+      return c.json({ session }, 200);
     }
+    // The check opened a session of its own: close it.
+    await fetch(`${config.supabaseUrl}/auth/v1/logout?scope=local`, { method: 'POST', headers: fresh })
+      .then((r) => r.body?.cancel()).catch(() => {});
     await response.body?.cancel();
     if (!response.ok) throw new Error(`Auth password update failed with ${response.status}`);
     const others = await fetch(`${config.supabaseUrl}/auth/v1/logout?scope=others`, { method: 'POST', headers: asUser });
