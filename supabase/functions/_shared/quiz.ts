@@ -35,7 +35,16 @@ export interface LearnerQuiz {
   /** Minutes, or null. */
   timeLimit: number | null;
   randomizeQuestions: boolean;
-  questions: { id: string; questionText: string; questionType: string; orderIndex: number; points: number; options: { text: string }[] }[];
+  questions: {
+    id: string;
+    questionText: string;
+    questionType: string;
+    orderIndex: number;
+    points: number;
+    options: { text: string }[];
+    /** Several options are correct: answered with checkboxes, scored only when exactly those are chosen. */
+    multipleAnswers: boolean;
+  }[];
   /** The running attempt: when it started and, for a timed quiz, when answers stop being accepted. */
   attempt: { id: string; startedAt: string; deadline: string | null };
   /** The server's clock when answering, so a countdown does not depend on the device's clock. */

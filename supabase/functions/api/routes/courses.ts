@@ -528,6 +528,7 @@ export function courseRoutes(config: Config, db: Db) {
           orderIndex: Number(q.orderIndex),
           points: Number(q.points),
           options: (q.options as { text: string }[]).map((o) => ({ text: String(o.text ?? '') })),
+          multipleAnswers: Boolean(q.multipleAnswers),
         })),
         attempt: {
           id: String(attempt.id),

@@ -1,7 +1,7 @@
-// A module's quiz: start (which starts the server's clock), answer with radio options, a countdown
+// A module's quiz: start (which starts the server's clock), answer (radios, or checkboxes where several options are right), a countdown
 // when timed (answers are sent automatically at zero), submit, then the score against the pass
 // mark with each question's correct answer and explanation, and a retry.
-import { Alert, Badge, Button, Group, Paper, Radio, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import type { ModuleDetail } from '@shared/catalogue.ts';
@@ -9,6 +9,7 @@ import { type LearnerQuiz, type QuizResult, UNANSWERED_MESSAGE } from '@shared/q
 import { errorDescription } from '@/lib/api-client';
 import { useStartQuiz, useSubmitQuiz } from '../api/quiz';
 import { Countdown } from './Countdown';
+import { type Answer, isAnswered, QuestionField } from './QuestionField';
 
 type QuizSummary = NonNullable<ModuleDetail['quiz']>;
 
@@ -67,7 +68,7 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
   const submit = useSubmitQuiz();
   const [quiz, setQuiz] = useState<LearnerQuiz | null>(null);
   const [offset, setOffset] = useState(0);
-  const [answers, setAnswers] = useState<Record<string, number>>({});
+  const [answers, setAnswers] = useState<Record<string, Answer>>({});
   const answersRef = useRef(answers);
   const [result, setResult] = useState<QuizResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -90,7 +91,7 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
   function send(all: boolean) {
     if (!quiz) return;
     const current = answersRef.current;
-    if (all && quiz.questions.some((q) => current[q.id] === undefined)) {
+    if (all && quiz.questions.some((q) => !isAnswered(current[q.id]))) {
       setProblem(UNANSWERED_MESSAGE);
       return;
     }
@@ -104,8 +105,8 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
     );
   }
 
-  function choose(questionId: string, value: string) {
-    const next = { ...answersRef.current, [questionId]: Number(value) };
+  function choose(questionId: string, value: Answer) {
+    const next = { ...answersRef.current, [questionId]: value };
     answersRef.current = next;
     setAnswers(next);
   }
@@ -145,20 +146,13 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
                 <Countdown key={quiz.attempt.id} deadline={quiz.attempt.deadline} offsetMs={offset} onExpire={() => send(false)} />
               ) : null}
               {quiz.questions.map((question, index) => (
-                <Radio.Group
+                <QuestionField
                   key={question.id}
-                  name={`question-${question.id}`}
-                  label={`${index + 1}. ${question.questionText}`}
-                  description={question.points === 1 ? '1 point' : `${question.points} points`}
-                  value={answers[question.id] === undefined ? null : String(answers[question.id])}
+                  question={question}
+                  number={index + 1}
+                  value={answers[question.id]}
                   onChange={(value) => choose(question.id, value)}
-                >
-                  <Stack gap="xs" mt="xs">
-                    {question.options.map((option, optionIndex) => (
-                      <Radio key={optionIndex} value={String(optionIndex)} label={option.text} />
-                    ))}
-                  </Stack>
-                </Radio.Group>
+                />
               ))}
               {problem ? (
                 <Alert color="red" role="alert">

@@ -1,0 +1,48 @@
+// The blocker of issue 15: a question with several correct answers was shown with radio buttons, so
+// a learner could choose only one and was always marked wrong. It is now answered with checkboxes.
+import { screen } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { type Answer, isAnswered, QuestionField } from './QuestionField';
+
+/** The field with its answer kept, as the quiz keeps it. */
+function Kept({ multiple, onChange }: { multiple: boolean; onChange: (value: Answer) => void }) {
+  const [value, setValue] = useState<Answer | undefined>(undefined);
+  return <QuestionField question={question(multiple)} number={1} value={value} onChange={(next) => { setValue(next); onChange(next); }} />;
+}
+
+const question = (multipleAnswers: boolean) => ({
+  id: 'q1', questionText: 'Which of these are JESIP principles?', questionType: 'MULTIPLE_CHOICE', orderIndex: 1, points: 2,
+  options: [{ text: 'Co-locate' }, { text: 'Delegate' }, { text: 'Communicate' }], multipleAnswers,
+});
+
+describe('QuestionField', () => {
+  it('answers a question with several correct options with checkboxes, and says so', async () => {
+    const onChange = vi.fn();
+    const { user } = renderWithProviders(<Kept multiple onChange={onChange} />);
+    expect(screen.getByText('2 points · Select all that apply')).toBeInTheDocument();
+    expect(screen.queryAllByRole('radio')).toHaveLength(0);
+    expect(screen.getAllByRole('checkbox')).toHaveLength(3);
+    await user.click(screen.getByRole('checkbox', { name: 'Communicate' }));
+    expect(onChange).toHaveBeenLastCalledWith([2]);
+    await user.click(screen.getByRole('checkbox', { name: 'Co-locate' }));
+    expect(onChange).toHaveBeenLastCalledWith([0, 2]);
+  });
+
+  it('answers a question with one correct option with radio buttons', async () => {
+    const onChange = vi.fn();
+    const { user } = renderWithProviders(<QuestionField question={question(false)} number={2} value={undefined} onChange={onChange} />);
+    expect(screen.getByText('2 points · Select one answer')).toBeInTheDocument();
+    expect(screen.getAllByRole('radio')).toHaveLength(3);
+    await user.click(screen.getByRole('radio', { name: 'Delegate' }));
+    expect(onChange).toHaveBeenLastCalledWith(1);
+  });
+
+  it('counts a question as answered once a box is ticked or a choice made', () => {
+    expect(isAnswered(undefined)).toBe(false);
+    expect(isAnswered([])).toBe(false);
+    expect(isAnswered([1])).toBe(true);
+    expect(isAnswered(0)).toBe(true);
+  });
+});
