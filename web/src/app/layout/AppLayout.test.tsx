@@ -27,6 +27,7 @@ describe('app shell', () => {
     expect(sidebar().getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
     expect(sidebar().getByRole('link', { name: 'My Courses' })).toHaveAttribute('href', '/my-courses');
     expect(sidebar().getByRole('link', { name: 'Certificates' })).toHaveAttribute('href', '/certificates');
+    expect(sidebar().queryByRole('link', { name: 'My Dashboard' })).not.toBeInTheDocument();
     expect(sidebar().queryByRole('link', { name: 'Instructor Dashboard' })).not.toBeInTheDocument();
     expect(sidebar().queryByRole('link', { name: 'Admin Dashboard' })).not.toBeInTheDocument();
   });
@@ -63,6 +64,9 @@ describe('app shell', () => {
 
     await user.click(menuButton);
     expect(await screen.findByRole('menuitem', { name: 'Profile' })).toHaveAttribute('href', '/profile');
+    // The learner's Dashboard, in the menu and the sidebar (issue 15).
+    expect(screen.getByRole('menuitem', { name: 'My Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(sidebar().getByRole('link', { name: 'My Dashboard' })).toHaveAttribute('href', '/dashboard');
     expect(screen.getByRole('menuitem', { name: 'My Courses' })).toHaveAttribute('href', '/my-courses');
     expect(screen.getByRole('menuitem', { name: 'Logout' })).toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: 'Admin Dashboard' })).not.toBeInTheDocument();

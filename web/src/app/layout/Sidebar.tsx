@@ -8,6 +8,7 @@ import {
   IconBooks,
   IconShieldLock,
   IconClipboardCheck,
+  IconLayoutDashboard,
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import type { User } from '@shared/domain.ts';
@@ -23,6 +24,8 @@ interface Item {
 
 const MENU: Item[] = [
   { to: '/', label: 'Home', Icon: IconHome, show: () => true },
+  // The learner's own overview (issue 15: it was reachable only by typing /dashboard).
+  { to: '/dashboard', label: 'My Dashboard', Icon: IconLayoutDashboard, show: (user) => Boolean(user) },
   { to: '/my-courses', label: 'My Courses', Icon: IconBooks, show: () => true },
   { to: '/certificates', label: 'Certificates', Icon: IconCertificate, show: () => true },
   { to: '/learning-record', label: 'Learning Record', Icon: IconNotebook, show: (user) => Boolean(user) },

@@ -1,7 +1,7 @@
 // Header account area: a placeholder while the user loads, a Login button for visitors, else the
-// user menu (initials avatar and name; Profile, My Courses, Admin Dashboard for admins, Logout).
+// user menu (initials avatar and name; Profile, My Dashboard, My Courses, Admin Dashboard for admins, Logout).
 import { Avatar, Button, Group, Menu, Skeleton, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconBooks, IconChevronDown, IconLogout, IconShieldLock, IconUser } from '@tabler/icons-react';
+import { IconBooks, IconChevronDown, IconLayoutDashboard, IconLogout, IconShieldLock, IconUser } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { useUser } from '@/features/auth/api/get-user';
 import { useLogout } from '@/features/auth/api/logout';
@@ -62,6 +62,9 @@ export function UserMenu() {
       <Menu.Dropdown>
         <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} aria-hidden="true" />}>
           Profile
+        </Menu.Item>
+        <Menu.Item component={Link} to="/dashboard" leftSection={<IconLayoutDashboard size={16} aria-hidden="true" />}>
+          My Dashboard
         </Menu.Item>
         <Menu.Item component={Link} to="/my-courses" leftSection={<IconBooks size={16} aria-hidden="true" />}>
           My Courses
