@@ -1,11 +1,15 @@
-// GET /api/user: the current user; a 401 means "no user" (specification §4, §7).
+// GET /api/user: the current user; no stored session, or a 401, means "no user".
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { User } from '@shared/domain.ts';
 import { api, ApiError } from '@/lib/api-client';
+import { storedUserId } from '@/lib/supabase';
 
 export const userQueryKey = ['user'] as const;
 
 export async function getUser(): Promise<User | null> {
+  // A visitor holds no session: the answer could only be a 401, a failed request in the console of
+  // every visitor (issue 15). Ask only when a session is stored.
+  if (storedUserId() === null) return null;
   try {
     return await api.get<User>('/user');
   } catch (error) {
