@@ -3,7 +3,7 @@
 // learner finds their Dashboard in the navigation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { baseUrl, launchBrowser } from './browser';
+import { baseUrl, contrastProblems, launchBrowser } from './browser';
 
 describe('the web app as delivered', () => {
   let browser: Browser;
@@ -26,6 +26,20 @@ describe('the web app as delivered', () => {
       expect(failed, path).toEqual([]);
       await page.context().close();
     }
+  });
+
+  it('the contrast check finds text the colour of its background, which axe only marks for review', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.setContent(`<body style="background:#fff">
+      <span class="mantine-Badge-root" style="background:#1864ab;color:#1971c2">Module 1</span>
+      <button style="background:#1864ab;color:#fff">Readable</button>
+      <a href="/x" style="color:#aaa">Faint link</a>
+      <button disabled style="color:#ccc">Disabled</button></body>`);
+    const problems = await contrastProblems(page);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^"Module 1" 1\.\d\d:1/);
+    expect(problems[1]).toMatch(/^"Faint link"/);
+    await page.context().close();
   });
 
   it('serves a real robots.txt, not the app\'s HTML', async () => {

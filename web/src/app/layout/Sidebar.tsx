@@ -65,6 +65,8 @@ export function Sidebar({ user, onNavigate }: { user: User | null | undefined; o
                     to={to}
                     label={label}
                     active={active}
+                    // Filled: the light variant's hovered active link was 4.0:1; white on blue.8 is 4.9:1.
+                    variant="filled"
                     aria-current={active ? 'page' : undefined}
                     leftSection={<Icon size={18} aria-hidden="true" />}
                     onClick={onNavigate}
@@ -89,6 +91,8 @@ export function Sidebar({ user, onNavigate }: { user: User | null | undefined; o
                     label={SERVICES[code].label}
                     title={code}
                     active={active}
+                    // Filled: the light variant's hovered active link was 4.0:1; white on blue.8 is 4.9:1.
+                    variant="filled"
                     aria-current={active ? 'page' : undefined}
                     leftSection={<ServiceDot code={code} />}
                     onClick={onNavigate}

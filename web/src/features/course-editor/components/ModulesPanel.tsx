@@ -109,11 +109,11 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
               <Group justify="space-between" align="flex-start" wrap="nowrap">
                 <Stack gap={6} style={{ minWidth: 0 }}>
                   <Group gap="xs">
-                    <Badge variant="light" color="blue.9">
+                    <Badge variant="filled" color="blue.9">
                       Module {module.orderIndex}
                     </Badge>
                     {module.hasQuiz ? (
-                      <Badge variant="light" color="grape.9">
+                      <Badge variant="filled" color="grape.9">
                         Has Quiz
                       </Badge>
                     ) : null}
@@ -156,7 +156,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                 </Button>
                 <Button
                   size="xs"
-                  variant="light"
+                  variant="filled"
                   color="red.9"
                   leftSection={<IconTrash size={14} aria-hidden />}
                   onClick={() => setDeleting(module)}

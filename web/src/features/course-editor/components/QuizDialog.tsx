@@ -118,7 +118,7 @@ function QuizSettings({ courseId, module, quiz }: { courseId: string; module: Co
                 </Button>
               </Group>
             ) : (
-              <Button variant="light" color="red.9" onClick={() => setConfirming(true)}>
+              <Button variant="filled" color="red.9" onClick={() => setConfirming(true)}>
                 Delete Quiz
               </Button>
             )
@@ -347,10 +347,10 @@ function QuestionList({ courseId, moduleId, quiz }: { courseId: string; moduleId
               <Group justify="space-between" align="flex-start" wrap="nowrap">
                 <Stack gap={4} style={{ minWidth: 0 }}>
                   <Group gap="xs">
-                    <Badge variant="light" color="blue.9">
+                    <Badge variant="filled" color="blue.9">
                       Question {q.orderIndex}
                     </Badge>
-                    <Badge variant="outline" color="gray.8">
+                    <Badge variant="default">
                       {q.questionType === 'TRUE_FALSE' ? 'True or false' : 'Multiple choice'}
                     </Badge>
                     <Text size="xs" c="dimmed">
@@ -406,7 +406,7 @@ function QuestionList({ courseId, moduleId, quiz }: { courseId: string; moduleId
                   </Button>
                   <Button
                     size="xs"
-                    variant="light"
+                    variant="filled"
                     color="red.9"
                     leftSection={<IconTrash size={14} aria-hidden />}
                     onClick={() => setDeleting(q.id)}

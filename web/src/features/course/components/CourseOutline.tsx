@@ -48,7 +48,7 @@ export function CourseOutline({ courseId, service, modules }: { courseId: string
                       </Text>
                     </Group>
                     {module.hasQuiz ? (
-                      <Badge size="xs" variant="outline" color="gray.8">
+                      <Badge size="xs" variant="default">
                         Quiz
                       </Badge>
                     ) : null}

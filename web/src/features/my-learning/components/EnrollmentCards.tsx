@@ -42,11 +42,11 @@ export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel 
         <Group justify="space-between" gap="xs">
           {e.course ? <ServiceBadge code={e.course.service} /> : <span />}
           {pending ? (
-            <Badge color="yellow.9" variant="light" leftSection={<IconClock size={14} aria-hidden />}>
+            <Badge color="yellow.9" variant="filled" autoContrast leftSection={<IconClock size={14} aria-hidden />}>
               Awaiting approval
             </Badge>
           ) : renewing ? (
-            <Badge color="blue.9" variant="light" leftSection={<IconRefresh size={14} aria-hidden />}>
+            <Badge color="blue.9" variant="filled" leftSection={<IconRefresh size={14} aria-hidden />}>
               Recertifying
             </Badge>
           ) : null}
@@ -111,7 +111,7 @@ export function CompletedCard({ enrollment: e, headingOrder = 3, reviewButton = 
       <Stack gap="sm" h="100%">
         <Group justify="space-between" gap="xs">
           {e.course ? <ServiceBadge code={e.course.service} /> : <span />}
-          <ThemeIcon color="green.8" variant="light" radius="xl" aria-hidden>
+          <ThemeIcon color="green.9" variant="filled" radius="xl" aria-hidden>
             <IconCircleCheck size={18} />
           </ThemeIcon>
         </Group>
