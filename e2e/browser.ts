@@ -48,14 +48,18 @@ export async function screenshot(page: Page, name: string) {
 export async function expectAccessible(page: Page) {
   // Let transitions settle first: a toast fading in has, for a moment, too little contrast.
   // (Spinners animate forever and are skipped; a cancelled transition counts as settled.)
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  // Twice, a moment apart: on a loaded machine a toast may start its transition just after the first wait.
+  for (let round = 0; round < 2; round++) {
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+    );
+    if (round === 0) await page.waitForTimeout(150);
+  }
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
     .analyze();
