@@ -11,7 +11,22 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useRolePermissions, useSetRoleServices } from '../api/roles';
 import { RoleBadge } from './RoleBadge';
 
-function EditPermissionsDialog({ role, onClose }: { role: Role | null; onClose: () => void }) {
+const ROLE_PLURALS: Record<Role, [string, string]> = {
+  ADMIN: ['administrator', 'administrators'],
+  INSTRUCTOR: ['instructor', 'instructors'],
+  STUDENT: ['student', 'students'],
+};
+
+/** What saving will do, said before saving (issue 15): the count comes from the matrix's data. */
+export function replacementWarning(role: Role, users: number | undefined): string {
+  const [one, many] = ROLE_PLURALS[role];
+  if (users === undefined) return `Saving replaces the services of every ${one}.`;
+  if (users === 0) return `No user is ${/^[aeiou]/.test(one) ? 'an' : 'a'} ${one} yet: saving changes nobody's services.`;
+  if (users === 1) return `This replaces the services of the only ${one}.`;
+  return `This replaces the services of all ${users} ${many}.`;
+}
+
+function EditPermissionsDialog({ role, users, onClose }: { role: Role | null; users: number | undefined; onClose: () => void }) {
   const [selected, setSelected] = useState<ServiceCode[]>([]);
   const [openedFor, setOpenedFor] = useState<Role | null>(null);
   const save = useSetRoleServices();
@@ -33,7 +48,7 @@ function EditPermissionsDialog({ role, onClose }: { role: Role | null; onClose: 
   return (
     <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={role !== null} onClose={onClose} title={role ? `Edit ${ROLE_LABELS[role]} Permissions` : ''} centered>
       <Stack>
-        <Text size="sm">Saving replaces the services of every user with this role.</Text>
+        {role ? <Text size="sm" fw={500} data-testid="replacement-warning">{replacementWarning(role, users)}</Text> : null}
         <Checkbox.Group label="Services" value={selected} onChange={(value) => setSelected(value as ServiceCode[])}>
           <Stack gap="xs" mt="xs">
             {SERVICE_CODES.map((code) => <Checkbox key={code} value={code} label={`${code} – ${serviceLabel(code)}`} />)}
@@ -106,7 +121,14 @@ export function PermissionsTab() {
           </Table>
         </Table.ScrollContainer>
       ) : null}
-      <EditPermissionsDialog role={editing} onClose={() => setEditing(null)} />
+      {data ? (
+        <Group gap="lg" component="ul" aria-label="Legend" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          <li><Checkbox readOnly checked label="Every user of the role holds the service" /></li>
+          <li><Checkbox readOnly indeterminate label="Some users of the role hold it" /></li>
+          <li><Checkbox readOnly checked={false} label="No user of the role holds it" /></li>
+        </Group>
+      ) : null}
+      <EditPermissionsDialog role={editing} users={data?.find((r) => r.role === editing)?.users} onClose={() => setEditing(null)} />
     </Stack>
   );
 }

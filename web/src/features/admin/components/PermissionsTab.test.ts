@@ -1,0 +1,12 @@
+// The Permissions dialog says what saving will do, with the number of users it changes (issue 15).
+import { describe, expect, it } from 'vitest';
+import { replacementWarning } from './PermissionsTab';
+
+describe('replacementWarning', () => {
+  it('names how many users of the role saving changes', () => {
+    expect(replacementWarning('INSTRUCTOR', 4)).toBe('This replaces the services of all 4 instructors.');
+    expect(replacementWarning('STUDENT', 1)).toBe('This replaces the services of the only student.');
+    expect(replacementWarning('ADMIN', 0)).toBe("No user is an administrator yet: saving changes nobody's services.");
+    expect(replacementWarning('STUDENT', undefined)).toBe('Saving replaces the services of every student.');
+  });
+});
