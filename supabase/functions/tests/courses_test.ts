@@ -82,6 +82,14 @@ test('catalogue filters by service and searches title and description case-insen
   assertEquals(byDescription.items.map((c: { id: string }) => c.id), [JESIP]);
   // % and _ are literal characters, not wildcards.
   assertEquals((await call('GET', '/api/courses?search=%25%25%25')).json.total, 0);
+  // Every word, in any order, in the title or the description (issue 15).
+  const SMART = '10000000-0000-4000-a000-000000000008';
+  for (const words of ['smart motorways safety', 'Safety  SMART motorways', 'motorways stopped vehicle', 'smart scene']) {
+    const found = (await call('GET', `/api/courses?search=${encodeURIComponent(words)}`)).json;
+    assertEquals(found.items.map((c: { id: string }) => c.id), [SMART], words);
+    assertEquals(found.total, 1, words);
+  }
+  assertEquals((await call('GET', '/api/courses?search=smart%20jesip')).json.total, 0);
 });
 
 test('catalogue refuses bad query parameters with field messages', async () => {

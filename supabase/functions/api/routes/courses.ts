@@ -243,6 +243,11 @@ export function courseRoutes(config: Config, db: Db) {
 
   // ---- Catalogue ----
 
+  /** The distinct words of a search, at most six (a longer query adds nothing a person needs). */
+  function searchWords(search: string | undefined): string[] {
+    return [...new Set((search ?? '').toLowerCase().split(/\s+/).filter(Boolean))].slice(0, 6);
+  }
+
   routes.get('/courses', async (c) => {
     const query = validate(courseListQuerySchema, c.req.query());
     const caller = c.get('caller');
@@ -251,12 +256,15 @@ export function courseRoutes(config: Config, db: Db) {
     const [[{ total }], rows] = await db.read(caller.db, (tx) => {
       // The matching ids come from the trigram indexes (private.course_search_ids: under row-level
       // security an ILIKE of the query itself cannot use them); the rows are read under RLS as ever.
-      const pattern = query.search ? containsPattern(query.search) : null;
+      // Every word of the query, in any order, in the title or the description (issue 15: "smart
+      // motorways safety" found nothing): one index-backed match per word.
+      const patterns = searchWords(query.search).map(containsPattern);
+      const pattern = patterns.length > 0;
       const where = tx`
         ${query.service ? tx`and c.service = ${query.service}::public.service_code` : tx``}
         ${query.status ? tx`and c.status = ${query.status}::public.course_status` : tx``}
         ${query.mine ? tx`and c.author_id = ${userId}::uuid` : tx``}
-        ${pattern ? tx`and c.id in (select private.course_search_ids(${pattern}))` : tx``}`;
+        ${patterns.reduce((words, p) => tx`${words} and c.id in (select private.course_search_ids(${p}))`, tx``)}`;
       // The total: without a search or "mine", from the kept per-status-and-service counts
       // (private.visible_course_count, the rule of the courses policies) rather than a count of every
       // visible course; a search or "mine" counts its matches.
