@@ -387,6 +387,33 @@ const DIRECT: Record<string, (w: World, p: Persona) => Promise<string>> = {
   'GET /auth/v1/admin/users': async (_w, p) => status(await direct('GET', '/auth/v1/admin/users', p)),
   'POST /auth/v1/signup (username = another account\'s email)': async (_w, p) => status(await direct('POST', '/auth/v1/signup', p,
     JSON.stringify({ email: `${unique()}@example.test`, password: `pw-${unique()}-secret`, data: { username: learner.email, name: 'Squatter' } }), 'application/json')),
+  // 16.3: with a session of its own (the persona's shared one stays as it is), 25 hours old.
+  'PUT /auth/v1/user (password, session over 24 hours old, no emailed code)': async (_w, p) => {
+    const session = await oldSession(p);
+    try {
+      const answer = await direct('PUT', '/auth/v1/user', { ...p, token: session ?? undefined },
+        JSON.stringify({ password: `pw-${unique()}-taken` }), 'application/json');
+      const body = await answer.json().catch(() => ({}));
+      return answer.status === 400 ? `400 (${body.error_code})` : String(answer.status);
+    } finally {
+      if (session) await direct('POST', '/auth/v1/logout?scope=local', { ...p, token: session }).then(status);
+    }
+  },
+  'PUT /auth/v1/user (email)': async (_w, p) => {
+    const session = await oldSession(p);
+    try {
+      const answer = await direct('PUT', '/auth/v1/user', { ...p, token: session ?? undefined },
+        JSON.stringify({ email: `${unique()}@example.test` }), 'application/json');
+      await answer.body?.cancel();
+      if (!p.id) return String(answer.status);
+      const [row] = await db.sql<{ email: string }[]>`select email from auth.users where id = ${p.id}::uuid`;
+      return `${answer.status} (${row.email === p.email ? 'unchanged until both addresses confirm' : 'changed'})`;
+    } finally {
+      if (p.id) await db.sql`update auth.users set email_change = '', email_change_token_new = '', email_change_token_current = '',
+          email_change_confirm_status = 0, email_change_sent_at = null where id = ${p.id}::uuid`;
+      if (session) await direct('POST', '/auth/v1/logout?scope=local', { ...p, token: session }).then(status);
+    }
+  },
   'POST /auth/v1/signup (no apikey)': async () => {
     const answer = await fetch(`${config.supabaseUrl}/auth/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     return status(answer);
@@ -398,6 +425,21 @@ const PNG_BYTES = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAf
 async function status(answer: Response): Promise<string> {
   await answer.body?.cancel();
   return String(answer.status);
+}
+
+/** A new session of the persona's (none for a visitor) that looks 25 hours old. */
+async function oldSession(p: Persona): Promise<string | null> {
+  if (!p.email || !p.password) return null;
+  const answer = await fetch(`${config.supabaseUrl}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: config.anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: p.email, password: p.password }),
+  });
+  assert.equal(answer.status, 200);
+  const token = String((await answer.json()).access_token);
+  const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+  await db.sql`update auth.sessions set created_at = now() - interval '25 hours' where id = ${claims.session_id}::uuid`;
+  return token;
 }
 
 function direct(method: string, path: string, p: Persona, body?: BodyInit, type?: string): Promise<Response> {
