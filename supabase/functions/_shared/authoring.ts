@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { SERVICE_CODES } from './services.ts';
 import { COURSE_LEVELS, COURSE_STATUSES, QUESTION_TYPES } from './domain.ts';
 import { certificateValidMonthsField } from './certificates.ts';
+import { ANSWER_DISPLAYS, type AnswerDisplay } from './quiz.ts';
 
 export const MESSAGES = {
   titleRequired: 'Title is required',
@@ -28,6 +29,9 @@ export const MESSAGES = {
   quizDescriptionMin: 'Description must be at least 10 characters',
   passingScore: 'Passing score must be between 1 and 100',
   timeLimit: 'Time limit must be at least 1 minute',
+  showCorrectAnswers: 'Show correct answers must be never, after passing or after every attempt',
+  maxAttempts: 'Maximum attempts must be a whole number from 1 to 100, or empty for unlimited',
+  retryWait: 'Wait between attempts must be a whole number from 0 minutes to 30 days (720 hours)',
   questionTextMin: 'Question text must be at least 5 characters',
   questionType: 'Question type must be multiple choice or true/false',
   optionsMin: 'At least 2 options are required',
@@ -50,6 +54,9 @@ export const IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
 
 export const DEFAULT_MODULE_DURATION = 15;
 export const DEFAULT_PASSING_SCORE = 70;
+/** Quiz integrity limits (the database's checks on public.quizzes). */
+export const MAX_QUIZ_ATTEMPTS = 100;
+export const MAX_RETRY_WAIT_MINUTES = 43200;
 export const MODULE_PREVIEW_LENGTH = 200;
 
 const title = z
@@ -243,6 +250,19 @@ export const quizSchema = z.object({
     z.number({ error: MESSAGES.timeLimit }).int(MESSAGES.timeLimit).min(1, MESSAGES.timeLimit).max(10000, 'Time limit must be at most 10000 minutes').nullable().optional(),
   ),
   randomizeQuestions: z.boolean({ error: 'Randomise questions must be true or false' }).default(false),
+  // Quiz integrity (issue 15). Left out of a PUT, each keeps its stored value (a new quiz: the default).
+  showCorrectAnswers: z.enum(ANSWER_DISPLAYS, { error: MESSAGES.showCorrectAnswers }).optional(),
+  maxAttempts: z.preprocess(
+    (v) => (v === '' ? null : v),
+    z.number({ error: MESSAGES.maxAttempts }).int(MESSAGES.maxAttempts).min(1, MESSAGES.maxAttempts).max(MAX_QUIZ_ATTEMPTS, MESSAGES.maxAttempts)
+      .nullable().optional(),
+  ),
+  retryWaitMinutes: z
+    .number({ error: MESSAGES.retryWait })
+    .int(MESSAGES.retryWait)
+    .min(0, MESSAGES.retryWait)
+    .max(MAX_RETRY_WAIT_MINUTES, MESSAGES.retryWait)
+    .optional(),
 });
 export type QuizInput = z.infer<typeof quizSchema>;
 
@@ -306,6 +326,12 @@ export interface Quiz {
   passingScore: number;
   timeLimit: number | null;
   randomizeQuestions: boolean;
+  /** When the learner sees the correct answers after an attempt. */
+  showCorrectAnswers: AnswerDisplay;
+  /** Scored attempts allowed per learner (and recertification cycle), or null for unlimited. */
+  maxAttempts: number | null;
+  /** Minutes from one scored attempt until the next may start; 0 for none. */
+  retryWaitMinutes: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -124,7 +124,17 @@ export interface ModuleDetail extends CourseModule {
   position: number;
   total: number;
   course: { id: string; title: string; service: string; requiresEnrollment: boolean };
-  quiz: { id: string; title: string; description: string | null; passingScore: number; timeLimit: number | null } | null;
+  quiz: {
+    id: string;
+    title: string;
+    description: string | null;
+    passingScore: number;
+    timeLimit: number | null;
+    /** When the correct answers are shown after an attempt. */
+    showCorrectAnswers: import('./quiz.ts').AnswerDisplay;
+    /** The caller's attempts (a visitor's: none used). */
+    attempts: import('./quiz.ts').QuizAttempts;
+  } | null;
   /** The caller is enrolled (ACTIVE): progress is kept. */
   enrolled: boolean;
 }

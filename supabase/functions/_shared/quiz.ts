@@ -24,6 +24,54 @@ export const UNANSWERED_MESSAGE = 'Answer every question before submitting';
 /** How long after the time limit a submission is still accepted (network delay), in seconds. */
 export const QUIZ_GRACE_SECONDS = 30;
 
+/** When a learner's attempt review shows the correct answers (issue 15, quiz integrity). */
+export const ANSWER_DISPLAYS = ['NEVER', 'AFTER_PASSING', 'ALWAYS'] as const;
+export type AnswerDisplay = (typeof ANSWER_DISPLAYS)[number];
+export const ANSWER_DISPLAY_LABELS: Record<AnswerDisplay, string> = {
+  NEVER: 'Never',
+  AFTER_PASSING: 'After passing',
+  ALWAYS: 'After every attempt',
+};
+
+/** The caller's standing on a quiz (private.quiz_attempt_status). */
+export interface QuizAttempts {
+  /** Scored attempts in the current cycle. */
+  used: number;
+  /** The quiz's maximum, or null for unlimited. */
+  max: number | null;
+  /** Attempts left, or null for unlimited. */
+  remaining: number | null;
+  /** When waiting after an attempt: the time the next one may start (ISO), else null. */
+  nextAttemptAt: string | null;
+}
+
+const londonDateTime = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'Europe/London',
+});
+
+/** `25 November 2026 at 14:30`, London time (as web/src/lib/format.ts formatDateTime). */
+export function formatLondonDateTime(iso: string | Date): string {
+  return londonDateTime.format(typeof iso === 'string' ? new Date(iso) : iso);
+}
+
+/** `1 attempt remaining`, `3 attempts remaining`, `No attempts remaining`; null when unlimited. */
+export function attemptsRemainingText(attempts: Pick<QuizAttempts, 'remaining'>): string | null {
+  if (attempts.remaining == null) return null;
+  if (attempts.remaining === 0) return 'No attempts remaining';
+  return `${attempts.remaining} ${attempts.remaining === 1 ? 'attempt' : 'attempts'} remaining`;
+}
+
+/** The refusals of a start or a submission (409). */
+export const noAttemptsLeftMessage = (max: number) =>
+  `You have used all ${max} ${max === 1 ? 'attempt' : 'attempts'} at this quiz.`;
+export const retryWaitMessage = (nextAttemptAt: string) =>
+  `You can take this quiz again from ${formatLondonDateTime(nextAttemptAt)}.`;
+
 /** GET /api/modules/:id/quiz: the learner's view, without answers. */
 export interface LearnerQuiz {
   id: string;
@@ -52,6 +100,9 @@ export interface LearnerQuiz {
   /** The caller has passed this quiz before. */
   passed: boolean;
   lastResult: { score: number; maxScore: number; passed: boolean; completedAt: string } | null;
+  /** The attempts used and left, counting the running one as not yet used. */
+  attempts: QuizAttempts;
+  showCorrectAnswers: AnswerDisplay;
 }
 
 /** POST /api/quizzes/:id/attempts */
@@ -66,14 +117,19 @@ export interface QuizResult {
   passed: boolean;
   startedAt: string;
   completedAt: string;
+  /** The quiz's setting allowed the correct answers for this attempt; when false, correctAnswers,
+   * correct, isCorrect and explanation are null (the answers never leave the database). */
+  answersShown: boolean;
   questions: {
     id: string;
     chosen: number[];
-    correctAnswers: number[];
-    correct: boolean;
-    options: { text: string; isCorrect: boolean }[];
+    correctAnswers: number[] | null;
+    correct: boolean | null;
+    options: { text: string; isCorrect: boolean | null }[];
     explanation: string | null;
   }[];
+  /** The caller's standing after this attempt. */
+  attempts: QuizAttempts;
   /** The module is now complete for the caller (read and passed). */
   moduleCompleted: boolean;
   enrollment: import('./catalogue.ts').Enrollment | null;

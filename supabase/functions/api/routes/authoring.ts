@@ -185,7 +185,8 @@ async function readQuestion(tx: Tx, questionId: string): Promise<QuizQuestion> {
 
 async function readQuizOfModule(tx: Tx, moduleId: string): Promise<AuthoringQuiz | null> {
   const [quiz] = await tx<Omit<AuthoringQuiz, 'questions'>[]>`
-    select id, module_id, title, description, passing_score, time_limit, randomize_questions, created_at, updated_at
+    select id, module_id, title, description, passing_score, time_limit, randomize_questions,
+           show_correct_answers, max_attempts, retry_wait_minutes, created_at, updated_at
     from public.quizzes where module_id = ${moduleId}::uuid`;
   if (!quiz) return null;
   return { ...quiz, questions: await readQuestions(tx, quiz.id) };
@@ -449,12 +450,21 @@ export function authoringRoutes(config: Config, db: Db) {
     const { quiz, created } = await db.withCaller(caller.db, async (tx) => {
       await moduleToChange(tx, id, caller.userId);
       const [row] = await guarded(() => tx<{ inserted: boolean }[]>`
-        insert into public.quizzes (module_id, title, description, passing_score, time_limit, randomize_questions)
+        insert into public.quizzes (module_id, title, description, passing_score, time_limit, randomize_questions,
+                                    show_correct_answers, max_attempts, retry_wait_minutes)
         values (${id}::uuid, ${input.title}, ${input.description ?? null}, ${input.passingScore},
-                ${input.timeLimit ?? null}::integer, ${input.randomizeQuestions})
+                ${input.timeLimit ?? null}::integer, ${input.randomizeQuestions},
+                ${input.showCorrectAnswers ?? 'AFTER_PASSING'}, ${input.maxAttempts ?? null}::integer,
+                ${input.retryWaitMinutes ?? 0}::integer)
         on conflict (module_id) do update set
           title = excluded.title, description = excluded.description, passing_score = excluded.passing_score,
-          time_limit = excluded.time_limit, randomize_questions = excluded.randomize_questions
+          time_limit = excluded.time_limit, randomize_questions = excluded.randomize_questions,
+          -- Quiz integrity settings left out of the body keep their stored values.
+          show_correct_answers = case when ${input.showCorrectAnswers !== undefined} then excluded.show_correct_answers
+                                      else public.quizzes.show_correct_answers end,
+          max_attempts = case when ${input.maxAttempts !== undefined} then excluded.max_attempts else public.quizzes.max_attempts end,
+          retry_wait_minutes = case when ${input.retryWaitMinutes !== undefined} then excluded.retry_wait_minutes
+                                    else public.quizzes.retry_wait_minutes end
         returning (xmax = 0) as inserted`);
       return { quiz: await readQuizOfModule(tx, id), created: row.inserted };
     });

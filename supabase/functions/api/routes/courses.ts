@@ -16,7 +16,16 @@ import {
   type PagedList,
   uuidSchema,
 } from '../../_shared/catalogue.ts';
-import { type LearnerQuiz, QUIZ_GRACE_SECONDS, quizAnswersSchema, type QuizResult } from '../../_shared/quiz.ts';
+import {
+  type AnswerDisplay,
+  type LearnerQuiz,
+  noAttemptsLeftMessage,
+  QUIZ_GRACE_SECONDS,
+  quizAnswersSchema,
+  type QuizAttempts,
+  type QuizResult,
+  retryWaitMessage,
+} from '../../_shared/quiz.ts';
 import type { Config } from '../lib/config.ts';
 import { containsPattern, type Db, type Statements, type Tx } from '../lib/db.ts';
 import { type Caller, type Env, requireUser } from '../lib/auth.ts';
@@ -71,6 +80,30 @@ function pgError(error: unknown): PgErrorLike | null {
   return error && typeof error === 'object' && 'code' in error && typeof (error as PgErrorLike).code === 'string'
     ? (error as PgErrorLike)
     : null;
+}
+
+/** The caller's attempts at a quiz (private.quiz_attempt_status; issue 15, quiz integrity). */
+async function quizAttempts(tx: Tx, quizId: string): Promise<QuizAttempts> {
+  const [row] = await tx<Row[]>`select * from private.quiz_attempt_status(${quizId}::uuid)`;
+  return {
+    used: Number(row?.attemptsUsed ?? 0),
+    max: row?.maxAttempts == null ? null : Number(row.maxAttempts),
+    remaining: row?.attemptsRemaining == null ? null : Number(row.attemptsRemaining),
+    nextAttemptAt: isoOrNull(row?.nextAttemptAt),
+  };
+}
+
+/** A start or a submission the quiz's maximum or wait refuses (55000 from the database): 409 with
+ * what the learner can do, and Retry-After while waiting. Null for any other error. */
+async function attemptRefusal(tx: Tx, quizId: string, error: unknown): Promise<ApiError | null> {
+  const pg = pgError(error);
+  if (pg?.code !== '55000' || (pg.hint !== 'quiz_no_attempts_left' && pg.hint !== 'quiz_retry_wait')) return null;
+  const attempts = await quizAttempts(tx, quizId);
+  if (pg.hint === 'quiz_no_attempts_left' || attempts.nextAttemptAt == null) {
+    return new ApiError(409, noAttemptsLeftMessage(attempts.max ?? attempts.used));
+  }
+  const seconds = Math.max(1, Math.ceil((new Date(attempts.nextAttemptAt).getTime() - Date.now()) / 1000));
+  return new ApiError(409, retryWaitMessage(attempts.nextAttemptAt), undefined, { 'Retry-After': String(seconds) });
 }
 
 /** Optional JSON body: none (or empty) is {}; anything sent must be valid JSON. */
@@ -340,7 +373,7 @@ export function courseRoutes(config: Config, db: Db) {
                s.previous_id, s.next_id, s.position::int as position, s.total::int as total,
                c.title as course_title, c.service::text as course_service, c.requires_enrollment,
                q.id as quiz_id, q.title as quiz_title, q.description as quiz_description,
-               q.passing_score, q.time_limit
+               q.passing_score, q.time_limit, q.show_correct_answers, q.max_attempts
         from public.course_modules m
         -- content and image only through private.module_body (the API roles cannot select them).
         left join lateral private.module_body(m.id) b on true
@@ -356,6 +389,12 @@ export function courseRoutes(config: Config, db: Db) {
       if (!rights.mayRead) return refusal(caller, rights.enrollmentStatus, 'read');
       // Remembered so the course page can continue from here (enrolled learners only).
       if (rights.studiable) await tx`select private.open_module(${id}::uuid)`;
+      const maxAttempts = row.maxAttempts == null ? null : Number(row.maxAttempts);
+      const attempts: QuizAttempts | null = !row.quizId
+        ? null
+        : caller.kind === 'user'
+        ? await quizAttempts(tx, String(row.quizId))
+        : { used: 0, max: maxAttempts, remaining: maxAttempts, nextAttemptAt: null };
       return {
         ...toModule(row, true),
         content: String(row.content ?? ''),
@@ -376,6 +415,8 @@ export function courseRoutes(config: Config, db: Db) {
             description: (row.quizDescription as string | null) ?? null,
             passingScore: Number(row.passingScore),
             timeLimit: row.timeLimit == null ? null : Number(row.timeLimit),
+            showCorrectAnswers: String(row.showCorrectAnswers) as AnswerDisplay,
+            attempts: attempts!,
           }
           : null,
         enrolled: rights.enrollmentStatus === 'ACTIVE',
@@ -491,7 +532,7 @@ export function courseRoutes(config: Config, db: Db) {
       const [[quiz], rights] = await Promise.all([
         tx<Row[]>`
           select q.id, q.module_id, m.course_id, q.title, q.description, q.passing_score, q.time_limit,
-                 q.randomize_questions
+                 q.randomize_questions, q.show_correct_answers
           from public.course_modules m
           left join public.quizzes q on q.module_id = m.id
           where m.id = ${id}::uuid`,
@@ -502,11 +543,21 @@ export function courseRoutes(config: Config, db: Db) {
       if (!quiz.id) return new ApiError(404, MSG.quizNotFound);
       if (caller.kind !== 'user' || !rights.studiable) return refusal(caller, rights.enrollmentStatus, 'quiz');
       const quizId = String(quiz.id);
-      // The questions, the attempt and the history do not depend on each other: one pipeline.
-      const [questions, [attempt], [history]] = await Promise.all([
+      // The attempt first: beyond the quiz's maximum or within its wait nothing (no question) is served.
+      let attempt: Row;
+      try {
+        [attempt] = await tx.savepoint((sp) =>
+          sp<Row[]>`select a.id, a.started_at, now() as server_now from private.start_quiz_attempt(${quizId}::uuid) a`
+        );
+      } catch (error) {
+        const refused = await attemptRefusal(tx, quizId, error);
+        if (refused) return refused;
+        throw error;
+      }
+      // The questions, the standing and the history do not depend on each other: one pipeline.
+      const [questions, attempts, [history]] = await Promise.all([
         tx<Row[]>`select * from private.quiz_questions_for_learner(${quizId}::uuid)`,
-        tx<Row[]>`
-        select a.id, a.started_at, now() as server_now from private.start_quiz_attempt(${quizId}::uuid) a`,
+        quizAttempts(tx, quizId),
         tx<Row[]>`
         select bool_or(a.passed) as passed,
                (array_agg(json_build_object('score', a.score, 'maxScore', a.max_score, 'passed', a.passed,
@@ -546,6 +597,8 @@ export function courseRoutes(config: Config, db: Db) {
         serverNow: iso(attempt.serverNow),
         passed: Boolean(history?.passed),
         lastResult: history?.lastResult ? history.lastResult as LearnerQuiz['lastResult'] : null,
+        attempts,
+        showCorrectAnswers: String(quiz.showCorrectAnswers) as AnswerDisplay,
       };
     });
     if (result instanceof ApiError) throw result;
@@ -576,6 +629,8 @@ export function courseRoutes(config: Config, db: Db) {
           sp<Row[]>`select * from private.finish_quiz_attempt(${id}::uuid, ${sp.json(normalised)}, ${QUIZ_GRACE_SECONDS})`
         );
       } catch (error) {
+        const refused = await attemptRefusal(tx, id, error);
+        if (refused) return refused;
         const pg = pgError(error);
         if (pg?.hint === 'quiz_time_up') return new ApiError(400, MSG.timeUp);
         if (pg?.hint === 'quiz_not_started') return new ApiError(400, MSG.notStarted);
@@ -583,8 +638,9 @@ export function courseRoutes(config: Config, db: Db) {
         throw error;
       }
       // The review, the module's state and the enrolment after the attempt: one pipeline.
-      const [review, [progress], [enrollment]] = await Promise.all([
+      const [review, attempts, [progress], [enrollment]] = await Promise.all([
         tx<Row[]>`select * from private.quiz_attempt_review(${String(attempt.id)}::uuid)`,
+        quizAttempts(tx, id),
         tx<Row[]>`
         select p.completed from public.user_module_progress p
         where p.user_id = ${caller.userId}::uuid and p.module_id = ${String(quiz.moduleId)}::uuid`,
@@ -594,6 +650,8 @@ export function courseRoutes(config: Config, db: Db) {
       ]);
       const score = Number(attempt.score);
       const maxScore = Number(attempt.maxScore);
+      // The database decides (the quiz's show_correct_answers); hidden answers never reach this code.
+      const answersShown = review.length > 0 && review.every((q) => q.answersShown === true);
       return {
         id: String(attempt.id),
         quizId: id,
@@ -604,22 +662,32 @@ export function courseRoutes(config: Config, db: Db) {
         passed: Boolean(attempt.passed),
         startedAt: iso(attempt.startedAt),
         completedAt: iso(attempt.completedAt),
+        answersShown,
         // Display only: the score above is the database's.
         questions: review.map((q) => {
-          const correctAnswers = [...new Set((q.correctAnswers as unknown[]).map(Number))].sort((a, b) => a - b);
           const chosen = normalised[String(q.questionId)] ?? [];
+          const options = (q.options as { text?: unknown }[]).map((o) => String(o.text ?? ''));
+          if (!answersShown || !Array.isArray(q.correctAnswers)) {
+            return {
+              id: String(q.questionId),
+              chosen,
+              correctAnswers: null,
+              correct: null,
+              options: options.map((text) => ({ text, isCorrect: null })),
+              explanation: null,
+            };
+          }
+          const correctAnswers = [...new Set((q.correctAnswers as unknown[]).map(Number))].sort((a, b) => a - b);
           return {
             id: String(q.questionId),
             chosen,
             correctAnswers,
             correct: chosen.length === correctAnswers.length && chosen.every((v, i) => v === correctAnswers[i]),
-            options: (q.options as { text?: unknown; isCorrect?: unknown }[]).map((o, index) => ({
-              text: String(o.text ?? ''),
-              isCorrect: correctAnswers.includes(index),
-            })),
+            options: options.map((text, index) => ({ text, isCorrect: correctAnswers.includes(index) })),
             explanation: (q.explanation as string | null) ?? null,
           };
         }),
+        attempts,
         moduleCompleted: Boolean(progress?.completed),
         enrollment: enrollment ? await readEnrollment(tx, String(enrollment.id)) : null,
       };

@@ -12,6 +12,7 @@ import {
   Group,
   Loader,
   Modal,
+  NativeSelect,
   NumberInput,
   SegmentedControl,
   Stack,
@@ -33,6 +34,7 @@ import {
   type QuizQuestion,
 } from '@shared/authoring.ts';
 import type { CourseModule } from '@shared/catalogue.ts';
+import { ANSWER_DISPLAY_LABELS, ANSWER_DISPLAYS, type AnswerDisplay } from '@shared/quiz.ts';
 import { fieldErrors } from '@shared/schemas.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -52,6 +54,31 @@ interface QuizFormValues {
   passingScore: number | string;
   timeLimit: number | string;
   randomizeQuestions: boolean;
+  showCorrectAnswers: AnswerDisplay;
+  maxAttempts: number | string;
+  retryWait: number | string;
+  retryWaitUnit: 'minutes' | 'hours';
+}
+
+/** The form's values as the API's body: the wait in minutes, an empty maximum as unlimited. */
+function quizBody(values: QuizFormValues) {
+  const wait = values.retryWait === '' ? 0 : values.retryWait;
+  return {
+    title: values.title,
+    description: values.description,
+    passingScore: values.passingScore,
+    timeLimit: values.timeLimit,
+    randomizeQuestions: values.randomizeQuestions,
+    showCorrectAnswers: values.showCorrectAnswers,
+    maxAttempts: values.maxAttempts === '' ? null : values.maxAttempts,
+    retryWaitMinutes: typeof wait === 'number' && values.retryWaitUnit === 'hours' ? wait * 60 : wait,
+  };
+}
+
+/** A stored wait shown in hours when it is whole hours. */
+function initialWait(minutes: number | undefined): { retryWait: number | string; retryWaitUnit: 'minutes' | 'hours' } {
+  if (!minutes) return { retryWait: 0, retryWaitUnit: 'hours' };
+  return minutes % 60 === 0 ? { retryWait: minutes / 60, retryWaitUnit: 'hours' } : { retryWait: minutes, retryWaitUnit: 'minutes' };
 }
 
 function QuizSettings({ courseId, module, quiz }: { courseId: string; module: CourseModule; quiz: AuthoringQuiz | null }) {
@@ -66,10 +93,13 @@ function QuizSettings({ courseId, module, quiz }: { courseId: string; module: Co
       passingScore: quiz?.passingScore ?? DEFAULT_PASSING_SCORE,
       timeLimit: quiz?.timeLimit ?? '',
       randomizeQuestions: quiz?.randomizeQuestions ?? false,
+      showCorrectAnswers: quiz?.showCorrectAnswers ?? 'AFTER_PASSING',
+      maxAttempts: quiz?.maxAttempts ?? '',
+      ...initialWait(quiz?.retryWaitMinutes),
     },
     validate: (values) => {
-      const result = quizSchema.safeParse(values);
-      return result.success ? {} : fieldErrors(result.error);
+      const result = quizSchema.safeParse(quizBody(values));
+      return result.success ? {} : waitErrorOnField(fieldErrors(result.error));
     },
   });
 
@@ -78,10 +108,10 @@ function QuizSettings({ courseId, module, quiz }: { courseId: string; module: Co
       noValidate
       aria-label="Quiz settings"
       onSubmit={form.onSubmit((values) =>
-        save.mutate(quizSchema.parse(values), {
+        save.mutate(quizSchema.parse(quizBody(values)), {
           onSuccess: () => notifySuccess(quiz ? 'Quiz updated' : 'Quiz created', quiz ? 'The quiz settings have been saved.' : 'Now add its questions.'),
           onError: (error) => {
-            if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
+            if (error instanceof ApiError && error.fields) form.setErrors(waitErrorOnField(error.fields));
             notifyFailure('Error saving quiz', errorDescription(error, 'The quiz could not be saved.'));
           },
         }),
@@ -95,6 +125,41 @@ function QuizSettings({ courseId, module, quiz }: { courseId: string; module: Co
           <NumberInput label="Time Limit (minutes)" description="Leave empty for no limit" min={1} allowDecimal={false} key={form.key('timeLimit')} {...form.getInputProps('timeLimit')} />
         </Group>
         <Switch label="Randomise question order" key={form.key('randomizeQuestions')} {...form.getInputProps('randomizeQuestions', { type: 'checkbox' })} />
+        <NativeSelect
+          label="Show correct answers"
+          description="When learners see the correct answers and explanations after an attempt"
+          data={ANSWER_DISPLAYS.map((value) => ({ value, label: ANSWER_DISPLAY_LABELS[value] }))}
+          key={form.key('showCorrectAnswers')}
+          {...form.getInputProps('showCorrectAnswers')}
+        />
+        <Group grow align="flex-start">
+          <NumberInput
+            label="Maximum attempts"
+            description="Leave empty for unlimited"
+            min={1}
+            max={100}
+            allowDecimal={false}
+            key={form.key('maxAttempts')}
+            {...form.getInputProps('maxAttempts')}
+          />
+          <NumberInput
+            label="Wait between attempts"
+            description="0 for no wait"
+            min={0}
+            allowDecimal={false}
+            key={form.key('retryWait')}
+            {...form.getInputProps('retryWait')}
+          />
+          <NativeSelect
+            label="Wait unit"
+            data={[
+              { value: 'minutes', label: 'Minutes' },
+              { value: 'hours', label: 'Hours' },
+            ]}
+            key={form.key('retryWaitUnit')}
+            {...form.getInputProps('retryWaitUnit')}
+          />
+        </Group>
         <Group justify="space-between">
           {quiz ? (
             confirming ? (
@@ -132,6 +197,12 @@ function QuizSettings({ courseId, module, quiz }: { courseId: string; module: Co
       </Stack>
     </form>
   );
+}
+
+/** The API names the wait retryWaitMinutes; the form shows it beside its unit as retryWait. */
+function waitErrorOnField(errors: Record<string, string>): Record<string, string> {
+  const { retryWaitMinutes, ...rest } = errors;
+  return retryWaitMinutes ? { ...rest, retryWait: retryWaitMinutes } : rest;
 }
 
 interface QuestionFormValues {

@@ -1,51 +1,114 @@
 // A module's quiz: start (which starts the server's clock), answer (radios, or checkboxes where several options are right), a countdown
 // when timed (answers are sent automatically at zero), submit, then the score against the pass
-// mark with each question's correct answer and explanation, and a retry.
+// mark with each question's correct answer and explanation when the quiz's setting allows (never,
+// after passing, after every attempt), and a retry while attempts remain and no wait is running.
+// Focus follows the learner: to the questions after starting, to the result heading after submitting.
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ModuleDetail } from '@shared/catalogue.ts';
-import { type LearnerQuiz, type QuizResult, UNANSWERED_MESSAGE } from '@shared/quiz.ts';
+import {
+  type AnswerDisplay,
+  attemptsRemainingText,
+  type LearnerQuiz,
+  noAttemptsLeftMessage,
+  type QuizAttempts,
+  type QuizResult,
+  UNANSWERED_MESSAGE,
+} from '@shared/quiz.ts';
 import { errorDescription } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
 import { useStartQuiz, useSubmitQuiz } from '../api/quiz';
 import { Countdown } from './Countdown';
 import { type Answer, isAnswered, QuestionField } from './QuestionField';
 
 type QuizSummary = NonNullable<ModuleDetail['quiz']>;
 
-function ResultView({ quiz, result, onRetry, retrying }: { quiz: LearnerQuiz; result: QuizResult; onRetry: () => void; retrying: boolean }) {
+/** Why the correct answers are not shown after this attempt. */
+function hiddenAnswersNote(setting: AnswerDisplay): string {
+  return setting === 'AFTER_PASSING'
+    ? 'The correct answers are shown once you pass this quiz.'
+    : 'The correct answers to this quiz are not shown.';
+}
+
+/** Attempts left and, while waiting, when the next may start; nothing for an unlimited quiz with no wait. */
+function AttemptsLine({ attempts }: { attempts: QuizAttempts }) {
+  const remaining = attemptsRemainingText(attempts);
+  if (attempts.remaining === 0 && attempts.max != null) {
+    return <Text data-testid="quiz-attempts">{noAttemptsLeftMessage(attempts.max)}</Text>;
+  }
+  if (!remaining && !attempts.nextAttemptAt) return null;
+  return (
+    <Text data-testid="quiz-attempts">
+      {remaining ? `${remaining}.` : null}
+      {remaining && attempts.nextAttemptAt ? ' ' : null}
+      {attempts.nextAttemptAt ? `You can take this quiz again from ${formatDateTime(attempts.nextAttemptAt)}.` : null}
+    </Text>
+  );
+}
+
+/** The learner may start an attempt now (attempts left and no wait running). */
+function mayStart(attempts: QuizAttempts, now: number): boolean {
+  if (attempts.remaining === 0) return false;
+  return !attempts.nextAttemptAt || new Date(attempts.nextAttemptAt).getTime() <= now;
+}
+
+function ResultView({
+  quiz,
+  result,
+  onRetry,
+  retrying,
+  canRetry,
+}: {
+  quiz: LearnerQuiz;
+  result: QuizResult;
+  onRetry: () => void;
+  retrying: boolean;
+  canRetry: boolean;
+}) {
   const byId = new Map(quiz.questions.map((q) => [q.id, q]));
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // After submitting, the submit button is gone: focus moves to the result's heading.
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, [result.id]);
   return (
     <Stack gap="md" data-testid="quiz-result">
       <Alert
         color={result.passed ? 'green' : 'red'}
         variant="light"
-        // The title in the text colour: the light variant's green title is 3.8:1 on its background.
-        styles={{ title: { color: 'var(--mantine-color-text)' } }}
         icon={result.passed ? <IconCircleCheck aria-hidden="true" /> : <IconCircleX aria-hidden="true" />}
-        title={result.passed ? 'Quiz passed' : 'Quiz not passed'}
         role="status"
       >
-        <Text c="var(--mantine-color-text)">
-          You scored {result.score} of {result.maxScore} ({result.percentage}%). The pass mark is {result.passingScore}%.
-        </Text>
+        <Stack gap={4}>
+          {/* The heading in the text colour: the light variant's green title is 3.8:1 on its background. */}
+          <Title order={3} size="h5" ref={headingRef} tabIndex={-1} c="var(--mantine-color-text)">
+            {result.passed ? 'Quiz passed' : 'Quiz not passed'}
+          </Title>
+          <Text c="var(--mantine-color-text)">
+            You scored {result.score} of {result.maxScore} ({result.percentage}%). The pass mark is {result.passingScore}%.
+          </Text>
+        </Stack>
       </Alert>
+      {!result.answersShown ? <Text>{hiddenAnswersNote(quiz.showCorrectAnswers)}</Text> : null}
       <Stack gap="sm" component="ol" style={{ paddingLeft: 20, margin: 0 }}>
         {result.questions.map((answer) => {
           const question = byId.get(answer.id);
           const chosen = answer.chosen.map((i) => answer.options[i]?.text).filter(Boolean).join(', ') || 'No answer';
-          const correct = answer.correctAnswers.map((i) => answer.options[i]?.text).join(', ');
+          const correct = (answer.correctAnswers ?? []).map((i) => answer.options[i]?.text).join(', ');
           return (
             <li key={answer.id}>
               <Stack gap={2}>
                 <Group gap="xs">
                   <Text fw={600}>{question?.questionText}</Text>
-                  <Badge color={answer.correct ? 'teal.9' : 'red.9'} variant="filled">
-                    {answer.correct ? 'Correct' : 'Incorrect'}
-                  </Badge>
+                  {answer.correct != null ? (
+                    <Badge color={answer.correct ? 'teal.9' : 'red.9'} variant="filled">
+                      {answer.correct ? 'Correct' : 'Incorrect'}
+                    </Badge>
+                  ) : null}
                 </Group>
                 <Text size="sm">Your answer: {chosen}</Text>
-                {!answer.correct ? <Text size="sm">Correct answer: {correct}</Text> : null}
+                {answer.correct === false && answer.correctAnswers ? <Text size="sm">Correct answer: {correct}</Text> : null}
                 {answer.explanation ? (
                   <Text size="sm" c="dimmed">
                     {answer.explanation}
@@ -56,11 +119,14 @@ function ResultView({ quiz, result, onRetry, retrying }: { quiz: LearnerQuiz; re
           );
         })}
       </Stack>
-      <Group>
-        <Button variant={result.passed ? 'default' : 'filled'} onClick={onRetry} loading={retrying}>
-          {result.passed ? 'Take the quiz again' : 'Try again'}
-        </Button>
-      </Group>
+      <AttemptsLine attempts={result.attempts} />
+      {canRetry ? (
+        <Group>
+          <Button variant={result.passed ? 'default' : 'filled'} onClick={onRetry} loading={retrying}>
+            {result.passed ? 'Take the quiz again' : 'Try again'}
+          </Button>
+        </Group>
+      ) : null}
     </Stack>
   );
 }
@@ -74,11 +140,34 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
   const answersRef = useRef(answers);
   const [result, setResult] = useState<QuizResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const attempts = result?.attempts ?? quiz?.attempts ?? summary.attempts;
+  const [now, setNow] = useState(() => Date.now());
+  const questionsRef = useRef<HTMLFormElement>(null);
+  const startRef = useRef<HTMLButtonElement>(null);
+  const focusQuestions = useRef(false);
+
+  // While waiting, the start button comes back when the wait is over (timers hold up to ~24 days).
+  useEffect(() => {
+    if (!attempts.nextAttemptAt) return;
+    const wait = new Date(attempts.nextAttemptAt).getTime() - Date.now();
+    if (wait <= 0 || wait > 2_000_000_000) return;
+    const timer = setTimeout(() => setNow(Date.now()), wait + 500);
+    return () => clearTimeout(timer);
+  }, [attempts.nextAttemptAt]);
+
+  // After starting, the start button is gone: focus moves to the questions.
+  useEffect(() => {
+    if (quiz && !result && focusQuestions.current) {
+      focusQuestions.current = false;
+      questionsRef.current?.focus();
+    }
+  }, [quiz, result]);
 
   function begin() {
     setProblem(null);
     start.mutate(moduleId, {
       onSuccess: (served) => {
+        focusQuestions.current = true;
         setQuiz(served);
         // The countdown runs on the server's clock, whatever the device's clock says.
         setOffset(new Date(served.serverNow).getTime() - Date.now());
@@ -86,7 +175,11 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
         setAnswers({});
         setResult(null);
       },
-      onError: (error) => setProblem(errorDescription(error, 'The quiz could not be started.')),
+      onError: (error) => {
+        setProblem(errorDescription(error, 'The quiz could not be started.'));
+        // The start button stays (or is back): keep the focus on it rather than on the page.
+        requestAnimationFrame(() => startRef.current?.focus());
+      },
     });
   }
 
@@ -134,9 +227,20 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
         {!canTake ? (
           <Text>Enrol in this course to take its quiz.</Text>
         ) : result && quiz ? (
-          <ResultView quiz={quiz} result={result} onRetry={begin} retrying={start.isPending} />
+          <Stack gap="sm">
+            <ResultView quiz={quiz} result={result} onRetry={begin} retrying={start.isPending} canRetry={mayStart(result.attempts, now)} />
+            {problem ? (
+              <Alert color="red" role="alert">
+                {problem}
+              </Alert>
+            ) : null}
+          </Stack>
         ) : quiz ? (
           <form
+            ref={questionsRef}
+            tabIndex={-1}
+            aria-label={`Questions of ${quiz.title}`}
+            style={{ outlineOffset: 4 }}
             onSubmit={(event) => {
               event.preventDefault();
               send(true);
@@ -175,14 +279,17 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
           </form>
         ) : (
           <Stack gap="sm" align="flex-start">
+            <AttemptsLine attempts={attempts} />
             {problem ? (
               <Alert color="red" role="alert">
                 {problem}
               </Alert>
             ) : null}
-            <Button onClick={begin} loading={start.isPending}>
-              {passedBefore ? 'Take the quiz again' : 'Start quiz'}
-            </Button>
+            {mayStart(attempts, now) ? (
+              <Button ref={startRef} onClick={begin} loading={start.isPending}>
+                {passedBefore ? 'Take the quiz again' : 'Start quiz'}
+              </Button>
+            ) : null}
           </Stack>
         )}
       </Stack>
