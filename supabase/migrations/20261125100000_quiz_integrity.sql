@@ -160,6 +160,7 @@ declare
   v_quiz public.quizzes;
   v_course_id uuid;
   v_open public.quiz_attempts;
+  v_has_open boolean;
   -- The caller does not choose how late is too late: at most 30 seconds of grace.
   v_grace integer := least(greatest(coalesce(p_grace_seconds, 30), 0), 30);
   v_attempt public.quiz_attempts;
@@ -177,15 +178,17 @@ begin
   order by a.started_at desc
   limit 1
   for update;
-  if not found then
+  v_has_open := found;
+  -- The maximum and the wait hold at scoring too (settings changed since the start, or a race), and
+  -- are what a learner with no attempt left is told, rather than to start the quiz.
+  perform private.check_quiz_attempt_allowed(p_quiz_id, case when v_has_open then v_open.started_at else now() end);
+  if not v_has_open then
     raise exception 'Start the quiz before submitting your answers' using errcode = '22023', hint = 'quiz_not_started';
   end if;
   if v_quiz.time_limit is not null
      and now() > v_open.started_at + make_interval(mins => v_quiz.time_limit, secs => v_grace) then
     raise exception 'Time is up' using errcode = '22023', hint = 'quiz_time_up';
   end if;
-  -- The maximum and the wait hold at scoring too (settings changed since the start, or a race).
-  perform private.check_quiz_attempt_allowed(p_quiz_id, v_open.started_at);
   v_attempt := private.submit_quiz_attempt(p_quiz_id, p_answers);
   -- The scored row keeps the real start; the running row has served its purpose.
   update public.quiz_attempts a set started_at = v_open.started_at where a.id = v_attempt.id returning * into v_attempt;
