@@ -275,10 +275,12 @@ test('JESIP module by module: read, fail then pass the quiz, reach 100 %', async
   assertEquals(failed.status, 201, failed.text);
   assertEquals([failed.json.score, failed.json.maxScore, failed.json.passed], [1, 3, false]);
   assertEquals(failed.json.percentage, 33);
-  assertEquals(failed.json.questions[0].correctAnswers, [0]);
-  assertEquals(failed.json.questions[0].correct, false);
-  assertEquals(failed.json.questions[2].correct, true);
-  assert(failed.json.questions[0].explanation.startsWith('Co-locate'));
+  // Quiz integrity (issue 15): by default the correct answers come only with a pass.
+  assertEquals(failed.json.answersShown, false);
+  assertEquals(failed.json.questions[0].correctAnswers, null);
+  assertEquals(failed.json.questions[0].correct, null);
+  assertEquals(failed.json.questions[0].explanation, null);
+  assert(!/"isCorrect":true/.test(failed.text), 'no correct answer after a failed attempt');
   assertEquals(failed.json.enrollment.progress, 25);
   assertEquals(failed.json.moduleCompleted, false);
 
@@ -287,6 +289,10 @@ test('JESIP module by module: read, fail then pass the quiz, reach 100 %', async
   assertEquals(again.json.lastResult.passed, false);
   const passed = await call('POST', `/api/quizzes/${JESIP_QUIZ}/attempts`, { token, body: { answers: RIGHT } });
   assertEquals([passed.json.score, passed.json.passed, passed.json.moduleCompleted], [3, true, true]);
+  assertEquals(passed.json.answersShown, true);
+  assertEquals(passed.json.questions[0].correctAnswers, [0]);
+  assertEquals(passed.json.questions[0].correct, true);
+  assert(passed.json.questions[0].explanation.startsWith('Co-locate'));
   assertEquals(passed.json.enrollment.progress, 50);
 
   const outline = (await call('GET', `/api/courses/${JESIP}/modules`, { token })).json;
