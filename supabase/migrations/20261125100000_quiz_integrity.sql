@@ -118,6 +118,7 @@ declare
   v_course_id uuid;
   v_open public.quiz_attempts;
   v_has_open boolean;
+  v_last timestamptz;
 begin
   select q.* into v_quiz from public.quizzes q where q.id = p_quiz_id;
   select m.course_id into v_course_id from public.course_modules m where m.id = v_quiz.module_id;
@@ -132,10 +133,15 @@ begin
   limit 1
   for update;
   v_has_open := found;
+  select max(a.completed_at) into v_last from public.quiz_attempts a
+  where a.user_id = v_uid and a.quiz_id = p_quiz_id and a.completed_at is not null;
   -- A running attempt still within its time limit was allowed when it started: reloading the page
-  -- returns it (and does not restart the clock).
+  -- returns it (and does not restart the clock). One that started before the last scored attempt
+  -- or within the wait after it (not written by this function) could never be scored: it is
+  -- restarted below, once the checks allow.
   if v_has_open and (v_quiz.time_limit is null
-                     or v_open.started_at + make_interval(mins => v_quiz.time_limit) > now()) then
+                     or v_open.started_at + make_interval(mins => v_quiz.time_limit) > now())
+     and (v_last is null or v_open.started_at >= v_last + make_interval(mins => v_quiz.retry_wait_minutes)) then
     return v_open;
   end if;
   perform private.check_quiz_attempt_allowed(p_quiz_id, null);

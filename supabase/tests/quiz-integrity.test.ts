@@ -152,14 +152,18 @@ describe.each(backends)('quiz integrity on $name', ({ create }) => {
     // A running attempt written within the wait (not through start) is not scored.
     await db.query(`insert into public.quiz_attempts (user_id, quiz_id) values ($1, $2)`, [learners.waiting.id, quizId]);
     expect(await refusal(() => finish(learners.waiting, right))).toEqual({ code: '55000', hint: 'quiz_retry_wait' });
-    await db.query(`delete from public.quiz_attempts where user_id = $1 and completed_at is null`, [learners.waiting.id]);
-    // An hour later the learner may start again.
+    // An hour later the learner may start again; the attempt that began within the wait is still not
+    // scored, but the next start restarts it (so the learner is never stuck with it).
     await db.query(`update public.quiz_attempts set started_at = started_at - interval '61 minutes', completed_at = completed_at - interval '61 minutes'
                     where user_id = $1`, [learners.waiting.id]);
     expect((await status(learners.waiting)).next_attempt_at).toBeNull();
-    expect(await refusal(() => finish(learners.waiting, right))).toEqual({ code: '22023', hint: 'quiz_not_started' });
-    await start(learners.waiting);
+    expect(await refusal(() => finish(learners.waiting, right))).toEqual({ code: '55000', hint: 'quiz_retry_wait' });
+    const [stale] = (await db.query<{ id: string }>(`select id from public.quiz_attempts where user_id = $1 and completed_at is null`, [learners.waiting.id])).rows;
+    const restarted = (await queryAs<{ id: string; started_at: Date | string }>(db, learners.waiting, 'select * from private.start_quiz_attempt($1)', [quizId])).rows[0];
+    expect(restarted.id).toBe(stale.id);
+    expect(Date.now() - new Date(restarted.started_at).getTime()).toBeLessThan(60_000);
     expect((await finish(learners.waiting, right)).rows[0].passed).toBe(true);
+    expect(await refusal(() => finish(learners.waiting, right))).toEqual({ code: '55000', hint: 'quiz_retry_wait' });
   });
 
   it('learners cannot change the settings; the author can, within range', async () => {

@@ -50,6 +50,7 @@ export const MSG = {
   notEnrolledProgress: 'Enrol in this course to keep your progress',
   timeUp: 'Time is up: answers must arrive within the time limit. Open the quiz again to retry.',
   notStarted: 'Open the quiz before submitting your answers',
+  attemptStartedInWait: 'This attempt began before the wait after your last attempt was over. Open the quiz again to retry.',
 } as const;
 
 type Row = Record<string, unknown>;
@@ -99,9 +100,9 @@ async function attemptRefusal(tx: Tx, quizId: string, error: unknown): Promise<A
   const pg = pgError(error);
   if (pg?.code !== '55000' || (pg.hint !== 'quiz_no_attempts_left' && pg.hint !== 'quiz_retry_wait')) return null;
   const attempts = await quizAttempts(tx, quizId);
-  if (pg.hint === 'quiz_no_attempts_left' || attempts.nextAttemptAt == null) {
-    return new ApiError(409, noAttemptsLeftMessage(attempts.max ?? attempts.used));
-  }
+  if (pg.hint === 'quiz_no_attempts_left') return new ApiError(409, noAttemptsLeftMessage(attempts.max ?? attempts.used));
+  // A running attempt that began within the wait (the wait is over now): the next start restarts it.
+  if (attempts.nextAttemptAt == null) return new ApiError(409, MSG.attemptStartedInWait);
   const seconds = Math.max(1, Math.ceil((new Date(attempts.nextAttemptAt).getTime() - Date.now()) / 1000));
   return new ApiError(409, retryWaitMessage(attempts.nextAttemptAt), undefined, { 'Retry-After': String(seconds) });
 }
