@@ -18,6 +18,7 @@ const learners = {
   always: { id: '00000000-0000-4000-a000-0000000000e3', email: 'integrity.always@example.uk' },
   limited: { id: '00000000-0000-4000-a000-0000000000e4', email: 'integrity.limited@example.uk' },
   waiting: { id: '00000000-0000-4000-a000-0000000000e5', email: 'integrity.waiting@example.uk' },
+  cycling: { id: '00000000-0000-4000-a000-0000000000e6', email: 'integrity.cycling@example.uk' },
 };
 type Learner = (typeof learners)[keyof typeof learners];
 
@@ -164,6 +165,16 @@ describe.each(backends)('quiz integrity on $name', ({ create }) => {
     expect(Date.now() - new Date(restarted.started_at).getTime()).toBeLessThan(60_000);
     expect((await finish(learners.waiting, right)).rows[0].passed).toBe(true);
     expect(await refusal(() => finish(learners.waiting, right))).toEqual({ code: '55000', hint: 'quiz_retry_wait' });
+  });
+
+  it('a recertification cycle starts the count again', async () => {
+    await settings('NEVER', 1, 0);
+    await attempt(learners.cycling, wrong);
+    expect(await refusal(() => start(learners.cycling))).toEqual({ code: '55000', hint: 'quiz_no_attempts_left' });
+    await db.query(`update public.enrollments set cycle = 2, started_at = now() + interval '1 second' where user_id = $1 and course_id = $2`,
+      [learners.cycling.id, ids.course(1)]);
+    expect(await status(learners.cycling)).toMatchObject({ attempts_used: 0, attempts_remaining: 1 });
+    await start(learners.cycling);
   });
 
   it('learners cannot change the settings; the author can, within range', async () => {
