@@ -25,7 +25,7 @@ const course: Course = {
 };
 const enrolled = (progress: number): Course => ({
   ...course,
-  enrollment: { id: 'e', progress, completed: progress === 100, status: 'ACTIVE', completedAt: null },
+  enrollment: { id: 'e', progress, completed: progress === 100, status: 'ACTIVE', completedAt: null, certificateId: null },
 });
 
 describe('CourseCard', () => {
