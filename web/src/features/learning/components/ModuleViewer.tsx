@@ -80,16 +80,21 @@ function CourseModuleList({ courseId, currentId, modules, showProgress }: { cour
                   {module.completed ? <IconCircleCheck size={14} /> : <Text size="10px" fw={700}>{index + 1}</Text>}
                 </ThemeIcon>
                 <Text size="sm" fw={current ? 700 : 400} style={{ flex: 1 }}>
-                  <VisuallyHidden>{`Module ${index + 1}: `}</VisuallyHidden>
                   {current ? (
-                    <span aria-current="page">{module.title}</span>
-                  ) : (
-                    <Anchor component={Link} to={`/course/${courseId}/module/${module.id}`} inherit>
+                    <span aria-current="page">
+                      <VisuallyHidden>{`Module ${index + 1}: `}</VisuallyHidden>
                       {module.title}
+                      {module.completed ? <VisuallyHidden> (completed)</VisuallyHidden> : null}
+                      <VisuallyHidden> (this module)</VisuallyHidden>
+                    </span>
+                  ) : (
+                    // One box (inline-block): the hidden prefix would otherwise start the link with an empty line box.
+                    <Anchor component={Link} to={`/course/${courseId}/module/${module.id}`} inherit style={{ display: 'inline-block' }}>
+                      <VisuallyHidden>{`Module ${index + 1}: `}</VisuallyHidden>
+                      {module.title}
+                      {module.completed ? <VisuallyHidden> (completed)</VisuallyHidden> : null}
                     </Anchor>
                   )}
-                  {module.completed ? <VisuallyHidden> (completed)</VisuallyHidden> : null}
-                  {current ? <VisuallyHidden> (this module)</VisuallyHidden> : null}
                 </Text>
               </Group>
             );
@@ -297,7 +302,13 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
             )}
 
             {certificateId ? (
-              <Alert color="green" variant="light" title="Course completed!" icon={<IconCircleCheck size={20} aria-hidden="true" />}>
+              <Alert
+                color="green"
+                variant="light"
+                title="Course completed!"
+                icon={<IconCircleCheck size={20} aria-hidden="true" color="var(--mantine-color-green-9)" />}
+                styles={{ title: { color: 'var(--mantine-color-text)' } }}
+              >
                 <Stack gap="sm">
                   <Text size="sm" c="var(--mantine-color-text)">
                     You have completed every module of this course. Your certificate is ready.
