@@ -48,6 +48,24 @@ describe('CourseCard', () => {
     expect(screen.getByRole('link', { name: 'JESIP Joint Doctrine' })).toHaveAttribute('href', `/course/${course.id}`);
   });
 
+  it('shows the cover image lazily, alt="" beside the title, in a fixed 16:9 box (issue 15)', () => {
+    const withCover = { ...course, coverImage: 'https://example.test/storage/v1/object/public/course-covers/c/cover.png' };
+    const { container } = renderWithProviders(<CourseCard course={withCover} user={null} publicEnroll={false} />);
+    const cover = container.querySelector('img[data-course-cover]');
+    expect(cover).not.toBeNull();
+    expect(cover).toHaveAttribute('src', withCover.coverImage);
+    expect(cover).toHaveAttribute('alt', '');
+    expect(cover).toHaveAttribute('loading', 'lazy');
+    expect(cover).toHaveAttribute('width', '640');
+    expect(cover).toHaveAttribute('height', '360');
+    expect((cover as HTMLImageElement).style.aspectRatio).toBe('16 / 9');
+  });
+
+  it('shows no image when the course has no cover', () => {
+    const { container } = renderWithProviders(<CourseCard course={course} user={null} publicEnroll={false} />);
+    expect(container.querySelector('img')).toBeNull();
+  });
+
   it('sends a visitor to sign in, keeping the enrol intent under public-enroll', async () => {
     expect(signInPath('abc', false)).toBe('/auth?redirect=%2Fcourse%2Fabc');
     expect(signInPath('abc', true)).toBe('/auth?redirect=%2Fcourse%2Fabc%3Fenroll%3D1');
