@@ -115,6 +115,10 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   const coursePath = `/course/${courseId}`;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
+  const markButton = useRef<HTMLButtonElement>(null);
+  const continueButton = useRef<HTMLButtonElement>(null);
+  /** After a failure the pressed button is enabled again: it takes the focus back (it was disabled while saving). */
+  const refocus = (button: { current: HTMLButtonElement | null }) => setTimeout(() => button.current?.focus(), 0);
   // After 'Mark as complete' the button gives way to a status line: the focus moves onto it.
   const [focusStatus, setFocusStatus] = useState(false);
   const read = module.data?.read ?? false;
@@ -214,7 +218,10 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
         setFocusStatus(true);
         notifyCompleted(enrollment);
       },
-      onError: (error) => notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.')),
+      onError: (error) => {
+        notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.'));
+        refocus(markButton);
+      },
     });
   }
 
@@ -226,7 +233,10 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
         notifyCompleted(enrollment);
         navigate(`/course/${courseId}/module/${nextId}`, { state: { focusHeading: true } satisfies ModuleNavigationState });
       },
-      onError: (error) => notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.')),
+      onError: (error) => {
+        notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.'));
+        refocus(continueButton);
+      },
     });
   }
 
@@ -290,7 +300,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
                     {data.completed ? 'You have completed this module.' : 'Marked as read: pass the quiz below to complete this module.'}
                   </Text>
                 ) : (
-                  <Button onClick={markComplete} loading={complete.isPending} leftSection={<IconCircleCheck size={18} aria-hidden="true" />}>
+                  <Button ref={markButton} onClick={markComplete} loading={complete.isPending} leftSection={<IconCircleCheck size={18} aria-hidden="true" />}>
                     Mark as complete
                   </Button>
                 )}
@@ -338,7 +348,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
                       <Button component={Link} to={`/course/${courseId}/module/${data.nextId}`} variant="default" rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
                         Next module
                       </Button>
-                      <Button onClick={completeAndContinue} loading={complete.isPending} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
+                      <Button ref={continueButton} onClick={completeAndContinue} loading={complete.isPending} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
                         Mark as complete and continue
                       </Button>
                     </>
