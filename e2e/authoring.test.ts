@@ -225,7 +225,7 @@ describe('course authoring end to end', () => {
     const modules = await apiCall<{ id: string; title: string }[]>('GET', `/courses/${courseId}/modules`, instructorToken);
     const hazards = modules.json.find((m) => m.title === 'Module two: hazards')!;
     await learnerPage.goto(`${baseUrl}/course/${courseId}/module/${hazards.id}`);
-    await learnerPage.getByRole('button', { name: 'Mark as complete' }).click();
+    await learnerPage.getByRole('button', { name: 'Mark as complete', exact: true }).click();
     await learnerPage.getByRole('button', { name: 'Start quiz' }).click();
     await learnerPage.getByRole('radio', { name: 'False' }).check();
     await learnerPage.getByRole('radio', { name: 'Upwind and uphill' }).check();

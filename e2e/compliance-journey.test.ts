@@ -95,7 +95,7 @@ describe('issue 8 compliance journey (Done when)', () => {
     await learner.getByRole('button', { name: 'Start Course' }).click();
     for (let m = 1; m <= MODULES; m += 1) {
       await learner.getByText(`Module ${m} of ${MODULES}`).waitFor();
-      await learner.getByRole('button', { name: 'Mark as complete' }).click();
+      await learner.getByRole('button', { name: 'Mark as complete', exact: true }).click();
       await learner.getByText('You have completed this module.').waitFor();
       if (m < MODULES) await learner.getByRole('link', { name: 'Next module' }).click();
     }

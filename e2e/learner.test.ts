@@ -98,12 +98,12 @@ describe('learner journey end to end', () => {
     await page.getByText('Module 1 of 4').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'learner-module');
-    await page.getByRole('button', { name: 'Mark as complete' }).click();
+    await page.getByRole('button', { name: 'Mark as complete', exact: true }).click();
     await page.getByText('You have completed this module.').waitFor();
     await page.getByRole('link', { name: 'Next module' }).click();
 
     await page.getByText('Module 2 of 4').waitFor();
-    await page.getByRole('button', { name: 'Mark as complete' }).click();
+    await page.getByRole('button', { name: 'Mark as complete', exact: true }).click();
     await page.getByText('Marked as read: pass the quiz below to complete this module.').waitFor();
     await page.getByRole('button', { name: 'Start quiz' }).click();
     await page.getByRole('timer').waitFor();
@@ -137,7 +137,7 @@ describe('learner journey end to end', () => {
     for (const position of [3, 4]) {
       await page.getByRole('link', { name: 'Next module' }).click();
       await page.getByText(`Module ${position} of 4`).waitFor();
-      await page.getByRole('button', { name: 'Mark as complete' }).click();
+      await page.getByRole('button', { name: 'Mark as complete', exact: true }).click();
       await page.getByText('You have completed this module.').waitFor();
     }
     await page.getByRole('link', { name: 'Back to course' }).last().click();

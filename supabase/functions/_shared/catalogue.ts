@@ -61,6 +61,8 @@ export interface CourseEnrollmentSummary {
   completed: boolean;
   status: 'PENDING' | 'ACTIVE';
   completedAt: string | null;
+  /** The certificate this enrolment earned (completed, not revoked); null otherwise. */
+  certificateId: string | null;
 }
 
 export interface Course {
@@ -113,6 +115,8 @@ export interface Enrollment {
   startedAt: string;
   completedAt: string | null;
   lastAccessedModuleId: string | null;
+  /** The certificate the completed enrolment earned (not revoked); null while in progress. */
+  certificateId?: string | null;
   course: { id: string; title: string; description: string; service: string; duration: number; modules: number } | null;
 }
 

@@ -361,4 +361,33 @@ test('mark complete: 401 visitor, 403 unenrolled, 404 unknown module', async () 
   assertEquals((await call('POST', '/api/modules/1/complete', { token })).status, 404);
 });
 
+
+test('issue 15: the caller\'s completed enrolment names its certificate (course, list and progress answers); null before and once revoked', async () => {
+  const { token, id } = await newLearner();
+  const enrollment = await enrol(token, NO_MODULES);
+  assertEquals(enrollment.certificateId, null);
+  assertEquals((await call('GET', `/api/courses/${NO_MODULES}`, { token })).json.enrollment.certificateId, null);
+  let last: { certificateId: string | null; completed: boolean } | null = null;
+  for (let i = 0; i < 5; i += 1) {
+    const answer = await call('PUT', `/api/enrollments/${enrollment.id}`, { token, body: {} });
+    assertEquals(answer.status, 200, answer.text);
+    last = answer.json;
+    if (i < 4) assertEquals(answer.json.certificateId, null, `step ${i + 1}`);
+  }
+  const [cert] = await db.sql<{ id: string }[]>`select id from public.certificates where course_id = ${NO_MODULES}::uuid and user_id = ${id}::uuid`;
+  assertExists(cert);
+  assertEquals(last, { ...last, completed: true, certificateId: cert.id });
+  assertEquals((await call('GET', `/api/courses/${NO_MODULES}`, { token })).json.enrollment.certificateId, cert.id);
+  const listed = (await call('GET', '/api/courses?pageSize=100', { token })).json.items;
+  assertEquals(listed.find((c: { id: string }) => c.id === NO_MODULES).enrollment.certificateId, cert.id);
+  // Another learner's certificate is never named; a visitor has no enrolment at all.
+  const other = await newLearner();
+  await enrol(other.token, NO_MODULES);
+  assertEquals((await call('GET', `/api/courses/${NO_MODULES}`, { token: other.token })).json.enrollment.certificateId, null);
+  assertEquals((await call('GET', `/api/courses/${NO_MODULES}`)).json.enrollment, null);
+  // A revoked certificate is not offered.
+  await db.sql`update public.certificates set revoked_at = now(), revoked_reason = 'Issued in error' where id = ${cert.id}::uuid`;
+  assertEquals((await call('GET', `/api/courses/${NO_MODULES}`, { token })).json.enrollment.certificateId, null);
+});
+
 closePoolAfterTests();

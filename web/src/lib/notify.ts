@@ -2,6 +2,7 @@
 // Mantine's notifications (store and container) are loaded with the first toast (issue 6: they are
 // not needed to show /); a toast waits in Mantine's store until the container has mounted.
 import type { NotificationData } from '@mantine/notifications';
+import type { ReactNode } from 'react';
 
 const closeButtonProps = { 'aria-label': 'Close notification' };
 
@@ -26,8 +27,9 @@ function show(data: NotificationData): void {
   void import('@mantine/notifications').then(({ notifications }) => notifications.show(data));
 }
 
-export function notifySuccess(title: string, message: string): void {
-  show({ title, message, color: 'green', withBorder: true, closeButtonProps });
+/** `message` may carry links (the completion toast's certificate links); such a toast stays longer. */
+export function notifySuccess(title: string, message: ReactNode, options: { autoClose?: number | false } = {}): void {
+  show({ title, message, color: 'green', withBorder: true, closeButtonProps, ...options });
 }
 
 export function notifyFailure(title: string, message: string): void {

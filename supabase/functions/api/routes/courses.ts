@@ -148,6 +148,7 @@ export function courseRoutes(config: Config, db: Db) {
           completed: Boolean(row.enrollmentCompleted),
           status: row.enrollmentStatus as 'PENDING' | 'ACTIVE',
           completedAt: isoOrNull(row.enrollmentCompletedAt),
+          certificateId: (row.enrollmentCertificateId as string | null) ?? null,
         }
         : null,
     };
@@ -156,10 +157,19 @@ export function courseRoutes(config: Config, db: Db) {
   /** Courses with module counts, public author names and the caller's enrolment, in ONE query. */
   /** A page of courses with their module counts, authors and the caller's enrolment (not yet run). */
   function selectCourses(tx: Statements, userId: string | null, where: postgres.PendingQuery<postgres.Row[]>, limit: number, offset: number) {
+    // The caller's enrolment and, once it is complete, the certificate it earned (the latest of the
+    // course, not revoked: certificates_user_course_cycle_key), joined per row of the same statement.
     const enrollmentJoin = userId
-      ? tx`left join public.enrollments e on e.course_id = p.id and e.user_id = ${userId}::uuid`
+      ? tx`left join public.enrollments e on e.course_id = p.id and e.user_id = ${userId}::uuid
+           left join lateral (
+             select ct.id from public.certificates ct
+             where e.completed and ct.user_id = e.user_id and ct.course_id = e.course_id and ct.revoked_at is null
+             order by ct.cycle desc, ct.issued_at desc
+             limit 1
+           ) cert on true`
       : tx`left join (select null::uuid as id, null::int as progress, null::boolean as completed,
-                             null::text as status, null::timestamptz as completed_at, null::uuid as course_id) e on false`;
+                             null::text as status, null::timestamptz as completed_at, null::uuid as course_id) e on false
+           left join (select null::uuid as id) cert on false`;
     return tx<Row[]>`
       with page as (
         select c.* from public.courses c
@@ -172,7 +182,8 @@ export function courseRoutes(config: Config, db: Db) {
              p.created_at, p.updated_at, coalesce(a.modules, 0) as modules, p.certificate_valid_months,
              a.username as author_username, a.name as author_name,
              e.id as enrollment_id, e.progress as enrollment_progress, e.completed as enrollment_completed,
-             e.status::text as enrollment_status, e.completed_at as enrollment_completed_at
+             e.status::text as enrollment_status, e.completed_at as enrollment_completed_at,
+             cert.id as enrollment_certificate_id
       from page p
       -- Module counts and authors of the visible courses of the page, in one call.
       left join private.course_summaries(array(select id from page)) a on a.course_id = p.id
@@ -186,7 +197,10 @@ export function courseRoutes(config: Config, db: Db) {
              e.completed_at, e.last_accessed_module_id,
              c.id as c_id, c.title as c_title, c.description as c_description, c.service::text as c_service,
              c.duration as c_duration,
-             (select count(*)::int from public.course_modules m where m.course_id = e.course_id) as c_modules
+             (select count(*)::int from public.course_modules m where m.course_id = e.course_id) as c_modules,
+             (select ct.id from public.certificates ct
+               where e.completed and ct.user_id = e.user_id and ct.course_id = e.course_id and ct.revoked_at is null
+               order by ct.cycle desc, ct.issued_at desc limit 1) as certificate_id
       from public.enrollments e
       left join public.courses c on c.id = e.course_id
       where e.id = ${id}::uuid`;
@@ -201,6 +215,7 @@ export function courseRoutes(config: Config, db: Db) {
       startedAt: iso(row.startedAt),
       completedAt: isoOrNull(row.completedAt),
       lastAccessedModuleId: (row.lastAccessedModuleId as string | null) ?? null,
+      certificateId: (row.certificateId as string | null) ?? null,
       course: row.cId
         ? {
           id: String(row.cId),

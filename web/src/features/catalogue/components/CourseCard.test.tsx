@@ -25,7 +25,7 @@ const course: Course = {
 };
 const enrolled = (progress: number): Course => ({
   ...course,
-  enrollment: { id: 'e', progress, completed: progress === 100, status: 'ACTIVE', completedAt: null },
+  enrollment: { id: 'e', progress, completed: progress === 100, status: 'ACTIVE', completedAt: null, certificateId: null },
 });
 
 describe('CourseCard', () => {
@@ -46,6 +46,24 @@ describe('CourseCard', () => {
     expect(screen.getByRole('progressbar', { name: 'Progress on JESIP Joint Doctrine' })).toHaveAttribute('aria-valuenow', '40');
     expect(screen.getByRole('button', { name: 'Continue Course' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'JESIP Joint Doctrine' })).toHaveAttribute('href', `/course/${course.id}`);
+  });
+
+  it('shows the cover image lazily, alt="" beside the title, in a fixed 16:9 box (issue 15)', () => {
+    const withCover = { ...course, coverImage: 'https://example.test/storage/v1/object/public/course-covers/c/cover.png' };
+    const { container } = renderWithProviders(<CourseCard course={withCover} user={null} publicEnroll={false} />);
+    const cover = container.querySelector('img[data-course-cover]');
+    expect(cover).not.toBeNull();
+    expect(cover).toHaveAttribute('src', withCover.coverImage);
+    expect(cover).toHaveAttribute('alt', '');
+    expect(cover).toHaveAttribute('loading', 'lazy');
+    expect(cover).toHaveAttribute('width', '640');
+    expect(cover).toHaveAttribute('height', '360');
+    expect((cover as HTMLImageElement).style.aspectRatio).toBe('16 / 9');
+  });
+
+  it('shows no image when the course has no cover', () => {
+    const { container } = renderWithProviders(<CourseCard course={course} user={null} publicEnroll={false} />);
+    expect(container.querySelector('img')).toBeNull();
   });
 
   it('sends a visitor to sign in, keeping the enrol intent under public-enroll', async () => {

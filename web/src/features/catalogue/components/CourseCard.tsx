@@ -1,6 +1,9 @@
 // A catalogue card (specification §2): service badge, Featured mark, title, description, service
 // icon, progress when enrolled, and the enrol/start/continue button. The whole card opens the course.
-import { Badge, Button, Card, Group, Progress, Stack, Text, Title } from '@mantine/core';
+// The author's cover image heads the card (issue 15): alt="" because it sits beside the course's
+// title, which names the course, and authors give no description of the picture (an alt of the title
+// would make a screen reader say every title twice); lazy, with a fixed 16:9 box so nothing shifts.
+import { Badge, Button, Card, Group, Image, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconStarFilled } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -39,7 +42,8 @@ export function CourseCard({ course, user, publicEnroll }: { course: Course; use
     }
     if (!course.enrollment) {
       enroll.mutate(course.id, {
-        onSuccess: () => navigate(coursePath),
+        // The course page puts the focus on its main button (the one that now says 'Start Course').
+        onSuccess: () => navigate(coursePath, { state: { focusMain: true } }),
         onError: (error) => notifyFailure('Enrolment failed', errorDescription(error, 'Please try again.')),
       });
       return;
@@ -58,7 +62,24 @@ export function CourseCard({ course, user, publicEnroll }: { course: Course; use
       style={{ cursor: 'pointer', height: '100%' }}
       data-course-card={course.id}
     >
-      <Stack gap="sm" h="100%">
+      {course.coverImage ? (
+        <Card.Section mb="md">
+          <Image
+            src={course.coverImage}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            width={640}
+            height={360}
+            w="100%"
+            h="auto"
+            fit="cover"
+            style={{ aspectRatio: '16 / 9', display: 'block' }}
+            data-course-cover
+          />
+        </Card.Section>
+      ) : null}
+      <Stack gap="sm" style={{ flex: 1 }}>
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Group gap="xs">
             <ServiceBadge code={course.service} />

@@ -2,11 +2,13 @@
 // count, progress with 'Course completed!', the outline, and one main button whose label follows
 // the learner's state. Start/Continue open the next unfinished module; a course without modules
 // steps its progress on the server. Under public-enroll, ?enroll=1 (the intent a visitor carried
-// through /auth) enrols on arrival.
-import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+// through /auth) enrols on arrival. The author's cover image heads the page (alt="": the title beside
+// it names the course); a completed course offers its certificate. After 'Enroll Now' (here or on a
+// catalogue card) the keyboard focus is on the main button, not lost to the page.
+import { Alert, Button, Group, Image, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
-import { useEffect, useRef } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { Course, CourseModule } from '@shared/catalogue.ts';
 import type { User } from '@shared/domain.ts';
 import { COURSE_LEVEL_LABELS, type CourseLevel, PRODUCT_NAME } from '@shared/domain.ts';
@@ -18,6 +20,7 @@ import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCourse, useCourseModules } from '../api/get-course';
 import { useEnroll, useStepProgress } from '../api/progress';
+import { CertificateLinks } from '@/features/certificates/components/CertificateLinks';
 import { CourseOutline } from './CourseOutline';
 
 /** The module Start/Continue opens: the first unfinished one, else the first. */
@@ -51,12 +54,29 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
   const enroll = useEnroll();
   const step = useStepProgress();
   const autoEnrolled = useRef(false);
+  const location = useLocation();
+  const mainButton = useRef<HTMLButtonElement>(null);
+  // The main button is disabled while enrolling (the focus falls to the page): it takes it back after.
+  const [refocusMain, setRefocusMain] = useState(Boolean((location.state as { focusMain?: boolean } | null)?.focusMain));
 
   const enrollment = course.data?.enrollment ?? null;
   const wantsEnrol = params.get('enroll') === '1';
 
+  const busy = enroll.isPending || step.isPending;
+  const ready = course.isSuccess && !busy;
+  const pendingNotice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!refocusMain || !ready) return;
+    // An enrolment awaiting approval disables the button: the notice saying so takes the focus.
+    const target = mainButton.current && !mainButton.current.disabled ? mainButton.current : pendingNotice.current;
+    if (!target) return;
+    target.focus();
+    setRefocusMain(false);
+  });
+
   function doEnrol(target: Course) {
     enroll.mutate(target.id, {
+      onSettled: () => setRefocusMain(true),
       onSuccess: (created) =>
         notifySuccess(
           created.status === 'PENDING' ? 'Enrolment requested' : 'Enrolled',
@@ -112,6 +132,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
         return;
       }
       step.mutate(enrollment, {
+        onSettled: () => setRefocusMain(true),
         onError: (error) => notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.')),
       });
       return;
@@ -131,6 +152,21 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
         </Button>
       </Group>
       <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
+        {data.coverImage ? (
+          <Image
+            src={data.coverImage}
+            alt=""
+            width={1200}
+            height={400}
+            w="100%"
+            h="auto"
+            fit="cover"
+            radius="md"
+            mb="md"
+            style={{ aspectRatio: '3 / 1', display: 'block' }}
+            data-course-cover
+          />
+        ) : null}
         <Stack gap="md">
           <Group justify="space-between" align="flex-start" wrap="nowrap">
             <Group gap="xs">
@@ -167,10 +203,16 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
                   <Text fw={700}>Course completed!</Text>
                 </Group>
               ) : null}
+              {enrollment.completed && enrollment.certificateId ? (
+                <Group gap="sm" mt="sm">
+                  <Text size="sm">Your certificate is ready:</Text>
+                  <CertificateLinks certificateId={enrollment.certificateId} />
+                </Group>
+              ) : null}
             </div>
           ) : null}
           {pending ? (
-            <Alert color="yellow" title="Enrolment pending" variant="light">
+            <Alert color="yellow" title="Enrolment pending" variant="light" ref={pendingNotice} tabIndex={-1}>
               <Text size="sm" c="var(--mantine-color-text)">
                 Your enrolment is waiting for approval by an instructor of this course. You can start once it is approved.
               </Text>
@@ -181,7 +223,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
           ) : null}
           <Group>
             {/* Start/Continue opens a module from the list: not before the list has loaded (a press then did nothing). */}
-            <Button size="md" onClick={main} loading={enroll.isPending || step.isPending} disabled={pending || (data.modules > 0 && modules.isPending)}>
+            <Button ref={mainButton} size="md" onClick={main} loading={busy} disabled={pending || (data.modules > 0 && modules.isPending)}>
               {label}
             </Button>
           </Group>

@@ -32,7 +32,53 @@ const record: LearningRecord = {
   totals: { courseHours: 4, cpdHours: 6.5, totalHours: 10.5, completedCourses: 2, cpdEntries: 1 },
 };
 
+/** Makes the phone media query match (below 48em), as a 390 px screen does. */
+function asPhone() {
+  const original = window.matchMedia;
+  window.matchMedia = ((query: string) => ({
+    matches: query.includes('max-width: 47.99em'),
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  })) as typeof window.matchMedia;
+  return () => {
+    window.matchMedia = original;
+  };
+}
+
 describe('LearningRecordView', () => {
+  it('on a phone shows each completion and CPD activity as a card with every field and action (issue 15)', async () => {
+    const restore = asPhone();
+    try {
+      const onEdit = vi.fn();
+      const { user } = renderWithProviders(<LearningRecordView record={record} editable onEdit={onEdit} onDownload={() => {}} />, { user: makeUser() });
+      expect(screen.queryByRole('table')).toBeNull();
+      const [current, earlier] = within(screen.getByRole('list', { name: 'Completed courses' })).getAllByRole('listitem');
+      const field = (card: HTMLElement, label: string) => within(card).getByText(label, { selector: 'dt' }).nextElementSibling as HTMLElement;
+      expect(field(current, 'Completed')).toHaveTextContent('1 October 2026');
+      expect(field(current, 'Hours')).toHaveTextContent('2');
+      expect(field(current, 'Score')).toHaveTextContent('No quiz');
+      expect(field(current, 'Certificate')).toHaveTextContent('AAAA1111BBBB2222');
+      expect(field(current, 'Validity')).toHaveTextContent('Valid until 1 October 2027');
+      expect(field(earlier, 'Score')).toHaveTextContent('83%');
+      expect(field(earlier, 'Validity')).toHaveTextContent('Expired on 1 September 2026');
+
+      const [activity] = within(screen.getByRole('list', { name: 'CPD activities' })).getAllByRole('listitem');
+      expect(field(activity, 'Date')).toHaveTextContent('14 March 2026');
+      expect(field(activity, 'Hours')).toHaveTextContent('6.5');
+      expect(field(activity, 'What I learnt')).toHaveTextContent('Tourniquet first.');
+      expect(within(activity).getByRole('button', { name: 'Delete Major trauma study day' })).toBeInTheDocument();
+      await user.click(within(activity).getByRole('button', { name: 'Edit Major trauma study day' }));
+      expect(onEdit).toHaveBeenCalledWith(record.cpdEntries[0]);
+    } finally {
+      restore();
+    }
+  });
+
   it('shows the totals, each completion with its validity and score, and the CPD activities', () => {
     renderWithProviders(<LearningRecordView record={record} editable onDownload={() => {}} />, { user: makeUser() });
     expect(screen.getByTestId('figure-total-hours')).toHaveTextContent('10.5');

@@ -1,12 +1,15 @@
 // The learning record as the screen shows it (issue 8): totals, the completed courses (every
 // certificate, with hours, score, code and validity) and the CPD activities, with Add / Edit /
-// Delete when it is the learner's own record, and the PDF and CSV downloads.
+// Delete when it is the learner's own record, and the PDF and CSV downloads. On a phone both tables
+// become stacked cards with every field and action (issue 15).
 import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { type CompletedCourse, type CpdEntry, hoursText, type LearningRecord } from '@shared/cpd.ts';
 import { CertificateStateBadge, validityText } from '@/components/CertificateValidity';
 import { ServiceBadge } from '@/components/ServiceBadge';
+import { Field, FieldList } from '@/components/FieldList';
 import { formatDate } from '@/lib/format';
+import { usePhoneLayout } from '@/lib/use-phone-layout';
 
 function Figure({ label, value }: { label: string; value: string }) {
   const id = `figure-${label.replace(/\s+/g, '-').toLowerCase()}`;
@@ -96,7 +99,52 @@ export function LearningRecordView({ record, editable, onAdd, onEdit, onDelete, 
   );
 }
 
+function CourseTitleCell({ course: c }: { course: CompletedCourse }) {
+  return (
+    <Stack gap={4} align="flex-start">
+      <Text fw={500} size="sm">{c.courseTitle}</Text>
+      <Group gap={6}>
+        {c.service ? <ServiceBadge code={c.service} /> : null}
+        {c.cycle > 1 ? <Text size="xs" c="dimmed">Recertification {c.cycle - 1}</Text> : null}
+      </Group>
+    </Stack>
+  );
+}
+
+function ValidityCell({ course: c }: { course: CompletedCourse }) {
+  return (
+    <Stack gap={4} align="flex-start">
+      <CertificateStateBadge state={c.state} />
+      <Text size="xs" span>{validityText(c)}</Text>
+    </Stack>
+  );
+}
+
+/** The completed courses on a phone: one card each, every column of the table as a named field. */
+function CompletedCards({ courses }: { courses: CompletedCourse[] }) {
+  return (
+    <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-labelledby="completed-courses-heading">
+      {courses.map((c) => (
+        <Paper component="li" withBorder p="md" radius="md" key={c.certificateId} data-certificate={c.verificationCode}>
+          <Stack gap="sm">
+            <CourseTitleCell course={c} />
+            <FieldList>
+              <Field label="Completed">{formatDate(c.completedAt)}</Field>
+              <Field label="Hours" testId="hours">{c.hours === null ? '-' : c.hours}</Field>
+              <Field label="Score" testId="score">{c.score === null ? 'No quiz' : `${c.score}%`}</Field>
+              <Field label="Certificate"><Text span ff="monospace" size="sm">{c.verificationCode}</Text></Field>
+              <Field label="Validity" span testId="validity"><ValidityCell course={c} /></Field>
+            </FieldList>
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
 function CompletedTable({ courses }: { courses: CompletedCourse[] }) {
+  const phone = usePhoneLayout();
+  if (phone) return <CompletedCards courses={courses} />;
   return (
     <Table.ScrollContainer minWidth={760}>
       <Table striped aria-labelledby="completed-courses-heading">
@@ -115,22 +163,13 @@ function CompletedTable({ courses }: { courses: CompletedCourse[] }) {
             <Table.Tr key={c.certificateId} data-certificate={c.verificationCode}>
               <Table.Td>{formatDate(c.completedAt)}</Table.Td>
               <Table.Td>
-                <Stack gap={4} align="flex-start">
-                  <Text fw={500} size="sm">{c.courseTitle}</Text>
-                  <Group gap={6}>
-                    {c.service ? <ServiceBadge code={c.service} /> : null}
-                    {c.cycle > 1 ? <Text size="xs" c="dimmed">Recertification {c.cycle - 1}</Text> : null}
-                  </Group>
-                </Stack>
+                <CourseTitleCell course={c} />
               </Table.Td>
               <Table.Td ta="right">{c.hours === null ? '-' : c.hours}</Table.Td>
               <Table.Td ta="right">{c.score === null ? <Text span size="sm" c="dimmed">No quiz</Text> : `${c.score}%`}</Table.Td>
               <Table.Td><Text span ff="monospace" size="sm">{c.verificationCode}</Text></Table.Td>
               <Table.Td>
-                <Stack gap={4} align="flex-start">
-                  <CertificateStateBadge state={c.state} />
-                  <Text size="xs">{validityText(c)}</Text>
-                </Stack>
+                <ValidityCell course={c} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -140,7 +179,55 @@ function CompletedTable({ courses }: { courses: CompletedCourse[] }) {
   );
 }
 
-function CpdTable({ entries, editable, onEdit, onDelete }: { entries: CpdEntry[]; editable: boolean; onEdit?: (e: CpdEntry) => void; onDelete?: (e: CpdEntry) => void }) {
+interface CpdListProps {
+  entries: CpdEntry[];
+  editable: boolean;
+  onEdit?: (e: CpdEntry) => void;
+  onDelete?: (e: CpdEntry) => void;
+}
+
+function CpdActions({ entry: e, onEdit, onDelete }: { entry: CpdEntry; onEdit?: (e: CpdEntry) => void; onDelete?: (e: CpdEntry) => void }) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Button size="xs" variant="default" leftSection={<IconPencil size={14} aria-hidden />} onClick={() => onEdit?.(e)} aria-label={`Edit ${e.activity}`}>
+        Edit
+      </Button>
+      <Button size="xs" color="red.9" leftSection={<IconTrash size={14} aria-hidden />} onClick={() => onDelete?.(e)} aria-label={`Delete ${e.activity}`}>
+        Delete
+      </Button>
+    </Group>
+  );
+}
+
+/** The CPD activities on a phone: one card each, with its Edit and Delete. */
+function CpdCards({ entries, editable, onEdit, onDelete }: CpdListProps) {
+  return (
+    <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-labelledby="cpd-heading">
+      {entries.map((e) => (
+        <Paper component="li" withBorder p="md" radius="md" key={e.id} data-entry={e.id}>
+          <Stack gap="sm">
+            <Text fw={600} size="sm">{e.activity}</Text>
+            <FieldList>
+              <Field label="Date">{formatDate(e.activityDate)}</Field>
+              <Field label="Hours" testId="hours"><span title={hoursText(e.hours)}>{e.hours}</span></Field>
+              <Field label="What I learnt" span>
+                <Text span size="sm" style={{ whiteSpace: 'pre-line' }}>{e.learnt}</Text>
+              </Field>
+              <Field label="Reflection" span>
+                {e.reflection ? <Text span size="sm" style={{ whiteSpace: 'pre-line' }}>{e.reflection}</Text> : '-'}
+              </Field>
+            </FieldList>
+            {editable ? <CpdActions entry={e} onEdit={onEdit} onDelete={onDelete} /> : null}
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function CpdTable({ entries, editable, onEdit, onDelete }: CpdListProps) {
+  const phone = usePhoneLayout();
+  if (phone) return <CpdCards entries={entries} editable={editable} onEdit={onEdit} onDelete={onDelete} />;
   return (
     <Table.ScrollContainer minWidth={760}>
       <Table striped aria-labelledby="cpd-heading" verticalSpacing="sm">
@@ -166,14 +253,7 @@ function CpdTable({ entries, editable, onEdit, onDelete }: { entries: CpdEntry[]
               </Table.Td>
               {editable ? (
                 <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Button size="xs" variant="default" leftSection={<IconPencil size={14} aria-hidden />} onClick={() => onEdit?.(e)} aria-label={`Edit ${e.activity}`}>
-                      Edit
-                    </Button>
-                    <Button size="xs" color="red.9" leftSection={<IconTrash size={14} aria-hidden />} onClick={() => onDelete?.(e)} aria-label={`Delete ${e.activity}`}>
-                      Delete
-                    </Button>
-                  </Group>
+                  <CpdActions entry={e} onEdit={onEdit} onDelete={onDelete} />
                 </Table.Td>
               ) : null}
             </Table.Tr>

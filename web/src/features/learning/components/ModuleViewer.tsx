@@ -1,9 +1,16 @@
 // A module as the learner reads it: course badge, title, position, duration, image, the markdown
-// body (escaped HTML), 'Mark as complete', the quiz, and previous/next. Someone who may not read it
-// is told why (sign in, enrol, or wait for approval) and sent back to the course page.
-import { Alert, Anchor, Button, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
+// body (escaped HTML), 'Mark as complete', the quiz, and previous/next. Beside it (below on a phone)
+// the course's modules with their done marks and the learner's progress ('3 of 5 modules complete');
+// 'Mark as complete and continue' records the module and opens the next, while 'Next module' moves
+// on without recording it. Once the course is complete its certificate is one press away (issue 15).
+// Someone who may not read it is told why (sign in, enrol, or wait for approval) and sent back to
+// the course page.
+import { Alert, Anchor, Button, Grid, Group, Image, Paper, Progress, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCircleCheck, IconClock } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { CourseModule, Enrollment } from '@shared/catalogue.ts';
 import type { User } from '@shared/domain.ts';
 import { PRODUCT_NAME } from '@shared/domain.ts';
 import { MarkdownContent } from '@/components/MarkdownContent';
@@ -11,8 +18,24 @@ import { PageSpinner } from '@/components/PageSpinner';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { courseModulesQueryOptions, courseQueryOptions } from '@/features/course/api/get-course';
+import { CertificateLinks, certificatePath } from '@/features/certificates/components/CertificateLinks';
+import { downloadCertificate } from '@/features/certificates/api/download-certificate';
 import { useCompleteModule, useModule } from '../api/module';
 import { QuizPanel } from './QuizPanel';
+
+/** '3 of 5 modules complete' and the rounded percentage the bar shows. */
+export function moduleProgress(modules: Pick<CourseModule, 'completed'>[]): { done: number; total: number; percent: number; text: string } {
+  const total = modules.length;
+  const done = modules.filter((module) => module.completed).length;
+  const percent = total === 0 ? 0 : Math.round((done / total) * 100);
+  return { done, total, percent, text: `${done} of ${total} ${total === 1 ? 'module' : 'modules'} complete` };
+}
+
+/** Navigation state: the next module's heading takes the focus ('Mark as complete and continue'). */
+interface ModuleNavigationState {
+  focusHeading?: boolean;
+}
 
 /** The text often opens with its own title as a heading: the page already shows it. */
 export function withoutLeadingTitle(content: string, title: string): string {
@@ -20,10 +43,99 @@ export function withoutLeadingTitle(content: string, title: string): string {
   return match && match[1].trim().toLowerCase() === title.trim().toLowerCase() ? content.slice(match[0].length) : content;
 }
 
+/** The course's modules beside the one being read: done marks, the current one, and the progress. */
+function CourseModuleList({ courseId, currentId, modules, showProgress }: { courseId: string; currentId: string; modules: CourseModule[]; showProgress: boolean }) {
+  const progress = moduleProgress(modules);
+  return (
+    <Paper withBorder p="md" component="nav" aria-labelledby="course-modules-heading" data-testid="course-module-list">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="course-modules-heading">
+          Course modules
+        </Title>
+        {showProgress ? (
+          <div>
+            <Text size="sm" fw={600} id="course-modules-progress" data-testid="module-progress-text">
+              {progress.text}
+            </Text>
+            <Progress
+              mt={6}
+              value={progress.percent}
+              color={progress.percent >= 100 ? 'green.9' : undefined}
+              aria-label={`Course progress: ${progress.text} (${progress.percent}%)`}
+            />
+          </div>
+        ) : null}
+        <Stack component="ol" gap={6} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          {modules.map((module, index) => {
+            const current = module.id === currentId;
+            return (
+              <Group component="li" key={module.id} gap="xs" wrap="nowrap" align="flex-start" data-module-item={module.id} data-completed={module.completed || undefined}>
+                <ThemeIcon
+                  variant={module.completed ? 'filled' : 'light'}
+                  color={module.completed ? 'green.9' : 'gray'}
+                  radius="xl"
+                  size="sm"
+                  aria-hidden="true"
+                >
+                  {module.completed ? <IconCircleCheck size={14} /> : <Text size="10px" fw={700}>{index + 1}</Text>}
+                </ThemeIcon>
+                <Text size="sm" fw={current ? 700 : 400} style={{ flex: 1 }}>
+                  {current ? (
+                    <span aria-current="page">
+                      <VisuallyHidden>{`Module ${index + 1}: `}</VisuallyHidden>
+                      {module.title}
+                      {module.completed ? <VisuallyHidden> (completed)</VisuallyHidden> : null}
+                      <VisuallyHidden> (this module)</VisuallyHidden>
+                    </span>
+                  ) : (
+                    // One box (inline-block): the hidden prefix would otherwise start the link with an empty line box.
+                    <Anchor component={Link} to={`/course/${courseId}/module/${module.id}`} inherit style={{ display: 'inline-block' }}>
+                      <VisuallyHidden>{`Module ${index + 1}: `}</VisuallyHidden>
+                      {module.title}
+                      {module.completed ? <VisuallyHidden> (completed)</VisuallyHidden> : null}
+                    </Anchor>
+                  )}
+                </Text>
+              </Group>
+            );
+          })}
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}
+
 export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; moduleId: string; user: User | null }) {
   const module = useModule(moduleId);
+  const course = useQuery({ ...courseQueryOptions(courseId), enabled: module.isSuccess });
+  const modules = useQuery({ ...courseModulesQueryOptions(courseId), enabled: module.isSuccess });
   const complete = useCompleteModule();
+  const navigate = useNavigate();
+  const location = useLocation();
   const coursePath = `/course/${courseId}`;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const markButton = useRef<HTMLButtonElement>(null);
+  const continueButton = useRef<HTMLButtonElement>(null);
+  /** After a failure the pressed button is enabled again: it takes the focus back (it was disabled while saving). */
+  const refocus = (button: { current: HTMLButtonElement | null }) => setTimeout(() => button.current?.focus(), 0);
+  // After 'Mark as complete' the button gives way to a status line: the focus moves onto it.
+  const [focusStatus, setFocusStatus] = useState(false);
+  const read = module.data?.read ?? false;
+
+  useEffect(() => {
+    if (focusStatus && read) {
+      statusRef.current?.focus();
+      setFocusStatus(false);
+    }
+  }, [focusStatus, read]);
+
+  // Arrived through 'Mark as complete and continue': the focus starts at this module's heading.
+  const focusHeading = Boolean((location.state as ModuleNavigationState | null)?.focusHeading);
+  const loaded = module.isSuccess;
+  useEffect(() => {
+    if (focusHeading && loaded) headingRef.current?.focus();
+  }, [focusHeading, loaded]);
 
   if (module.isPending) return <PageSpinner label="Loading module" />;
   if (module.isError) {
@@ -50,17 +162,87 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
 
   const data = module.data;
   const hasQuiz = Boolean(data.quiz);
+  const enrolled = Boolean(user) && data.enrolled;
+  const courseEnrollment = course.data?.enrollment ?? null;
+  const certificateId = courseEnrollment?.completed ? courseEnrollment.certificateId : null;
+  // 'Mark as complete and continue' only where marking completes the module (a quiz still to pass does not).
+  const canCompleteAndContinue = enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
+
+  /** The toast after a module: the course's completion with its certificate, else the progress. */
+  function notifyCompleted(enrollment: Enrollment) {
+    if (hasQuiz && !data.quizPassed) {
+      notifySuccess('Module read', 'Pass the quiz to complete this module.');
+      return;
+    }
+    const issued = enrollment.completed ? (enrollment.certificateId ?? null) : null;
+    if (!issued) {
+      notifySuccess('Module completed', `Course progress: ${enrollment.progress}%.`);
+      return;
+    }
+    // The toast lies outside the router: its links navigate through this page's navigate().
+    notifySuccess(
+      'Course completed',
+      <Stack gap={6}>
+        <Text size="sm">{`You have completed ${data.course.title}. Your certificate is ready.`}</Text>
+        <Group gap="md">
+          <Anchor
+            size="sm"
+            href={certificatePath(issued)}
+            onClick={(event) => {
+              event.preventDefault();
+              navigate(certificatePath(issued));
+            }}
+          >
+            View certificate
+          </Anchor>
+          <Anchor
+            size="sm"
+            component="button"
+            type="button"
+            onClick={() =>
+              downloadCertificate(issued).catch((error: unknown) =>
+                notifyFailure('Download failed', errorDescription(error, 'The certificate could not be downloaded.')))
+            }
+          >
+            Download PDF
+          </Anchor>
+        </Group>
+      </Stack>,
+      { autoClose: 12_000 },
+    );
+  }
 
   function markComplete() {
     complete.mutate(data.id, {
-      onSuccess: (enrollment) =>
-        notifySuccess(
-          hasQuiz && !data.quizPassed ? 'Module read' : 'Module completed',
-          hasQuiz && !data.quizPassed ? 'Pass the quiz to complete this module.' : `Course progress: ${enrollment.progress}%.`,
-        ),
-      onError: (error) => notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.')),
+      onSuccess: (enrollment) => {
+        setFocusStatus(true);
+        notifyCompleted(enrollment);
+      },
+      onError: (error) => {
+        notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.'));
+        refocus(markButton);
+      },
     });
   }
+
+  function completeAndContinue() {
+    const nextId = data.nextId;
+    if (!nextId) return;
+    complete.mutate(data.id, {
+      onSuccess: (enrollment) => {
+        notifyCompleted(enrollment);
+        navigate(`/course/${courseId}/module/${nextId}`, { state: { focusHeading: true } satisfies ModuleNavigationState });
+      },
+      onError: (error) => {
+        notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.'));
+        refocus(continueButton);
+      },
+    });
+  }
+
+  const moduleList = modules.data && modules.data.length > 0 ? (
+    <CourseModuleList courseId={courseId} currentId={data.id} modules={modules.data} showProgress={enrolled} />
+  ) : null;
 
   return (
     <Stack gap="lg">
@@ -70,82 +252,122 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
           Back to course
         </Button>
       </Group>
-      <Stack gap="xs">
-        <Group gap="xs">
-          <ServiceBadge code={data.course.service} />
-          <Anchor component={Link} to={coursePath} size="sm">
-            {data.course.title}
-          </Anchor>
-        </Group>
-        <Title order={1}>{data.title}</Title>
-        <Group gap="md">
-          <Text size="sm" c="dimmed">
-            Module {data.position} of {data.total}
-          </Text>
-          <Group gap={4}>
-            <IconClock size={14} aria-hidden="true" />
-            <Text size="sm" c="dimmed">
-              {data.duration} min
-            </Text>
-          </Group>
-          {data.completed ? (
-            <Group gap={4}>
-              <IconCircleCheck size={16} aria-hidden="true" color="var(--mantine-color-green-9)" />
-              <Text size="sm" fw={700}>
-                Completed
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="lg">
+            <Stack gap="xs">
+              <Group gap="xs">
+                <ServiceBadge code={data.course.service} />
+                <Anchor component={Link} to={coursePath} size="sm">
+                  {data.course.title}
+                </Anchor>
+              </Group>
+              <Title order={1} ref={headingRef} tabIndex={-1} style={{ outlineOffset: 4 }}>
+                {data.title}
+              </Title>
+              <Group gap="md">
+                <Text size="sm" c="dimmed">
+                  Module {data.position} of {data.total}
+                </Text>
+                <Group gap={4}>
+                  <IconClock size={14} aria-hidden="true" />
+                  <Text size="sm" c="dimmed">
+                    {data.duration} min
+                  </Text>
+                </Group>
+                {data.completed ? (
+                  <Group gap={4}>
+                    <IconCircleCheck size={16} aria-hidden="true" color="var(--mantine-color-green-9)" />
+                    <Text size="sm" fw={700}>
+                      Completed
+                    </Text>
+                  </Group>
+                ) : null}
+              </Group>
+            </Stack>
+
+            <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label="Module content">
+              <Stack gap="md">
+                {data.image ? <Image src={data.image} alt={`Illustration for ${data.title}`} radius="md" mah={360} fit="contain" /> : null}
+                <MarkdownContent source={withoutLeadingTitle(data.content, data.title)} headingOffset={1} />
+              </Stack>
+            </Paper>
+
+            {enrolled ? (
+              <Group>
+                {data.read ? (
+                  <Text fw={600} ref={statusRef} tabIndex={-1} data-testid="module-status">
+                    {data.completed ? 'You have completed this module.' : 'Marked as read: pass the quiz below to complete this module.'}
+                  </Text>
+                ) : (
+                  <Button ref={markButton} onClick={markComplete} loading={complete.isPending} leftSection={<IconCircleCheck size={18} aria-hidden="true" />}>
+                    Mark as complete
+                  </Button>
+                )}
+              </Group>
+            ) : (
+              <Text size="sm" c="dimmed">
+                Enrol in this course to keep your progress.
               </Text>
+            )}
+
+            {certificateId ? (
+              <Alert
+                color="green"
+                variant="light"
+                title="Course completed!"
+                icon={<IconCircleCheck size={20} aria-hidden="true" color="var(--mantine-color-green-9)" />}
+                styles={{ title: { color: 'var(--mantine-color-text)' } }}
+              >
+                <Stack gap="sm">
+                  <Text size="sm" c="var(--mantine-color-text)">
+                    You have completed every module of this course. Your certificate is ready.
+                  </Text>
+                  <CertificateLinks certificateId={certificateId} />
+                </Stack>
+              </Alert>
+            ) : null}
+
+            {data.quiz ? (
+              <QuizPanel key={data.id} moduleId={data.id} summary={data.quiz} canTake={enrolled} passedBefore={data.quizPassed} />
+            ) : null}
+
+            <Group justify="space-between" component="nav" aria-label="Module navigation">
+              {data.previousId ? (
+                <Button component={Link} to={`/course/${courseId}/module/${data.previousId}`} variant="default" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
+                  Previous module
+                </Button>
+              ) : (
+                <span />
+              )}
+              {data.nextId ? (
+                <Group gap="sm">
+                  {canCompleteAndContinue ? (
+                    <>
+                      {/* Moving on without recording this module: a plain link, apart from the main action. */}
+                      <Button component={Link} to={`/course/${courseId}/module/${data.nextId}`} variant="default" rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
+                        Next module
+                      </Button>
+                      <Button ref={continueButton} onClick={completeAndContinue} loading={complete.isPending} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
+                        Mark as complete and continue
+                      </Button>
+                    </>
+                  ) : (
+                    <Button component={Link} to={`/course/${courseId}/module/${data.nextId}`} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
+                      Next module
+                    </Button>
+                  )}
+                </Group>
+              ) : (
+                <Button component={Link} to={coursePath} variant="default">
+                  Back to course
+                </Button>
+              )}
             </Group>
-          ) : null}
-        </Group>
-      </Stack>
-
-      <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label="Module content">
-        <Stack gap="md">
-          {data.image ? <Image src={data.image} alt={`Illustration for ${data.title}`} radius="md" mah={360} fit="contain" /> : null}
-          <MarkdownContent source={withoutLeadingTitle(data.content, data.title)} headingOffset={1} />
-        </Stack>
-      </Paper>
-
-      {user && data.enrolled ? (
-        <Group>
-          {data.read ? (
-            <Text fw={600}>
-              {data.completed ? 'You have completed this module.' : 'Marked as read: pass the quiz below to complete this module.'}
-            </Text>
-          ) : (
-            <Button onClick={markComplete} loading={complete.isPending} leftSection={<IconCircleCheck size={18} aria-hidden="true" />}>
-              Mark as complete
-            </Button>
-          )}
-        </Group>
-      ) : (
-        <Text size="sm" c="dimmed">
-          Enrol in this course to keep your progress.
-        </Text>
-      )}
-
-      {data.quiz ? (
-        <QuizPanel key={data.id} moduleId={data.id} summary={data.quiz} canTake={Boolean(user) && data.enrolled} passedBefore={data.quizPassed} />
-      ) : null}
-
-      <Group justify="space-between" component="nav" aria-label="Module navigation">
-        {data.previousId ? (
-          <Button component={Link} to={`/course/${courseId}/module/${data.previousId}`} variant="default" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
-            Previous module
-          </Button>
-        ) : (
-          <span />
-        )}
-        {data.nextId ? (
-          <Button component={Link} to={`/course/${courseId}/module/${data.nextId}`} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
-            Next module
-          </Button>
-        ) : (
-          <Button component={Link} to={coursePath} variant="default">
-            Back to course
-          </Button>
-        )}
-      </Group>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>{moduleList}</Grid.Col>
+      </Grid>
     </Stack>
   );
 }

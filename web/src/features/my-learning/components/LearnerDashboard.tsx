@@ -23,6 +23,8 @@ import { PageSpinner } from '@/components/PageSpinner';
 import { errorDescription } from '@/lib/api-client';
 import { type Enrollment, useEnrollments } from '../api/get-enrollments';
 import { formatDate } from '@/lib/format';
+import { usePhoneLayout } from '@/lib/use-phone-layout';
+import { Field, FieldList } from '@/components/FieldList';
 import { type LearningSummary, summarise } from '../lib/summary';
 import { CompletedCard, InProgressCard } from './EnrollmentCards';
 import { EmptyState } from './EmptyState';
@@ -189,10 +191,50 @@ function Overview({ summary, certificateCount, onViewAll }: { summary: LearningS
   );
 }
 
+function progressCell(e: Enrollment, title: string) {
+  return e.status === 'PENDING' ? (
+    'Awaiting approval'
+  ) : (
+    <Group gap="xs" wrap="nowrap">
+      <Progress value={e.progress} w={100} aria-label={`${title}: ${e.progress}%`} />
+      <Text size="sm" span>{e.progress}%</Text>
+    </Group>
+  );
+}
+
+const modulesCell = (e: Enrollment) => (e.course && e.course.modules > 0 ? `${e.completedModules} of ${e.course.modules}` : '—');
+
+/** The progress on a phone (issue 15: the table was cut off at 390 px): one card per course. */
+function ProgressCards({ enrollments }: { enrollments: Enrollment[] }) {
+  return (
+    <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Your progress in each course">
+      {enrollments.map((e) => {
+        const title = e.course?.title ?? 'Course no longer available';
+        return (
+          <Paper component="li" withBorder p="md" radius="md" key={e.id} data-progress-card={e.id}>
+            <Stack gap="sm">
+              <Text fw={600} size="sm">
+                {e.course ? <Anchor component={Link} to={`/course/${e.courseId}`} inherit>{title}</Anchor> : title}
+              </Text>
+              <FieldList>
+                <Field label="Progress" span>{progressCell(e, title)}</Field>
+                <Field label="Modules">{modulesCell(e)}</Field>
+                <Field label="Last activity">{formatDate(e.lastActivityAt)}</Field>
+              </FieldList>
+            </Stack>
+          </Paper>
+        );
+      })}
+    </Stack>
+  );
+}
+
 function ProgressTable({ enrollments }: { enrollments: Enrollment[] }) {
+  const phone = usePhoneLayout();
   if (enrollments.length === 0) {
     return <EmptyState title="No courses yet" text="Enrol in a course to see your progress here." />;
   }
+  if (phone) return <ProgressCards enrollments={enrollments} />;
   return (
     <Table.ScrollContainer minWidth={640}>
       <Table striped>
@@ -211,19 +253,8 @@ function ProgressTable({ enrollments }: { enrollments: Enrollment[] }) {
             return (
               <Table.Tr key={e.id}>
                 <Table.Td>{e.course ? <Anchor component={Link} to={`/course/${e.courseId}`}>{title}</Anchor> : title}</Table.Td>
-                <Table.Td miw={160}>
-                  {e.status === 'PENDING' ? (
-                    'Awaiting approval'
-                  ) : (
-                    <Group gap="xs" wrap="nowrap">
-                      <Progress value={e.progress} w={100} aria-label={`${title}: ${e.progress}%`} />
-                      <Text size="sm">{e.progress}%</Text>
-                    </Group>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {e.course && e.course.modules > 0 ? `${e.completedModules} of ${e.course.modules}` : '—'}
-                </Table.Td>
+                <Table.Td miw={160}>{progressCell(e, title)}</Table.Td>
+                <Table.Td>{modulesCell(e)}</Table.Td>
                 <Table.Td>{formatDate(e.lastActivityAt)}</Table.Td>
               </Table.Tr>
             );
