@@ -44,6 +44,21 @@ export const MESSAGES = {
 } as const;
 
 /** Upload cap for covers and module images (the buckets' file_size_limit). */
+/** The editor's choices for a course's own approval setting (courses.requires_approval). */
+export const APPROVAL_CHOICES = [
+  { value: 'inherit', label: 'Use the site setting', requiresApproval: null },
+  // The specification's course-access label, for this course alone.
+  { value: 'required', label: 'Login and Approval Required', requiresApproval: true },
+  { value: 'none', label: 'No approval needed', requiresApproval: false },
+] as const;
+export type ApprovalChoice = (typeof APPROVAL_CHOICES)[number]['value'];
+export function approvalChoiceOf(requiresApproval: boolean | null | undefined): ApprovalChoice {
+  return requiresApproval === true ? 'required' : requiresApproval === false ? 'none' : 'inherit';
+}
+export function requiresApprovalOf(choice: string | null): boolean | null {
+  return APPROVAL_CHOICES.find((c) => c.value === choice)?.requiresApproval ?? null;
+}
+
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** What the file inputs offer; the server decides by content, not by this. */
 export const IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
@@ -79,6 +94,8 @@ const courseFields = {
   featured: z.boolean({ error: 'Featured must be true or false' }),
   requiresEnrollment: z.boolean({ error: 'Requires enrolment must be true or false' }),
   certificateValidMonths: certificateValidMonthsField,
+  // null: follow the site-wide course access; true/false: this course requires approval or not.
+  requiresApproval: z.boolean({ error: 'Requires approval must be true, false or null' }).nullable(),
 };
 
 /** POST /api/courses. */
@@ -92,6 +109,7 @@ export const courseCreateSchema = z.object({
   featured: courseFields.featured.default(false),
   requiresEnrollment: courseFields.requiresEnrollment.default(true),
   certificateValidMonths: courseFields.certificateValidMonths.default(null),
+  requiresApproval: courseFields.requiresApproval.default(null),
   // The course manager's form carries a module count with no input (spec §5); accepted and ignored.
   modules: z.number().optional(),
 });
@@ -111,6 +129,7 @@ export const courseUpdateSchema = z
     featured: courseFields.featured.optional(),
     requiresEnrollment: courseFields.requiresEnrollment.optional(),
     certificateValidMonths: courseFields.certificateValidMonths.optional(),
+    requiresApproval: courseFields.requiresApproval.optional(),
     modules: z.number().optional(),
   })
   .refine((value) => Object.entries(value).some(([key, v]) => key !== 'modules' && v !== undefined), {
@@ -128,6 +147,7 @@ export const courseEditorSchema = z.object({
   status,
   // An empty number input ('') means the certificate never expires.
   certificateValidMonths: z.preprocess((value) => (value === '' || value === undefined ? null : value), certificateValidMonthsField),
+  requiresApproval: courseFields.requiresApproval.default(null),
 });
 export type CourseEditorValues = z.infer<typeof courseEditorSchema>;
 

@@ -176,6 +176,18 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
               </Text>
             </Alert>
           ) : null}
+          {data.approvalRequired && !enrollment ? (
+            <div data-testid="course-approval">
+              <Text size="sm" fw={700}>
+                Login and Approval Required
+              </Text>
+              <Text size="sm">
+                {user
+                  ? 'An instructor of this course approves each enrolment. Enrol to send your request; you can start once it is approved.'
+                  : 'Sign in to ask to enrol. An instructor of this course approves each enrolment.'}
+              </Text>
+            </div>
+          ) : null}
           {user && !enrollment && data.requiresEnrollment && !mayRead && data.modules > 0 ? (
             <Text size="sm">Enrol in this course to read its modules.</Text>
           ) : null}
