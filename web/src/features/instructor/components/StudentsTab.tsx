@@ -17,9 +17,9 @@ const STATUS_STYLES: Record<StudentStatus, { backgroundColor: string; color: str
   completed: { backgroundColor: 'var(--mantine-color-teal-9)', color: '#fff' },
 };
 
-export function StudentsTab({ allCourses }: { allCourses: boolean }) {
+export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: boolean; initialStatus?: StudentStatus | null }) {
   const [courseId, setCourseId] = useState<string | null>(null);
-  const [status, setStatus] = useState<StudentStatus | null>(null);
+  const [status, setStatus] = useState<StudentStatus | null>(initialStatus);
   const [page, setPage] = useState(1);
   const students = useInstructorStudents({ courseId: courseId ?? undefined, status: status ?? undefined, page });
   const decide = useDecideEnrollment();
