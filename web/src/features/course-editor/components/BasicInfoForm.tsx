@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { Button, Group, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { APPROVAL_CHOICES, approvalChoiceOf, courseEditorSchema, requiresApprovalOf, type CourseEditorValues } from '@shared/authoring.ts';
+import { APPROVAL_CHOICES, COURSE_DESCRIPTION_MIN, approvalChoiceOf, courseEditorSchema, requiresApprovalOf, type CourseEditorValues } from '@shared/authoring.ts';
 import { COURSE_LEVEL_LABELS, COURSE_LEVELS, COURSE_STATUS_LABELS, COURSE_STATUSES, type CourseStatus, type User } from '@shared/domain.ts';
 import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
 import type { Course } from '@shared/catalogue.ts';
@@ -90,7 +90,7 @@ export function BasicInfoForm({
         <TextInput label="Course Title" required withAsterisk={false} key={form.key('title')} {...form.getInputProps('title')} />
         <Textarea
           label="Description"
-          description="At least 20 characters"
+          description={`At least ${COURSE_DESCRIPTION_MIN} characters`}
           required withAsterisk={false}
           autosize
           minRows={4}
