@@ -143,7 +143,7 @@ export function CoursesTab() {
                   <Table.Td><ServiceBadge code={course.service} /></Table.Td>
                   <Table.Td>{course.duration}</Table.Td>
                   <Table.Td><StatusBadge status={course.status} /></Table.Td>
-                  <Table.Td>{formatDate(course.createdAt)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(course.createdAt)}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
                       <Button size="xs" variant="default" onClick={() => setQuick({ course })} aria-label={`Quick Edit ${course.title}`}>Quick Edit</Button>

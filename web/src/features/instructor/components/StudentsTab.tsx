@@ -122,7 +122,7 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
                       {STATUS_LABELS[student.status]}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{formatDate(student.lastActivity)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(student.lastActivity)}</Table.Td>
                   <Table.Td>
                     {student.status === 'pending' ? (
                       <Group gap="xs" wrap="nowrap">
