@@ -27,9 +27,9 @@ const forms = [
 ] as const;
 
 /** The first message per field, as the forms show them (errorPriority 'first'). */
-function messages(schema: (typeof forms)[number][1], input: unknown): Record<string, string> {
+function messages(schema: { safeParse: (input: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, input: unknown): Record<string, string> {
   const result = schema.safeParse(input);
-  if (result.success) return {};
+  if (result.success || !result.error) return {};
   const out: Record<string, string> = {};
   for (const issue of result.error.issues) {
     const key = issue.path.join('.');
