@@ -13,7 +13,8 @@ const CONFLICT_COURSE = '10000000-0000-4000-a000-000000000002';
 interface Stats {
   totalCourses: number;
   totalStudents: number;
-  averageCompletion: number;
+  completionRate: number;
+  averageProgress: number;
   totalCourseHours: number;
   recentlyUpdated: { id: string; title: string }[];
 }
@@ -51,7 +52,8 @@ describe('instructor dashboard and course manager end to end', () => {
     await card('Total Courses').waitFor();
     expect(await card('Total Courses').textContent()).toBe(String(stats.totalCourses));
     expect(await card('Total Students').textContent()).toBe(String(stats.totalStudents));
-    expect(await card('Average Completion').textContent()).toBe(`${stats.averageCompletion}%`);
+    expect(await card('Completion Rate').textContent()).toBe(`${stats.completionRate}%`);
+    expect(await card('Average Progress').textContent()).toBe(`${stats.averageProgress}%`);
     expect(await card('Total Course Hours').textContent()).toBe(String(stats.totalCourseHours));
     expect(stats.totalCourses).toBeGreaterThan(0);
     await page.getByRole('heading', { name: 'Recently Updated' }).waitFor();

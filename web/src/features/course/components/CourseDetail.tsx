@@ -170,7 +170,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
             </div>
           ) : null}
           {pending ? (
-            <Alert color="yellow" title="Enrolment pending" variant="light">
+            <Alert color="yellow" title="Enrolment pending" variant="light" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
               <Text size="sm" c="var(--mantine-color-text)">
                 Your enrolment is waiting for approval by an instructor of this course. You can start once it is approved.
               </Text>
