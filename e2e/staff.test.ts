@@ -128,7 +128,7 @@ describe('issue 15: approval per course, overview figures, badges, accessibility
     await expectAccessible(page);
   });
 
-  it('shows every badge whole and every date on one line at 1366 px', async () => {
+  it('shows every badge whole and every date on one line at 1366 px: Students and Courses (course manager)', async () => {
     const pages: [string, string][] = [
       [`${baseUrl}/instructor?tab=students`, 'Students'],
       [`${baseUrl}/course-manager`, 'Courses'],
@@ -141,6 +141,9 @@ describe('issue 15: approval per course, overview figures, badges, accessibility
       expect(await wrappedDates(page), url).toEqual([]);
       await expectAccessible(page);
     }
+  }, 240_000);
+
+  it('shows every badge whole and every date on one line at 1366 px: the admin Users and Courses tables', async () => {
     const adminContext = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const adminPage = await adminContext.newPage();
     try {
@@ -158,7 +161,7 @@ describe('issue 15: approval per course, overview figures, badges, accessibility
     } finally {
       await adminContext.close();
     }
-  });
+  }, 240_000);
 
   it('links the accessibility statement from the sign-in page footer, and states what the tests check', async () => {
     // The statement's standard is the one expectAccessible checks with axe-core.
@@ -194,5 +197,5 @@ describe('issue 15: approval per course, overview figures, badges, accessibility
         await context.close();
       }
     }
-  });
+  }, 240_000);
 });
