@@ -48,6 +48,21 @@ export const MESSAGES = {
 } as const;
 
 /** Upload cap for covers and module images (the buckets' file_size_limit). */
+/** The editor's choices for a course's own approval setting (courses.requires_approval). */
+export const APPROVAL_CHOICES = [
+  { value: 'inherit', label: 'Use the site setting', requiresApproval: null },
+  // The specification's course-access label, for this course alone.
+  { value: 'required', label: 'Login and Approval Required', requiresApproval: true },
+  { value: 'none', label: 'No approval needed', requiresApproval: false },
+] as const;
+export type ApprovalChoice = (typeof APPROVAL_CHOICES)[number]['value'];
+export function approvalChoiceOf(requiresApproval: boolean | null | undefined): ApprovalChoice {
+  return requiresApproval === true ? 'required' : requiresApproval === false ? 'none' : 'inherit';
+}
+export function requiresApprovalOf(choice: string | null): boolean | null {
+  return APPROVAL_CHOICES.find((c) => c.value === choice)?.requiresApproval ?? null;
+}
+
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** What the file inputs offer; the server decides by content, not by this. */
 export const IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
@@ -64,6 +79,13 @@ const title = z
   .trim()
   .min(3, MESSAGES.titleMin)
   .max(200, MESSAGES.titleMax);
+/** A course's title: 'Title is required' when empty, else at least 3 characters (every course form and the API). */
+const courseTitle = z
+  .string({ error: MESSAGES.titleRequired })
+  .trim()
+  .min(1, MESSAGES.titleRequired)
+  .min(3, MESSAGES.titleMin)
+  .max(200, MESSAGES.titleMax);
 const service = z.enum(SERVICE_CODES, { error: MESSAGES.serviceRequired });
 const level = z.enum(COURSE_LEVELS, { error: MESSAGES.levelRequired });
 const status = z.enum(COURSE_STATUSES, { error: MESSAGES.statusRequired });
@@ -72,13 +94,19 @@ const durationHours = z
   .int(MESSAGES.durationHours)
   .min(1, MESSAGES.durationHours)
   .max(10000, 'Duration must be at most 10000 hours');
-const description = (min: number, message: string) =>
-  z.string({ error: message }).trim().min(min, message).max(5000, MESSAGES.descriptionMax);
+/** The minimum length of a course description, the same in every form and in the API (issue 15). */
+export const COURSE_DESCRIPTION_MIN = 20;
+const courseDescription = z
+  .string({ error: MESSAGES.descriptionRequired })
+  .trim()
+  .min(1, MESSAGES.descriptionRequired)
+  .min(COURSE_DESCRIPTION_MIN, MESSAGES.descriptionMin20)
+  .max(5000, MESSAGES.descriptionMax);
 
 /** Every course field the API accepts, without defaults (the base of create and update). */
 const courseFields = {
-  title,
-  description: description(10, MESSAGES.descriptionMin10),
+  title: courseTitle,
+  description: courseDescription,
   service,
   level,
   duration: durationHours,
@@ -86,6 +114,8 @@ const courseFields = {
   featured: z.boolean({ error: 'Featured must be true or false' }),
   requiresEnrollment: z.boolean({ error: 'Requires enrolment must be true or false' }),
   certificateValidMonths: certificateValidMonthsField,
+  // null: follow the site-wide course access; true/false: this course requires approval or not.
+  requiresApproval: z.boolean({ error: 'Requires approval must be true, false or null' }).nullable(),
 };
 
 /** POST /api/courses. */
@@ -99,6 +129,7 @@ export const courseCreateSchema = z.object({
   featured: courseFields.featured.default(false),
   requiresEnrollment: courseFields.requiresEnrollment.default(true),
   certificateValidMonths: courseFields.certificateValidMonths.default(null),
+  requiresApproval: courseFields.requiresApproval.default(null),
   // The course manager's form carries a module count with no input (spec §5); accepted and ignored.
   modules: z.number().optional(),
 });
@@ -118,6 +149,7 @@ export const courseUpdateSchema = z
     featured: courseFields.featured.optional(),
     requiresEnrollment: courseFields.requiresEnrollment.optional(),
     certificateValidMonths: courseFields.certificateValidMonths.optional(),
+    requiresApproval: courseFields.requiresApproval.optional(),
     modules: z.number().optional(),
   })
   .refine((value) => Object.entries(value).some(([key, v]) => key !== 'modules' && v !== undefined), {
@@ -125,27 +157,32 @@ export const courseUpdateSchema = z
   });
 export type CourseUpdateInput = z.infer<typeof courseUpdateSchema>;
 
-/** The course editor's Basic Information form (spec §5 "Course editor form"). */
-export const courseEditorSchema = z.object({
-  title,
-  description: description(20, MESSAGES.descriptionMin20),
+/**
+ * The rules every create-course form applies (issue 15): the course editor, the course manager's
+ * dialog and the admin's Quick Add share these fields and messages, and the API's
+ * courseCreateSchema / courseUpdateSchema validate the same fields with the same rules.
+ */
+export const courseFormSchema = z.object({
+  title: courseFields.title,
+  description: courseFields.description,
   service,
   level,
   duration: durationHours,
   status,
+});
+export type CourseFormValues = z.infer<typeof courseFormSchema>;
+
+/** The course editor's Basic Information form (spec §5 "Course editor form"). */
+export const courseEditorSchema = courseFormSchema.extend({
   // An empty number input ('') means the certificate never expires.
   certificateValidMonths: z.preprocess((value) => (value === '' || value === undefined ? null : value), certificateValidMonthsField),
+  requiresApproval: courseFields.requiresApproval.default(null),
 });
 export type CourseEditorValues = z.infer<typeof courseEditorSchema>;
 
 /** The course manager's create/edit dialogs (spec §5 "Course manager form"). */
-export const courseManagerSchema = z.object({
-  title,
-  description: description(10, MESSAGES.descriptionMin10),
-  service,
+export const courseManagerSchema = courseFormSchema.extend({
   modules: z.number({ error: MESSAGES.modulesMin }).int(MESSAGES.modulesMin).min(1, MESSAGES.modulesMin).default(1),
-  duration: durationHours,
-  level,
   status: status.default('DRAFT'),
   featured: z.boolean().default(false),
   requiresEnrollment: z.boolean().default(true),
@@ -153,21 +190,7 @@ export const courseManagerSchema = z.object({
 export type CourseManagerValues = z.infer<typeof courseManagerSchema>;
 
 /** The admin's Quick Add / Quick Edit dialog (spec §5 "Admin quick course form"). */
-export const adminQuickCourseSchema = z.object({
-  title: z
-    .string({ error: MESSAGES.titleRequired })
-    .trim()
-    .min(1, MESSAGES.titleRequired)
-    .min(3, MESSAGES.titleMin)
-    .max(200, MESSAGES.titleMax),
-  description: z
-    .string({ error: MESSAGES.descriptionRequired })
-    .trim()
-    .min(1, MESSAGES.descriptionRequired)
-    .min(10, MESSAGES.descriptionMin10)
-    .max(5000, MESSAGES.descriptionMax),
-  service,
-  duration: durationHours,
+export const adminQuickCourseSchema = courseFormSchema.extend({
   status: status.default('ACTIVE'),
 });
 export type AdminQuickCourseValues = z.infer<typeof adminQuickCourseSchema>;

@@ -82,6 +82,10 @@ export interface Course {
   modules: number;
   /** How many months a certificate of the course stays valid; null: it never expires. */
   certificateValidMonths?: number | null;
+  /** The course's own approval setting: null follows the site-wide course access. */
+  requiresApproval?: boolean | null;
+  /** Whether enrolling on this course needs an instructor's approval (own setting, else the site rule). */
+  approvalRequired?: boolean;
   createdAt: string;
   updatedAt: string;
   enrollment: CourseEnrollmentSummary | null;

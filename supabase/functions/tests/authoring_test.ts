@@ -71,7 +71,7 @@ test('POST /api/courses: visitor 401, learner 403, instructor outside their serv
   const bad = await call('POST', '/api/courses', { token: instructorToken, body: { title: 'ab', description: 'short', service: 'NOPE', duration: 0 } });
   assert.deepEqual(bad.status, 400);
   assert.deepEqual(bad.json.fields.title, 'Title must be at least 3 characters');
-  assert.deepEqual(bad.json.fields.description, 'Description must be at least 10 characters');
+  assert.deepEqual(bad.json.fields.description, 'Description must be at least 20 characters');
   assert.deepEqual(bad.json.fields.service, 'Service is required');
   assert.deepEqual(bad.json.fields.duration, 'Duration must be at least 1 hour');
   const notJson = await call('POST', '/api/courses', { token: instructorToken, raw: '{oops', headers: { 'content-type': 'application/json' } });

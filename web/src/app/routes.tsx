@@ -37,6 +37,7 @@ export const routes: RouteObject[] = [
       },
       { path: 'course/:id', lazy: () => import('./routes/course').then((m) => ({ Component: m.CourseRoute })) },
       { path: 'course/:id/module/:moduleId', lazy: () => import('./routes/module').then((m) => ({ Component: m.ModuleRoute })) },
+      { path: 'accessibility', lazy: () => import('./routes/accessibility').then((m) => ({ Component: m.AccessibilityRoute })) },
       { path: 'verify/:code', lazy: () => import('./routes/verify').then((m) => ({ Component: m.VerifyRoute })) },
       { path: '*', lazy: () => import('./routes/not-found').then((m) => ({ Component: m.NotFoundRoute })) },
     ],

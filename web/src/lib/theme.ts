@@ -12,6 +12,14 @@ export const theme = createTheme({
   focusRing: 'auto',
   components: {
     Tooltip: { defaultProps: { openDelay: 700 } },
+    // Badges are short labels (status, role, service): never cut to "ST…" or "IN PROG…". A badge
+    // keeps its full width (tables widen the column instead of squeezing it) and never ellipsises.
+    Badge: {
+      styles: {
+        root: { maxWidth: 'none', minWidth: 'max-content', flexShrink: 0, overflow: 'visible' },
+        label: { overflow: 'visible', textOverflow: 'clip' },
+      },
+    },
     // The toast description is gray.6 / dark.2 by default (3.3:1 and 3.5:1): use the darker dimmed.
     Notification: { styles: { description: { color: 'var(--mantine-color-dimmed)' } } },
   },

@@ -105,7 +105,8 @@ async function readCourse(tx: Tx, courseId: string) {
   const [row] = await tx<Record<string, unknown>[]>`
     select c.id, c.title, c.description, c.service::text as service, c.cover_image, c.author_id,
            c.duration, c.level::text as level, c.featured, c.requires_enrollment, c.status::text as status,
-           c.created_at, c.updated_at, c.certificate_valid_months,
+           c.created_at, c.updated_at, c.certificate_valid_months, c.requires_approval,
+           coalesce(c.requires_approval, private.course_access() = 'login-approval') as approval_required,
            (select count(*)::int from public.course_modules m where m.course_id = c.id) as modules,
            a.name as author_name, a.username as author_username,
            e.id as enrollment_id, e.progress as enrollment_progress, e.completed as enrollment_completed,
@@ -130,6 +131,8 @@ async function readCourse(tx: Tx, courseId: string) {
     status: row.status,
     modules: row.modules,
     certificateValidMonths: row.certificateValidMonths ?? null,
+    requiresApproval: row.requiresApproval ?? null,
+    approvalRequired: Boolean(row.approvalRequired),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     enrollment: row.enrollmentId
@@ -241,10 +244,10 @@ export function authoringRoutes(config: Config, db: Db) {
       }
       const [row] = await guarded(() => tx<{ id: string }[]>`
         insert into public.courses (title, description, service, level, duration, status, featured, requires_enrollment, author_id,
-                                    certificate_valid_months)
+                                    certificate_valid_months, requires_approval)
         values (${input.title}, ${input.description}, ${input.service}::public.service_code, ${input.level}::public.course_level,
                 ${input.duration}, ${input.status}::public.course_status, ${input.featured}, ${input.requiresEnrollment},
-                (select auth.uid()), ${input.certificateValidMonths ?? null}::integer)
+                (select auth.uid()), ${input.certificateValidMonths ?? null}::integer, ${input.requiresApproval ?? null}::boolean)
         returning id`);
       return await readCourse(tx, row.id);
     });
@@ -273,7 +276,10 @@ export function authoringRoutes(config: Config, db: Db) {
           requires_enrollment = coalesce(${input.requiresEnrollment ?? null}::boolean, requires_enrollment),
           -- null clears it (never expires); absent leaves it as it is.
           certificate_valid_months = case when ${input.certificateValidMonths !== undefined}::boolean
-            then ${input.certificateValidMonths ?? null}::integer else certificate_valid_months end
+            then ${input.certificateValidMonths ?? null}::integer else certificate_valid_months end,
+          -- null: follow the site rule; absent leaves it as it is.
+          requires_approval = case when ${input.requiresApproval !== undefined}::boolean
+            then ${input.requiresApproval ?? null}::boolean else requires_approval end
         where id = ${id}::uuid
         returning id`);
       // RLS's with-check (e.g. a service outside the instructor's) refuses by raising; no row: refused.

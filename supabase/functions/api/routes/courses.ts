@@ -139,6 +139,8 @@ export function courseRoutes(config: Config, db: Db) {
       status: String(row.status),
       modules: Number(row.modules ?? 0),
       certificateValidMonths: row.certificateValidMonths == null ? null : Number(row.certificateValidMonths),
+      requiresApproval: row.requiresApproval == null ? null : Boolean(row.requiresApproval),
+      approvalRequired: Boolean(row.approvalRequired),
       createdAt: iso(row.createdAt),
       updatedAt: iso(row.updatedAt),
       enrollment: row.enrollmentId
@@ -180,6 +182,7 @@ export function courseRoutes(config: Config, db: Db) {
       select p.id, p.title, p.description, p.service::text as service, p.cover_image, p.author_id, p.duration,
              p.level::text as level, p.featured, p.requires_enrollment, p.status::text as status,
              p.created_at, p.updated_at, coalesce(a.modules, 0) as modules, p.certificate_valid_months,
+             p.requires_approval, coalesce(p.requires_approval, private.course_access() = 'login-approval') as approval_required,
              a.username as author_username, a.name as author_name,
              e.id as enrollment_id, e.progress as enrollment_progress, e.completed as enrollment_completed,
              e.status::text as enrollment_status, e.completed_at as enrollment_completed_at,

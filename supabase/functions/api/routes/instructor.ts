@@ -56,6 +56,11 @@ export function instructorRoutes(_config: Config, db: Db) {
           averageCompletion: number;
           totalCourseHours: number;
           recentlyUpdated: unknown[];
+          completionRate: number;
+          averageProgress: number;
+          completedEnrolments: number;
+          totalEnrolments: number;
+          pendingRequests: number;
         }[]>`select * from private.instructor_stats()`,
       ])
       .catch(fromDatabase);

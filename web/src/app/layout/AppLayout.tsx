@@ -85,6 +85,11 @@ export function AppLayout() {
             <Text size="sm" c="dimmed" data-testid="footer-text">
               {settings ? settings.footerText : `© ${new Date().getFullYear()} ${DEFAULT_SITE_NAME}.`}
             </Text>
+            <Text size="sm">
+              <Anchor component={Link} to="/accessibility" size="sm">
+                Accessibility statement
+              </Anchor>
+            </Text>
             {settings?.contactEmail ? (
               <Text size="sm" c="dimmed">
                 Contact: <Anchor href={`mailto:${settings.contactEmail}`} size="sm">{settings.contactEmail}</Anchor>

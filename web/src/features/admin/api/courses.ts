@@ -11,6 +11,7 @@ export interface AdminCourse {
   title: string;
   description: string;
   service: string;
+  level?: string;
   duration: number;
   status: string;
   createdAt: string;

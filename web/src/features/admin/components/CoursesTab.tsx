@@ -7,8 +7,8 @@ import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { Link } from 'react-router';
-import { adminQuickCourseSchema, type AdminQuickCourseValues } from '@shared/authoring.ts';
-import { COURSE_STATUS_LABELS, COURSE_STATUSES, type CourseStatus } from '@shared/domain.ts';
+import { adminQuickCourseSchema, COURSE_DESCRIPTION_MIN, type AdminQuickCourseValues } from '@shared/authoring.ts';
+import { COURSE_LEVEL_LABELS, COURSE_LEVELS, COURSE_STATUS_LABELS, COURSE_STATUSES, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
 import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -19,6 +19,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { serviceFilterData } from './UsersTab';
 
 const statusData = COURSE_STATUSES.map((status) => ({ value: status, label: COURSE_STATUS_LABELS[status] }));
+const levelData = COURSE_LEVELS.map((level) => ({ value: level, label: COURSE_LEVEL_LABELS[level] }));
 const serviceData = SERVICE_CODES.map((code) => ({ value: code, label: serviceLabel(code) }));
 
 function StatusBadge({ status }: { status: string }) {
@@ -29,7 +30,7 @@ function StatusBadge({ status }: { status: string }) {
     : <Badge variant="outline" color="dark.6" radius="sm" c="var(--mantine-color-text)">{label}</Badge>;
 }
 
-const blank: AdminQuickCourseValues = { title: '', description: '', service: 'MISC', duration: 1, status: 'ACTIVE' };
+const blank: AdminQuickCourseValues = { title: '', description: '', service: 'MISC', level: 'BEGINNER', duration: 1, status: 'ACTIVE' };
 
 function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | null; opened: boolean; onClose: () => void }) {
   const create = useQuickCreateCourse();
@@ -42,7 +43,7 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
   useEffect(() => {
     if (!opened) return;
     form.setValues(course
-      ? { title: course.title, description: course.description, service: course.service as ServiceCode, duration: course.duration, status: course.status as CourseStatus }
+      ? { title: course.title, description: course.description, service: course.service as ServiceCode, level: (course.level ?? 'BEGINNER') as CourseLevel, duration: course.duration, status: course.status as CourseStatus }
       : blank);
     form.clearErrors();
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -68,8 +69,9 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label="Title" required {...form.getInputProps('title')} />
-          <Textarea label="Description" required autosize minRows={3} {...form.getInputProps('description')} />
+          <Textarea label="Description" description={`At least ${COURSE_DESCRIPTION_MIN} characters`} required autosize minRows={3} {...form.getInputProps('description')} />
           <Select label="Service" required data={serviceData} allowDeselect={false} {...form.getInputProps('service')} />
+          <Select label="Level" required data={levelData} allowDeselect={false} {...form.getInputProps('level')} />
           <NumberInput label="Duration (hours)" required min={1} allowDecimal={false} {...form.getInputProps('duration')} />
           <Select label="Status" required data={statusData} allowDeselect={false} {...form.getInputProps('status')} />
           <Group justify="flex-end">
@@ -141,7 +143,7 @@ export function CoursesTab() {
                   <Table.Td><ServiceBadge code={course.service} /></Table.Td>
                   <Table.Td>{course.duration}</Table.Td>
                   <Table.Td><StatusBadge status={course.status} /></Table.Td>
-                  <Table.Td>{formatDate(course.createdAt)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(course.createdAt)}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
                       <Button size="xs" variant="default" onClick={() => setQuick({ course })} aria-label={`Quick Edit ${course.title}`}>Quick Edit</Button>

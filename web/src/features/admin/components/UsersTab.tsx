@@ -133,7 +133,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     )}
                   </Table.Td>
                   <Table.Td><RoleBadge role={user.role} /></Table.Td>
-                  <Table.Td>{formatDate(user.createdAt)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(user.createdAt)}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
                       <Button size="xs" variant="default" component={Link} to={`/learning-record?user=${user.id}`} aria-label={`Learning record of ${user.name}`}>

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { Button, Group, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { courseEditorSchema, type CourseEditorValues } from '@shared/authoring.ts';
+import { APPROVAL_CHOICES, COURSE_DESCRIPTION_MIN, approvalChoiceOf, courseEditorSchema, requiresApprovalOf, type CourseEditorValues } from '@shared/authoring.ts';
 import { COURSE_LEVEL_LABELS, COURSE_LEVELS, COURSE_STATUS_LABELS, COURSE_STATUSES, type CourseStatus, type User } from '@shared/domain.ts';
 import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
 import type { Course } from '@shared/catalogue.ts';
@@ -26,6 +26,7 @@ function valuesOf(course: Course | undefined, services: string[]): CourseEditorV
     duration: course?.duration ?? 1,
     status: (course?.status ?? 'DRAFT') as CourseEditorValues['status'],
     certificateValidMonths: course?.certificateValidMonths ?? null,
+    requiresApproval: course?.requiresApproval ?? null,
   };
 }
 
@@ -89,7 +90,7 @@ export function BasicInfoForm({
         <TextInput label="Course Title" required withAsterisk={false} key={form.key('title')} {...form.getInputProps('title')} />
         <Textarea
           label="Description"
-          description="At least 20 characters"
+          description={`At least ${COURSE_DESCRIPTION_MIN} characters`}
           required withAsterisk={false}
           autosize
           minRows={4}
@@ -144,6 +145,16 @@ export function BasicInfoForm({
           key={form.key('certificateValidMonths')}
           {...form.getInputProps('certificateValidMonths')}
           value={form.getValues().certificateValidMonths ?? ''}
+        />
+        <Select
+          label="Enrolment approval"
+          description="Whether an instructor must approve each enrolment on this course. The site setting applies unless you choose otherwise."
+          data={APPROVAL_CHOICES.map(({ value, label }) => ({ value, label }))}
+          allowDeselect={false}
+          key={form.key('requiresApproval')}
+          value={approvalChoiceOf(form.getValues().requiresApproval)}
+          onChange={(choice) => form.setFieldValue('requiresApproval', requiresApprovalOf(choice))}
+          error={form.errors.requiresApproval}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => navigate('/admin')}>

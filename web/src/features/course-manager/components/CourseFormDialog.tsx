@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { Button, Checkbox, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { courseManagerSchema, type CourseManagerValues } from '@shared/authoring.ts';
+import { COURSE_DESCRIPTION_MIN, courseManagerSchema, type CourseManagerValues } from '@shared/authoring.ts';
 import { COURSE_LEVEL_LABELS, COURSE_LEVELS, COURSE_STATUS_LABELS, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
 import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -109,6 +109,7 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
           <TextInput label="Title" required withAsterisk={false} key={form.key('title')} {...form.getInputProps('title')} />
           <Textarea
             label="Description"
+            description={`At least ${COURSE_DESCRIPTION_MIN} characters`}
             required
             withAsterisk={false}
             autosize

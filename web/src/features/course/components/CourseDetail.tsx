@@ -212,11 +212,23 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
             </div>
           ) : null}
           {pending ? (
-            <Alert color="yellow" title="Enrolment pending" variant="light" ref={pendingNotice} tabIndex={-1}>
+            <Alert color="yellow" title="Enrolment pending" variant="light" ref={pendingNotice} tabIndex={-1} styles={{ title: { color: 'var(--mantine-color-text)' } }}>
               <Text size="sm" c="var(--mantine-color-text)">
                 Your enrolment is waiting for approval by an instructor of this course. You can start once it is approved.
               </Text>
             </Alert>
+          ) : null}
+          {data.approvalRequired && !enrollment ? (
+            <div data-testid="course-approval">
+              <Text size="sm" fw={700}>
+                Login and Approval Required
+              </Text>
+              <Text size="sm">
+                {user
+                  ? 'An instructor of this course approves each enrolment. Enrol to send your request; you can start once it is approved.'
+                  : 'Sign in to ask to enrol. An instructor of this course approves each enrolment.'}
+              </Text>
+            </div>
           ) : null}
           {user && !enrollment && data.requiresEnrollment && !mayRead && data.modules > 0 ? (
             <Text size="sm">Enrol in this course to read its modules.</Text>

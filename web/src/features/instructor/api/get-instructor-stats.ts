@@ -14,9 +14,18 @@ export interface RecentCourse {
 export interface InstructorStats {
   totalCourses: number;
   totalStudents: number;
+  /** Same as averageProgress (kept by the server for old clients). */
   averageCompletion: number;
   totalCourseHours: number;
   recentlyUpdated: RecentCourse[];
+  /** Completed enrolments / enrolments on the caller's courses, in percent. */
+  completionRate: number;
+  /** Mean progress of those enrolments, in percent. */
+  averageProgress: number;
+  completedEnrolments: number;
+  totalEnrolments: number;
+  /** Enrolment requests awaiting approval on the caller's courses. */
+  pendingRequests: number;
 }
 
 export const getInstructorStats = () => api.get<InstructorStats>('/instructor/stats');

@@ -40,7 +40,11 @@ export function InstructorDashboard({ name, isAdmin }: { name: string; isAdmin: 
           <MyCoursesTab />
         </Tabs.Panel>
         <Tabs.Panel value="students" pt="md">
-          <StudentsTab allCourses={isAdmin} />
+          <StudentsTab
+            allCourses={isAdmin}
+            // ?status=pending (the Overview's "Review and approve" link) opens the pending requests.
+            initialStatus={params.get('status') === 'pending' ? 'pending' : null}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="analytics" pt="md">
           <AnalyticsTab />

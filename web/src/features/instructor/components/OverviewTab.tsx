@@ -1,6 +1,7 @@
-// Overview: the four figures (computed by the server from the caller's courses and enrolments), the
+// Overview: the figures (completion rate and average progress, each named; pending requests with a link to approve them) (computed by the server from the caller's courses and enrolments), the
 // three most recently updated courses and the quick actions.
-import { Alert, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorDescription } from '@/lib/api-client';
 import { ServiceBadge } from '@/components/ServiceBadge';
@@ -8,7 +9,7 @@ import { useInstructorStats } from '../api/get-instructor-stats';
 import { formatDate } from '@/lib/format';
 import { StatusBadge } from './StatusBadge';
 
-function StatCard({ label, value }: { label: string; value: string }) {
+function StatCard({ label, value, note }: { label: string; value: string; note?: ReactNode }) {
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label={label}>
       <Text size="sm" c="dimmed" fw={500}>
@@ -17,9 +18,16 @@ function StatCard({ label, value }: { label: string; value: string }) {
       <Text fz={32} fw={700} data-stat={label}>
         {value}
       </Text>
+      {note ? (
+        <Text size="sm" c="dimmed">
+          {note}
+        </Text>
+      ) : null}
     </Paper>
   );
 }
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function OverviewTab({ onShowTab }: { onShowTab: (tab: 'students' | 'analytics') => void }) {
   const stats = useInstructorStats();
@@ -33,15 +41,33 @@ export function OverviewTab({ onShowTab }: { onShowTab: (tab: 'students' | 'anal
   return (
     <Stack gap="lg">
       {data ? (
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
           <StatCard label="Total Courses" value={String(data.totalCourses)} />
           <StatCard label="Total Students" value={String(data.totalStudents)} />
-          <StatCard label="Average Completion" value={`${data.averageCompletion}%`} />
           <StatCard label="Total Course Hours" value={String(data.totalCourseHours)} />
+          <StatCard
+            label="Completion Rate"
+            value={`${data.completionRate}%`}
+            note={`${data.completedEnrolments} of ${plural(data.totalEnrolments, 'enrolment', 'enrolments')} completed`}
+          />
+          <StatCard label="Average Progress" value={`${data.averageProgress}%`} note="Mean progress across your enrolments" />
+          <StatCard
+            label="Pending Requests"
+            value={String(data.pendingRequests)}
+            note={
+              data.pendingRequests > 0 ? (
+                <Anchor component={Link} to="?tab=students&status=pending" data-testid="approve-requests">
+                  Review and approve {plural(data.pendingRequests, 'request', 'requests')}
+                </Anchor>
+              ) : (
+                'No enrolments waiting for approval'
+              )
+            }
+          />
         </SimpleGrid>
       ) : (
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} aria-busy="true" aria-label="Loading your figures">
-          {[0, 1, 2, 3].map((n) => <Skeleton key={n} height={96} radius="md" />)}
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} aria-busy="true" aria-label="Loading your figures">
+          {[0, 1, 2, 3, 4, 5].map((n) => <Skeleton key={n} height={96} radius="md" />)}
         </SimpleGrid>
       )}
 

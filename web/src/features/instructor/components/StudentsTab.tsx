@@ -17,9 +17,9 @@ const STATUS_STYLES: Record<StudentStatus, { backgroundColor: string; color: str
   completed: { backgroundColor: 'var(--mantine-color-teal-9)', color: '#fff' },
 };
 
-export function StudentsTab({ allCourses }: { allCourses: boolean }) {
+export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: boolean; initialStatus?: StudentStatus | null }) {
   const [courseId, setCourseId] = useState<string | null>(null);
-  const [status, setStatus] = useState<StudentStatus | null>(null);
+  const [status, setStatus] = useState<StudentStatus | null>(initialStatus);
   const [page, setPage] = useState(1);
   const students = useInstructorStudents({ courseId: courseId ?? undefined, status: status ?? undefined, page });
   const decide = useDecideEnrollment();
@@ -122,7 +122,7 @@ export function StudentsTab({ allCourses }: { allCourses: boolean }) {
                       {STATUS_LABELS[student.status]}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{formatDate(student.lastActivity)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(student.lastActivity)}</Table.Td>
                   <Table.Td>
                     {student.status === 'pending' ? (
                       <Group gap="xs" wrap="nowrap">
