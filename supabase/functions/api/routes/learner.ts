@@ -402,6 +402,13 @@ export function learnerRoutes(config: Config, db: Db) {
     }
   });
 
+  /** The person has chosen their own password: a temporary one no longer holds them back. Only the
+   * service role writes must_change_password (no API role holds a privilege on the column). */
+  const passwordChosen = (userId: string) =>
+    db.withServiceRole((tx) => tx`
+      update public.profiles set must_change_password = false
+      where id = ${userId}::uuid and must_change_password`);
+
   routes.put('/profile/password', async (c) => {
     const caller = requireUser(c);
     const input = await jsonBody(c, passwordChangeSchema);
@@ -447,6 +454,7 @@ export function learnerRoutes(config: Config, db: Db) {
       if (again.status === 400 || again.status === 422) throw (await refusal(again)).error;
       await again.body?.cancel();
       if (!again.ok) throw new Error(`Auth password update failed with ${again.status}`);
+      await passwordChosen(caller.userId);
       const session: AuthSession = {
         access_token: granted.access_token,
         refresh_token: String(granted.refresh_token),
@@ -464,6 +472,7 @@ export function learnerRoutes(config: Config, db: Db) {
     const others = await fetch(`${config.supabaseUrl}/auth/v1/logout?scope=others`, { method: 'POST', headers: asUser });
     await others.body?.cancel();
     if (!others.ok) throw new Error(`Ending the other sessions failed with ${others.status}`);
+    await passwordChosen(caller.userId);
     return c.body(null, 204);
   });
 

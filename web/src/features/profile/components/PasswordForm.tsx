@@ -11,7 +11,14 @@ import { useChangePassword } from '../api/change-password';
 const toggle = (which: string) => ({ 'aria-label': `Show or hide the characters typed (${which})` });
 const EMPTY: PasswordChangeInput = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
-export function PasswordForm() {
+export interface PasswordFormProps {
+  /** Called after the password has changed (the choose-a-new-password screen moves on). */
+  onChanged?: () => void;
+  /** A hint under "Current password" (the temporary password the person was given). */
+  currentDescription?: string;
+}
+
+export function PasswordForm({ onChanged, currentDescription }: PasswordFormProps = {}) {
   const form = useForm<PasswordChangeInput>({
     mode: 'controlled',
     initialValues: EMPTY,
@@ -21,6 +28,7 @@ export function PasswordForm() {
     onSuccess: () => {
       form.setValues(EMPTY);
       notifySuccess('Password changed', 'Use your new password the next time you sign in.');
+      onChanged?.();
     },
     onError: (error) => {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
@@ -33,6 +41,7 @@ export function PasswordForm() {
       <Stack gap="md">
         <PasswordInput
           label="Current password"
+          description={currentDescription}
           autoComplete="current-password"
           visibilityToggleButtonProps={toggle('current')}
           required
