@@ -27,12 +27,13 @@ export function PasswordForm({ onChanged, currentDescription }: PasswordFormProp
   const change = useChangePassword({
     onSuccess: () => {
       form.setValues(EMPTY);
-      notifySuccess('Password changed', 'Use your new password the next time you sign in.');
+      form.clearErrors();
+      notifySuccess('Password changed', 'Use your new password the next time you sign in.', { action: 'password' });
       onChanged?.();
     },
     onError: (error) => {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-      notifyFailure('Failed to change password', errorDescription(error, 'Please try again.'));
+      notifyFailure('Failed to change password', errorDescription(error, 'Please try again.'), { action: 'password' });
     },
   });
 
