@@ -129,6 +129,8 @@ interface CertificateRow {
   state: CertificateState;
   current: boolean;
   enrolled: boolean;
+  /** The course length in hours (only the PDF reads it). */
+  hours?: number | null;
   recertifying: boolean;
 }
 
@@ -327,7 +329,8 @@ export function learnerRoutes(config: Config, db: Db) {
     const found = await db.withCaller(caller.db, async (tx) => {
       const [certificate] = await tx<CertificateRow[]>`
         select id, verification_code, user_id, course_id, learner_name, course_title, service::text as service,
-               template::text as template, issued_at, expires_at, revoked_at
+               template::text as template, issued_at, expires_at, revoked_at,
+               (select co.duration from public.courses co where co.id = certificates.course_id) as hours
         from public.certificates where id = ${id}::uuid`;
       const [settings] = await tx<{ certificateTemplate: string; siteName: string; footerText: string }[]>`
         select certificate_template::text as certificate_template, site_name, footer_text from public.settings where id`;
@@ -351,6 +354,7 @@ export function learnerRoutes(config: Config, db: Db) {
       verifyUrl: `${siteUrl()}/verify/${certificate.verificationCode}`,
       siteName: settings?.siteName ?? DEFAULT_SITE_NAME,
       footerText: settings?.footerText ?? '',
+      hours: typeof certificate.hours === 'number' ? certificate.hours : null,
     });
     const fileName = certificateFileName(certificate.courseTitle, certificate.verificationCode);
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
