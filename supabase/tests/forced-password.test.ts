@@ -1,8 +1,9 @@
 // Issue 15: profiles.must_change_password (migration 20261125120000). Only the trusted path writes
 // it: the sign-up trigger (from Auth app_metadata, which only the service role writes) and the
 // service role. While it is set the person's own profile edits through the database API are refused.
+// Also the certificate reissue (migration 20261125120100): admins only, same code, new snapshot, audited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, backends, personas, queryAs, sqlState, type Persona, type TestDatabase } from './helpers/database';
+import { asUser, backends, ids, personas, queryAs, sqlState, type Persona, type TestDatabase } from './helpers/database';
 
 const flagged: Persona = { id: '00000000-0000-4000-a000-0000000000f1', email: 'flagged@example.uk' };
 const plain: Persona = { id: '00000000-0000-4000-a000-0000000000f2', email: 'plain@example.uk' };
@@ -82,5 +83,52 @@ describe.each(backends)('forced password change on $name', ({ create }) => {
     expect(await flagOf(db, flagged.id)).toBe(false);
     const rows = await queryAs(db, flagged, `update public.profiles set name = 'Own Name' where id = $1 returning name`, [flagged.id]);
     expect(rows.rows).toEqual([{ name: 'Own Name' }]);
+  });
+});
+
+describe.each(backends)('certificate reissue on $name', ({ create }) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await create();
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  const certificate = () =>
+    db.query<{ verification_code: string; learner_name: string; reissued_at: string | null }>(
+      'select verification_code, learner_name, reissued_at from public.certificates where id = $1', [ids.certificate]).then((r) => r.rows[0]);
+
+  it('only an admin reissues; the learner, an instructor and a visitor are refused, nothing changes', async () => {
+    const before = await certificate();
+    for (const who of [personas.learner, personas.instructor]) {
+      expect(await sqlState(() => queryAs(db, who, 'select private.reissue_certificate($1)', [ids.certificate]))).toBe('42501');
+    }
+    expect(await sqlState(() => queryAs(db, null, 'select private.reissue_certificate($1)', [ids.certificate]))).toBe('42501');
+    // Nor may anyone update the snapshot straight through the database API.
+    expect(await sqlState(() => queryAs(db, personas.admin, `update public.certificates set learner_name = 'X' where id = $1`, [ids.certificate]))).toBe('42501');
+    expect(await certificate()).toEqual(before);
+  });
+
+  it("an admin's reissue keeps the code, takes the corrected name and writes certificate.reissued", async () => {
+    const before = await certificate();
+    await queryAs(db, personas.admin, `update public.profiles set name = 'Corrected Learner Name' where id = $1`, [ids.student]);
+    const rows = await queryAs<{ verification_code: string; learner_name: string }>(db, personas.admin,
+      'select verification_code, learner_name from private.reissue_certificate($1)', [ids.certificate]);
+    expect(rows.rows).toEqual([{ verification_code: before.verification_code, learner_name: 'Corrected Learner Name' }]);
+    const after = await certificate();
+    expect(after.reissued_at).not.toBeNull();
+    const events = await db.query<{ actor_id: string; target_id: string; old_data: { learnerName: string }; new_data: { learnerName: string; verificationCode: string } }>(
+      `select actor_id, target_id, old_data, new_data from public.audit_events where action = 'certificate.reissued'`);
+    expect(events.rows).toHaveLength(1);
+    expect(events.rows[0].actor_id).toBe(ids.admin);
+    expect(events.rows[0].target_id).toBe(ids.certificate);
+    expect(events.rows[0].old_data.learnerName).toBe(before.learner_name);
+    expect(events.rows[0].new_data).toMatchObject({ learnerName: 'Corrected Learner Name', verificationCode: before.verification_code });
+  });
+
+  it('a revoked certificate is not reissued (P0409); an unknown one is P0002', async () => {
+    await queryAs(db, personas.admin, `select private.revoke_certificate($1, 'Issued in error')`, [ids.certificate]);
+    expect(await sqlState(() => queryAs(db, personas.admin, 'select private.reissue_certificate($1)', [ids.certificate]))).toBe('P0409');
+    expect(await sqlState(() => queryAs(db, personas.admin, 'select private.reissue_certificate($1)', ['00000000-0000-4000-a000-00000000dead']))).toBe('P0002');
   });
 });

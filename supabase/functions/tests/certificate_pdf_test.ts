@@ -95,4 +95,39 @@ test('certificate PDF: a certificate that never expires says "Does not expire", 
   }
 });
 
+test('certificate reissue: after an admin corrects the name, the same code with the new name in the PDF; audited; admins only', async () => {
+  const { token, certificate } = await completed(12);
+  const admin = await login('admin');
+  const me = await call('GET', '/api/user', { token });
+  const corrected = `Corrected ${unique()}`;
+  const renamed = await call('PUT', `/api/users/${me.json.id}`, { token: admin, body: { name: corrected } });
+  nodeAssert.equal(renamed.status, 200, renamed.text);
+
+  // Learners (even the certificate's own) and unknown or malformed ids are refused.
+  nodeAssert.equal((await call('POST', `/api/admin/certificates/${certificate.id}/reissue`, { token })).status, 403);
+  nodeAssert.equal((await call('POST', `/api/admin/certificates/${certificate.id}/reissue`)).status, 401);
+  nodeAssert.equal((await call('POST', `/api/admin/certificates/not-an-id/reissue`, { token: admin })).status, 404);
+  nodeAssert.equal((await call('POST', `/api/admin/certificates/${crypto.randomUUID()}/reissue`, { token: admin })).status, 404);
+  assert(!(await pdfText(await download(token, certificate.id))).includes(corrected));
+
+  const reissued = await call('POST', `/api/admin/certificates/${certificate.id}/reissue`, { token: admin });
+  nodeAssert.equal(reissued.status, 200, reissued.text);
+  nodeAssert.equal(reissued.json.verificationCode, certificate.verificationCode);
+  nodeAssert.equal(reissued.json.learnerName, corrected);
+  assert(reissued.json.reissuedAt, reissued.text);
+  const text = await pdfText(await download(token, certificate.id));
+  assert(text.includes(corrected), text);
+  assert(text.includes(certificate.verificationCode), text);
+  const verified = await call('GET', `/api/certificates/verify/${certificate.verificationCode}`);
+  nodeAssert.equal(verified.json.learnerName, corrected);
+
+  const events = await db.sql<{ action: string; targetId: string }[]>`
+    select action, target_id from public.audit_events where action = 'certificate.reissued' and target_id = ${certificate.id}::uuid`;
+  nodeAssert.equal(events.length, 1);
+
+  const revoked = await call('POST', `/api/admin/certificates/${certificate.id}/revoke`, { token: admin, body: { reason: 'Issued in error' } });
+  nodeAssert.equal(revoked.status, 200, revoked.text);
+  nodeAssert.equal((await call('POST', `/api/admin/certificates/${certificate.id}/reissue`, { token: admin })).status, 409);
+});
+
 closePoolAfterTests();
