@@ -34,3 +34,10 @@ export async function uiLogin(page: Page, username: string, password = 'password
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   await page.waitForURL(`${baseUrl}/`);
 }
+
+/** A person given a temporary password chooses their own (issue 15: nothing else works until then). */
+export async function apiChooseNewPassword(token: string, temporaryPassword: string, newPassword = `Own-${Date.now().toString(36)}-pass`): Promise<string> {
+  const answer = await apiCall('PUT', '/profile/password', token, { currentPassword: temporaryPassword, newPassword, confirmPassword: newPassword });
+  if (answer.status !== 204 && answer.status !== 200) throw new Error(`password change: ${answer.status} ${answer.text}`);
+  return newPassword;
+}

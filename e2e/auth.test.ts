@@ -77,7 +77,7 @@ describe('sign-in end to end', () => {
     await page.getByLabel('Username').fill(account.username);
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Login', exact: true }).click();
-    await page.getByText('Login failed').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Invalid username or password' }).first().waitFor();
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await page.waitForURL(`${baseUrl}/`);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin } from './api';
+import { apiCall, apiChooseNewPassword, apiLogin, uiLogin } from './api';
 
 const s = Date.now().toString(36);
 const run = (tag: string) => `__xss.push('${tag}')`;
@@ -103,6 +103,7 @@ describe('content safety: planted payloads never run', () => {
     expect(user.status, user.text).toBe(201);
     learner = { ...learner, password: user.json.temporaryPassword };
     const signedIn = await apiLogin(learner.username, learner.password);
+    learner = { ...learner, password: await apiChooseNewPassword(signedIn.token, learner.password) };
     const enrolled = await apiCall('POST', `/courses/${courseId}/enroll`, signedIn.token);
     expect([200, 201], enrolled.text).toContain(enrolled.status);
 

@@ -110,4 +110,6 @@ export interface AdminCertificate extends CertificateValidity {
   service: string | null;
   revokedReason: string | null;
   revokedBy: { id: string; name: string } | null;
+  /** When an admin last reissued it (same code, new snapshot); null if never. */
+  reissuedAt: string | null;
 }

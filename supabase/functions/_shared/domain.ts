@@ -64,6 +64,8 @@ export interface User {
   role: Role;
   services: string[];
   createdAt: string;
+  /** True while the person signs in with a temporary password and must choose a new one first. */
+  mustChangePassword?: boolean;
 }
 
 /** The tokens handed to supabase-js setSession(); Supabase Auth's own field names. */

@@ -5,7 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import { cors } from 'hono/cors';
 import { type Config, configFromEnv } from './lib/config.ts';
 import { createDb, type Db } from './lib/db.ts';
-import { createCallerMiddleware, type Env } from './lib/auth.ts';
+import { createCallerMiddleware, createPasswordChangeGate, type Env } from './lib/auth.ts';
 import { ApiError } from './lib/errors.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './lib/unavailable.ts';
@@ -34,6 +34,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
     }),
   );
   app.use('*', createCallerMiddleware(config, db));
+  app.use('*', createPasswordChangeGate(db));
   app.route('/', authRoutes(config, db));
   app.route('/', courseRoutes(config, db));
   app.route('/', adminRoutes(config, db));

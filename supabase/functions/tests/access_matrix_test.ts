@@ -178,6 +178,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/courses/{course}/recertify': {},
   'GET /api/admin/certificates': {},
   'POST /api/admin/certificates/{certificate}/revoke': { body: () => ({ reason: 'Issued in error (access matrix)' }) },
+  // Issue 15: reissue after a name correction.
+  'POST /api/admin/certificates/{certificate}/reissue': {},
   'GET /api/required-training': {},
   'POST /api/required-training': { body: (w) => ({ courseId: w.course, role: 'INSTRUCTOR', service: 'UKPS' }) },
   'PUT /api/required-training/{rule}': { body: () => ({ dueWithinDays: 45 }) },

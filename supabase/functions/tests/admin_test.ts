@@ -1,7 +1,7 @@
 // Administration API against the real platform: users, role services, settings and the audit trail.
 import assert from 'node:assert/strict';
 import { DEFAULT_SETTINGS, ROLE_SERVICE_PRESETS } from '../_shared/admin.ts';
-import { call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
+import { call, chooseNewPassword, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
 
 async function login(username: string, password: string): Promise<string> {
   const answer = await call('POST', '/api/login', { body: { username, password } });
@@ -20,7 +20,9 @@ async function newAdmin(): Promise<{ token: string; id: string }> {
     body: { username: `adm_${id}`, email: `adm_${id}@example.test`, name: `Admin ${id}`, role: 'ADMIN', services: [] },
   });
   assert.equal(created.status, 201, created.text);
-  return { token: await login(`adm_${id}`, created.json.temporaryPassword), id: created.json.user.id };
+  const token = await login(`adm_${id}`, created.json.temporaryPassword);
+  await chooseNewPassword(token, created.json.temporaryPassword);
+  return { token, id: created.json.user.id };
 }
 
 function assertNoLeak(text: string) {

@@ -151,3 +151,13 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
   }
   return out.join('\n');
 }
+
+/** A person given a temporary password chooses their own (issue 15: nothing else works until then). */
+export async function chooseNewPassword(token: string, temporaryPassword: string, newPassword = `Own-${unique()}-pass`): Promise<string> {
+  const answer = await call('PUT', '/api/profile/password', {
+    token,
+    body: { currentPassword: temporaryPassword, newPassword, confirmPassword: newPassword },
+  });
+  if (answer.status !== 204 && answer.status !== 200) throw new Error(`password change failed: ${answer.status} ${answer.text}`);
+  return newPassword;
+}

@@ -2,7 +2,7 @@
 // admin. Bad input must get a clear 4xx (never a 500), no answer may show a stack trace or SQL text,
 // JSON error bodies carry a string message, and a refused request changes no data.
 import assert from 'node:assert/strict';
-import { type Answer, app, call, closePoolAfterTests, db, LEAK_PATTERNS, register, test } from './helpers.ts';
+import { type Answer, app, call, chooseNewPassword, closePoolAfterTests, db, LEAK_PATTERNS, register, test } from './helpers.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type FieldType = 'string' | 'number' | 'nullableNumber' | 'boolean' | 'array' | 'enum' | 'uuid' | 'record';
@@ -318,6 +318,7 @@ test('robustness set-up: a new admin owns a course with a module, quiz and quest
   assert.equal(created.status, 201, created.text);
   adminId = created.json.user.id;
   callers[2].token = await login(created.json.user.username, created.json.temporaryPassword);
+  await chooseNewPassword(callers[2].token, created.json.temporaryPassword);
 
   const learner = await register();
   callers[1].token = learner.session.access_token;

@@ -222,6 +222,7 @@ test('import: creates the valid rows with temporary passwords that sign in, role
   const aliceToken = await login(alice.username, alice.temporaryPassword);
   const me = await call('GET', '/api/user', { token: aliceToken });
   assert.equal(me.status, 200);
+  assert.equal(me.json.mustChangePassword, true);
   assert.deepEqual([me.json.id, me.json.role, me.json.services, me.json.email], [alice.id, 'INSTRUCTOR', ['UKAS', 'MISC'], `a_${id}@example.test`]);
   const wrong = await call('POST', '/api/login', { body: { username: alice.username, password: 'password123' } });
   assert.equal(wrong.status, 401);

@@ -21,3 +21,15 @@ export function RequireAdmin() {
   if (user?.role !== 'ADMIN') return <Navigate to="/" replace />;
   return <Outlet />;
 }
+
+/** Issue 15: a person still holding a temporary password sees only "Choose a new password". */
+export const CHOOSE_PASSWORD_PATH = '/choose-password';
+
+export function RequirePasswordChosen() {
+  const { data: user } = useUser();
+  const location = useLocation();
+  if (user?.mustChangePassword && location.pathname !== CHOOSE_PASSWORD_PATH) {
+    return <Navigate to={CHOOSE_PASSWORD_PATH} replace />;
+  }
+  return <Outlet />;
+}

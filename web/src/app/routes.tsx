@@ -1,7 +1,7 @@
 // The route table (specification §2). Every page is lazy-loaded; guards wrap the protected ones.
 import type { RouteObject } from 'react-router';
 import { AppLayout } from './layout/AppLayout';
-import { RequireAdmin, RequireUser } from './guards';
+import { RequireAdmin, RequirePasswordChosen, RequireUser } from './guards';
 import { PageSpinner } from '@/components/PageSpinner';
 
 export const routes: RouteObject[] = [
@@ -9,6 +9,8 @@ export const routes: RouteObject[] = [
     path: '/',
     element: <AppLayout />,
     hydrateFallbackElement: <PageSpinner />,
+    children: [{
+    element: <RequirePasswordChosen />,
     children: [
       { index: true, lazy: () => import('./routes/home').then((m) => ({ Component: m.HomeRoute })) },
       { path: 'auth', lazy: () => import('./routes/auth').then((m) => ({ Component: m.AuthRoute })) },
@@ -16,6 +18,7 @@ export const routes: RouteObject[] = [
         element: <RequireUser />,
         children: [
           { path: 'my-courses', lazy: () => import('./routes/my-courses').then((m) => ({ Component: m.MyCoursesRoute })) },
+          { path: 'choose-password', lazy: () => import('./routes/choose-password').then((m) => ({ Component: m.ChoosePasswordRoute })) },
           { path: 'dashboard', lazy: () => import('./routes/dashboard').then((m) => ({ Component: m.DashboardRoute })) },
           { path: 'profile', lazy: () => import('./routes/profile').then((m) => ({ Component: m.ProfileRoute })) },
           { path: 'certificates', lazy: () => import('./routes/certificates').then((m) => ({ Component: m.CertificatesRoute })) },
@@ -41,5 +44,6 @@ export const routes: RouteObject[] = [
       { path: 'verify/:code', lazy: () => import('./routes/verify').then((m) => ({ Component: m.VerifyRoute })) },
       { path: '*', lazy: () => import('./routes/not-found').then((m) => ({ Component: m.NotFoundRoute })) },
     ],
+    }],
   },
 ];

@@ -19,19 +19,48 @@ export function subscribeToToasts(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-function show(data: NotificationData): void {
+/**
+ * The notification each action shows now, by action key ('auth', 'password', 'profile', ...). A newer
+ * outcome of the same action replaces the older one at once (issue 15: "Failed to change password"
+ * must not outlive the change that worked after it, nor wait in Mantine's one-at-a-time queue).
+ */
+const current = new Map<string, string>();
+let sequence = 0;
+
+export interface NotifyOptions {
+  /** The action this outcome belongs to: an older toast of the same action goes. */
+  action?: string;
+}
+
+function show(data: NotificationData, options: NotifyOptions = {}): void {
   if (!toastsWanted) {
     toastsWanted = true;
     for (const listener of listeners) listener();
   }
-  void import('@mantine/notifications').then(({ notifications }) => notifications.show(data));
+  const action = options.action;
+  const previous = action ? current.get(action) : undefined;
+  const id = action ? `${action}-${(sequence += 1)}` : undefined;
+  if (action && id) current.set(action, id);
+  void import('@mantine/notifications').then(({ notifications }) => {
+    if (previous) notifications.hide(previous);
+    notifications.show(id ? { ...data, id } : data);
+  });
 }
 
-/** `message` may carry links (the completion toast's certificate links); such a toast stays longer. */
-export function notifySuccess(title: string, message: ReactNode, options: { autoClose?: number | false } = {}): void {
-  show({ title, message, color: 'green', withBorder: true, closeButtonProps, ...options });
+/** Hides the toast an action is showing, if any (e.g. leaving the form it was about). */
+export function dismissNotification(action: string): void {
+  const previous = current.get(action);
+  if (!previous) return;
+  current.delete(action);
+  void import('@mantine/notifications').then(({ notifications }) => notifications.hide(previous));
 }
 
-export function notifyFailure(title: string, message: string): void {
-  show({ title, message, color: 'red', withBorder: true, autoClose: 8000, closeButtonProps });
+/** `message` may carry links (the completion toast's certificate links); such a toast may stay longer. */
+export function notifySuccess(title: string, message: ReactNode, options: NotifyOptions & { autoClose?: number | false } = {}): void {
+  const { autoClose, ...notifyOptions } = options;
+  show({ title, message, color: 'green', withBorder: true, closeButtonProps, ...(autoClose !== undefined ? { autoClose } : {}) }, notifyOptions);
+}
+
+export function notifyFailure(title: string, message: string, options?: NotifyOptions): void {
+  show({ title, message, color: 'red', withBorder: true, autoClose: 8000, closeButtonProps }, options);
 }

@@ -151,3 +151,31 @@ export function requireUser(c: Context<Env>): Extract<Caller, { kind: 'user' }> 
 }
 
 export { ApiError };
+
+/** The code of the 403 every other route answers while a temporary password is still in use. */
+export const PASSWORD_CHANGE_REQUIRED = 'password_change_required';
+export const PASSWORD_CHANGE_REQUIRED_MESSAGE = 'Choose a new password before continuing';
+
+/** What a person who must still choose a new password may call: the change itself, sign-out, who
+ * they are, and the public settings that the page shell shows. */
+const ALLOWED_WHILE_PASSWORD_CHANGE_PENDING = /^\/api\/(profile\/password|logout|login|register|user|settings)\/?$/;
+
+/**
+ * A signed-in person flagged must_change_password (a temporary password from an admin or an
+ * import) gets 403 {code: 'password_change_required'} from every other route. One primary-key read.
+ */
+export function createPasswordChangeGate(db: Db) {
+  return createMiddleware<Env>(async (c, next) => {
+    const caller = c.get('caller');
+    if (caller.kind === 'user' && c.req.method !== 'OPTIONS' && !ALLOWED_WHILE_PASSWORD_CHANGE_PENDING.test(c.req.path)) {
+      const rows = await db.sql<{ pending: boolean }[]>`
+        select must_change_password as pending from public.profiles where id = ${caller.userId}::uuid`;
+      if (rows[0]?.pending === true) {
+        return c.json({ message: PASSWORD_CHANGE_REQUIRED_MESSAGE, code: PASSWORD_CHANGE_REQUIRED }, 403, {
+          'cache-control': 'private, no-store',
+        });
+      }
+    }
+    await next();
+  });
+}

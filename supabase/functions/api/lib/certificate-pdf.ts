@@ -1,6 +1,7 @@
 // Certificate PDFs (DESIGN.md §3): one A4 landscape page in the template chosen in settings, each
 // template a visibly different layout. Built with pdf-lib's standard fonts, so no font files ship.
-import { PDFDict, type PDFFont, PDFDocument, PDFName, type PDFPage, PDFString, rgb, type RGB, StandardFonts } from 'pdf-lib';
+import { PDFDict, type PDFFont, PDFDocument, type PDFImage, PDFName, type PDFPage, PDFString, rgb, type RGB, StandardFonts } from 'pdf-lib';
+import QRCode from 'qrcode';
 import type { CertificateTemplate } from '../../_shared/domain.ts';
 import { serviceLabel } from '../../_shared/services.ts';
 
@@ -17,7 +18,29 @@ export interface CertificateData {
   /** Site name and footer from settings (shown by the custom template). */
   siteName: string;
   footerText: string;
+  /** The course's length in whole hours (courses.duration); null when the course cannot be read. */
+  hours: number | null;
 }
+
+/** `Valid until 25 November 2027`, or `Does not expire`: always printed (issue 15). */
+export function validityText(expiresAt: Date | null): string {
+  return validityLine(expiresAt) ?? 'Does not expire';
+}
+
+/** `Issued by Emergency Services Learning · Course length: 6 hours`. */
+export function issuerLine(d: Pick<CertificateData, 'siteName' | 'hours'>): string {
+  const issuer = `Issued by ${d.siteName}`;
+  if (d.hours === null) return issuer;
+  return `${issuer} \u00b7 Course length: ${d.hours} ${d.hours === 1 ? 'hour' : 'hours'}`;
+}
+
+/** The verification URL as a QR code (a PNG image object on the page). */
+async function qrImage(doc: PDFDocument, url: string): Promise<PDFImage> {
+  const png = await QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 1, scale: 4 });
+  return await doc.embedPng(new Uint8Array(png));
+}
+
+const QR_SIZE = 78;
 
 const WIDTH = 841.89;
 const HEIGHT = 595.28;
@@ -108,7 +131,8 @@ function link(page: PDFPage, doc: PDFDocument, url: string, x: number, y: number
   page.node.set(PDFName.of('Annots'), doc.context.obj([doc.context.register(annotation)]));
 }
 
-function verificationBlock(page: PDFPage, doc: PDFDocument, data: CertificateData, fonts: Fonts, y: number, color: RGB, align: 'centre' | number) {
+function verificationBlock(page: PDFPage, doc: PDFDocument, data: CertificateData, fonts: Fonts, y: number, color: RGB, align: 'centre' | number, qr?: PDFImage) {
+  if (qr) page.drawImage(qr, { x: WIDTH - 60 - QR_SIZE, y: 40, width: QR_SIZE, height: QR_SIZE });
   const codeLine = `Verification code: ${data.verificationCode}`;
   const urlLine = `Verify at ${data.verifyUrl}`;
   const urlSize = fit(fonts.regular, drawable(fonts.regular, urlLine), 10, WIDTH - 160);
@@ -118,13 +142,14 @@ function verificationBlock(page: PDFPage, doc: PDFDocument, data: CertificateDat
     centred(page, urlLine, y - 16, fonts.regular, 10, color);
     link(page, doc, data.verifyUrl, (WIDTH - urlWidth) / 2, y - 19, urlWidth, 14);
   } else {
-    left(page, codeLine, align, y, fonts.bold, 11, color);
-    left(page, urlLine, align, y - 16, fonts.regular, 10, color);
+    const room = WIDTH - align - 80 - QR_SIZE;
+    left(page, codeLine, align, y, fonts.bold, 11, color, room);
+    left(page, urlLine, align, y - 16, fonts.regular, 10, color, room);
     link(page, doc, data.verifyUrl, align, y - 19, urlWidth, 14);
   }
 }
 
-function standard(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts) {
+function standard(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   page.drawRectangle({ x: 24, y: 24, width: WIDTH - 48, height: HEIGHT - 48, borderColor: INK, borderWidth: 2 });
   centred(page, 'Certificate of Completion', HEIGHT - 130, f.bold, 34, INK);
   centred(page, 'This is to certify that', HEIGHT - 190, f.regular, 14, GREY);
@@ -133,11 +158,12 @@ function standard(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts)
   centred(page, d.courseTitle, HEIGHT - 315, f.bold, 22, INK);
   if (d.service) centred(page, serviceLabel(d.service), HEIGHT - 345, f.regular, 13, GREY);
   centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 385, f.regular, 13, INK);
-  if (d.expiresAt) centred(page, validityLine(d.expiresAt)!, HEIGHT - 405, f.bold, 13, INK);
-  verificationBlock(page, doc, d, f, 80, GREY, 'centre');
+  centred(page, validityText(d.expiresAt), HEIGHT - 405, f.bold, 13, INK);
+  centred(page, issuerLine(d), HEIGHT - 430, f.regular, 12, GREY);
+  verificationBlock(page, doc, d, f, 80, GREY, 'centre', d.qr);
 }
 
-function professional(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts) {
+function professional(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   page.drawRectangle({ x: 0, y: 0, width: WIDTH, height: HEIGHT, color: rgb(0.99, 0.98, 0.95) });
   page.drawRectangle({ x: 18, y: 18, width: WIDTH - 36, height: HEIGHT - 36, borderColor: GOLD, borderWidth: 4 });
   page.drawRectangle({ x: 30, y: 30, width: WIDTH - 60, height: HEIGHT - 60, borderColor: NAVY, borderWidth: 1 });
@@ -150,11 +176,12 @@ function professional(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fo
   centred(page, d.courseTitle, HEIGHT - 310, f.serifBold, 22, INK);
   if (d.service) centred(page, serviceLabel(d.service), HEIGHT - 340, f.serif, 13, GREY);
   centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 380, f.serif, 13, INK);
-  if (d.expiresAt) centred(page, validityLine(d.expiresAt)!, HEIGHT - 400, f.serifBold, 13, INK);
-  verificationBlock(page, doc, d, f, 75, NAVY, 'centre');
+  centred(page, validityText(d.expiresAt), HEIGHT - 400, f.serifBold, 13, INK);
+  centred(page, issuerLine(d), HEIGHT - 425, f.serif, 12, GREY);
+  verificationBlock(page, doc, d, f, 75, NAVY, 'centre', d.qr);
 }
 
-function serviceSpecific(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts) {
+function serviceSpecific(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   const colour = (d.service && SERVICE_RGB[d.service]) || GREY;
   page.drawRectangle({ x: 0, y: HEIGHT - 150, width: WIDTH, height: 150, color: colour });
   page.drawRectangle({ x: 0, y: 0, width: WIDTH, height: 14, color: colour });
@@ -165,11 +192,12 @@ function serviceSpecific(page: PDFPage, doc: PDFDocument, d: CertificateData, f:
   centred(page, 'for completing', HEIGHT - 285, f.regular, 14, GREY);
   centred(page, d.courseTitle, HEIGHT - 325, f.bold, 22, colour);
   centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 370, f.regular, 13, INK);
-  if (d.expiresAt) centred(page, validityLine(d.expiresAt)!, HEIGHT - 390, f.bold, 13, INK);
-  verificationBlock(page, doc, d, f, 80, GREY, 'centre');
+  centred(page, validityText(d.expiresAt), HEIGHT - 390, f.bold, 13, INK);
+  centred(page, issuerLine(d), HEIGHT - 415, f.regular, 12, GREY);
+  verificationBlock(page, doc, d, f, 80, GREY, 'centre', d.qr);
 }
 
-function custom(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts) {
+function custom(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   const band = 210;
   page.drawRectangle({ x: 0, y: 0, width: band, height: HEIGHT, color: INK });
   left(page, d.siteName, 24, HEIGHT - 70, f.bold, 16, WHITE, band - 40);
@@ -184,15 +212,16 @@ function custom(page: PDFPage, doc: PDFDocument, d: CertificateData, f: Fonts) {
   left(page, d.service ? serviceLabel(d.service) : 'Not specified', x, HEIGHT - 318, f.regular, 15, INK);
   left(page, 'Completed on', x, HEIGHT - 360, f.regular, 11, GREY);
   left(page, formatUkDate(d.issuedAt), x, HEIGHT - 383, f.regular, 15, INK);
-  if (d.expiresAt) {
-    left(page, 'Valid until', x + 230, HEIGHT - 360, f.regular, 11, GREY);
-    left(page, formatUkDate(d.expiresAt), x + 230, HEIGHT - 383, f.bold, 15, INK);
-  }
-  verificationBlock(page, doc, d, f, 100, INK, x);
-  left(page, d.footerText, x, 40, f.regular, 9, GREY);
+  left(page, 'Validity', x + 230, HEIGHT - 360, f.regular, 11, GREY);
+  left(page, validityText(d.expiresAt), x + 230, HEIGHT - 383, f.bold, 15, INK, 250);
+  left(page, issuerLine(d), x, HEIGHT - 420, f.regular, 12, GREY);
+  verificationBlock(page, doc, d, f, 100, INK, x, d.qr);
+  left(page, d.footerText, x, 40, f.regular, 9, GREY, WIDTH - x - 80 - QR_SIZE);
 }
 
-const layouts: Record<CertificateTemplate, typeof standard> = {
+type Drawn = CertificateData & { qr: PDFImage };
+
+const layouts: Record<CertificateTemplate, (page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) => void> = {
   standard,
   professional,
   service: serviceSpecific,
@@ -211,7 +240,9 @@ export async function certificatePdf(template: CertificateTemplate, data: Certif
   const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
   info.set(PDFName.of('VerificationCode'), PDFString.of(data.verificationCode));
   info.set(PDFName.of('Template'), PDFString.of(template));
-  info.set(PDFName.of('Validity'), PDFString.of(validityLine(data.expiresAt) ?? 'Does not expire'));
+  info.set(PDFName.of('Validity'), PDFString.of(validityText(data.expiresAt)));
+  info.set(PDFName.of('Issuer'), PDFString.of(data.siteName));
+  info.set(PDFName.of('Hours'), PDFString.of(String(data.hours)));
   const fonts: Fonts = {
     regular: await doc.embedFont(StandardFonts.Helvetica),
     bold: await doc.embedFont(StandardFonts.HelveticaBold),
@@ -220,7 +251,7 @@ export async function certificatePdf(template: CertificateTemplate, data: Certif
     serifItalic: await doc.embedFont(StandardFonts.TimesRomanItalic),
   };
   const page = doc.addPage([WIDTH, HEIGHT]);
-  layouts[template](page, doc, data, fonts);
+  layouts[template](page, doc, { ...data, qr: await qrImage(doc, data.verifyUrl) }, fonts);
   // Without object streams the information dictionary stays readable as plain text.
   return await doc.save({ useObjectStreams: false });
 }

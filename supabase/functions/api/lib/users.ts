@@ -5,7 +5,8 @@ import type { Tx } from './db.ts';
 /** Reads one profile; the caller's RLS policies decide whether it is visible. */
 export async function readUser(tx: Tx, id: string): Promise<User | null> {
   const rows = await tx<Record<string, unknown>[]>`
-    select id, username, email, name, role::text as role, services::text[] as services, created_at
+    select id, username, email, name, role::text as role, services::text[] as services, created_at,
+           must_change_password
     from public.profiles
     where id = ${id}::uuid`;
   const row = rows[0];
@@ -23,5 +24,7 @@ export function toUser(row: Record<string, unknown>): User {
     role: row.role as User['role'],
     services: Array.isArray(row.services) ? row.services.map(String) : [],
     createdAt: createdAt instanceof Date ? createdAt.toISOString() : String(createdAt),
+    // Only present while the person must still replace a temporary password.
+    ...(row.mustChangePassword === true ? { mustChangePassword: true } : {}),
   };
 }

@@ -38,6 +38,7 @@ interface Row {
   revokedReason: string | null;
   revokedById: string | null;
   revokedByName: string | null;
+  reissuedAt: Date | null;
   state: CertificateState;
 }
 
@@ -57,6 +58,7 @@ function toAdminCertificate(row: Row): AdminCertificate {
     revokedAt: iso(row.revokedAt),
     revokedReason: row.revokedReason,
     revokedBy: row.revokedById ? { id: row.revokedById, name: row.revokedByName ?? '' } : null,
+    reissuedAt: iso(row.reissuedAt),
     state: row.state,
   };
 }
@@ -66,7 +68,7 @@ function selectCertificates(tx: Tx) {
   return tx`
     select c.id, c.verification_code, c.user_id, c.learner_name, l.username as learner_username, c.course_id,
            c.course_title, c.service::text as service, c.cycle, c.issued_at, c.expires_at, c.revoked_at,
-           c.revoked_reason, c.revoked_by as revoked_by_id, r.name as revoked_by_name,
+           c.revoked_reason, c.revoked_by as revoked_by_id, r.name as revoked_by_name, c.reissued_at,
            private.certificate_state(c.expires_at, c.revoked_at) as state
     from public.certificates c
     left join public.profiles l on l.id = c.user_id
@@ -122,6 +124,29 @@ export function adminCertificateRoutes(_config: Config, db: Db) {
         if (code === 'P0409') throw new ApiError(409, 'This certificate is already revoked');
         if (code === '42501') throw forbidden();
         if (code === '22023') throw new ApiError(400, 'Validation failed', { reason: 'Give a reason of 1 to 500 characters' });
+        throw error;
+      }
+      const [row] = await tx<Row[]>`${selectCertificates(tx)} where c.id = ${id}::uuid`;
+      return toAdminCertificate(row);
+    });
+    return c.json(certificate);
+  });
+
+  // Issue 15: the same verification code with the learner's name, course title and service as they
+  // are now (after an admin corrected the name); private.reissue_certificate records it in the audit trail.
+  routes.post('/admin/certificates/:id/reissue', async (c) => {
+    const id = c.req.param('id');
+    requireUser(c);
+    await asAdmin(c, async () => {});
+    if (!UUID.test(id)) throw notFound();
+    const certificate = await asAdmin(c, async (tx) => {
+      try {
+        await tx.savepoint((sp) => sp`select 1 from private.reissue_certificate(${id}::uuid)`);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code === 'P0002') throw notFound();
+        if (code === 'P0409') throw new ApiError(409, 'A revoked certificate cannot be reissued');
+        if (code === '42501') throw forbidden();
         throw error;
       }
       const [row] = await tx<Row[]>`${selectCertificates(tx)} where c.id = ${id}::uuid`;

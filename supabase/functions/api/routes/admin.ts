@@ -231,7 +231,8 @@ export function adminRoutes(config: Config, db: Db) {
         email_confirm: true,
         user_metadata: { username: input.username, name: input.name },
         // Only the service role can write app_metadata: the audit trigger names this admin as the creator.
-        app_metadata: { created_by: caller.userId },
+        // must_change_password: the profile is born flagged (a temporary password must be replaced).
+        app_metadata: { created_by: caller.userId, must_change_password: true },
       });
     } catch (error) {
       if (isAuthError(error)) {

@@ -129,6 +129,8 @@ interface CertificateRow {
   state: CertificateState;
   current: boolean;
   enrolled: boolean;
+  /** The course length in hours (only the PDF reads it). */
+  hours?: number | null;
   recertifying: boolean;
 }
 
@@ -327,7 +329,8 @@ export function learnerRoutes(config: Config, db: Db) {
     const found = await db.withCaller(caller.db, async (tx) => {
       const [certificate] = await tx<CertificateRow[]>`
         select id, verification_code, user_id, course_id, learner_name, course_title, service::text as service,
-               template::text as template, issued_at, expires_at, revoked_at
+               template::text as template, issued_at, expires_at, revoked_at,
+               (select co.duration from public.courses co where co.id = certificates.course_id) as hours
         from public.certificates where id = ${id}::uuid`;
       const [settings] = await tx<{ certificateTemplate: string; siteName: string; footerText: string }[]>`
         select certificate_template::text as certificate_template, site_name, footer_text from public.settings where id`;
@@ -351,6 +354,7 @@ export function learnerRoutes(config: Config, db: Db) {
       verifyUrl: `${siteUrl()}/verify/${certificate.verificationCode}`,
       siteName: settings?.siteName ?? DEFAULT_SITE_NAME,
       footerText: settings?.footerText ?? '',
+      hours: typeof certificate.hours === 'number' ? certificate.hours : null,
     });
     const fileName = certificateFileName(certificate.courseTitle, certificate.verificationCode);
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
@@ -402,6 +406,13 @@ export function learnerRoutes(config: Config, db: Db) {
     }
   });
 
+  /** The person has chosen their own password: a temporary one no longer holds them back. Only the
+   * service role writes must_change_password (no API role holds a privilege on the column). */
+  const passwordChosen = (userId: string) =>
+    db.withServiceRole((tx) => tx`
+      update public.profiles set must_change_password = false
+      where id = ${userId}::uuid and must_change_password`);
+
   routes.put('/profile/password', async (c) => {
     const caller = requireUser(c);
     const input = await jsonBody(c, passwordChangeSchema);
@@ -447,6 +458,7 @@ export function learnerRoutes(config: Config, db: Db) {
       if (again.status === 400 || again.status === 422) throw (await refusal(again)).error;
       await again.body?.cancel();
       if (!again.ok) throw new Error(`Auth password update failed with ${again.status}`);
+      await passwordChosen(caller.userId);
       const session: AuthSession = {
         access_token: granted.access_token,
         refresh_token: String(granted.refresh_token),
@@ -464,6 +476,7 @@ export function learnerRoutes(config: Config, db: Db) {
     const others = await fetch(`${config.supabaseUrl}/auth/v1/logout?scope=others`, { method: 'POST', headers: asUser });
     await others.body?.cancel();
     if (!others.ok) throw new Error(`Ending the other sessions failed with ${others.status}`);
+    await passwordChosen(caller.userId);
     return c.body(null, 204);
   });
 

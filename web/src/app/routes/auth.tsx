@@ -9,13 +9,19 @@ import { LoginForm } from '@/features/auth/components/LoginForm';
 import { RegisterForm } from '@/features/auth/components/RegisterForm';
 import { PageSpinner } from '@/components/PageSpinner';
 import { safeRedirect } from '@/lib/safe-redirect';
+import { dismissNotification } from '@/lib/notify';
 
 type Tab = 'login' | 'register';
 
 export function AuthRoute() {
   const { data: user, isPending } = useUser();
   const [params] = useSearchParams();
-  const [tab, setTab] = useState<Tab>(params.get('tab') === 'register' ? 'register' : 'login');
+  const [tab, setTabState] = useState<Tab>(params.get('tab') === 'register' ? 'register' : 'login');
+  // The other tab's outcome (e.g. "Login failed") is not about the form now shown (issue 15).
+  const setTab = (next: Tab) => {
+    if (next !== tab) dismissNotification('auth');
+    setTabState(next);
+  };
   const target = safeRedirect(params.get('redirect'));
 
   if (isPending) return <PageSpinner label="Checking your session" />;

@@ -33,3 +33,13 @@ export function useRevokeCertificate() {
       Promise.all([adminKeys.all, ['certificates'], ['enrollments']].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }
+
+/** POST /api/admin/certificates/:id/reissue: same code, the learner's name and course as they are now. */
+export function useReissueCertificate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<AdminCertificate>(`/admin/certificates/${encodeURIComponent(id)}/reissue`, {}),
+    onSuccess: () =>
+      Promise.all([adminKeys.all, ['certificates'], ['enrollments']].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}

@@ -15,6 +15,7 @@ const ACTION_LABELS: Record<string, string> = {
   'settings.updated': 'Settings updated',
   'course.deleted': 'Course deleted',
   'certificate.revoked': 'Certificate revoked',
+  'certificate.reissued': 'Certificate reissued',
 };
 
 function describe(value: unknown): string {

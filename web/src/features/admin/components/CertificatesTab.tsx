@@ -11,13 +11,14 @@ import { CertificateStateBadge, validityText } from '@/components/CertificateVal
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { formatDate } from '@/lib/format';
-import { CERTIFICATES_PAGE_SIZE, useAdminCertificates, useRevokeCertificate } from '../api/certificates';
+import { CERTIFICATES_PAGE_SIZE, useAdminCertificates, useReissueCertificate, useRevokeCertificate } from '../api/certificates';
 
 export function CertificatesTab() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [page, setPage] = useState(1);
   const [revoking, setRevoking] = useState<AdminCertificate | null>(null);
+  const [reissuing, setReissuing] = useState<AdminCertificate | null>(null);
   const { data, isPending, isError, error } = useAdminCertificates({ search: debounced, page });
 
   return (
@@ -86,10 +87,16 @@ export function CertificatesTab() {
                   </Table.Td>
                   <Table.Td>
                     {c.state === 'revoked' ? null : (
-                      <Button size="xs" color="red.9" onClick={() => setRevoking(c)} aria-label={`Revoke ${c.verificationCode}`}>
-                        Revoke
-                      </Button>
+                      <Group gap="xs" wrap="nowrap">
+                        <Button size="xs" variant="default" onClick={() => setReissuing(c)} aria-label={`Reissue ${c.verificationCode}`}>
+                          Reissue
+                        </Button>
+                        <Button size="xs" color="red.9" onClick={() => setRevoking(c)} aria-label={`Revoke ${c.verificationCode}`}>
+                          Revoke
+                        </Button>
+                      </Group>
                     )}
+                    {c.reissuedAt ? <Text size="xs" c="dimmed" mt={4}>Reissued {formatDate(c.reissuedAt)}</Text> : null}
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -109,6 +116,7 @@ export function CertificatesTab() {
         </Group>
       ) : null}
       <RevokeDialog certificate={revoking} onClose={() => setRevoking(null)} />
+      <ReissueDialog certificate={reissuing} onClose={() => setReissuing(null)} />
     </Stack>
   );
 }
@@ -181,6 +189,43 @@ function RevokeDialog({ certificate, onClose }: { certificate: AdminCertificate 
             </Group>
           </Stack>
         </form>
+      ) : null}
+    </Modal>
+  );
+}
+
+/** Issue 15: after a name correction, the same verification code with the learner's name as it is now. */
+function ReissueDialog({ certificate, onClose }: { certificate: AdminCertificate | null; onClose: () => void }) {
+  const reissue = useReissueCertificate();
+  return (
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={certificate !== null} onClose={onClose} title="Reissue certificate" centered>
+      {certificate ? (
+        <Stack>
+          <Text>
+            Reissue the certificate <Text span ff="monospace" fw={600}>{certificate.verificationCode}</Text> of{' '}
+            <strong>{certificate.learnerName}</strong> for {certificate.courseTitle}? It keeps its verification code and dates, and
+            takes the learner&apos;s name and the course title as they are now. The reissue is recorded in the activity trail.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} data-autofocus>
+              Cancel
+            </Button>
+            <Button
+              loading={reissue.isPending}
+              onClick={() =>
+                reissue.mutate(certificate.id, {
+                  onSuccess: (updated) => {
+                    notifySuccess('Certificate reissued', `${updated.verificationCode} now names ${updated.learnerName}.`, { action: 'certificate' });
+                    onClose();
+                  },
+                  onError: (e) => notifyFailure('Failed to reissue certificate', errorDescription(e, 'Failed to reissue certificate'), { action: 'certificate' }),
+                })
+              }
+            >
+              Reissue certificate
+            </Button>
+          </Group>
+        </Stack>
       ) : null}
     </Modal>
   );

@@ -1,5 +1,6 @@
 // Login form: @mantine/form with the shared loginSchema; server field errors land under the fields.
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { visibilityToggleProps as TOGGLE_PROPS } from './password-toggle';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -14,14 +15,19 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
     initialValues: { username: '', password: '' },
     validate: zod4Resolver(loginSchema, { errorPriority: 'first' }),
   });
+  // Shown inside the form, above the fields, as well as in a toast (issue 15); a new attempt clears it.
+  const [failure, setFailure] = useState<string | null>(null);
   const login = useLogin({
     onSuccess: (user) => {
-      notifySuccess('Login successful', `Welcome back, ${user.name}!`);
+      setFailure(null);
+      notifySuccess('Login successful', `Welcome back, ${user.name}!`, { action: 'auth' });
       onSuccess?.();
     },
     onError: (error) => {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-      notifyFailure('Login failed', errorDescription(error, 'Please check your credentials and try again'));
+      const message = errorDescription(error, 'Please check your credentials and try again');
+      setFailure(message);
+      notifyFailure('Login failed', message, { action: 'auth' });
     },
   });
 
@@ -29,9 +35,19 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
     <form
       noValidate
       aria-label="Login"
-      onSubmit={form.onSubmit((values) => login.mutate(loginSchema.parse(values)))}
+      onSubmit={form.onSubmit((values) => {
+        setFailure(null);
+        login.mutate(loginSchema.parse(values));
+      })}
     >
       <Stack gap="md">
+        <div aria-live="assertive">
+          {failure && (
+            <Alert color="red" variant="light" title="Login failed" role="alert">
+              {failure}
+            </Alert>
+          )}
+        </div>
         <TextInput
           label="Username"
           description="Your username or email address"

@@ -18,12 +18,12 @@ export function RegisterForm({ onSuccess }: { onSuccess?: () => void }) {
   });
   const register = useRegister({
     onSuccess: (user) => {
-      notifySuccess('Registration successful', `Welcome to ${PRODUCT_NAME}, ${user.name}`);
+      notifySuccess('Registration successful', `Welcome to ${PRODUCT_NAME}, ${user.name}`, { action: 'auth' });
       onSuccess?.();
     },
     onError: (error) => {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-      notifyFailure('Registration failed', errorDescription(error, 'Please check your information and try again'));
+      notifyFailure('Registration failed', errorDescription(error, 'Please check your information and try again'), { action: 'auth' });
     },
   });
 

@@ -11,7 +11,14 @@ import { useChangePassword } from '../api/change-password';
 const toggle = (which: string) => ({ 'aria-label': `Show or hide the characters typed (${which})` });
 const EMPTY: PasswordChangeInput = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
-export function PasswordForm() {
+export interface PasswordFormProps {
+  /** Called after the password has changed (the choose-a-new-password screen moves on). */
+  onChanged?: () => void;
+  /** A hint under "Current password" (the temporary password the person was given). */
+  currentDescription?: string;
+}
+
+export function PasswordForm({ onChanged, currentDescription }: PasswordFormProps = {}) {
   const form = useForm<PasswordChangeInput>({
     mode: 'controlled',
     initialValues: EMPTY,
@@ -20,11 +27,13 @@ export function PasswordForm() {
   const change = useChangePassword({
     onSuccess: () => {
       form.setValues(EMPTY);
-      notifySuccess('Password changed', 'Use your new password the next time you sign in.');
+      form.clearErrors();
+      notifySuccess('Password changed', 'Use your new password the next time you sign in.', { action: 'password' });
+      onChanged?.();
     },
     onError: (error) => {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-      notifyFailure('Failed to change password', errorDescription(error, 'Please try again.'));
+      notifyFailure('Failed to change password', errorDescription(error, 'Please try again.'), { action: 'password' });
     },
   });
 
@@ -33,6 +42,7 @@ export function PasswordForm() {
       <Stack gap="md">
         <PasswordInput
           label="Current password"
+          description={currentDescription}
           autoComplete="current-password"
           visibilityToggleButtonProps={toggle('current')}
           required

@@ -19,11 +19,11 @@ export function ProfileForm({ user, onSaved }: { user: User; onSaved: (user: Use
       form.setValues({ name: saved.name, email: saved.email });
       form.resetDirty({ name: saved.name, email: saved.email });
       onSaved(saved);
-      notifySuccess('Profile updated', 'Your details have been saved.');
+      notifySuccess('Profile updated', 'Your details have been saved.', { action: 'profile' });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-      notifyFailure('Failed to update profile', errorDescription(error, 'Please check your details and try again.'));
+      notifyFailure('Failed to update profile', errorDescription(error, 'Please check your details and try again.'), { action: 'profile' });
     },
   });
 

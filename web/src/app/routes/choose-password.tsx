@@ -1,0 +1,36 @@
+// /choose-password (issue 15): a person who signed in with a temporary password (added or imported
+// by an admin) chooses their own before anything else; every other page and API route waits.
+import { Card, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Navigate, useNavigate } from 'react-router';
+import { PRODUCT_NAME } from '@shared/domain.ts';
+import { userQueryOptions, useUser } from '@/features/auth/api/get-user';
+import { PasswordForm } from '@/features/profile/components/PasswordForm';
+import { PageSpinner } from '@/components/PageSpinner';
+
+export function ChoosePasswordRoute() {
+  const { data: user } = useUser();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  if (!user) return <PageSpinner label="Loading your account" />;
+  if (!user.mustChangePassword) return <Navigate to="/dashboard" replace />;
+  const chosen = () => {
+    const { mustChangePassword: _done, ...rest } = user;
+    queryClient.setQueryData(userQueryOptions().queryKey, rest);
+    void navigate('/dashboard', { replace: true });
+  };
+  return (
+    <Stack gap="lg" maw={480}>
+      <title>{`Choose a new password | ${PRODUCT_NAME}`}</title>
+      <div>
+        <Title order={1}>Choose a new password</Title>
+        <Text c="dimmed">
+          You signed in with a temporary password. Choose your own password to continue.
+        </Text>
+      </div>
+      <Card withBorder padding="lg" radius="md" component="section" aria-label="Choose a new password">
+        <PasswordForm onChanged={chosen} currentDescription="The temporary password you were given" />
+      </Card>
+    </Stack>
+  );
+}
