@@ -5,7 +5,6 @@ import { Alert, Anchor, Button, Group, Image, Paper, Stack, Text, Title } from '
 import { IconArrowLeft, IconArrowRight, IconCircleCheck, IconClock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { User } from '@shared/domain.ts';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { MarkdownContent } from '@/components/MarkdownContent';
 import { PageSpinner } from '@/components/PageSpinner';
 import { ServiceBadge } from '@/components/ServiceBadge';
@@ -13,6 +12,7 @@ import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCompleteModule, useModule } from '../api/module';
 import { QuizPanel } from './QuizPanel';
+import { PageMeta } from '@/lib/page/page-meta';
 
 /** The text often opens with its own title as a heading: the page already shows it. */
 export function withoutLeadingTitle(content: string, title: string): string {
@@ -31,7 +31,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
     const title = status === 404 ? 'Module not found' : status === 401 || status === 403 ? 'This module is not open to you yet' : 'The module could not be loaded';
     return (
       <Stack gap="md" align="flex-start">
-        <title>{`${title} | ${PRODUCT_NAME}`}</title>
+        <PageMeta title={title} description={errorDescription(module.error, 'Please try again.')} />
         <Title order={1}>{title}</Title>
         <Text>{errorDescription(module.error, 'Please try again.')}</Text>
         <Group>
@@ -64,7 +64,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
 
   return (
     <Stack gap="lg">
-      <title>{`${data.title} | ${data.course.title} | ${PRODUCT_NAME}`}</title>
+      <PageMeta title={`${data.title} · ${data.course.title}`} description={`${data.title}, a module of ${data.course.title}.`} />
       <Group>
         <Button component={Link} to={coursePath} variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
           Back to course
