@@ -61,6 +61,12 @@ async function main() {
         // Mobile defaults: Lighthouse's own form factor, screen emulation and simulated throttling.
         const answer = await lighthouse(page.url, { port: chrome.port, output: 'json', logLevel: 'error' });
         const lhr = answer.lhr;
+        // A run Lighthouse could not complete (page timed out on a loaded machine) scores null, not 0:
+        // it is reported and left out of the median.
+        if (lhr.runtimeError || Object.keys(BUDGETS).some((key) => lhr.categories[key]?.score == null)) {
+          console.log(`${page.name} run ${run + 1}: not completed (${lhr.runtimeError?.code ?? 'no score'}); left out`);
+          continue;
+        }
         const scores = Object.fromEntries(Object.keys(BUDGETS).map((key) => [key, Math.round((lhr.categories[key]?.score ?? 0) * 100)]));
         const failing = Object.keys(BUDGETS).flatMap((key) =>
           (lhr.categories[key]?.auditRefs ?? [])
@@ -77,6 +83,7 @@ async function main() {
         runs.push({ scores, metrics, failing });
         console.log(`${page.name} run ${run + 1}: ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(', ')}`);
       }
+      if (runs.length === 0) throw new Error(`no Lighthouse run of ${page.name} completed`);
       const medians = Object.fromEntries(Object.keys(BUDGETS).map((key) => [key, median(runs.map((r) => r.scores[key]))]));
       const metricMedians = Object.fromEntries(Object.keys(runs[0].metrics).map((key) => [key, median(runs.map((r) => r.metrics[key]))]));
       const failing = [...new Set(runs.flatMap((r) => r.failing))];
