@@ -177,7 +177,7 @@ describe('admin dashboard end to end', () => {
       await page.getByRole('button', { name: 'Save Settings' }).click();
       await page.getByText('Settings updated').first().waitFor();
       await page.getByRole('banner').getByText(name).waitFor();
-      await page.waitForFunction((expected) => document.title === expected, name);
+      await page.waitForFunction((expected) => document.title === `Admin Dashboard · ${expected}`, name);
       await screenshot(page, 'admin-site-name');
     } finally {
       await call('PUT', '/settings', adminToken, settingsBody(original));

@@ -234,8 +234,10 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
   }
 
   /**
-   * Serves the built web app: files with their content types, long cache for /assets/*, no-cache
-   * for index.html, and index.html for unknown paths (client-side routes).
+   * Serves the built web app: files with their content types, the precompressed .br or .gz copy
+   * the browser accepts, a year's immutable cache for the hashed /assets/*, no-cache (revalidated
+   * by ETag / Last-Modified, answered 304) for everything else, and index.html for unknown paths
+   * (client-side routes).
    * @param {import('node:http').IncomingMessage} req
    * @param {import('node:http').ServerResponse} res
    * @param {string} path
@@ -278,34 +280,54 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
       }
     }
     const type = CONTENT_TYPES[/** @type {keyof typeof CONTENT_TYPES} */ (extname(file).toLowerCase())] ?? 'application/octet-stream';
-    const isIndex = file.endsWith(`${sep}index.html`);
-    const cache = isIndex
-      ? 'no-cache'
-      : decoded.startsWith('/assets/')
-        ? 'public, max-age=31536000, immutable'
-        : 'public, max-age=3600';
-    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    // Hashed build output never changes under its name: cached for a year. Everything else
+    // (index.html, the SPA fallback, favicon, robots.txt, ...) is revalidated on every use.
+    const hashed = decoded.startsWith('/assets/') && !file.endsWith(`${sep}index.html`);
+    const cache = hashed ? 'public, max-age=31536000, immutable' : 'no-cache';
+
+    // The precompressed copy the browser accepts (written at build time by web/precompress.mjs).
+    const encoding = chooseEncoding(req.headers['accept-encoding']);
+    let body = file;
+    let bodyInfo = info;
+    let contentEncoding = null;
+    for (const candidate of encoding) {
+      const variant = `${file}.${candidate === 'gzip' ? 'gz' : 'br'}`;
+      const variantInfo = await stat(variant).catch(() => null);
+      if (variantInfo?.isFile()) {
+        body = variant;
+        bodyInfo = variantInfo;
+        contentEncoding = candidate;
+        break;
+      }
+    }
+    // One ETag per representation, so a cache never answers a gzip client with brotli bytes.
+    const suffix = contentEncoding ? `-${contentEncoding}` : '';
+    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}${suffix}"`;
+    const lastModified = info.mtime.toUTCString();
     /** @type {Record<string, string>} */
     const headers = {
       ...CORS_HEADERS,
       'content-type': type,
       'cache-control': cache,
       etag,
-      'last-modified': info.mtime.toUTCString(),
+      'last-modified': lastModified,
+      vary: 'Accept-Encoding',
       ...WEB_SECURITY_HEADERS,
     };
-    if (req.headers['if-none-match'] === etag) {
+    if (contentEncoding) headers['content-encoding'] = contentEncoding;
+    if (notModified(req, etag, info.mtime)) {
+      delete headers['content-encoding'];
       res.writeHead(304, headers);
       res.end();
       return;
     }
-    headers['content-length'] = String(info.size);
+    headers['content-length'] = String(bodyInfo.size);
     res.writeHead(200, headers);
     if (req.method === 'HEAD') {
       res.end();
       return;
     }
-    const stream = createReadStream(file);
+    const stream = createReadStream(body);
     stream.on('error', () => res.destroy());
     stream.pipe(res);
   }
@@ -333,6 +355,51 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
       });
     },
   };
+}
+
+/**
+ * The content codings to try, best first, from an Accept-Encoding header: brotli before gzip,
+ * each only when the client accepts it (a q of 0 refuses it; `*` stands for codings not named).
+ * @param {string | string[] | undefined} header
+ * @returns {('br' | 'gzip')[]}
+ */
+export function chooseEncoding(header) {
+  const value = Array.isArray(header) ? header.join(',') : header ?? '';
+  /** @type {Map<string, number>} */
+  const q = new Map();
+  for (const part of value.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    let weight = 1;
+    for (const param of params) {
+      const match = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(param);
+      if (match) weight = Number(match[1]);
+    }
+    q.set(name, Number.isFinite(weight) ? weight : 0);
+  }
+  const weightOf = (/** @type {string} */ name) => q.get(name) ?? (name === 'gzip' ? q.get('x-gzip') : undefined) ?? q.get('*') ?? 0;
+  return /** @type {('br' | 'gzip')[]} */ (['br', 'gzip'].filter((name) => weightOf(name) > 0).sort((a, b) => weightOf(b) - weightOf(a)));
+}
+
+/**
+ * Whether a conditional GET may be answered 304: If-None-Match when sent (any listed tag, weak
+ * comparison), otherwise If-Modified-Since against the file's time (HTTP dates have whole seconds).
+ * @param {import('node:http').IncomingMessage} req
+ * @param {string} etag
+ * @param {Date} mtime
+ */
+function notModified(req, etag, mtime) {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch) {
+    const bare = (/** @type {string} */ tag) => tag.trim().replace(/^W\//, '');
+    return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => bare(tag) === bare(etag));
+  }
+  const since = req.headers['if-modified-since'];
+  if (since) {
+    const time = Date.parse(since);
+    return Number.isFinite(time) && Math.floor(mtime.getTime() / 1000) * 1000 <= time;
+  }
+  return false;
 }
 
 /** @param {string} path @param {string} prefix */

@@ -2,12 +2,14 @@
 // the built web app (content types, caching, SPA fallback). The services here are small fetch
 // handlers and the "function" a real HTTP server, so the gateway's behaviour is what is tested.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:http';
+import { createServer, get as httpGet } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
-import { startGateway } from './gateway.mjs';
+import { chooseEncoding, startGateway } from './gateway.mjs';
+import { precompressDir } from '../web/precompress.mjs';
 
 /** @type {string} */
 let webDir;
@@ -21,6 +23,25 @@ const seen = [];
 const ANON_KEY = 'the-anon-key';
 const SERVICE_KEY = 'the-service-role-key';
 const withKey = { apikey: ANON_KEY };
+const BIG_JS = Array.from({ length: 400 }, (_, i) => `export const value${i} = 'the same words again and again ${i}';`).join('\n');
+
+/**
+ * A GET through node:http, which (unlike fetch) neither adds Accept-Encoding nor decompresses,
+ * so the bytes on the wire are what is checked.
+ * @param {string} path
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, body: Buffer }>}
+ */
+function rawGet(path, headers = {}) {
+  return new Promise((resolve, reject) => {
+    httpGet(`${gateway.url}${path}`, { headers }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
 
 /** A fetch-style service answering with what it received. */
 const echoService = (name) => ({
@@ -42,6 +63,9 @@ beforeAll(async () => {
   await writeFile(join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
   await writeFile(join(webDir, 'assets', 'app-abc123.css'), 'body{}');
   await writeFile(join(webDir, 'favicon.svg'), '<svg/>');
+  await writeFile(join(webDir, 'assets', 'big-d3adb33f.js'), BIG_JS);
+  await writeFile(join(webDir, 'robots.txt'), `User-agent: *\n${'Allow: /\n'.repeat(200)}`);
+  precompressDir(webDir);
 
   functionServer = createServer((req, res) => {
     const chunks = [];
@@ -242,6 +266,82 @@ describe('gateway static web app', () => {
     expect(route.headers.get('cache-control')).toBe('no-cache');
     expect(await route.text()).toContain('<title>App</title>');
     expect((await fetch(`${gateway.url}/assets/missing-123.js`)).status).toBe(404);
+  });
+
+  it('sends the brotli copy to a browser that accepts br, with its length and Vary: Accept-Encoding (issue 15.1)', async () => {
+    const response = await rawGet('/assets/big-d3adb33f.js', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.vary).toBe('Accept-Encoding');
+    expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(Number(response.headers['content-length'])).toBe(response.body.length);
+    expect(response.body.length).toBeLessThan(BIG_JS.length / 4);
+    expect(brotliDecompressSync(response.body).toString()).toBe(BIG_JS);
+  });
+
+  it('sends gzip to a browser that accepts gzip but not br, and honours q values (issue 15.1)', async () => {
+    for (const accept of ['gzip, deflate', 'br;q=0, gzip', 'gzip;q=1.0, br;q=0.5']) {
+      const response = await rawGet('/assets/big-d3adb33f.js', { 'accept-encoding': accept });
+      expect(response.headers['content-encoding'], accept).toBe('gzip');
+      expect(response.headers.vary).toBe('Accept-Encoding');
+      expect(gunzipSync(response.body).toString()).toBe(BIG_JS);
+    }
+    const index = await rawGet('/', { 'accept-encoding': 'gzip' });
+    expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(['gzip', undefined]).toContain(index.headers['content-encoding']);
+  });
+
+  it('sends the file as it is when the browser accepts no coding we have, or refuses them (issue 15.1)', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }, { 'accept-encoding': '*;q=0' }, { 'accept-encoding': 'deflate' }]) {
+      const response = await rawGet('/assets/big-d3adb33f.js', headers);
+      expect(response.headers['content-encoding'], JSON.stringify(headers)).toBeUndefined();
+      expect(response.headers.vary).toBe('Accept-Encoding');
+      expect(response.body.toString()).toBe(BIG_JS);
+      expect(Number(response.headers['content-length'])).toBe(BIG_JS.length);
+    }
+    // A file too small to gain from compression has no copies and goes out as it is.
+    const small = await rawGet('/assets/app-abc123.js', { 'accept-encoding': 'br, gzip' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body.toString()).toBe('console.log(1)');
+    expect(chooseEncoding('*')).toEqual(['br', 'gzip']);
+    expect(chooseEncoding(undefined)).toEqual([]);
+  });
+
+  it('caches hashed assets for a year as immutable and makes every other file revalidate (issue 15.1)', async () => {
+    for (const path of ['/assets/big-d3adb33f.js', '/assets/app-abc123.css']) {
+      const response = await rawGet(path, { 'accept-encoding': 'br' });
+      expect(response.headers['cache-control'], path).toBe('public, max-age=31536000, immutable');
+    }
+    for (const path of ['/', '/index.html', '/courses/42', '/favicon.svg', '/robots.txt']) {
+      const response = await rawGet(path, { 'accept-encoding': 'br' });
+      expect(response.headers['cache-control'], path).toBe('no-cache');
+      expect(response.headers.etag, path).toBeTruthy();
+      expect(response.headers['last-modified'], path).toBeTruthy();
+      expect(response.headers.vary, path).toBe('Accept-Encoding');
+    }
+  });
+
+  it('answers a revalidation 304 with no body, by ETag or by Last-Modified, per encoding (issue 15.1)', async () => {
+    const first = await rawGet('/robots.txt', { 'accept-encoding': 'br' });
+    expect(first.status).toBe(200);
+    expect(first.headers['content-encoding']).toBe('br');
+    const etag = String(first.headers.etag);
+    const again = await rawGet('/robots.txt', { 'accept-encoding': 'br', 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe('no-cache');
+    // The gzip representation has its own tag, so the brotli tag does not validate it.
+    const gzip = await rawGet('/robots.txt', { 'accept-encoding': 'gzip', 'if-none-match': etag });
+    expect(gzip.status).toBe(200);
+    expect(gzip.headers.etag).not.toBe(etag);
+    const byDate = await rawGet('/', { 'if-modified-since': String(first.headers['last-modified']) });
+    expect(byDate.status).toBe(304);
+    const stale = await rawGet('/', { 'if-modified-since': 'Thu, 01 Jan 2015 00:00:00 GMT' });
+    expect(stale.status).toBe(200);
+    expect(stale.body.toString()).toContain('<title>App</title>');
+    const changed = await rawGet('/', { 'if-none-match': 'W/"other"' });
+    expect(changed.status).toBe(200);
   });
 
   it('never serves files outside the web folder', async () => {

@@ -3,13 +3,14 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './precompress.mjs';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:54321';
 
 export default defineConfig({
   root: webRoot,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: {
       '@shared': fileURLToPath(new URL('../supabase/functions/_shared', import.meta.url)),

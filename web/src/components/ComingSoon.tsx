@@ -1,11 +1,11 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
-import { PRODUCT_NAME } from '@shared/domain.ts';
+import { PageMeta } from '@/lib/page/page-meta';
 
 /** A page whose screen arrives in a later issue: its heading, title and what it will show. */
 export function ComingSoon({ title, description }: { title: string; description: string }) {
   return (
     <Stack gap="md">
-      <title>{`${title} | ${PRODUCT_NAME}`}</title>
+      <PageMeta title={title} description={`${title}: coming soon.`} />
       <Title order={1}>{title}</Title>
       <Paper withBorder p="lg">
         <Text>{description}</Text>

@@ -1,6 +1,7 @@
 // Module text is markdown written by instructors. Rendered with `marked`, but any raw HTML in it is
 // escaped (shown as text, never parsed) and link/image addresses other than http(s), mailto and
 // relative ones are dropped, so an author cannot inject script into a learner's page.
+import '@mantine/core/styles/Typography.css';
 import { useMemo } from 'react';
 import { Typography } from '@mantine/core';
 import { Marked, type Tokens } from 'marked';

@@ -8,7 +8,8 @@ import { DEFAULT_SITE_NAME } from '@shared/domain.ts';
 import { useUser } from '@/features/auth/api/get-user';
 import { useAuthListener } from '@/features/auth/hooks/use-auth-listener';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
-import { useDocumentTitle } from '@/lib/site-settings/use-document-title';
+import { SiteNameContext } from '@/lib/page/page-meta';
+import { useFocusHeadingOnNavigate } from '@/lib/page/focus-heading';
 import { splitSiteName } from '@/lib/site-settings/site-title';
 import { PageSpinner } from '@/components/PageSpinner';
 import { RequiredTrainingNotice } from '@/features/required-training/components/RequiredTrainingNotice';
@@ -26,7 +27,7 @@ export function AppLayout() {
   const { data: settings } = useSiteSettings(userPending ? undefined : (user?.id ?? null));
   const siteName = settings?.siteName ?? DEFAULT_SITE_NAME;
   const title = splitSiteName(siteName);
-  useDocumentTitle(settings?.siteName);
+  useFocusHeadingOnNavigate('main-content');
 
   return (
     <>
@@ -77,9 +78,11 @@ export function AppLayout() {
 
         <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
           <Box className={classes.content} aria-busy={navigation.state === 'loading'}>
-            <Suspense fallback={<PageSpinner />}>
-              <Outlet />
-            </Suspense>
+            <SiteNameContext.Provider value={title.name}>
+              <Suspense fallback={<PageSpinner />}>
+                <Outlet />
+              </Suspense>
+            </SiteNameContext.Provider>
           </Box>
           <Box component="footer" className={classes.footer}>
             <Text size="sm" c="dimmed" data-testid="footer-text">

@@ -4,7 +4,8 @@
 // lib/accessibility-statement.ts, the same facts the browser tests check against.
 import { Anchor, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { DEFAULT_SITE_NAME, PRODUCT_NAME } from '@shared/domain.ts';
+import { PageMeta } from '@/lib/page/page-meta';
+import { DEFAULT_SITE_NAME } from '@shared/domain.ts';
 import { useUser } from '@/features/auth/api/get-user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { formatDate } from '@/lib/format';
@@ -20,7 +21,7 @@ export function AccessibilityRoute() {
 
   return (
     <Stack gap="md" maw={760}>
-      <title>{`Accessibility statement | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Accessibility statement" description="How accessible this learning platform is, its known issues, how to report a problem or ask for another format, and how it was tested." />
       <Title order={1}>Accessibility statement for {siteName}</Title>
       <Text>
         This accessibility statement applies to the {siteName} learning platform, including the course catalogue, courses

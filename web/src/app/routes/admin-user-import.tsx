@@ -2,16 +2,16 @@
 // import finishes, the admin lists (users, permissions, activity) are refetched.
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { adminKeys } from '@/features/admin/api/keys';
 import { ImportUsersPage } from '@/features/user-import/components/ImportUsersPage';
+import { PageMeta } from '@/lib/page/page-meta';
 
 export function AdminUserImportRoute() {
   const queryClient = useQueryClient();
   const onImported = useCallback(() => void queryClient.invalidateQueries({ queryKey: adminKeys.all }), [queryClient]);
   return (
     <>
-      <title>{`Import users | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Import users" description="Import user accounts from a CSV file." />
       <ImportUsersPage onImported={onImported} />
     </>
   );

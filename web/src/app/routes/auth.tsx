@@ -3,13 +3,13 @@
 import { Anchor, Card, Center, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { useUser } from '@/features/auth/api/get-user';
 import { LoginForm } from '@/features/auth/components/LoginForm';
 import { RegisterForm } from '@/features/auth/components/RegisterForm';
 import { PageSpinner } from '@/components/PageSpinner';
 import { safeRedirect } from '@/lib/safe-redirect';
 import { dismissNotification } from '@/lib/notify';
+import { PageMeta } from '@/lib/page/page-meta';
 
 type Tab = 'login' | 'register';
 
@@ -31,7 +31,10 @@ export function AuthRoute() {
   return (
     <Center py="lg">
       <Stack w="100%" maw={440} gap="md">
-        <title>{`${isLogin ? 'Sign in' : 'Register'} | ${PRODUCT_NAME}`}</title>
+        <PageMeta
+          title={isLogin ? 'Sign in' : 'Register'}
+          description={isLogin ? 'Sign in to your account to continue your training courses.' : 'Create an account to enrol on training courses and track your progress.'}
+        />
         <Title order={1} ta="center" size="h2">
           {isLogin ? 'Sign in to your account' : 'Create a new account'}
         </Title>

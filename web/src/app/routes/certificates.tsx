@@ -1,13 +1,13 @@
 // /certificates: the learner's certificates; ?id= highlights the one opened from My Courses.
 import { useSearchParams } from 'react-router';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { CertificatesPage } from '@/features/certificates/components/CertificatesPage';
+import { PageMeta } from '@/lib/page/page-meta';
 
 export function CertificatesRoute() {
   const [params] = useSearchParams();
   return (
     <>
-      <title>{`Certificates | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Certificates" description="Your course completion certificates, to view, download and share." />
       <CertificatesPage highlightId={params.get('id')} />
     </>
   );

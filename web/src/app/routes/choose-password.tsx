@@ -3,10 +3,10 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { userQueryOptions, useUser } from '@/features/auth/api/get-user';
 import { PasswordForm } from '@/features/profile/components/PasswordForm';
 import { PageSpinner } from '@/components/PageSpinner';
+import { PageMeta } from '@/lib/page/page-meta';
 
 export function ChoosePasswordRoute() {
   const { data: user } = useUser();
@@ -21,7 +21,7 @@ export function ChoosePasswordRoute() {
   };
   return (
     <Stack gap="lg" maw={480}>
-      <title>{`Choose a new password | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Choose a new password" description="Choose your own password to replace the temporary one you were given." />
       <div>
         <Title order={1}>Choose a new password</Title>
         <Text c="dimmed">

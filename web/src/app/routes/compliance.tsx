@@ -3,11 +3,11 @@
 import { useEffect, useRef } from 'react';
 import { Navigate } from 'react-router';
 import { Stack, Text, Title } from '@mantine/core';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { useUser } from '@/features/auth/api/get-user';
 import { ComplianceView } from '@/features/compliance/components/ComplianceView';
 import { PageSpinner } from '@/components/PageSpinner';
 import { notifyFailure } from '@/lib/notify';
+import { PageMeta } from '@/lib/page/page-meta';
 
 export function ComplianceRoute() {
   const { data: user, isPending } = useUser();
@@ -26,7 +26,7 @@ export function ComplianceRoute() {
   const isAdmin = user.role === 'ADMIN';
   return (
     <Stack gap="md">
-      <title>{`Compliance | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Compliance" description="Required training compliance across services and teams." />
       <div>
         <Title order={1}>Compliance</Title>
         <Text c="dimmed">

@@ -2,11 +2,11 @@
 // 'Access Denied' (specification §2). The API and RLS refuse them anyway.
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { SERVICE_CODES } from '@shared/services.ts';
 import { useUser } from '@/features/auth/api/get-user';
 import { CourseManager } from '@/features/course-manager/components/CourseManager';
 import { PageSpinner } from '@/components/PageSpinner';
+import { PageMeta } from '@/lib/page/page-meta';
 
 export function CourseManagerRoute() {
   const { data: user, isPending } = useUser();
@@ -14,7 +14,7 @@ export function CourseManagerRoute() {
   if (user?.role !== 'ADMIN' && user?.role !== 'INSTRUCTOR') {
     return (
       <Stack align="center" py="xl" gap="md">
-        <title>{`Access Denied | ${PRODUCT_NAME}`}</title>
+        <PageMeta title="Access Denied" description="You do not have permission to access the course manager." />
         <Title order={1}>Access Denied</Title>
         <Text>You do not have permission to access the course manager.</Text>
         <Button component={Link} to="/">

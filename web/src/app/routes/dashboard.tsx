@@ -1,10 +1,10 @@
 // /dashboard: the learner dashboard, with the certificates feature in its Certificates tab.
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { useUser } from '@/features/auth/api/get-user';
 import { useCertificates } from '@/features/certificates/api/get-certificates';
 import { CertificateList } from '@/features/certificates/components/CertificateList';
 import { LearnerDashboard } from '@/features/my-learning/components/LearnerDashboard';
 import { PageSpinner } from '@/components/PageSpinner';
+import { PageMeta } from '@/lib/page/page-meta';
 
 export function DashboardRoute() {
   const { data: user } = useUser();
@@ -13,7 +13,7 @@ export function DashboardRoute() {
   if (!user) return <PageSpinner label="Loading your dashboard" />;
   return (
     <>
-      <title>{`Dashboard | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Dashboard" description="Your learning at a glance: courses in progress, completions and required training." />
       <LearnerDashboard
         userId={user.id}
         name={user.name}

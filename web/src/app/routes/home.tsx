@@ -7,6 +7,7 @@ import { useUser } from '@/features/auth/api/get-user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { CourseCatalogue } from '@/features/catalogue/components/CourseCatalogue';
 import { PageSpinner } from '@/components/PageSpinner';
+import { PageMeta } from '@/lib/page/page-meta';
 
 export function HomeRoute() {
   const { data: user, isPending: userPending } = useUser();
@@ -19,7 +20,14 @@ export function HomeRoute() {
 
   return (
     <Stack gap="xl">
-      <title>{serviceName ? `${serviceName} courses | ${PRODUCT_NAME}` : PRODUCT_NAME}</title>
+      <PageMeta
+        title={serviceName ? `${serviceName} courses` : null}
+        description={
+          serviceName
+            ? `Training courses for the ${serviceName}, with progress tracking and certificates.`
+            : 'Training courses for the United Kingdom\'s emergency services: police, fire and rescue, ambulance, coastguard and more, with progress tracking and certificates.'
+        }
+      />
       <Paper withBorder p={{ base: 'lg', sm: 'xl' }} radius="lg">
         <Stack gap="md" maw={720}>
           <Title order={1}>{PRODUCT_NAME}</Title>

@@ -1,9 +1,9 @@
 // /learning-record: the learner's learning record; ?user=<id> is an admin viewing a learner's (read-only).
 import { useSearchParams } from 'react-router';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { useUser } from '@/features/auth/api/get-user';
 import { LearningRecordPage } from '@/features/learning-record/components/LearningRecordPage';
 import { PageSpinner } from '@/components/PageSpinner';
+import { PageMeta } from '@/lib/page/page-meta';
 
 export function LearningRecordRoute() {
   const [params] = useSearchParams();
@@ -13,7 +13,7 @@ export function LearningRecordRoute() {
   const userId = requested && requested !== user.id ? requested : null;
   return (
     <>
-      <title>{`${userId ? 'Learning record' : 'My learning record'} | ${PRODUCT_NAME}`}</title>
+      <PageMeta title={userId ? 'Learning record' : 'My learning record'} description="Every course started and completed, with dates and certificates." />
       <LearningRecordPage key={userId ?? 'me'} userId={userId} />
     </>
   );

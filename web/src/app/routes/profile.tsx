@@ -1,11 +1,11 @@
 // /profile: the signed-in user's account details and password.
 import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { userQueryOptions, useUser } from '@/features/auth/api/get-user';
 import { PasswordForm } from '@/features/profile/components/PasswordForm';
 import { ProfileForm } from '@/features/profile/components/ProfileForm';
 import { PageSpinner } from '@/components/PageSpinner';
+import { PageMeta } from '@/lib/page/page-meta';
 
 export function ProfileRoute() {
   const { data: user } = useUser();
@@ -13,7 +13,7 @@ export function ProfileRoute() {
   if (!user) return <PageSpinner label="Loading your profile" />;
   return (
     <Stack gap="lg">
-      <title>{`Profile | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Profile" description="Your name, service, email address and password." />
       <div>
         <Title order={1}>Profile</Title>
         <Text c="dimmed">Manage your account details and password.</Text>

@@ -1,13 +1,13 @@
 // /verify/:code (public): anyone confirms a certificate by its verification code.
 import { useParams } from 'react-router';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { VerifyCertificate } from '@/features/certificates/components/VerifyCertificate';
+import { PageMeta } from '@/lib/page/page-meta';
 
 export function VerifyRoute() {
   const { code = '' } = useParams();
   return (
     <>
-      <title>{`Verify certificate | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Verify certificate" description="Check that a course completion certificate is genuine and still valid." />
       <VerifyCertificate key={code} code={code} />
     </>
   );

@@ -10,6 +10,7 @@ import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
 import { UsersTab } from './UsersTab';
 import { RequiredTrainingTab } from '@/features/required-training/components/RequiredTrainingTab';
+import { PageMeta } from '@/lib/page/page-meta';
 
 const TABS = ['users', 'courses', 'permissions', 'settings', 'activity', 'required', 'certificates'] as const;
 type Tab = (typeof TABS)[number];
@@ -20,6 +21,7 @@ export function AdminDashboard({ user }: { user: User }) {
   const tab: Tab = (TABS as readonly string[]).includes(requested ?? '') ? (requested as Tab) : 'users';
   return (
     <Stack>
+      <PageMeta title="Admin Dashboard" description="Manage users, courses, role and service permissions, and system settings." />
       <div>
         <Title order={1}>Admin Dashboard</Title>
         <Text c="dimmed">Manage users, courses, role and service permissions, and system settings.</Text>

@@ -14,6 +14,7 @@ import { useCourse, useUploadCover } from '../api/course';
 import { BasicInfoForm } from './BasicInfoForm';
 import { CoverImageCard } from './CoverImageCard';
 import { ModulesPanel } from './ModulesPanel';
+import { PageMeta } from '@/lib/page/page-meta';
 
 /** Dark enough for white text at 4.5:1 or more (WCAG 2.2 AA). */
 const STATUS_BACKGROUND: Record<CourseStatus, string> = { DRAFT: '#495057', ACTIVE: '#1b5e20', ARCHIVED: '#a51d1d' };
@@ -93,6 +94,10 @@ export function CourseEditor({ user, courseId }: { user: User; courseId?: string
 
   return (
     <Stack gap="lg">
+      <PageMeta
+        title={isEdit ? 'Edit Course' : 'Create New Course'}
+        description={isEdit ? 'Edit a course: its details, modules and content.' : 'Create a new course: its details, modules and content.'}
+      />
       <Group gap="sm">
         <ActionIcon component={Link} to="/instructor" variant="subtle" size="lg" aria-label="Back to Instructor Dashboard">
           <IconArrowLeft aria-hidden />

@@ -4,12 +4,13 @@ import { useState } from 'react';
 import { ActionIcon, Badge, Button, Center, Group, Loader, Pagination, Stack, Table, Tabs, Text, Title, Tooltip } from '@mantine/core';
 import { IconEdit, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { COURSE_LEVEL_LABELS, COURSE_STATUS_LABELS, PRODUCT_NAME, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
+import { COURSE_LEVEL_LABELS, COURSE_STATUS_LABELS, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
 import { errorDescription } from '@/lib/api-client';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { MANAGER_PAGE_SIZE, type ManagedCourse, useManagedCourses } from '../api/get-managed-courses';
 import { CourseFormDialog } from './CourseFormDialog';
 import { DeleteCourseDialog } from './DeleteCourseDialog';
+import { PageMeta } from '@/lib/page/page-meta';
 
 const FILTERS = {
   all: { label: 'All', status: undefined, word: '' },
@@ -37,7 +38,7 @@ export function CourseManager({ isAdmin, services }: { isAdmin: boolean; service
 
   return (
     <Stack gap="md">
-      <title>{`Course Manager | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Course Manager" description="Create, edit and publish courses." />
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={1}>Course Manager</Title>

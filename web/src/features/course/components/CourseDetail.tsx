@@ -11,7 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { Course, CourseModule } from '@shared/catalogue.ts';
 import type { User } from '@shared/domain.ts';
-import { COURSE_LEVEL_LABELS, type CourseLevel, PRODUCT_NAME } from '@shared/domain.ts';
+import { COURSE_LEVEL_LABELS, type CourseLevel } from '@shared/domain.ts';
 import { courseButtonLabel } from '@shared/progress.ts';
 import { PageSpinner } from '@/components/PageSpinner';
 import { ServiceBadge } from '@/components/ServiceBadge';
@@ -22,6 +22,7 @@ import { useCourse, useCourseModules } from '../api/get-course';
 import { useEnroll, useStepProgress } from '../api/progress';
 import { CertificateLinks } from '@/features/certificates/components/CertificateLinks';
 import { CourseOutline } from './CourseOutline';
+import { PageMeta } from '@/lib/page/page-meta';
 
 /** The module Start/Continue opens: the first unfinished one, else the first. */
 export function nextModule(modules: CourseModule[]): CourseModule | undefined {
@@ -36,7 +37,7 @@ export function signInPath(courseId: string, keepEnrolIntent: boolean): string {
 function CourseNotFound() {
   return (
     <Stack align="center" gap="sm" py="xl">
-      <title>{`Course not found | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Course not found" description="The requested course could not be found." />
       <Title order={1}>Course not found</Title>
       <Text>The requested course could not be found.</Text>
       <Button component={Link} to="/">
@@ -145,7 +146,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
 
   return (
     <Stack gap="lg">
-      <title>{`${data.title} | ${PRODUCT_NAME}`}</title>
+      <PageMeta title={data.title} description={data.description || `${data.title}: a training course.`} />
       <Group>
         <Button component={Link} to="/" variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
           Back to courses

@@ -2,12 +2,12 @@
 // open tab lives in the URL (?tab=), so Quick Actions, reloads and the back button agree.
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { OverviewTab } from './OverviewTab';
 import { MyCoursesTab } from './MyCoursesTab';
 import { StudentsTab } from './StudentsTab';
 import { AnalyticsTab } from './AnalyticsTab';
 import { RequiredTrainingTab } from '@/features/required-training/components/RequiredTrainingTab';
+import { PageMeta } from '@/lib/page/page-meta';
 
 const TABS = ['overview', 'courses', 'students', 'analytics', 'required'] as const;
 type Tab = (typeof TABS)[number];
@@ -20,7 +20,7 @@ export function InstructorDashboard({ name, isAdmin }: { name: string; isAdmin: 
 
   return (
     <Stack gap="md">
-      <title>{`Instructor Dashboard | ${PRODUCT_NAME}`}</title>
+      <PageMeta title="Instructor Dashboard" description="Your courses, learners and their progress." />
       <div>
         <Title order={1}>Instructor Dashboard</Title>
         <Text c="dimmed">Welcome, {name}. Manage your courses and follow your learners.</Text>

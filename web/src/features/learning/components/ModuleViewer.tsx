@@ -12,7 +12,6 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { CourseModule, Enrollment } from '@shared/catalogue.ts';
 import type { User } from '@shared/domain.ts';
-import { PRODUCT_NAME } from '@shared/domain.ts';
 import { MarkdownContent } from '@/components/MarkdownContent';
 import { PageSpinner } from '@/components/PageSpinner';
 import { ServiceBadge } from '@/components/ServiceBadge';
@@ -23,6 +22,7 @@ import { CertificateLinks, certificatePath } from '@/features/certificates/compo
 import { downloadCertificate } from '@/features/certificates/api/download-certificate';
 import { useCompleteModule, useModule } from '../api/module';
 import { QuizPanel } from './QuizPanel';
+import { PageMeta } from '@/lib/page/page-meta';
 
 /** '3 of 5 modules complete' and the rounded percentage the bar shows. */
 export function moduleProgress(modules: Pick<CourseModule, 'completed'>[]): { done: number; total: number; percent: number; text: string } {
@@ -143,7 +143,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
     const title = status === 404 ? 'Module not found' : status === 401 || status === 403 ? 'This module is not open to you yet' : 'The module could not be loaded';
     return (
       <Stack gap="md" align="flex-start">
-        <title>{`${title} | ${PRODUCT_NAME}`}</title>
+        <PageMeta title={title} description={errorDescription(module.error, 'Please try again.')} />
         <Title order={1}>{title}</Title>
         <Text>{errorDescription(module.error, 'Please try again.')}</Text>
         <Group>
@@ -246,7 +246,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
 
   return (
     <Stack gap="lg">
-      <title>{`${data.title} | ${data.course.title} | ${PRODUCT_NAME}`}</title>
+      <PageMeta title={`${data.title} · ${data.course.title}`} description={`${data.title}, a module of ${data.course.title}.`} />
       <Group>
         <Button component={Link} to={coursePath} variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
           Back to course

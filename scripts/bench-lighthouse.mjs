@@ -1,0 +1,129 @@
+// `npm run bench:lighthouse` (issue 15.4): Lighthouse, mobile defaults (a mid-range phone on slow
+// 4G, simulated), against Debian's Chromium on /, a course page and /auth, three runs each; prints
+// the median of each category and PASS/FAIL against the budgets:
+//   Performance >= 90, Accessibility 100, Best Practices 100, SEO >= 95.
+//
+//   npm run bench:lighthouse                    starts a platform of its own (as `npm start` does,
+//                                               with the web build) on a fresh, seeded data folder
+//   PLATFORM_URL=<url> npm run bench:lighthouse a platform already running
+//   LIGHTHOUSE_RUNS=5 npm run bench:lighthouse  more runs per page
+// Results go to bench-results/lighthouse-<date>.json and .md. Exits 1 when a budget fails.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+import { startPlatformProcess } from './platform-process.mjs';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const BUDGETS = {
+  performance: { min: 90, label: 'Performance' },
+  accessibility: { min: 100, label: 'Accessibility' },
+  'best-practices': { min: 100, label: 'Best Practices' },
+  seo: { min: 95, label: 'SEO' },
+};
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+async function main() {
+  let platform = null;
+  let baseUrl = process.env.PLATFORM_URL;
+  if (!baseUrl) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-lighthouse-'));
+    console.log('Starting the platform (with the web build)...');
+    platform = await startPlatformProcess({ dataDir, web: true, timeoutMs: 300_000 });
+    baseUrl = platform.url;
+  }
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME,
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const courses = await (await fetch(`${baseUrl}/functions/v1/api/courses`)).json();
+    const course = courses.items?.[0];
+    if (!course) throw new Error('no course in the catalogue to measure');
+    const pages = [
+      { name: '/', url: `${baseUrl}/` },
+      { name: 'course page', url: `${baseUrl}/course/${course.id}` },
+      { name: '/auth', url: `${baseUrl}/auth` },
+    ];
+    const results = [];
+    for (const page of pages) {
+      const runs = [];
+      for (let run = 0; run < RUNS; run++) {
+        // Mobile defaults: Lighthouse's own form factor, screen emulation and simulated throttling.
+        const answer = await lighthouse(page.url, { port: chrome.port, output: 'json', logLevel: 'error' });
+        const lhr = answer.lhr;
+        // A run Lighthouse could not complete (page timed out on a loaded machine) scores null, not 0:
+        // it is reported and left out of the median.
+        if (lhr.runtimeError || Object.keys(BUDGETS).some((key) => lhr.categories[key]?.score == null)) {
+          console.log(`${page.name} run ${run + 1}: not completed (${lhr.runtimeError?.code ?? 'no score'}); left out`);
+          continue;
+        }
+        const scores = Object.fromEntries(Object.keys(BUDGETS).map((key) => [key, Math.round((lhr.categories[key]?.score ?? 0) * 100)]));
+        const failing = Object.keys(BUDGETS).flatMap((key) =>
+          (lhr.categories[key]?.auditRefs ?? [])
+            .filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score !== null && lhr.audits[ref.id]?.score < 1)
+            .map((ref) => `${key}: ${ref.id} (${lhr.audits[ref.id].displayValue ?? lhr.audits[ref.id].score})`),
+        );
+        const metrics = {
+          fcpMs: Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
+          lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+          tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
+          cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
+          speedIndexMs: Math.round(lhr.audits['speed-index']?.numericValue ?? 0),
+        };
+        runs.push({ scores, metrics, failing });
+        console.log(`${page.name} run ${run + 1}: ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      }
+      if (runs.length === 0) throw new Error(`no Lighthouse run of ${page.name} completed`);
+      const medians = Object.fromEntries(Object.keys(BUDGETS).map((key) => [key, median(runs.map((r) => r.scores[key]))]));
+      const metricMedians = Object.fromEntries(Object.keys(runs[0].metrics).map((key) => [key, median(runs.map((r) => r.metrics[key]))]));
+      const failing = [...new Set(runs.flatMap((r) => r.failing))];
+      results.push({ page: page.name, url: page.url.replace(baseUrl, ''), medians, metrics: metricMedians, failing, runs });
+    }
+
+    let allPass = true;
+    const lines = [];
+    lines.push(`Lighthouse ${RUNS} run(s) per page, mobile defaults, median scores (budgets: Performance >= 90, Accessibility 100, Best Practices 100, SEO >= 95)`);
+    lines.push('');
+    lines.push('| Page | Performance | Accessibility | Best Practices | SEO | FCP | LCP | TBT | CLS |');
+    lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    for (const result of results) {
+      const cells = Object.entries(BUDGETS).map(([key, budget]) => {
+        const pass = result.medians[key] >= budget.min;
+        if (!pass) allPass = false;
+        return `${result.medians[key]} ${pass ? 'PASS' : 'FAIL'}`;
+      });
+      const m = result.metrics;
+      lines.push(`| ${result.page} | ${cells.join(' | ')} | ${(m.fcpMs / 1000).toFixed(1)} s | ${(m.lcpMs / 1000).toFixed(1)} s | ${m.tbtMs} ms | ${m.cls} |`);
+    }
+    lines.push('');
+    for (const result of results) {
+      if (result.failing.length) lines.push(`Below full marks on ${result.page}: ${result.failing.join('; ')}`);
+    }
+    lines.push('');
+    lines.push(allPass ? 'PASS: every budget holds.' : 'FAIL: a budget is not met.');
+    const report = lines.join('\n');
+    console.log(`\n${report}`);
+
+    const outDir = path.join(repoRoot, 'bench-results');
+    fs.mkdirSync(outDir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\..*/, '');
+    fs.writeFileSync(path.join(outDir, `lighthouse-${stamp}.json`), JSON.stringify({ date: new Date().toISOString(), runs: RUNS, cpus: os.cpus().length, load: os.loadavg(), results }, null, 2));
+    fs.writeFileSync(path.join(outDir, `lighthouse-${stamp}.md`), `# Lighthouse, ${new Date().toISOString()}\n\nLoad average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}\n\n${report}\n`);
+    process.exitCode = allPass ? 0 : 1;
+  } finally {
+    chrome.kill();
+    await platform?.stop();
+  }
+}
+
+await main();

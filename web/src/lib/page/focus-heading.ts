@@ -1,0 +1,49 @@
+// After a client-side route change (never the first load) focus moves to the new page's main
+// heading, so a screen-reader or keyboard user starts on the new page rather than on the link they
+// followed or at the top of the document (issue 15.3). The h1 gets tabIndex -1 (focusable from
+// script, not in the tab order). A page that is still loading is watched until its h1 appears (up
+// to ten seconds); if the person or the page moves focus elsewhere meanwhile, focus is left there.
+// Only the path counts: a change of query string (filters, tabs, search) keeps focus where it is.
+import { useEffect, useRef } from 'react';
+import { useLocation } from 'react-router';
+
+const WAIT_MS = 10_000;
+
+export function useFocusHeadingOnNavigate(containerId: string) {
+  const { pathname } = useLocation();
+  const firstLoad = useRef(true);
+
+  useEffect(() => {
+    if (firstLoad.current) {
+      firstLoad.current = false;
+      return;
+    }
+    const container = document.getElementById(containerId);
+    if (!container) return;
+    const focusAtNavigation = document.activeElement;
+    let done = false;
+    const observer = new MutationObserver(() => attempt());
+    const timer = window.setTimeout(() => finish(), WAIT_MS);
+    function finish() {
+      done = true;
+      observer.disconnect();
+      window.clearTimeout(timer);
+    }
+    function attempt() {
+      if (done) return;
+      const active = document.activeElement;
+      if (active && active !== focusAtNavigation && active !== document.body && active.isConnected) {
+        finish();
+        return;
+      }
+      const heading = container!.querySelector<HTMLHeadingElement>('h1');
+      if (!heading) return;
+      if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+      heading.focus();
+      finish();
+    }
+    attempt();
+    if (!done) observer.observe(container, { childList: true, subtree: true });
+    return finish;
+  }, [pathname, containerId]);
+}
