@@ -64,6 +64,8 @@ export interface User {
   role: Role;
   services: string[];
   createdAt: string;
+  /** When an admin deactivated the person (a leaver), or null; present in the admin's answers. */
+  deactivatedAt?: string | null;
 }
 
 /** The tokens handed to supabase-js setSession(); Supabase Auth's own field names. */

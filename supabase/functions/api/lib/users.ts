@@ -5,7 +5,7 @@ import type { Tx } from './db.ts';
 /** Reads one profile; the caller's RLS policies decide whether it is visible. */
 export async function readUser(tx: Tx, id: string): Promise<User | null> {
   const rows = await tx<Record<string, unknown>[]>`
-    select id, username, email, name, role::text as role, services::text[] as services, created_at
+    select id, username, email, name, role::text as role, services::text[] as services, created_at, deactivated_at
     from public.profiles
     where id = ${id}::uuid`;
   const row = rows[0];
@@ -15,7 +15,7 @@ export async function readUser(tx: Tx, id: string): Promise<User | null> {
 
 export function toUser(row: Record<string, unknown>): User {
   const createdAt = row.createdAt;
-  return {
+  const user: User = {
     id: String(row.id),
     username: String(row.username),
     email: String(row.email ?? ''),
@@ -24,4 +24,9 @@ export function toUser(row: Record<string, unknown>): User {
     services: Array.isArray(row.services) ? row.services.map(String) : [],
     createdAt: createdAt instanceof Date ? createdAt.toISOString() : String(createdAt),
   };
+  if ('deactivatedAt' in row) {
+    const at = row.deactivatedAt;
+    user.deactivatedAt = at instanceof Date ? at.toISOString() : at ? String(at) : null;
+  }
+  return user;
 }

@@ -158,7 +158,7 @@ export function adminRoutes(config: Config, db: Db) {
     // The admin check goes in the same round trip as the list: the search function answers no one
     // else, and row-level security keeps the profiles of a refused caller's list to what they may see.
     const term = query.search ? query.search.toLowerCase() : null;
-    if (term) {
+    if (term && !query.status) {
       const pattern = containsPattern(term);
       // One search (private.user_search_page, admins only): it keeps at most USER_SEARCH_MATCH_LIMIT
       // matches, so its cost does not follow how many people a short term matches; their number,
@@ -170,7 +170,8 @@ export function adminRoutes(config: Config, db: Db) {
       const [[me], found] = await db.read(caller.db, (tx) => [
         adminCheck(tx),
         tx<Record<string, unknown>[]>`
-          select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at
+          select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at,
+                 p.deactivated_at
           from private.user_search_page(${pattern}, ${word}, ${query.service ?? null}::public.service_code,
                                         ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize},
                                         ${USER_SEARCH_MATCH_LIMIT}) s
@@ -187,17 +188,21 @@ export function adminRoutes(config: Config, db: Db) {
       };
       return c.json(list);
     }
-    // No search: the whole list or a service/role filter (count and page).
+    // No search (or a search with a status filter): the whole list or a service/role/status filter
+    // (count and page). Deactivated people are few: profiles_deactivated_idx reads them.
     const [[me], [{ total }], rows] = await db.read(caller.db, (tx) => {
       const where = () => tx`
         where true
+        ${term ? tx`and lower(name || ' ' || username || ' ' || email) like ${containsPattern(term)}` : tx``}
         ${query.service ? tx`and services @> ${pgArray([query.service])}::public.service_code[]` : tx``}
-        ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}`;
+        ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}
+        ${query.status === 'active' ? tx`and deactivated_at is null` : tx``}
+        ${query.status === 'deactivated' ? tx`and deactivated_at is not null` : tx``}`;
       return [
         adminCheck(tx),
         tx<{ total: number }[]>`select count(*)::int as total from public.profiles ${where()}`,
         tx<Record<string, unknown>[]>`
-          select id, username, email, name, role::text as role, services::text[] as services, created_at
+          select id, username, email, name, role::text as role, services::text[] as services, created_at, deactivated_at
           from public.profiles ${where()}
           order by created_at desc, id desc
           limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
@@ -326,6 +331,30 @@ export function adminRoutes(config: Config, db: Db) {
     if (!deleted) throw userNotFound();
     return c.body(null, 204);
   });
+
+  // ------------------------------------------------------------------ leavers
+
+  /**
+   * Deactivate (a leaver) or reactivate: private.set_user_active does it all in one transaction (the
+   * Auth ban, every session ended, the audit event); the answer is the person as the list shows them.
+   */
+  async function setActive(c: Context<Env>, active: boolean) {
+    const id = userId(c);
+    const user = await asAdmin(c, async (tx) => {
+      const [row] = await tx<{ done: boolean }[]>`select private.set_user_active(${id}::uuid, ${active}) as done`;
+      if (row?.done !== true) throw userNotFound();
+      return await readUser(tx, id);
+    }).catch((error) => {
+      const code = (error as { code?: unknown })?.code;
+      if (code === 'P0403') throw new ApiError(403, 'You cannot deactivate your own account. Ask another administrator.');
+      throw error;
+    });
+    if (!user) throw userNotFound();
+    return c.json(user);
+  }
+
+  routes.post('/users/:id/deactivate', (c) => setActive(c, false));
+  routes.post('/users/:id/reactivate', (c) => setActive(c, true));
 
   // ------------------------------------------------------------------ role permissions
 
