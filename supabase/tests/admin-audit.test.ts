@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addOtherInstructor,
+  withCourseAccess,
   asUser,
   backends,
   createUser,
@@ -136,6 +137,91 @@ describe.each(backends)('leavers and the audit trail on $name', ({ create }) => 
       expect(await sqlState(() => asUser(db, second, (tx) => tx.query('select private.set_user_active($1, false)', [admin.id]))))
         .not.toBeNull();
       expect((await profile(admin.id)).deactivated_at).toBeNull();
+    });
+  });
+
+  describe('audit trail completeness', () => {
+    const courseInsert = `insert into public.courses (title, description, service, level, duration, status, author_id)
+      values ('Radio procedure', 'Talking on the radio', 'UKPS', 'BEGINNER', 60, 'DRAFT', $1) returning id`;
+
+    it('a course created, published, archived and deleted: one event each, naming who', async () => {
+      const created = await queryAs<{ id: string }>(db, instructor, courseInsert, [instructor.id]);
+      const id = created.rows[0].id;
+      const [made] = await events('course.created', id);
+      expect(made).toMatchObject({ actor_id: instructor.id, target_label: 'Radio procedure' });
+      await queryAs(db, instructor, `update public.courses set status = 'ACTIVE' where id = $1`, [id]);
+      const [published] = await events('course.published', id);
+      expect(published).toMatchObject({ actor_id: instructor.id, old_data: { status: 'DRAFT' }, new_data: { status: 'ACTIVE' } });
+      await queryAs(db, admin, `update public.courses set status = 'ARCHIVED' where id = $1`, [id]);
+      expect((await events('course.archived', id))[0].actor_id).toBe(admin.id);
+      // An edit that leaves the status alone records no status event.
+      await queryAs(db, admin, `update public.courses set title = 'Radio procedure 2' where id = $1`, [id]);
+      expect(await events('course.published', id)).toHaveLength(1);
+      await queryAs(db, admin, 'delete from public.courses where id = $1', [id]);
+      expect((await events('course.deleted', id))[0].actor_id).toBe(admin.id);
+    });
+
+    it('rolled back with the change: no event for a course that was never made', async () => {
+      const before = (await events('course.created')).length;
+      await rolledBack(db, instructor, (tx) => tx.query(courseInsert, [instructor.id]));
+      expect(await events('course.created')).toHaveLength(before);
+    });
+
+    it('enrolment approval and decline are recorded; a learner withdrawing their own request is not', async () => {
+      const a = { id: '00000000-0000-4000-a000-0000000001e3', email: 'asker.one@example.uk' };
+      const b = { id: '00000000-0000-4000-a000-0000000001e4', email: 'asker.two@example.uk' };
+      await createUser(db, { id: a.id, email: a.email, username: 'asker_one', name: 'Ava Asker' });
+      await createUser(db, { id: b.id, email: b.email, username: 'asker_two', name: 'Bo Asker' });
+      const pending: string[] = [];
+      await withCourseAccess(db, 'login-approval', async () => {
+        for (const who of [a, b]) {
+          const r = await queryAs<{ id: string }>(db, who, 'insert into public.enrollments (user_id, course_id) values ($1, $2) returning id',
+            [who.id, ids.course(2)]);
+          pending.push(r.rows[0].id);
+        }
+      });
+      await queryAs(db, instructor, 'select private.approve_enrollment($1)', [pending[0]]);
+      const [approved] = await events('enrollment.approved', pending[0]);
+      expect(approved).toMatchObject({ actor_id: instructor.id, new_data: { status: 'ACTIVE', learner: 'Ava Asker' } });
+      await queryAs(db, admin, 'select private.decline_enrollment($1)', [pending[1]]);
+      const [declined] = await events('enrollment.declined', pending[1]);
+      expect(declined).toMatchObject({ actor_id: admin.id, old_data: { status: 'PENDING', learner: 'Bo Asker' } });
+    });
+
+    it('required training rules added, changed and removed, with how many people were enrolled', async () => {
+      const rule = await queryAs<{ id: string }>(db, admin,
+        `insert into public.required_training (course_id, role, service) values ($1, 'STUDENT', 'UKAS') returning id`, [ids.course(6)]);
+      const id = rule.rows[0].id;
+      const enrolled = await db.query<{ n: number }>(
+        `select count(*)::int as n from public.profiles where role = 'STUDENT' and services @> '{UKAS}' and deactivated_at is null`);
+      const [added] = await events('required_training.added', id);
+      expect(added.actor_id).toBe(admin.id);
+      expect(added.new_data).toMatchObject({ role: 'STUDENT', service: 'UKAS', enrolled: enrolled.rows[0].n });
+      expect(enrolled.rows[0].n).toBeGreaterThan(0);
+      await queryAs(db, admin, 'update public.required_training set due_within_days = 60 where id = $1', [id]);
+      const [changed] = await events('required_training.changed', id);
+      expect(changed.old_data).toMatchObject({ dueWithinDays: 30 });
+      expect(changed.new_data).toMatchObject({ dueWithinDays: 60, enrolled: 0 });
+      await queryAs(db, admin, 'delete from public.required_training where id = $1', [id]);
+      expect((await events('required_training.removed', id))[0].old_data).toMatchObject({ role: 'STUDENT', service: 'UKAS' });
+    });
+
+    it('the helper records an admin\'s event; refuses others, unknown shapes and the kinds triggers own', async () => {
+      const record = `select private.record_audit_event($1, 'user', $2, 'Lee Leaver', null, ($3::text)::jsonb)`;
+      await queryAs(db, admin, record, ['password.forced_change', leaver.id, '{"reason":"test"}']);
+      expect((await events('password.forced_change', leaver.id))[0]).toMatchObject({ actor_id: admin.id, new_data: { reason: 'test' } });
+      for (const persona of [learner, instructor]) {
+        expect(await sqlState(() => queryAs(db, persona, record, ['certificate.reissued', leaver.id, '{}']))).toBe('42501');
+      }
+      expect(await sqlState(() => queryAs(db, visitor, record, ['certificate.reissued', leaver.id, '{}']))).toBe('42501');
+      expect(await sqlState(() => queryAs(db, admin, record, ['user.deleted', leaver.id, '{}']))).toBe('22023');
+      expect(await sqlState(() => queryAs(db, admin, record, ['Robert; drop', leaver.id, '{}']))).toBe('22023');
+      // Still no direct write, for anyone.
+      expect(await sqlState(() => queryAs(db, instructor, `insert into public.audit_events (action, target_type) values ('x.y', 'x')`)))
+        .toBe('42501');
+      expect(await sqlState(() => queryAs(db, learner, 'select private.write_audit($1, $2, null, null, null, null)', ['x.y', 'x'])))
+        .toBe('42501');
+      expect((await queryAs(db, instructor, 'select id from public.audit_events')).rows).toHaveLength(0);
     });
   });
 });
