@@ -18,6 +18,8 @@ import {
   type UserList,
   userUpdateSchema,
 } from '../../_shared/admin.ts';
+import { AUDIT_KINDS, auditFilterSchema, type AuditFilters, auditSentence } from '../../_shared/audit.ts';
+import { attachmentDisposition, CSV_CONTENT_TYPE, csvDate, csvFileName, csvJson, csvTime, toCsv } from '../../_shared/csv.ts';
 import { ROLES, type Role } from '../../_shared/domain.ts';
 import { SERVICE_CODES, type ServiceCode } from '../../_shared/services.ts';
 import type { Config } from '../lib/config.ts';
@@ -26,6 +28,10 @@ import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
 import { readUser, toUser } from '../lib/users.ts';
+
+/** The most events one CSV holds (newest first); narrow the filters for older ones. */
+export const AUDIT_EXPORT_LIMIT = 10000;
+export const AUDIT_CSV_HEADER = ['date', 'time', 'who', 'username', 'kind', 'what', 'target', 'summary', 'before', 'after'] as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -435,19 +441,56 @@ export function adminRoutes(config: Config, db: Db) {
 
   // ------------------------------------------------------------------ audit trail
 
+  /** The Activity tab's filters as SQL (every one served by an index of audit_events). */
+  function auditWhere(tx: Statements, f: AuditFilters) {
+    return tx`
+      where true
+      ${f.actor ? tx`and actor_id = ${f.actor}::uuid` : tx``}
+      ${f.action ? tx`and action = ${f.action}` : tx``}
+      ${f.from ? tx`and occurred_at >= (${f.from}::date::timestamp at time zone 'Europe/London')` : tx``}
+      ${f.to ? tx`and occurred_at < ((${f.to}::date + 1)::timestamp at time zone 'Europe/London')` : tx``}
+      ${f.search
+        ? tx`and lower(coalesce(target_label, '') || ' ' || coalesce(actor_name, '') || ' ' || coalesce(actor_username, ''))
+               like ${containsPattern(f.search.toLowerCase())}`
+        : tx``}`;
+  }
+
   routes.get('/audit', async (c) => {
-    const query = validate(pageQuerySchema, searchQuery(c));
+    const raw = searchQuery(c);
+    const query = validate(pageQuerySchema, raw);
+    const filters = validate(auditFilterSchema, raw);
     const page = await asAdmin(c, async (tx) => {
-      const [{ total }] = await tx<{ total: number }[]>`select count(*)::int as total from public.audit_events`;
+      const [{ total }] = await tx<{ total: number }[]>`select count(*)::int as total from public.audit_events ${auditWhere(tx, filters)}`;
       const rows = await tx<Record<string, unknown>[]>`
         select id, occurred_at, actor_id, actor_name, actor_username, action, target_type, target_id,
                target_label, old_data, new_data
-        from public.audit_events
+        from public.audit_events ${auditWhere(tx, filters)}
         order by occurred_at desc, id desc
         limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`;
       return { items: rows.map(toAuditEvent), total, page: query.page, pageSize: query.pageSize };
     });
     return c.json(page);
+  });
+
+  /** The same filters as a CSV (admins only), at most AUDIT_EXPORT_LIMIT events, newest first. */
+  routes.get('/audit/export.csv', async (c) => {
+    const filters = validate(auditFilterSchema, searchQuery(c));
+    const rows = await asAdmin(c, (tx) => tx<Record<string, unknown>[]>`
+      select id, occurred_at, actor_id, actor_name, actor_username, action, target_type, target_id,
+             target_label, old_data, new_data
+      from public.audit_events ${auditWhere(tx, filters)}
+      order by occurred_at desc, id desc
+      limit ${AUDIT_EXPORT_LIMIT}`);
+    const events = rows.map(toAuditEvent);
+    const csv = toCsv(AUDIT_CSV_HEADER, events.map((e) => [
+      csvDate(e.occurredAt), csvTime(e.occurredAt), e.actor?.name ?? 'System', e.actor?.username ?? '', e.action,
+      AUDIT_KINDS[e.action] ?? e.action, e.targetLabel ?? '', auditSentence(e), csvJson(e.oldData), csvJson(e.newData),
+    ]));
+    return c.body(csv, 200, {
+      'content-type': CSV_CONTENT_TYPE,
+      'content-disposition': attachmentDisposition(csvFileName('activity')),
+      'cache-control': 'no-store',
+    });
   });
 
   return routes;
