@@ -106,4 +106,64 @@ test('users list: a bad status or role filter is a 400 with the field named', as
   void unique;
 });
 
+// ---------------------------------------------------------------- the audit trail's filters and CSV
+
+test('audit: filters by what, who, date and words; validation 400s name the field', async () => {
+  const admin = await adminToken();
+  assert.equal((await call('GET', '/api/audit?action=course.created')).status, 401);
+  const { session } = await register();
+  assert.equal((await call('GET', '/api/audit', { token: session.access_token })).status, 403);
+  assert.equal((await call('GET', '/api/audit/export.csv', { token: session.access_token })).status, 403);
+
+  for (const [query, field] of [
+    ['action=DROP%20TABLE', 'action'], ['actor=nobody', 'actor'], ['from=25/11/2026', 'from'], ['to=2026-02-30', 'to'],
+    ['from=2026-11-25&to=2026-11-01', 'to'], [`search=${'x'.repeat(201)}`, 'search'],
+  ] as const) {
+    const bad = await call('GET', `/api/audit?${query}`, { token: admin });
+    assert.equal(bad.status, 400, `${query}: ${bad.text}`);
+    assert.ok(bad.json.fields[field], `${query}: ${bad.text}`);
+    assert.equal((await call('GET', `/api/audit/export.csv?${query}`, { token: admin })).status, 400);
+  }
+
+  // A course made and published through the API: both recorded, found by kind, by who and by words.
+  const title = `Radio procedure ${unique()}`;
+  const created = await call('POST', '/api/courses', {
+    token: admin,
+    body: { title, description: 'Talking on the radio', service: 'UKPS', level: 'BEGINNER', duration: 60, status: 'DRAFT' },
+  });
+  assert.equal(created.status, 201, created.text);
+  const courseId = created.json.id ?? created.json.course?.id;
+  const published = await call('PUT', `/api/courses/${courseId}`, { token: admin, body: { status: 'ACTIVE' } });
+  assert.equal(published.status, 200, published.text);
+
+  const me = (await call('GET', '/api/user', { token: admin })).json;
+  const adminId = me.id ?? me.user?.id;
+  const byKind = await call('GET', `/api/audit?action=course.published&search=${encodeURIComponent(title)}`, { token: admin });
+  assert.equal(byKind.status, 200, byKind.text);
+  assert.equal(byKind.json.total, 1);
+  assert.equal(byKind.json.items[0].targetLabel, title);
+  assert.deepEqual(byKind.json.items[0].oldData, { status: 'DRAFT' });
+  const byWho = await call('GET', `/api/audit?actor=${adminId}&search=${encodeURIComponent(title)}`, { token: admin });
+  assert.deepEqual(byWho.json.items.map((e: { action: string }) => e.action).sort(), ['course.created', 'course.published']);
+  const nobody = await call('GET', `/api/audit?actor=${crypto.randomUUID()}&search=${encodeURIComponent(title)}`, { token: admin });
+  assert.equal(nobody.json.total, 0);
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
+  const todayOnly = await call('GET', `/api/audit?from=${today}&to=${today}&search=${encodeURIComponent(title)}`, { token: admin });
+  assert.equal(todayOnly.json.total, 2);
+  const lastYear = await call('GET', `/api/audit?to=2025-12-31&search=${encodeURIComponent(title)}`, { token: admin });
+  assert.equal(lastYear.json.total, 0);
+
+  // The CSV: the same filters, ISO dates, the readable summary, the file name with today's date.
+  const csv = await call('GET', `/api/audit/export.csv?search=${encodeURIComponent(title)}`, { token: admin });
+  assert.equal(csv.status, 200, csv.text);
+  assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+  assert.match(csv.headers.get('content-disposition') ?? '', new RegExp(`filename="activity-${today}\\.csv"`));
+  const lines = csv.text.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+  assert.equal(lines[0], 'date,time,who,username,kind,what,target,summary,before,after');
+  assert.equal(lines.length, 3);
+  assert.ok(lines.every((line, i) => i === 0 || line.startsWith(`${today},`)), lines.join('\n'));
+  assert.ok(lines.some((line) => line.includes(`published '${title}'`)), lines.join('\n'));
+  await call('DELETE', `/api/courses/${courseId}`, { token: admin });
+});
+
 closePoolAfterTests();
