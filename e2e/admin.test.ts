@@ -218,9 +218,11 @@ describe('admin dashboard end to end', () => {
     await table.locator('tr[data-action="user.created"]', { hasText: added.username }).first().waitFor();
     await table.locator('tr[data-action="user.permissions_changed"]', { hasText: learner.username }).first().waitFor();
     await table.locator('tr[data-action="users.permissions_changed"]').first().waitFor();
-    await table.locator('tr[data-action="settings.updated"]', { hasText: 'login-browse' }).first().waitFor();
+    const settingsRow = table.locator('tr[data-action="settings.updated"]').first();
+    await settingsRow.getByRole('button', { name: /Show details/ }).click();
+    await table.locator('tr[data-details-for="settings.updated"]', { hasText: 'login-browse' }).first().waitFor();
     await expect(table.locator('tr[data-action="user.deleted"]', { hasText: added.username }).first().textContent())
-      .resolves.toContain('Alex Morgan (@admin)');
+      .resolves.toContain(`Alex Morgan deleted the account '${added.username}'`);
     await expectAccessible(page);
     await screenshot(page, 'admin-activity');
   });

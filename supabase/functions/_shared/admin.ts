@@ -65,6 +65,10 @@ export type UserCreateInput = z.input<typeof userCreateSchema>;
 
 export const roleServicesSchema = z.object({ services: serviceList });
 
+/** A person's account status in the Users list: a leaver is deactivated, not deleted. */
+export const USER_STATUSES = ['active', 'deactivated'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
 /** Query of GET /api/users and GET /api/audit. */
 export const pageQuerySchema = z.object({
   page: z.coerce.number({ error: 'Page must be a whole number' }).int('Page must be a whole number').min(1, 'Page must be at least 1').max(100000, 'Page is too large').default(1),
@@ -75,6 +79,7 @@ export const userListQuerySchema = pageQuerySchema.extend({
   search: z.string().trim().max(200, 'Search is too long').optional(),
   service: z.enum(SERVICE_CODES, { error: 'Unknown service' }).optional(),
   role: z.enum(ROLES, { error: 'Unknown role' }).optional(),
+  status: z.enum(USER_STATUSES, { error: 'Status must be active or deactivated' }).optional(),
 });
 
 /** Settings form (specification §5): siteName required, adminEmail a valid email. */

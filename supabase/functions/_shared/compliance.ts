@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ROLES, type Role } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
+import { csvDate, csvFileName, csvList } from './csv.ts';
 
 /** overdue | due-soon | in-progress | done, most urgent first. */
 export const TRAINING_STATUSES = ['overdue', 'due-soon', 'in-progress', 'done'] as const;
@@ -157,16 +158,16 @@ export function complianceCsvRow(p: CompliancePerson): (string | number)[] {
     p.user.username,
     p.user.email ?? '',
     p.role,
-    p.services.join(' '),
+    csvList(p.services),
     p.course.title,
     TRAINING_STATUS_LABELS[p.status],
-    longDateText(p.dueAt),
-    longDateText(p.validUntil),
+    csvDate(p.dueAt),
+    csvDate(p.validUntil),
     p.progress,
   ];
 }
 
-/** The export's file name, e.g. `compliance-22-November-2026.csv`. */
+/** The export's file name, e.g. `compliance-2026-11-25.csv` (every export alike: csv.ts). */
 export function complianceFileName(now = new Date()): string {
-  return `compliance-${longDateText(now).replaceAll(' ', '-')}.csv`;
+  return csvFileName('compliance', now);
 }

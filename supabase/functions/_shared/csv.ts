@@ -1,7 +1,8 @@
 // CSV writing shared by every export (learning record, compliance, ...).
 // Excel-friendly: UTF-8 with a byte-order mark (so Excel reads £, é and the like correctly), CRLF line ends
-// (RFC 4180), every field quoted when it needs to be, and dates in en-GB `dd/mm/yyyy` (Europe/London), which
-// Excel on a UK machine reads as a date.
+// (RFC 4180), every field quoted when it needs to be. One format for every export (issue 15.4): dates ISO
+// `2026-11-25` (the Europe/London calendar day), several values in one cell separated by `;`, and file names
+// `<what>-2026-11-25.csv` (csvFileName).
 // Formula injection: a text cell that starts with = + - @ TAB or CR would be run as a formula by spreadsheet
 // software; such cells get a leading apostrophe (OWASP's advice), so '=HYPERLINK(...)' is shown as text.
 // Numbers passed as numbers are never touched, so a negative number stays a number.
@@ -21,20 +22,40 @@ export function neutraliseFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-const ukDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' });
+const londonDay = new Intl.DateTimeFormat('en-CA', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' });
+const londonTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'Europe/London' });
 
 /**
- * `dd/mm/yyyy`. A plain calendar date ('2026-11-22', as Postgres sends a `date`) is written as it is, with no time
- * zone shift; a timestamp (ISO string or Date) is written as its London calendar date. '' for nothing or rubbish.
+ * ISO `yyyy-mm-dd`. A plain calendar date ('2026-11-22', as Postgres sends a `date`) is written as it is, with no
+ * time zone shift; a timestamp (ISO string or Date) is written as its London calendar date. '' for nothing or rubbish.
  */
 export function csvDate(value: string | Date | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
-  if (typeof value === 'string') {
-    const plain = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-    if (plain) return `${plain[3]}/${plain[2]}/${plain[1]}`;
-  }
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
   const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : ukDate.format(date);
+  return Number.isNaN(date.getTime()) ? '' : londonDay.format(date);
+}
+
+/** `HH:mm`, 24-hour, Europe/London; '' for nothing or rubbish. */
+export function csvTime(value: string | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : londonTime.format(date);
+}
+
+/** Several values in one cell: joined with `;` (every export alike). */
+export function csvList(values: readonly (string | null | undefined)[] | null | undefined): string {
+  return (values ?? []).filter((v): v is string => typeof v === 'string' && v !== '').join(';');
+}
+
+/** A JSON value in one cell ('' for nothing). */
+export function csvJson(value: unknown): string {
+  return value === null || value === undefined ? '' : JSON.stringify(value);
+}
+
+/** An export's file name: `<what>-2026-11-25.csv`, today's date in London. */
+export function csvFileName(what: string, now: Date = new Date()): string {
+  return `${what}-${londonDay.format(now)}.csv`;
 }
 
 /** One field: text neutralised, then quoted (doubling quotes) when it holds a comma, quote or line break. */

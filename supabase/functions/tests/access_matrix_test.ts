@@ -150,6 +150,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
   },
   'PUT /api/users/{learner}': { body: () => ({ name: 'Renamed Learner' }) },
   'DELETE /api/users/{victim}': {},
+  'POST /api/users/{victim}/deactivate': {},
+  'POST /api/users/{victim}/reactivate': {},
   'GET /api/roles': {},
   'PUT /api/roles/INSTRUCTOR/services': {
     body: () => ({ services: ['UKPS'] }),

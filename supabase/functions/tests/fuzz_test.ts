@@ -72,7 +72,7 @@ const routes: Route[] = [
       .map((r) => [`${r.method} ${r.path}`, {
         method: r.method,
         path: r.path,
-        destructive: r.method === 'DELETE' || /logout|approve|decline|revoke|recertify|roles\/|settings|import$/.test(r.path),
+        destructive: r.method === 'DELETE' || /logout|approve|decline|revoke|recertify|roles\/|settings|import$|deactivate|reactivate/.test(r.path),
       }]),
   ).values(),
 ];

@@ -240,7 +240,7 @@ test('learning record CSV: UTF-8 with BOM, header row, en-GB dates, formulas neu
   const [issued] = await db.sql<{ issuedAt: Date }[]>`select issued_at from public.certificates where user_id = ${learner.id}::uuid and course_id = ${AIRWAVE}::uuid`;
   const [code] = await db.sql<{ verificationCode: string }[]>`select verification_code from public.certificates where user_id = ${learner.id}::uuid and course_id = ${AIRWAVE}::uuid`;
   assert(lines.includes(`Course,${ukShort(issued.issuedAt)},Airwave Radio Voice Procedure,United Kingdom Police Service,2,67,${code.verificationCode},Valid,Does not expire,,`), text);
-  assert(text.includes(`CPD activity,14/03/2026,"'=HYPERLINK(""http://evil.example"",""Click"")",,6.5,,,,,"Line one\nLine ""two"", with comma",'+44 1234 567890\r\n`), text);
+  assert(text.includes(`CPD activity,2026-03-14,"'=HYPERLINK(""http://evil.example"",""Click"")",,6.5,,,,,"Line one\nLine ""two"", with comma",'+44 1234 567890\r\n`), text);
   assertEquals(text.endsWith('\r\n'), true);
 
   const admin = await login('admin');

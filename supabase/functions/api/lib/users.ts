@@ -6,7 +6,7 @@ import type { Tx } from './db.ts';
 export async function readUser(tx: Tx, id: string): Promise<User | null> {
   const rows = await tx<Record<string, unknown>[]>`
     select id, username, email, name, role::text as role, services::text[] as services, created_at,
-           must_change_password
+           must_change_password, deactivated_at
     from public.profiles
     where id = ${id}::uuid`;
   const row = rows[0];
@@ -16,7 +16,7 @@ export async function readUser(tx: Tx, id: string): Promise<User | null> {
 
 export function toUser(row: Record<string, unknown>): User {
   const createdAt = row.createdAt;
-  return {
+  const user: User = {
     id: String(row.id),
     username: String(row.username),
     email: String(row.email ?? ''),
@@ -27,4 +27,9 @@ export function toUser(row: Record<string, unknown>): User {
     // Only present while the person must still replace a temporary password.
     ...(row.mustChangePassword === true ? { mustChangePassword: true } : {}),
   };
+  if ('deactivatedAt' in row) {
+    const at = row.deactivatedAt;
+    user.deactivatedAt = at instanceof Date ? at.toISOString() : at ? String(at) : null;
+  }
+  return user;
 }

@@ -10,7 +10,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { generateTemporaryPassword } from '../../_shared/admin.ts';
-import { attachmentDisposition, CSV_BOM, CSV_CONTENT_TYPE, csvDate, csvRow } from '../../_shared/csv.ts';
+import { attachmentDisposition, CSV_BOM, CSV_CONTENT_TYPE, csvDate, csvFileName, csvRow } from '../../_shared/csv.ts';
 import type { Role } from '../../_shared/domain.ts';
 import type { ServiceCode } from '../../_shared/services.ts';
 import {
@@ -238,10 +238,9 @@ export function adminImportRoutes(_config: Config, db: Db) {
         if (next !== null && next.length === 0) next = null;
       },
     });
-    const stamp = new Date().toISOString().slice(0, 10);
     return c.body(stream, 200, {
       'content-type': CSV_CONTENT_TYPE,
-      'content-disposition': attachmentDisposition(`users-${stamp}.csv`),
+      'content-disposition': attachmentDisposition(csvFileName('users')),
       'cache-control': 'no-store',
     });
   });

@@ -18,6 +18,8 @@ import {
   type UserList,
   userUpdateSchema,
 } from '../../_shared/admin.ts';
+import { AUDIT_KINDS, auditFilterSchema, type AuditFilters, auditSentence } from '../../_shared/audit.ts';
+import { attachmentDisposition, CSV_CONTENT_TYPE, csvDate, csvFileName, csvJson, csvTime, toCsv } from '../../_shared/csv.ts';
 import { ROLES, type Role } from '../../_shared/domain.ts';
 import { SERVICE_CODES, type ServiceCode } from '../../_shared/services.ts';
 import type { Config } from '../lib/config.ts';
@@ -26,6 +28,10 @@ import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
 import { readUser, toUser } from '../lib/users.ts';
+
+/** The most events one CSV holds (newest first); narrow the filters for older ones. */
+export const AUDIT_EXPORT_LIMIT = 10000;
+export const AUDIT_CSV_HEADER = ['date', 'time', 'who', 'username', 'kind', 'what', 'target', 'summary', 'before', 'after'] as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -158,7 +164,7 @@ export function adminRoutes(config: Config, db: Db) {
     // The admin check goes in the same round trip as the list: the search function answers no one
     // else, and row-level security keeps the profiles of a refused caller's list to what they may see.
     const term = query.search ? query.search.toLowerCase() : null;
-    if (term) {
+    if (term && !query.status) {
       const pattern = containsPattern(term);
       // One search (private.user_search_page, admins only): it keeps at most USER_SEARCH_MATCH_LIMIT
       // matches, so its cost does not follow how many people a short term matches; their number,
@@ -170,7 +176,8 @@ export function adminRoutes(config: Config, db: Db) {
       const [[me], found] = await db.read(caller.db, (tx) => [
         adminCheck(tx),
         tx<Record<string, unknown>[]>`
-          select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at
+          select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at,
+                 p.deactivated_at
           from private.user_search_page(${pattern}, ${word}, ${query.service ?? null}::public.service_code,
                                         ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize},
                                         ${USER_SEARCH_MATCH_LIMIT}) s
@@ -187,17 +194,21 @@ export function adminRoutes(config: Config, db: Db) {
       };
       return c.json(list);
     }
-    // No search: the whole list or a service/role filter (count and page).
+    // No search (or a search with a status filter): the whole list or a service/role/status filter
+    // (count and page). Deactivated people are few: profiles_deactivated_idx reads them.
     const [[me], [{ total }], rows] = await db.read(caller.db, (tx) => {
       const where = () => tx`
         where true
+        ${term ? tx`and lower(name || ' ' || username || ' ' || email) like ${containsPattern(term)}` : tx``}
         ${query.service ? tx`and services @> ${pgArray([query.service])}::public.service_code[]` : tx``}
-        ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}`;
+        ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}
+        ${query.status === 'active' ? tx`and deactivated_at is null` : tx``}
+        ${query.status === 'deactivated' ? tx`and deactivated_at is not null` : tx``}`;
       return [
         adminCheck(tx),
         tx<{ total: number }[]>`select count(*)::int as total from public.profiles ${where()}`,
         tx<Record<string, unknown>[]>`
-          select id, username, email, name, role::text as role, services::text[] as services, created_at
+          select id, username, email, name, role::text as role, services::text[] as services, created_at, deactivated_at
           from public.profiles ${where()}
           order by created_at desc, id desc
           limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
@@ -328,6 +339,30 @@ export function adminRoutes(config: Config, db: Db) {
     return c.body(null, 204);
   });
 
+  // ------------------------------------------------------------------ leavers
+
+  /**
+   * Deactivate (a leaver) or reactivate: private.set_user_active does it all in one transaction (the
+   * Auth ban, every session ended, the audit event); the answer is the person as the list shows them.
+   */
+  async function setActive(c: Context<Env>, active: boolean) {
+    const id = userId(c);
+    const user = await asAdmin(c, async (tx) => {
+      const [row] = await tx<{ done: boolean }[]>`select private.set_user_active(${id}::uuid, ${active}) as done`;
+      if (row?.done !== true) throw userNotFound();
+      return await readUser(tx, id);
+    }).catch((error) => {
+      const code = (error as { code?: unknown })?.code;
+      if (code === 'P0403') throw new ApiError(403, 'You cannot deactivate your own account. Ask another administrator.');
+      throw error;
+    });
+    if (!user) throw userNotFound();
+    return c.json(user);
+  }
+
+  routes.post('/users/:id/deactivate', (c) => setActive(c, false));
+  routes.post('/users/:id/reactivate', (c) => setActive(c, true));
+
   // ------------------------------------------------------------------ role permissions
 
   routes.get('/roles', async (c) => {
@@ -407,19 +442,56 @@ export function adminRoutes(config: Config, db: Db) {
 
   // ------------------------------------------------------------------ audit trail
 
+  /** The Activity tab's filters as SQL (every one served by an index of audit_events). */
+  function auditWhere(tx: Statements, f: AuditFilters) {
+    return tx`
+      where true
+      ${f.actor ? tx`and actor_id = ${f.actor}::uuid` : tx``}
+      ${f.action ? tx`and action = ${f.action}` : tx``}
+      ${f.from ? tx`and occurred_at >= (${f.from}::date::timestamp at time zone 'Europe/London')` : tx``}
+      ${f.to ? tx`and occurred_at < ((${f.to}::date + 1)::timestamp at time zone 'Europe/London')` : tx``}
+      ${f.search
+        ? tx`and lower(coalesce(target_label, '') || ' ' || coalesce(actor_name, '') || ' ' || coalesce(actor_username, ''))
+               like ${containsPattern(f.search.toLowerCase())}`
+        : tx``}`;
+  }
+
   routes.get('/audit', async (c) => {
-    const query = validate(pageQuerySchema, searchQuery(c));
+    const raw = searchQuery(c);
+    const query = validate(pageQuerySchema, raw);
+    const filters = validate(auditFilterSchema, raw);
     const page = await asAdmin(c, async (tx) => {
-      const [{ total }] = await tx<{ total: number }[]>`select count(*)::int as total from public.audit_events`;
+      const [{ total }] = await tx<{ total: number }[]>`select count(*)::int as total from public.audit_events ${auditWhere(tx, filters)}`;
       const rows = await tx<Record<string, unknown>[]>`
         select id, occurred_at, actor_id, actor_name, actor_username, action, target_type, target_id,
                target_label, old_data, new_data
-        from public.audit_events
+        from public.audit_events ${auditWhere(tx, filters)}
         order by occurred_at desc, id desc
         limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`;
       return { items: rows.map(toAuditEvent), total, page: query.page, pageSize: query.pageSize };
     });
     return c.json(page);
+  });
+
+  /** The same filters as a CSV (admins only), at most AUDIT_EXPORT_LIMIT events, newest first. */
+  routes.get('/audit/export.csv', async (c) => {
+    const filters = validate(auditFilterSchema, searchQuery(c));
+    const rows = await asAdmin(c, (tx) => tx<Record<string, unknown>[]>`
+      select id, occurred_at, actor_id, actor_name, actor_username, action, target_type, target_id,
+             target_label, old_data, new_data
+      from public.audit_events ${auditWhere(tx, filters)}
+      order by occurred_at desc, id desc
+      limit ${AUDIT_EXPORT_LIMIT}`);
+    const events = rows.map(toAuditEvent);
+    const csv = toCsv(AUDIT_CSV_HEADER, events.map((e) => [
+      csvDate(e.occurredAt), csvTime(e.occurredAt), e.actor?.name ?? 'System', e.actor?.username ?? '', e.action,
+      AUDIT_KINDS[e.action] ?? e.action, e.targetLabel ?? '', auditSentence(e), csvJson(e.oldData), csvJson(e.newData),
+    ]));
+    return c.body(csv, 200, {
+      'content-type': CSV_CONTENT_TYPE,
+      'content-disposition': attachmentDisposition(csvFileName('activity')),
+      'cache-control': 'no-store',
+    });
   });
 
   return routes;

@@ -28,6 +28,8 @@ function toSession(session: Session): AuthSession {
   };
 }
 
+export const ACCOUNT_DEACTIVATED = 'This account has been deactivated. Ask your administrator if you need it back.';
+
 interface AuthErrorLike {
   status?: number;
   code?: string;
@@ -111,6 +113,9 @@ export function authRoutes(config: Config, db: Db) {
       const status = (error as AuthErrorLike | null)?.status ?? 0;
       if (status === 429) throw tooMany('sign_in', AUTH_RETRY_AFTER_SECONDS);
       if (error && (status < 400 || status >= 500)) throw error;
+      // Auth checks the password before the ban, so only the holder of the right password learns
+      // that their account was deactivated (a leaver: issue 15.3).
+      if ((error as AuthErrorLike | null)?.code === 'user_banned') throw new ApiError(403, ACCOUNT_DEACTIVATED);
       throw new ApiError(401, INVALID_CREDENTIALS);
     }
     // The browser keeps this token and sends it with its next sign-ins (a known device).

@@ -10,17 +10,21 @@ export const USERS_PAGE_SIZE = 20;
 export interface UserFilters {
   search: string;
   service: string | null;
+  role?: string | null;
+  status?: string | null;
   page: number;
 }
 
-export function usersQueryOptions({ search, service, page }: UserFilters) {
-  const filters = { search: search.trim(), service, page, pageSize: USERS_PAGE_SIZE };
+export function usersQueryOptions({ search, service, role = null, status = null, page }: UserFilters) {
+  const filters = { search: search.trim(), service, role, status, page, pageSize: USERS_PAGE_SIZE };
   return queryOptions({
     queryKey: adminKeys.userList(filters),
     queryFn: () => {
       const params = new URLSearchParams({ page: String(page), pageSize: String(USERS_PAGE_SIZE) });
       if (filters.search) params.set('search', filters.search);
       if (service) params.set('service', service);
+      if (role) params.set('role', role);
+      if (status) params.set('status', status);
       return api.get<UserList>(`/users?${params}`);
     },
     placeholderData: keepPreviousData,
@@ -45,3 +49,8 @@ export const useUpdateUser = () =>
     api.put<User>(`/users/${encodeURIComponent(id)}`, input));
 
 export const useDeleteUser = () => useAdminMutation((id: string) => api.delete<void>(`/users/${encodeURIComponent(id)}`));
+
+/** POST /api/users/:id/deactivate (a leaver: no sign-in, records kept) and /reactivate. */
+export const useSetUserActive = () =>
+  useAdminMutation(({ id, active }: { id: string; active: boolean }) =>
+    api.post<User>(`/users/${encodeURIComponent(id)}/${active ? 'reactivate' : 'deactivate'}`, {}));

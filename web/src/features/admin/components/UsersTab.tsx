@@ -1,16 +1,17 @@
 // Users tab (specification §2): search (name, username, email), service filter, server-side paging,
-// Edit and Delete per user, and Add New User.
+// Edit and Delete per user, and Add New User. Role and status filters; a leaver is deactivated
+// (cannot sign in, records kept) and can be reactivated.
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { USER_SEARCH_MATCH_LIMIT } from '@shared/admin.ts';
-import type { User } from '@shared/domain.ts';
+import { ROLE_LABELS, ROLES, type User } from '@shared/domain.ts';
 import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { USERS_PAGE_SIZE, useDeleteUser, useUsers } from '../api/users';
+import { USERS_PAGE_SIZE, useDeleteUser, useSetUserActive, useUsers } from '../api/users';
 import { useExportUsers } from '../api/export-users';
 import { formatDate } from '@/lib/format';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -22,19 +23,59 @@ export const serviceFilterData = [
   ...SERVICE_CODES.map((code) => ({ value: code, label: serviceLabel(code) })),
 ];
 
+export const roleFilterData = [
+  { value: 'ALL', label: 'All Roles' },
+  ...ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] })),
+];
+
+export const statusFilterData = [
+  { value: 'ALL', label: 'All Statuses' },
+  { value: 'active', label: 'Active' },
+  { value: 'deactivated', label: 'Deactivated' },
+];
+
 export function UsersTab({ currentUserId }: { currentUserId: string }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [service, setService] = useState<string>('ALL');
+  const [role, setRole] = useState<string>('ALL');
+  const [status, setStatus] = useState<string>('ALL');
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
   const [adding, setAdding] = useState(false);
-  const filters = { search: debounced, service: service === 'ALL' ? null : service, page };
+  const [switching, setSwitching] = useState<User | null>(null);
+  const filters = {
+    search: debounced,
+    service: service === 'ALL' ? null : service,
+    role: role === 'ALL' ? null : role,
+    status: status === 'ALL' ? null : status,
+    page,
+  };
   const { data, isPending, isError, error } = useUsers(filters);
   const remove = useDeleteUser();
+  const setActive = useSetUserActive();
   const exportCsv = useExportUsers();
-  const filtered = Boolean(filters.search) || filters.service !== null;
+  const filtered = Boolean(filters.search) || filters.service !== null || filters.role !== null || filters.status !== null;
+
+  function confirmSwitch() {
+    if (!switching) return;
+    const active = Boolean(switching.deactivatedAt);
+    const who = switching;
+    setActive.mutate({ id: who.id, active }, {
+      onSuccess: () => {
+        notifySuccess(active ? 'User reactivated' : 'User deactivated',
+          active ? `${who.name} can sign in again.` : `${who.name} can no longer sign in. Their records and certificates are kept.`);
+        setSwitching(null);
+        // Focus stays on the row's action, now named for the opposite action.
+        requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-user="${who.username}"] [data-action="switch"]`)?.focus());
+      },
+      onError: (e) => {
+        notifyFailure(active ? 'Failed to reactivate user' : 'Failed to deactivate user', errorDescription(e, 'Failed to change the user'));
+        setSwitching(null);
+      },
+    });
+  }
 
   function confirmDelete() {
     if (!deleting) return;
@@ -73,6 +114,26 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
               setPage(1);
             }}
           />
+          <Select
+            label="Role"
+            data={roleFilterData}
+            value={role}
+            allowDeselect={false}
+            onChange={(value) => {
+              setRole(value ?? 'ALL');
+              setPage(1);
+            }}
+          />
+          <Select
+            label="Status"
+            data={statusFilterData}
+            value={status}
+            allowDeselect={false}
+            onChange={(value) => {
+              setStatus(value ?? 'ALL');
+              setPage(1);
+            }}
+          />
         </Group>
         <Group>
           <Button component={Link} to="/admin/users/import" variant="default">Import users</Button>
@@ -80,7 +141,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
             variant="default"
             loading={exportCsv.isPending}
             onClick={() => exportCsv.mutate(
-              { search: debounced, service: filters.service },
+              { search: debounced, service: filters.service, role: filters.role },
               { onError: (e) => notifyFailure('Export failed', errorDescription(e, 'Export failed')) },
             )}
           >
@@ -125,6 +186,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                   <Table.Td>
                     <Text fw={500}>{user.name}</Text>
                     <Text size="sm" c="dimmed">@{user.username}</Text>
+                    {user.deactivatedAt ? <Badge variant="outline" color="gray.8" radius="sm">Deactivated</Badge> : null}
                   </Table.Td>
                   <Table.Td>{user.email}</Table.Td>
                   <Table.Td>
@@ -142,6 +204,17 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                       <Button size="xs" variant="default" onClick={() => setEditing(user)} aria-label={`Edit ${user.name}`}>
                         Edit
                       </Button>
+                      {user.id === currentUserId ? null : (
+                        <Button
+                          size="xs"
+                          variant="default"
+                          data-action="switch"
+                          onClick={() => setSwitching(user)}
+                          aria-label={`${user.deactivatedAt ? 'Reactivate' : 'Deactivate'} ${user.name}`}
+                        >
+                          {user.deactivatedAt ? 'Reactivate' : 'Deactivate'}
+                        </Button>
+                      )}
                       <Button size="xs" color="red.9" onClick={() => setDeleting(user)} aria-label={`Delete ${user.name}`}>
                         Delete
                       </Button>
@@ -173,6 +246,18 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
         loading={remove.isPending}
         onConfirm={confirmDelete}
         onClose={() => setDeleting(null)}
+      />
+      <ConfirmDialog
+        opened={switching !== null}
+        confirmLabel={switching?.deactivatedAt ? 'Reactivate' : 'Deactivate'}
+        message={switching
+          ? switching.deactivatedAt
+            ? `${switching.name} (@${switching.username}) will be able to sign in again and is enrolled in the required training they match.`
+            : `${switching.name} (@${switching.username}) will be signed out everywhere and can no longer sign in. Their records and certificates are kept, and they leave the compliance figures. You can reactivate them later.`
+          : ''}
+        loading={setActive.isPending}
+        onConfirm={confirmSwitch}
+        onClose={() => setSwitching(null)}
       />
     </Stack>
   );

@@ -5,7 +5,7 @@ import { Alert, Button, Code, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { ROLE_LABELS } from '@shared/domain.ts';
 import type { ImportResult, SkippedRow } from '@shared/user-import.ts';
-import { downloadText, passwordsCsv } from '../lib/passwords-csv';
+import { downloadText, passwordsCsv, passwordsFileName } from '../lib/passwords-csv';
 import { PageControls, usePage } from './PagedTable';
 import { ProblemList, READABLE_TITLE } from './ProblemList';
 
@@ -113,7 +113,7 @@ export const ImportResultView = forwardRef<HTMLHeadingElement, ImportResultViewP
             </Text>
             <Button
               leftSection={<IconDownload size={16} aria-hidden />}
-              onClick={() => downloadText(passwordsCsv(result.created), `imported-users-passwords-${new Date().toISOString().slice(0, 10)}.csv`)}
+              onClick={() => downloadText(passwordsCsv(result.created), passwordsFileName())}
             >
               Download passwords (CSV)
             </Button>

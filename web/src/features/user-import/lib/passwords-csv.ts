@@ -1,6 +1,9 @@
 // The one-time passwords file, made in the browser from the import's answer (never stored anywhere).
-import { toCsv } from '@shared/csv.ts';
+import { csvFileName, toCsv } from '@shared/csv.ts';
 import type { ImportedUser } from '@shared/user-import.ts';
+
+/** The file's name: `imported-users-passwords-2026-11-25.csv` (every export alike). */
+export const passwordsFileName = (now: Date = new Date()) => csvFileName('imported-users-passwords', now);
 
 export const PASSWORDS_HEADER = ['username', 'email', 'name', 'temporary_password'] as const;
 

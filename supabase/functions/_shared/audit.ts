@@ -1,0 +1,88 @@
+// The audit trail as people read it (issue 15.2): the kinds of event, a sentence for each
+// ("Jordan Hughes published 'Radio procedure'"), and the Activity tab's filters, shared by the api
+// function (validation, the CSV export) and the web app (the list). The kinds list is open: an
+// event of a kind not listed here is still shown, with its kind as the verb.
+import { z } from 'zod';
+
+/** Every kind the app records, with its label for the "What" filter. */
+export const AUDIT_KINDS: Record<string, string> = {
+  'user.created': 'User created',
+  'user.deleted': 'User deleted',
+  'user.deactivated': 'User deactivated',
+  'user.reactivated': 'User reactivated',
+  'user.permissions_changed': 'Role or services changed',
+  'users.permissions_changed': 'Services changed for a role',
+  'users.imported': 'Users imported',
+  'password.reset': 'Password reset by an administrator',
+  'password.forced_change': 'Password change required',
+  'settings.updated': 'Settings updated',
+  'course.created': 'Course created',
+  'course.published': 'Course published',
+  'course.unpublished': 'Course moved back to draft',
+  'course.archived': 'Course archived',
+  'course.deleted': 'Course deleted',
+  'enrollment.approved': 'Enrolment approved',
+  'enrollment.declined': 'Enrolment declined',
+  'required_training.added': 'Required training added',
+  'required_training.changed': 'Required training changed',
+  'required_training.removed': 'Required training removed',
+  'certificate.revoked': 'Certificate revoked',
+  'certificate.reissued': 'Certificate reissued',
+};
+
+export interface AuditSentenceInput {
+  action: string;
+  actor: { name: string | null } | null;
+  targetLabel: string | null;
+  newData?: Record<string, unknown> | null;
+}
+
+const quoted = (label: string | null) => (label ? `'${label}'` : 'an item');
+
+/** One event as a sentence: who did what to what. */
+export function auditSentence(event: AuditSentenceInput): string {
+  const who = event.actor?.name || 'System';
+  const what = quoted(event.targetLabel);
+  const label = event.targetLabel ?? '';
+  const enrolled = typeof event.newData?.enrolled === 'number' ? (event.newData.enrolled as number) : null;
+  const people = enrolled === null ? '' : ` (${enrolled} ${enrolled === 1 ? 'person' : 'people'} enrolled)`;
+  switch (event.action) {
+    case 'user.created': return `${who} created the account ${what}`;
+    case 'user.deleted': return `${who} deleted the account ${what}`;
+    case 'user.deactivated': return `${who} deactivated ${what}`;
+    case 'user.reactivated': return `${who} reactivated ${what}`;
+    case 'user.permissions_changed': return `${who} changed the role or services of ${what}`;
+    case 'users.permissions_changed': return `${who} changed the services of ${label || 'several users'}`;
+    case 'users.imported': return `${who} imported ${label || 'users'}`;
+    case 'password.reset': return `${who} reset the password of ${what}`;
+    case 'password.forced_change': return `${who} required ${what} to change their password`;
+    case 'settings.updated': return `${who} updated the system settings`;
+    case 'course.created': return `${who} created ${what}`;
+    case 'course.published': return `${who} published ${what}`;
+    case 'course.unpublished': return `${who} moved ${what} back to draft`;
+    case 'course.archived': return `${who} archived ${what}`;
+    case 'course.deleted': return `${who} deleted ${what}`;
+    case 'enrollment.approved': return `${who} approved the enrolment request of ${label || 'a learner'}`;
+    case 'enrollment.declined': return `${who} declined the enrolment request of ${label || 'a learner'}`;
+    case 'required_training.added': return `${who} made ${what} required training${people}`;
+    case 'required_training.changed': return `${who} changed a required training rule for ${what}${people}`;
+    case 'required_training.removed': return `${who} removed a required training rule for ${what}`;
+    case 'certificate.revoked': return `${who} revoked the certificate ${what}`;
+    case 'certificate.reissued': return `${who} reissued the certificate ${what}`;
+    default: return `${who}: ${AUDIT_KINDS[event.action] ?? event.action}${label ? ` ${what}` : ''}`;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-25')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Not a real date');
+
+/** The Activity tab's filters (GET /api/audit and /api/audit/export.csv): who, what, when, words. */
+export const auditFilterSchema = z.object({
+  actor: z.string().regex(UUID, 'Who must be a user id').optional(),
+  action: z.string().regex(/^[a-z_]{2,40}\.[a-z_]{2,40}$/, 'Unknown kind of event').optional(),
+  from: isoDay.optional(),
+  to: isoDay.optional(),
+  search: z.string().trim().max(200, 'Search is too long').optional(),
+}).refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'The end date is before the start date', path: ['to'] });
+export type AuditFilters = z.infer<typeof auditFilterSchema>;
