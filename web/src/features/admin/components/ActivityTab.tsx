@@ -16,6 +16,7 @@ const ACTION_LABELS: Record<string, string> = {
   'course.deleted': 'Course deleted',
   'certificate.revoked': 'Certificate revoked',
   'certificate.reissued': 'Certificate reissued',
+  'password.reset': 'Password reset',
 };
 
 function describe(value: unknown): string {
