@@ -1,5 +1,5 @@
 // Users tab (specification §2): search (name, username, email), service filter, server-side paging,
-// Edit and Delete per user, and Add New User.
+// Edit, Reset password and Delete per user, and Add New User.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
@@ -15,7 +15,7 @@ import { useExportUsers } from '../api/export-users';
 import { formatDate } from '@/lib/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { RoleBadge } from './RoleBadge';
-import { AddUserDialog, EditUserDialog } from './UserDialogs';
+import { AddUserDialog, EditUserDialog, ResetPasswordDialog } from './UserDialogs';
 
 export const serviceFilterData = [
   { value: 'ALL', label: 'All Services' },
@@ -29,6 +29,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
+  const [resetting, setResetting] = useState<User | null>(null);
   const [adding, setAdding] = useState(false);
   const filters = { search: debounced, service: service === 'ALL' ? null : service, page };
   const { data, isPending, isError, error } = useUsers(filters);
@@ -142,6 +143,11 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                       <Button size="xs" variant="default" onClick={() => setEditing(user)} aria-label={`Edit ${user.name}`}>
                         Edit
                       </Button>
+                      {user.id === currentUserId ? null : (
+                        <Button size="xs" variant="default" onClick={() => setResetting(user)} aria-label={`Reset password of ${user.name}`}>
+                          Reset password
+                        </Button>
+                      )}
                       <Button size="xs" color="red.9" onClick={() => setDeleting(user)} aria-label={`Delete ${user.name}`}>
                         Delete
                       </Button>
@@ -167,6 +173,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
 
       <EditUserDialog user={editing} self={editing?.id === currentUserId} onClose={() => setEditing(null)} />
       <AddUserDialog opened={adding} onClose={() => setAdding(false)} />
+      <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
       <ConfirmDialog
         opened={deleting !== null}
         message={deleting ? `This permanently deletes ${deleting.name} (@${deleting.username}) and their progress. Issued certificates remain verifiable.` : ''}
