@@ -150,6 +150,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
   },
   'PUT /api/users/{learner}': { body: () => ({ name: 'Renamed Learner' }) },
   'DELETE /api/users/{victim}': {},
+  'POST /api/users/{victim}/reset-password': {},
   'GET /api/roles': {},
   'PUT /api/roles/INSTRUCTOR/services': {
     body: () => ({ services: ['UKPS'] }),
