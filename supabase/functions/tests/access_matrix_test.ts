@@ -152,6 +152,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'DELETE /api/users/{victim}': {},
   'POST /api/users/{victim}/deactivate': {},
   'POST /api/users/{victim}/reactivate': {},
+  'POST /api/users/{victim}/reset-password': {},
   'GET /api/roles': {},
   'PUT /api/roles/INSTRUCTOR/services': {
     body: () => ({ services: ['UKPS'] }),

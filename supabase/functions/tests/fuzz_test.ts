@@ -9,7 +9,7 @@
 //
 // FUZZ_RUNS sets the number of generated requests (npm test: 1,000; `npm run test:soak`: 20,000).
 // Valid ids in paths belong to a world made for this file, so an accepted write never touches the
-// seed that other suites read; destructive routes (DELETE, logout, approve, decline, revoke) only
+// seed that other suites read; destructive routes (DELETE, logout, approve, decline, revoke, reset-password) only
 // ever get ids that name nothing.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -72,7 +72,7 @@ const routes: Route[] = [
       .map((r) => [`${r.method} ${r.path}`, {
         method: r.method,
         path: r.path,
-        destructive: r.method === 'DELETE' || /logout|approve|decline|revoke|recertify|roles\/|settings|import$|deactivate|reactivate/.test(r.path),
+        destructive: r.method === 'DELETE' || /logout|approve|decline|revoke|recertify|reset-password|roles\/|settings|import$|deactivate|reactivate/.test(r.path),
       }]),
   ).values(),
 ];

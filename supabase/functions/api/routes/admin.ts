@@ -363,6 +363,33 @@ export function adminRoutes(config: Config, db: Db) {
   routes.post('/users/:id/deactivate', (c) => setActive(c, false));
   routes.post('/users/:id/reactivate', (c) => setActive(c, true));
 
+  // Issue 15: a new temporary password, to be replaced at the next sign-in. The database half first
+  // (admin check, must_change_password, the person's sessions ended, audit 'password.reset', in one
+  // transaction under the admin's identity), then the password itself through Auth admin (which also
+  // ends any session). Should Auth fail after the commit, the person is flagged and signed out but
+  // keeps the old password: nothing is opened up, and the admin can try again.
+  routes.post('/users/:id/reset-password', async (c) => {
+    const caller = requireUser(c);
+    const id = userId(c);
+    await db.withCaller(caller.db, async (tx) => {
+      await tx`select private.reset_password_flag(${id}::uuid)`;
+    }).catch((error: unknown) => {
+      const code = (error as { code?: unknown })?.code;
+      if (code === 'P0409') throw new ApiError(409, 'You cannot reset your own password here. Change it from your profile page.');
+      if (code === 'P0002') throw userNotFound();
+      fromDatabase(error);
+    });
+    const temporaryPassword = generateTemporaryPassword();
+    try {
+      await authAdmin('PUT', `/${id}`, { password: temporaryPassword });
+    } catch (error) {
+      if (isAuthError(error) && error.status === 404) throw userNotFound();
+      throw isAuthError(error) ? new Error(`Auth admin password reset failed: ${error.status} ${error.message}`) : error;
+    }
+    c.header('cache-control', 'no-store');
+    return c.json({ temporaryPassword });
+  });
+
   // ------------------------------------------------------------------ role permissions
 
   routes.get('/roles', async (c) => {

@@ -48,6 +48,9 @@ export const useUpdateUser = () =>
   useAdminMutation(({ id, input }: { id: string; input: UserUpdateInput }) =>
     api.put<User>(`/users/${encodeURIComponent(id)}`, input));
 
+/** Issue 15: a new temporary password, shown once; the person must replace it at their next sign-in. */
+export const useResetPassword = () =>
+  useAdminMutation((id: string) => api.post<{ temporaryPassword: string }>(`/users/${encodeURIComponent(id)}/reset-password`, {}));
 export const useDeleteUser = () => useAdminMutation((id: string) => api.delete<void>(`/users/${encodeURIComponent(id)}`));
 
 /** POST /api/users/:id/deactivate (a leaver: no sign-in, records kept) and /reactivate. */

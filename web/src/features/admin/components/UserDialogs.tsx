@@ -9,7 +9,7 @@ import { ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
 import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { useCreateUser, useUpdateUser } from '../api/users';
+import { useCreateUser, useResetPassword, useUpdateUser } from '../api/users';
 
 const roleData = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 
@@ -161,6 +161,66 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
           </Stack>
         </form>
       )}
+    </Modal>
+  );
+}
+
+/**
+ * Issue 15: "Are you sure?", then the new temporary password, shown once with a copy button. One
+ * dialog for both steps, so closing it returns focus to the row's "Reset password" button.
+ */
+export function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
+  const reset = useResetPassword();
+  const [temporaryPassword, setTemporaryPassword] = useState<string | null>(null);
+
+  function close() {
+    // The password is dropped from memory as soon as the dialog closes.
+    setTemporaryPassword(null);
+    reset.reset();
+    onClose();
+  }
+
+  function confirm() {
+    if (!user) return;
+    reset.mutate(user.id, {
+      onSuccess: (result) => {
+        setTemporaryPassword(result.temporaryPassword);
+        notifySuccess('Password reset', `${user.name} must choose a new password at their next sign-in.`);
+      },
+      onError: (error) => notifyFailure('Failed to reset password', errorDescription(error, 'Failed to reset password')),
+    });
+  }
+
+  return (
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={user !== null} onClose={close} title={temporaryPassword ? 'Temporary password' : 'Reset password'} centered>
+      {user && temporaryPassword ? (
+        <Stack>
+          <Text size="sm">
+            Give this password to {user.name} (@{user.username}). It is shown only once and cannot be retrieved
+            later. They must choose a new password when they sign in.
+          </Text>
+          <TextInput label="Temporary password" value={temporaryPassword} readOnly data-testid="reset-temporary-password" ff="monospace" />
+          <Group justify="flex-end">
+            <CopyButton value={temporaryPassword}>
+              {({ copied, copy }) => (
+                <Button variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy password'}</Button>
+              )}
+            </CopyButton>
+            <Button onClick={close}>Done</Button>
+          </Group>
+        </Stack>
+      ) : user ? (
+        <Stack>
+          <Text>
+            This gives {user.name} (@{user.username}) a new temporary password and signs them out everywhere. Their
+            current password stops working, and they must choose a new one at their next sign-in.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>Cancel</Button>
+            <Button color="red.9" onClick={confirm} loading={reset.isPending}>Reset password</Button>
+          </Group>
+        </Stack>
+      ) : null}
     </Modal>
   );
 }

@@ -1,6 +1,6 @@
 // Users tab (specification §2): search (name, username, email), service filter, server-side paging,
-// Edit and Delete per user, and Add New User. Role and status filters; a leaver is deactivated
-// (cannot sign in, records kept) and can be reactivated.
+// Edit, Reset password and Delete per user, and Add New User. Role and status filters; a leaver is
+// deactivated (cannot sign in, records kept) and can be reactivated.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Badge, Button, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
@@ -16,7 +16,7 @@ import { useExportUsers } from '../api/export-users';
 import { formatDate } from '@/lib/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { RoleBadge } from './RoleBadge';
-import { AddUserDialog, EditUserDialog } from './UserDialogs';
+import { AddUserDialog, EditUserDialog, ResetPasswordDialog } from './UserDialogs';
 
 export const serviceFilterData = [
   { value: 'ALL', label: 'All Services' },
@@ -43,6 +43,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
+  const [resetting, setResetting] = useState<User | null>(null);
   const [adding, setAdding] = useState(false);
   const [switching, setSwitching] = useState<User | null>(null);
   const filters = {
@@ -205,6 +206,11 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                         Edit
                       </Button>
                       {user.id === currentUserId ? null : (
+                        <Button size="xs" variant="default" onClick={() => setResetting(user)} aria-label={`Reset password of ${user.name}`}>
+                          Reset password
+                        </Button>
+                      )}
+                      {user.id === currentUserId ? null : (
                         <Button
                           size="xs"
                           variant="default"
@@ -240,6 +246,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
 
       <EditUserDialog user={editing} self={editing?.id === currentUserId} onClose={() => setEditing(null)} />
       <AddUserDialog opened={adding} onClose={() => setAdding(false)} />
+      <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
       <ConfirmDialog
         opened={deleting !== null}
         message={deleting ? `This permanently deletes ${deleting.name} (@${deleting.username}) and their progress. Issued certificates remain verifiable.` : ''}
