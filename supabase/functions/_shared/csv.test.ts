@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentDisposition, CSV_BOM, csvDate, csvField, neutraliseFormula, toCsv } from './csv';
+import { attachmentDisposition, CSV_BOM, csvDate, csvField, csvFileName, csvList, neutraliseFormula, toCsv } from './csv';
 
 describe('csv', () => {
   it('neutralises formula-looking text with a leading apostrophe', () => {
@@ -21,12 +21,18 @@ describe('csv', () => {
     expect(csvField(null)).toBe('');
   });
 
-  it('writes en-GB dates: calendar dates unshifted, timestamps in London time', () => {
-    expect(csvDate('2026-03-01')).toBe('01/03/2026');
-    expect(csvDate('2026-06-30T23:30:00Z')).toBe('01/07/2026'); // BST
-    expect(csvDate('2026-12-31T23:30:00Z')).toBe('31/12/2026'); // GMT
+  it('writes ISO dates (issue 15): calendar dates unshifted, timestamps as their London day', () => {
+    expect(csvDate('2026-03-01')).toBe('2026-03-01');
+    expect(csvDate('2026-06-30T23:30:00Z')).toBe('2026-07-01'); // BST
+    expect(csvDate('2026-12-31T23:30:00Z')).toBe('2026-12-31'); // GMT
     expect(csvDate(null)).toBe('');
     expect(csvDate('rubbish')).toBe('');
+  });
+
+  it('joins several values with ; and names files <what>-YYYY-MM-DD.csv in London', () => {
+    expect(csvList(['UKPS', '', null, 'UKAS'])).toBe('UKPS;UKAS');
+    expect(csvFileName('users', new Date('2026-11-24T23:30:00Z'))).toBe('users-2026-11-24.csv'); // GMT
+    expect(csvFileName('users', new Date('2026-06-30T23:30:00Z'))).toBe('users-2026-07-01.csv'); // BST
   });
 
   it('writes a BOM, a header and CRLF line ends', () => {
