@@ -167,6 +167,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
     body: () => Object.fromEntries(settingsColumns.map((k) => [k, settingsBefore[k]])),
   },
   'GET /api/audit': {},
+  'GET /api/audit/export.csv': {},
   'POST /api/admin/users/import/preview': {
     body: () => ({ csv: `username,email,name\nprev_${unique()},prev_${unique()}@example.test,Matrix Preview\n` }),
   },
