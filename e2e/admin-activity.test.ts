@@ -21,7 +21,7 @@ describe('activity and leavers end to end', () => {
   }
 
   async function choose(label: string, option: string) {
-    await page.getByRole('textbox', { name: label, exact: true }).click();
+    await page.getByLabel(label, { exact: true }).filter({ visible: true }).first().click();
     await page.getByRole('option', { name: option, exact: true }).click();
   }
 
