@@ -120,6 +120,13 @@ async function soak({ platform, monitor, pglite, dbPort, seconds, connections, w
     if (created.status !== 201) throw new Error(`soak: could not create a learner: ${created.status} ${JSON.stringify(created.body)}`);
     const login = await call('login', 'POST', '/login', { body: { username: `soak_${id}`, password: created.body.temporaryPassword } });
     if (login.status !== 200) throw new Error(`soak: the learner could not sign in: ${login.status} ${JSON.stringify(login.body)}`);
+    // A temporary password must be replaced before anything else (issue 15), as the learner would at first sign-in.
+    const chosen = `Soak-learner-${id}-pass`;
+    const changed = await call('choose password', 'PUT', '/profile/password', {
+      token: login.body.session.access_token,
+      body: { currentPassword: created.body.temporaryPassword, newPassword: chosen, confirmPassword: chosen },
+    }, [204]);
+    if (changed.status !== 204) throw new Error(`soak: the learner could not choose a password: ${changed.status} ${JSON.stringify(changed.body)}`);
     return { id: created.body.user.id, token: login.body.session.access_token, offset: i };
   }));
   const catalogue = await call('catalogue', 'GET', '/courses?pageSize=100');
