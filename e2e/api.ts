@@ -35,6 +35,25 @@ export async function uiLogin(page: Page, username: string, password = 'password
   await page.waitForURL(`${baseUrl}/`);
 }
 
+/**
+ * Signs in through /auth with a temporary password (added or imported by an admin): the app sends the
+ * person to /choose-password first (issue 15), where they choose their own. Returns the new password.
+ */
+export async function uiLoginWithTemporaryPassword(page: Page, username: string, temporaryPassword: string): Promise<string> {
+  const newPassword = `Own-${Date.now().toString(36)}-pass`;
+  await page.goto(`${baseUrl}/auth`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(temporaryPassword);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.waitForURL(`${baseUrl}/choose-password`);
+  await page.getByLabel('Current password').fill(temporaryPassword);
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm new password').fill(newPassword);
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await page.waitForURL(`${baseUrl}/dashboard`);
+  return newPassword;
+}
+
 /** A person given a temporary password chooses their own (issue 15: nothing else works until then). */
 export async function apiChooseNewPassword(token: string, temporaryPassword: string, newPassword = `Own-${Date.now().toString(36)}-pass`): Promise<string> {
   const answer = await apiCall('PUT', '/profile/password', token, { currentPassword: temporaryPassword, newPassword, confirmPassword: newPassword });

@@ -13,7 +13,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Download, Locator, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin } from './api';
+import { apiCall, apiLogin, uiLogin, uiLoginWithTemporaryPassword } from './api';
 import { parseCsv, pdfText } from './files';
 
 const dbUrl = process.env.SUPABASE_DB_URL ?? 'postgresql://postgres:postgres@127.0.0.1:54322/postgres';
@@ -195,8 +195,8 @@ describe('issue 8 compliance journey (Done when)', () => {
     person.password = rows.find((r) => r[0] === person.username)![3];
   });
 
-  it('3. an imported person signs in with the temporary password, sees the course required and completes it', async () => {
-    await uiLogin(learner, person.username, person.password);
+  it('3. an imported person signs in with the temporary password, chooses their own, sees the course required and completes it', async () => {
+    person.password = await uiLoginWithTemporaryPassword(learner, person.username, person.password);
     const notice = learner.getByTestId('required-training-notice');
     await expect.poll(() => notice.textContent(), { timeout: 15_000 }).toMatch(/^\d+ required training items? overdue or due soon$/);
     await notice.click();
