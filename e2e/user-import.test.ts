@@ -122,7 +122,7 @@ describe('bulk user import end to end', () => {
       Array.from({ length: GOOD }, (_, i) => `amb${i + 1}_${suffix}`).sort(),
     );
     expect(lines.find((line) => line.startsWith(`amb1_${suffix},`))).toMatch(
-      new RegExp(`^amb1_${suffix},amb1\\.${suffix}@ambulance\\.example\\.uk,"Crew, Member 1",INSTRUCTOR,UKAS,\\d{2}/\\d{2}/\\d{4}$`),
+      new RegExp(`^amb1_${suffix},amb1\\.${suffix}@ambulance\\.example\\.uk,"Crew, Member 1",INSTRUCTOR,UKAS,\\d{4}-\\d{2}-\\d{2}$`),
     );
     await screenshot(page, 'user-import-users-tab');
   });
