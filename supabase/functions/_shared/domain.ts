@@ -66,8 +66,8 @@ export interface User {
   createdAt: string;
   /** True while the person signs in with a temporary password and must choose a new one first. */
   mustChangePassword?: boolean;
-  /** When an admin deactivated the person (a leaver), or null; present in the admin's answers. */
-  deactivatedAt?: string | null;
+  /** When an admin deactivated the person (a leaver); absent while the person is active. */
+  deactivatedAt?: string;
 }
 
 /** The tokens handed to supabase-js setSession(); Supabase Auth's own field names. */

@@ -17,13 +17,14 @@ async function login(username: string, password = 'password123'): Promise<string
   return answer.json.session.access_token;
 }
 
-const londonToday = () => {
+/** ISO yyyy-mm-dd of the London calendar day (today by default), as every CSV writes dates. */
+const londonDay = (d: Date = new Date()) => {
   const p = Object.fromEntries(new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'Europe/London' })
-    .formatToParts(new Date()).map((x) => [x.type, x.value]));
+    .formatToParts(d).map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day}`;
 };
+const londonToday = () => londonDay();
 const ukLong = (d: Date) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' }).format(d);
-const ukShort = (d: Date) => new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' }).format(d);
 
 const entry = (overrides: Record<string, unknown> = {}) => ({
   activityDate: '2026-03-14',
@@ -225,7 +226,7 @@ test('learning record PDF: A4 attachment with name, date, both tables, totals; l
   assert((await pdfText(new Uint8Array(await adminPdf.arrayBuffer()))).includes(learner.name));
 });
 
-test('learning record CSV: UTF-8 with BOM, header row, en-GB dates, formulas neutralised, quoting', async () => {
+test('learning record CSV: UTF-8 with BOM, header row, ISO dates, formulas neutralised, quoting', async () => {
   const learner = await learnerWithCompletions();
   await call('POST', '/api/me/cpd-entries', { token: learner.token, body: entry({ activity: '=HYPERLINK("http://evil.example","Click")', learnt: 'Line one\nLine "two", with comma', reflection: '+44 1234 567890' }) });
   const response = await raw('/api/me/learning-record.csv', learner.token);
@@ -239,7 +240,7 @@ test('learning record CSV: UTF-8 with BOM, header row, en-GB dates, formulas neu
   assertEquals(lines[0], 'Type,Date,Course or activity,Service,Hours,Score (%),Certificate code,Certificate status,Valid until,What I learnt,Reflection');
   const [issued] = await db.sql<{ issuedAt: Date }[]>`select issued_at from public.certificates where user_id = ${learner.id}::uuid and course_id = ${AIRWAVE}::uuid`;
   const [code] = await db.sql<{ verificationCode: string }[]>`select verification_code from public.certificates where user_id = ${learner.id}::uuid and course_id = ${AIRWAVE}::uuid`;
-  assert(lines.includes(`Course,${ukShort(issued.issuedAt)},Airwave Radio Voice Procedure,United Kingdom Police Service,2,67,${code.verificationCode},Valid,Does not expire,,`), text);
+  assert(lines.includes(`Course,${londonDay(issued.issuedAt)},Airwave Radio Voice Procedure,United Kingdom Police Service,2,67,${code.verificationCode},Valid,Does not expire,,`), text);
   assert(text.includes(`CPD activity,2026-03-14,"'=HYPERLINK(""http://evil.example"",""Click"")",,6.5,,,,,"Line one\nLine ""two"", with comma",'+44 1234 567890\r\n`), text);
   assertEquals(text.endsWith('\r\n'), true);
 

@@ -321,7 +321,7 @@ test('import: 1,050 users in parts of 500 (as the web client sends them), then e
   const lines = exported.text.split('\r\n').filter((line) => line !== '');
   assert.equal(lines.length, total + 1);
   assert.equal(new Set(lines).size, total + 1);
-  assert.match(lines[1], new RegExp(`^bulk${id}_\\d+,bulk${id}_\\d+@example\\.test,Bulk Person \\d+,STUDENT,UKAS,\\d{2}/\\d{2}/\\d{4}$`));
+  assert.match(lines[1], new RegExp(`^bulk${id}_\\d+,bulk${id}_\\d+@example\\.test,Bulk Person \\d+,STUDENT,UKAS,\\d{4}-\\d{2}-\\d{2}$`));
   const none = await call('GET', `/api/admin/users/export.csv?search=bulk${id}_&role=ADMIN`, { token });
   assert.equal(none.text, 'username,email,name,role,services,joined\r\n');
   const raw = await app.request(`/api/admin/users/export.csv?search=bulk${id}_&role=ADMIN`, { headers: { authorization: `Bearer ${token}` } });

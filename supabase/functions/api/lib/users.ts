@@ -27,9 +27,8 @@ export function toUser(row: Record<string, unknown>): User {
     // Only present while the person must still replace a temporary password.
     ...(row.mustChangePassword === true ? { mustChangePassword: true } : {}),
   };
-  if ('deactivatedAt' in row) {
-    const at = row.deactivatedAt;
-    user.deactivatedAt = at instanceof Date ? at.toISOString() : at ? String(at) : null;
-  }
+  // Only present for a deactivated person (a leaver), as the mustChangePassword flag above.
+  const at = row.deactivatedAt;
+  if (at) user.deactivatedAt = at instanceof Date ? at.toISOString() : String(at);
   return user;
 }
