@@ -143,7 +143,7 @@ describe('learning record end to end', () => {
     expect(rows[0]).toEqual(['Type', 'Date', 'Course or activity', 'Service', 'Hours', 'Score (%)', 'Certificate code',
       'Certificate status', 'Valid until', 'What I learnt', 'Reflection']);
     const course = rows.find((r) => r[2] === AIRWAVE_TITLE)!;
-    expect(course.slice(0, 8)).toEqual(['Course', expect.stringMatching(/^\d{2}\/\d{2}\/\d{4}$/), AIRWAVE_TITLE,
+    expect(course.slice(0, 8)).toEqual(['Course', expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), AIRWAVE_TITLE,
       'United Kingdom Police Service', '2', '100', expect.stringMatching(/^[A-Z0-9]{8,32}$/), 'Valid']);
     expect(rows.find((r) => r[0] === 'CPD activity')).toEqual(['CPD activity', '2026-03-14', 'Major trauma study day, Birmingham', '',
       '7.25', '', '', '', '', 'Catastrophic haemorrhage: tourniquet first.\nThen pack and press.', "'=SUM(1,2) is not a formula here"]);
