@@ -1,4 +1,4 @@
-// Reading what the browser tests download: the text of a PDF made by pdf-lib, and RFC 4180 CSV.
+// Files for the browser tests: reading the text of a PDF made by pdf-lib and RFC 4180 CSV, and making real PNGs to upload.
 import zlib from 'node:zlib';
 
 /** The text drawn on a PDF's pages (pdf-lib writes each line as a WinAnsi hex string in a Flate stream). */
@@ -40,4 +40,38 @@ export function parseCsv(text: string): string[][] {
     else field += ch;
   }
   return rows;
+}
+
+/** CRC-32 as PNG chunks need it. */
+function crc32(bytes: Buffer): number {
+  let crc = ~0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+/** A real width x height RGB PNG in one colour. */
+export function makePng(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit, truecolour, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -6,49 +6,16 @@
 // and 'Mark as complete'; at 390 px the learning record and the dashboard's progress are cards with
 // every field and action inside the screen. axe on every screen; screenshots at both widths.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deflateSync } from 'node:zlib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin, apiUrl, uiLogin } from './api';
+import { makePng } from './files';
 
 const AIRWAVE = '10000000-0000-4000-a000-000000000003';
 const AIRWAVE_TITLE = 'Airwave Radio Voice Procedure';
 const airwaveModule = (m: number) => `20000000-0000-4000-a000-00000300000${m}`;
 const AIRWAVE_QUIZ = '30000000-0000-4000-a000-000003000003';
 const airwaveQuestion = (q: number) => `40000000-0000-4000-a000-00030003000${q}`;
-
-function crc32(bytes: Buffer): number {
-  let crc = ~0;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return ~crc >>> 0;
-}
-
-/** A real width x height RGB PNG in one colour. */
-function makePng(width: number, height: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(8 + data.length + 4);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** What has the keyboard focus: its tag, text and accessible role attributes. */
 const focused = (page: Page) =>
