@@ -21,6 +21,7 @@ fs.mkdirSync(resultsDir, { recursive: true });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const summary = [];
+const failures = []; // names of failed tests, printed above the totals so a CI log's tail shows them
 const only = process.argv.slice(2); // e.g. `npm test -- web db` runs just those suites
 
 function wanted(name) {
@@ -59,6 +60,15 @@ async function vitest(name, projects, env = {}) {
     skipped: report.numPendingTests + report.numTodoTests,
   };
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  for (const file of report.testResults ?? []) {
+    const relative = path.relative(repoRoot, file.name);
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed') failures.push(`${name}: ${relative} > ${test.fullName ?? test.title}`);
+    }
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failures.push(`${name}: ${relative} (${(file.message ?? 'failed to run').split('\n')[0]})`);
+    }
+  }
   record(name, counts);
 }
 
@@ -72,6 +82,10 @@ async function denoTests(env, name = 'function') {
   if (!match) return record(name, { passed: 0, failed: 1, skipped: 0 });
   const counts = { passed: Number(match[1]), failed: Number(match[3]), skipped: Number(match[5] ?? 0) };
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  // Deno's closing "ERRORS" section names each failed test as `<name> => ./file.ts:line:col`.
+  for (const line of output.split('\n')) {
+    if (/ => \.\/.+:\d+:\d+$/.test(line)) failures.push(`${name}: ${line.trim()}`);
+  }
   record(name, counts);
 }
 
@@ -161,6 +175,7 @@ if (wanted('function') && process.env.TEST_DATABASE_URL) {
   }
 }
 
+if (failures.length) console.log('\nFailed:\n' + [...new Set(failures)].map((f) => `  ${f}`).join('\n'));
 console.log('\n' + summary.join('\n'));
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
 console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
