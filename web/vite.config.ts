@@ -4,13 +4,25 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './precompress.mjs';
+import { firstPagePreload } from './first-page.mjs';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:54321';
 
 export default defineConfig({
   root: webRoot,
-  plugins: [react(), precompress()],
+  plugins: [
+    react(),
+    // The pages a visitor lands on from outside (a link, a search, a bookmark), with the paths they
+    // answer (the same as web/src/app/routes.tsx).
+    firstPagePreload({
+      'src/app/routes/home.tsx': '^/$',
+      'src/app/routes/auth.tsx': '^/auth/?$',
+      'src/app/routes/course.tsx': '^/course/(?!create/?$)[^/]+/?$',
+      'src/app/routes/verify.tsx': '^/verify/[^/]+/?$',
+    }),
+    precompress(),
+  ],
   resolve: {
     alias: {
       '@shared': fileURLToPath(new URL('../supabase/functions/_shared', import.meta.url)),
