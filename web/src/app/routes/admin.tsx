@@ -1,5 +1,5 @@
 // /admin: the Admin Dashboard (the route table's RequireAdmin guard sends non-admins to /).
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { AdminDashboard } from '@/features/admin/components/AdminDashboard';
 import { PageSpinner } from '@/components/PageSpinner';
 

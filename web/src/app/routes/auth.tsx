@@ -3,7 +3,7 @@
 import { Anchor, Card, Center, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { LoginForm } from '@/features/auth/components/LoginForm';
 import { RegisterForm } from '@/features/auth/components/RegisterForm';
 import { PageSpinner } from '@/components/PageSpinner';

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { Navigate } from 'react-router';
 import { Stack, Text, Title } from '@mantine/core';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { ComplianceView } from '@/features/compliance/components/ComplianceView';
 import { PageSpinner } from '@/components/PageSpinner';
 import { notifyFailure } from '@/lib/notify';

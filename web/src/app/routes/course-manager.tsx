@@ -3,7 +3,7 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { SERVICE_CODES } from '@shared/services.ts';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { CourseManager } from '@/features/course-manager/components/CourseManager';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';

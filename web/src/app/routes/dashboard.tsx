@@ -1,5 +1,5 @@
 // /dashboard: the learner dashboard, with the certificates feature in its Certificates tab.
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { useCertificates } from '@/features/certificates/api/get-certificates';
 import { CertificateList } from '@/features/certificates/components/CertificateList';
 import { LearnerDashboard } from '@/features/my-learning/components/LearnerDashboard';

@@ -2,7 +2,7 @@
 // (specification §2, §8). The API refuses them too (403), whatever the screen does.
 import { useEffect, useRef } from 'react';
 import { Navigate } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { InstructorDashboard } from '@/features/instructor/components/InstructorDashboard';
 import { PageSpinner } from '@/components/PageSpinner';
 import { notifyFailure } from '@/lib/notify';

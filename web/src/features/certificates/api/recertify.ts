@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Enrollment } from '@shared/catalogue.ts';
 import { api } from '@/lib/api-client';
-import { refreshLearning } from '@/lib/learning-api';
+import { invalidateLearning, requiredTrainingKeys } from '@/lib/query-keys';
 
 export const startRecertification = (courseId: string) =>
   api.post<Enrollment>(`/courses/${encodeURIComponent(courseId)}/recertify`);
@@ -14,6 +14,6 @@ export function useStartRecertification() {
     mutationFn: startRecertification,
     // Courses, modules, enrolments, certificates, and the required-training list's statuses.
     onSuccess: () =>
-      Promise.all([refreshLearning(queryClient), queryClient.invalidateQueries({ queryKey: ['required-training'] })]),
+      Promise.all([invalidateLearning(queryClient), requiredTrainingKeys.invalidate(queryClient)]),
   });
 }

@@ -18,7 +18,7 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { ServiceIcon } from '@/components/ServiceIcon';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { useCourse, useCourseModules } from '../api/get-course';
+import { useCourse, useCourseModules } from '@/lib/courses';
 import { useEnroll, useStepProgress } from '../api/progress';
 import { CertificateLinks } from '@/features/certificates/components/CertificateLinks';
 import { CourseOutline } from './CourseOutline';

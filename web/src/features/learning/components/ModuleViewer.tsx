@@ -17,7 +17,7 @@ import { PageSpinner } from '@/components/PageSpinner';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { courseModulesQueryOptions, courseQueryOptions } from '@/features/course/api/get-course';
+import { courseModulesQueryOptions, courseQueryOptions } from '@/lib/courses';
 import { CertificateLinks, certificatePath } from '@/features/certificates/components/CertificateLinks';
 import { downloadCertificate } from '@/features/certificates/api/download-certificate';
 import { useCompleteModule, useModule } from '../api/module';
