@@ -15,7 +15,7 @@ import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { type AdminCourse, COURSES_PAGE_SIZE, useAdminCourses, useDeleteCourse, useQuickCreateCourse, useQuickUpdateCourse } from '../api/courses';
 import { formatDate } from '@/lib/format';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { serviceFilterData } from './UsersTab';
 
 const statusData = COURSE_STATUSES.map((status) => ({ value: status, label: COURSE_STATUS_LABELS[status] }));

@@ -14,7 +14,7 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { USERS_PAGE_SIZE, useDeleteUser, useSetUserActive, useUsers } from '../api/users';
 import { useExportUsers } from '../api/export-users';
 import { formatDate } from '@/lib/format';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { RoleBadge } from './RoleBadge';
 import { AddUserDialog, EditUserDialog, ResetPasswordDialog } from './UserDialogs';
 

@@ -20,7 +20,7 @@ import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCourse, useCourseModules } from '@/lib/courses';
 import { useEnroll, useStepProgress } from '../api/progress';
-import { CertificateLinks } from '@/features/certificates/components/CertificateLinks';
+import { CertificateLinks } from '@/components/CertificateLinks';
 import { CourseOutline } from './CourseOutline';
 import { PageMeta } from '@/lib/page/page-meta';
 

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { canRecertify } from '@shared/certificates.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { attentionStyle, CertificateValidityLine } from '@/components/CertificateValidity';
-import { RecertifyButton } from '@/features/certificates/components/RecertifyButton';
+import { RecertifyButton } from '@/components/RecertifyButton';
 import type { Enrollment } from '../api/get-enrollments';
 import { formatDate } from '@/lib/format';
 import { moduleCount } from '../lib/summary';
