@@ -46,7 +46,7 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
       ? { title: course.title, description: course.description, service: course.service as ServiceCode, level: (course.level ?? 'BEGINNER') as CourseLevel, duration: course.duration, status: course.status as CourseStatus }
       : blank);
     form.clearErrors();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only when the dialog opens or shows another course: a refetch must not reset what is typed.
   }, [opened, course?.id]);
 
   const submit = form.onSubmit((values) => {

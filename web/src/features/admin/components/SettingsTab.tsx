@@ -35,7 +35,7 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
       autoEnrollment: data.autoEnrollment,
     });
     form.resetDirty();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only when the saved settings change on the server, not on every refetch of the same ones.
   }, [data?.updatedAt]);
 
   const submit = form.onSubmit((values) => {

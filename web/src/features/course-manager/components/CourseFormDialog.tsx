@@ -67,7 +67,7 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
       form.resetDirty();
       form.clearErrors();
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only when the dialog opens or shows another course: a refetch must not reset what is typed.
   }, [opened, course?.id]);
 
   // An edited course may sit in a service the instructor no longer holds: keep it selectable.

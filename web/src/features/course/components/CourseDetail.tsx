@@ -99,7 +99,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
       return next;
     }, { replace: true });
     if (!course.data.enrollment) doEnrol(course.data);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Not on doEnrol, a new function each render; autoEnrolled makes this run once.
   }, [wantsEnrol, user, course.data]);
 
   if (course.isPending) return <PageSpinner label="Loading course" />;
