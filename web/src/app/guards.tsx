@@ -1,4 +1,4 @@
-// Route guards (specification §2): a spinner while the user loads, visitors to /auth (remembering
+// Route guards: a spinner while the user loads, visitors to /auth (remembering
 // where they were going), non-admins away from /admin.
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useUser } from '@/lib/auth/user';

@@ -1,4 +1,4 @@
-// The page frame (specification §2 Layout): skip link, sticky header (burger on small screens, product
+// The page frame: skip link, sticky header (burger on small screens, product
 // title with version badge, account area), sidebar navigation, main content and footer.
 import { AppShell, Anchor, Badge, Box, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';

@@ -1,4 +1,4 @@
-// /auth: Login and Register tabs (specification §2). A signed-in user goes to / or to a safe
+// /auth: Login and Register tabs. A signed-in user goes to / or to a safe
 // `redirect` path, which is also where a successful login or registration lands.
 import { Anchor, Card, Center, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';

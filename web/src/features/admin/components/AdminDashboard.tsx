@@ -1,4 +1,4 @@
-// Admin Dashboard (/admin, specification §2): tabs users, courses, permissions, settings, and the
+// Admin Dashboard (/admin): tabs users, courses, permissions, settings, and the
 // activity (audit) list. The tab is kept in the URL (?tab=) so it survives a reload.
 import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';

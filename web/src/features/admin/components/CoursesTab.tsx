@@ -1,4 +1,4 @@
-// Courses tab (specification §2): search (title, description), service filter, Create Full Course,
+// Courses tab: search (title, description), service filter, Create Full Course,
 // Quick Add / Quick Edit (the admin quick form, status default ACTIVE shown as Published), Full Edit,
 // Delete with confirmation.
 import { useEffect, useState } from 'react';
@@ -24,7 +24,7 @@ const serviceData = SERVICE_CODES.map((code) => ({ value: code, label: serviceLa
 
 function StatusBadge({ status }: { status: string }) {
   const label = COURSE_STATUS_LABELS[status as CourseStatus] ?? status;
-  // ACTIVE in the default style, anything else secondary (specification §4).
+  // Published (ACTIVE) stands out in the filled style; drafts and archived courses are secondary.
   return status === 'ACTIVE'
     ? <Badge variant="filled" color="blue.8" radius="sm">{label}</Badge>
     : <Badge variant="outline" color="dark.6" radius="sm" c="var(--mantine-color-text)">{label}</Badge>;

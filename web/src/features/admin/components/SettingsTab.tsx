@@ -1,4 +1,4 @@
-// Settings tab (specification §2, §4, §8): the settings record with 'Reset to Defaults' (fills the
+// Settings tab: the settings record with 'Reset to Defaults' (fills the
 // form, saves nothing) and 'Save Settings'.
 import { useEffect } from 'react';
 import { Button, Group, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';

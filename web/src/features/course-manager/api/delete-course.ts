@@ -1,4 +1,4 @@
-// DELETE /api/courses/:id; a non-OK answer is an error (specification §7 'Failed to delete course').
+// DELETE /api/courses/:id; a non-OK answer is an error (the dialog shows 'Failed to delete course').
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { courseKeys } from '@/lib/query-keys';

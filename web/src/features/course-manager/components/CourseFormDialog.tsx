@@ -1,5 +1,5 @@
-// The course manager's create and edit dialog: the shared courseManagerSchema (specification §5
-// messages); status offered as Published / Draft / Archived; server field errors land on the fields.
+// The course manager's create and edit dialog: the shared courseManagerSchema (the same rules and
+// messages as the server); status offered as Published / Draft / Archived; server field errors land on the fields.
 import { useEffect } from 'react';
 import { Button, Checkbox, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';

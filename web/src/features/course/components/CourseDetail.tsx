@@ -1,4 +1,4 @@
-// The course page (specification §2 Course detail): back link, badge, title, description, module
+// The course page: back link, badge, title, description, module
 // count, progress with 'Course completed!', the outline, and one main button whose label follows
 // the learner's state. Start/Continue open the next unfinished module; a course without modules
 // steps its progress on the server. Under public-enroll, ?enroll=1 (the intent a visitor carried

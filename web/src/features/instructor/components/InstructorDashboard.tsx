@@ -1,4 +1,4 @@
-// The instructor dashboard (specification §2): Overview, My Courses, Students and Analytics. The
+// The instructor dashboard: Overview, My Courses, Students, Analytics and Required training. The
 // open tab lives in the URL (?tab=), so Quick Actions, reloads and the back button agree.
 import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';

@@ -1,6 +1,7 @@
-// Learner dashboard (specification §2): Overview (figures from the enrolments and certificates),
+// Learner dashboard: Overview (figures from the enrolments and certificates),
 // Progress (each course's modules and last activity), My Courses (All / In Progress / Completed)
-// and Certificates (supplied by the route, which composes the certificates feature).
+// and Certificates (supplied by the route, which composes the certificates and required-training
+// features).
 import {
   Alert,
   Anchor,
