@@ -1,4 +1,6 @@
 // `npm test`: every suite, then one total line `N passed, N failed[, N skipped]`.
+//   0. The checks: ESLint (`npm run lint`: the recommended rules and the import boundaries) and the
+//      TypeScript check (`npm run typecheck`), each one test in the totals.
 //   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web.
 //   2. A platform started exactly as `npm start` does, on a scratch data directory, then the
 //      function's Deno tests and the browser tests (Vitest project e2e) against it.
@@ -89,6 +91,17 @@ async function denoTests(env, name = 'function') {
   record(name, counts);
 }
 
+/** A check that passes or fails as a whole: one test in the totals; a failure names its files. */
+async function check(name, command, args, problemFiles) {
+  const { code, output } = await run(command, args, { capture: true });
+  if (code === 0) return record(name, { passed: 1, failed: 0, skipped: 0 });
+  const files = [...new Set(problemFiles(output))];
+  if (files.length === 0) failures.push(`${name}: exited with ${code}`);
+  for (const file of files.slice(0, 20)) failures.push(`${name}: ${file}`);
+  if (files.length > 20) failures.push(`${name}: and ${files.length - 20} more files`);
+  record(name, { passed: 0, failed: 1, skipped: 0 });
+}
+
 /** Starts `platform/start.mjs` (what `npm start` runs) as a child on free ports and a scratch data dir. */
 function startPlatformChild(dataDir, databaseUrl = '') {
   return new Promise((resolve, reject) => {
@@ -115,6 +128,18 @@ async function stopPlatformChild(platform) {
   platform.child.kill('SIGINT');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   platform.child.kill('SIGKILL');
+}
+
+// The same commands as `npm run lint` and `npm run typecheck`.
+if (wanted('lint')) {
+  // ESLint's report names each file with problems on a line of its own (an absolute path).
+  await check('lint', bin('eslint'), ['web', 'supabase/functions'], (output) =>
+    output.split('\n').filter((line) => line.startsWith(repoRoot)).map((line) => path.relative(repoRoot, line.trim())));
+}
+if (wanted('typecheck')) {
+  // tsc reports `file(line,col): error TS...`.
+  await check('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], (output) =>
+    [...output.matchAll(/^(.+?)\(\d+,\d+\): error TS\d+/gm)].map((m) => m[1]));
 }
 
 if (wanted('db') || wanted('platform') || wanted('web')) {

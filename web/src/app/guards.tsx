@@ -1,7 +1,7 @@
-// Route guards (specification §2): a spinner while the user loads, visitors to /auth (remembering
+// Route guards: a spinner while the user loads, visitors to /auth (remembering
 // where they were going), non-admins away from /admin.
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { PageSpinner } from '@/components/PageSpinner';
 
 export function RequireUser() {

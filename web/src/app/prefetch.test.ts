@@ -2,9 +2,8 @@
 import { hashKey } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
-import { courseKeys } from '@/lib/learning-api';
-import { settingsKeys } from '@/lib/site-settings/get-settings';
-import { userQueryKey } from '@/features/auth/api/get-user';
+import { courseKeys, settingsKeys, userKeys } from '@/lib/query-keys';
+import { CATALOGUE_PAGE_SIZE } from '@/features/catalogue/api/get-courses';
 import { prefetchFirstPage } from './prefetch';
 
 function started(path: string, search = '') {
@@ -20,13 +19,13 @@ const hash = (key: readonly unknown[]) => hashKey(key);
 describe('prefetchFirstPage', () => {
   it('starts the user, the visitor settings and the catalogue of / with the URL filters at once', () => {
     const keys = started('/', '?service=UKFRS&search=%20fire');
-    expect(keys).toContain(hash(userQueryKey));
+    expect(keys).toContain(hash(userKeys.current));
     expect(keys).toContain(hash(settingsKeys.forCaller(null)));
-    expect(keys).toContain(hash(courseKeys.list({ service: 'UKFRS', search: ' fire', status: 'ACTIVE' })));
+    expect(keys).toContain(hash(courseKeys.pages({ service: 'UKFRS', search: ' fire', status: 'ACTIVE', pageSize: CATALOGUE_PAGE_SIZE })));
   });
 
   it('ignores an unknown service as the catalogue does', () => {
-    expect(started('/', '?service=NOPE')).toContain(hash(courseKeys.list({ status: 'ACTIVE' })));
+    expect(started('/', '?service=NOPE')).toContain(hash(courseKeys.pages({ status: 'ACTIVE', pageSize: CATALOGUE_PAGE_SIZE })));
   });
 
   it('starts a course page and its outline, but not for /course/create', () => {

@@ -5,9 +5,9 @@
 // (/course/:id) likewise starts the course and its outline at once.
 import type { QueryClient } from '@tanstack/react-query';
 import { isServiceCode } from '@shared/services.ts';
-import { userQueryOptions } from '@/features/auth/api/get-user';
+import { userQueryOptions } from '@/lib/auth/user';
 import { catalogueQueryOptions } from '@/features/catalogue/api/get-courses';
-import { courseModulesQueryOptions, courseQueryOptions } from '@/features/course/api/get-course';
+import { courseModulesQueryOptions, courseQueryOptions } from '@/lib/courses';
 import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { storedUserId } from '@/lib/supabase';
 

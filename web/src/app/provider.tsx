@@ -20,7 +20,7 @@ function Toasts() {
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'mantine-color-scheme-value' });
 
-/** Mirrors the computed scheme as a class on <html> (specification §2: "a class on the page root"). */
+/** Mirrors the computed scheme as a class on <html> (`light` or `dark`), so plain CSS can follow it too. */
 function ColorSchemeClass() {
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
   useEffect(() => {

@@ -1,4 +1,4 @@
-// The route table (specification §2). Every page is lazy-loaded; guards wrap the protected ones.
+// The route table. Every page is lazy-loaded; guards wrap the protected ones.
 import type { RouteObject } from 'react-router';
 import { AppLayout } from './layout/AppLayout';
 import { RequireAdmin, RequirePasswordChosen, RequireUser } from './guards';

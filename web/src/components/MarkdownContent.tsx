@@ -26,6 +26,7 @@ export function isSafeUrl(url: string): boolean {
   // Browsers ignore tabs and newlines inside a URL and leading spaces or control characters.
   const decoded = decodeCharacterReferences(url);
   if (decoded === null) return false;
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point here
   const value = decoded.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   if (/^(https?:|mailto:)/i.test(value)) return true;
   // Relative paths and fragments; anything with a scheme (javascript:, data:, vbscript:) is refused,

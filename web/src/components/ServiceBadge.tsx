@@ -1,4 +1,4 @@
-// The badge of a course's service (specification §1): its code on the service colour, with the
+// The badge of a course's service: its code on the service colour, with the
 // full name for assistive technology and as a tooltip. Unknown codes fall back to grey.
 import { Badge, type BadgeProps, useMantineTheme, VisuallyHidden } from '@mantine/core';
 import { serviceColor, serviceLabel } from '@shared/services.ts';

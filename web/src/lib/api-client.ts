@@ -1,6 +1,6 @@
-// The single API client for the api function (DESIGN.md §4): JSON in and out, the session's access
+// The single API client for the api function (see docs/ARCHITECTURE.md): JSON in and out, the session's access
 // token as bearer (else the anon key), and every non-2xx answer turned into an ApiError whose
-// message is `<status>: <message>` (specification §8).
+// message is `<status>: <message>`, the form the toasts show.
 import type { ApiErrorBody } from '@shared/domain.ts';
 import { accessToken, supabaseAnonKey, supabaseUrl } from './supabase';
 

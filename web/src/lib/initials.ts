@@ -1,4 +1,4 @@
-/** Initials for an avatar: the first letters of the name's words, at most 2 (specification §9). */
+/** Initials for an avatar: the first letters of the name's words, at most 2. */
 export function initials(name: string): string {
   return name
     .trim()

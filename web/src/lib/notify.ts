@@ -1,4 +1,5 @@
-// Toasts (specification §8): at most one at a time; failures use the destructive (red) style.
+// Toasts: at most one on screen at a time (the container's limit; later ones wait in Mantine's
+// queue); failures use the destructive (red) style.
 // Mantine's notifications (store and container) are loaded with the first toast (issue 6: they are
 // not needed to show /); a toast waits in Mantine's store until the container has mounted.
 import type { NotificationData } from '@mantine/notifications';

@@ -1,4 +1,6 @@
-// TanStack Query defaults from specification §9: no retry, no refetch on focus, data never stale.
+// TanStack Query defaults: no retry (a failure is shown at once, with its own Try again), no refetch
+// on focus, and data never stale: what changes is refetched by the writes that change it
+// (lib/query-keys.ts).
 import { QueryClient } from '@tanstack/react-query';
 
 export function createQueryClient(): QueryClient {

@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { User } from '@shared/domain.ts';
 import { AppProvider } from '@/app/provider';
-import { userQueryKey } from '@/features/auth/api/get-user';
+import { userKeys } from '@/lib/query-keys';
 import { createQueryClient } from '@/lib/query-client';
 
 export interface RenderOptions {
@@ -24,9 +24,9 @@ export function renderWithProviders(ui: ReactElement | null, options: RenderOpti
   const queryClient = createQueryClient();
   if (user === 'loading') {
     // A query that never settles keeps the user "loading" without a request.
-    queryClient.setQueryDefaults(userQueryKey, { queryFn: () => new Promise<never>(() => {}) });
+    queryClient.setQueryDefaults(userKeys.current, { queryFn: () => new Promise<never>(() => {}) });
   } else {
-    queryClient.setQueryData(userQueryKey, user);
+    queryClient.setQueryData(userKeys.current, user);
   }
   const router = createMemoryRouter(routes ?? [{ path: '*', element: ui }], { initialEntries: [route] });
   const result = render(

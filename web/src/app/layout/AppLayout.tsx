@@ -1,12 +1,12 @@
-// The page frame (specification §2 Layout): skip link, sticky header (burger on small screens, product
+// The page frame: skip link, sticky header (burger on small screens, product
 // title with version badge, account area), sidebar navigation, main content and footer.
 import { AppShell, Anchor, Badge, Box, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Outlet, useNavigation } from 'react-router';
 import { DEFAULT_SITE_NAME } from '@shared/domain.ts';
-import { useUser } from '@/features/auth/api/get-user';
-import { useAuthListener } from '@/features/auth/hooks/use-auth-listener';
+import { useUser } from '@/lib/auth/user';
+import { useAuthListener } from '@/lib/auth/use-auth-listener';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { SiteNameContext } from '@/lib/page/page-meta';
 import { useFocusHeadingOnNavigate } from '@/lib/page/focus-heading';

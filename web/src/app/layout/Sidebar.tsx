@@ -1,4 +1,4 @@
-// Sidebar (specification §2 Layout): 'Menu' links by role, then one link per service.
+// Sidebar: 'Menu' links by role, then one link per service.
 import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import {
   IconCertificate,

@@ -3,8 +3,8 @@
 import { Avatar, Button, Group, Menu, Skeleton, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBooks, IconChevronDown, IconLayoutDashboard, IconLogout, IconShieldLock, IconUser } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
-import { useLogout } from '@/features/auth/api/logout';
+import { useUser } from '@/lib/auth/user';
+import { useLogout } from '@/lib/auth/logout';
 import { errorDescription } from '@/lib/api-client';
 import { initials } from '@/lib/initials';
 import { notifyFailure, notifySuccess } from '@/lib/notify';

@@ -6,7 +6,7 @@ import { Anchor, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { PageMeta } from '@/lib/page/page-meta';
 import { DEFAULT_SITE_NAME } from '@shared/domain.ts';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { formatDate } from '@/lib/format';
 import { LAST_TESTED, STATEMENT_PREPARED, TESTED_WIDTHS, WCAG_STANDARD } from '@/lib/accessibility-statement';

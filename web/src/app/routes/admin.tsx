@@ -1,10 +1,11 @@
 // /admin: the Admin Dashboard (the route table's RequireAdmin guard sends non-admins to /).
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { AdminDashboard } from '@/features/admin/components/AdminDashboard';
+import { RequiredTrainingTab } from '@/features/required-training/components/RequiredTrainingTab';
 import { PageSpinner } from '@/components/PageSpinner';
 
 export function AdminRoute() {
   const { data: user } = useUser();
   if (!user) return <PageSpinner />;
-  return <AdminDashboard user={user} />;
+  return <AdminDashboard user={user} requiredTrainingTab={<RequiredTrainingTab />} />;
 }

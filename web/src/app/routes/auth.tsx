@@ -1,9 +1,9 @@
-// /auth: Login and Register tabs (specification §2). A signed-in user goes to / or to a safe
+// /auth: Login and Register tabs. A signed-in user goes to / or to a safe
 // `redirect` path, which is also where a successful login or registration lands.
 import { Anchor, Card, Center, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { LoginForm } from '@/features/auth/components/LoginForm';
 import { RegisterForm } from '@/features/auth/components/RegisterForm';
 import { PageSpinner } from '@/components/PageSpinner';

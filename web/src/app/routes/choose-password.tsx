@@ -3,7 +3,8 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
-import { userQueryOptions, useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
+import { userKeys } from '@/lib/query-keys';
 import { PasswordForm } from '@/features/profile/components/PasswordForm';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
@@ -16,7 +17,7 @@ export function ChoosePasswordRoute() {
   if (!user.mustChangePassword) return <Navigate to="/dashboard" replace />;
   const chosen = () => {
     const { mustChangePassword: _done, ...rest } = user;
-    queryClient.setQueryData(userQueryOptions().queryKey, rest);
+    queryClient.setQueryData(userKeys.current, rest);
     void navigate('/dashboard', { replace: true });
   };
   return (

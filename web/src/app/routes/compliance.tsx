@@ -1,28 +1,20 @@
 // /compliance: admins and instructors only; anyone else gets the 'Access denied' toast and goes to /.
 // The API refuses them too (403), whatever the screen does.
-import { useEffect, useRef } from 'react';
-import { Navigate } from 'react-router';
 import { Stack, Text, Title } from '@mantine/core';
-import { useUser } from '@/features/auth/api/get-user';
+import type { User } from '@shared/domain.ts';
+import { RequireRole } from '@/components/RequireRole';
 import { ComplianceView } from '@/features/compliance/components/ComplianceView';
-import { PageSpinner } from '@/components/PageSpinner';
-import { notifyFailure } from '@/lib/notify';
 import { PageMeta } from '@/lib/page/page-meta';
 
 export function ComplianceRoute() {
-  const { data: user, isPending } = useUser();
-  const allowed = user?.role === 'INSTRUCTOR' || user?.role === 'ADMIN';
-  const warned = useRef(false);
+  return (
+    <RequireRole roles={['INSTRUCTOR', 'ADMIN']} denied="Only instructors and administrators can see compliance.">
+      {(user) => <CompliancePage user={user} />}
+    </RequireRole>
+  );
+}
 
-  useEffect(() => {
-    if (!isPending && !allowed && !warned.current) {
-      warned.current = true;
-      notifyFailure('Access denied', 'Only instructors and administrators can see compliance.');
-    }
-  }, [isPending, allowed]);
-
-  if (isPending) return <PageSpinner label="Checking your session" />;
-  if (!user || !allowed) return <Navigate to="/" replace />;
+function CompliancePage({ user }: { user: User }) {
   const isAdmin = user.role === 'ADMIN';
   return (
     <Stack gap="md">

@@ -1,6 +1,6 @@
-// /course-creator and /course/create are create mode; /course/edit/:id is edit mode (specification §2).
+// /course-creator and /course/create are create mode; /course/edit/:id is edit mode.
 import { useParams } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { PageSpinner } from '@/components/PageSpinner';
 import { CourseEditor } from '@/features/course-editor/components/CourseEditor';
 

@@ -1,9 +1,9 @@
 // /course-manager: instructors (their own courses) and admins (every course); anyone else sees
-// 'Access Denied' (specification §2). The API and RLS refuse them anyway.
+// 'Access Denied'. The API and RLS refuse them anyway.
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { SERVICE_CODES } from '@shared/services.ts';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { CourseManager } from '@/features/course-manager/components/CourseManager';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';

@@ -1,6 +1,6 @@
 // /course/:id: the course page (features/course).
 import { useParams } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { CourseDetail } from '@/features/course/components/CourseDetail';
 import { PageSpinner } from '@/components/PageSpinner';

@@ -1,8 +1,10 @@
-// /dashboard: the learner dashboard, with the certificates feature in its Certificates tab.
-import { useUser } from '@/features/auth/api/get-user';
+// /dashboard: the learner dashboard, with the certificates feature in its Certificates tab and the
+// required-training feature's section above the courses.
+import { useUser } from '@/lib/auth/user';
 import { useCertificates } from '@/features/certificates/api/get-certificates';
 import { CertificateList } from '@/features/certificates/components/CertificateList';
 import { LearnerDashboard } from '@/features/my-learning/components/LearnerDashboard';
+import { RequiredTrainingSection } from '@/features/required-training/components/RequiredTrainingSection';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
 
@@ -19,6 +21,7 @@ export function DashboardRoute() {
         name={user.name}
         certificateCount={certificates.data?.total}
         certificatesPanel={<CertificateList />}
+        requiredTraining={<RequiredTrainingSection userId={user.id} />}
       />
     </>
   );

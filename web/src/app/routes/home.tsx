@@ -3,7 +3,7 @@ import { Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import { PRODUCT_NAME } from '@shared/domain.ts';
 import { isServiceCode, SERVICES } from '@shared/services.ts';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { CourseCatalogue } from '@/features/catalogue/components/CourseCatalogue';
 import { PageSpinner } from '@/components/PageSpinner';

@@ -1,25 +1,13 @@
-// /instructor: instructors and admins only; anyone else gets the 'Access denied' toast and goes to /
-// (specification §2, §8). The API refuses them too (403), whatever the screen does.
-import { useEffect, useRef } from 'react';
-import { Navigate } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
+// /instructor: instructors and admins only; anyone else gets the 'Access denied' toast and goes to /.
+// The API refuses them too (403), whatever the screen does.
+import { RequireRole } from '@/components/RequireRole';
 import { InstructorDashboard } from '@/features/instructor/components/InstructorDashboard';
-import { PageSpinner } from '@/components/PageSpinner';
-import { notifyFailure } from '@/lib/notify';
+import { RequiredTrainingTab } from '@/features/required-training/components/RequiredTrainingTab';
 
 export function InstructorRoute() {
-  const { data: user, isPending } = useUser();
-  const allowed = user?.role === 'INSTRUCTOR' || user?.role === 'ADMIN';
-  const warned = useRef(false);
-
-  useEffect(() => {
-    if (!isPending && !allowed && !warned.current) {
-      warned.current = true;
-      notifyFailure('Access denied', "You don't have instructor permissions.");
-    }
-  }, [isPending, allowed]);
-
-  if (isPending) return <PageSpinner label="Checking your session" />;
-  if (!user || !allowed) return <Navigate to="/" replace />;
-  return <InstructorDashboard name={user.name} isAdmin={user.role === 'ADMIN'} />;
+  return (
+    <RequireRole roles={['INSTRUCTOR', 'ADMIN']} denied="You don't have instructor permissions.">
+      {(user) => <InstructorDashboard name={user.name} isAdmin={user.role === 'ADMIN'} requiredTrainingTab={<RequiredTrainingTab />} />}
+    </RequireRole>
+  );
 }

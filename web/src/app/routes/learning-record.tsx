@@ -1,6 +1,6 @@
 // /learning-record: the learner's learning record; ?user=<id> is an admin viewing a learner's (read-only).
 import { useSearchParams } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { LearningRecordPage } from '@/features/learning-record/components/LearningRecordPage';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';

@@ -1,6 +1,6 @@
 // /course/:id/module/:moduleId: one module and its quiz (features/learning).
 import { useParams } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { ModuleViewer } from '@/features/learning/components/ModuleViewer';
 import { PageSpinner } from '@/components/PageSpinner';
 

@@ -1,5 +1,5 @@
 // /my-courses: the learner's enrolments, in progress and completed.
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { MyCoursesPage } from '@/features/my-learning/components/MyCoursesPage';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';

@@ -1,7 +1,8 @@
 // /profile: the signed-in user's account details and password.
 import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { userQueryOptions, useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
+import { userKeys } from '@/lib/query-keys';
 import { PasswordForm } from '@/features/profile/components/PasswordForm';
 import { ProfileForm } from '@/features/profile/components/ProfileForm';
 import { PageSpinner } from '@/components/PageSpinner';
@@ -23,7 +24,7 @@ export function ProfileRoute() {
           <Title order={2} size="h3" id="account-heading" mb="md">
             Account details
           </Title>
-          <ProfileForm user={user} onSaved={(saved) => queryClient.setQueryData(userQueryOptions().queryKey, saved)} />
+          <ProfileForm user={user} onSaved={(saved) => queryClient.setQueryData(userKeys.current, saved)} />
         </Card>
         <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="password-heading">
           <Title order={2} size="h3" id="password-heading" mb="md">

@@ -4,11 +4,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PublicSettings } from '@shared/admin.ts';
 import { api } from '@/lib/api-client';
-
-export const settingsKeys = {
-  all: ['settings'] as const,
-  forCaller: (userId: string | null) => [...settingsKeys.all, userId ?? 'visitor'] as const,
-};
+import { settingsKeys } from '@/lib/query-keys';
 
 export const getSettings = () => api.get<PublicSettings>('/settings');
 

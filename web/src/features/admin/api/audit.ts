@@ -4,7 +4,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack
 import type { AuditEvent, Paged } from '@shared/admin.ts';
 import { api } from '@/lib/api-client';
 import { downloadFromApi } from '@/lib/download';
-import { adminKeys } from './keys';
+import { adminKeys } from '@/lib/query-keys';
 
 export const AUDIT_PAGE_SIZE = 25;
 
@@ -30,7 +30,7 @@ function filterParams(f: AuditFilterValues): URLSearchParams {
 
 export const auditQueryOptions = (page: number, filters: AuditFilterValues = NO_AUDIT_FILTERS) =>
   queryOptions({
-    queryKey: [...adminKeys.audit(page), filters] as const,
+    queryKey: adminKeys.audit(page, filters),
     queryFn: () => {
       const params = filterParams(filters);
       params.set('page', String(page));

@@ -1,17 +1,17 @@
 // GET /api/admin/certificates (search by learner name or verification code, paged on the server)
 // and POST /api/admin/certificates/:id/revoke {reason}: the admin's Certificates tab.
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminCertificate } from '@shared/certificates.ts';
 import type { Paged } from '@shared/admin.ts';
 import { api } from '@/lib/api-client';
-import { adminKeys } from './keys';
+import { adminKeys, certificateKeys, enrollmentKeys } from '@/lib/query-keys';
 
 export const CERTIFICATES_PAGE_SIZE = 20;
 
 export function adminCertificatesQueryOptions({ search, page }: { search: string; page: number }) {
   const filters = { search: search.trim(), page, pageSize: CERTIFICATES_PAGE_SIZE };
   return queryOptions({
-    queryKey: [...adminKeys.all, 'certificates', filters] as const,
+    queryKey: adminKeys.certificates(filters),
     queryFn: () => {
       const params = new URLSearchParams({ page: String(page), pageSize: String(CERTIFICATES_PAGE_SIZE) });
       if (filters.search) params.set('search', filters.search);
@@ -29,8 +29,7 @@ export function useRevokeCertificate() {
     mutationFn: ({ id, reason }: { id: string; reason: string }) =>
       api.post<AdminCertificate>(`/admin/certificates/${encodeURIComponent(id)}/revoke`, { reason }),
     // The list and the activity trail follow; so do the learner's own views if they are this admin's.
-    onSuccess: () =>
-      Promise.all([adminKeys.all, ['certificates'], ['enrollments']].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+    onSuccess: () => invalidateCertificate(queryClient),
   });
 }
 
@@ -39,7 +38,9 @@ export function useReissueCertificate() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.post<AdminCertificate>(`/admin/certificates/${encodeURIComponent(id)}/reissue`, {}),
-    onSuccess: () =>
-      Promise.all([adminKeys.all, ['certificates'], ['enrollments']].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+    onSuccess: () => invalidateCertificate(queryClient),
   });
 }
+
+const invalidateCertificate = (queryClient: QueryClient) =>
+  Promise.all([adminKeys.invalidate(queryClient), certificateKeys.invalidate(queryClient), enrollmentKeys.invalidate(queryClient)]);

@@ -4,7 +4,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { Paged } from '@shared/admin.ts';
 import type { AdminQuickCourseValues } from '@shared/authoring.ts';
 import { api } from '@/lib/api-client';
-import { adminKeys } from './keys';
+import { adminKeys, courseKeys } from '@/lib/query-keys';
 
 export interface AdminCourse {
   id: string;
@@ -22,7 +22,7 @@ export const COURSES_PAGE_SIZE = 20;
 export function adminCoursesQueryOptions({ search, service, page }: { search: string; service: string | null; page: number }) {
   const filters = { search: search.trim(), service, page, pageSize: COURSES_PAGE_SIZE };
   return queryOptions({
-    queryKey: adminKeys.courseList(filters),
+    queryKey: courseKeys.list(filters),
     queryFn: () => {
       const params = new URLSearchParams({ page: String(page), pageSize: String(COURSES_PAGE_SIZE) });
       if (filters.search) params.set('search', filters.search);
@@ -41,10 +41,7 @@ function useCourseMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>
   return useMutation({
     mutationFn: fn,
     onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminKeys.courses() }),
-        queryClient.invalidateQueries({ queryKey: adminKeys.all }),
-      ]);
+      await Promise.all([courseKeys.invalidate(queryClient), adminKeys.invalidate(queryClient)]);
     },
   });
 }

@@ -3,7 +3,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { RolePermissions } from '@shared/admin.ts';
 import type { Role } from '@shared/domain.ts';
 import { api } from '@/lib/api-client';
-import { adminKeys } from './keys';
+import { adminKeys } from '@/lib/query-keys';
 
 export const rolesQueryOptions = () =>
   queryOptions({ queryKey: adminKeys.roles(), queryFn: () => api.get<RolePermissions[]>('/roles') });
@@ -15,6 +15,6 @@ export function useSetRoleServices() {
   return useMutation({
     mutationFn: ({ role, services }: { role: Role; services: string[] }) =>
       api.put<{ role: Role; services: string[]; updated: number }>(`/roles/${role}/services`, { services }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+    onSuccess: () => adminKeys.invalidate(queryClient),
   });
 }

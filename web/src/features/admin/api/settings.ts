@@ -3,18 +3,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PublicSettings, SettingsInput } from '@shared/admin.ts';
 import { api } from '@/lib/api-client';
-import { settingsKeys } from '@/lib/site-settings/get-settings';
-import { adminKeys } from './keys';
+import { adminKeys, settingsKeys } from '@/lib/query-keys';
 
 export function useSaveSettings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: SettingsInput) => api.put<PublicSettings>('/settings', input),
     onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: settingsKeys.all }),
-        queryClient.invalidateQueries({ queryKey: adminKeys.all }),
-      ]);
+      await Promise.all([settingsKeys.invalidate(queryClient), adminKeys.invalidate(queryClient)]);
     },
   });
 }

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { CreatedUser, UserCreateInput, UserList, UserUpdateInput } from '@shared/admin.ts';
 import type { User } from '@shared/domain.ts';
 import { api } from '@/lib/api-client';
-import { adminKeys } from './keys';
+import { adminKeys } from '@/lib/query-keys';
 
 export const USERS_PAGE_SIZE = 20;
 
@@ -38,7 +38,7 @@ function useAdminMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>)
   return useMutation({
     mutationFn: fn,
     // Users, the permission matrix and the activity list all follow a user change.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+    onSuccess: () => adminKeys.invalidate(queryClient),
   });
 }
 

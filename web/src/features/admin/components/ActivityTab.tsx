@@ -10,7 +10,7 @@ import { AUDIT_KINDS, auditSentence } from '@shared/audit.ts';
 import { api, errorDescription } from '@/lib/api-client';
 import { notifyFailure } from '@/lib/notify';
 import { AUDIT_PAGE_SIZE, type AuditFilterValues, useAudit, useExportAudit } from '../api/audit';
-import { adminKeys } from '../api/keys';
+import { adminKeys } from '@/lib/query-keys';
 import { formatDateTime } from '@/lib/format';
 
 const KIND_OPTIONS = [
@@ -60,7 +60,7 @@ function Changes({ event }: { event: AuditEvent }) {
 /** The people who can act in the app (admins and instructors), for the "Who" filter. */
 function useActors() {
   return useQuery({
-    queryKey: [...adminKeys.users(), 'actors'] as const,
+    queryKey: adminKeys.actors(),
     queryFn: async () => {
       const [admins, instructors] = await Promise.all(['ADMIN', 'INSTRUCTOR'].map((role) =>
         api.get<UserList>(`/users?role=${role}&pageSize=100`)));

@@ -1,5 +1,6 @@
-// Admin Dashboard (/admin, specification §2): tabs users, courses, permissions, settings, and the
+// Admin Dashboard (/admin): tabs users, courses, permissions, settings, and the
 // activity (audit) list. The tab is kept in the URL (?tab=) so it survives a reload.
+import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import type { User } from '@shared/domain.ts';
@@ -9,13 +10,13 @@ import { CoursesTab } from './CoursesTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
 import { UsersTab } from './UsersTab';
-import { RequiredTrainingTab } from '@/features/required-training/components/RequiredTrainingTab';
 import { PageMeta } from '@/lib/page/page-meta';
 
 const TABS = ['users', 'courses', 'permissions', 'settings', 'activity', 'required', 'certificates'] as const;
 type Tab = (typeof TABS)[number];
 
-export function AdminDashboard({ user }: { user: User }) {
+/** requiredTrainingTab: the required-training feature's tab, handed in by the route. */
+export function AdminDashboard({ user, requiredTrainingTab }: { user: User; requiredTrainingTab: ReactNode }) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: Tab = (TABS as readonly string[]).includes(requested ?? '') ? (requested as Tab) : 'users';
@@ -41,7 +42,7 @@ export function AdminDashboard({ user }: { user: User }) {
         <Tabs.Panel value="permissions" pt="md"><PermissionsTab /></Tabs.Panel>
         <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel>
         <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel>
-        <Tabs.Panel value="required" pt="md"><RequiredTrainingTab /></Tabs.Panel>
+        <Tabs.Panel value="required" pt="md">{requiredTrainingTab}</Tabs.Panel>
         <Tabs.Panel value="certificates" pt="md"><CertificatesTab /></Tabs.Panel>
       </Tabs>
     </Stack>

@@ -1,4 +1,4 @@
-// Courses tab (specification §2): search (title, description), service filter, Create Full Course,
+// Courses tab: search (title, description), service filter, Create Full Course,
 // Quick Add / Quick Edit (the admin quick form, status default ACTIVE shown as Published), Full Edit,
 // Delete with confirmation.
 import { useEffect, useState } from 'react';
@@ -15,7 +15,7 @@ import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { type AdminCourse, COURSES_PAGE_SIZE, useAdminCourses, useDeleteCourse, useQuickCreateCourse, useQuickUpdateCourse } from '../api/courses';
 import { formatDate } from '@/lib/format';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { serviceFilterData } from './UsersTab';
 
 const statusData = COURSE_STATUSES.map((status) => ({ value: status, label: COURSE_STATUS_LABELS[status] }));
@@ -24,7 +24,7 @@ const serviceData = SERVICE_CODES.map((code) => ({ value: code, label: serviceLa
 
 function StatusBadge({ status }: { status: string }) {
   const label = COURSE_STATUS_LABELS[status as CourseStatus] ?? status;
-  // ACTIVE in the default style, anything else secondary (specification §4).
+  // Published (ACTIVE) stands out in the filled style; drafts and archived courses are secondary.
   return status === 'ACTIVE'
     ? <Badge variant="filled" color="blue.8" radius="sm">{label}</Badge>
     : <Badge variant="outline" color="dark.6" radius="sm" c="var(--mantine-color-text)">{label}</Badge>;
@@ -46,7 +46,7 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
       ? { title: course.title, description: course.description, service: course.service as ServiceCode, level: (course.level ?? 'BEGINNER') as CourseLevel, duration: course.duration, status: course.status as CourseStatus }
       : blank);
     form.clearErrors();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only when the dialog opens or shows another course: a refetch must not reset what is typed.
   }, [opened, course?.id]);
 
   const submit = form.onSubmit((values) => {

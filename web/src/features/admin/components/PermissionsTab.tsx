@@ -1,4 +1,4 @@
-// Permissions tab (specification §2, §4): role cards, a read-only role × service matrix computed in
+// Permissions tab: role cards, a read-only role × service matrix computed in
 // SQL (checked: every user of the role holds it; indeterminate: some do), and an Edit dialog that
 // starts from the role's preset and replaces the services of every user with that role.
 import { useState } from 'react';
@@ -30,7 +30,7 @@ function EditPermissionsDialog({ role, users, onClose }: { role: Role | null; us
   const [selected, setSelected] = useState<ServiceCode[]>([]);
   const [openedFor, setOpenedFor] = useState<Role | null>(null);
   const save = useSetRoleServices();
-  // Each opening preloads the preset of the role (specification §4).
+  // Each opening starts from the role's preset services, so an edit begins from the usual answer.
   if (role !== openedFor) {
     setOpenedFor(role);
     if (role) setSelected(ROLE_SERVICE_PRESETS[role]);

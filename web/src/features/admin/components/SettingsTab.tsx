@@ -1,4 +1,4 @@
-// Settings tab (specification §2, §4, §8): the settings record with 'Reset to Defaults' (fills the
+// Settings tab: the settings record with 'Reset to Defaults' (fills the
 // form, saves nothing) and 'Save Settings'.
 import { useEffect } from 'react';
 import { Button, Group, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
@@ -35,7 +35,7 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
       autoEnrollment: data.autoEnrollment,
     });
     form.resetDirty();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only when the saved settings change on the server, not on every refetch of the same ones.
   }, [data?.updatedAt]);
 
   const submit = form.onSubmit((values) => {

@@ -45,7 +45,7 @@ export function EditUserDialog({ user, self, onClose }: { user: User | null; sel
       form.setValues({ name: user.name, email: user.email, role: user.role, services: user.services as ServiceCode[] });
       form.clearErrors();
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only when another user is shown: a refetch must not reset what is typed.
   }, [user?.id]);
 
   const submit = form.onSubmit((values) => {

@@ -1,4 +1,4 @@
-// Users tab (specification §2): search (name, username, email), service filter, server-side paging,
+// Users tab: search (name, username, email), service filter, server-side paging,
 // Edit, Reset password and Delete per user, and Add New User. Role and status filters; a leaver is
 // deactivated (cannot sign in, records kept) and can be reactivated.
 import { useState } from 'react';
@@ -14,7 +14,7 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { USERS_PAGE_SIZE, useDeleteUser, useSetUserActive, useUsers } from '../api/users';
 import { useExportUsers } from '../api/export-users';
 import { formatDate } from '@/lib/format';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { RoleBadge } from './RoleBadge';
 import { AddUserDialog, EditUserDialog, ResetPasswordDialog } from './UserDialogs';
 

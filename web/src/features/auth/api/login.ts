@@ -4,7 +4,7 @@ import type { AuthSession, User } from '@shared/domain.ts';
 import type { LoginInput } from '@shared/schemas.ts';
 import { api } from '@/lib/api-client';
 import { loadSupabase } from '@/lib/supabase';
-import { userQueryOptions } from './get-user';
+import { userKeys } from '@/lib/query-keys';
 
 export interface AuthAnswer {
   user: User;
@@ -43,7 +43,7 @@ export function useLogin(options: { onSuccess?: (user: User) => void; onError?: 
   return useMutation({
     mutationFn: login,
     onSuccess: ({ user }) => {
-      queryClient.setQueryData(userQueryOptions().queryKey, user);
+      queryClient.setQueryData(userKeys.current, user);
       options.onSuccess?.(user);
     },
     onError: options.onError,

@@ -4,7 +4,7 @@ import type { User } from '@shared/domain.ts';
 import type { RegisterInput } from '@shared/schemas.ts';
 import { api } from '@/lib/api-client';
 import { loadSupabase } from '@/lib/supabase';
-import { userQueryOptions } from './get-user';
+import { userKeys } from '@/lib/query-keys';
 import type { AuthAnswer } from './login';
 
 export async function register(input: RegisterInput): Promise<AuthAnswer> {
@@ -19,7 +19,7 @@ export function useRegister(options: { onSuccess?: (user: User) => void; onError
   return useMutation({
     mutationFn: register,
     onSuccess: ({ user }) => {
-      queryClient.setQueryData(userQueryOptions().queryKey, user);
+      queryClient.setQueryData(userKeys.current, user);
       options.onSuccess?.(user);
     },
     onError: options.onError,

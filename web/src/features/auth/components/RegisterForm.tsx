@@ -1,4 +1,4 @@
-// Register form: @mantine/form with the shared registerSchema (messages of specification §5);
+// Register form: @mantine/form with the shared registerSchema (the server checks the same rules);
 // server field errors (e.g. a taken username) land under the fields.
 import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { visibilityToggleProps as TOGGLE_PROPS } from './password-toggle';

@@ -1,11 +1,16 @@
-// Enrol from a card: POST /api/courses/:id/enroll, then refresh what shows progress.
+// Enrol from a card: POST /api/courses/:id/enroll -> the new enrolment (PENDING under
+// login-approval), then refresh what shows progress.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { enrollInCourse, refreshLearning } from '@/lib/learning-api';
+import type { Enrollment } from '@shared/catalogue.ts';
+import { api } from '@/lib/api-client';
+import { invalidateLearning } from '@/lib/query-keys';
+
+export const enrollInCourse = (courseId: string) => api.post<Enrollment>(`/courses/${courseId}/enroll`);
 
 export function useEnrollFromCard() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: enrollInCourse,
-    onSuccess: () => refreshLearning(queryClient),
+    onSuccess: () => invalidateLearning(queryClient),
   });
 }

@@ -2,7 +2,13 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { Course, PagedList } from '@shared/catalogue.ts';
 import { api } from '@/lib/api-client';
-import { courseKeys, type CourseListFilters } from '@/lib/learning-api';
+import { courseKeys } from '@/lib/query-keys';
+
+export interface CourseListFilters {
+  service?: string;
+  search?: string;
+  status?: string;
+}
 
 export const CATALOGUE_PAGE_SIZE = 12;
 
@@ -14,7 +20,7 @@ export function getCourses(filters: CourseListFilters, page: number, signal?: Ab
 
 export function catalogueQueryOptions(filters: CourseListFilters) {
   return infiniteQueryOptions({
-    queryKey: courseKeys.list(filters),
+    queryKey: courseKeys.pages({ ...filters, pageSize: CATALOGUE_PAGE_SIZE }),
     queryFn: ({ pageParam, signal }) => getCourses(filters, pageParam, signal),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.page * last.pageSize < last.total ? last.page + 1 : undefined),

@@ -1,4 +1,4 @@
-// A catalogue card (specification §2): service badge, Featured mark, title, description, service
+// A catalogue card: service badge, Featured mark, title, description, service
 // icon, progress when enrolled, and the enrol/start/continue button. The whole card opens the course.
 // The author's cover image heads the card (issue 15): alt="" because it sits beside the course's
 // title, which names the course, and authors give no description of the picture (an alt of the title

@@ -1,4 +1,4 @@
-// The catalogue (specification §2 Home): 'All Services' and one filter per service (kept in the URL
+// The catalogue (/): 'All Services' and one filter per service (kept in the URL
 // as ?service=), a search box (?search=), the cards, featured first, and 'Load more'.
 import { Alert, Button, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';

@@ -3,6 +3,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { CertificateScope, LearnerCertificate } from '@shared/certificates.ts';
 import { api } from '@/lib/api-client';
+import { certificateKeys } from '@/lib/query-keys';
 
 export type Certificate = LearnerCertificate;
 
@@ -17,7 +18,7 @@ export const CERTIFICATES_PAGE_SIZE = 12;
 
 export function certificatesQueryOptions(page = 1, pageSize = CERTIFICATES_PAGE_SIZE, scope: CertificateScope = 'current') {
   return queryOptions({
-    queryKey: ['certificates', { page, pageSize, scope }],
+    queryKey: certificateKeys.list({ page, pageSize, scope }),
     queryFn: ({ signal }) =>
       api.get<Page<Certificate>>(`/certificates?scope=${scope}&page=${page}&pageSize=${pageSize}`, { signal }),
     placeholderData: keepPreviousData,

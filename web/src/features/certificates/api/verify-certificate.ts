@@ -3,6 +3,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { VerifiedCertificate } from '@shared/certificates.ts';
 import { api, ApiError } from '@/lib/api-client';
+import { certificateKeys } from '@/lib/query-keys';
 
 export type { VerifiedCertificate };
 
@@ -17,7 +18,7 @@ export async function verifyCertificate(code: string): Promise<VerifiedCertifica
 
 export function verifyCertificateQueryOptions(code: string) {
   return queryOptions({
-    queryKey: ['certificates', 'verify', code.toUpperCase()],
+    queryKey: certificateKeys.verify(code),
     queryFn: () => verifyCertificate(code),
   });
 }

@@ -13,9 +13,9 @@ import { attentionStyle, CertificateStateBadge, CertificateValidityLine, validit
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { type Certificate, CERTIFICATES_PAGE_SIZE, useCertificates } from '../api/get-certificates';
-import { useDownloadCertificate } from '../api/download-certificate';
+import { useDownloadCertificate } from '@/lib/certificates';
 import { formatDate } from '@/lib/format';
-import { RecertifyButton } from './RecertifyButton';
+import { RecertifyButton } from '@/components/RecertifyButton';
 
 export function CertificateList({ highlightId, headingOrder = 2 }: { highlightId?: string | null; headingOrder?: 2 | 3 }) {
   const [page, setPage] = useState(1);

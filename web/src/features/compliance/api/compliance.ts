@@ -4,6 +4,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { downloadFromApi } from '@/lib/download';
+import { complianceKeys } from '@/lib/query-keys';
 import type { CompliancePerson, ComplianceSummaryRow, TrainingStatus } from '@shared/compliance.ts';
 
 export interface ComplianceFilters {
@@ -30,12 +31,6 @@ function params(filters: ComplianceFilters & { status?: TrainingStatus }, extra:
   }
   return p;
 }
-
-export const complianceKeys = {
-  all: ['compliance'] as const,
-  summary: (f: ComplianceFilters, page: number) => [...complianceKeys.all, 'summary', f, page] as const,
-  people: (f: ComplianceFilters & { status?: TrainingStatus }, page: number) => [...complianceKeys.all, 'people', f, page] as const,
-};
 
 export function useComplianceSummary(filters: ComplianceFilters, page: number) {
   return useQuery(

@@ -12,7 +12,7 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { TrainingStatusBadge } from '@/features/required-training/components/TrainingStatusBadge';
+import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
 import {
   type ComplianceFilters,
   PEOPLE_PAGE_SIZE,

@@ -1,15 +1,11 @@
-// GET /api/courses/:id, POST /api/courses, PUT /api/courses/:id, POST /api/courses/:id/cover.
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// GET /api/courses/:id (the same cache entry as the course page), POST /api/courses,
+// PUT /api/courses/:id, POST /api/courses/:id/cover.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Course } from '@shared/catalogue.ts';
 import type { CourseCreateBody, CourseUpdateInput } from '@shared/authoring.ts';
 import { api } from '@/lib/api-client';
-import { editorKeys } from './keys';
-
-export const getCourse = (id: string) => api.get<Course>(`/courses/${id}`);
-
-export function courseQueryOptions(id: string) {
-  return queryOptions({ queryKey: editorKeys.course(id), queryFn: () => getCourse(id) });
-}
+import { courseQueryOptions } from '@/lib/courses';
+import { courseKeys } from '@/lib/query-keys';
 
 export function useCourse(id: string | undefined) {
   return useQuery({ ...courseQueryOptions(id ?? ''), enabled: Boolean(id) });
@@ -20,8 +16,8 @@ export function useCreateCourse() {
   return useMutation({
     mutationFn: (input: CourseCreateBody) => api.post<Course>('/courses', input),
     onSuccess: (course) => {
-      queryClient.setQueryData(editorKeys.course(course.id), course);
-      void queryClient.invalidateQueries({ queryKey: editorKeys.courses });
+      queryClient.setQueryData(courseKeys.detail(course.id), course);
+      void courseKeys.invalidate(queryClient);
     },
   });
 }
@@ -31,8 +27,8 @@ export function useUpdateCourse(id: string) {
   return useMutation({
     mutationFn: (input: CourseUpdateInput) => api.put<Course>(`/courses/${id}`, input),
     onSuccess: (course) => {
-      queryClient.setQueryData(editorKeys.course(id), course);
-      void queryClient.invalidateQueries({ queryKey: editorKeys.courses });
+      queryClient.setQueryData(courseKeys.detail(id), course);
+      void courseKeys.invalidate(queryClient);
     },
   });
 }
@@ -48,8 +44,8 @@ export function useUploadCover() {
   return useMutation({
     mutationFn: ({ id, file }: { id: string; file: File }) => uploadCover(id, file),
     onSuccess: (course) => {
-      queryClient.setQueryData(editorKeys.course(course.id), course);
-      void queryClient.invalidateQueries({ queryKey: editorKeys.courses });
+      queryClient.setQueryData(courseKeys.detail(course.id), course);
+      void courseKeys.invalidate(queryClient);
     },
   });
 }

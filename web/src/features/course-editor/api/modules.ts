@@ -1,29 +1,21 @@
-// GET /api/courses/:courseId/modules and the module writes: create, update, delete, reorder, image.
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// GET /api/courses/:courseId/modules (the same cache entry as the course outline) and the module
+// writes: create, update, delete, reorder, image.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CourseModule } from '@shared/catalogue.ts';
 import type { ModuleCreateBody, ModuleUpdateInput } from '@shared/authoring.ts';
 import { api } from '@/lib/api-client';
-import { editorKeys } from './keys';
-
-export const getModules = (courseId: string) => api.get<CourseModule[]>(`/courses/${courseId}/modules`);
-
-export function modulesQueryOptions(courseId: string) {
-  return queryOptions({ queryKey: editorKeys.modules(courseId), queryFn: () => getModules(courseId) });
-}
+import { courseModulesQueryOptions } from '@/lib/courses';
+import { courseKeys } from '@/lib/query-keys';
 
 export function useModules(courseId: string | undefined) {
-  return useQuery({ ...modulesQueryOptions(courseId ?? ''), enabled: Boolean(courseId) });
+  return useQuery({ ...courseModulesQueryOptions(courseId ?? ''), enabled: Boolean(courseId) });
 }
 
 /** After any module change: the module list and the course (its module count) are refetched. */
 function useRefreshCourse(courseId: string) {
   const queryClient = useQueryClient();
   // Returned, so the mutation settles only once the list is fresh (the next module's default order).
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) }),
-      queryClient.invalidateQueries({ queryKey: editorKeys.course(courseId), exact: true }),
-    ]);
+  return () => courseKeys.invalidateOutline(queryClient, courseId);
 }
 
 export function useCreateModule(courseId: string) {
@@ -54,7 +46,7 @@ export function useReorderModules(courseId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (moduleIds: string[]) => api.put<CourseModule[]>(`/courses/${courseId}/modules/reorder`, { moduleIds }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: courseKeys.modules(courseId) }),
   });
 }
 

@@ -3,11 +3,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuthoringQuiz, QuestionInput, QuizInput, QuizQuestion } from '@shared/authoring.ts';
 import { api } from '@/lib/api-client';
-import { editorKeys } from './keys';
+import { courseKeys, moduleKeys } from '@/lib/query-keys';
 
 export function quizQueryOptions(moduleId: string) {
   return queryOptions({
-    queryKey: editorKeys.quiz(moduleId),
+    queryKey: moduleKeys.authoringQuiz(moduleId),
     queryFn: () => api.get<AuthoringQuiz | null>(`/modules/${moduleId}/quiz/authoring`),
   });
 }
@@ -21,8 +21,8 @@ function useRefresh(courseId: string, moduleId: string) {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: editorKeys.quiz(moduleId) }),
-      queryClient.invalidateQueries({ queryKey: editorKeys.modules(courseId) }),
+      queryClient.invalidateQueries({ queryKey: moduleKeys.authoringQuiz(moduleId) }),
+      queryClient.invalidateQueries({ queryKey: courseKeys.modules(courseId) }),
     ]);
 }
 

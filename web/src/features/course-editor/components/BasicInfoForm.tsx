@@ -62,7 +62,7 @@ export function BasicInfoForm({
   useEffect(() => {
     form.setValues(valuesOf(course, services));
     form.resetDirty();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only when the saved course changes (courseKey), not when the form object or services do.
   }, [courseKey]);
 
   const onError = (error: unknown) => {

@@ -1,4 +1,4 @@
-// The course editor (specification §2): create mode (/course-creator, /course/create) and edit mode
+// The course editor: create mode (/course-creator, /course/create) and edit mode
 // (/course/edit/:id). Left: cover image and status; right: Basic Information and Modules & Quizzes.
 // Who may edit is decided by the server (RLS); the screen only says so early and clearly.
 import { useState } from 'react';

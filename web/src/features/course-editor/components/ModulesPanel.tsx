@@ -10,18 +10,10 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useDeleteModule, useModules, useReorderModules } from '../api/modules';
 import { ModuleDialog } from './ModuleDialog';
 import { QuizDialog } from './QuizDialog';
+import { moveId } from '@/lib/move-id';
 
 export const DELETE_MODULE_TEXT =
   'Are you sure you want to delete this module? This action cannot be undone. All module content and associated quizzes will be lost.';
-
-/** The ids with the one at `index` moved by `delta` (ignored at the ends). */
-export function moveId(ids: string[], index: number, delta: -1 | 1): string[] | null {
-  const target = index + delta;
-  if (target < 0 || target >= ids.length) return null;
-  const next = [...ids];
-  [next[index], next[target]] = [next[target], next[index]];
-  return next;
-}
 
 type Editing = { mode: 'create' } | { mode: 'edit'; module: CourseModule } | null;
 

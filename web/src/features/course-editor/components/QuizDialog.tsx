@@ -46,7 +46,7 @@ import {
   useSaveQuestion,
   useSaveQuiz,
 } from '../api/quiz';
-import { moveId } from './ModulesPanel';
+import { moveId } from '@/lib/move-id';
 
 interface QuizFormValues {
   title: string;

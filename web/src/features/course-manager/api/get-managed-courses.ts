@@ -2,7 +2,7 @@
 // an admin; filtered by status on the server and paged.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { courseKeys } from './keys';
+import { courseKeys } from '@/lib/query-keys';
 
 export interface ManagedCourse {
   id: string;
@@ -42,7 +42,7 @@ export function getManagedCourses({ status, mine, page }: ManagedFilters): Promi
 
 export function managedCoursesQueryOptions(filters: ManagedFilters) {
   return queryOptions({
-    queryKey: courseKeys.managed({ ...filters, pageSize: MANAGER_PAGE_SIZE }),
+    queryKey: courseKeys.list({ ...filters, pageSize: MANAGER_PAGE_SIZE }),
     queryFn: () => getManagedCourses(filters),
     placeholderData: keepPreviousData,
   });

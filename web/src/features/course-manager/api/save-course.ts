@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CourseManagerValues } from '@shared/authoring.ts';
 import { api } from '@/lib/api-client';
-import { courseKeys } from './keys';
+import { courseKeys } from '@/lib/query-keys';
 import type { ManagedCourse } from './get-managed-courses';
 
 export const createCourse = (values: CourseManagerValues) => api.post<ManagedCourse>('/courses', values);
@@ -12,10 +12,10 @@ export const updateCourse = ({ id, values }: { id: string; values: CourseManager
 
 export function useCreateCourse() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createCourse, onSuccess: () => queryClient.invalidateQueries({ queryKey: courseKeys.all }) });
+  return useMutation({ mutationFn: createCourse, onSuccess: () => courseKeys.invalidate(queryClient) });
 }
 
 export function useUpdateCourse() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: updateCourse, onSuccess: () => queryClient.invalidateQueries({ queryKey: courseKeys.all }) });
+  return useMutation({ mutationFn: updateCourse, onSuccess: () => courseKeys.invalidate(queryClient) });
 }

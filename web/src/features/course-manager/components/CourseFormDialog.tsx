@@ -1,5 +1,5 @@
-// The course manager's create and edit dialog: the shared courseManagerSchema (specification §5
-// messages); status offered as Published / Draft / Archived; server field errors land on the fields.
+// The course manager's create and edit dialog: the shared courseManagerSchema (the same rules and
+// messages as the server); status offered as Published / Draft / Archived; server field errors land on the fields.
 import { useEffect } from 'react';
 import { Button, Checkbox, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -67,7 +67,7 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
       form.resetDirty();
       form.clearErrors();
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only when the dialog opens or shows another course: a refetch must not reset what is typed.
   }, [opened, course?.id]);
 
   // An edited course may sit in a service the instructor no longer holds: keep it selectable.

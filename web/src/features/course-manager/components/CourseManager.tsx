@@ -1,4 +1,4 @@
-// The course manager (specification §2): status tabs over the caller's courses (every course for an
+// The course manager: status tabs over the caller's courses (every course for an
 // admin), a table with view / edit / delete, and the create and edit dialogs.
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Center, Group, Loader, Pagination, Stack, Table, Tabs, Text, Title, Tooltip } from '@mantine/core';

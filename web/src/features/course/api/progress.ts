@@ -3,11 +3,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Enrollment } from '@shared/catalogue.ts';
 import { api } from '@/lib/api-client';
-import { enrollInCourse, refreshLearning } from '@/lib/learning-api';
+import { invalidateLearning } from '@/lib/query-keys';
+
+/** POST /api/courses/:courseId/enroll -> the new enrolment (PENDING under login-approval). */
+export const enrollInCourse = (courseId: string) => api.post<Enrollment>(`/courses/${courseId}/enroll`);
 
 export function useEnroll() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: enrollInCourse, onSuccess: () => refreshLearning(queryClient) });
+  return useMutation({ mutationFn: enrollInCourse, onSuccess: () => invalidateLearning(queryClient) });
 }
 
 export const stepProgress = (enrollment: { id: string; progress: number; completed: boolean }) =>
@@ -19,5 +22,5 @@ export const stepProgress = (enrollment: { id: string; progress: number; complet
 
 export function useStepProgress() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: stepProgress, onSuccess: () => refreshLearning(queryClient) });
+  return useMutation({ mutationFn: stepProgress, onSuccess: () => invalidateLearning(queryClient) });
 }

@@ -1,4 +1,4 @@
-// The course page (specification §2 Course detail): back link, badge, title, description, module
+// The course page: back link, badge, title, description, module
 // count, progress with 'Course completed!', the outline, and one main button whose label follows
 // the learner's state. Start/Continue open the next unfinished module; a course without modules
 // steps its progress on the server. Under public-enroll, ?enroll=1 (the intent a visitor carried
@@ -18,9 +18,9 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { ServiceIcon } from '@/components/ServiceIcon';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { useCourse, useCourseModules } from '../api/get-course';
+import { useCourse, useCourseModules } from '@/lib/courses';
 import { useEnroll, useStepProgress } from '../api/progress';
-import { CertificateLinks } from '@/features/certificates/components/CertificateLinks';
+import { CertificateLinks } from '@/components/CertificateLinks';
 import { CourseOutline } from './CourseOutline';
 import { PageMeta } from '@/lib/page/page-meta';
 
@@ -99,7 +99,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
       return next;
     }, { replace: true });
     if (!course.data.enrollment) doEnrol(course.data);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Not on doEnrol, a new function each render; autoEnrolled makes this run once.
   }, [wantsEnrol, user, course.data]);
 
   if (course.isPending) return <PageSpinner label="Loading course" />;

@@ -2,7 +2,7 @@
 // pending enrolment; every instructor figure may change, so the whole instructor cache is refreshed.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { instructorKeys } from './keys';
+import { instructorKeys } from '@/lib/query-keys';
 
 export type Decision = 'approve' | 'decline';
 
@@ -13,6 +13,6 @@ export function useDecideEnrollment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: decideEnrollment,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: instructorKeys.all }),
+    onSettled: () => instructorKeys.invalidate(queryClient),
   });
 }

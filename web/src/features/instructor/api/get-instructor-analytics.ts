@@ -1,7 +1,7 @@
 // GET /api/instructor/analytics: per-course figures, or { enabled: false } when the setting is off.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { instructorKeys } from './keys';
+import { instructorKeys } from '@/lib/query-keys';
 
 export interface CourseAnalytics {
   courseId: string;

@@ -1,7 +1,7 @@
 // GET /api/instructor/stats: the Overview cards, computed by the server from enrolments.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { instructorKeys } from './keys';
+import { instructorKeys } from '@/lib/query-keys';
 
 export interface RecentCourse {
   id: string;

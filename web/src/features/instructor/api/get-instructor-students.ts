@@ -1,7 +1,7 @@
 // GET /api/instructor/students: learners on the caller's courses (all courses for admins), paged.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { instructorKeys } from './keys';
+import { instructorKeys } from '@/lib/query-keys';
 
 export type StudentStatus = 'pending' | 'in-progress' | 'completed';
 

@@ -1,7 +1,8 @@
 // GET /api/courses?mine=true: the caller's own courses (any status), searched by title or
-// description. Keys sit under ['courses'] so that course writes elsewhere refresh them too.
+// description. Its key is a course list's, so that course writes elsewhere refresh it too.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { courseKeys } from '@/lib/query-keys';
 
 export interface AuthoredCourse {
   id: string;
@@ -32,7 +33,7 @@ export function getMyCourses(search: string, page: number): Promise<AuthoredCour
 
 export function myCoursesQueryOptions(search: string, page: number) {
   return queryOptions({
-    queryKey: ['courses', { mine: true, search, page, pageSize: MY_COURSES_PAGE_SIZE }],
+    queryKey: courseKeys.list({ mine: true, search, page, pageSize: MY_COURSES_PAGE_SIZE }),
     queryFn: () => getMyCourses(search, page),
     placeholderData: keepPreviousData,
   });

@@ -1,18 +1,19 @@
-// The instructor dashboard (specification §2): Overview, My Courses, Students and Analytics. The
+// The instructor dashboard: Overview, My Courses, Students, Analytics and Required training. The
 // open tab lives in the URL (?tab=), so Quick Actions, reloads and the back button agree.
+import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { OverviewTab } from './OverviewTab';
 import { MyCoursesTab } from './MyCoursesTab';
 import { StudentsTab } from './StudentsTab';
 import { AnalyticsTab } from './AnalyticsTab';
-import { RequiredTrainingTab } from '@/features/required-training/components/RequiredTrainingTab';
 import { PageMeta } from '@/lib/page/page-meta';
 
 const TABS = ['overview', 'courses', 'students', 'analytics', 'required'] as const;
 type Tab = (typeof TABS)[number];
 
-export function InstructorDashboard({ name, isAdmin }: { name: string; isAdmin: boolean }) {
+/** requiredTrainingTab: the required-training feature's tab, handed in by the route. */
+export function InstructorDashboard({ name, isAdmin, requiredTrainingTab }: { name: string; isAdmin: boolean; requiredTrainingTab: ReactNode }) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: Tab = (TABS as readonly string[]).includes(requested ?? '') ? (requested as Tab) : 'overview';
@@ -50,7 +51,7 @@ export function InstructorDashboard({ name, isAdmin }: { name: string; isAdmin: 
           <AnalyticsTab />
         </Tabs.Panel>
         <Tabs.Panel value="required" pt="md">
-          <RequiredTrainingTab />
+          {requiredTrainingTab}
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -1,4 +1,4 @@
-// A course's status as people read it (DESIGN.md §3: ACTIVE is "Published"). Shades chosen so that
+// A course's status as people read it (ACTIVE is "Published", the word authors use). Shades chosen so that
 // white text keeps at least 4.5:1 contrast (WCAG 2.2 AA).
 import { Badge } from '@mantine/core';
 import { COURSE_STATUS_LABELS, type CourseStatus } from '@shared/domain.ts';

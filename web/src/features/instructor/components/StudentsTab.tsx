@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Badge, Button, Center, Group, Loader, Pagination, Progress, Select, Stack, Table, Text } from '@mantine/core';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { CourseSelect } from './CourseSelect';
+import { CourseSelect } from '@/components/CourseSelect';
 import { STUDENTS_PAGE_SIZE, type InstructorStudent, type StudentStatus, useInstructorStudents } from '../api/get-instructor-students';
 import { type Decision, useDecideEnrollment } from '../api/decide-enrollment';
 import { formatDate } from '@/lib/format';

@@ -4,11 +4,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { CpdEntry, CpdEntryValues, LearningRecord } from '@shared/cpd.ts';
 import { api } from '@/lib/api-client';
 import { downloadFromApi } from '@/lib/download';
-
-export const learningRecordKeys = {
-  all: ['learning-record'] as const,
-  record: (userId: string | null) => ['learning-record', userId ?? 'me'] as const,
-};
+import { learningRecordKeys } from '@/lib/query-keys';
 
 /** Whose record: the caller's own (null) or, for an admin, another learner's. */
 export function learningRecordPath(userId: string | null, suffix: '' | '.pdf' | '.csv' = ''): string {
@@ -39,7 +35,7 @@ function useCpdMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: learningRecordKeys.all }),
+    onSuccess: () => learningRecordKeys.invalidate(queryClient),
   });
 }
 

@@ -41,7 +41,7 @@ export function CpdEntryDialog({ opened, entry, onClose }: CpdEntryDialogProps) 
       ? { activityDate: entry.activityDate, activity: entry.activity, hours: entry.hours, learnt: entry.learnt, reflection: entry.reflection }
       : blank());
     form.clearErrors();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only when the dialog opens or shows another entry: a refetch must not reset what is typed.
   }, [opened, entry?.id]);
 
   const pending = create.isPending || update.isPending;

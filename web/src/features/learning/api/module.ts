@@ -2,7 +2,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Enrollment, ModuleDetail } from '@shared/catalogue.ts';
 import { api } from '@/lib/api-client';
-import { moduleKeys, refreshLearning } from '@/lib/learning-api';
+import { invalidateLearning, moduleKeys } from '@/lib/query-keys';
 
 export const getModule = (id: string) => api.get<ModuleDetail>(`/modules/${id}`);
 export const moduleQueryOptions = (id: string) => queryOptions({ queryKey: moduleKeys.detail(id), queryFn: () => getModule(id) });
@@ -12,5 +12,5 @@ export const completeModule = (id: string) => api.post<Enrollment>(`/modules/${i
 
 export function useCompleteModule() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: completeModule, onSuccess: () => refreshLearning(queryClient) });
+  return useMutation({ mutationFn: completeModule, onSuccess: () => invalidateLearning(queryClient) });
 }

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LearnerQuiz, QuizAnswersInput, QuizResult } from '@shared/quiz.ts';
 import { api } from '@/lib/api-client';
-import { refreshLearning } from '@/lib/learning-api';
+import { invalidateLearning } from '@/lib/query-keys';
 
 export const startQuiz = (moduleId: string) => api.get<LearnerQuiz>(`/modules/${moduleId}/quiz`);
 
@@ -16,5 +16,5 @@ export function useStartQuiz() {
 
 export function useSubmitQuiz() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: submitQuiz, onSuccess: () => refreshLearning(queryClient) });
+  return useMutation({ mutationFn: submitQuiz, onSuccess: () => invalidateLearning(queryClient) });
 }

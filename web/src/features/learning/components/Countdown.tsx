@@ -26,7 +26,7 @@ export function Countdown({ deadline, offsetMs, onExpire }: { deadline: string; 
       }
     }, 1000);
     return () => clearInterval(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Restarted only for a new end or clock offset, not each render (remaining and onExpire are new each time).
   }, [end, offsetMs]);
 
   const minutesLeft = Math.ceil(Math.max(0, left) / 60_000);

@@ -3,6 +3,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { EnrollmentCertificate } from '@shared/certificates.ts';
 import { api } from '@/lib/api-client';
+import { enrollmentKeys } from '@/lib/query-keys';
 
 export interface EnrollmentCourse {
   id: string;
@@ -50,7 +51,7 @@ export async function getEnrollments(userId: string, signal?: AbortSignal): Prom
 
 export function enrollmentsQueryOptions(userId: string) {
   return queryOptions({
-    queryKey: ['enrollments', { userId }],
+    queryKey: enrollmentKeys.forUser(userId),
     queryFn: ({ signal }) => getEnrollments(userId, signal),
   });
 }

@@ -1,4 +1,4 @@
-// Cards for one enrolment (specification §2 My Courses): in progress (progress and Continue Course,
+// Cards for one enrolment (My Courses and the dashboard): in progress (progress and Continue Course,
 // or awaiting approval; a recertification shows the certificate it renews) and completed (tick,
 // completion date, the certificate's validity, View Certificate, and Start recertification when the
 // certificate is expiring or expired).
@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { canRecertify } from '@shared/certificates.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { attentionStyle, CertificateValidityLine } from '@/components/CertificateValidity';
-import { RecertifyButton } from '@/features/certificates/components/RecertifyButton';
+import { RecertifyButton } from '@/components/RecertifyButton';
 import type { Enrollment } from '../api/get-enrollments';
 import { formatDate } from '@/lib/format';
 import { moduleCount } from '../lib/summary';

@@ -1,6 +1,7 @@
-// Learner dashboard (specification §2): Overview (figures from the enrolments and certificates),
+// Learner dashboard: Overview (figures from the enrolments and certificates),
 // Progress (each course's modules and last activity), My Courses (All / In Progress / Completed)
-// and Certificates (supplied by the route, which composes the certificates feature).
+// and Certificates (supplied by the route, which composes the certificates and required-training
+// features).
 import {
   Alert,
   Anchor,
@@ -28,7 +29,6 @@ import { Field, FieldList } from '@/components/FieldList';
 import { type LearningSummary, summarise } from '../lib/summary';
 import { CompletedCard, InProgressCard } from './EnrollmentCards';
 import { EmptyState } from './EmptyState';
-import { RequiredTrainingSection } from '@/features/required-training/components/RequiredTrainingSection';
 
 export interface LearnerDashboardProps {
   userId: string;
@@ -36,11 +36,13 @@ export interface LearnerDashboardProps {
   /** Number of the learner's certificates (undefined while loading). */
   certificateCount: number | undefined;
   certificatesPanel: ReactNode;
+  /** The learner's required training, shown above their courses (from the required-training feature). */
+  requiredTraining: ReactNode;
 }
 
 const OVERVIEW_IN_PROGRESS = 3;
 
-export function LearnerDashboard({ userId, name, certificateCount, certificatesPanel }: LearnerDashboardProps) {
+export function LearnerDashboard({ userId, name, certificateCount, certificatesPanel, requiredTraining }: LearnerDashboardProps) {
   const query = useEnrollments(userId);
   const [tab, setTab] = useState('overview');
   const [courseTab, setCourseTab] = useState('all');
@@ -58,7 +60,7 @@ export function LearnerDashboard({ userId, name, certificateCount, certificatesP
           </Button>
         </Group>
       </Group>
-      <RequiredTrainingSection userId={userId} />
+      {requiredTraining}
       {query.isPending ? (
         <PageSpinner label="Loading your dashboard" />
       ) : query.isError ? (

@@ -1,4 +1,4 @@
-// My Courses (specification §2): 'In Progress (n)' and 'Completed (n)' tabs of enrolment cards.
+// My Courses: 'In Progress (n)' and 'Completed (n)' tabs of enrolment cards.
 import { Alert, Button, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { PageSpinner } from '@/components/PageSpinner';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Enrollment } from '../api/get-enrollments';
-import { moduleCount, summarise } from './summary';
+import { summarise } from './summary';
 
 function enrolment(overrides: Partial<Enrollment>): Enrollment {
   return {

@@ -3,18 +3,13 @@
 // section and the header notice share through one query.
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { complianceKeys, enrollmentKeys, requiredTrainingKeys } from '@/lib/query-keys';
 import type {
   MyRequiredTraining,
   RequiredTrainingCreateInput,
   RequiredTrainingRule,
   RequiredTrainingUpdateInput,
 } from '@shared/compliance.ts';
-
-export const requiredTrainingKeys = {
-  all: ['required-training'] as const,
-  rules: (filters: { courseId?: string; page: number }) => [...requiredTrainingKeys.all, 'rules', filters] as const,
-  mine: (userId: string) => [...requiredTrainingKeys.all, 'mine', userId] as const,
-};
 
 export interface RulesPage {
   items: RequiredTrainingRule[];
@@ -42,9 +37,9 @@ function useInvalidate() {
   // A rule changes who is enrolled and every status: refresh rules, lists, compliance and enrolments.
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: requiredTrainingKeys.all }),
-      queryClient.invalidateQueries({ queryKey: ['compliance'] }),
-      queryClient.invalidateQueries({ queryKey: ['enrollments'] }),
+      requiredTrainingKeys.invalidate(queryClient),
+      complianceKeys.invalidate(queryClient),
+      enrollmentKeys.invalidate(queryClient),
     ]);
 }
 

@@ -24,8 +24,8 @@ import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { CourseSelect } from '@/features/instructor/components/CourseSelect';
-import { ConfirmDialog } from '@/features/admin/components/ConfirmDialog';
+import { CourseSelect } from '@/components/CourseSelect';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { RULES_PAGE_SIZE, useCreateRule, useDeleteRule, useRules, useUpdateRule } from '../api/required-training';
 
 const ANY = '';

@@ -8,7 +8,7 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { useMyRequiredTraining } from '../api/required-training';
-import { TrainingStatusBadge } from './TrainingStatusBadge';
+import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
 
 function dueText(item: RequiredTrainingItem): string {
   if (item.status === 'done') return item.validUntil ? `Valid until ${formatDate(item.validUntil)}` : 'Done (does not expire)';

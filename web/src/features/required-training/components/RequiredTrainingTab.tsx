@@ -2,7 +2,7 @@
 // to the compliance view they feed.
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/auth/user';
 import { PageSpinner } from '@/components/PageSpinner';
 import { RequiredTrainingManager } from './RequiredTrainingManager';
 

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Select, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { type CourseOptionsQuery, useCourseOptions } from '../api/get-course-options';
+import { type CourseOptionsQuery, useCourseOptions } from '@/lib/courses';
 
 type Option = { value: string; label: string };
 

@@ -1,4 +1,4 @@
-// Who may open the instructor screens (specification §2, §8): a learner gets the 'Access denied'
+// Who may open the instructor screens: a learner gets the 'Access denied'
 // toast and is sent home from /instructor, and 'Access Denied' at /course-manager. No request is
 // needed to decide: the signed-in user's role is enough (the API refuses them as well).
 import { screen, waitFor } from '@testing-library/react';

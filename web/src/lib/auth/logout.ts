@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api-client';
 import { loadSupabase } from '@/lib/supabase';
-import { userQueryOptions } from './get-user';
+import { userKeys } from '@/lib/query-keys';
 
 export async function logout(): Promise<void> {
   let failure: unknown;
@@ -21,8 +21,8 @@ export function useLogout(options: { onSuccess?: () => void; onError?: (error: E
   return useMutation({
     mutationFn: logout,
     onSettled: () => {
-      queryClient.setQueryData(userQueryOptions().queryKey, null);
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== userQueryOptions().queryKey[0] });
+      queryClient.setQueryData(userKeys.current, null);
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== userKeys.current[0] });
     },
     onSuccess: options.onSuccess,
     onError: options.onError,

@@ -5,12 +5,12 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { loadSupabase, onSupabaseLoaded, readStoredSession, sessionStorageKey, supabaseRequested } from '@/lib/supabase';
-import { userQueryOptions } from '../api/get-user';
+import { userKeys } from '@/lib/query-keys';
 
 export function useAuthListener(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
-    const key = userQueryOptions().queryKey;
+    const key = userKeys.current;
     let unsubscribe = () => {};
     const stopWaiting = onSupabaseLoaded((supabase) => {
       const { data } = supabase.auth.onAuthStateChange((event, session) => {

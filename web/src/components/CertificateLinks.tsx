@@ -7,11 +7,7 @@ import { IconCertificate, IconDownload } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure } from '@/lib/notify';
-import { useDownloadCertificate } from '../api/download-certificate';
-
-export function certificatePath(certificateId: string): string {
-  return `/certificates?id=${encodeURIComponent(certificateId)}`;
-}
+import { certificatePath, useDownloadCertificate } from '@/lib/certificates';
 
 export function CertificateLinks({ certificateId, size = 'sm' }: { certificateId: string; size?: MantineSize }) {
   const download = useDownloadCertificate();

@@ -2,9 +2,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { User } from '@shared/domain.ts';
 import { api, ApiError } from '@/lib/api-client';
+import { userKeys } from '@/lib/query-keys';
 import { storedUserId } from '@/lib/supabase';
-
-export const userQueryKey = ['user'] as const;
 
 export async function getUser(): Promise<User | null> {
   // A visitor holds no session: the answer could only be a 401, a failed request in the console of
@@ -19,7 +18,7 @@ export async function getUser(): Promise<User | null> {
 }
 
 export function userQueryOptions() {
-  return queryOptions({ queryKey: userQueryKey, queryFn: getUser });
+  return queryOptions({ queryKey: userKeys.current, queryFn: getUser });
 }
 
 export function useUser() {

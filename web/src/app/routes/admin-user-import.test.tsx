@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { ImportPreview, ImportPreviewRow, ImportResult } from '@shared/user-import.ts';
 import { routes } from '@/app/routes';
 import { makeUser, renderWithProviders } from '@/test/render';
-import { passwordsCsv } from '../lib/passwords-csv';
-import { ImportPreviewTable } from './ImportPreviewTable';
-import { ImportResultView } from './ImportResultView';
+import { passwordsCsv } from '@/features/user-import/lib/passwords-csv';
+import { ImportPreviewTable } from '@/features/user-import/components/ImportPreviewTable';
+import { ImportResultView } from '@/features/user-import/components/ImportResultView';
 
 function row(line: number, problems: ImportPreviewRow['problems'] = []): ImportPreviewRow {
   return { line, username: `user${line}`, email: `user${line}@example.test`, name: `User ${line}`, role: 'STUDENT', services: ['UKAS'], problems };

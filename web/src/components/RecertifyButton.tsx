@@ -5,7 +5,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { useStartRecertification } from '../api/recertify';
+import { useStartRecertification } from '@/lib/certificates';
 
 export function RecertifyButton({ courseId, courseTitle, ...props }: { courseId: string; courseTitle: string } & ButtonProps) {
   const recertify = useStartRecertification();

@@ -1,0 +1,141 @@
+// Every query key of the web app, one factory per resource, general to specific, and the
+// invalidations that go with them. One URL is cached under one key, whichever feature asks for it,
+// so a write anywhere refreshes every view of what it changed; invalidating a factory's `all`
+// refreshes everything under it. Features build their queries and mutations from these and never
+// write a key by hand.
+import type { QueryClient } from '@tanstack/react-query';
+
+type ParamValue = string | number | boolean | null | undefined;
+
+/** A list's query string as its key holds it: what the URL leaves out (empty, null, false) is left
+ * out here too, and the rest is a string as the URL carries it, so equal URLs give equal keys. */
+function queryParams(params: Record<string, ParamValue>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '' && value !== false) out[name] = String(value);
+  }
+  return out;
+}
+
+/** GET /api/user: the signed-in user (null for a visitor). */
+export const userKeys = {
+  current: ['user'] as const,
+};
+
+/** GET /api/settings: the answer depends on who asks, so the key carries the user id. */
+export const settingsKeys = {
+  all: ['settings'] as const,
+  forCaller: (userId: string | null) => [...settingsKeys.all, userId ?? 'visitor'] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: settingsKeys.all }),
+};
+
+export interface CourseListParams {
+  search?: string;
+  service?: string | null;
+  status?: string | null;
+  mine?: boolean;
+  page?: number;
+  pageSize?: number;
+}
+
+/** GET /api/courses (lists), /api/courses/:id and /api/courses/:id/modules. */
+export const courseKeys = {
+  all: ['courses'] as const,
+  /** One page of GET /api/courses?… (the course manager, the admin's tab, the course pickers). */
+  list: (params: CourseListParams) => [...courseKeys.all, 'list', queryParams({ ...params })] as const,
+  /** Every page of GET /api/courses?… fetched so far (the catalogue's "Load more"), one entry. */
+  pages: (params: Omit<CourseListParams, 'page'>) => [...courseKeys.all, 'pages', queryParams({ ...params })] as const,
+  detail: (id: string) => [...courseKeys.all, 'detail', id] as const,
+  modules: (id: string) => [...courseKeys.detail(id), 'modules'] as const,
+  /** After a course write: every list, course and outline. */
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: courseKeys.all }),
+  /** After a module write: the outline, and the course itself (its module count), not its other children. */
+  invalidateOutline: (queryClient: QueryClient, id: string) =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: courseKeys.modules(id) }),
+      queryClient.invalidateQueries({ queryKey: courseKeys.detail(id), exact: true }),
+    ]),
+};
+
+/** GET /api/modules/:id and GET /api/modules/:id/quiz/authoring. */
+export const moduleKeys = {
+  all: ['modules'] as const,
+  detail: (id: string) => [...moduleKeys.all, id] as const,
+  authoringQuiz: (id: string) => [...moduleKeys.detail(id), 'quiz', 'authoring'] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: moduleKeys.all }),
+};
+
+/** GET /api/users/:userId/enrollments (every page). */
+export const enrollmentKeys = {
+  all: ['enrollments'] as const,
+  forUser: (userId: string) => [...enrollmentKeys.all, { userId }] as const,
+  invalidate: (queryClient: QueryClient, userId?: string) =>
+    queryClient.invalidateQueries({ queryKey: userId ? enrollmentKeys.forUser(userId) : enrollmentKeys.all }),
+};
+
+/** GET /api/certificates (the learner's) and GET /api/certificates/verify/:code (public). */
+export const certificateKeys = {
+  all: ['certificates'] as const,
+  list: (params: { page: number; pageSize: number; scope: string }) => [...certificateKeys.all, params] as const,
+  verify: (code: string) => [...certificateKeys.all, 'verify', code.toUpperCase()] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: certificateKeys.all }),
+};
+
+/** The admin dashboard's lists: GET /api/users, /api/roles, /api/audit, /api/admin/certificates. */
+export const adminKeys = {
+  all: ['admin'] as const,
+  users: () => [...adminKeys.all, 'users'] as const,
+  userList: (filters: { search: string; service: string | null; role: string | null; status: string | null; page: number; pageSize: number }) =>
+    [...adminKeys.users(), filters] as const,
+  /** GET /api/users?role=ADMIN and ?role=INSTRUCTOR together: the Activity tab's "Who" filter. */
+  actors: () => [...adminKeys.users(), 'actors'] as const,
+  roles: () => [...adminKeys.all, 'roles'] as const,
+  audit: (page: number, filters: object) => [...adminKeys.all, 'audit', page, filters] as const,
+  certificates: (filters: { search: string; page: number; pageSize: number }) => [...adminKeys.all, 'certificates', filters] as const,
+  /** After any admin write: users, the permission matrix, certificates and the activity trail. */
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+};
+
+/** GET /api/instructor/stats, /students and /analytics. */
+export const instructorKeys = {
+  all: ['instructor'] as const,
+  stats: () => [...instructorKeys.all, 'stats'] as const,
+  students: (filters: { courseId?: string; status?: string; page: number }) => [...instructorKeys.all, 'students', filters] as const,
+  analytics: (filters: { page: number }) => [...instructorKeys.all, 'analytics', filters] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: instructorKeys.all }),
+};
+
+/** GET /api/required-training (the rules) and GET /api/me/required-training (the caller's list). */
+export const requiredTrainingKeys = {
+  all: ['required-training'] as const,
+  rules: (filters: { courseId?: string; page: number }) => [...requiredTrainingKeys.all, 'rules', filters] as const,
+  mine: (userId: string) => [...requiredTrainingKeys.all, 'mine', userId] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: requiredTrainingKeys.all }),
+};
+
+/** GET /api/compliance and /api/compliance/people. */
+export const complianceKeys = {
+  all: ['compliance'] as const,
+  summary: (filters: object, page: number) => [...complianceKeys.all, 'summary', filters, page] as const,
+  people: (filters: object, page: number) => [...complianceKeys.all, 'people', filters, page] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: complianceKeys.all }),
+};
+
+/** GET /api/me/learning-record, or an admin's GET /api/admin/users/:id/learning-record. */
+export const learningRecordKeys = {
+  all: ['learning-record'] as const,
+  record: (userId: string | null) => [...learningRecordKeys.all, userId ?? 'me'] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: learningRecordKeys.all }),
+};
+
+/** After an enrolment or any progress (a module read, a quiz passed, a recertification): courses,
+ * modules, enrolments, certificates and the user are refetched where they are shown. */
+export function invalidateLearning(queryClient: QueryClient) {
+  return Promise.all([
+    courseKeys.invalidate(queryClient),
+    moduleKeys.invalidate(queryClient),
+    enrollmentKeys.invalidate(queryClient),
+    certificateKeys.invalidate(queryClient),
+    queryClient.invalidateQueries({ queryKey: userKeys.current }),
+  ]);
+}
