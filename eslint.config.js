@@ -55,7 +55,7 @@ export default defineConfig([
     },
   },
   {
-    files: ['web/public/**/*.js'],
+    files: ['web/public/**/*.js', 'web/theme-init.js'],
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } },
   },
   {
