@@ -46,6 +46,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['e2e/**/*.test.ts'],
+          setupFiles: ['e2e/failure-report.ts'],
           testTimeout: 120_000,
           hookTimeout: 600_000,
           fileParallelism: false,

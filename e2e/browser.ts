@@ -13,6 +13,9 @@ export const artefactsDir = path.resolve('test-results', 'screenshots');
 /** Content-Security-Policy violations Chromium reported in this file's pages (expectAccessible requires none). */
 export const cspViolations: string[] = [];
 
+/** The browsers this file launched: e2e/failure-report.ts looks at their pages when a test fails. */
+export const launchedBrowsers = new Set<Browser>();
+
 export async function launchBrowser(): Promise<Browser> {
   // Playwright gives every launch a fresh, empty profile of its own.
   const browser = await chromium.launch({
@@ -37,6 +40,8 @@ export async function launchBrowser(): Promise<Browser> {
     });
     return context;
   };
+  launchedBrowsers.add(browser);
+  browser.on('disconnected', () => launchedBrowsers.delete(browser));
   return browser;
 }
 

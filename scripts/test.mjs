@@ -53,7 +53,7 @@ async function vitest(name, projects, env = {}) {
   const outputFile = path.join(resultsDir, `vitest-${name}.json`);
   fs.rmSync(outputFile, { force: true });
   const args = ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${outputFile}`];
-  const { code } = await run(bin('vitest'), args, { env });
+  const { code, output } = await run(bin('vitest'), args, { env, capture: true });
   if (!fs.existsSync(outputFile)) return record(name, { passed: 0, failed: 1, skipped: 0 });
   const report = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
   const counts = {
@@ -65,11 +65,18 @@ async function vitest(name, projects, env = {}) {
   for (const file of report.testResults ?? []) {
     const relative = path.relative(repoRoot, file.name);
     for (const test of file.assertionResults ?? []) {
-      if (test.status === 'failed') failures.push(`${name}: ${relative} > ${test.fullName ?? test.title}`);
+      if (test.status !== 'failed') continue;
+      failures.push(`${name}: ${relative} > ${test.fullName ?? test.title}`);
+      const why = (test.failureMessages?.[0] ?? '').split('\n').filter((line) => line.trim() && !/^\s+at /.test(line)).slice(0, 3).join(' / ');
+      if (why) failures.push(`    ${why.slice(0, 300)}`);
     }
     if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {
       failures.push(`${name}: ${relative} (${(file.message ?? 'failed to run').split('\n')[0]})`);
     }
+  }
+  // What a failed browser test's pages showed (e2e/failure-report.ts).
+  for (const line of output.split('\n')) {
+    if (line.includes('[e2e failure]')) failures.push(`    ${line.slice(line.indexOf('[e2e failure]')).slice(0, 500)}`);
   }
   record(name, counts);
 }
