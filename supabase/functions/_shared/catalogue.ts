@@ -1,6 +1,7 @@
 // Query and path parameters of the learner journey's endpoints (issue 3): the catalogue's filters
 // and paging, ids in paths, and the progress update's body. Shared by the api function and web/.
 import { z } from 'zod';
+import { UUID_PATTERN } from './ids.ts';
 import { COURSE_STATUSES } from './domain.ts';
 import { SERVICE_CODES } from './services.ts';
 
@@ -8,7 +9,7 @@ export const DEFAULT_PAGE_SIZE = 12;
 export const MAX_PAGE_SIZE = 100;
 
 /** A uuid in a path: anything else is "not found", never a database error. */
-export const uuidSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'Invalid id');
+export const uuidSchema = z.string().regex(UUID_PATTERN, 'Invalid id');
 
 const positiveInt = (message: string, max?: number) => {
   let schema = z.coerce.number({ error: message }).int(message).min(1, message);

@@ -1,4 +1,4 @@
-// Bulk user import and the user CSV export (issue 8), admins only.
+// /api/admin/users: the bulk user import and the user CSV export (issue 8), admins only.
 // - POST /api/admin/users/import/preview: the CSV (text/csv, or JSON {csv}) read and every row checked
 //   (format, role, services, repeats in the file, and, in one query for the whole file, usernames and
 //   emails already taken). Nothing is written.
@@ -35,17 +35,13 @@ import { containsPattern, type Db, type Tx } from '../lib/db.ts';
 import { type Caller, type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, readBytes, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
+import { forbidden, isAdmin } from '../lib/admin.ts';
+import { firstQueryValues } from '../lib/params.ts';
 
 type UserCaller = Extract<Caller, { kind: 'user' }>;
 
-const forbidden = () => new ApiError(403, 'Only administrators may do this');
 /** Rows of the export read per query (and per transaction). */
 const EXPORT_PAGE = 1000;
-
-async function isAdmin(tx: Tx): Promise<boolean> {
-  const [row] = await tx<{ admin: boolean }[]>`select private.is_admin() as admin`;
-  return row?.admin === true;
-}
 
 /** The CSV text of a preview request: text/csv (or text/plain) as it is, or JSON {csv}. */
 async function csvText(c: Context<Env>): Promise<string> {
@@ -86,11 +82,7 @@ function temporaryPassword(): string {
   }
 }
 
-function searchQuery(c: Context): Record<string, string> {
-  return Object.fromEntries(Object.entries(c.req.queries()).map(([key, values]) => [key, values[0] ?? '']));
-}
-
-export function adminImportRoutes(_config: Config, db: Db) {
+export function importRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 
   /** Runs fn as the caller once the database has said they are an admin (same transaction). */
@@ -101,7 +93,7 @@ export function adminImportRoutes(_config: Config, db: Db) {
     });
   }
 
-  routes.post('/admin/users/import/preview', async (c) => {
+  routes.post('/import/preview', async (c) => {
     const caller = requireUser(c);
     // Refuse non-admins before reading up to 2 MB.
     await asAdmin(caller, async () => {});
@@ -122,7 +114,7 @@ export function adminImportRoutes(_config: Config, db: Db) {
     return c.json(preview);
   });
 
-  routes.post('/admin/users/import', async (c) => {
+  routes.post('/import', async (c) => {
     const caller = requireUser(c);
     await asAdmin(caller, async () => {});
     const input = await jsonBody(c, importRequestSchema);
@@ -194,9 +186,9 @@ export function adminImportRoutes(_config: Config, db: Db) {
     return c.json(result, created.length > 0 ? 201 : 200);
   });
 
-  routes.get('/admin/users/export.csv', async (c) => {
+  routes.get('/export.csv', async (c) => {
     const caller = requireUser(c);
-    const query = validate(userExportQuerySchema, searchQuery(c));
+    const query = validate(userExportQuerySchema, firstQueryValues(c));
     const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
 
     type ExportRow = { username: string; email: string; name: string; role: string; services: string[]; createdAt: Date; cursor: string; id: string };
