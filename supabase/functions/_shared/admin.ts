@@ -67,7 +67,6 @@ export const roleServicesSchema = z.object({ services: serviceList });
 
 /** A person's account status in the Users list: a leaver is deactivated, not deleted. */
 export const USER_STATUSES = ['active', 'deactivated'] as const;
-export type UserStatus = (typeof USER_STATUSES)[number];
 
 /** Query of GET /api/users and GET /api/audit. */
 export const pageQuerySchema = z.object({

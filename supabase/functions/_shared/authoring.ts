@@ -170,7 +170,6 @@ export const courseFormSchema = z.object({
   duration: durationHours,
   status,
 });
-export type CourseFormValues = z.infer<typeof courseFormSchema>;
 
 /** The course editor's Basic Information form (spec §5 "Course editor form"). */
 export const courseEditorSchema = courseFormSchema.extend({

@@ -30,7 +30,7 @@ export const courseListQuerySchema = z.object({
 });
 export type CourseListQuery = z.infer<typeof courseListQuerySchema>;
 
-/** PUT /api/enrollments/:id: the specification's body (id, progress, completed). The server ignores
+/** PUT /api/enrollments/:id: the body clients send (id, progress, completed). The server ignores
  * the values and computes progress itself, but a malformed body is still refused. */
 export const enrollmentUpdateSchema = z.object({
   id: uuidSchema.optional(),
@@ -38,7 +38,6 @@ export const enrollmentUpdateSchema = z.object({
     .min(0, 'Progress must be between 0 and 100').max(100, 'Progress must be between 0 and 100').optional(),
   completed: z.boolean({ error: 'Completed must be true or false' }).optional(),
 });
-export type EnrollmentUpdateInput = z.infer<typeof enrollmentUpdateSchema>;
 
 /** POST /api/courses/:courseId/enroll: no body, or the reading with a body {userId, courseId}. */
 export const enrollBodySchema = z.object({

@@ -60,7 +60,6 @@ export const REVOKE_REASON_MESSAGE = 'Give a reason of 1 to 500 characters';
 export const certificateRevokeSchema = z.object({
   reason: z.string({ error: REVOKE_REASON_MESSAGE }).trim().min(1, REVOKE_REASON_MESSAGE).max(500, REVOKE_REASON_MESSAGE),
 });
-export type CertificateRevokeInput = z.infer<typeof certificateRevokeSchema>;
 
 /** GET /api/admin/certificates: search by learner name or verification code, paged. */
 export const certificateSearchQuerySchema = z.object({

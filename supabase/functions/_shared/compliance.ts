@@ -18,17 +18,6 @@ export const TRAINING_STATUS_LABELS: Record<TrainingStatus, string> = {
   done: 'Done',
 };
 
-/** Badge colours (Mantine); the text always says the status too. */
-export const TRAINING_STATUS_COLORS: Record<TrainingStatus, string> = {
-  overdue: 'red',
-  'due-soon': 'orange',
-  'in-progress': 'blue',
-  done: 'green',
-};
-
-/** An item becomes due soon this many days before its due date (private.required_training_due_soon_days). */
-export const DUE_SOON_DAYS = 30;
-
 
 const roleField = z.enum(ROLES, { error: 'Role must be ADMIN, INSTRUCTOR or STUDENT' });
 const serviceField = z.enum(SERVICE_CODES, { error: 'Service must be one of UKPS, UKAS, UKFRS, UKHW, AUX, MISC' });
@@ -83,7 +72,6 @@ export const complianceFilterSchema = z.object({
   courseId: optionalFilter(z.string().regex(UUID_PATTERN, 'Course id must be a valid id')),
   status: optionalFilter(z.enum(TRAINING_STATUSES, { error: 'Status must be overdue, due-soon, in-progress or done' })),
 });
-export type ComplianceFilter = z.infer<typeof complianceFilterSchema>;
 
 export interface RequiredTrainingRule {
   id: string;

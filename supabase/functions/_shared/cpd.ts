@@ -80,7 +80,6 @@ export const cpdEntrySchema = z.object({
     .max(CPD_TEXT_MAX, CPD_MESSAGES.reflectionLong)
     .default(''),
 });
-export type CpdEntryInput = z.input<typeof cpdEntrySchema>;
 export type CpdEntryValues = z.infer<typeof cpdEntrySchema>;
 
 /** Paging of GET /api/me/cpd-entries. */

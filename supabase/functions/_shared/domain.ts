@@ -30,7 +30,6 @@ export const COURSE_LEVEL_LABELS: Record<CourseLevel, string> = {
 };
 
 export const QUESTION_TYPES = ['MULTIPLE_CHOICE', 'TRUE_FALSE'] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export const COURSE_ACCESS_OPTIONS = [
   'public-login',

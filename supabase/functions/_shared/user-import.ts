@@ -420,7 +420,6 @@ export const importRequestSchema = z
     message: 'Every row needs its own line number',
     path: ['rows'],
   });
-export type ImportRequest = z.input<typeof importRequestSchema>;
 
 /** GET /api/admin/users/export.csv: the Users tab's search and filters. */
 export const userExportQuerySchema = z.object({
