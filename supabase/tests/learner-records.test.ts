@@ -1,6 +1,7 @@
 // The SQL behind the learner's records (routes/users/enrollments.ts, routes/enrollments.ts,
 // routes/certificates/, routes/profile.ts) under each persona's RLS: the one-query enrolment list
-// with course, module count, modules done and certificate; unenrolling; the caller's certificates; the certificate PDF's reads; public verification; and the profile update.
+// with course, module count, modules done and certificate; unenrolling; the caller's certificates;
+// the certificate PDF's reads; public verification; and the profile update.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOtherInstructor, backends, ids, personas, queryAs, rolledBack, sqlState, type TestDatabase } from './helpers/database';
 
