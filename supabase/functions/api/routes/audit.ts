@@ -46,6 +46,30 @@ function auditWhere(tx: Statements, f: AuditFilters) {
       : tx``}`;
 }
 
+/** The events that match, newest first, one page (not yet run). */
+function selectAuditEvents(tx: Statements, f: AuditFilters, limit: number, offset: number) {
+  return tx<Record<string, unknown>[]>`
+    select id, occurred_at, actor_id, actor_name, actor_username, action, target_type, target_id,
+           target_label, old_data, new_data
+    from public.audit_events ${auditWhere(tx, f)}
+    order by occurred_at desc, id desc
+    limit ${limit} offset ${offset}`;
+}
+
+/** How many events match. */
+async function countAuditEvents(tx: Statements, f: AuditFilters): Promise<number> {
+  const [{ total }] = await tx<{ total: number }[]>`select count(*)::int as total from public.audit_events ${auditWhere(tx, f)}`;
+  return total;
+}
+
+/** One CSV row of an event: date, time, who, what, the sentence and the data before and after. */
+function auditCsvRow(e: AuditEvent) {
+  return [
+    csvDate(e.occurredAt), csvTime(e.occurredAt), e.actor?.name ?? 'System', e.actor?.username ?? '', e.action,
+    AUDIT_KINDS[e.action] ?? e.action, e.targetLabel ?? '', auditSentence(e), csvJson(e.oldData), csvJson(e.newData),
+  ];
+}
+
 export function auditRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 
@@ -54,13 +78,8 @@ export function auditRoutes(_config: Config, db: Db) {
     const query = validate(pageQuerySchema, raw);
     const filters = validate(auditFilterSchema, raw);
     const page = await asAdmin(db, c, async (tx) => {
-      const [{ total }] = await tx<{ total: number }[]>`select count(*)::int as total from public.audit_events ${auditWhere(tx, filters)}`;
-      const rows = await tx<Record<string, unknown>[]>`
-        select id, occurred_at, actor_id, actor_name, actor_username, action, target_type, target_id,
-               target_label, old_data, new_data
-        from public.audit_events ${auditWhere(tx, filters)}
-        order by occurred_at desc, id desc
-        limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`;
+      const total = await countAuditEvents(tx, filters);
+      const rows = await selectAuditEvents(tx, filters, query.pageSize, (query.page - 1) * query.pageSize);
       return { items: rows.map(toAuditEvent), total, page: query.page, pageSize: query.pageSize };
     });
     return c.json(page);
@@ -69,17 +88,8 @@ export function auditRoutes(_config: Config, db: Db) {
   /** The same filters as a CSV (admins only), at most AUDIT_EXPORT_LIMIT events, newest first. */
   routes.get('/export.csv', async (c) => {
     const filters = validate(auditFilterSchema, firstQueryValues(c));
-    const rows = await asAdmin(db, c, (tx) => tx<Record<string, unknown>[]>`
-      select id, occurred_at, actor_id, actor_name, actor_username, action, target_type, target_id,
-             target_label, old_data, new_data
-      from public.audit_events ${auditWhere(tx, filters)}
-      order by occurred_at desc, id desc
-      limit ${AUDIT_EXPORT_LIMIT}`);
-    const events = rows.map(toAuditEvent);
-    const csv = toCsv(AUDIT_CSV_HEADER, events.map((e) => [
-      csvDate(e.occurredAt), csvTime(e.occurredAt), e.actor?.name ?? 'System', e.actor?.username ?? '', e.action,
-      AUDIT_KINDS[e.action] ?? e.action, e.targetLabel ?? '', auditSentence(e), csvJson(e.oldData), csvJson(e.newData),
-    ]));
+    const rows = await asAdmin(db, c, (tx) => selectAuditEvents(tx, filters, AUDIT_EXPORT_LIMIT, 0));
+    const csv = toCsv(AUDIT_CSV_HEADER, rows.map(toAuditEvent).map(auditCsvRow));
     return c.body(csv, 200, {
       'content-type': CSV_CONTENT_TYPE,
       'content-disposition': attachmentDisposition(csvFileName('activity')),

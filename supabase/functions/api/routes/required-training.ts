@@ -97,6 +97,37 @@ async function refuseOrNotFound(tx: Tx, id: string): Promise<never> {
   throw ruleNotFound();
 }
 
+/** A new rule; its id. */
+async function insertRule(tx: Tx, body: z.infer<typeof requiredTrainingCreateSchema>): Promise<string> {
+  const [created] = await tx<{ id: string }[]>`
+    insert into public.required_training (course_id, role, service, due_within_days, renew_before_days)
+    values (${body.courseId}::uuid, ${body.role ?? null}::public.user_role, ${body.service ?? null}::public.service_code,
+            ${body.dueWithinDays}, ${body.renewBeforeDays})
+    returning id`;
+  return created.id;
+}
+
+/** The fields given (role or service set to null when sent as null), written; false when no row changed. */
+async function updateRule(tx: Tx, id: string, body: z.infer<typeof requiredTrainingUpdateSchema>): Promise<boolean> {
+  const has = (key: string) => Object.hasOwn(body, key);
+  const updated = await tx<{ id: string }[]>`
+    update public.required_training set
+      role = case when ${has('role')} then ${body.role ?? null}::public.user_role else role end,
+      service = case when ${has('service')} then ${body.service ?? null}::public.service_code else service end,
+      due_within_days = coalesce(${body.dueWithinDays ?? null}::integer, due_within_days),
+      renew_before_days = coalesce(${body.renewBeforeDays ?? null}::integer, renew_before_days)
+    where id = ${id}::uuid
+    returning id`;
+  return updated.length > 0;
+}
+
+/** How many people are actively enrolled on a course (what a new rule applies to at once). */
+async function activeEnrolments(tx: Tx, courseId: string): Promise<number> {
+  const [{ n }] = await tx<{ n: string }[]>`
+    select count(*) as n from public.enrollments e where e.course_id = ${courseId}::uuid and e.status = 'ACTIVE'`;
+  return Number(n);
+}
+
 export function requiredTrainingRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 
@@ -117,15 +148,9 @@ export function requiredTrainingRoutes(_config: Config, db: Db) {
     const rule = await db
       .withCaller(caller.db, async (tx) => {
         await requireManager(tx);
-        const [created] = await tx<{ id: string }[]>`
-          insert into public.required_training (course_id, role, service, due_within_days, renew_before_days)
-          values (${body.courseId}::uuid, ${body.role ?? null}::public.user_role, ${body.service ?? null}::public.service_code,
-                  ${body.dueWithinDays}, ${body.renewBeforeDays})
-          returning id`;
-        const [row] = await selectRules(tx, { id: created.id, limit: 1, offset: 0 });
-        const [{ n }] = await tx<{ n: string }[]>`
-          select count(*) as n from public.enrollments e where e.course_id = ${body.courseId}::uuid and e.status = 'ACTIVE'`;
-        return { ...toRule(row), enrolled: Number(n) };
+        const id = await insertRule(tx, body);
+        const [row] = await selectRules(tx, { id, limit: 1, offset: 0 });
+        return { ...toRule(row), enrolled: await activeEnrolments(tx, body.courseId) };
       })
       .catch(fromDatabase);
     return c.json(rule, 201);
@@ -135,19 +160,10 @@ export function requiredTrainingRoutes(_config: Config, db: Db) {
     const caller = requireUser(c);
     const id = pathId(c, 'id', RULE_NOT_FOUND);
     const body = await jsonBody(c, requiredTrainingUpdateSchema);
-    const has = (key: string) => Object.hasOwn(body, key);
     const rule = await db
       .withCaller(caller.db, async (tx) => {
         await requireManager(tx);
-        const updated = await tx<{ id: string }[]>`
-          update public.required_training set
-            role = case when ${has('role')} then ${body.role ?? null}::public.user_role else role end,
-            service = case when ${has('service')} then ${body.service ?? null}::public.service_code else service end,
-            due_within_days = coalesce(${body.dueWithinDays ?? null}::integer, due_within_days),
-            renew_before_days = coalesce(${body.renewBeforeDays ?? null}::integer, renew_before_days)
-          where id = ${id}::uuid
-          returning id`;
-        if (updated.length === 0) await refuseOrNotFound(tx, id);
+        if (!(await updateRule(tx, id, body))) await refuseOrNotFound(tx, id);
         const [row] = await selectRules(tx, { id, limit: 1, offset: 0 });
         return toRule(row);
       })
@@ -177,38 +193,43 @@ export function myRequiredTrainingRoutes(_config: Config, db: Db) {
 
   routes.get('/', async (c) => {
     const caller = requireUser(c);
-    const rows = await db.withCaller(caller.db, (tx) =>
-      tx<{
-        courseId: string; courseTitle: string; courseService: string; status: TrainingStatus; dueAt: Date | null;
-        progress: number; certificateExpiresAt: Date | null; certified: boolean;
-        overdue: string; dueSoon: string; inProgress: string; done: string;
-      }[]>`
-        select st.course_id, st.course_title, st.course_service::text, st.status, st.due_at, st.progress,
-               st.certificate_expires_at, st.certificate_id is not null as certified,
-               count(*) filter (where st.status = 'overdue') over () as overdue,
-               count(*) filter (where st.status = 'due-soon') over () as due_soon,
-               count(*) filter (where st.status = 'in-progress') over () as in_progress,
-               count(*) filter (where st.status = 'done') over () as done
-        from private.required_training_status(${caller.userId}::uuid) st
-        order by private.required_training_status_rank(st.status), st.due_at nulls last, st.course_title, st.course_id
-        limit 100`);
-    const first = rows[0];
-    const counts: Record<TrainingStatus, number> = {
-      overdue: first ? Number(first.overdue) : 0,
-      'due-soon': first ? Number(first.dueSoon) : 0,
-      'in-progress': first ? Number(first.inProgress) : 0,
-      done: first ? Number(first.done) : 0,
-    };
-    const items = rows.map((r) => ({
-      course: { id: r.courseId, title: r.courseTitle, service: r.courseService },
-      status: r.status,
-      dueAt: r.dueAt,
-      progress: r.progress,
-      validUntil: r.status === 'overdue' ? null : r.certificateExpiresAt,
-      certified: r.certified,
-    }));
-    return c.json({ items, counts, attention: counts.overdue + counts['due-soon'] });
+    const list = await db.withCaller(caller.db, (tx) => myRequiredTraining(tx, caller.userId));
+    return c.json(list);
   });
 
   return routes;
+}
+
+/** The learner's required courses, most urgent first (at most 100), with the count of each status. */
+async function myRequiredTraining(tx: Tx, userId: string) {
+  const rows = await tx<{
+    courseId: string; courseTitle: string; courseService: string; status: TrainingStatus; dueAt: Date | null;
+    progress: number; certificateExpiresAt: Date | null; certified: boolean;
+    overdue: string; dueSoon: string; inProgress: string; done: string;
+  }[]>`
+    select st.course_id, st.course_title, st.course_service::text, st.status, st.due_at, st.progress,
+           st.certificate_expires_at, st.certificate_id is not null as certified,
+           count(*) filter (where st.status = 'overdue') over () as overdue,
+           count(*) filter (where st.status = 'due-soon') over () as due_soon,
+           count(*) filter (where st.status = 'in-progress') over () as in_progress,
+           count(*) filter (where st.status = 'done') over () as done
+    from private.required_training_status(${userId}::uuid) st
+    order by private.required_training_status_rank(st.status), st.due_at nulls last, st.course_title, st.course_id
+    limit 100`;
+  const first = rows[0];
+  const counts: Record<TrainingStatus, number> = {
+    overdue: first ? Number(first.overdue) : 0,
+    'due-soon': first ? Number(first.dueSoon) : 0,
+    'in-progress': first ? Number(first.inProgress) : 0,
+    done: first ? Number(first.done) : 0,
+  };
+  const items = rows.map((r) => ({
+    course: { id: r.courseId, title: r.courseTitle, service: r.courseService },
+    status: r.status,
+    dueAt: r.dueAt,
+    progress: r.progress,
+    validUntil: r.status === 'overdue' ? null : r.certificateExpiresAt,
+    certified: r.certified,
+  }));
+  return { items, counts, attention: counts.overdue + counts['due-soon'] };
 }

@@ -7,32 +7,35 @@ import { type RolePermissions, roleServicesSchema } from '../../_shared/admin.ts
 import { ROLES, type Role } from '../../_shared/domain.ts';
 import { SERVICE_CODES, type ServiceCode } from '../../_shared/services.ts';
 import type { Config } from '../lib/config.ts';
-import type { Db } from '../lib/db.ts';
+import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
 import { asAdmin, pgArray } from '../lib/admin.ts';
 
+/** Each role with its number of holders and, per service, whether all, some or none of them hold it. */
+async function roleServiceMatrix(tx: Tx): Promise<RolePermissions[]> {
+  const rows = await tx<{ role: Role; users: number; service: ServiceCode; holders: number }[]>`
+    select role::text as role, users::int as users, service::text as service, holders::int as holders
+    from private.role_service_matrix()`;
+  return ROLES.map((role): RolePermissions => {
+    const mine = rows.filter((r) => r.role === role);
+    const users = mine[0]?.users ?? 0;
+    const services = Object.fromEntries(
+      SERVICE_CODES.map((code) => {
+        const holders = mine.find((r) => r.service === code)?.holders ?? 0;
+        return [code, users > 0 && holders === users ? 'all' : holders > 0 ? 'some' : 'none'];
+      }),
+    ) as RolePermissions['services'];
+    return { role, users, services };
+  });
+}
+
 export function roleRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 
   routes.get('/', async (c) => {
-    const roles = await asAdmin(db, c, async (tx) => {
-      const rows = await tx<{ role: Role; users: number; service: ServiceCode; holders: number }[]>`
-        select role::text as role, users::int as users, service::text as service, holders::int as holders
-        from private.role_service_matrix()`;
-      return ROLES.map((role): RolePermissions => {
-        const mine = rows.filter((r) => r.role === role);
-        const users = mine[0]?.users ?? 0;
-        const services = Object.fromEntries(
-          SERVICE_CODES.map((code) => {
-            const holders = mine.find((r) => r.service === code)?.holders ?? 0;
-            return [code, users > 0 && holders === users ? 'all' : holders > 0 ? 'some' : 'none'];
-          }),
-        ) as RolePermissions['services'];
-        return { role, users, services };
-      });
-    });
+    const roles = await asAdmin(db, c, (tx) => roleServiceMatrix(tx));
     return c.json(roles);
   });
 

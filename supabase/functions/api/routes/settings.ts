@@ -1,6 +1,7 @@
 // /api/settings: the site's settings as everyone reads them (the admin email only for admins), and
 // the admin's change of them.
 import { Hono } from 'hono';
+import type { z } from 'zod';
 import { type PublicSettings, settingsSchema } from '../../_shared/admin.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Tx } from '../lib/db.ts';
@@ -38,6 +39,20 @@ export async function readSettings(tx: Tx, withAdminEmail: boolean): Promise<Pub
   return toPublicSettings(row);
 }
 
+/** Writes the whole settings form. */
+async function updateSettings(tx: Tx, input: z.infer<typeof settingsSchema>): Promise<void> {
+  await tx`
+    update public.settings set
+      site_name = ${input.siteName},
+      admin_email = ${input.adminEmail},
+      course_access = ${input.courseAccess}::public.course_access,
+      certificate_template = ${input.certificateTemplate}::public.certificate_template,
+      footer_text = ${input.footerText},
+      enable_analytics = ${input.enableAnalytics},
+      auto_enrollment = ${input.autoEnrollment}
+    where id`;
+}
+
 export function settingsRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 
@@ -53,16 +68,7 @@ export function settingsRoutes(_config: Config, db: Db) {
     await asAdmin(db, c, async () => {});
     const input = await jsonBody(c, settingsSchema);
     const settings = await asAdmin(db, c, async (tx) => {
-      await tx`
-        update public.settings set
-          site_name = ${input.siteName},
-          admin_email = ${input.adminEmail},
-          course_access = ${input.courseAccess}::public.course_access,
-          certificate_template = ${input.certificateTemplate}::public.certificate_template,
-          footer_text = ${input.footerText},
-          enable_analytics = ${input.enableAnalytics},
-          auto_enrollment = ${input.autoEnrollment}
-        where id`;
+      await updateSettings(tx, input);
       return await readSettings(tx, true);
     });
     return c.json(settings);
