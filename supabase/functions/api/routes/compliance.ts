@@ -27,6 +27,18 @@ export const EXPORT_MAX_ROWS = 100_000;
 const summaryQuery = complianceFilterSchema.omit({ status: true }).extend(pageFields);
 const peopleQuery = complianceFilterSchema.extend(pageFields);
 
+interface SummaryRow {
+  service: string | null;
+  courseId: string;
+  courseTitle: string;
+  people: string;
+  compliant: string;
+  dueSoon: string;
+  overdue: string;
+  inProgress: string;
+  total: string;
+}
+
 interface PersonRow {
   userId: string;
   username: string;
@@ -66,33 +78,36 @@ function selectPeople(tx: Tx, f: z.infer<typeof peopleQuery> | z.infer<typeof co
       ${f.status ?? null}, ${limit}, ${offset})`;
 }
 
+/** One page of the summary: per service and course, how many people are compliant, due soon, overdue, in progress. */
+function selectSummary(tx: Tx, query: z.infer<typeof summaryQuery>) {
+  return tx<SummaryRow[]>`
+    select s.service::text, s.course_id, s.course_title, s.people, s.compliant, s.due_soon, s.overdue, s.in_progress,
+           count(*) over () as total
+    from private.compliance_summary(
+      ${query.service ?? null}::public.service_code, ${query.role ?? null}::public.user_role, ${query.courseId ?? null}::uuid) s
+    limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`;
+}
+
+function toSummaryRow(r: SummaryRow) {
+  return {
+    service: r.service,
+    course: { id: r.courseId, title: r.courseTitle },
+    people: Number(r.people),
+    compliant: Number(r.compliant),
+    dueSoon: Number(r.dueSoon),
+    overdue: Number(r.overdue),
+    inProgress: Number(r.inProgress),
+  };
+}
+
 export function complianceRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 
   routes.get('/', async (c) => {
     const caller = requireUser(c);
     const query = validate(summaryQuery, c.req.query());
-    const rows = await db
-      .withCaller(caller.db, (tx) =>
-        tx<{
-          service: string | null; courseId: string; courseTitle: string; people: string; compliant: string;
-          dueSoon: string; overdue: string; inProgress: string; total: string;
-        }[]>`
-          select s.service::text, s.course_id, s.course_title, s.people, s.compliant, s.due_soon, s.overdue, s.in_progress,
-                 count(*) over () as total
-          from private.compliance_summary(
-            ${query.service ?? null}::public.service_code, ${query.role ?? null}::public.user_role, ${query.courseId ?? null}::uuid) s
-          limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`)
-      .catch(fromDatabase);
-    const items = rows.map((r) => ({
-      service: r.service,
-      course: { id: r.courseId, title: r.courseTitle },
-      people: Number(r.people),
-      compliant: Number(r.compliant),
-      dueSoon: Number(r.dueSoon),
-      overdue: Number(r.overdue),
-      inProgress: Number(r.inProgress),
-    }));
+    const rows = await db.withCaller(caller.db, (tx) => selectSummary(tx, query)).catch(fromDatabase);
+    const items = rows.map(toSummaryRow);
     const total = rows.length > 0 ? Number(rows[0].total) : 0;
     return c.json({ items, total, page: query.page, pageSize: query.pageSize });
   });

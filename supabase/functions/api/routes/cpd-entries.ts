@@ -2,10 +2,11 @@
 // own: every statement names the caller, and cpd_entries' policies hold the same rule. The CPD
 // record that gathers them: routes/learning-record.ts.
 import { Hono } from 'hono';
+import type { z } from 'zod';
 import { CPD_MESSAGES, type CpdEntry, cpdEntrySchema, cpdListQuerySchema } from '../../_shared/cpd.ts';
 import { isoTimestamp } from '../../_shared/dates.ts';
 import type { Config } from '../lib/config.ts';
-import type { Db } from '../lib/db.ts';
+import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
@@ -59,6 +60,49 @@ export function toEntry(row: EntryRow): CpdEntry {
   };
 }
 
+type EntryInput = z.infer<typeof cpdEntrySchema>;
+
+/** One page of the caller's entries, newest activity first, and how many there are. */
+async function listEntries(tx: Tx, userId: string, page: number, pageSize: number) {
+  const rows = await tx.unsafe<(EntryRow & { total: number })[]>(
+    `select ${ENTRY_COLUMNS}, count(*) over ()::int as total from public.cpd_entries
+     where user_id = $1::uuid order by activity_date desc, created_at desc, id limit $2 offset $3`,
+    [userId, pageSize, (page - 1) * pageSize],
+  );
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && page > 1) {
+    // Past the last page the window count is empty: count separately so the pager still knows.
+    const [count] = await tx<{ total: number }[]>`select count(*)::int as total from public.cpd_entries where user_id = ${userId}::uuid`;
+    total = count.total;
+  }
+  return { items: rows.map(toEntry), total };
+}
+
+function readEntry(tx: Tx, id: string, userId: string) {
+  return tx.unsafe<EntryRow[]>(`select ${ENTRY_COLUMNS} from public.cpd_entries where id = $1::uuid and user_id = $2::uuid`, [id, userId]);
+}
+
+function insertEntry(tx: Tx, input: EntryInput) {
+  return tx.unsafe<EntryRow[]>(
+    `insert into public.cpd_entries (activity_date, activity, hours, learnt, reflection)
+     values ($1::date, $2, $3::numeric, $4, $5) returning ${ENTRY_COLUMNS}`,
+    [input.activityDate, input.activity, input.hours, input.learnt, input.reflection],
+  );
+}
+
+function updateEntry(tx: Tx, id: string, userId: string, input: EntryInput) {
+  return tx.unsafe<EntryRow[]>(
+    `update public.cpd_entries
+     set activity_date = $2::date, activity = $3, hours = $4::numeric, learnt = $5, reflection = $6
+     where id = $1::uuid and user_id = $7::uuid returning ${ENTRY_COLUMNS}`,
+    [id, input.activityDate, input.activity, input.hours, input.learnt, input.reflection, userId],
+  );
+}
+
+function deleteEntry(tx: Tx, id: string, userId: string) {
+  return tx`delete from public.cpd_entries where id = ${id}::uuid and user_id = ${userId}::uuid returning id`;
+}
+
 export function cpdEntryRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 
@@ -68,27 +112,14 @@ export function cpdEntryRoutes(_config: Config, db: Db) {
       page: c.req.query('page') ?? undefined,
       pageSize: c.req.query('pageSize') ?? undefined,
     });
-    const result = await db.withCaller(caller.db, async (tx) => {
-      const rows = await tx.unsafe<(EntryRow & { total: number })[]>(
-        `select ${ENTRY_COLUMNS}, count(*) over ()::int as total from public.cpd_entries
-         where user_id = $1::uuid order by activity_date desc, created_at desc, id limit $2 offset $3`,
-        [caller.userId, pageSize, (page - 1) * pageSize],
-      );
-      let total = rows[0]?.total ?? 0;
-      if (rows.length === 0 && page > 1) {
-        const [count] = await tx<{ total: number }[]>`select count(*)::int as total from public.cpd_entries where user_id = ${caller.userId}::uuid`;
-        total = count.total;
-      }
-      return { items: rows.map(toEntry), total };
-    });
+    const result = await db.withCaller(caller.db, (tx) => listEntries(tx, caller.userId, page, pageSize));
     return c.json({ ...result, page, pageSize });
   });
 
   routes.get('/:id', async (c) => {
     const caller = requireUser(c);
     const id = pathId(c, 'id', ENTRY_NOT_FOUND);
-    const [row] = await db.withCaller(caller.db, (tx) =>
-      tx.unsafe<EntryRow[]>(`select ${ENTRY_COLUMNS} from public.cpd_entries where id = $1::uuid and user_id = $2::uuid`, [id, caller.userId]));
+    const [row] = await db.withCaller(caller.db, (tx) => readEntry(tx, id, caller.userId));
     if (!row) throw entryNotFound();
     return c.json(toEntry(row));
   });
@@ -97,12 +128,7 @@ export function cpdEntryRoutes(_config: Config, db: Db) {
     const caller = requireUser(c);
     const input = await jsonBody(c, cpdEntrySchema);
     try {
-      const [row] = await db.withCaller(caller.db, (tx) =>
-        tx.unsafe<EntryRow[]>(
-          `insert into public.cpd_entries (activity_date, activity, hours, learnt, reflection)
-           values ($1::date, $2, $3::numeric, $4, $5) returning ${ENTRY_COLUMNS}`,
-          [input.activityDate, input.activity, input.hours, input.learnt, input.reflection],
-        ));
+      const [row] = await db.withCaller(caller.db, (tx) => insertEntry(tx, input));
       return c.json(toEntry(row), 201);
     } catch (error) {
       fromDatabase(error);
@@ -115,13 +141,7 @@ export function cpdEntryRoutes(_config: Config, db: Db) {
     const input = await jsonBody(c, cpdEntrySchema);
     let row: EntryRow | undefined;
     try {
-      [row] = await db.withCaller(caller.db, (tx) =>
-        tx.unsafe<EntryRow[]>(
-          `update public.cpd_entries
-           set activity_date = $2::date, activity = $3, hours = $4::numeric, learnt = $5, reflection = $6
-           where id = $1::uuid and user_id = $7::uuid returning ${ENTRY_COLUMNS}`,
-          [id, input.activityDate, input.activity, input.hours, input.learnt, input.reflection, caller.userId],
-        ));
+      [row] = await db.withCaller(caller.db, (tx) => updateEntry(tx, id, caller.userId, input));
     } catch (error) {
       fromDatabase(error);
     }
@@ -132,8 +152,7 @@ export function cpdEntryRoutes(_config: Config, db: Db) {
   routes.delete('/:id', async (c) => {
     const caller = requireUser(c);
     const id = pathId(c, 'id', ENTRY_NOT_FOUND);
-    const deleted = await db.withCaller(caller.db, (tx) =>
-      tx`delete from public.cpd_entries where id = ${id}::uuid and user_id = ${caller.userId}::uuid returning id`);
+    const deleted = await db.withCaller(caller.db, (tx) => deleteEntry(tx, id, caller.userId));
     if (deleted.length === 0) throw entryNotFound();
     return c.body(null, 204);
   });
