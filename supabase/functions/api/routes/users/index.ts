@@ -14,7 +14,7 @@ import { ApiError } from '../../lib/errors.ts';
 import { firstQueryValues, pagingQuery, pathId } from '../../lib/params.ts';
 import { readUser, toUser } from '../../lib/users.ts';
 import { adminCheck, asAdmin, forbidden, fromDatabase, isAdmin, pgArray } from '../../lib/admin.ts';
-import { authAdmin, filterUsers, isAuthError, searchUsers } from './queries.ts';
+import { authAdmin, emailUsedByAnother, filterUsers, isAuthError, lockProfile, searchUsers, updateProfile } from './queries.ts';
 import { enrollmentPagingSchema, listEnrollments, toEnrollment } from './enrollments.ts';
 
 const USER_NOT_FOUND = 'User not found';
@@ -121,11 +121,8 @@ export function userRoutes(config: Config, db: Db) {
       const admin = await isAdmin(tx);
       const self = id === caller.userId;
       if (!admin && !self) throw forbidden();
-      const [row] = await tx<Record<string, unknown>[]>`
-        select id, username, email, name, role::text as role, services::text[] as services, created_at
-        from public.profiles where id = ${id}::uuid for update`;
-      if (!row) throw userNotFound();
-      const current = toUser(row);
+      const current = await lockProfile(tx, id);
+      if (!current) throw userNotFound();
       const roleChanged = input.role !== undefined && input.role !== current.role;
       const servicesChanged = input.services !== undefined &&
         [...input.services].sort().join(',') !== [...current.services].sort().join(',');
@@ -134,16 +131,9 @@ export function userRoutes(config: Config, db: Db) {
       }
       const emailChanged = input.email !== undefined && input.email.toLowerCase() !== current.email.toLowerCase();
       if (emailChanged) {
-        const [clash] = await tx`
-          select 1 from public.profiles where lower(email) = lower(${input.email!}) and id <> ${id}::uuid limit 1`;
-        if (clash) throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
+        if (await emailUsedByAnother(tx, input.email!, id)) throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
       }
-      await tx`
-        update public.profiles set
-          name = ${input.name ?? current.name},
-          role = ${input.role ?? current.role}::public.user_role,
-          services = ${pgArray(input.services ?? current.services)}::public.service_code[]
-        where id = ${id}::uuid`;
+      await updateProfile(tx, id, input.name ?? current.name, input.role ?? current.role, input.services ?? current.services);
       return { before: current, emailChanged };
     }).catch(fromDatabase);
 

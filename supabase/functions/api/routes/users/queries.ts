@@ -2,8 +2,10 @@
 // service role key, called only after the database has said the caller may.
 import type { z } from 'zod';
 import { USER_SEARCH_MATCH_LIMIT, type userListQuerySchema } from '../../../_shared/admin.ts';
+import type { User } from '../../../_shared/domain.ts';
 import type { Config } from '../../lib/config.ts';
-import { containsPattern, type Statements } from '../../lib/db.ts';
+import { containsPattern, type Statements, type Tx } from '../../lib/db.ts';
+import { toUser } from '../../lib/users.ts';
 import { pgArray } from '../../lib/admin.ts';
 
 type UserListQuery = z.infer<typeof userListQuerySchema>;
@@ -84,4 +86,29 @@ export function filterUsers(tx: Statements, term: string | null, query: UserList
       order by created_at desc, id desc
       limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
   ] as const;
+}
+
+/** The person's profile, locked for the rest of the transaction (null when RLS hides it or there is none). */
+export async function lockProfile(tx: Tx, id: string): Promise<User | null> {
+  const [row] = await tx<Record<string, unknown>[]>`
+    select id, username, email, name, role::text as role, services::text[] as services, created_at
+    from public.profiles where id = ${id}::uuid for update`;
+  return row ? toUser(row) : null;
+}
+
+/** Whether someone else already signs in with this email (any case). */
+export async function emailUsedByAnother(tx: Tx, email: string, id: string): Promise<boolean> {
+  const [clash] = await tx`
+    select 1 from public.profiles where lower(email) = lower(${email}) and id <> ${id}::uuid limit 1`;
+  return Boolean(clash);
+}
+
+/** Name, role and services of a profile (the email follows Auth: its trigger copies it). */
+export async function updateProfile(tx: Tx, id: string, name: string, role: string, services: readonly string[]): Promise<void> {
+  await tx`
+    update public.profiles set
+      name = ${name},
+      role = ${role}::public.user_role,
+      services = ${pgArray(services)}::public.service_code[]
+    where id = ${id}::uuid`;
 }
