@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { type AuditEvent, pageQuerySchema } from '../../_shared/admin.ts';
 import { AUDIT_KINDS, auditFilterSchema, type AuditFilters, auditSentence } from '../../_shared/audit.ts';
 import { attachmentDisposition, CSV_CONTENT_TYPE, csvDate, csvFileName, csvJson, csvTime, toCsv } from '../../_shared/csv.ts';
+import { isoTimestamp } from '../../_shared/dates.ts';
 import type { Config } from '../lib/config.ts';
 import { containsPattern, type Db, type Statements } from '../lib/db.ts';
 import type { Env } from '../lib/auth.ts';
@@ -19,7 +20,7 @@ function toAuditEvent(row: Record<string, unknown>): AuditEvent {
   const occurredAt = row.occurredAt;
   return {
     id: String(row.id),
-    occurredAt: occurredAt instanceof Date ? occurredAt.toISOString() : String(occurredAt),
+    occurredAt: isoTimestamp(occurredAt)!,
     actor: row.actorId || row.actorName
       ? { id: (row.actorId as string) ?? null, name: (row.actorName as string) ?? null, username: (row.actorUsername as string) ?? null }
       : null,

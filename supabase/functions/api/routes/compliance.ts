@@ -14,6 +14,7 @@ import {
   type TrainingStatus,
 } from '../../_shared/compliance.ts';
 import { attachmentDisposition, CSV_CONTENT_TYPE, toCsv } from '../../_shared/csv.ts';
+import { isoTimestamp } from '../../_shared/dates.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
@@ -62,10 +63,10 @@ function toPerson(r: PersonRow): CompliancePerson {
     services: r.services,
     course: { id: r.courseId, title: r.courseTitle },
     status: r.status,
-    dueAt: r.dueAt ? r.dueAt.toISOString() : null,
+    dueAt: isoTimestamp(r.dueAt),
     progress: r.progress,
     // An overdue person's certificate (if any) has expired: its date is the due date, not 'valid until'.
-    validUntil: r.certificateExpiresAt && r.status !== 'overdue' ? r.certificateExpiresAt.toISOString() : null,
+    validUntil: r.status !== 'overdue' ? isoTimestamp(r.certificateExpiresAt) : null,
   };
 }
 

@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import { type PublicSettings, settingsSchema } from '../../_shared/admin.ts';
+import { isoTimestamp } from '../../_shared/dates.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
@@ -18,7 +19,7 @@ function toPublicSettings(row: Record<string, unknown>): PublicSettings {
     footerText: String(row.footerText ?? ''),
     enableAnalytics: row.enableAnalytics === true,
     autoEnrollment: row.autoEnrollment === true,
-    updatedAt: updatedAt instanceof Date ? updatedAt.toISOString() : String(updatedAt),
+    updatedAt: isoTimestamp(updatedAt)!,
     contactEmail: (row.contactEmail as string | null) ?? null,
   };
   if (typeof row.adminEmail === 'string') settings.adminEmail = row.adminEmail;
