@@ -25,7 +25,7 @@ const sql = postgres(url, {
   connection: { application_name: 'bench-ceiling' },
 });
 
-/** The visitor catalogue's page query (routes/courses.ts selectCourses), one statement. */
+/** The visitor catalogue's page query (routes/courses/queries.ts selectCourses), one statement. */
 function pageQuery(q, bare) {
   return q`
     with page as (

@@ -205,7 +205,7 @@ describe.each(backends)('certificate validity on $name', ({ create }) => {
   });
 
   describe('admin search', () => {
-    // As in routes/admin-certificates.ts: learner name or code, newest first, paged.
+    // As in routes/certificates/admin.ts: learner name or code, newest first, paged.
     const search = `select c.id, c.verification_code, c.learner_name, count(*) over ()::int as total
                     from public.certificates c
                     where lower(c.learner_name || ' ' || c.verification_code) like $1

@@ -1,13 +1,14 @@
-// The SQL behind the learner's records (routes/learner.ts) under each persona's RLS: the one-query
-// enrolment list with course, module count, modules done and certificate; unenrolling; the
-// caller's certificates; the certificate PDF's reads; public verification; and the profile update.
+// The SQL behind the learner's records (routes/users/enrollments.ts, routes/enrollments.ts,
+// routes/certificates/, routes/profile.ts) under each persona's RLS: the one-query enrolment list
+// with course, module count, modules done and certificate; unenrolling; the caller's certificates;
+// the certificate PDF's reads; public verification; and the profile update.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOtherInstructor, backends, ids, personas, queryAs, rolledBack, sqlState, type TestDatabase } from './helpers/database';
 
 const { admin, instructor, learner, otherInstructor } = personas;
 const visitor = null;
 
-// As in routes/learner.ts (GET /api/users/:userId/enrollments).
+// As in routes/users/enrollments.ts (GET /api/users/:userId/enrollments).
 const enrolmentList = `
   select e.id, e.course_id, e.progress, e.completed,
          coalesce(ump.done, 0)::int as completed_modules,

@@ -1,5 +1,5 @@
-// Administration (specification §2 Admin Dashboard, §5 Settings form, DESIGN.md §3): the shapes and
-// zod schemas shared by the admin screens and the api function, with the specification's messages.
+// Administration (the admin dashboard, the settings form): the shapes and zod schemas shared by the
+// admin screens and the api function, so every field message is written once.
 import { z } from 'zod';
 import {
   CERTIFICATE_TEMPLATES,
@@ -14,7 +14,7 @@ import {
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
 import { usernameField } from './schemas.ts';
 
-/** Role presets for the permission dialog (specification §4, §9). */
+/** Role presets for the permission dialog: the services each role is given by default. */
 export const ROLE_SERVICE_PRESETS: Record<Role, ServiceCode[]> = {
   ADMIN: [...SERVICE_CODES],
   INSTRUCTOR: ['UKPS', 'MISC'],
@@ -67,7 +67,6 @@ export const roleServicesSchema = z.object({ services: serviceList });
 
 /** A person's account status in the Users list: a leaver is deactivated, not deleted. */
 export const USER_STATUSES = ['active', 'deactivated'] as const;
-export type UserStatus = (typeof USER_STATUSES)[number];
 
 /** Query of GET /api/users and GET /api/audit. */
 export const pageQuerySchema = z.object({
@@ -82,7 +81,7 @@ export const userListQuerySchema = pageQuerySchema.extend({
   status: z.enum(USER_STATUSES, { error: 'Status must be active or deactivated' }).optional(),
 });
 
-/** Settings form (specification §5): siteName required, adminEmail a valid email. */
+/** Settings form: siteName required, adminEmail a valid email. */
 export const settingsSchema = z.object({
   siteName: z
     .string({ error: 'Site name is required' })
@@ -98,7 +97,7 @@ export const settingsSchema = z.object({
 });
 export type SettingsInput = z.input<typeof settingsSchema>;
 
-/** What 'Reset to Defaults' fills in (specification §4): the schema's defaults, a fuller footer. */
+/** What 'Reset to Defaults' fills in: the schema's defaults, a fuller footer. */
 export const DEFAULT_SETTINGS: SettingsInput = {
   siteName: DEFAULT_SITE_NAME,
   adminEmail: 'admin@emergency-services-learning.uk',

@@ -3,6 +3,7 @@
 // function (validation, the CSV export) and the web app (the list). The kinds list is open: an
 // event of a kind not listed here is still shown, with its kind as the verb.
 import { z } from 'zod';
+import { UUID_PATTERN } from './ids.ts';
 
 /** Every kind the app records, with its label for the "What" filter. */
 export const AUDIT_KINDS: Record<string, string> = {
@@ -73,13 +74,12 @@ export function auditSentence(event: AuditSentenceInput): string {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-25')
   .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Not a real date');
 
 /** The Activity tab's filters (GET /api/audit and /api/audit/export.csv): who, what, when, words. */
 export const auditFilterSchema = z.object({
-  actor: z.string().regex(UUID, 'Who must be a user id').optional(),
+  actor: z.string().regex(UUID_PATTERN, 'Who must be a user id').optional(),
   action: z.string().regex(/^[a-z_]{2,40}\.[a-z_]{2,40}$/, 'Unknown kind of event').optional(),
   from: isoDay.optional(),
   to: isoDay.optional(),

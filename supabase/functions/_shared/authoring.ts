@@ -1,4 +1,4 @@
-// Authoring schemas (specification §5): the course editor, the course manager and the admin quick
+// Authoring schemas: the course editor, the course manager and the admin quick
 // course form, modules, quizzes and questions. Shared by the web forms and the api function, so the
 // field messages are defined once. The server validates course writes with `courseCreateSchema` /
 // `courseUpdateSchema`, which every form's output also satisfies (the forms are stricter or equal).
@@ -51,7 +51,7 @@ export const MESSAGES = {
 /** The editor's choices for a course's own approval setting (courses.requires_approval). */
 export const APPROVAL_CHOICES = [
   { value: 'inherit', label: 'Use the site setting', requiresApproval: null },
-  // The specification's course-access label, for this course alone.
+  // The site's course-access label ('Login and Approval Required'), for this course alone.
   { value: 'required', label: 'Login and Approval Required', requiresApproval: true },
   { value: 'none', label: 'No approval needed', requiresApproval: false },
 ] as const;
@@ -170,7 +170,6 @@ export const courseFormSchema = z.object({
   duration: durationHours,
   status,
 });
-export type CourseFormValues = z.infer<typeof courseFormSchema>;
 
 /** The course editor's Basic Information form (spec §5 "Course editor form"). */
 export const courseEditorSchema = courseFormSchema.extend({

@@ -1,6 +1,7 @@
 // Query and path parameters of the learner journey's endpoints (issue 3): the catalogue's filters
 // and paging, ids in paths, and the progress update's body. Shared by the api function and web/.
 import { z } from 'zod';
+import { UUID_PATTERN } from './ids.ts';
 import { COURSE_STATUSES } from './domain.ts';
 import { SERVICE_CODES } from './services.ts';
 
@@ -8,7 +9,7 @@ export const DEFAULT_PAGE_SIZE = 12;
 export const MAX_PAGE_SIZE = 100;
 
 /** A uuid in a path: anything else is "not found", never a database error. */
-export const uuidSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'Invalid id');
+export const uuidSchema = z.string().regex(UUID_PATTERN, 'Invalid id');
 
 const positiveInt = (message: string, max?: number) => {
   let schema = z.coerce.number({ error: message }).int(message).min(1, message);
@@ -29,7 +30,7 @@ export const courseListQuerySchema = z.object({
 });
 export type CourseListQuery = z.infer<typeof courseListQuerySchema>;
 
-/** PUT /api/enrollments/:id: the specification's body (id, progress, completed). The server ignores
+/** PUT /api/enrollments/:id: the body clients send (id, progress, completed). The server ignores
  * the values and computes progress itself, but a malformed body is still refused. */
 export const enrollmentUpdateSchema = z.object({
   id: uuidSchema.optional(),
@@ -37,7 +38,6 @@ export const enrollmentUpdateSchema = z.object({
     .min(0, 'Progress must be between 0 and 100').max(100, 'Progress must be between 0 and 100').optional(),
   completed: z.boolean({ error: 'Completed must be true or false' }).optional(),
 });
-export type EnrollmentUpdateInput = z.infer<typeof enrollmentUpdateSchema>;
 
 /** POST /api/courses/:courseId/enroll: no body, or the reading with a body {userId, courseId}. */
 export const enrollBodySchema = z.object({

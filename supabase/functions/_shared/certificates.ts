@@ -2,6 +2,7 @@
 // one rule: expiring = within 60 days), the shapes the API answers, and the schemas of the admin's
 // certificate search and revocation. Shared by the api function and the web app.
 import { z } from 'zod';
+import { longDate } from './dates.ts';
 
 export const CERTIFICATE_STATES = ['valid', 'expiring', 'expired', 'revoked'] as const;
 export type CertificateState = (typeof CERTIFICATE_STATES)[number];
@@ -13,6 +14,31 @@ export const CERTIFICATE_STATE_LABELS: Record<CertificateState, string> = {
   expired: 'Expired',
   revoked: 'Revoked',
 };
+
+/**
+ * The one wording of a certificate's validity, beside its state badge on every screen:
+ * `Valid until 22 November 2027` (valid, and expiring: the badge says 'Expiring soon'), `Does not expire`,
+ * `Expired on …`, `Revoked on …`. The state comes from the server (private.certificate_state).
+ */
+export function validityText(c: { state: CertificateState; expiresAt: string | Date | null; revokedAt: string | Date | null }): string {
+  switch (c.state) {
+    case 'revoked':
+      return c.revokedAt ? `Revoked on ${longDate(c.revokedAt)}` : 'Revoked';
+    case 'expired':
+      return c.expiresAt ? `Expired on ${longDate(c.expiresAt)}` : 'Expired';
+    default:
+      return c.expiresAt ? `Valid until ${longDate(c.expiresAt)}` : 'Does not expire';
+  }
+}
+
+/**
+ * The same where no badge stands beside it (the learning record PDF): an expiring certificate's line
+ * starts with the badge's words, `Expiring soon: valid until 22 November 2027`.
+ */
+export function validityTextWithState(c: { state: CertificateState; expiresAt: string | Date | null; revokedAt: string | Date | null }): string {
+  if (c.state !== 'expiring') return validityText(c);
+  return c.expiresAt ? `${CERTIFICATE_STATE_LABELS.expiring}: valid until ${longDate(c.expiresAt)}` : CERTIFICATE_STATE_LABELS.expiring;
+}
 
 /** Recertification opens from these states (private.start_recertification decides). */
 export function canRecertify(state: CertificateState | null | undefined): boolean {
@@ -34,7 +60,6 @@ export const REVOKE_REASON_MESSAGE = 'Give a reason of 1 to 500 characters';
 export const certificateRevokeSchema = z.object({
   reason: z.string({ error: REVOKE_REASON_MESSAGE }).trim().min(1, REVOKE_REASON_MESSAGE).max(500, REVOKE_REASON_MESSAGE),
 });
-export type CertificateRevokeInput = z.infer<typeof certificateRevokeSchema>;
 
 /** GET /api/admin/certificates: search by learner name or verification code, paged. */
 export const certificateSearchQuerySchema = z.object({

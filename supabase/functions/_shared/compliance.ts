@@ -2,6 +2,7 @@
 // body, the query filters, the status vocabulary and the CSV export's columns. The status itself is
 // computed only in SQL (private.required_training_status); these are its names and labels.
 import { z } from 'zod';
+import { UUID_PATTERN } from './ids.ts';
 import { ROLES, type Role } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
 import { csvDate, csvFileName, csvList } from './csv.ts';
@@ -17,18 +18,6 @@ export const TRAINING_STATUS_LABELS: Record<TrainingStatus, string> = {
   done: 'Done',
 };
 
-/** Badge colours (Mantine); the text always says the status too. */
-export const TRAINING_STATUS_COLORS: Record<TrainingStatus, string> = {
-  overdue: 'red',
-  'due-soon': 'orange',
-  'in-progress': 'blue',
-  done: 'green',
-};
-
-/** An item becomes due soon this many days before its due date (private.required_training_due_soon_days). */
-export const DUE_SOON_DAYS = 30;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const roleField = z.enum(ROLES, { error: 'Role must be ADMIN, INSTRUCTOR or STUDENT' });
 const serviceField = z.enum(SERVICE_CODES, { error: 'Service must be one of UKPS, UKAS, UKFRS, UKHW, AUX, MISC' });
@@ -50,7 +39,7 @@ const roleOrServiceMessage = { message: 'Choose a role, a service or both', path
 /** POST /api/required-training */
 export const requiredTrainingCreateSchema = z
   .object({
-    courseId: z.string({ error: 'Choose a course' }).regex(UUID, 'Choose a course'),
+    courseId: z.string({ error: 'Choose a course' }).regex(UUID_PATTERN, 'Choose a course'),
     role: roleField.nullable().optional(),
     service: serviceField.nullable().optional(),
     dueWithinDays: dueWithinDaysField.default(30),
@@ -80,10 +69,9 @@ const optionalFilter = <T extends z.ZodType>(schema: T) =>
 export const complianceFilterSchema = z.object({
   service: optionalFilter(serviceField),
   role: optionalFilter(roleField),
-  courseId: optionalFilter(z.string().regex(UUID, 'Course id must be a valid id')),
+  courseId: optionalFilter(z.string().regex(UUID_PATTERN, 'Course id must be a valid id')),
   status: optionalFilter(z.enum(TRAINING_STATUSES, { error: 'Status must be overdue, due-soon, in-progress or done' })),
 });
-export type ComplianceFilter = z.infer<typeof complianceFilterSchema>;
 
 export interface RequiredTrainingRule {
   id: string;
@@ -135,15 +123,6 @@ export interface CompliancePerson {
   dueAt: string | null;
   progress: number;
   validUntil: string | null;
-}
-
-const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
-
-/** `22 November 2026` in London time, '' for nothing. */
-export function longDateText(value: string | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : longDate.format(date);
 }
 
 /** The CSV export's header row. */

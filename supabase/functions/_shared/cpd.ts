@@ -3,6 +3,7 @@
 // rules match the table's checks (migration 20260363000000_cpd_records.sql).
 import { z } from 'zod';
 import type { CertificateState } from './certificates.ts';
+import { londonToday } from './dates.ts';
 
 export const CPD_ACTIVITY_MAX = 200;
 export const CPD_TEXT_MAX = 5000;
@@ -27,13 +28,8 @@ export const CPD_MESSAGES = {
   reflectionLong: `The reflection must be at most ${CPD_TEXT_MAX} characters`,
 } as const;
 
-const londonParts = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'Europe/London' });
-
-/** Today's calendar date in London as `YYYY-MM-DD` (the day the database's check uses). */
-export function londonToday(now: Date = new Date()): string {
-  const parts = Object.fromEntries(londonParts.formatToParts(now).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
+/** Today's calendar date in London as `YYYY-MM-DD` (the day the database's check uses); from dates.ts. */
+export { londonToday };
 
 /** True for a real calendar date written `YYYY-MM-DD` (no 31 February). */
 export function isCalendarDate(value: string): boolean {
@@ -84,7 +80,6 @@ export const cpdEntrySchema = z.object({
     .max(CPD_TEXT_MAX, CPD_MESSAGES.reflectionLong)
     .default(''),
 });
-export type CpdEntryInput = z.input<typeof cpdEntrySchema>;
 export type CpdEntryValues = z.infer<typeof cpdEntrySchema>;
 
 /** Paging of GET /api/me/cpd-entries. */
@@ -168,26 +163,6 @@ export function learningRecordTotals(completed: readonly CompletedCourse[], entr
 export function hoursText(hours: number): string {
   const text = Number.isInteger(hours) ? String(hours) : String(Math.round(hours * 100) / 100);
   return `${text} ${hours === 1 ? 'hour' : 'hours'}`;
-}
-
-/**
- * What a certificate's validity says, with the caller's date formatter (`22 November 2026`): the words of the
- * learner screens (web/src/components/CertificateValidity.tsx), for the PDF where there is no badge.
- */
-export function validityText(
-  c: Pick<CompletedCourse, 'state' | 'expiresAt' | 'revokedAt'>,
-  formatDate: (iso: string) => string,
-): string {
-  switch (c.state) {
-    case 'revoked':
-      return c.revokedAt ? `Revoked on ${formatDate(c.revokedAt)}` : 'Revoked';
-    case 'expired':
-      return c.expiresAt ? `Expired on ${formatDate(c.expiresAt)}` : 'Expired';
-    case 'expiring':
-      return c.expiresAt ? `Expiring soon: valid until ${formatDate(c.expiresAt)}` : 'Expiring soon';
-    default:
-      return c.expiresAt ? `Valid until ${formatDate(c.expiresAt)}` : 'Does not expire';
-  }
 }
 
 /** `learning-record-sam_patel-2026-11-22.pdf` (usernames are ASCII letters, digits, . _ -). */

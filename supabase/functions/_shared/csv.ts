@@ -1,11 +1,13 @@
 // CSV writing shared by every export (learning record, compliance, ...).
 // Excel-friendly: UTF-8 with a byte-order mark (so Excel reads £, é and the like correctly), CRLF line ends
 // (RFC 4180), every field quoted when it needs to be. One format for every export (issue 15.4): dates ISO
-// `2026-11-25` (the Europe/London calendar day), several values in one cell separated by `;`, and file names
-// `<what>-2026-11-25.csv` (csvFileName).
+// `2026-11-25` (the Europe/London calendar day, from dates.ts), several values in one cell separated by `;`,
+// and file names `<what>-2026-11-25.csv` (csvFileName).
 // Formula injection: a text cell that starts with = + - @ TAB or CR would be run as a formula by spreadsheet
 // software; such cells get a leading apostrophe (OWASP's advice), so '=HYPERLINK(...)' is shown as text.
 // Numbers passed as numbers are never touched, so a negative number stays a number.
+
+import { clockTime, isoDate, londonToday } from './dates.ts';
 
 export type CsvValue = string | number | boolean | Date | null | undefined;
 
@@ -22,26 +24,11 @@ export function neutraliseFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-const londonDay = new Intl.DateTimeFormat('en-CA', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' });
-const londonTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'Europe/London' });
+/** A date cell: ISO `yyyy-mm-dd` (dates.ts isoDate), '' for nothing or rubbish. */
+export const csvDate = isoDate;
 
-/**
- * ISO `yyyy-mm-dd`. A plain calendar date ('2026-11-22', as Postgres sends a `date`) is written as it is, with no
- * time zone shift; a timestamp (ISO string or Date) is written as its London calendar date. '' for nothing or rubbish.
- */
-export function csvDate(value: string | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
-  const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : londonDay.format(date);
-}
-
-/** `HH:mm`, 24-hour, Europe/London; '' for nothing or rubbish. */
-export function csvTime(value: string | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : londonTime.format(date);
-}
+/** A time cell: `HH:mm`, 24-hour, Europe/London (dates.ts clockTime), '' for nothing or rubbish. */
+export const csvTime = clockTime;
 
 /** Several values in one cell: joined with `;` (every export alike). */
 export function csvList(values: readonly (string | null | undefined)[] | null | undefined): string {
@@ -55,7 +42,7 @@ export function csvJson(value: unknown): string {
 
 /** An export's file name: `<what>-2026-11-25.csv`, today's date in London. */
 export function csvFileName(what: string, now: Date = new Date()): string {
-  return `${what}-${londonDay.format(now)}.csv`;
+  return `${what}-${londonToday(now)}.csv`;
 }
 
 /** One field: text neutralised, then quoted (doubling quotes) when it holds a comma, quote or line break. */

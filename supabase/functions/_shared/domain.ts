@@ -1,4 +1,4 @@
-// Roles, course vocabularies and settings options (specification §3-4, DESIGN.md §3).
+// Roles, course vocabularies and settings options, shared by the web app and the api function.
 
 export const PRODUCT_NAME = 'Emergency Services Learning';
 export const PRODUCT_VERSION = 3;
@@ -14,7 +14,7 @@ export const ROLE_LABELS: Record<Role, string> = {
 
 export const COURSE_STATUSES = ['DRAFT', 'ACTIVE', 'ARCHIVED'] as const;
 export type CourseStatus = (typeof COURSE_STATUSES)[number];
-/** ACTIVE is shown to people as "Published" (DESIGN.md §3). */
+/** ACTIVE is shown to people as "Published" (the stored value stays ACTIVE). */
 export const COURSE_STATUS_LABELS: Record<CourseStatus, string> = {
   DRAFT: 'Draft',
   ACTIVE: 'Published',
@@ -30,7 +30,6 @@ export const COURSE_LEVEL_LABELS: Record<CourseLevel, string> = {
 };
 
 export const QUESTION_TYPES = ['MULTIPLE_CHOICE', 'TRUE_FALSE'] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export const COURSE_ACCESS_OPTIONS = [
   'public-login',
@@ -79,7 +78,7 @@ export interface AuthSession {
   token_type: 'bearer';
 }
 
-/** Body of every non-2xx API answer (DESIGN.md §4). */
+/** Body of every non-2xx API answer (app.ts onError): a message, and field messages for a form. */
 export interface ApiErrorBody {
   message: string;
   fields?: Record<string, string>;

@@ -1,5 +1,5 @@
 // Profile and password-change schemas, shared by the profile page and PUT /api/profile[/password].
-// The rules and messages are those of registration (specification §5) so that a name or email that
+// The rules and messages are those of registration (schemas.ts) so that a name or email that
 // could register can also be saved, and a new password obeys the same minimum.
 import { z } from 'zod';
 import { confirmPasswordField, emailField, nameField, newPasswordField } from './schemas.ts';

@@ -2,6 +2,7 @@
 // Scored by the database (private.submit_quiz_attempt); shared by the api function and the quiz form.
 import { z } from 'zod';
 import { uuidSchema } from './catalogue.ts';
+import { longDateTime } from './dates.ts';
 
 export const MAX_QUIZ_QUESTIONS = 200;
 export const MAX_OPTIONS = 20;
@@ -45,20 +46,6 @@ export interface QuizAttempts {
   nextAttemptAt: string | null;
 }
 
-const londonDateTime = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'Europe/London',
-});
-
-/** `25 November 2026 at 14:30`, London time (as web/src/lib/format.ts formatDateTime). */
-export function formatLondonDateTime(iso: string | Date): string {
-  return londonDateTime.format(typeof iso === 'string' ? new Date(iso) : iso);
-}
-
 /** `1 attempt remaining`, `3 attempts remaining`, `No attempts remaining`; null when unlimited. */
 export function attemptsRemainingText(attempts: Pick<QuizAttempts, 'remaining'>): string | null {
   if (attempts.remaining == null) return null;
@@ -70,7 +57,7 @@ export function attemptsRemainingText(attempts: Pick<QuizAttempts, 'remaining'>)
 export const noAttemptsLeftMessage = (max: number) =>
   `You have used all ${max} ${max === 1 ? 'attempt' : 'attempts'} at this quiz.`;
 export const retryWaitMessage = (nextAttemptAt: string) =>
-  `You can take this quiz again from ${formatLondonDateTime(nextAttemptAt)}.`;
+  `You can take this quiz again from ${longDateTime(nextAttemptAt)}.`;
 
 /** GET /api/modules/:id/quiz: the learner's view, without answers. */
 export interface LearnerQuiz {

@@ -1,4 +1,4 @@
-// zod schemas with the specification's messages (§5), defined once for the web forms and the api
+// zod schemas of the account forms with their messages, defined once for the web forms and the api
 // function. Imports only zod, mapped to npm:zod in Deno and resolved from node_modules by Vite.
 import { z } from 'zod';
 
@@ -10,7 +10,7 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-/** The account fields of registration (specification §5), reused wherever an account is edited. */
+/** The account fields of registration, reused wherever an account is edited. */
 export const usernameField = z
   .string({ error: 'Username must be at least 3 characters' })
   .trim()

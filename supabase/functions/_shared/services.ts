@@ -1,4 +1,4 @@
-// The six service categories every course belongs to (specification §1). Shared by the web app
+// The six service categories every course belongs to. Shared by the web app
 // and the api function; imports nothing so it runs unchanged in Deno and in the browser.
 
 export const SERVICE_CODES = ['UKPS', 'UKAS', 'UKFRS', 'UKHW', 'AUX', 'MISC'] as const;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ROLES, type Role } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
 import { usernameField } from './schemas.ts';
+import { UUID_PATTERN } from './ids.ts';
 
 /** A file over this is refused with 413 before it is read. */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
@@ -408,7 +409,7 @@ export const importRowSchema = z.object({
 /** POST /api/admin/users/import: one part of an import, the rows to create (checked again on the server). */
 export const importRequestSchema = z
   .object({
-    importId: z.string({ error: 'importId must be a uuid' }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'importId must be a uuid'),
+    importId: z.string({ error: 'importId must be a uuid' }).regex(UUID_PATTERN, 'importId must be a uuid'),
     part: z.number({ error: 'Part must be a whole number' }).int('Part must be a whole number').min(1, 'Part must be at least 1').max(10_000, 'Part is too large').default(1),
     rows: z
       .array(importRowSchema, { error: 'Rows must be a list' })
@@ -419,7 +420,6 @@ export const importRequestSchema = z
     message: 'Every row needs its own line number',
     path: ['rows'],
   });
-export type ImportRequest = z.input<typeof importRequestSchema>;
 
 /** GET /api/admin/users/export.csv: the Users tab's search and filters. */
 export const userExportQuerySchema = z.object({

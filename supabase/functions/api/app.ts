@@ -10,15 +10,24 @@ import { ApiError } from './lib/errors.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './lib/unavailable.ts';
 import { authRoutes } from './routes/auth.ts';
-import { courseRoutes } from './routes/courses.ts';
-import { adminRoutes } from './routes/admin.ts';
-import { adminImportRoutes } from './routes/admin-import.ts';
-import { learnerRoutes } from './routes/learner.ts';
+import { profileRoutes } from './routes/profile.ts';
+import { courseRoutes } from './routes/courses/index.ts';
+import { moduleRoutes } from './routes/modules/index.ts';
+import { quizRoutes } from './routes/quizzes/index.ts';
+import { questionRoutes } from './routes/questions.ts';
+import { enrollmentRoutes } from './routes/enrollments.ts';
+import { certificateRoutes } from './routes/certificates/index.ts';
+import { adminCertificateRoutes } from './routes/certificates/admin.ts';
+import { userRoutes } from './routes/users/index.ts';
+import { importRoutes } from './routes/imports.ts';
+import { roleRoutes } from './routes/roles.ts';
+import { settingsRoutes } from './routes/settings.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { instructorRoutes } from './routes/instructor.ts';
-import { authoringRoutes } from './routes/authoring.ts';
-import { learningRecordRoutes } from './routes/learning-record.ts';
+import { requiredTrainingRoutes, myRequiredTrainingRoutes } from './routes/required-training.ts';
 import { complianceRoutes } from './routes/compliance.ts';
-import { adminCertificateRoutes } from './routes/admin-certificates.ts';
+import { learnerRecordRoutes, myLearningRecordRoutes } from './routes/learning-record.ts';
+import { cpdEntryRoutes } from './routes/cpd-entries.ts';
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
@@ -35,16 +44,30 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   );
   app.use('*', createCallerMiddleware(config, db));
   app.use('*', createPasswordChangeGate(db));
-  app.route('/', authRoutes(config, db));
-  app.route('/', courseRoutes(config, db));
-  app.route('/', adminRoutes(config, db));
-  app.route('/', adminImportRoutes(config, db));
-  app.route('/', learnerRoutes(config, db));
-  app.route('/', instructorRoutes(config, db));
-  app.route('/', authoringRoutes(config, db));
-  app.route('/', learningRecordRoutes(config, db));
-  app.route('/', complianceRoutes(config, db));
-  app.route('/', adminCertificateRoutes(config, db));
+  // One router per resource, at its prefix: the file that answers a URL is named by its first segments.
+  // Only the application's own middleware above runs before them (no router adds any), and no two
+  // routers answer the same method and path, so the order below decides nothing.
+  app.route('/', authRoutes(config, db)); // /register, /login, /logout, /user
+  app.route('/profile', profileRoutes(config, db));
+  app.route('/courses', courseRoutes(config, db));
+  app.route('/modules', moduleRoutes(config, db));
+  app.route('/quizzes', quizRoutes(config, db));
+  app.route('/questions', questionRoutes(config, db));
+  app.route('/enrollments', enrollmentRoutes(config, db));
+  app.route('/certificates', certificateRoutes(config, db));
+  app.route('/admin/certificates', adminCertificateRoutes(config, db));
+  app.route('/users', userRoutes(config, db));
+  app.route('/admin/users', importRoutes(config, db)); // /import/preview, /import, /export.csv
+  app.route('/admin/users/:id', learnerRecordRoutes(config, db)); // /learning-record[.pdf|.csv]
+  app.route('/roles', roleRoutes(config, db));
+  app.route('/settings', settingsRoutes(config, db));
+  app.route('/audit', auditRoutes(config, db));
+  app.route('/instructor', instructorRoutes(config, db));
+  app.route('/required-training', requiredTrainingRoutes(config, db));
+  app.route('/compliance', complianceRoutes(config, db));
+  app.route('/me', myLearningRecordRoutes(config, db)); // /learning-record[.pdf|.csv]
+  app.route('/me/cpd-entries', cpdEntryRoutes(config, db));
+  app.route('/me/required-training', myRequiredTrainingRoutes(config, db));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
 

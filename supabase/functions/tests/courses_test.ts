@@ -1,5 +1,5 @@
-// The learner journey's API (routes/courses.ts) against the real running platform and its seeded
-// database: catalogue, course, outline, module, enrolment, progress, quizzes and the time limit.
+// The learner journey's API (routes/courses/, routes/modules/, routes/quizzes/, routes/enrollments.ts)
+// against the real running platform and its seeded database: catalogue, course, outline, module, enrolment, progress, quizzes and the time limit.
 import nodeAssert from 'node:assert/strict';
 import { call, closePoolAfterTests, db, register, test } from './helpers.ts';
 

@@ -29,7 +29,7 @@ interface Route {
   emptyForUnknown?: boolean;
 }
 
-// Every route of supabase/functions/api/routes/*.ts (method + path), with what each reads.
+// Every route of supabase/functions/api/routes/ (method + path), with what each reads.
 const ROUTES: Route[] = [
   // auth.ts
   { method: 'POST', path: '/api/register', body: 'json', required: true, fields: { username: 'string', email: 'string', name: 'string', password: 'string', confirmPassword: 'string' } },

@@ -4,8 +4,10 @@
 import type { CSSProperties } from 'react';
 import { Badge, Group, Text } from '@mantine/core';
 import { IconAlertTriangle, IconBan, IconCircleCheck, IconClockExclamation } from '@tabler/icons-react';
-import { CERTIFICATE_STATE_LABELS, type CertificateState, type CertificateValidity } from '@shared/certificates.ts';
-import { formatDate } from '@/lib/format';
+import { CERTIFICATE_STATE_LABELS, type CertificateState, type CertificateValidity, validityText } from '@shared/certificates.ts';
+
+/** The one wording of a certificate's validity (@shared/certificates.ts), for the screens that show it beside a badge. */
+export { validityText };
 
 /** Dark enough for white text at 4.5:1 or more (WCAG 2.2 AA). */
 export const CERTIFICATE_STATE_BACKGROUND: Record<CertificateState, string> = {
@@ -21,18 +23,6 @@ const ICONS = {
   expired: IconAlertTriangle,
   revoked: IconBan,
 } as const;
-
-/** `Valid until 22 November 2027`, `Does not expire`, `Expired on …`, `Revoked on …`. */
-export function validityText(c: Pick<CertificateValidity, 'state' | 'expiresAt' | 'revokedAt'>): string {
-  switch (c.state) {
-    case 'revoked':
-      return `Revoked on ${formatDate(c.revokedAt)}`;
-    case 'expired':
-      return `Expired on ${formatDate(c.expiresAt)}`;
-    default:
-      return c.expiresAt ? `Valid until ${formatDate(c.expiresAt)}` : 'Does not expire';
-  }
-}
 
 export function CertificateStateBadge({ state }: { state: CertificateState }) {
   const Icon = ICONS[state];

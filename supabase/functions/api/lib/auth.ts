@@ -7,6 +7,7 @@ import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } 
 import type { Config } from './config.ts';
 import { type Db, type DbCaller, SESSION_REFUSED } from './db.ts';
 import { ApiError, unauthorized } from './errors.ts';
+import { UUID_PATTERN } from '../../_shared/ids.ts';
 
 export type Caller =
   | { kind: 'visitor'; db: DbCaller }
@@ -14,7 +15,6 @@ export type Caller =
 
 export type Env = { Variables: { caller: Caller } };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Routes whose handlers act (Auth calls, service-role writes) before any transaction as the caller. */
 const CHECK_FIRST = /^\/api\/(login|register|logout)\/?$/;
@@ -103,8 +103,8 @@ export function createCallerMiddleware(config: Config, db: Db) {
     const sessionId = claims.session_id;
     if (
       claims.role !== 'authenticated' ||
-      typeof sub !== 'string' || !UUID.test(sub) ||
-      typeof sessionId !== 'string' || !UUID.test(sessionId)
+      typeof sub !== 'string' || !UUID_PATTERN.test(sub) ||
+      typeof sessionId !== 'string' || !UUID_PATTERN.test(sessionId)
     ) {
       throw unauthorized(SESSION_REFUSED);
     }

@@ -99,3 +99,12 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
   }
   return validate(schema, value);
 }
+
+/** Optional JSON body: none (or empty) is false (read as {}); anything sent must be JSON, else 415. */
+export function optionalJson(c: Context): boolean {
+  const length = c.req.header('content-length');
+  const type = c.req.header('content-type');
+  if (!type && (length === undefined || length === '0')) return false;
+  if (!type && length !== '0') throw new ApiError(415, 'Send the body as application/json');
+  return true;
+}

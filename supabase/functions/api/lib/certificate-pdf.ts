@@ -1,7 +1,9 @@
-// Certificate PDFs (DESIGN.md §3): one A4 landscape page in the template chosen in settings, each
-// template a visibly different layout. Built with pdf-lib's standard fonts, so no font files ship.
+// Certificate PDFs: one A4 landscape page in the template chosen in settings (read at each download,
+// so an admin's change applies to every certificate), each template a visibly different layout. Built with pdf-lib's standard fonts, so no font files ship.
 import { PDFDict, type PDFFont, PDFDocument, type PDFImage, PDFName, type PDFPage, PDFString, rgb, type RGB, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
+import { validityText as certificateValidityText } from '../../_shared/certificates.ts';
+import { longDate } from '../../_shared/dates.ts';
 import type { CertificateTemplate } from '../../_shared/domain.ts';
 import { serviceLabel } from '../../_shared/services.ts';
 
@@ -22,9 +24,12 @@ export interface CertificateData {
   hours: number | null;
 }
 
-/** `Valid until 25 November 2027`, or `Does not expire`: always printed (issue 15). */
+/**
+ * `Valid until 25 November 2027`, or `Does not expire`: always printed (issue 15). The document states
+ * its validity as issued, in the words every screen uses for a valid certificate (_shared/certificates.ts).
+ */
 export function validityText(expiresAt: Date | null): string {
-  return validityLine(expiresAt) ?? 'Does not expire';
+  return certificateValidityText({ state: 'valid', expiresAt, revokedAt: null });
 }
 
 /** `Issued by Emergency Services Learning · Course length: 6 hours`. */
@@ -44,23 +49,6 @@ const QR_SIZE = 78;
 
 const WIDTH = 841.89;
 const HEIGHT = 595.28;
-
-const londonDate = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'Europe/London',
-});
-
-/** `22 November 2026`, as every date in the product. */
-export function formatUkDate(date: Date): string {
-  return londonDate.format(date);
-}
-
-/** `Valid until 22 November 2027`, or null for a certificate that never expires. */
-export function validityLine(expiresAt: Date | null): string | null {
-  return expiresAt ? `Valid until ${formatUkDate(expiresAt)}` : null;
-}
 
 // Service colours for the service-specific template (the Mantine colours of _shared/services.ts).
 const SERVICE_RGB: Record<string, RGB> = {
@@ -157,7 +145,7 @@ function standard(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   centred(page, 'has successfully completed the course', HEIGHT - 275, f.regular, 14, GREY);
   centred(page, d.courseTitle, HEIGHT - 315, f.bold, 22, INK);
   if (d.service) centred(page, serviceLabel(d.service), HEIGHT - 345, f.regular, 13, GREY);
-  centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 385, f.regular, 13, INK);
+  centred(page, `Completed on ${longDate(d.issuedAt)}`, HEIGHT - 385, f.regular, 13, INK);
   centred(page, validityText(d.expiresAt), HEIGHT - 405, f.bold, 13, INK);
   centred(page, issuerLine(d), HEIGHT - 430, f.regular, 12, GREY);
   verificationBlock(page, doc, d, f, 80, GREY, 'centre', d.qr);
@@ -175,7 +163,7 @@ function professional(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   centred(page, 'in recognition of the successful completion of', HEIGHT - 270, f.serifItalic, 15, GREY);
   centred(page, d.courseTitle, HEIGHT - 310, f.serifBold, 22, INK);
   if (d.service) centred(page, serviceLabel(d.service), HEIGHT - 340, f.serif, 13, GREY);
-  centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 380, f.serif, 13, INK);
+  centred(page, `Completed on ${longDate(d.issuedAt)}`, HEIGHT - 380, f.serif, 13, INK);
   centred(page, validityText(d.expiresAt), HEIGHT - 400, f.serifBold, 13, INK);
   centred(page, issuerLine(d), HEIGHT - 425, f.serif, 12, GREY);
   verificationBlock(page, doc, d, f, 75, NAVY, 'centre', d.qr);
@@ -191,7 +179,7 @@ function serviceSpecific(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   centred(page, d.learnerName, HEIGHT - 245, f.bold, 30, INK);
   centred(page, 'for completing', HEIGHT - 285, f.regular, 14, GREY);
   centred(page, d.courseTitle, HEIGHT - 325, f.bold, 22, colour);
-  centred(page, `Completed on ${formatUkDate(d.issuedAt)}`, HEIGHT - 370, f.regular, 13, INK);
+  centred(page, `Completed on ${longDate(d.issuedAt)}`, HEIGHT - 370, f.regular, 13, INK);
   centred(page, validityText(d.expiresAt), HEIGHT - 390, f.bold, 13, INK);
   centred(page, issuerLine(d), HEIGHT - 415, f.regular, 12, GREY);
   verificationBlock(page, doc, d, f, 80, GREY, 'centre', d.qr);
@@ -211,7 +199,7 @@ function custom(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   left(page, 'Service', x, HEIGHT - 295, f.regular, 11, GREY);
   left(page, d.service ? serviceLabel(d.service) : 'Not specified', x, HEIGHT - 318, f.regular, 15, INK);
   left(page, 'Completed on', x, HEIGHT - 360, f.regular, 11, GREY);
-  left(page, formatUkDate(d.issuedAt), x, HEIGHT - 383, f.regular, 15, INK);
+  left(page, longDate(d.issuedAt), x, HEIGHT - 383, f.regular, 15, INK);
   left(page, 'Validity', x + 230, HEIGHT - 360, f.regular, 11, GREY);
   left(page, validityText(d.expiresAt), x + 230, HEIGHT - 383, f.bold, 15, INK, 250);
   left(page, issuerLine(d), x, HEIGHT - 420, f.regular, 12, GREY);

@@ -123,7 +123,7 @@ export function createDb(url: string): Db {
     max: POOL_SIZE,
     idle_timeout: 20,
     connect_timeout: CONNECT_TIMEOUT_S,
-    // snake_case columns come out camelCase: the one place that converts (DESIGN.md §4).
+    // snake_case columns come out camelCase: the one place that converts, so SQL and JSON each keep their own style.
     transform: postgres.camel,
     onnotice: () => {},
     connection: { application_name: 'api-function' },

@@ -14,3 +14,28 @@ export class ApiError extends Error {
 }
 
 export const unauthorized = (message = 'Not signed in') => new ApiError(401, message);
+
+/** The code and hint of a Postgres error (null for anything else). */
+export interface PgErrorLike {
+  code?: string;
+  hint?: string;
+}
+export function pgError(error: unknown): PgErrorLike | null {
+  return error && typeof error === 'object' && 'code' in error && typeof (error as PgErrorLike).code === 'string'
+    ? (error as PgErrorLike)
+    : null;
+}
+
+/**
+ * The refusals the SQL functions raise on purpose (42501, P0002, 55000) as 403, 404 and 409 with
+ * their own message; any other database error text (a policy, a relation name) never reaches the client.
+ */
+export function fromSqlFunction(error: unknown): never {
+  const code = (error as { code?: unknown })?.code;
+  const raised = (error as { routine?: unknown })?.routine === 'exec_stmt_raise';
+  const message = raised ? (error as { message?: string })?.message ?? '' : '';
+  if (code === '42501') throw new ApiError(403, message || 'Forbidden');
+  if (code === 'P0002') throw new ApiError(404, message || 'Not found');
+  if (code === '55000') throw new ApiError(409, message || 'Conflict');
+  throw error;
+}

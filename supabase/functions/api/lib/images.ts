@@ -1,4 +1,4 @@
-// Image uploads (DESIGN.md §4): read a multipart body under a size cap, decide the type by the
+// Image uploads: read a multipart body under a size cap, decide the type by the
 // file's first bytes (never its name or declared type), and store it in a public bucket under a
 // generated name with the service role. Callers check the user's right under RLS first.
 import type { Context } from 'hono';

@@ -4,8 +4,10 @@
 // pages with the table heading repeated, and "Page n of m" on every page. Standard fonts only
 // (WinAnsi; other characters as in the certificates: accents dropped, the rest '?').
 import { PDFDict, type PDFFont, PDFDocument, PDFName, type PDFPage, PDFString, rgb, StandardFonts } from 'pdf-lib';
-import { type CompletedCourse, type CpdEntry, hoursText, type LearningRecord, validityText } from '../../_shared/cpd.ts';
-import { drawable, formatUkDate } from './certificate-pdf.ts';
+import { validityTextWithState } from '../../_shared/certificates.ts';
+import { type CompletedCourse, type CpdEntry, hoursText, type LearningRecord } from '../../_shared/cpd.ts';
+import { longDate } from '../../_shared/dates.ts';
+import { drawable } from './certificate-pdf.ts';
 
 const WIDTH = 595.28;
 const HEIGHT = 841.89;
@@ -27,8 +29,6 @@ interface Fonts {
   bold: PDFFont;
 }
 
-/** A date as `22 November 2026`; a calendar date (`2026-11-22`) is taken as that day. */
-const ukDate = (value: string) => formatUkDate(new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T12:00:00Z` : value));
 
 /** Splits text into lines no wider than `width` (words longer than a line are cut). */
 export function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
@@ -146,7 +146,7 @@ function courseRow(w: Writer, c: CompletedCourse) {
   const { regular, bold } = w.fonts;
   const [date, course, hours, score, certificate] = COURSE_COLUMNS;
   const cells: { x: number; lines: { text: string; font: PDFFont; color?: typeof INK }[] }[] = [
-    { x: MARGIN, lines: [{ text: formatUkDate(new Date(c.completedAt)), font: regular }] },
+    { x: MARGIN, lines: [{ text: longDate(c.completedAt), font: regular }] },
     {
       x: MARGIN + date.width,
       lines: [
@@ -159,7 +159,7 @@ function courseRow(w: Writer, c: CompletedCourse) {
       x: MARGIN + date.width + course.width + hours.width + score.width,
       lines: [
         { text: c.verificationCode, font: bold },
-        ...wrap(regular, validityText(c, (value) => formatUkDate(new Date(value))), SIZE, certificate.width - 8).map((text) => ({ text, font: regular })),
+        ...wrap(regular, validityTextWithState(c), SIZE, certificate.width - 8).map((text) => ({ text, font: regular })),
       ],
     },
   ];
@@ -183,7 +183,7 @@ function cpdRow(w: Writer, e: CpdEntry) {
   // The heading line of the entry stays with at least its first line of text.
   if (w.ensure(titleLines.length * LEADING + LEADING * 2 + 8)) w.tableHeader(CPD_COLUMNS);
   const top = w.y - 4;
-  w.text(ukDate(e.activityDate), MARGIN + 4, top - SIZE, regular, SIZE);
+  w.text(longDate(e.activityDate), MARGIN + 4, top - SIZE, regular, SIZE);
   titleLines.forEach((line, i) => w.text(line, MARGIN + date.width + 4, top - SIZE - i * LEADING, bold, SIZE));
   w.rightText(String(e.hours), MARGIN + date.width + activity.width + hours.width - 4, top - SIZE, regular, SIZE);
   w.y = top - titleLines.length * LEADING;
@@ -227,7 +227,7 @@ export async function learningRecordPdf(record: LearningRecord, options: Learnin
   w.text(options.siteName, MARGIN, w.y - 10, fonts.regular, 10, GREY);
   w.text('Learning record', MARGIN, w.y - 38, fonts.bold, 24);
   w.text(record.learner.name, MARGIN, w.y - 62, fonts.bold, 14);
-  w.text(`Generated on ${formatUkDate(generated)}`, MARGIN, w.y - 80, fonts.regular, 10, GREY);
+  w.text(`Generated on ${longDate(generated)}`, MARGIN, w.y - 80, fonts.regular, 10, GREY);
   w.y -= 100;
   const { totals } = record;
   const boxHeight = 58;
@@ -260,7 +260,7 @@ export async function learningRecordPdf(record: LearningRecord, options: Learnin
   }
 
   // Footer: who, when, page n of m.
-  const footer = `${record.learner.name} - learning record generated on ${formatUkDate(generated)}`;
+  const footer = `${record.learner.name} - learning record generated on ${longDate(generated)}`;
   w.pages.forEach((page, i) => {
     const safe = drawable(fonts.regular, footer);
     page.drawText(safe, { x: MARGIN, y: MARGIN - 4, size: 8, font: fonts.regular, color: GREY });

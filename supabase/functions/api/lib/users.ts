@@ -1,5 +1,6 @@
 // The user as every answer shows it (never a password or hash), read through RLS.
 import type { User } from '../../_shared/domain.ts';
+import { isoTimestamp } from '../../_shared/dates.ts';
 import type { Tx } from './db.ts';
 
 /** Reads one profile; the caller's RLS policies decide whether it is visible. */
@@ -23,12 +24,12 @@ export function toUser(row: Record<string, unknown>): User {
     name: String(row.name ?? ''),
     role: row.role as User['role'],
     services: Array.isArray(row.services) ? row.services.map(String) : [],
-    createdAt: createdAt instanceof Date ? createdAt.toISOString() : String(createdAt),
+    createdAt: isoTimestamp(createdAt)!,
     // Only present while the person must still replace a temporary password.
     ...(row.mustChangePassword === true ? { mustChangePassword: true } : {}),
   };
   // Only present for a deactivated person (a leaver), as the mustChangePassword flag above.
   const at = row.deactivatedAt;
-  if (at) user.deactivatedAt = at instanceof Date ? at.toISOString() : String(at);
+  if (at) user.deactivatedAt = isoTimestamp(at)!;
   return user;
 }

@@ -1,121 +1,43 @@
-// Mandatory training and compliance (issue 8): the required-training rules (admins any; instructors
-// their own courses in their own services; RLS decides), the learner's own list, and the compliance
-// view, its drill-down and its CSV export. Every status comes from ONE SQL function,
-// private.required_training_status (migration 20260362000000_mandatory_training.sql), run under the
-// caller's rights, so an instructor's figures and export hold only what they may see.
+// /api/compliance: who has done their required training, by course and service (the summary), the
+// people behind a figure (the drill-down) and its CSV export. Every status comes from ONE SQL
+// function, private.required_training_status (through private.compliance_summary and
+// private.compliance_people), run under the caller's rights, so an instructor's figures and export
+// hold only what they may see. The rules themselves: routes/required-training.ts.
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { Config } from '../lib/config.ts';
-import type { Db, Tx } from '../lib/db.ts';
-import { type Env, requireUser } from '../lib/auth.ts';
-import { jsonBody, validate } from '../lib/body.ts';
-import { ApiError } from '../lib/errors.ts';
 import {
   complianceCsvRow,
   complianceFileName,
   complianceFilterSchema,
   COMPLIANCE_CSV_HEADER,
   type CompliancePerson,
-  requiredTrainingCreateSchema,
-  requiredTrainingUpdateSchema,
   type TrainingStatus,
 } from '../../_shared/compliance.ts';
 import { attachmentDisposition, CSV_CONTENT_TYPE, toCsv } from '../../_shared/csv.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isoTimestamp } from '../../_shared/dates.ts';
+import type { Config } from '../lib/config.ts';
+import type { Db, Tx } from '../lib/db.ts';
+import { type Env, requireUser } from '../lib/auth.ts';
+import { validate } from '../lib/body.ts';
+import { pageFields } from '../lib/params.ts';
+import { fromDatabase } from './required-training.ts';
 
 /** The most rows one CSV export holds. */
 export const EXPORT_MAX_ROWS = 100_000;
 
-const pageFields = {
-  page: z.coerce.number({ error: 'Page must be a whole number from 1' }).int('Page must be a whole number from 1')
-    .min(1, 'Page must be a whole number from 1').max(100000, 'Page is too large').default(1),
-  pageSize: z.coerce.number({ error: 'Page size must be between 1 and 100' }).int('Page size must be between 1 and 100')
-    .min(1, 'Page size must be between 1 and 100').max(100, 'Page size must be between 1 and 100').default(20),
-};
-
-const rulesQuery = z.object({
-  ...pageFields,
-  courseId: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(UUID, 'Course id must be a valid id').optional()),
-});
 const summaryQuery = complianceFilterSchema.omit({ status: true }).extend(pageFields);
 const peopleQuery = complianceFilterSchema.extend(pageFields);
 
-const notAllowed = () => new ApiError(403, 'Only instructors and administrators can manage required training.');
-const ruleNotFound = () => new ApiError(404, 'Required training rule not found');
-
-/** Database refusals as HTTP answers; only messages our SQL raises on purpose reach the client. */
-function fromDatabase(error: unknown): never {
-  const code = (error as { code?: unknown })?.code;
-  const raised = (error as { routine?: unknown })?.routine === 'exec_stmt_raise';
-  const message = raised ? (error as { message?: string })?.message ?? '' : '';
-  if (code === '42501') {
-    throw new ApiError(403, message || 'You may only require your own courses, for a service you belong to.');
-  }
-  if (code === '22023') throw new ApiError(400, 'Validation failed', { courseId: message || 'Only a published course can be required' });
-  if (code === '23505') throw new ApiError(409, 'This course is already required for that role and service.');
-  if (code === '23514') throw new ApiError(400, 'Validation failed', { role: 'Choose a role, a service or both' });
-  if (code === '23503') throw new ApiError(400, 'Validation failed', { courseId: 'Course not found' });
-  throw error;
-}
-
-interface RuleRow {
-  id: string;
+interface SummaryRow {
+  service: string | null;
   courseId: string;
   courseTitle: string;
-  courseService: string;
-  certificateValidMonths: number | null;
-  role: string | null;
-  service: string | null;
-  dueWithinDays: number;
-  renewBeforeDays: number;
-  createdAt: Date;
-  createdBy: string | null;
-  createdByName: string | null;
-  canManage: boolean;
+  people: string;
+  compliant: string;
+  dueSoon: string;
+  overdue: string;
+  inProgress: string;
   total: string;
-}
-
-function toRule(r: RuleRow) {
-  return {
-    id: r.id,
-    course: { id: r.courseId, title: r.courseTitle, service: r.courseService, certificateValidMonths: r.certificateValidMonths },
-    role: r.role,
-    service: r.service,
-    dueWithinDays: r.dueWithinDays,
-    renewBeforeDays: r.renewBeforeDays,
-    createdAt: r.createdAt,
-    createdBy: r.createdBy && r.createdByName ? { id: r.createdBy, name: r.createdByName } : null,
-    canManage: r.canManage,
-  };
-}
-
-/** The rules the caller may read (RLS), one page, with whether they may change each. */
-function selectRules(tx: Tx, opts: { id?: string; courseId?: string; limit: number; offset: number }) {
-  return tx<RuleRow[]>`
-    select r.id, r.course_id, c.title as course_title, c.service::text as course_service, c.certificate_valid_months,
-           r.role::text, r.service::text, r.due_within_days, r.renew_before_days, r.created_at,
-           r.created_by, p.name as created_by_name,
-           private.manages_required_training(r.course_id, r.service) as can_manage,
-           count(*) over () as total
-    from public.required_training r
-    join public.courses c on c.id = r.course_id
-    left join public.profiles p on p.id = r.created_by
-    where (${opts.id ?? null}::uuid is null or r.id = ${opts.id ?? null}::uuid)
-      and (${opts.courseId ?? null}::uuid is null or r.course_id = ${opts.courseId ?? null}::uuid)
-    order by c.title, r.course_id, r.role nulls first, r.service nulls first, r.id
-    limit ${opts.limit} offset ${opts.offset}`;
-}
-
-/** Instructors and admins only (the rules and compliance are theirs). */
-async function requireManager(tx: Tx): Promise<void> {
-  const [me] = await tx<{ role: string | null }[]>`select private.current_role()::text as role`;
-  if (me?.role !== 'ADMIN' && me?.role !== 'INSTRUCTOR') throw notAllowed();
-}
-
-function ruleId(value: string): string {
-  if (!UUID.test(value)) throw ruleNotFound();
-  return value;
 }
 
 interface PersonRow {
@@ -141,10 +63,10 @@ function toPerson(r: PersonRow): CompliancePerson {
     services: r.services,
     course: { id: r.courseId, title: r.courseTitle },
     status: r.status,
-    dueAt: r.dueAt ? r.dueAt.toISOString() : null,
+    dueAt: isoTimestamp(r.dueAt),
     progress: r.progress,
     // An overdue person's certificate (if any) has expired: its date is the due date, not 'valid until'.
-    validUntil: r.certificateExpiresAt && r.status !== 'overdue' ? r.certificateExpiresAt.toISOString() : null,
+    validUntil: r.status !== 'overdue' ? isoTimestamp(r.certificateExpiresAt) : null,
   };
 }
 
@@ -157,154 +79,41 @@ function selectPeople(tx: Tx, f: z.infer<typeof peopleQuery> | z.infer<typeof co
       ${f.status ?? null}, ${limit}, ${offset})`;
 }
 
+/** One page of the summary: per service and course, how many people are compliant, due soon, overdue, in progress. */
+function selectSummary(tx: Tx, query: z.infer<typeof summaryQuery>) {
+  return tx<SummaryRow[]>`
+    select s.service::text, s.course_id, s.course_title, s.people, s.compliant, s.due_soon, s.overdue, s.in_progress,
+           count(*) over () as total
+    from private.compliance_summary(
+      ${query.service ?? null}::public.service_code, ${query.role ?? null}::public.user_role, ${query.courseId ?? null}::uuid) s
+    limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`;
+}
+
+function toSummaryRow(r: SummaryRow) {
+  return {
+    service: r.service,
+    course: { id: r.courseId, title: r.courseTitle },
+    people: Number(r.people),
+    compliant: Number(r.compliant),
+    dueSoon: Number(r.dueSoon),
+    overdue: Number(r.overdue),
+    inProgress: Number(r.inProgress),
+  };
+}
+
 export function complianceRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 
-  // ------------------------------------------------------------ rules
-
-  routes.get('/required-training', async (c) => {
-    const caller = requireUser(c);
-    const query = validate(rulesQuery, c.req.query());
-    const rows = await db.withCaller(caller.db, async (tx) => {
-      await requireManager(tx);
-      return await selectRules(tx, { courseId: query.courseId, limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
-    });
-    const total = rows.length > 0 ? Number(rows[0].total) : 0;
-    return c.json({ items: rows.map(toRule), total, page: query.page, pageSize: query.pageSize });
-  });
-
-  routes.post('/required-training', async (c) => {
-    const caller = requireUser(c);
-    const body = await jsonBody(c, requiredTrainingCreateSchema);
-    const rule = await db
-      .withCaller(caller.db, async (tx) => {
-        await requireManager(tx);
-        const [created] = await tx<{ id: string }[]>`
-          insert into public.required_training (course_id, role, service, due_within_days, renew_before_days)
-          values (${body.courseId}::uuid, ${body.role ?? null}::public.user_role, ${body.service ?? null}::public.service_code,
-                  ${body.dueWithinDays}, ${body.renewBeforeDays})
-          returning id`;
-        const [row] = await selectRules(tx, { id: created.id, limit: 1, offset: 0 });
-        const [{ n }] = await tx<{ n: string }[]>`
-          select count(*) as n from public.enrollments e where e.course_id = ${body.courseId}::uuid and e.status = 'ACTIVE'`;
-        return { ...toRule(row), enrolled: Number(n) };
-      })
-      .catch(fromDatabase);
-    return c.json(rule, 201);
-  });
-
-  routes.put('/required-training/:id', async (c) => {
-    const caller = requireUser(c);
-    const id = ruleId(c.req.param('id'));
-    const body = await jsonBody(c, requiredTrainingUpdateSchema);
-    const has = (key: string) => Object.hasOwn(body, key);
-    const rule = await db
-      .withCaller(caller.db, async (tx) => {
-        await requireManager(tx);
-        const updated = await tx<{ id: string }[]>`
-          update public.required_training set
-            role = case when ${has('role')} then ${body.role ?? null}::public.user_role else role end,
-            service = case when ${has('service')} then ${body.service ?? null}::public.service_code else service end,
-            due_within_days = coalesce(${body.dueWithinDays ?? null}::integer, due_within_days),
-            renew_before_days = coalesce(${body.renewBeforeDays ?? null}::integer, renew_before_days)
-          where id = ${id}::uuid
-          returning id`;
-        if (updated.length === 0) await refuseOrNotFound(tx, id);
-        const [row] = await selectRules(tx, { id, limit: 1, offset: 0 });
-        return toRule(row);
-      })
-      .catch(fromDatabase);
-    return c.json(rule);
-  });
-
-  routes.delete('/required-training/:id', async (c) => {
-    const caller = requireUser(c);
-    const id = ruleId(c.req.param('id'));
-    await db
-      .withCaller(caller.db, async (tx) => {
-        await requireManager(tx);
-        const deleted = await tx`delete from public.required_training where id = ${id}::uuid returning id`;
-        if (deleted.length === 0) await refuseOrNotFound(tx, id);
-      })
-      .catch(fromDatabase);
-    return c.body(null, 204);
-  });
-
-  /** Nothing changed: 403 when the caller can read the rule (it is not theirs to change), else 404. */
-  async function refuseOrNotFound(tx: Tx, id: string): Promise<never> {
-    const seen = await tx`select 1 from public.required_training where id = ${id}::uuid`;
-    if (seen.length > 0) throw new ApiError(403, 'You may only change rules of your own courses, in your own services.');
-    throw ruleNotFound();
-  }
-
-  // ------------------------------------------------------------ the learner's own list
-
-  routes.get('/me/required-training', async (c) => {
-    const caller = requireUser(c);
-    const rows = await db.withCaller(caller.db, (tx) =>
-      tx<{
-        courseId: string; courseTitle: string; courseService: string; status: TrainingStatus; dueAt: Date | null;
-        progress: number; certificateExpiresAt: Date | null; certified: boolean;
-        overdue: string; dueSoon: string; inProgress: string; done: string;
-      }[]>`
-        select st.course_id, st.course_title, st.course_service::text, st.status, st.due_at, st.progress,
-               st.certificate_expires_at, st.certificate_id is not null as certified,
-               count(*) filter (where st.status = 'overdue') over () as overdue,
-               count(*) filter (where st.status = 'due-soon') over () as due_soon,
-               count(*) filter (where st.status = 'in-progress') over () as in_progress,
-               count(*) filter (where st.status = 'done') over () as done
-        from private.required_training_status(${caller.userId}::uuid) st
-        order by private.required_training_status_rank(st.status), st.due_at nulls last, st.course_title, st.course_id
-        limit 100`);
-    const first = rows[0];
-    const counts: Record<TrainingStatus, number> = {
-      overdue: first ? Number(first.overdue) : 0,
-      'due-soon': first ? Number(first.dueSoon) : 0,
-      'in-progress': first ? Number(first.inProgress) : 0,
-      done: first ? Number(first.done) : 0,
-    };
-    const items = rows.map((r) => ({
-      course: { id: r.courseId, title: r.courseTitle, service: r.courseService },
-      status: r.status,
-      dueAt: r.dueAt,
-      progress: r.progress,
-      validUntil: r.status === 'overdue' ? null : r.certificateExpiresAt,
-      certified: r.certified,
-    }));
-    return c.json({ items, counts, attention: counts.overdue + counts['due-soon'] });
-  });
-
-  // ------------------------------------------------------------ compliance
-
-  routes.get('/compliance', async (c) => {
+  routes.get('/', async (c) => {
     const caller = requireUser(c);
     const query = validate(summaryQuery, c.req.query());
-    const rows = await db
-      .withCaller(caller.db, (tx) =>
-        tx<{
-          service: string | null; courseId: string; courseTitle: string; people: string; compliant: string;
-          dueSoon: string; overdue: string; inProgress: string; total: string;
-        }[]>`
-          select s.service::text, s.course_id, s.course_title, s.people, s.compliant, s.due_soon, s.overdue, s.in_progress,
-                 count(*) over () as total
-          from private.compliance_summary(
-            ${query.service ?? null}::public.service_code, ${query.role ?? null}::public.user_role, ${query.courseId ?? null}::uuid) s
-          limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`)
-      .catch(fromDatabase);
-    const items = rows.map((r) => ({
-      service: r.service,
-      course: { id: r.courseId, title: r.courseTitle },
-      people: Number(r.people),
-      compliant: Number(r.compliant),
-      dueSoon: Number(r.dueSoon),
-      overdue: Number(r.overdue),
-      inProgress: Number(r.inProgress),
-    }));
+    const rows = await db.withCaller(caller.db, (tx) => selectSummary(tx, query)).catch(fromDatabase);
+    const items = rows.map(toSummaryRow);
     const total = rows.length > 0 ? Number(rows[0].total) : 0;
     return c.json({ items, total, page: query.page, pageSize: query.pageSize });
   });
 
-  routes.get('/compliance/people', async (c) => {
+  routes.get('/people', async (c) => {
     const caller = requireUser(c);
     const query = validate(peopleQuery, c.req.query());
     const rows = await db
@@ -314,7 +123,7 @@ export function complianceRoutes(_config: Config, db: Db) {
     return c.json({ items: rows.map(toPerson), total, page: query.page, pageSize: query.pageSize });
   });
 
-  routes.get('/compliance/export.csv', async (c) => {
+  routes.get('/export.csv', async (c) => {
     const caller = requireUser(c);
     const query = validate(complianceFilterSchema, c.req.query());
     const rows = await db
@@ -330,4 +139,3 @@ export function complianceRoutes(_config: Config, db: Db) {
 
   return routes;
 }
-

@@ -1,52 +1,32 @@
-// The instructor dashboard (specification §2, DESIGN.md §3): overview figures, learners on the
-// caller's courses, approval of pending enrolments and per-course analytics. Every figure comes from
-// one SQL function (migration 20260325000000_instructor.sql) run under the caller's RLS.
+// /api/instructor: the instructor dashboard's overview figures, the learners on the caller's
+// courses and per-course analytics. Every figure comes from one SQL function (private.instructor_stats,
+// private.instructor_students, private.instructor_analytics) run under the caller's RLS. Approving
+// and declining pending enrolments is under /api/enrollments/:id (routes/enrollments.ts).
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { UUID_PATTERN } from '../../_shared/ids.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { validate } from '../lib/body.ts';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError, fromSqlFunction } from '../lib/errors.ts';
+import { pageFields } from '../lib/params.ts';
 
 export const STUDENT_STATUSES = ['pending', 'in-progress', 'completed'] as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const pageFields = {
-  page: z.coerce.number({ error: 'Page must be a whole number from 1' }).int('Page must be a whole number from 1')
-    .min(1, 'Page must be a whole number from 1').max(100000, 'Page is too large').default(1),
-  pageSize: z.coerce.number({ error: 'Page size must be between 1 and 100' }).int('Page size must be between 1 and 100')
-    .min(1, 'Page size must be between 1 and 100').max(100, 'Page size must be between 1 and 100').default(20),
-};
-
 const studentsQuery = z.object({
   ...pageFields,
-  courseId: z.string().regex(UUID, 'Course id must be a valid id').optional(),
+  courseId: z.string().regex(UUID_PATTERN, 'Course id must be a valid id').optional(),
   status: z.enum(STUDENT_STATUSES, { error: 'Status must be pending, in-progress or completed' }).optional(),
 });
 
 const analyticsQuery = z.object(pageFields);
 
-/** Database refusals raised by the SQL functions, as HTTP answers. */
-function fromDatabase(error: unknown): never {
-  const code = (error as { code?: unknown })?.code;
-  // Only the messages our SQL functions raise on purpose reach the client; any other database
-  // error text (a policy, a relation name) never does.
-  const raised = (error as { routine?: unknown })?.routine === 'exec_stmt_raise';
-  const message = raised ? (error as { message?: string })?.message ?? '' : '';
-  if (code === '42501') throw new ApiError(403, message || 'Forbidden');
-  if (code === 'P0002') throw new ApiError(404, message || 'Not found');
-  if (code === '55000') throw new ApiError(409, message || 'Conflict');
-  throw error;
-}
-
 const instructorOnly = () => new ApiError(403, "You don't have instructor permissions.");
 
 export function instructorRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
-
-  routes.get('/instructor/stats', async (c) => {
+  routes.get('/stats', async (c) => {
     const caller = requireUser(c);
     const [[row]] = await db
       .read(caller.db, (tx) => [
@@ -63,11 +43,11 @@ export function instructorRoutes(_config: Config, db: Db) {
           pendingRequests: number;
         }[]>`select * from private.instructor_stats()`,
       ])
-      .catch(fromDatabase);
+      .catch(fromSqlFunction);
     return c.json(row);
   });
 
-  routes.get('/instructor/students', async (c) => {
+  routes.get('/students', async (c) => {
     const caller = requireUser(c);
     const query = validate(studentsQuery, c.req.query());
     const offset = (query.page - 1) * query.pageSize;
@@ -76,7 +56,7 @@ export function instructorRoutes(_config: Config, db: Db) {
         tx<({ total: string } & Record<string, unknown>)[]>`
           select * from private.instructor_students(
             ${query.courseId ?? null}::uuid, ${query.status ?? null}, ${query.pageSize}, ${offset})`)
-      .catch(fromDatabase);
+      .catch(fromSqlFunction);
     const total = rows.length > 0 ? Number(rows[0].total) : await countWhenPastTheEnd();
     async function countWhenPastTheEnd() {
       // An empty page past the end still reports how many there are (rare: only then a second query).
@@ -94,7 +74,7 @@ export function instructorRoutes(_config: Config, db: Db) {
     return c.json({ items, total, page: query.page, pageSize: query.pageSize });
   });
 
-  routes.get('/instructor/analytics', async (c) => {
+  routes.get('/analytics', async (c) => {
     const caller = requireUser(c);
     const query = validate(analyticsQuery, c.req.query());
     const offset = (query.page - 1) * query.pageSize;
@@ -106,7 +86,7 @@ export function instructorRoutes(_config: Config, db: Db) {
           from public.settings s
           left join lateral private.instructor_analytics(${query.pageSize}, ${offset}) a on s.enable_analytics
           where s.id`)
-      .catch(fromDatabase);
+      .catch(fromSqlFunction);
     if (rows.length > 0 && !rows[0].allowed) throw instructorOnly();
     if (rows.length === 0 || !rows[0].enableAnalytics) return c.json({ enabled: false });
     const courses = rows.filter((r) => r.courseId !== null);
@@ -115,32 +95,5 @@ export function instructorRoutes(_config: Config, db: Db) {
     return c.json({ enabled: true, items, total, page: query.page, pageSize: query.pageSize });
   });
 
-  routes.post('/enrollments/:id/approve', async (c) => {
-    const caller = requireUser(c);
-    const id = enrollmentId(c.req.param('id'));
-    const enrollment = await db
-      .withCaller(caller.db, async (tx) => {
-        const [r] = await tx<Record<string, unknown>[]>`
-          select id, user_id, course_id, status, progress, completed, started_at, completed_at
-          from private.approve_enrollment(${id}::uuid)`;
-        return r;
-      })
-      .catch(fromDatabase);
-    return c.json(enrollment);
-  });
-
-  routes.post('/enrollments/:id/decline', async (c) => {
-    const caller = requireUser(c);
-    const id = enrollmentId(c.req.param('id'));
-    await db.withCaller(caller.db, (tx) => tx`select private.decline_enrollment(${id}::uuid)`).catch(fromDatabase);
-    return c.body(null, 204);
-  });
-
   return routes;
-}
-
-/** A path id that is not a uuid names no enrolment: 404, never a database error. */
-function enrollmentId(value: string): string {
-  if (!UUID.test(value)) throw new ApiError(404, 'Enrolment not found');
-  return value;
 }

@@ -1,4 +1,4 @@
-// Bulk user import and the user CSV export (issue 8), admins only.
+// /api/admin/users: the bulk user import and the user CSV export (issue 8), admins only.
 // - POST /api/admin/users/import/preview: the CSV (text/csv, or JSON {csv}) read and every row checked
 //   (format, role, services, repeats in the file, and, in one query for the whole file, usernames and
 //   emails already taken). Nothing is written.
@@ -8,6 +8,7 @@
 // - GET /api/admin/users/export.csv?search=&role=&service=: the Users tab's list as CSV, streamed in
 //   pages of 1,000 read under RLS, each page after a fresh admin check.
 import { Hono } from 'hono';
+import type { z } from 'zod';
 import type { Context } from 'hono';
 import { generateTemporaryPassword } from '../../_shared/admin.ts';
 import { attachmentDisposition, CSV_BOM, CSV_CONTENT_TYPE, csvDate, csvFileName, csvRow } from '../../_shared/csv.ts';
@@ -35,17 +36,13 @@ import { containsPattern, type Db, type Tx } from '../lib/db.ts';
 import { type Caller, type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, readBytes, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
+import { forbidden, isAdmin } from '../lib/admin.ts';
+import { firstQueryValues } from '../lib/params.ts';
 
 type UserCaller = Extract<Caller, { kind: 'user' }>;
 
-const forbidden = () => new ApiError(403, 'Only administrators may do this');
 /** Rows of the export read per query (and per transaction). */
 const EXPORT_PAGE = 1000;
-
-async function isAdmin(tx: Tx): Promise<boolean> {
-  const [row] = await tx<{ admin: boolean }[]>`select private.is_admin() as admin`;
-  return row?.admin === true;
-}
 
 /** The CSV text of a preview request: text/csv (or text/plain) as it is, or JSON {csv}. */
 async function csvText(c: Context<Env>): Promise<string> {
@@ -86,11 +83,42 @@ function temporaryPassword(): string {
   }
 }
 
-function searchQuery(c: Context): Record<string, string> {
-  return Object.fromEntries(Object.entries(c.req.queries()).map(([key, values]) => [key, values[0] ?? '']));
+/** Usernames and emails of the file already taken (one query for the whole file, however many rows). */
+function importClashes(tx: Tx, usernames: string[], emails: string[]) {
+  return tx<{ field: string; value: string }[]>`
+    select field, value from private.user_import_clashes(${usernames}::text[], ${emails}::text[])`;
 }
 
-export function adminImportRoutes(_config: Config, db: Db) {
+type Outcome = { line: number; userId: string | null; field: string | null; problem: string | null };
+
+/** One part of an import: private.import_users creates its accounts in one transaction, one audit event. */
+function importUsers(tx: Tx, importId: string, part: number, payload: Parameters<Tx['json']>[0]) {
+  return tx<Outcome[]>`
+    select line, user_id, field, problem
+    from private.import_users(${importId}::uuid, ${part}, ${tx.json(payload)}::jsonb)`;
+}
+
+type ExportRow = { username: string; email: string; name: string; role: string; services: string[]; createdAt: Date; cursor: string; id: string };
+
+/** One page after (cursor, id), newest first: the Users tab's order, served by profiles_created_at_idx.
+ * The cursor is created_at as Postgres's text (microseconds): a JS Date (milliseconds) would skip rows
+ * created in the same millisecond, as an import's rows are. It is sent as text, since postgres.js
+ * would serialise a timestamptz parameter through Date. */
+function exportPage(tx: Tx, query: z.infer<typeof userExportQuerySchema>, pattern: string | null, after: { cursor: string; id: string } | null) {
+  return tx<ExportRow[]>`
+    select id, username, email, name, role::text as role, services::text[] as services, created_at,
+           created_at::text as cursor
+    from public.profiles
+    where true
+    ${after ? tx`and (created_at, id) < (${after.cursor}::text::timestamptz, ${after.id}::uuid)` : tx``}
+    ${pattern ? tx`and lower(name || ' ' || username || ' ' || email) like ${pattern}` : tx``}
+    ${query.service ? tx`and services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
+    ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}
+    order by created_at desc, id desc
+    limit ${EXPORT_PAGE}`;
+}
+
+export function importRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 
   /** Runs fn as the caller once the database has said they are an admin (same transaction). */
@@ -101,7 +129,7 @@ export function adminImportRoutes(_config: Config, db: Db) {
     });
   }
 
-  routes.post('/admin/users/import/preview', async (c) => {
+  routes.post('/import/preview', async (c) => {
     const caller = requireUser(c);
     // Refuse non-admins before reading up to 2 MB.
     await asAdmin(caller, async () => {});
@@ -110,8 +138,7 @@ export function adminImportRoutes(_config: Config, db: Db) {
     const rows = checkFileRows(read);
     const { usernames, emails } = lookupValues(rows);
     // One query for the whole file, however many rows.
-    const clashes = await asAdmin(caller, (tx) => tx<{ field: string; value: string }[]>`
-      select field, value from private.user_import_clashes(${usernames}::text[], ${emails}::text[])`);
+    const clashes = await asAdmin(caller, (tx) => importClashes(tx, usernames, emails));
     markTaken(
       rows,
       new Set(clashes.filter((row) => row.field === 'username').map((row) => row.value)),
@@ -122,7 +149,7 @@ export function adminImportRoutes(_config: Config, db: Db) {
     return c.json(preview);
   });
 
-  routes.post('/admin/users/import', async (c) => {
+  routes.post('/import', async (c) => {
     const caller = requireUser(c);
     await asAdmin(caller, async () => {});
     const input = await jsonBody(c, importRequestSchema);
@@ -141,14 +168,11 @@ export function adminImportRoutes(_config: Config, db: Db) {
       password: passwords.get(row.line),
     }));
 
-    type Outcome = { line: number; userId: string | null; field: string | null; problem: string | null };
     let outcome: Outcome[] = [];
     if (payload.length > 0) {
       for (let attempt = 1; ; attempt += 1) {
         try {
-          outcome = await asAdmin(caller, (tx) => tx<Outcome[]>`
-            select line, user_id, field, problem
-            from private.import_users(${input.importId}::uuid, ${input.part}, ${tx.json(payload)}::jsonb)`);
+          outcome = await asAdmin(caller, (tx) => importUsers(tx, input.importId, input.part, payload));
           break;
         } catch (error) {
           const code = (error as { code?: unknown })?.code;
@@ -194,28 +218,12 @@ export function adminImportRoutes(_config: Config, db: Db) {
     return c.json(result, created.length > 0 ? 201 : 200);
   });
 
-  routes.get('/admin/users/export.csv', async (c) => {
+  routes.get('/export.csv', async (c) => {
     const caller = requireUser(c);
-    const query = validate(userExportQuerySchema, searchQuery(c));
+    const query = validate(userExportQuerySchema, firstQueryValues(c));
     const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
 
-    type ExportRow = { username: string; email: string; name: string; role: string; services: string[]; createdAt: Date; cursor: string; id: string };
-    /** One page after (cursor, id), newest first: the Users tab's order, served by profiles_created_at_idx.
-     * The cursor is created_at as Postgres's text (microseconds): a JS Date (milliseconds) would skip rows
-     * created in the same millisecond, as an import's rows are. It is sent as text, since postgres.js
-     * would serialise a timestamptz parameter through Date. */
-    const page = (after: { cursor: string; id: string } | null) =>
-      asAdmin(caller, (tx) => tx<ExportRow[]>`
-        select id, username, email, name, role::text as role, services::text[] as services, created_at,
-               created_at::text as cursor
-        from public.profiles
-        where true
-        ${after ? tx`and (created_at, id) < (${after.cursor}::text::timestamptz, ${after.id}::uuid)` : tx``}
-        ${pattern ? tx`and lower(name || ' ' || username || ' ' || email) like ${pattern}` : tx``}
-        ${query.service ? tx`and services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
-        ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}
-        order by created_at desc, id desc
-        limit ${EXPORT_PAGE}`);
+    const page = (after: { cursor: string; id: string } | null) => asAdmin(caller, (tx) => exportPage(tx, query, pattern, after));
 
     // The first page is read before answering, so a refusal is a clean 403 and not a broken download.
     let next: ExportRow[] | null = await page(null);

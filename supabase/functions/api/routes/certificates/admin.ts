@@ -1,6 +1,7 @@
-// Administration of certificates (issue 8): search every certificate by learner name or
-// verification code (server-side, paged, trigram-indexed) and revoke one with a reason. Runs under
-// the caller's RLS; private.revoke_certificate checks the admin itself and the audit trigger records it.
+// /api/admin/certificates, admins only (issue 8): search every certificate by learner name or
+// verification code (server-side, paged, trigram-indexed), revoke one with a reason, reissue one.
+// Runs under the caller's RLS; private.revoke_certificate and private.reissue_certificate check the
+// admin themselves and the audit trigger records it.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import {
@@ -8,19 +9,18 @@ import {
   type CertificateState,
   certificateRevokeSchema,
   certificateSearchQuerySchema,
-} from '../../_shared/certificates.ts';
-import type { Config } from '../lib/config.ts';
-import { containsPattern, type Db, type Tx } from '../lib/db.ts';
-import { type Env, requireUser } from '../lib/auth.ts';
-import { jsonBody, validate } from '../lib/body.ts';
-import { ApiError } from '../lib/errors.ts';
+} from '../../../_shared/certificates.ts';
+import { isoTimestamp as iso } from '../../../_shared/dates.ts';
+import type { Config } from '../../lib/config.ts';
+import { containsPattern, type Db, type Tx } from '../../lib/db.ts';
+import { type Env, requireUser } from '../../lib/auth.ts';
+import { jsonBody, validate } from '../../lib/body.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { firstQueryValues, pathId } from '../../lib/params.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const forbidden = () => new ApiError(403, 'Only administrators may do this');
-const notFound = () => new ApiError(404, 'Certificate not found');
-
-const iso = (value: unknown): string | null =>
-  value == null ? null : value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+const NOT_FOUND = 'Certificate not found';
+const notFound = () => new ApiError(404, NOT_FOUND);
 
 interface Row {
   id: string;
@@ -88,11 +88,8 @@ export function adminCertificateRoutes(_config: Config, db: Db) {
     });
   }
 
-  routes.get('/admin/certificates', async (c) => {
-    const query = validate(
-      certificateSearchQuerySchema,
-      Object.fromEntries(Object.entries(c.req.queries()).map(([key, values]) => [key, values[0] ?? ''])),
-    );
+  routes.get('/', async (c) => {
+    const query = validate(certificateSearchQuerySchema, firstQueryValues(c));
     const page = await asAdmin(c, async (tx) => {
       const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
       // The expression matches certificates_search_trgm_idx.
@@ -108,12 +105,11 @@ export function adminCertificateRoutes(_config: Config, db: Db) {
     return c.json(page);
   });
 
-  routes.post('/admin/certificates/:id/revoke', async (c) => {
-    const id = c.req.param('id');
+  routes.post('/:id/revoke', async (c) => {
     requireUser(c);
     // Who may: before reading the body, so a non-admin learns nothing from validation.
     await asAdmin(c, async () => {});
-    if (!UUID.test(id)) throw notFound();
+    const id = pathId(c, 'id', NOT_FOUND);
     const { reason } = await jsonBody(c, certificateRevokeSchema);
     const certificate = await asAdmin(c, async (tx) => {
       try {
@@ -134,11 +130,10 @@ export function adminCertificateRoutes(_config: Config, db: Db) {
 
   // Issue 15: the same verification code with the learner's name, course title and service as they
   // are now (after an admin corrected the name); private.reissue_certificate records it in the audit trail.
-  routes.post('/admin/certificates/:id/reissue', async (c) => {
-    const id = c.req.param('id');
+  routes.post('/:id/reissue', async (c) => {
     requireUser(c);
     await asAdmin(c, async () => {});
-    if (!UUID.test(id)) throw notFound();
+    const id = pathId(c, 'id', NOT_FOUND);
     const certificate = await asAdmin(c, async (tx) => {
       try {
         await tx.savepoint((sp) => sp`select 1 from private.reissue_certificate(${id}::uuid)`);

@@ -1,0 +1,235 @@
+// /api/required-training: the mandatory training rules (admins any; instructors their own courses in
+// their own services; RLS decides), and /api/me/required-training: the learner's own list with its
+// counts. Every status comes from ONE SQL function, private.required_training_status, run under the
+// caller's rights.
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { requiredTrainingCreateSchema, requiredTrainingUpdateSchema, type TrainingStatus } from '../../_shared/compliance.ts';
+import { UUID_PATTERN } from '../../_shared/ids.ts';
+import type { Config } from '../lib/config.ts';
+import type { Db, Tx } from '../lib/db.ts';
+import { type Env, requireUser } from '../lib/auth.ts';
+import { jsonBody, validate } from '../lib/body.ts';
+import { ApiError } from '../lib/errors.ts';
+import { pageFields, pathId } from '../lib/params.ts';
+
+const rulesQuery = z.object({
+  ...pageFields,
+  courseId: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(UUID_PATTERN, 'Course id must be a valid id').optional()),
+});
+const notAllowed = () => new ApiError(403, 'Only instructors and administrators can manage required training.');
+const RULE_NOT_FOUND = 'Required training rule not found';
+const ruleNotFound = () => new ApiError(404, RULE_NOT_FOUND);
+
+/** Database refusals as HTTP answers; only messages our SQL raises on purpose reach the client. */
+export function fromDatabase(error: unknown): never {
+  const code = (error as { code?: unknown })?.code;
+  const raised = (error as { routine?: unknown })?.routine === 'exec_stmt_raise';
+  const message = raised ? (error as { message?: string })?.message ?? '' : '';
+  if (code === '42501') {
+    throw new ApiError(403, message || 'You may only require your own courses, for a service you belong to.');
+  }
+  if (code === '22023') throw new ApiError(400, 'Validation failed', { courseId: message || 'Only a published course can be required' });
+  if (code === '23505') throw new ApiError(409, 'This course is already required for that role and service.');
+  if (code === '23514') throw new ApiError(400, 'Validation failed', { role: 'Choose a role, a service or both' });
+  if (code === '23503') throw new ApiError(400, 'Validation failed', { courseId: 'Course not found' });
+  throw error;
+}
+
+interface RuleRow {
+  id: string;
+  courseId: string;
+  courseTitle: string;
+  courseService: string;
+  certificateValidMonths: number | null;
+  role: string | null;
+  service: string | null;
+  dueWithinDays: number;
+  renewBeforeDays: number;
+  createdAt: Date;
+  createdBy: string | null;
+  createdByName: string | null;
+  canManage: boolean;
+  total: string;
+}
+
+function toRule(r: RuleRow) {
+  return {
+    id: r.id,
+    course: { id: r.courseId, title: r.courseTitle, service: r.courseService, certificateValidMonths: r.certificateValidMonths },
+    role: r.role,
+    service: r.service,
+    dueWithinDays: r.dueWithinDays,
+    renewBeforeDays: r.renewBeforeDays,
+    createdAt: r.createdAt,
+    createdBy: r.createdBy && r.createdByName ? { id: r.createdBy, name: r.createdByName } : null,
+    canManage: r.canManage,
+  };
+}
+
+/** The rules the caller may read (RLS), one page, with whether they may change each. */
+function selectRules(tx: Tx, opts: { id?: string; courseId?: string; limit: number; offset: number }) {
+  return tx<RuleRow[]>`
+    select r.id, r.course_id, c.title as course_title, c.service::text as course_service, c.certificate_valid_months,
+           r.role::text, r.service::text, r.due_within_days, r.renew_before_days, r.created_at,
+           r.created_by, p.name as created_by_name,
+           private.manages_required_training(r.course_id, r.service) as can_manage,
+           count(*) over () as total
+    from public.required_training r
+    join public.courses c on c.id = r.course_id
+    left join public.profiles p on p.id = r.created_by
+    where (${opts.id ?? null}::uuid is null or r.id = ${opts.id ?? null}::uuid)
+      and (${opts.courseId ?? null}::uuid is null or r.course_id = ${opts.courseId ?? null}::uuid)
+    order by c.title, r.course_id, r.role nulls first, r.service nulls first, r.id
+    limit ${opts.limit} offset ${opts.offset}`;
+}
+
+/** Instructors and admins only (the rules and compliance are theirs). */
+async function requireManager(tx: Tx): Promise<void> {
+  const [me] = await tx<{ role: string | null }[]>`select private.current_role()::text as role`;
+  if (me?.role !== 'ADMIN' && me?.role !== 'INSTRUCTOR') throw notAllowed();
+}
+
+/** Nothing changed: 403 when the caller can read the rule (it is not theirs to change), else 404. */
+async function refuseOrNotFound(tx: Tx, id: string): Promise<never> {
+  const seen = await tx`select 1 from public.required_training where id = ${id}::uuid`;
+  if (seen.length > 0) throw new ApiError(403, 'You may only change rules of your own courses, in your own services.');
+  throw ruleNotFound();
+}
+
+/** A new rule; its id. */
+async function insertRule(tx: Tx, body: z.infer<typeof requiredTrainingCreateSchema>): Promise<string> {
+  const [created] = await tx<{ id: string }[]>`
+    insert into public.required_training (course_id, role, service, due_within_days, renew_before_days)
+    values (${body.courseId}::uuid, ${body.role ?? null}::public.user_role, ${body.service ?? null}::public.service_code,
+            ${body.dueWithinDays}, ${body.renewBeforeDays})
+    returning id`;
+  return created.id;
+}
+
+/** The fields given (role or service set to null when sent as null), written; false when no row changed. */
+async function updateRule(tx: Tx, id: string, body: z.infer<typeof requiredTrainingUpdateSchema>): Promise<boolean> {
+  const has = (key: string) => Object.hasOwn(body, key);
+  const updated = await tx<{ id: string }[]>`
+    update public.required_training set
+      role = case when ${has('role')} then ${body.role ?? null}::public.user_role else role end,
+      service = case when ${has('service')} then ${body.service ?? null}::public.service_code else service end,
+      due_within_days = coalesce(${body.dueWithinDays ?? null}::integer, due_within_days),
+      renew_before_days = coalesce(${body.renewBeforeDays ?? null}::integer, renew_before_days)
+    where id = ${id}::uuid
+    returning id`;
+  return updated.length > 0;
+}
+
+/** How many people are actively enrolled on a course (what a new rule applies to at once). */
+async function activeEnrolments(tx: Tx, courseId: string): Promise<number> {
+  const [{ n }] = await tx<{ n: string }[]>`
+    select count(*) as n from public.enrollments e where e.course_id = ${courseId}::uuid and e.status = 'ACTIVE'`;
+  return Number(n);
+}
+
+export function requiredTrainingRoutes(_config: Config, db: Db) {
+  const routes = new Hono<Env>();
+
+  routes.get('/', async (c) => {
+    const caller = requireUser(c);
+    const query = validate(rulesQuery, c.req.query());
+    const rows = await db.withCaller(caller.db, async (tx) => {
+      await requireManager(tx);
+      return await selectRules(tx, { courseId: query.courseId, limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
+    });
+    const total = rows.length > 0 ? Number(rows[0].total) : 0;
+    return c.json({ items: rows.map(toRule), total, page: query.page, pageSize: query.pageSize });
+  });
+
+  routes.post('/', async (c) => {
+    const caller = requireUser(c);
+    const body = await jsonBody(c, requiredTrainingCreateSchema);
+    const rule = await db
+      .withCaller(caller.db, async (tx) => {
+        await requireManager(tx);
+        const id = await insertRule(tx, body);
+        const [row] = await selectRules(tx, { id, limit: 1, offset: 0 });
+        return { ...toRule(row), enrolled: await activeEnrolments(tx, body.courseId) };
+      })
+      .catch(fromDatabase);
+    return c.json(rule, 201);
+  });
+
+  routes.put('/:id', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'id', RULE_NOT_FOUND);
+    const body = await jsonBody(c, requiredTrainingUpdateSchema);
+    const rule = await db
+      .withCaller(caller.db, async (tx) => {
+        await requireManager(tx);
+        if (!(await updateRule(tx, id, body))) await refuseOrNotFound(tx, id);
+        const [row] = await selectRules(tx, { id, limit: 1, offset: 0 });
+        return toRule(row);
+      })
+      .catch(fromDatabase);
+    return c.json(rule);
+  });
+
+  routes.delete('/:id', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'id', RULE_NOT_FOUND);
+    await db
+      .withCaller(caller.db, async (tx) => {
+        await requireManager(tx);
+        const deleted = await tx`delete from public.required_training where id = ${id}::uuid returning id`;
+        if (deleted.length === 0) await refuseOrNotFound(tx, id);
+      })
+      .catch(fromDatabase);
+    return c.body(null, 204);
+  });
+
+  return routes;
+}
+
+/** The learner's own required training (mounted at /api/me/required-training). */
+export function myRequiredTrainingRoutes(_config: Config, db: Db) {
+  const routes = new Hono<Env>();
+
+  routes.get('/', async (c) => {
+    const caller = requireUser(c);
+    const list = await db.withCaller(caller.db, (tx) => myRequiredTraining(tx, caller.userId));
+    return c.json(list);
+  });
+
+  return routes;
+}
+
+/** The learner's required courses, most urgent first (at most 100), with the count of each status. */
+async function myRequiredTraining(tx: Tx, userId: string) {
+  const rows = await tx<{
+    courseId: string; courseTitle: string; courseService: string; status: TrainingStatus; dueAt: Date | null;
+    progress: number; certificateExpiresAt: Date | null; certified: boolean;
+    overdue: string; dueSoon: string; inProgress: string; done: string;
+  }[]>`
+    select st.course_id, st.course_title, st.course_service::text, st.status, st.due_at, st.progress,
+           st.certificate_expires_at, st.certificate_id is not null as certified,
+           count(*) filter (where st.status = 'overdue') over () as overdue,
+           count(*) filter (where st.status = 'due-soon') over () as due_soon,
+           count(*) filter (where st.status = 'in-progress') over () as in_progress,
+           count(*) filter (where st.status = 'done') over () as done
+    from private.required_training_status(${userId}::uuid) st
+    order by private.required_training_status_rank(st.status), st.due_at nulls last, st.course_title, st.course_id
+    limit 100`;
+  const first = rows[0];
+  const counts: Record<TrainingStatus, number> = {
+    overdue: first ? Number(first.overdue) : 0,
+    'due-soon': first ? Number(first.dueSoon) : 0,
+    'in-progress': first ? Number(first.inProgress) : 0,
+    done: first ? Number(first.done) : 0,
+  };
+  const items = rows.map((r) => ({
+    course: { id: r.courseId, title: r.courseTitle, service: r.courseService },
+    status: r.status,
+    dueAt: r.dueAt,
+    progress: r.progress,
+    validUntil: r.status === 'overdue' ? null : r.certificateExpiresAt,
+    certified: r.certified,
+  }));
+  return { items, counts, attention: counts.overdue + counts['due-soon'] };
+}

@@ -1,0 +1,243 @@
+// /api/users: the admin's list of people (search, filters, pages), creating, changing and deleting
+// an account, leavers (deactivate, reactivate) and a new temporary password; and any user's
+// enrolments (GET /api/users/:userId/enrollments: the learner, or staff who may see them). Every
+// query runs under the caller's RLS; the service role is used only for Auth admin calls (create a
+// user, change a sign-in email or password), after the database has said the caller may make them.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { generateTemporaryPassword, userCreateSchema, userListQuerySchema, type UserList, userUpdateSchema } from '../../../_shared/admin.ts';
+import type { Config } from '../../lib/config.ts';
+import type { Db } from '../../lib/db.ts';
+import { type Env, requireUser } from '../../lib/auth.ts';
+import { jsonBody, validate } from '../../lib/body.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { firstQueryValues, pagingQuery, pathId } from '../../lib/params.ts';
+import { readUser, toUser } from '../../lib/users.ts';
+import { adminCheck, asAdmin, forbidden, fromDatabase, isAdmin, pgArray } from '../../lib/admin.ts';
+import { authAdmin, emailUsedByAnother, filterUsers, isAuthError, lockProfile, searchUsers, updateProfile } from './queries.ts';
+import { enrollmentPagingSchema, listEnrollments, toEnrollment } from './enrollments.ts';
+
+const USER_NOT_FOUND = 'User not found';
+const userNotFound = () => new ApiError(404, USER_NOT_FOUND);
+
+export function userRoutes(config: Config, db: Db) {
+  const routes = new Hono<Env>();
+
+  routes.get('/', async (c) => {
+    const query = validate(userListQuerySchema, firstQueryValues(c));
+    const caller = requireUser(c);
+    // The admin check goes in the same round trip as the list: the search function answers no one
+    // else, and row-level security keeps the profiles of a refused caller's list to what they may see.
+    const term = query.search ? query.search.toLowerCase() : null;
+    if (term && !query.status) {
+      // One search (queries.ts searchUsers); the plans are kept for the connection, since planning
+      // each call cost more than the search.
+      const [[me], found] = await db.read(caller.db, (tx) => [adminCheck(tx), searchUsers(tx, term, query)], { genericPlans: true })
+        .catch(fromDatabase);
+      if (me?.admin !== true) throw forbidden();
+      const list: UserList = {
+        items: found.filter((row) => row.id != null).map(toUser),
+        total: Number(found[0]?.total ?? 0),
+        page: query.page,
+        pageSize: query.pageSize,
+        moreMatches: found[0]?.more === true,
+      };
+      return c.json(list);
+    }
+    // No search (or a search with a status filter): the whole list or a service/role/status filter.
+    const [[me], [{ total }], rows] = await db.read(caller.db, (tx) => {
+      const [count, page] = filterUsers(tx, term, query);
+      return [adminCheck(tx), count, page];
+    }).catch(fromDatabase);
+    if (me?.admin !== true) throw forbidden();
+    const list: UserList = { items: rows.map(toUser), total, page: query.page, pageSize: query.pageSize, moreMatches: false };
+    return c.json(list);
+  });
+
+  routes.post('/', async (c) => {
+    const caller = requireUser(c);
+    await asAdmin(db, c, async () => {});
+    const input = await jsonBody(c, userCreateSchema);
+
+    const taken = await db.withServiceRole(async (tx) => {
+      const [row] = await tx<{ usernameTaken: boolean; emailTaken: boolean }[]>`
+        select private.username_taken(${input.username}) as username_taken,
+               private.email_taken(${input.email}) as email_taken`;
+      return row;
+    });
+    if (taken.usernameTaken) throw new ApiError(409, 'Username is already taken', { username: 'Username is already taken' });
+    if (taken.emailTaken) throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
+
+    const temporaryPassword = generateTemporaryPassword();
+    let created: Record<string, unknown>;
+    try {
+      created = await authAdmin(config, 'POST', '', {
+        email: input.email,
+        password: temporaryPassword,
+        email_confirm: true,
+        user_metadata: { username: input.username, name: input.name },
+        // Only the service role can write app_metadata: the audit trigger names this admin as the creator.
+        // must_change_password: the profile is born flagged (a temporary password must be replaced).
+        app_metadata: { created_by: caller.userId, must_change_password: true },
+      });
+    } catch (error) {
+      if (isAuthError(error)) {
+        if (error.status === 422 || error.code === 'email_exists') {
+          throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
+        }
+        // The profile trigger's unique username index lost a race with a concurrent sign-up.
+        if (error.status >= 500 && /database error/i.test(error.message)) {
+          throw new ApiError(409, 'Username is already taken', { username: 'Username is already taken' });
+        }
+        if (error.status === 400) throw new ApiError(400, error.message);
+        throw new Error(`Auth admin create failed: ${error.status} ${error.message}`);
+      }
+      throw error;
+    }
+    const id = String(created.id);
+    try {
+      const user = await asAdmin(db, c, async (tx) => {
+        await tx`
+          update public.profiles
+          set role = ${input.role}::public.user_role, services = ${pgArray(input.services)}::public.service_code[]
+          where id = ${id}::uuid`;
+        return await readUser(tx, id);
+      });
+      if (!user) throw new Error(`No profile for created user ${id}`);
+      return c.json({ user, temporaryPassword }, 201);
+    } catch (error) {
+      // No half-made account: the Auth user goes again if its role could not be set.
+      await authAdmin(config, 'DELETE', `/${id}`).catch(() => {});
+      throw error;
+    }
+  });
+
+  routes.put('/:id', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'id', USER_NOT_FOUND);
+    const input = await jsonBody(c, userUpdateSchema);
+    if (Object.values(input).every((value) => value === undefined)) throw new ApiError(400, 'Nothing to update', { _: 'Nothing to update' });
+    const { before, emailChanged } = await db.withCaller(caller.db, async (tx) => {
+      const admin = await isAdmin(tx);
+      const self = id === caller.userId;
+      if (!admin && !self) throw forbidden();
+      const current = await lockProfile(tx, id);
+      if (!current) throw userNotFound();
+      const roleChanged = input.role !== undefined && input.role !== current.role;
+      const servicesChanged = input.services !== undefined &&
+        [...input.services].sort().join(',') !== [...current.services].sort().join(',');
+      if (self && (roleChanged || servicesChanged)) {
+        throw new ApiError(403, 'You cannot change your own role or services. Ask another administrator.');
+      }
+      const emailChanged = input.email !== undefined && input.email.toLowerCase() !== current.email.toLowerCase();
+      if (emailChanged) {
+        if (await emailUsedByAnother(tx, input.email!, id)) throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
+      }
+      await updateProfile(tx, id, input.name ?? current.name, input.role ?? current.role, input.services ?? current.services);
+      return { before: current, emailChanged };
+    }).catch(fromDatabase);
+
+    if (emailChanged) {
+      // The sign-in email lives in Auth; its trigger copies it to the profile. After the commit above,
+      // so Auth's update does not wait on this request's row lock.
+      try {
+        await authAdmin(config, 'PUT', `/${id}`, { email: input.email, email_confirm: true });
+      } catch (error) {
+        if (isAuthError(error) && (error.status === 422 || error.code === 'email_exists')) {
+          throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
+        }
+        if (isAuthError(error) && error.status === 404) throw userNotFound();
+        throw isAuthError(error) ? new Error(`Auth admin update failed: ${error.status} ${error.message}`) : error;
+      }
+    }
+    const user = await db.withCaller(caller.db, (tx) => readUser(tx, id));
+    return c.json(user ?? before);
+  });
+
+  routes.delete('/:id', async (c) => {
+    const id = pathId(c, 'id', USER_NOT_FOUND);
+    const deleted = await asAdmin(db, c, async (tx) => {
+      const [row] = await tx<{ deleted: boolean }[]>`select private.delete_user(${id}::uuid) as deleted`;
+      return row?.deleted === true;
+    });
+    if (!deleted) throw userNotFound();
+    return c.body(null, 204);
+  });
+
+  // ------------------------------------------------------------------ leavers
+
+  /**
+   * Deactivate (a leaver) or reactivate: private.set_user_active does it all in one transaction (the
+   * Auth ban, every session ended, the audit event); the answer is the person as the list shows them.
+   */
+  async function setActive(c: Context<Env>, active: boolean) {
+    const id = pathId(c, 'id', USER_NOT_FOUND);
+    const user = await asAdmin(db, c, async (tx) => {
+      const [row] = await tx<{ done: boolean }[]>`select private.set_user_active(${id}::uuid, ${active}) as done`;
+      if (row?.done !== true) throw userNotFound();
+      return await readUser(tx, id);
+    }).catch((error) => {
+      const code = (error as { code?: unknown })?.code;
+      if (code === 'P0403') throw new ApiError(403, 'You cannot deactivate your own account. Ask another administrator.');
+      throw error;
+    });
+    if (!user) throw userNotFound();
+    return c.json(user);
+  }
+
+  routes.post('/:id/deactivate', (c) => setActive(c, false));
+  routes.post('/:id/reactivate', (c) => setActive(c, true));
+
+  // Issue 15: a new temporary password, to be replaced at the next sign-in. The database half first
+  // (admin check, must_change_password, the person's sessions ended, audit 'password.reset', in one
+  // transaction under the admin's identity), then the password itself through Auth admin (which also
+  // ends any session). Should Auth fail after the commit, the person is flagged and signed out but
+  // keeps the old password: nothing is opened up, and the admin can try again.
+  routes.post('/:id/reset-password', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'id', USER_NOT_FOUND);
+    await db.withCaller(caller.db, async (tx) => {
+      await tx`select private.reset_password_flag(${id}::uuid)`;
+    }).catch((error: unknown) => {
+      const code = (error as { code?: unknown })?.code;
+      if (code === 'P0409') throw new ApiError(409, 'You cannot reset your own password here. Change it from your profile page.');
+      if (code === 'P0002') throw userNotFound();
+      fromDatabase(error);
+    });
+    const temporaryPassword = generateTemporaryPassword();
+    try {
+      await authAdmin(config, 'PUT', `/${id}`, { password: temporaryPassword });
+    } catch (error) {
+      if (isAuthError(error) && error.status === 404) throw userNotFound();
+      throw isAuthError(error) ? new Error(`Auth admin password reset failed: ${error.status} ${error.message}`) : error;
+    }
+    c.header('cache-control', 'no-store');
+    return c.json({ temporaryPassword });
+  });
+
+  // ------------------------------------------------------------------ a learner's enrolments
+
+  routes.get('/:userId/enrollments', async (c) => {
+    const caller = requireUser(c);
+    const userId = pathId(c, 'userId', USER_NOT_FOUND);
+    const { page, pageSize } = pagingQuery(enrollmentPagingSchema, {
+      page: c.req.query('page') ?? undefined,
+      pageSize: c.req.query('pageSize') ?? undefined,
+    });
+    if (userId === caller.userId) {
+      const [rows] = await db.read(caller.db, (tx) => [listEnrollments(tx, userId, page, pageSize)]);
+      return c.json(rows.map(toEnrollment));
+    }
+    // Another user's enrolments: admins see all, instructors those on their courses (RLS); a
+    // learner is refused outright rather than shown an empty list. The caller's role comes in the
+    // same round trip as the list.
+    const [rows, [me]] = await db.read(caller.db, (tx) => [
+      listEnrollments(tx, userId, page, pageSize),
+      tx<{ role: string }[]>`select private.current_role()::text as role`,
+    ]);
+    if (me?.role === 'STUDENT') throw new ApiError(403, "You cannot view another user's enrolments.");
+    return c.json(rows.map(toEnrollment));
+  });
+
+  return routes;
+}

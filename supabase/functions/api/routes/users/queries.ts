@@ -1,0 +1,114 @@
+// The SQL of the admin's user list, and Supabase Auth's admin API (GoTrue's /admin/users) with the
+// service role key, called only after the database has said the caller may.
+import type { z } from 'zod';
+import { USER_SEARCH_MATCH_LIMIT, type userListQuerySchema } from '../../../_shared/admin.ts';
+import type { User } from '../../../_shared/domain.ts';
+import type { Config } from '../../lib/config.ts';
+import { containsPattern, type Statements, type Tx } from '../../lib/db.ts';
+import { toUser } from '../../lib/users.ts';
+import { pgArray } from '../../lib/admin.ts';
+
+type UserListQuery = z.infer<typeof userListQuerySchema>;
+
+export interface AuthAdminError {
+  status: number;
+  code?: string;
+  message: string;
+}
+
+/** Auth's admin API for users; a refusal is thrown as an AuthAdminError. */
+export async function authAdmin(config: Config, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${config.supabaseUrl}/auth/v1/admin/users${path}`, {
+    method,
+    headers: {
+      apikey: config.serviceRoleKey,
+      authorization: `Bearer ${config.serviceRoleKey}`,
+      'content-type': 'application/json',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    json = {};
+  }
+  if (!response.ok) {
+    const error: AuthAdminError = {
+      status: response.status,
+      code: (json.error_code ?? json.code) as string | undefined,
+      message: String(json.msg ?? json.message ?? json.error_description ?? `Auth answered ${response.status}`),
+    };
+    throw error;
+  }
+  return json;
+}
+
+export const isAuthError = (error: unknown): error is AuthAdminError =>
+  typeof error === 'object' && error !== null && typeof (error as AuthAdminError).status === 'number' && !(error instanceof Error);
+
+/**
+ * One search (private.user_search_page, admins only): it keeps at most USER_SEARCH_MATCH_LIMIT
+ * matches, so its cost does not follow how many people a short term matches; their number,
+ * whether more match and this page's ids come in one pass, then those rows by primary key
+ * under row-level security. A page past the end gives one row without an id. A one-word term
+ * (letters and digits) may be answered from the index of people's words.
+ */
+export function searchUsers(tx: Statements, term: string, query: UserListQuery) {
+  const pattern = containsPattern(term);
+  const word = /^[\p{L}\p{N}]+$/u.test(term) ? term : null;
+  return tx<Record<string, unknown>[]>`
+    select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at,
+           p.deactivated_at
+    from private.user_search_page(${pattern}, ${word}, ${query.service ?? null}::public.service_code,
+                                  ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize},
+                                  ${USER_SEARCH_MATCH_LIMIT}) s
+    left join public.profiles p on p.id = s.id
+    order by p.created_at desc nulls last, p.id desc`;
+}
+
+/** The whole list or a service/role/status filter (with a search when a status is chosen): the count and the page. */
+export function filterUsers(tx: Statements, term: string | null, query: UserListQuery) {
+  // Deactivated people are few: profiles_deactivated_idx reads them.
+  const where = () => tx`
+    where true
+    ${term ? tx`and lower(name || ' ' || username || ' ' || email) like ${containsPattern(term)}` : tx``}
+    ${query.service ? tx`and services @> ${pgArray([query.service])}::public.service_code[]` : tx``}
+    ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}
+    ${query.status === 'active' ? tx`and deactivated_at is null` : tx``}
+    ${query.status === 'deactivated' ? tx`and deactivated_at is not null` : tx``}`;
+  return [
+    tx<{ total: number }[]>`select count(*)::int as total from public.profiles ${where()}`,
+    tx<Record<string, unknown>[]>`
+      select id, username, email, name, role::text as role, services::text[] as services, created_at, deactivated_at
+      from public.profiles ${where()}
+      order by created_at desc, id desc
+      limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
+  ] as const;
+}
+
+/** The person's profile, locked for the rest of the transaction (null when RLS hides it or there is none). */
+export async function lockProfile(tx: Tx, id: string): Promise<User | null> {
+  const [row] = await tx<Record<string, unknown>[]>`
+    select id, username, email, name, role::text as role, services::text[] as services, created_at
+    from public.profiles where id = ${id}::uuid for update`;
+  return row ? toUser(row) : null;
+}
+
+/** Whether someone else already signs in with this email (any case). */
+export async function emailUsedByAnother(tx: Tx, email: string, id: string): Promise<boolean> {
+  const [clash] = await tx`
+    select 1 from public.profiles where lower(email) = lower(${email}) and id <> ${id}::uuid limit 1`;
+  return Boolean(clash);
+}
+
+/** Name, role and services of a profile (the email follows Auth: its trigger copies it). */
+export async function updateProfile(tx: Tx, id: string, name: string, role: string, services: readonly string[]): Promise<void> {
+  await tx`
+    update public.profiles set
+      name = ${name},
+      role = ${role}::public.user_role,
+      services = ${pgArray(services)}::public.service_code[]
+    where id = ${id}::uuid`;
+}
