@@ -13,22 +13,22 @@
 -- ---------------------------------------------------------------------------
 
 create table public.profiles (
-  id uuid primary key references auth.users(id) on delete cascade,
+  id uuid primary key references auth.users (id) on delete cascade,
   username text not null,
-  email text default ''::text not null,
+  email text not null default '',
   name text not null,
-  role public.user_role default 'STUDENT'::public.user_role not null,
-  services public.service_code[] default '{}'::public.service_code[] not null,
-  created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null,
-  deactivated_at timestamp with time zone,
-  must_change_password boolean default false not null,
-  constraint profiles_email_length check ((char_length(email) <= 255)),
-  constraint profiles_name_length check (((char_length(btrim(name)) >= 1) and (char_length(btrim(name)) <= 200))),
-  constraint profiles_name_visible check (((not private.has_invisible_characters(name)) and (name = normalize(name, nfc)))),
-  constraint profiles_username_length check (((char_length(username) >= 3) and (char_length(username) <= 50))),
-  constraint profiles_username_pattern check ((username ~ '^[A-Za-z0-9_.-]{3,50}$'::text)),
-  constraint profiles_username_trimmed check ((username = btrim(username)))
+  role public.user_role not null default 'STUDENT',
+  services public.service_code[] not null default '{}',
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  deactivated_at timestamptz,
+  must_change_password boolean not null default false,
+  constraint profiles_username_length check (char_length(username) between 3 and 50),
+  constraint profiles_username_trimmed check (username = btrim(username)),
+  constraint profiles_name_length check (char_length(btrim(name)) between 1 and 200),
+  constraint profiles_email_length check (char_length(email) <= 255),
+  constraint profiles_username_pattern check (username ~ '^[A-Za-z0-9_.-]{3,50}$'),
+  constraint profiles_name_visible check (not private.has_invisible_characters(name) and name = normalize(name, NFC))
 );
 
 create table public.settings (

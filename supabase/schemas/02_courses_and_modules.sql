@@ -13,25 +13,26 @@
 -- ---------------------------------------------------------------------------
 
 create table public.courses (
-  id uuid default gen_random_uuid() primary key,
+  id uuid primary key default gen_random_uuid(),
   title text not null,
   description text not null,
   service public.service_code not null,
   cover_image text,
-  author_id uuid references public.profiles(id) on delete set null,
-  duration integer default 1 not null,
-  level public.course_level default 'BEGINNER'::public.course_level not null,
-  featured boolean default false not null,
-  requires_enrollment boolean default true not null,
-  status public.course_status default 'DRAFT'::public.course_status not null,
-  created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null,
+  author_id uuid references public.profiles (id) on delete set null,
+  duration integer not null default 1,
+  level public.course_level not null default 'BEGINNER',
+  featured boolean not null default false,
+  requires_enrollment boolean not null default true,
+  status public.course_status not null default 'DRAFT',
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
   certificate_valid_months integer,
   requires_approval boolean,
-  constraint courses_certificate_valid_months_range check (((certificate_valid_months is null) or ((certificate_valid_months >= 1) and (certificate_valid_months <= 120)))),
-  constraint courses_description_length check (((char_length(btrim(description)) >= 10) and (char_length(btrim(description)) <= 5000))),
-  constraint courses_duration_positive check ((duration >= 1)),
-  constraint courses_title_length check (((char_length(btrim(title)) >= 3) and (char_length(btrim(title)) <= 200)))
+  constraint courses_title_length check (char_length(btrim(title)) between 3 and 200),
+  constraint courses_description_length check (char_length(btrim(description)) between 10 and 5000),
+  constraint courses_duration_positive check (duration >= 1),
+  constraint courses_certificate_valid_months_range
+    check (certificate_valid_months is null or certificate_valid_months between 1 and 120)
 );
 
 create table public.course_modules (

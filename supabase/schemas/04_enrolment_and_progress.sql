@@ -12,24 +12,24 @@
 -- ---------------------------------------------------------------------------
 
 create table public.enrollments (
-  id uuid default gen_random_uuid() primary key,
-  user_id uuid not null references public.profiles(id) on delete cascade,
-  course_id uuid not null references public.courses(id) on delete cascade,
-  status public.enrollment_status default 'ACTIVE'::public.enrollment_status not null,
-  progress integer default 0 not null,
-  completed boolean default false not null,
-  started_at timestamp with time zone default now() not null,
-  completed_at timestamp with time zone,
-  last_accessed_module_id uuid references public.course_modules(id) on delete set null,
-  created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null,
-  cycle integer default 1 not null,
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  course_id uuid not null references public.courses (id) on delete cascade,
+  status public.enrollment_status not null default 'ACTIVE',
+  progress integer not null default 0,
+  completed boolean not null default false,
+  started_at timestamptz not null default now(),
+  completed_at timestamptz,
+  last_accessed_module_id uuid references public.course_modules (id) on delete set null,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  cycle integer not null default 1,
   constraint enrollments_user_course_key unique (user_id, course_id),
-  constraint enrollments_completed_at_100 check ((completed = (progress = 100))),
-  constraint enrollments_completed_at_set check ((completed = (completed_at is not null))),
-  constraint enrollments_cycle_positive check ((cycle >= 1)),
-  constraint enrollments_pending_not_started check (((status = 'ACTIVE'::public.enrollment_status) or (progress = 0))),
-  constraint enrollments_progress_range check (((progress >= 0) and (progress <= 100)))
+  constraint enrollments_progress_range check (progress between 0 and 100),
+  constraint enrollments_completed_at_100 check (completed = (progress = 100)),
+  constraint enrollments_completed_at_set check (completed = (completed_at is not null)),
+  constraint enrollments_pending_not_started check (status = 'ACTIVE' or progress = 0),
+  constraint enrollments_cycle_positive check (cycle >= 1)
 );
 
 create table public.user_module_progress (

@@ -8,26 +8,28 @@
 -- ---------------------------------------------------------------------------
 
 create table public.certificates (
-  id uuid default gen_random_uuid() primary key,
-  verification_code text default upper(encode(extensions.gen_random_bytes(8), 'hex'::text)) not null unique,
-  user_id uuid references public.profiles(id) on delete set null,
-  course_id uuid references public.courses(id) on delete set null,
+  id uuid primary key default gen_random_uuid(),
+  verification_code text not null default upper(encode(extensions.gen_random_bytes(8), 'hex')),
+  user_id uuid references public.profiles (id) on delete set null,
+  course_id uuid references public.courses (id) on delete set null,
   learner_name text not null,
   course_title text not null,
   service public.service_code,
-  template public.certificate_template default 'standard'::public.certificate_template not null,
-  issued_at timestamp with time zone default now() not null,
-  cycle integer default 1 not null,
-  expires_at timestamp with time zone,
-  revoked_at timestamp with time zone,
+  template public.certificate_template not null default 'standard',
+  issued_at timestamptz not null default now(),
+  cycle integer not null default 1,
+  expires_at timestamptz,
+  revoked_at timestamptz,
   revoked_reason text,
-  revoked_by uuid references public.profiles(id) on delete set null,
-  reissued_at timestamp with time zone,
+  revoked_by uuid references public.profiles (id) on delete set null,
+  reissued_at timestamptz,
+  constraint certificates_verification_code_key unique (verification_code),
   constraint certificates_user_course_cycle_key unique (user_id, course_id, cycle),
-  constraint certificates_expires_after_issue check (((expires_at is null) or (expires_at > issued_at))),
-  constraint certificates_revocation_complete check (((revoked_at is null) = (revoked_reason is null))),
-  constraint certificates_revoked_reason_length check (((revoked_reason is null) or ((char_length(btrim(revoked_reason)) >= 1) and (char_length(btrim(revoked_reason)) <= 500)))),
-  constraint certificates_verification_code_shape check ((verification_code ~ '^[A-Z0-9]{8,32}$'::text))
+  constraint certificates_verification_code_shape check (verification_code ~ '^[A-Z0-9]{8,32}$'),
+  constraint certificates_expires_after_issue check (expires_at is null or expires_at > issued_at),
+  constraint certificates_revocation_complete check ((revoked_at is null) = (revoked_reason is null)),
+  constraint certificates_revoked_reason_length
+    check (revoked_reason is null or char_length(btrim(revoked_reason)) between 1 and 500)
 );
 
 -- ---------------------------------------------------------------------------

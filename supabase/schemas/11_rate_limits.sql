@@ -9,11 +9,11 @@
 
 create table private.rate_limit_attempts (
   id bigint generated always as identity primary key,
-  action text not null check ((action = any (array['sign_in'::text, 'register'::text]))),
-  account text check (((account is null) or (length(account) <= 320))),
-  address text default ''::text not null check ((length(address) <= 100)),
-  attempted_at timestamp with time zone default now() not null,
-  device text check (((device is null) or (device ~ '^[0-9a-f]{64}$'::text)))
+  action text not null check (action in ('sign_in', 'register')),
+  account text check (account is null or length(account) <= 320),
+  address text not null default '' check (length(address) <= 100),
+  attempted_at timestamptz not null default now(),
+  device text check (device is null or device ~ '^[0-9a-f]{64}$')
 );
 
 create table private.sign_in_devices (
