@@ -21,8 +21,8 @@ grant usage on schema private to anon, authenticated, service_role;
 -- Fuzzy search (trigram indexes) for the course, user, certificate and audit searches.
 create extension if not exists pg_trgm with schema extensions;
 
--- Functions are executable by PUBLIC by default: here nothing is, unless granted by name.
-alter default privileges in schema private revoke execute on functions from public;
+-- Functions are executable by PUBLIC by default (a schema's default privileges cannot take that
+-- away), so every function below revokes it and grants execute by name to the roles that need it.
 
 -- Row-level security does not govern TRUNCATE, REFERENCES or TRIGGER: the API roles get none of them.
 alter default privileges in schema public revoke truncate, references, trigger on tables from anon, authenticated;

@@ -128,6 +128,8 @@ create index if not exists courses_title_trgm_idx on public.courses using gin (t
 
 create index if not exists courses_description_trgm_idx on public.courses using gin (description extensions.gin_trgm_ops);
 
+-- The modules of a course in order, with their ids: counting them and joining them to progress
+-- reads the index alone.
 create index course_modules_course_id_order_idx on public.course_modules (course_id, order_index) include (id);
 
 -- ---------------------------------------------------------------------------

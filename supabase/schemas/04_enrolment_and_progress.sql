@@ -544,7 +544,8 @@ comment on function private.enrolled_courses(uuid) is
 revoke all on function private.enrolled_courses(uuid) from public;
 grant execute on function private.enrolled_courses(uuid) to authenticated, service_role;
 
--- The caller's standing on a quiz: scored attempts in the current cycle (a recertifying learner
+-- The caller's standing on a quiz (it lives here, not in 03_quizzes.sql, because it reads the
+-- enrolment's cycle, and public.enrollments is created after the quiz tables): scored attempts in the current cycle (a recertifying learner
 -- starts again: attempts before the cycle's start do not count), what is left and when the next
 -- attempt may start. Security invoker: reads only the caller's own attempts and enrolment.
 create function private.quiz_attempt_status(p_quiz_id uuid)

@@ -99,7 +99,8 @@ comment on function private.write_audit(text,text,uuid,text,jsonb,jsonb,uuid) is
   'Appends one audit event; the actor defaults to auth.uid().';
 revoke all on function private.write_audit(text,text,uuid,text,jsonb,jsonb,uuid) from public;
 
--- As in 20260330000000_administration.sql, except for imported users: their import writes one event.
+-- A new profile is audited as a user created, except for imported users: their import writes one
+-- event for the whole file.
 create function private.audit_profile_insert()
 returns trigger
 language plpgsql security definer
