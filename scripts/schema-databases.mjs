@@ -42,17 +42,40 @@ export const migrationScripts = () => migrationFiles().map((f) => read(path.join
 export const schemaScripts = () => schemaFiles().map((f) => read(path.join(schemasDir, f)));
 
 /**
+ * Builds the two scratch databases.
+ * @param {{ serverUrl?: string | null, name?: string }} [options] serverUrl: a Postgres server to
+ *   create the databases on (any database of it); none: embedded PGlite.
+ * @returns {Promise<{ migrations: string, schemas: string, close: () => Promise<void> }>}
+ */
+export async function createScratchDatabases({ serverUrl = null, name = 'schema_diff' } = {}) {
+  const plan = { migrations: [bootstrapSql(), ...migrationScripts()], schemas: [bootstrapSql(), ...schemaScripts()] };
+  const made = serverUrl ? await onServer(serverUrl, name) : await onPglite();
+  try {
+    for (const kind of ['migrations', 'schemas']) {
+      made.urls[kind] = await made.create(kind);
+      await apply(made.urls[kind], plan[kind]);
+    }
+  } catch (error) {
+    await made.close();
+    throw error;
+  }
+  return { ...made.urls, close: made.close };
+}
+
+/**
  * Builds the two scratch databases, runs fn with their URLs and removes them again.
  * @template T
  * @param {(urls: { migrations: string, schemas: string }) => Promise<T>} fn
- * @param {{ serverUrl?: string | null, name?: string }} [options] serverUrl: a Postgres server to
- *   create the databases on (any database of it); none: embedded PGlite.
+ * @param {{ serverUrl?: string | null, name?: string }} [options]
  * @returns {Promise<T>}
  */
-export async function withScratchDatabases(fn, { serverUrl = null, name = 'schema_diff' } = {}) {
-  const plan = { migrations: [bootstrapSql(), ...migrationScripts()], schemas: [bootstrapSql(), ...schemaScripts()] };
-  if (serverUrl) return onServer(serverUrl, name, plan, fn);
-  return onPglite(plan, fn);
+export async function withScratchDatabases(fn, options) {
+  const dbs = await createScratchDatabases(options);
+  try {
+    return await fn(dbs);
+  } finally {
+    await dbs.close();
+  }
 }
 
 async function apply(url, scripts) {
@@ -64,44 +87,42 @@ async function apply(url, scripts) {
   }
 }
 
-async function onServer(serverUrl, name, plan, fn) {
+async function onServer(serverUrl, name) {
   const suffix = `${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  const urls = {};
-  try {
-    for (const kind of ['migrations', 'schemas']) {
+  const names = [];
+  return {
+    urls: {},
+    async create(kind) {
       const db = `${name}_${kind}_${suffix}`;
       await admin.unsafe(`create database ${db}`);
+      names.push(db);
       const url = new URL(serverUrl);
       url.pathname = `/${db}`;
-      urls[kind] = url.toString();
-      await apply(urls[kind], plan[kind]);
-    }
-    return await fn(urls);
-  } finally {
-    for (const kind of Object.keys(urls)) {
-      await admin.unsafe(`drop database if exists ${new URL(urls[kind]).pathname.slice(1)} with (force)`);
-    }
-    await admin.end({ timeout: 5 });
-  }
+      return url.toString();
+    },
+    async close() {
+      for (const db of names) await admin.unsafe(`drop database if exists ${db} with (force)`);
+      await admin.end({ timeout: 5 });
+    },
+  };
 }
 
-async function onPglite(plan, fn) {
+async function onPglite() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schema-diff-'));
   const servers = [];
-  try {
-    const urls = {};
-    for (const kind of ['migrations', 'schemas']) {
+  return {
+    urls: {},
+    async create(kind) {
       const server = await startEmbedded({ dataDir: path.join(dir, kind), port: await freePort(), host: '127.0.0.1' });
       servers.push(server);
-      urls[kind] = server.url;
-      await apply(server.url, plan[kind]);
-    }
-    return await fn(urls);
-  } finally {
-    for (const server of servers) await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+      return server.url;
+    },
+    async close() {
+      for (const server of servers) await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
