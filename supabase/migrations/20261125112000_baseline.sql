@@ -252,7 +252,8 @@ $$;
 comment on function private.manages_required_training(uuid,public.service_code) is
   'True when the caller may manage a required_training rule of this course and service (admin; or instructor, own course, own service).';
 revoke all on function private.manages_required_training(uuid,public.service_code) from public;
-grant execute on function private.manages_required_training(uuid,public.service_code) to authenticated, service_role;
+grant execute on function private.manages_required_training(uuid,public.service_code) to
+  authenticated, service_role;
 
 create function private.visible_course_statuses()
 returns public.course_status[]
@@ -293,8 +294,9 @@ grant execute on function private.has_invisible_characters(text) to authenticate
 -- People and the site's settings.
 --
 -- * profiles: one row per auth.users user (made by the sign-up trigger on auth.users). A user
---   reads and edits their own profile; only admins change role, services or username, and only
---   the trusted path (the service role) sets must_change_password or deactivates a person.
+--   reads and edits their own profile; only admins change role, services or username or deactivate
+--   a person (private.set_user_active), and only the trusted path (the sign-up trigger and the
+--   service role) sets must_change_password.
 -- * settings: one row, readable by everyone (the site name, footer and course-access rule shape
 --   every screen) except admin_email, which only admins see (column privileges hide it).
 -- * The admin user search: each profile's words in private.profile_search_words, kept by
@@ -484,8 +486,10 @@ grant update (username, name, role, services) on public.profiles to authenticate
 
 revoke all on public.settings from anon, authenticated, service_role;
 grant all on public.settings to service_role;
-grant select (id, site_name, course_access, certificate_template, footer_text, enable_analytics, auto_enrollment, created_at, updated_at) on public.settings to anon, authenticated;
-grant update (site_name, admin_email, course_access, certificate_template, footer_text, enable_analytics, auto_enrollment) on public.settings to authenticated;
+grant select (id, site_name, course_access, certificate_template, footer_text, enable_analytics,
+  auto_enrollment, created_at, updated_at) on public.settings to anon, authenticated;
+grant update (site_name, admin_email, course_access, certificate_template, footer_text,
+  enable_analytics, auto_enrollment) on public.settings to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -698,8 +702,10 @@ end;
 $$;
 comment on function private.set_role_services(public.user_role,public.service_code[]) is
   'Admins only: sets the services of every user with the role; returns how many users it changed.';
-revoke all on function private.set_role_services(public.user_role,public.service_code[]) from public;
-grant execute on function private.set_role_services(public.user_role,public.service_code[]) to authenticated;
+revoke all on function private.set_role_services(public.user_role,public.service_code[]) from
+  public;
+grant execute on function private.set_role_services(public.user_role,public.service_code[]) to
+  authenticated;
 
 -- The role × service matrix: per role, how many users and how many hold each service. One scan.
 create function private.role_service_matrix()
@@ -821,7 +827,15 @@ comment on function private.index_profile_words() is
   'Keeps private.profile_search_words in step with public.profiles (statement-level triggers; a deleted profile''s words go by the foreign key).';
 revoke all on function private.index_profile_words() from public;
 
-create function private.user_search_page(p_pattern text, p_word text, p_service public.service_code, p_role public.user_role, p_limit integer, p_offset integer, p_match_limit integer)
+create function private.user_search_page(
+  p_pattern text,
+  p_word text,
+  p_service public.service_code,
+  p_role public.user_role,
+  p_limit integer,
+  p_offset integer,
+  p_match_limit integer
+)
 returns table(id uuid, total integer, more boolean)
 language plpgsql
  STABLE SECURITY DEFINER ROWS 100
@@ -880,8 +894,12 @@ end;
 $$;
 comment on function private.user_search_page(text,text,public.service_code,public.user_role,integer,integer,integer) is
   'Admins only (no rows for anyone else): profiles whose name, username or email matches the lowercase LIKE pattern, optionally of a service and role. Keeps at most p_match_limit matches: their number, whether more match, and one page of them, newest first (a null id when the page is past the end). p_word, the search when it is one word of letters and digits, lets a common word be answered from private.profile_search_words.';
-revoke all on function private.user_search_page(text,text,public.service_code,public.user_role,integer,integer,integer) from public;
-grant execute on function private.user_search_page(text,text,public.service_code,public.user_role,integer,integer,integer) to authenticated, service_role;
+revoke all on function
+  private.user_search_page(text,text,public.service_code,public.user_role,integer,integer,integer)
+  from public;
+grant execute on function
+  private.user_search_page(text,text,public.service_code,public.user_role,integer,integer,integer)
+  to authenticated, service_role;
 
 -- Metadata is copied into no other column after sign-up, but a client may write it at sign-up and
 -- through `PUT /auth/v1/user`: keep it small.
@@ -1368,15 +1386,22 @@ revoke all on public.courses from anon, authenticated, service_role;
 grant select on public.courses to anon;
 grant select, delete on public.courses to authenticated;
 grant all on public.courses to service_role;
-grant insert (title, description, service, author_id, duration, level, featured, requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to authenticated;
-grant update (title, description, service, author_id, duration, level, featured, requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to authenticated;
+grant insert (title, description, service, author_id, duration, level, featured,
+  requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to
+  authenticated;
+grant update (title, description, service, author_id, duration, level, featured,
+  requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to
+  authenticated;
 
 revoke all on public.course_modules from anon, authenticated, service_role;
 grant delete on public.course_modules to authenticated;
 grant all on public.course_modules to service_role;
-grant select (id, course_id, title, order_index, duration, has_quiz, created_at, updated_at) on public.course_modules to anon, authenticated;
-grant insert (course_id, title, content, order_index, duration, has_quiz) on public.course_modules to authenticated;
-grant update (course_id, title, content, order_index, duration, has_quiz) on public.course_modules to authenticated;
+grant select (id, course_id, title, order_index, duration, has_quiz, created_at, updated_at) on
+  public.course_modules to anon, authenticated;
+grant insert (course_id, title, content, order_index, duration, has_quiz) on public.course_modules
+  to authenticated;
+grant update (course_id, title, content, order_index, duration, has_quiz) on public.course_modules
+  to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -1598,7 +1623,10 @@ comment on function private.count_courses() is
   'Keeps private.course_counts in step with public.courses (statement-level triggers).';
 revoke all on function private.count_courses() from public;
 
-create function private.visible_course_count(p_service public.service_code, p_status public.course_status)
+create function private.visible_course_count(
+  p_service public.service_code,
+  p_status public.course_status
+)
 returns integer
 language plpgsql stable security definer
 set search_path = ''
@@ -1626,8 +1654,10 @@ end;
 $$;
 comment on function private.visible_course_count(public.service_code,public.course_status) is
   'How many courses the caller can see (the rule of the courses select policies), optionally of one service and/or status, from private.course_counts: the catalogue''s total without counting the courses.';
-revoke all on function private.visible_course_count(public.service_code,public.course_status) from public;
-grant execute on function private.visible_course_count(public.service_code,public.course_status) to anon, authenticated, service_role;
+revoke all on function private.visible_course_count(public.service_code,public.course_status) from
+  public;
+grant execute on function private.visible_course_count(public.service_code,public.course_status) to
+  anon, authenticated, service_role;
 
 create function private.course_summaries(p_course_ids uuid[])
 returns table(course_id uuid, modules integer, author_id uuid, username text, name text)
@@ -1703,7 +1733,11 @@ create trigger courses_count_truncate
 -- Used by a check constraint below, so defined first
 -- ---------------------------------------------------------------------------
 
-create function private.quiz_question_is_valid(p_type public.question_type, p_options jsonb, p_correct jsonb)
+create function private.quiz_question_is_valid(
+  p_type public.question_type,
+  p_options jsonb,
+  p_correct jsonb
+)
 returns boolean
 language sql immutable
 set search_path = ''
@@ -1739,7 +1773,8 @@ $$;
 comment on function private.quiz_question_is_valid(public.question_type,jsonb,jsonb) is
   'True when a question''s options and scoring key are ones scoring can handle (see the check quiz_questions_scorable).';
 revoke all on function private.quiz_question_is_valid(public.question_type,jsonb,jsonb) from public;
-grant execute on function private.quiz_question_is_valid(public.question_type,jsonb,jsonb) to authenticated, service_role;
+grant execute on function private.quiz_question_is_valid(public.question_type,jsonb,jsonb) to
+  authenticated, service_role;
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -1933,15 +1968,19 @@ revoke all on public.quizzes from anon, authenticated, service_role;
 grant select on public.quizzes to anon;
 grant select, delete on public.quizzes to authenticated;
 grant all on public.quizzes to service_role;
-grant insert (module_id, title, description, passing_score, time_limit, randomize_questions, show_correct_answers, max_attempts, retry_wait_minutes) on public.quizzes to authenticated;
-grant update (module_id, title, description, passing_score, time_limit, randomize_questions, show_correct_answers, max_attempts, retry_wait_minutes) on public.quizzes to authenticated;
+grant insert (module_id, title, description, passing_score, time_limit, randomize_questions,
+  show_correct_answers, max_attempts, retry_wait_minutes) on public.quizzes to authenticated;
+grant update (module_id, title, description, passing_score, time_limit, randomize_questions,
+  show_correct_answers, max_attempts, retry_wait_minutes) on public.quizzes to authenticated;
 
 revoke all on public.quiz_questions from anon, authenticated, service_role;
 grant select on public.quiz_questions to anon;
 grant select, delete on public.quiz_questions to authenticated;
 grant all on public.quiz_questions to service_role;
-grant insert (quiz_id, question_text, question_type, order_index, points, options, correct_answers, explanation) on public.quiz_questions to authenticated;
-grant update (quiz_id, question_text, question_type, order_index, points, options, correct_answers, explanation) on public.quiz_questions to authenticated;
+grant insert (quiz_id, question_text, question_type, order_index, points, options, correct_answers,
+  explanation) on public.quiz_questions to authenticated;
+grant update (quiz_id, question_text, question_type, order_index, points, options, correct_answers,
+  explanation) on public.quiz_questions to authenticated;
 
 revoke all on public.quiz_attempts from anon, authenticated, service_role;
 grant select on public.quiz_attempts to anon, authenticated;
@@ -2060,7 +2099,11 @@ comment on function private.start_quiz_attempt(uuid) is
 revoke all on function private.start_quiz_attempt(uuid) from public;
 grant execute on function private.start_quiz_attempt(uuid) to authenticated;
 
-create function private.finish_quiz_attempt(p_quiz_id uuid, p_answers jsonb, p_grace_seconds integer default 30)
+create function private.finish_quiz_attempt(
+  p_quiz_id uuid,
+  p_answers jsonb,
+  p_grace_seconds integer default 30
+)
 returns public.quiz_attempts
 language plpgsql security definer
 set search_path = ''
@@ -2170,7 +2213,8 @@ $$;
 comment on function private.reorder_quiz_questions(uuid,uuid[]) is
   'Author/admin: sets the quiz''s question order to the given full list of ids (1..n), under RLS.';
 revoke all on function private.reorder_quiz_questions(uuid,uuid[]) from public;
-grant execute on function private.reorder_quiz_questions(uuid,uuid[]) to authenticated, service_role;
+grant execute on function private.reorder_quiz_questions(uuid,uuid[]) to authenticated,
+  service_role;
 
 create function private.renumber_quiz_questions(p_quiz_id uuid)
 returns void
@@ -2191,7 +2235,15 @@ revoke all on function private.renumber_quiz_questions(uuid) from public;
 grant execute on function private.renumber_quiz_questions(uuid) to authenticated, service_role;
 
 create function private.quiz_questions_for_learner(p_quiz_id uuid)
-returns table(id uuid, question_text text, question_type public.question_type, order_index integer, points integer, options jsonb, multiple_answers boolean)
+returns table(
+  id uuid,
+  question_text text,
+  question_type public.question_type,
+  order_index integer,
+  points integer,
+  options jsonb,
+  multiple_answers boolean
+)
 language plpgsql stable security definer
 set search_path = ''
 as $$
@@ -2222,7 +2274,10 @@ grant execute on function private.quiz_questions_for_learner(uuid) to authentica
 
 -- Refuses when the caller may not open or score another attempt now (errcode 55000, hint
 -- quiz_no_attempts_left or quiz_retry_wait; the detail of the wait is the time it ends, ISO 8601).
-create function private.check_quiz_attempt_allowed(p_quiz_id uuid, p_started_at timestamp with time zone default NULL::timestamp with time zone)
+create function private.check_quiz_attempt_allowed(
+  p_quiz_id uuid,
+  p_started_at timestamp with time zone default NULL::timestamp with time zone
+)
 returns void
 language plpgsql stable
 set search_path = ''
@@ -2257,10 +2312,17 @@ end;
 $$;
 comment on function private.check_quiz_attempt_allowed(uuid,timestamp with time zone) is
   'Raises 55000 (hint quiz_no_attempts_left / quiz_retry_wait) when the caller may not start (p_started_at null) or score (p_started_at = the running attempt''s start) an attempt now.';
-revoke all on function private.check_quiz_attempt_allowed(uuid,timestamp with time zone) from public;
+revoke all on function private.check_quiz_attempt_allowed(uuid,timestamp with time zone) from
+  public;
 
 create function private.quiz_attempt_review(p_attempt_id uuid)
-returns table(question_id uuid, correct_answers jsonb, options jsonb, explanation text, answers_shown boolean)
+returns table(
+  question_id uuid,
+  correct_answers jsonb,
+  options jsonb,
+  explanation text,
+  answers_shown boolean
+)
 language plpgsql stable security definer
 set search_path = ''
 as $$
@@ -2319,9 +2381,10 @@ create trigger quizzes_sync_module_has_quiz
 -- A learner enrols themselves in a course they can see (pending when the site or the course
 -- requires approval; an instructor of the course or an admin approves). Progress is written only
 -- by the security-definer functions here (private.mark_module_read, private.open_module and the
--- quiz functions), never directly by the API roles: completing the last module completes the
--- enrolment and issues the certificate (private.settle_module -> private.refresh_enrollment ->
--- private.issue_certificate).
+-- quiz functions), never directly by the API roles. Completing a module: private.mark_module_read
+-- (or a passed quiz) -> private.settle_module marks the module complete once read and its quiz, if
+-- any, passed -> private.refresh_enrollment recomputes the enrolment's progress and, at 100 %,
+-- completes it and calls private.issue_certificate (05_certificates.sql).
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -2472,7 +2535,8 @@ revoke all on public.enrollments from anon, authenticated, service_role;
 grant select on public.enrollments to anon;
 grant select, delete on public.enrollments to authenticated;
 grant all on public.enrollments to service_role;
-grant insert (user_id, course_id, status, progress, completed) on public.enrollments to authenticated;
+grant insert (user_id, course_id, status, progress, completed) on public.enrollments to
+  authenticated;
 grant update (status) on public.enrollments to authenticated;
 
 revoke all on public.user_module_progress from anon, authenticated, service_role;
@@ -2809,7 +2873,17 @@ comment on function private.continue_enrolment_cycle() is
 revoke all on function private.continue_enrolment_cycle() from public;
 
 create function private.enrolled_courses(p_user_id uuid)
-returns table(course_id uuid, title text, description text, service public.service_code, duration integer, modules integer, done integer, last_read timestamp with time zone, last_completed timestamp with time zone)
+returns table(
+  course_id uuid,
+  title text,
+  description text,
+  service public.service_code,
+  duration integer,
+  modules integer,
+  done integer,
+  last_read timestamp with time zone,
+  last_completed timestamp with time zone
+)
 language plpgsql
  STABLE SECURITY DEFINER ROWS 10
 set search_path = ''
@@ -2861,11 +2935,18 @@ revoke all on function private.enrolled_courses(uuid) from public;
 grant execute on function private.enrolled_courses(uuid) to authenticated, service_role;
 
 -- The caller's standing on a quiz (it lives here, not in 03_quizzes.sql, because it reads the
--- enrolment's cycle, and public.enrollments is created after the quiz tables): scored attempts in the current cycle (a recertifying learner
--- starts again: attempts before the cycle's start do not count), what is left and when the next
--- attempt may start. Security invoker: reads only the caller's own attempts and enrolment.
+-- enrolment's cycle, and public.enrollments is created after the quiz tables): scored attempts in
+-- the current cycle (a recertifying learner starts again: attempts before the cycle's start do not
+-- count), what is left and when the next attempt may start. Security invoker: reads only the caller's own attempts and enrolment.
 create function private.quiz_attempt_status(p_quiz_id uuid)
-returns table(attempts_used integer, max_attempts integer, attempts_remaining integer, next_attempt_at timestamp with time zone, show_correct_answers text, retry_wait_minutes integer)
+returns table(
+  attempts_used integer,
+  max_attempts integer,
+  attempts_remaining integer,
+  next_attempt_at timestamp with time zone,
+  show_correct_answers text,
+  retry_wait_minutes integer
+)
 language sql stable
 set search_path = ''
 as $$
@@ -3072,7 +3153,10 @@ comment on function private.issue_certificate(uuid,uuid) is
 revoke all on function private.issue_certificate(uuid,uuid) from public;
 
 -- The one definition of a certificate's state: revoked, expired, expiring (within 60 days) or valid.
-create function private.certificate_state(p_expires_at timestamp with time zone, p_revoked_at timestamp with time zone)
+create function private.certificate_state(
+  p_expires_at timestamp with time zone,
+  p_revoked_at timestamp with time zone
+)
 returns text
 language sql stable
 set search_path = ''
@@ -3086,8 +3170,10 @@ as $$
 $$;
 comment on function private.certificate_state(timestamp with time zone,timestamp with time zone) is
   'revoked | expired | expiring (expires within 60 days) | valid: the rule every screen, report and verification uses.';
-revoke all on function private.certificate_state(timestamp with time zone,timestamp with time zone) from public;
-grant execute on function private.certificate_state(timestamp with time zone,timestamp with time zone) to authenticated, service_role;
+revoke all on function private.certificate_state(timestamp with time zone,timestamp with time zone)
+  from public;
+grant execute on function private.certificate_state(timestamp with time zone,timestamp with time
+  zone) to authenticated, service_role;
 
 create function private.start_recertification(p_course_id uuid)
 returns public.enrollments
@@ -3186,7 +3272,17 @@ revoke all on function private.revoke_certificate(uuid,text) from public;
 grant execute on function private.revoke_certificate(uuid,text) to authenticated;
 
 create function private.verify_certificate(p_code text)
-returns table(verification_code text, learner_name text, course_title text, service public.service_code, template public.certificate_template, issued_at timestamp with time zone, expires_at timestamp with time zone, revoked_at timestamp with time zone, state text)
+returns table(
+  verification_code text,
+  learner_name text,
+  course_title text,
+  service public.service_code,
+  template public.certificate_template,
+  issued_at timestamp with time zone,
+  expires_at timestamp with time zone,
+  revoked_at timestamp with time zone,
+  state text
+)
 language sql stable security definer
 set search_path = ''
 as $$
@@ -3251,7 +3347,7 @@ grant execute on function private.reissue_certificate(uuid) to authenticated;
 -- ===========================================================================
 
 -- The instructor dashboard: figures and learner lists for the courses an instructor manages (their
--- own; every course for an admin), computed in SQL and run under the caller's row-level security.
+-- own; every course for an admin), computed in SQL; instructors and admins only.
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -3292,8 +3388,27 @@ grant execute on function private.managed_course_ids() to authenticated;
 -- Learners on the managed courses, one row per enrolment, paged; total is the unpaged count.
 -- status: pending (awaiting approval), in-progress, completed. Last activity: the latest of
 -- enrolling, reading a module, a quiz attempt and completing.
-create function private.instructor_students(p_course_id uuid default NULL::uuid, p_status text default NULL::text, p_limit integer default 20, p_offset integer default 0)
-returns table(id uuid, user_id uuid, name text, username text, course_id uuid, course_title text, service public.service_code, progress integer, status text, started_at timestamp with time zone, completed_at timestamp with time zone, last_activity timestamp with time zone, total bigint)
+create function private.instructor_students(
+  p_course_id uuid default NULL::uuid,
+  p_status text default NULL::text,
+  p_limit integer default 20,
+  p_offset integer default 0
+)
+returns table(
+  id uuid,
+  user_id uuid,
+  name text,
+  username text,
+  course_id uuid,
+  course_title text,
+  service public.service_code,
+  progress integer,
+  status text,
+  started_at timestamp with time zone,
+  completed_at timestamp with time zone,
+  last_activity timestamp with time zone,
+  total bigint
+)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -3351,7 +3466,21 @@ grant execute on function private.instructor_students(uuid,text,integer,integer)
 -- Per managed course: enrolments (approved), pending, completion rate and average progress of the
 -- approved enrolments, and the pass rate of attempts on the course's quizzes (null with none).
 create function private.instructor_analytics(p_limit integer default 20, p_offset integer default 0)
-returns table(course_id uuid, title text, service public.service_code, status public.course_status, enrollments integer, pending integer, completed integer, completion_rate integer, average_progress integer, quiz_attempts integer, quiz_passed integer, quiz_pass_rate integer, total bigint)
+returns table(
+  course_id uuid,
+  title text,
+  service public.service_code,
+  status public.course_status,
+  enrollments integer,
+  pending integer,
+  completed integer,
+  completion_rate integer,
+  average_progress integer,
+  quiz_attempts integer,
+  quiz_passed integer,
+  quiz_pass_rate integer,
+  total bigint
+)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -3410,7 +3539,18 @@ revoke all on function private.instructor_analytics(integer,integer) from public
 grant execute on function private.instructor_analytics(integer,integer) to authenticated;
 
 create function private.instructor_stats()
-returns table(total_courses integer, total_students integer, average_completion integer, total_course_hours integer, recently_updated jsonb, completion_rate integer, average_progress integer, completed_enrolments integer, total_enrolments integer, pending_requests integer)
+returns table(
+  total_courses integer,
+  total_students integer,
+  average_completion integer,
+  total_course_hours integer,
+  recently_updated jsonb,
+  completion_rate integer,
+  average_progress integer,
+  completed_enrolments integer,
+  total_enrolments integer,
+  pending_requests integer
+)
 language plpgsql stable security definer
 set search_path = ''
 as $$
@@ -3468,11 +3608,11 @@ grant execute on function private.instructor_stats() to authenticated;
 
 -- Mandatory training and compliance.
 --
--- A rule (public.required_training) says that a course is required for a service, a role or one
--- person, optionally by a due date and renewed every so many months. People the rule applies to
--- are enrolled automatically, now and when they join later. Compliance (who is complete, due,
--- overdue or expired) is computed by private.required_training_status and read by admins and by
--- instructors for their services.
+-- A rule (public.required_training) says that a course is required for a role, a service or both,
+-- to be completed within so many days and renewed so many days before the certificate expires.
+-- People the rule applies to are enrolled automatically, now and when they join later. Compliance
+-- (who is complete, due, overdue or expired) is computed by private.required_training_status and
+-- read by admins and by instructors for their services.
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -3568,8 +3708,10 @@ create policy "instructors remove rules of their courses in their services; admi
 revoke all on public.required_training from anon, authenticated, service_role;
 grant select, delete on public.required_training to authenticated;
 grant all on public.required_training to service_role;
-grant insert (course_id, role, service, due_within_days, renew_before_days) on public.required_training to authenticated;
-grant update (role, service, due_within_days, renew_before_days) on public.required_training to authenticated;
+grant insert (course_id, role, service, due_within_days, renew_before_days) on
+  public.required_training to authenticated;
+grant update (role, service, due_within_days, renew_before_days) on public.required_training to
+  authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -3687,8 +3829,30 @@ grant execute on function private.required_training_due_soon_days() to authentic
 
 -- Compliance: THE status rule leaves deactivated people out (the summary, the people list, their CSV
 -- and the dashboards all read it).
-create function private.required_training_status(p_user_id uuid default NULL::uuid, p_service public.service_code default NULL::public.service_code, p_role public.user_role default NULL::public.user_role, p_course_id uuid default NULL::uuid)
-returns table(user_id uuid, username text, name text, email text, role public.user_role, services public.service_code[], course_id uuid, course_title text, course_service public.service_code, enrollment_id uuid, progress integer, due_at timestamp with time zone, status text, certificate_id uuid, certificate_expires_at timestamp with time zone, certificate_state text)
+create function private.required_training_status(
+  p_user_id uuid default NULL::uuid,
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid
+)
+returns table(
+  user_id uuid,
+  username text,
+  name text,
+  email text,
+  role public.user_role,
+  services public.service_code[],
+  course_id uuid,
+  course_title text,
+  course_service public.service_code,
+  enrollment_id uuid,
+  progress integer,
+  due_at timestamp with time zone,
+  status text,
+  certificate_id uuid,
+  certificate_expires_at timestamp with time zone,
+  certificate_state text
+)
 language sql stable security definer
 set search_path = ''
 as $$
@@ -3762,8 +3926,11 @@ as $$
 $$;
 comment on function private.required_training_status(uuid,public.service_code,public.user_role,uuid) is
   'THE status rule of required training: one row per person and required (published) course the caller may see (learner: self; instructor: people sharing a service, and self; admin: all), with due date and status overdue | due-soon | in-progress | done. Filters: person, service, role, course.';
-revoke all on function private.required_training_status(uuid,public.service_code,public.user_role,uuid) from public;
-grant execute on function private.required_training_status(uuid,public.service_code,public.user_role,uuid) to authenticated, service_role;
+revoke all on function
+  private.required_training_status(uuid,public.service_code,public.user_role,uuid) from public;
+grant execute on function
+  private.required_training_status(uuid,public.service_code,public.user_role,uuid) to authenticated,
+  service_role;
 
 -- How a status sorts: the most urgent first.
 create function private.required_training_status_rank(p_status text)
@@ -3776,7 +3943,8 @@ $$;
 comment on function private.required_training_status_rank(text) is
   'Sort order of statuses: overdue, due-soon, in-progress, done.';
 revoke all on function private.required_training_status_rank(text) from public;
-grant execute on function private.required_training_status_rank(text) to authenticated, service_role;
+grant execute on function private.required_training_status_rank(text) to authenticated,
+  service_role;
 
 -- Refuses anyone but instructors and admins (the compliance view is theirs).
 create function private.require_compliance_viewer()
@@ -3795,8 +3963,21 @@ comment on function private.require_compliance_viewer() is
 revoke all on function private.require_compliance_viewer() from public;
 grant execute on function private.require_compliance_viewer() to authenticated, service_role;
 
-create function private.compliance_summary(p_service public.service_code default NULL::public.service_code, p_role public.user_role default NULL::public.user_role, p_course_id uuid default NULL::uuid)
-returns table(service public.service_code, course_id uuid, course_title text, people bigint, compliant bigint, due_soon bigint, overdue bigint, in_progress bigint)
+create function private.compliance_summary(
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid
+)
+returns table(
+  service public.service_code,
+  course_id uuid,
+  course_title text,
+  people bigint,
+  compliant bigint,
+  due_soon bigint,
+  overdue bigint,
+  in_progress bigint
+)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -3824,11 +4005,34 @@ end;
 $$;
 comment on function private.compliance_summary(public.service_code,public.user_role,uuid) is
   'Instructors and admins: per service and required course, people required, compliant (done), due soon, overdue, in progress.';
-revoke all on function private.compliance_summary(public.service_code,public.user_role,uuid) from public;
-grant execute on function private.compliance_summary(public.service_code,public.user_role,uuid) to authenticated, service_role;
+revoke all on function private.compliance_summary(public.service_code,public.user_role,uuid) from
+  public;
+grant execute on function private.compliance_summary(public.service_code,public.user_role,uuid) to
+  authenticated, service_role;
 
-create function private.compliance_people(p_service public.service_code default NULL::public.service_code, p_role public.user_role default NULL::public.user_role, p_course_id uuid default NULL::uuid, p_status text default NULL::text, p_limit integer default 20, p_offset integer default 0)
-returns table(user_id uuid, username text, name text, email text, role public.user_role, services public.service_code[], course_id uuid, course_title text, progress integer, due_at timestamp with time zone, status text, certificate_expires_at timestamp with time zone, total bigint)
+create function private.compliance_people(
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid,
+  p_status text default NULL::text,
+  p_limit integer default 20,
+  p_offset integer default 0
+)
+returns table(
+  user_id uuid,
+  username text,
+  name text,
+  email text,
+  role public.user_role,
+  services public.service_code[],
+  course_id uuid,
+  course_title text,
+  progress integer,
+  due_at timestamp with time zone,
+  status text,
+  certificate_expires_at timestamp with time zone,
+  total bigint
+)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -3847,10 +4051,17 @@ end;
 $$;
 comment on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) is
   'Instructors and admins: the people required to take courses, with status and due date, most urgent first, paged.';
-revoke all on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) from public;
-grant execute on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) to authenticated, service_role;
+revoke all on function
+  private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) from
+  public;
+grant execute on function
+  private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) to
+  authenticated, service_role;
 
-create function private.compliance_in_scope(p_service public.service_code, p_person_services public.service_code[])
+create function private.compliance_in_scope(
+  p_service public.service_code,
+  p_person_services public.service_code[]
+)
 returns boolean
 language sql stable
 set search_path = ''
@@ -3861,8 +4072,10 @@ as $$
 $$;
 comment on function private.compliance_in_scope(public.service_code,public.service_code[]) is
   'THE scope rule of compliance views: admins see everyone; instructors a person of one of their services (and, with a service filter, only a service of their own).';
-revoke all on function private.compliance_in_scope(public.service_code,public.service_code[]) from public;
-grant execute on function private.compliance_in_scope(public.service_code,public.service_code[]) to authenticated, service_role;
+revoke all on function private.compliance_in_scope(public.service_code,public.service_code[]) from
+  public;
+grant execute on function private.compliance_in_scope(public.service_code,public.service_code[]) to
+  authenticated, service_role;
 
 -- ---------------------------------------------------------------------------
 -- Triggers
@@ -3895,7 +4108,7 @@ create trigger required_training_enrol
 -- ===========================================================================
 
 -- Continuing professional development (CPD): entries a learner records themselves (activity,
--- hours, date, notes), and the learning record that joins them with completed courses and
+-- date, hours, what they learnt, a reflection), and the learning record that joins them with completed courses and
 -- certificates. A learner manages only their own entries; admins read all.
 
 -- ---------------------------------------------------------------------------
@@ -3987,8 +4200,10 @@ create policy "learners delete their own CPD entries"
 revoke all on public.cpd_entries from anon, authenticated, service_role;
 grant all on public.cpd_entries to service_role;
 grant select, delete on public.cpd_entries to authenticated;
-grant insert (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to authenticated;
-grant update (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to authenticated;
+grant insert (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to
+  authenticated;
+grant update (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to
+  authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -4023,7 +4238,20 @@ revoke all on function private.cpd_entry_date_not_future() from public;
 -- Security definer so that an archived or withdrawn course still shows its hours and quiz score,
 -- which the learner can no longer read; it answers only for the caller themselves or an admin.
 create function private.learning_record(p_user_id uuid)
-returns table(certificate_id uuid, course_id uuid, course_title text, service text, cycle integer, completed_at timestamp with time zone, hours integer, score integer, verification_code text, expires_at timestamp with time zone, revoked_at timestamp with time zone, state text)
+returns table(
+  certificate_id uuid,
+  course_id uuid,
+  course_title text,
+  service text,
+  cycle integer,
+  completed_at timestamp with time zone,
+  hours integer,
+  score integer,
+  verification_code text,
+  expires_at timestamp with time zone,
+  revoked_at timestamp with time zone,
+  state text
+)
 language plpgsql stable security definer
 set search_path = ''
 as $$
@@ -4284,7 +4512,7 @@ grant execute on function private.import_users(uuid,integer,jsonb) to authentica
 
 -- The audit trail: who did what to whom, and when. Written by triggers on the audited tables (so
 -- no route can forget to write it) and by the security-definer functions that act for an admin;
--- read only by admins. Events are never updated or deleted through the API.
+-- read only by admins. The API roles cannot insert, update or delete events.
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -4362,7 +4590,15 @@ grant select on public.audit_events to authenticated;
 -- Functions
 -- ---------------------------------------------------------------------------
 
-create function private.write_audit(p_action text, p_target_type text, p_target_id uuid, p_target_label text, p_old jsonb, p_new jsonb, p_actor uuid default NULL::uuid)
+create function private.write_audit(
+  p_action text,
+  p_target_type text,
+  p_target_id uuid,
+  p_target_label text,
+  p_old jsonb,
+  p_new jsonb,
+  p_actor uuid default NULL::uuid
+)
 returns void
 language plpgsql security definer
 set search_path = ''
@@ -4639,7 +4875,14 @@ comment on function private.trigger_audit_kinds() is
   'The audit kinds only triggers write (private.record_audit_event refuses them).';
 revoke all on function private.trigger_audit_kinds() from public;
 
-create function private.record_audit_event(p_action text, p_target_type text, p_target_id uuid, p_target_label text, p_old jsonb default NULL::jsonb, p_new jsonb default NULL::jsonb)
+create function private.record_audit_event(
+  p_action text,
+  p_target_type text,
+  p_target_id uuid,
+  p_target_label text,
+  p_old jsonb default NULL::jsonb,
+  p_new jsonb default NULL::jsonb
+)
 returns bigint
 language plpgsql security definer
 set search_path = ''
@@ -4661,7 +4904,8 @@ $$;
 comment on function private.record_audit_event(text,text,uuid,text,jsonb,jsonb) is
   'Admins only: records an event the triggers cannot see (e.g. password.reset, password.forced_change, certificate.reissued) in the caller''s transaction. Kind: word.word, never one of private.trigger_audit_kinds(). 42501 / 22023.';
 revoke all on function private.record_audit_event(text,text,uuid,text,jsonb,jsonb) from public;
-grant execute on function private.record_audit_event(text,text,uuid,text,jsonb,jsonb) to authenticated;
+grant execute on function private.record_audit_event(text,text,uuid,text,jsonb,jsonb) to
+  authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Triggers
@@ -4789,7 +5033,14 @@ create policy "no direct access" on private.sign_in_devices as restrictive for a
 -- Functions
 -- ---------------------------------------------------------------------------
 
-create function private.rate_limit_take(p_action text, p_account text, p_address text, p_device text default NULL::text, OUT retry_after integer, OUT ticket bigint)
+create function private.rate_limit_take(
+  p_action text,
+  p_account text,
+  p_address text,
+  p_device text default NULL::text,
+  OUT retry_after integer,
+  OUT ticket bigint
+)
 returns record
 language plpgsql security definer
 set search_path = ''

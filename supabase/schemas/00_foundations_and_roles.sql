@@ -243,7 +243,8 @@ $$;
 comment on function private.manages_required_training(uuid,public.service_code) is
   'True when the caller may manage a required_training rule of this course and service (admin; or instructor, own course, own service).';
 revoke all on function private.manages_required_training(uuid,public.service_code) from public;
-grant execute on function private.manages_required_training(uuid,public.service_code) to authenticated, service_role;
+grant execute on function private.manages_required_training(uuid,public.service_code) to
+  authenticated, service_role;
 
 create function private.visible_course_statuses()
 returns public.course_status[]

@@ -1,8 +1,9 @@
 -- People and the site's settings.
 --
 -- * profiles: one row per auth.users user (made by the sign-up trigger on auth.users). A user
---   reads and edits their own profile; only admins change role, services or username, and only
---   the trusted path (the service role) sets must_change_password or deactivates a person.
+--   reads and edits their own profile; only admins change role, services or username or deactivate
+--   a person (private.set_user_active), and only the trusted path (the sign-up trigger and the
+--   service role) sets must_change_password.
 -- * settings: one row, readable by everyone (the site name, footer and course-access rule shape
 --   every screen) except admin_email, which only admins see (column privileges hide it).
 -- * The admin user search: each profile's words in private.profile_search_words, kept by
@@ -192,8 +193,10 @@ grant update (username, name, role, services) on public.profiles to authenticate
 
 revoke all on public.settings from anon, authenticated, service_role;
 grant all on public.settings to service_role;
-grant select (id, site_name, course_access, certificate_template, footer_text, enable_analytics, auto_enrollment, created_at, updated_at) on public.settings to anon, authenticated;
-grant update (site_name, admin_email, course_access, certificate_template, footer_text, enable_analytics, auto_enrollment) on public.settings to authenticated;
+grant select (id, site_name, course_access, certificate_template, footer_text, enable_analytics,
+  auto_enrollment, created_at, updated_at) on public.settings to anon, authenticated;
+grant update (site_name, admin_email, course_access, certificate_template, footer_text,
+  enable_analytics, auto_enrollment) on public.settings to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -406,8 +409,10 @@ end;
 $$;
 comment on function private.set_role_services(public.user_role,public.service_code[]) is
   'Admins only: sets the services of every user with the role; returns how many users it changed.';
-revoke all on function private.set_role_services(public.user_role,public.service_code[]) from public;
-grant execute on function private.set_role_services(public.user_role,public.service_code[]) to authenticated;
+revoke all on function private.set_role_services(public.user_role,public.service_code[]) from
+  public;
+grant execute on function private.set_role_services(public.user_role,public.service_code[]) to
+  authenticated;
 
 -- The role × service matrix: per role, how many users and how many hold each service. One scan.
 create function private.role_service_matrix()
@@ -529,7 +534,15 @@ comment on function private.index_profile_words() is
   'Keeps private.profile_search_words in step with public.profiles (statement-level triggers; a deleted profile''s words go by the foreign key).';
 revoke all on function private.index_profile_words() from public;
 
-create function private.user_search_page(p_pattern text, p_word text, p_service public.service_code, p_role public.user_role, p_limit integer, p_offset integer, p_match_limit integer)
+create function private.user_search_page(
+  p_pattern text,
+  p_word text,
+  p_service public.service_code,
+  p_role public.user_role,
+  p_limit integer,
+  p_offset integer,
+  p_match_limit integer
+)
 returns table(id uuid, total integer, more boolean)
 language plpgsql
  STABLE SECURITY DEFINER ROWS 100
@@ -588,8 +601,12 @@ end;
 $$;
 comment on function private.user_search_page(text,text,public.service_code,public.user_role,integer,integer,integer) is
   'Admins only (no rows for anyone else): profiles whose name, username or email matches the lowercase LIKE pattern, optionally of a service and role. Keeps at most p_match_limit matches: their number, whether more match, and one page of them, newest first (a null id when the page is past the end). p_word, the search when it is one word of letters and digits, lets a common word be answered from private.profile_search_words.';
-revoke all on function private.user_search_page(text,text,public.service_code,public.user_role,integer,integer,integer) from public;
-grant execute on function private.user_search_page(text,text,public.service_code,public.user_role,integer,integer,integer) to authenticated, service_role;
+revoke all on function
+  private.user_search_page(text,text,public.service_code,public.user_role,integer,integer,integer)
+  from public;
+grant execute on function
+  private.user_search_page(text,text,public.service_code,public.user_role,integer,integer,integer)
+  to authenticated, service_role;
 
 -- Metadata is copied into no other column after sign-up, but a client may write it at sign-up and
 -- through `PUT /auth/v1/user`: keep it small.

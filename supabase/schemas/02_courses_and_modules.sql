@@ -223,15 +223,22 @@ revoke all on public.courses from anon, authenticated, service_role;
 grant select on public.courses to anon;
 grant select, delete on public.courses to authenticated;
 grant all on public.courses to service_role;
-grant insert (title, description, service, author_id, duration, level, featured, requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to authenticated;
-grant update (title, description, service, author_id, duration, level, featured, requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to authenticated;
+grant insert (title, description, service, author_id, duration, level, featured,
+  requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to
+  authenticated;
+grant update (title, description, service, author_id, duration, level, featured,
+  requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to
+  authenticated;
 
 revoke all on public.course_modules from anon, authenticated, service_role;
 grant delete on public.course_modules to authenticated;
 grant all on public.course_modules to service_role;
-grant select (id, course_id, title, order_index, duration, has_quiz, created_at, updated_at) on public.course_modules to anon, authenticated;
-grant insert (course_id, title, content, order_index, duration, has_quiz) on public.course_modules to authenticated;
-grant update (course_id, title, content, order_index, duration, has_quiz) on public.course_modules to authenticated;
+grant select (id, course_id, title, order_index, duration, has_quiz, created_at, updated_at) on
+  public.course_modules to anon, authenticated;
+grant insert (course_id, title, content, order_index, duration, has_quiz) on public.course_modules
+  to authenticated;
+grant update (course_id, title, content, order_index, duration, has_quiz) on public.course_modules
+  to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -453,7 +460,10 @@ comment on function private.count_courses() is
   'Keeps private.course_counts in step with public.courses (statement-level triggers).';
 revoke all on function private.count_courses() from public;
 
-create function private.visible_course_count(p_service public.service_code, p_status public.course_status)
+create function private.visible_course_count(
+  p_service public.service_code,
+  p_status public.course_status
+)
 returns integer
 language plpgsql stable security definer
 set search_path = ''
@@ -481,8 +491,10 @@ end;
 $$;
 comment on function private.visible_course_count(public.service_code,public.course_status) is
   'How many courses the caller can see (the rule of the courses select policies), optionally of one service and/or status, from private.course_counts: the catalogue''s total without counting the courses.';
-revoke all on function private.visible_course_count(public.service_code,public.course_status) from public;
-grant execute on function private.visible_course_count(public.service_code,public.course_status) to anon, authenticated, service_role;
+revoke all on function private.visible_course_count(public.service_code,public.course_status) from
+  public;
+grant execute on function private.visible_course_count(public.service_code,public.course_status) to
+  anon, authenticated, service_role;
 
 create function private.course_summaries(p_course_ids uuid[])
 returns table(course_id uuid, modules integer, author_id uuid, username text, name text)

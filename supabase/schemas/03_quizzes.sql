@@ -10,7 +10,11 @@
 -- Used by a check constraint below, so defined first
 -- ---------------------------------------------------------------------------
 
-create function private.quiz_question_is_valid(p_type public.question_type, p_options jsonb, p_correct jsonb)
+create function private.quiz_question_is_valid(
+  p_type public.question_type,
+  p_options jsonb,
+  p_correct jsonb
+)
 returns boolean
 language sql immutable
 set search_path = ''
@@ -46,7 +50,8 @@ $$;
 comment on function private.quiz_question_is_valid(public.question_type,jsonb,jsonb) is
   'True when a question''s options and scoring key are ones scoring can handle (see the check quiz_questions_scorable).';
 revoke all on function private.quiz_question_is_valid(public.question_type,jsonb,jsonb) from public;
-grant execute on function private.quiz_question_is_valid(public.question_type,jsonb,jsonb) to authenticated, service_role;
+grant execute on function private.quiz_question_is_valid(public.question_type,jsonb,jsonb) to
+  authenticated, service_role;
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -240,15 +245,19 @@ revoke all on public.quizzes from anon, authenticated, service_role;
 grant select on public.quizzes to anon;
 grant select, delete on public.quizzes to authenticated;
 grant all on public.quizzes to service_role;
-grant insert (module_id, title, description, passing_score, time_limit, randomize_questions, show_correct_answers, max_attempts, retry_wait_minutes) on public.quizzes to authenticated;
-grant update (module_id, title, description, passing_score, time_limit, randomize_questions, show_correct_answers, max_attempts, retry_wait_minutes) on public.quizzes to authenticated;
+grant insert (module_id, title, description, passing_score, time_limit, randomize_questions,
+  show_correct_answers, max_attempts, retry_wait_minutes) on public.quizzes to authenticated;
+grant update (module_id, title, description, passing_score, time_limit, randomize_questions,
+  show_correct_answers, max_attempts, retry_wait_minutes) on public.quizzes to authenticated;
 
 revoke all on public.quiz_questions from anon, authenticated, service_role;
 grant select on public.quiz_questions to anon;
 grant select, delete on public.quiz_questions to authenticated;
 grant all on public.quiz_questions to service_role;
-grant insert (quiz_id, question_text, question_type, order_index, points, options, correct_answers, explanation) on public.quiz_questions to authenticated;
-grant update (quiz_id, question_text, question_type, order_index, points, options, correct_answers, explanation) on public.quiz_questions to authenticated;
+grant insert (quiz_id, question_text, question_type, order_index, points, options, correct_answers,
+  explanation) on public.quiz_questions to authenticated;
+grant update (quiz_id, question_text, question_type, order_index, points, options, correct_answers,
+  explanation) on public.quiz_questions to authenticated;
 
 revoke all on public.quiz_attempts from anon, authenticated, service_role;
 grant select on public.quiz_attempts to anon, authenticated;
@@ -367,7 +376,11 @@ comment on function private.start_quiz_attempt(uuid) is
 revoke all on function private.start_quiz_attempt(uuid) from public;
 grant execute on function private.start_quiz_attempt(uuid) to authenticated;
 
-create function private.finish_quiz_attempt(p_quiz_id uuid, p_answers jsonb, p_grace_seconds integer default 30)
+create function private.finish_quiz_attempt(
+  p_quiz_id uuid,
+  p_answers jsonb,
+  p_grace_seconds integer default 30
+)
 returns public.quiz_attempts
 language plpgsql security definer
 set search_path = ''
@@ -477,7 +490,8 @@ $$;
 comment on function private.reorder_quiz_questions(uuid,uuid[]) is
   'Author/admin: sets the quiz''s question order to the given full list of ids (1..n), under RLS.';
 revoke all on function private.reorder_quiz_questions(uuid,uuid[]) from public;
-grant execute on function private.reorder_quiz_questions(uuid,uuid[]) to authenticated, service_role;
+grant execute on function private.reorder_quiz_questions(uuid,uuid[]) to authenticated,
+  service_role;
 
 create function private.renumber_quiz_questions(p_quiz_id uuid)
 returns void
@@ -498,7 +512,15 @@ revoke all on function private.renumber_quiz_questions(uuid) from public;
 grant execute on function private.renumber_quiz_questions(uuid) to authenticated, service_role;
 
 create function private.quiz_questions_for_learner(p_quiz_id uuid)
-returns table(id uuid, question_text text, question_type public.question_type, order_index integer, points integer, options jsonb, multiple_answers boolean)
+returns table(
+  id uuid,
+  question_text text,
+  question_type public.question_type,
+  order_index integer,
+  points integer,
+  options jsonb,
+  multiple_answers boolean
+)
 language plpgsql stable security definer
 set search_path = ''
 as $$
@@ -529,7 +551,10 @@ grant execute on function private.quiz_questions_for_learner(uuid) to authentica
 
 -- Refuses when the caller may not open or score another attempt now (errcode 55000, hint
 -- quiz_no_attempts_left or quiz_retry_wait; the detail of the wait is the time it ends, ISO 8601).
-create function private.check_quiz_attempt_allowed(p_quiz_id uuid, p_started_at timestamp with time zone default NULL::timestamp with time zone)
+create function private.check_quiz_attempt_allowed(
+  p_quiz_id uuid,
+  p_started_at timestamp with time zone default NULL::timestamp with time zone
+)
 returns void
 language plpgsql stable
 set search_path = ''
@@ -564,10 +589,17 @@ end;
 $$;
 comment on function private.check_quiz_attempt_allowed(uuid,timestamp with time zone) is
   'Raises 55000 (hint quiz_no_attempts_left / quiz_retry_wait) when the caller may not start (p_started_at null) or score (p_started_at = the running attempt''s start) an attempt now.';
-revoke all on function private.check_quiz_attempt_allowed(uuid,timestamp with time zone) from public;
+revoke all on function private.check_quiz_attempt_allowed(uuid,timestamp with time zone) from
+  public;
 
 create function private.quiz_attempt_review(p_attempt_id uuid)
-returns table(question_id uuid, correct_answers jsonb, options jsonb, explanation text, answers_shown boolean)
+returns table(
+  question_id uuid,
+  correct_answers jsonb,
+  options jsonb,
+  explanation text,
+  answers_shown boolean
+)
 language plpgsql stable security definer
 set search_path = ''
 as $$

@@ -3,9 +3,10 @@
 -- A learner enrols themselves in a course they can see (pending when the site or the course
 -- requires approval; an instructor of the course or an admin approves). Progress is written only
 -- by the security-definer functions here (private.mark_module_read, private.open_module and the
--- quiz functions), never directly by the API roles: completing the last module completes the
--- enrolment and issues the certificate (private.settle_module -> private.refresh_enrollment ->
--- private.issue_certificate).
+-- quiz functions), never directly by the API roles. Completing a module: private.mark_module_read
+-- (or a passed quiz) -> private.settle_module marks the module complete once read and its quiz, if
+-- any, passed -> private.refresh_enrollment recomputes the enrolment's progress and, at 100 %,
+-- completes it and calls private.issue_certificate (05_certificates.sql).
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -156,7 +157,8 @@ revoke all on public.enrollments from anon, authenticated, service_role;
 grant select on public.enrollments to anon;
 grant select, delete on public.enrollments to authenticated;
 grant all on public.enrollments to service_role;
-grant insert (user_id, course_id, status, progress, completed) on public.enrollments to authenticated;
+grant insert (user_id, course_id, status, progress, completed) on public.enrollments to
+  authenticated;
 grant update (status) on public.enrollments to authenticated;
 
 revoke all on public.user_module_progress from anon, authenticated, service_role;
@@ -493,7 +495,17 @@ comment on function private.continue_enrolment_cycle() is
 revoke all on function private.continue_enrolment_cycle() from public;
 
 create function private.enrolled_courses(p_user_id uuid)
-returns table(course_id uuid, title text, description text, service public.service_code, duration integer, modules integer, done integer, last_read timestamp with time zone, last_completed timestamp with time zone)
+returns table(
+  course_id uuid,
+  title text,
+  description text,
+  service public.service_code,
+  duration integer,
+  modules integer,
+  done integer,
+  last_read timestamp with time zone,
+  last_completed timestamp with time zone
+)
 language plpgsql
  STABLE SECURITY DEFINER ROWS 10
 set search_path = ''
@@ -545,11 +557,18 @@ revoke all on function private.enrolled_courses(uuid) from public;
 grant execute on function private.enrolled_courses(uuid) to authenticated, service_role;
 
 -- The caller's standing on a quiz (it lives here, not in 03_quizzes.sql, because it reads the
--- enrolment's cycle, and public.enrollments is created after the quiz tables): scored attempts in the current cycle (a recertifying learner
--- starts again: attempts before the cycle's start do not count), what is left and when the next
--- attempt may start. Security invoker: reads only the caller's own attempts and enrolment.
+-- enrolment's cycle, and public.enrollments is created after the quiz tables): scored attempts in
+-- the current cycle (a recertifying learner starts again: attempts before the cycle's start do not
+-- count), what is left and when the next attempt may start. Security invoker: reads only the caller's own attempts and enrolment.
 create function private.quiz_attempt_status(p_quiz_id uuid)
-returns table(attempts_used integer, max_attempts integer, attempts_remaining integer, next_attempt_at timestamp with time zone, show_correct_answers text, retry_wait_minutes integer)
+returns table(
+  attempts_used integer,
+  max_attempts integer,
+  attempts_remaining integer,
+  next_attempt_at timestamp with time zone,
+  show_correct_answers text,
+  retry_wait_minutes integer
+)
 language sql stable
 set search_path = ''
 as $$

@@ -144,7 +144,10 @@ comment on function private.issue_certificate(uuid,uuid) is
 revoke all on function private.issue_certificate(uuid,uuid) from public;
 
 -- The one definition of a certificate's state: revoked, expired, expiring (within 60 days) or valid.
-create function private.certificate_state(p_expires_at timestamp with time zone, p_revoked_at timestamp with time zone)
+create function private.certificate_state(
+  p_expires_at timestamp with time zone,
+  p_revoked_at timestamp with time zone
+)
 returns text
 language sql stable
 set search_path = ''
@@ -158,8 +161,10 @@ as $$
 $$;
 comment on function private.certificate_state(timestamp with time zone,timestamp with time zone) is
   'revoked | expired | expiring (expires within 60 days) | valid: the rule every screen, report and verification uses.';
-revoke all on function private.certificate_state(timestamp with time zone,timestamp with time zone) from public;
-grant execute on function private.certificate_state(timestamp with time zone,timestamp with time zone) to authenticated, service_role;
+revoke all on function private.certificate_state(timestamp with time zone,timestamp with time zone)
+  from public;
+grant execute on function private.certificate_state(timestamp with time zone,timestamp with time
+  zone) to authenticated, service_role;
 
 create function private.start_recertification(p_course_id uuid)
 returns public.enrollments
@@ -258,7 +263,17 @@ revoke all on function private.revoke_certificate(uuid,text) from public;
 grant execute on function private.revoke_certificate(uuid,text) to authenticated;
 
 create function private.verify_certificate(p_code text)
-returns table(verification_code text, learner_name text, course_title text, service public.service_code, template public.certificate_template, issued_at timestamp with time zone, expires_at timestamp with time zone, revoked_at timestamp with time zone, state text)
+returns table(
+  verification_code text,
+  learner_name text,
+  course_title text,
+  service public.service_code,
+  template public.certificate_template,
+  issued_at timestamp with time zone,
+  expires_at timestamp with time zone,
+  revoked_at timestamp with time zone,
+  state text
+)
 language sql stable security definer
 set search_path = ''
 as $$

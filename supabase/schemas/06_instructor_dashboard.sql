@@ -1,5 +1,5 @@
 -- The instructor dashboard: figures and learner lists for the courses an instructor manages (their
--- own; every course for an admin), computed in SQL and run under the caller's row-level security.
+-- own; every course for an admin), computed in SQL; instructors and admins only.
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -40,8 +40,27 @@ grant execute on function private.managed_course_ids() to authenticated;
 -- Learners on the managed courses, one row per enrolment, paged; total is the unpaged count.
 -- status: pending (awaiting approval), in-progress, completed. Last activity: the latest of
 -- enrolling, reading a module, a quiz attempt and completing.
-create function private.instructor_students(p_course_id uuid default NULL::uuid, p_status text default NULL::text, p_limit integer default 20, p_offset integer default 0)
-returns table(id uuid, user_id uuid, name text, username text, course_id uuid, course_title text, service public.service_code, progress integer, status text, started_at timestamp with time zone, completed_at timestamp with time zone, last_activity timestamp with time zone, total bigint)
+create function private.instructor_students(
+  p_course_id uuid default NULL::uuid,
+  p_status text default NULL::text,
+  p_limit integer default 20,
+  p_offset integer default 0
+)
+returns table(
+  id uuid,
+  user_id uuid,
+  name text,
+  username text,
+  course_id uuid,
+  course_title text,
+  service public.service_code,
+  progress integer,
+  status text,
+  started_at timestamp with time zone,
+  completed_at timestamp with time zone,
+  last_activity timestamp with time zone,
+  total bigint
+)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -99,7 +118,21 @@ grant execute on function private.instructor_students(uuid,text,integer,integer)
 -- Per managed course: enrolments (approved), pending, completion rate and average progress of the
 -- approved enrolments, and the pass rate of attempts on the course's quizzes (null with none).
 create function private.instructor_analytics(p_limit integer default 20, p_offset integer default 0)
-returns table(course_id uuid, title text, service public.service_code, status public.course_status, enrollments integer, pending integer, completed integer, completion_rate integer, average_progress integer, quiz_attempts integer, quiz_passed integer, quiz_pass_rate integer, total bigint)
+returns table(
+  course_id uuid,
+  title text,
+  service public.service_code,
+  status public.course_status,
+  enrollments integer,
+  pending integer,
+  completed integer,
+  completion_rate integer,
+  average_progress integer,
+  quiz_attempts integer,
+  quiz_passed integer,
+  quiz_pass_rate integer,
+  total bigint
+)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -158,7 +191,18 @@ revoke all on function private.instructor_analytics(integer,integer) from public
 grant execute on function private.instructor_analytics(integer,integer) to authenticated;
 
 create function private.instructor_stats()
-returns table(total_courses integer, total_students integer, average_completion integer, total_course_hours integer, recently_updated jsonb, completion_rate integer, average_progress integer, completed_enrolments integer, total_enrolments integer, pending_requests integer)
+returns table(
+  total_courses integer,
+  total_students integer,
+  average_completion integer,
+  total_course_hours integer,
+  recently_updated jsonb,
+  completion_rate integer,
+  average_progress integer,
+  completed_enrolments integer,
+  total_enrolments integer,
+  pending_requests integer
+)
 language plpgsql stable security definer
 set search_path = ''
 as $$

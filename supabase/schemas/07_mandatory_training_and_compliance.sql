@@ -1,10 +1,10 @@
 -- Mandatory training and compliance.
 --
--- A rule (public.required_training) says that a course is required for a service, a role or one
--- person, optionally by a due date and renewed every so many months. People the rule applies to
--- are enrolled automatically, now and when they join later. Compliance (who is complete, due,
--- overdue or expired) is computed by private.required_training_status and read by admins and by
--- instructors for their services.
+-- A rule (public.required_training) says that a course is required for a role, a service or both,
+-- to be completed within so many days and renewed so many days before the certificate expires.
+-- People the rule applies to are enrolled automatically, now and when they join later. Compliance
+-- (who is complete, due, overdue or expired) is computed by private.required_training_status and
+-- read by admins and by instructors for their services.
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -100,8 +100,10 @@ create policy "instructors remove rules of their courses in their services; admi
 revoke all on public.required_training from anon, authenticated, service_role;
 grant select, delete on public.required_training to authenticated;
 grant all on public.required_training to service_role;
-grant insert (course_id, role, service, due_within_days, renew_before_days) on public.required_training to authenticated;
-grant update (role, service, due_within_days, renew_before_days) on public.required_training to authenticated;
+grant insert (course_id, role, service, due_within_days, renew_before_days) on
+  public.required_training to authenticated;
+grant update (role, service, due_within_days, renew_before_days) on public.required_training to
+  authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -219,8 +221,30 @@ grant execute on function private.required_training_due_soon_days() to authentic
 
 -- Compliance: THE status rule leaves deactivated people out (the summary, the people list, their CSV
 -- and the dashboards all read it).
-create function private.required_training_status(p_user_id uuid default NULL::uuid, p_service public.service_code default NULL::public.service_code, p_role public.user_role default NULL::public.user_role, p_course_id uuid default NULL::uuid)
-returns table(user_id uuid, username text, name text, email text, role public.user_role, services public.service_code[], course_id uuid, course_title text, course_service public.service_code, enrollment_id uuid, progress integer, due_at timestamp with time zone, status text, certificate_id uuid, certificate_expires_at timestamp with time zone, certificate_state text)
+create function private.required_training_status(
+  p_user_id uuid default NULL::uuid,
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid
+)
+returns table(
+  user_id uuid,
+  username text,
+  name text,
+  email text,
+  role public.user_role,
+  services public.service_code[],
+  course_id uuid,
+  course_title text,
+  course_service public.service_code,
+  enrollment_id uuid,
+  progress integer,
+  due_at timestamp with time zone,
+  status text,
+  certificate_id uuid,
+  certificate_expires_at timestamp with time zone,
+  certificate_state text
+)
 language sql stable security definer
 set search_path = ''
 as $$
@@ -294,8 +318,11 @@ as $$
 $$;
 comment on function private.required_training_status(uuid,public.service_code,public.user_role,uuid) is
   'THE status rule of required training: one row per person and required (published) course the caller may see (learner: self; instructor: people sharing a service, and self; admin: all), with due date and status overdue | due-soon | in-progress | done. Filters: person, service, role, course.';
-revoke all on function private.required_training_status(uuid,public.service_code,public.user_role,uuid) from public;
-grant execute on function private.required_training_status(uuid,public.service_code,public.user_role,uuid) to authenticated, service_role;
+revoke all on function
+  private.required_training_status(uuid,public.service_code,public.user_role,uuid) from public;
+grant execute on function
+  private.required_training_status(uuid,public.service_code,public.user_role,uuid) to authenticated,
+  service_role;
 
 -- How a status sorts: the most urgent first.
 create function private.required_training_status_rank(p_status text)
@@ -308,7 +335,8 @@ $$;
 comment on function private.required_training_status_rank(text) is
   'Sort order of statuses: overdue, due-soon, in-progress, done.';
 revoke all on function private.required_training_status_rank(text) from public;
-grant execute on function private.required_training_status_rank(text) to authenticated, service_role;
+grant execute on function private.required_training_status_rank(text) to authenticated,
+  service_role;
 
 -- Refuses anyone but instructors and admins (the compliance view is theirs).
 create function private.require_compliance_viewer()
@@ -327,8 +355,21 @@ comment on function private.require_compliance_viewer() is
 revoke all on function private.require_compliance_viewer() from public;
 grant execute on function private.require_compliance_viewer() to authenticated, service_role;
 
-create function private.compliance_summary(p_service public.service_code default NULL::public.service_code, p_role public.user_role default NULL::public.user_role, p_course_id uuid default NULL::uuid)
-returns table(service public.service_code, course_id uuid, course_title text, people bigint, compliant bigint, due_soon bigint, overdue bigint, in_progress bigint)
+create function private.compliance_summary(
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid
+)
+returns table(
+  service public.service_code,
+  course_id uuid,
+  course_title text,
+  people bigint,
+  compliant bigint,
+  due_soon bigint,
+  overdue bigint,
+  in_progress bigint
+)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -356,11 +397,34 @@ end;
 $$;
 comment on function private.compliance_summary(public.service_code,public.user_role,uuid) is
   'Instructors and admins: per service and required course, people required, compliant (done), due soon, overdue, in progress.';
-revoke all on function private.compliance_summary(public.service_code,public.user_role,uuid) from public;
-grant execute on function private.compliance_summary(public.service_code,public.user_role,uuid) to authenticated, service_role;
+revoke all on function private.compliance_summary(public.service_code,public.user_role,uuid) from
+  public;
+grant execute on function private.compliance_summary(public.service_code,public.user_role,uuid) to
+  authenticated, service_role;
 
-create function private.compliance_people(p_service public.service_code default NULL::public.service_code, p_role public.user_role default NULL::public.user_role, p_course_id uuid default NULL::uuid, p_status text default NULL::text, p_limit integer default 20, p_offset integer default 0)
-returns table(user_id uuid, username text, name text, email text, role public.user_role, services public.service_code[], course_id uuid, course_title text, progress integer, due_at timestamp with time zone, status text, certificate_expires_at timestamp with time zone, total bigint)
+create function private.compliance_people(
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid,
+  p_status text default NULL::text,
+  p_limit integer default 20,
+  p_offset integer default 0
+)
+returns table(
+  user_id uuid,
+  username text,
+  name text,
+  email text,
+  role public.user_role,
+  services public.service_code[],
+  course_id uuid,
+  course_title text,
+  progress integer,
+  due_at timestamp with time zone,
+  status text,
+  certificate_expires_at timestamp with time zone,
+  total bigint
+)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -379,10 +443,17 @@ end;
 $$;
 comment on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) is
   'Instructors and admins: the people required to take courses, with status and due date, most urgent first, paged.';
-revoke all on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) from public;
-grant execute on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) to authenticated, service_role;
+revoke all on function
+  private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) from
+  public;
+grant execute on function
+  private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) to
+  authenticated, service_role;
 
-create function private.compliance_in_scope(p_service public.service_code, p_person_services public.service_code[])
+create function private.compliance_in_scope(
+  p_service public.service_code,
+  p_person_services public.service_code[]
+)
 returns boolean
 language sql stable
 set search_path = ''
@@ -393,8 +464,10 @@ as $$
 $$;
 comment on function private.compliance_in_scope(public.service_code,public.service_code[]) is
   'THE scope rule of compliance views: admins see everyone; instructors a person of one of their services (and, with a service filter, only a service of their own).';
-revoke all on function private.compliance_in_scope(public.service_code,public.service_code[]) from public;
-grant execute on function private.compliance_in_scope(public.service_code,public.service_code[]) to authenticated, service_role;
+revoke all on function private.compliance_in_scope(public.service_code,public.service_code[]) from
+  public;
+grant execute on function private.compliance_in_scope(public.service_code,public.service_code[]) to
+  authenticated, service_role;
 
 -- ---------------------------------------------------------------------------
 -- Triggers

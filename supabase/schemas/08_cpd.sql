@@ -1,5 +1,5 @@
 -- Continuing professional development (CPD): entries a learner records themselves (activity,
--- hours, date, notes), and the learning record that joins them with completed courses and
+-- date, hours, what they learnt, a reflection), and the learning record that joins them with completed courses and
 -- certificates. A learner manages only their own entries; admins read all.
 
 -- ---------------------------------------------------------------------------
@@ -91,8 +91,10 @@ create policy "learners delete their own CPD entries"
 revoke all on public.cpd_entries from anon, authenticated, service_role;
 grant all on public.cpd_entries to service_role;
 grant select, delete on public.cpd_entries to authenticated;
-grant insert (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to authenticated;
-grant update (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to authenticated;
+grant insert (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to
+  authenticated;
+grant update (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to
+  authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -127,7 +129,20 @@ revoke all on function private.cpd_entry_date_not_future() from public;
 -- Security definer so that an archived or withdrawn course still shows its hours and quiz score,
 -- which the learner can no longer read; it answers only for the caller themselves or an admin.
 create function private.learning_record(p_user_id uuid)
-returns table(certificate_id uuid, course_id uuid, course_title text, service text, cycle integer, completed_at timestamp with time zone, hours integer, score integer, verification_code text, expires_at timestamp with time zone, revoked_at timestamp with time zone, state text)
+returns table(
+  certificate_id uuid,
+  course_id uuid,
+  course_title text,
+  service text,
+  cycle integer,
+  completed_at timestamp with time zone,
+  hours integer,
+  score integer,
+  verification_code text,
+  expires_at timestamp with time zone,
+  revoked_at timestamp with time zone,
+  state text
+)
 language plpgsql stable security definer
 set search_path = ''
 as $$

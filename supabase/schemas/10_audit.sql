@@ -1,6 +1,6 @@
 -- The audit trail: who did what to whom, and when. Written by triggers on the audited tables (so
 -- no route can forget to write it) and by the security-definer functions that act for an admin;
--- read only by admins. Events are never updated or deleted through the API.
+-- read only by admins. The API roles cannot insert, update or delete events.
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -78,7 +78,15 @@ grant select on public.audit_events to authenticated;
 -- Functions
 -- ---------------------------------------------------------------------------
 
-create function private.write_audit(p_action text, p_target_type text, p_target_id uuid, p_target_label text, p_old jsonb, p_new jsonb, p_actor uuid default NULL::uuid)
+create function private.write_audit(
+  p_action text,
+  p_target_type text,
+  p_target_id uuid,
+  p_target_label text,
+  p_old jsonb,
+  p_new jsonb,
+  p_actor uuid default NULL::uuid
+)
 returns void
 language plpgsql security definer
 set search_path = ''
@@ -355,7 +363,14 @@ comment on function private.trigger_audit_kinds() is
   'The audit kinds only triggers write (private.record_audit_event refuses them).';
 revoke all on function private.trigger_audit_kinds() from public;
 
-create function private.record_audit_event(p_action text, p_target_type text, p_target_id uuid, p_target_label text, p_old jsonb default NULL::jsonb, p_new jsonb default NULL::jsonb)
+create function private.record_audit_event(
+  p_action text,
+  p_target_type text,
+  p_target_id uuid,
+  p_target_label text,
+  p_old jsonb default NULL::jsonb,
+  p_new jsonb default NULL::jsonb
+)
 returns bigint
 language plpgsql security definer
 set search_path = ''
@@ -377,7 +392,8 @@ $$;
 comment on function private.record_audit_event(text,text,uuid,text,jsonb,jsonb) is
   'Admins only: records an event the triggers cannot see (e.g. password.reset, password.forced_change, certificate.reissued) in the caller''s transaction. Kind: word.word, never one of private.trigger_audit_kinds(). 42501 / 22023.';
 revoke all on function private.record_audit_event(text,text,uuid,text,jsonb,jsonb) from public;
-grant execute on function private.record_audit_event(text,text,uuid,text,jsonb,jsonb) to authenticated;
+grant execute on function private.record_audit_event(text,text,uuid,text,jsonb,jsonb) to
+  authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Triggers

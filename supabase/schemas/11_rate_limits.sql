@@ -75,7 +75,14 @@ create policy "no direct access" on private.sign_in_devices as restrictive for a
 -- Functions
 -- ---------------------------------------------------------------------------
 
-create function private.rate_limit_take(p_action text, p_account text, p_address text, p_device text default NULL::text, OUT retry_after integer, OUT ticket bigint)
+create function private.rate_limit_take(
+  p_action text,
+  p_account text,
+  p_address text,
+  p_device text default NULL::text,
+  OUT retry_after integer,
+  OUT ticket bigint
+)
 returns record
 language plpgsql security definer
 set search_path = ''
