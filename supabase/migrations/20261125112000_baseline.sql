@@ -1284,12 +1284,12 @@ create index courses_featured_idx on public.courses (featured) where featured;
 
 create index courses_featured_created_at_idx on public.courses (featured desc, created_at desc);
 
--- Filters these queries use: an author's courses by last update, enrolments by course and status.
+-- An author's courses by last update.
 create index courses_author_id_updated_at_idx on public.courses (author_id, updated_at desc);
 
-create index if not exists courses_title_trgm_idx on public.courses using gin (title extensions.gin_trgm_ops);
+create index courses_title_trgm_idx on public.courses using gin (title extensions.gin_trgm_ops);
 
-create index if not exists courses_description_trgm_idx on public.courses using gin (description extensions.gin_trgm_ops);
+create index courses_description_trgm_idx on public.courses using gin (description extensions.gin_trgm_ops);
 
 -- The modules of a course in order, with their ids: counting them and joining them to progress
 -- reads the index alone.
