@@ -4,11 +4,12 @@
 -- * The `private` schema for security-definer helpers and trigger functions. config.toml exposes
 --   only `public` to the API, so nothing in `private` can be called over HTTP; the API roles get
 --   usage on the schema and execute only on the functions granted by name.
--- * The policy helpers every row-level security policy calls (who is an admin, which courses the
---   caller authored, and so on). They are PL/pgSQL, not SQL, so the planner cannot inline them into
---   a policy: each is then evaluated once per statement (the policies wrap them in `(select ...)`)
---   instead of once per row. Security definer, so they read the tables without recursing into the
---   policies that call them.
+-- * The policy helpers the row-level security policies call (who is an admin, which courses the
+--   caller authored, and so on). Security definer, so they read the tables without recursing into
+--   the policies that call them; the policies wrap them in `(select ...)` so that each runs once
+--   per statement, not once per row. PL/pgSQL rather than SQL: a security-definer function is
+--   never inlined, and PL/pgSQL keeps its plan for the connection where SQL would plan its body
+--   again in every statement (docs/PERFORMANCE.md).
 --
 -- The API roles (anon, authenticated, service_role) and the auth and storage schemas come with
 -- Supabase (platform/bootstrap.sql creates the same for the local platform and the tests).
