@@ -31,7 +31,7 @@ export async function startDatabase({ dataDir, port = 54322, host = '127.0.0.1',
   }
 }
 
-async function startEmbedded({ dataDir, port, host }) {
+export async function startEmbedded({ dataDir, port, host }) {
   // Imported here so that a run on a real Postgres never loads the WebAssembly build.
   const { createPGlite } = await import('./pglite.mjs');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');

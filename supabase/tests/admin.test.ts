@@ -1,4 +1,4 @@
-// Administration in SQL (migration 20260330000000): the audit trail (written by triggers, read by
+// Administration in SQL (supabase/schemas/01_profiles_and_settings.sql and 10_audit.sql): the audit trail (written by triggers, read by
 // admins only), last-admin protection, bulk role services, the permission matrix, user deletion and
 // the contact email, for every persona.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

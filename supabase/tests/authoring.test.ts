@@ -1,4 +1,4 @@
-// Authoring helpers (migration 20260320000000): has_quiz follows the quiz, module and question order
+// Authoring helpers (supabase/schemas/02_courses_and_modules.sql and 03_quizzes.sql): has_quiz follows the quiz, module and question order
 // rewritten whole under the caller's RLS, proved for the author, another instructor, a learner and
 // the admin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Per-course approval (migration 20261125130000_course_approval.sql): courses.requires_approval
+// Per-course approval (private.prepare_enrollment, supabase/schemas/04_enrolment_and_progress.sql): courses.requires_approval
 // overrides the site-wide course access either way, and the before-insert trigger on enrollments
 // enforces it for a learner who inserts straight through the database API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// private.course_summaries (migration 20260400000200_course_summaries) states the rule of
+// private.course_summaries (supabase/schemas/02_courses_and_modules.sql) states the rule of
 // private.can_view_course in its own WHERE clause so that the catalogue checks it once per
 // statement. Both ways, for every persona and every course-access setting: it returns exactly the
 // courses can_view_course allows and no other, with the module count of count(*) and the author's

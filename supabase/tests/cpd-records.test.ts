@@ -1,4 +1,4 @@
-// The CPD record (migration 20260363000000_cpd_records.sql) under each persona's RLS: CPD entries
+// The CPD record (supabase/schemas/08_cpd.sql) under each persona's RLS: CPD entries
 // (the learner does everything with their own, admins read all and change nothing, instructors and
 // other learners see nothing, visitors reach nothing), the table's checks (quarter hours, lengths,
 // no future date) and private.learning_record (every certificate with hours, score per cycle,

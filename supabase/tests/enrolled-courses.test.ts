@@ -1,4 +1,4 @@
-// private.enrolled_courses (migration 20260400000500_enrolled_courses) gives, for each of a
+// private.enrolled_courses (supabase/schemas/04_enrolment_and_progress.sql) gives, for each of a
 // learner's enrolled courses, its details, its number of modules, the modules completed and the
 // latest activity, with the rules of the user_module_progress, courses and course_modules policies
 // stated in its own WHERE clause. Both ways, for every persona and two learners: it returns exactly what the same aggregate

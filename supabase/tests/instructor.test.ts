@@ -1,4 +1,4 @@
-// The instructor dashboard's SQL (migration 20260325000000_instructor.sql): figures computed from
+// The instructor dashboard's SQL (supabase/schemas/06_instructor_dashboard.sql): figures computed from
 // the seed's enrolments and attempts under each persona's RLS, and approval/decline of pending
 // enrolments proven both ways (author and admin may; learner, other instructor and visitor may not).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

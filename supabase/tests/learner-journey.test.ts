@@ -1,4 +1,4 @@
-// Timed quizzes (migration 20260310000000_quiz_timing): private.start_quiz_attempt records when a
+// Timed quizzes (supabase/schemas/03_quizzes.sql): private.start_quiz_attempt records when a
 // learner opens a quiz, private.finish_quiz_attempt scores it and refuses answers after the time
 // limit plus grace. Both are the learner's only way to write an attempt; proven both ways per persona.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

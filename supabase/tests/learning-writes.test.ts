@@ -1,6 +1,7 @@
-// Migration 20260400000400: marking a module read writes only what changes. Reading a module again
-// leaves the learner's enrolment and progress row as they were (the same row versions), while a
-// first reading still records it, completes the module and moves the progress on.
+// private.mark_module_read (supabase/schemas/04_enrolment_and_progress.sql): marking a module read
+// writes only what changes. Reading a module again leaves the learner's enrolment and progress row as
+// they were (the same row versions), while a first reading still records it, completes the module
+// and moves the progress on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, personas, queryAs, type TestDatabase } from './helpers/database';
 

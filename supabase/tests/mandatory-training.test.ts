@@ -1,4 +1,4 @@
-// Mandatory training (migration 20260362000000_mandatory_training.sql): the rules' row-level security
+// Mandatory training (supabase/schemas/07_mandatory_training_and_compliance.sql): the rules' row-level security
 // proven both ways, auto-enrolment now (on the rule) and later (new and re-assigned profiles), the one
 // status rule (overdue / due soon / in progress / done) with certificates written straight into the
 // database, and the compliance counts and drill-down under each caller's rights.

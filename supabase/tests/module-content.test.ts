@@ -1,7 +1,6 @@
 // Module bodies (course_modules.content and .image) are readable only by those who may read the
 // module: through private.module_body (or private.course_module_bodies for a whole course), never by
-// a direct select of the columns (migrations 20260350000200_module_content_gate and
-// 20260390000000_read_paths). Course 1 requires enrolment (the seed learner is enrolled, ACTIVE; the
+// a direct select of the columns (supabase/schemas/02_courses_and_modules.sql). Course 1 requires enrolment (the seed learner is enrolled, ACTIVE; the
 // instructor authors it); course 2 is set here not to (every seed course requires it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createUser, ids, personas, queryAs, sqlState, type Persona, type TestDatabase } from './helpers/database';
@@ -87,7 +86,7 @@ describe.each(backends)('module content gate on $name', ({ create }) => {
     expect((await body(visitor, '00000000-0000-4000-a000-00000000dead')).rows).toEqual([]);
   });
 
-  // private.course_module_bodies (20260390000000_read_paths): the same rule for a whole course at once.
+  // private.course_module_bodies: the same rule for a whole course at once.
   const courseBodies = (persona: Persona | null, courseId: string) =>
     queryAs<{ module_id: string; content: string; image: string | null }>(db, persona,
       'select module_id, content, image from private.course_module_bodies($1) order by module_id', [courseId]);

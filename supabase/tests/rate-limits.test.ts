@@ -1,4 +1,4 @@
-// The sign-in and registration limits (migration 20260370000000_rate_limits): the rules, the
+// The sign-in and registration limits (supabase/schemas/11_rate_limits.sql): the rules, the
 // window, pruning, and that no API role can read or change the counted attempts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends, personas, queryAs, sqlState, type TestDatabase } from './helpers/database';

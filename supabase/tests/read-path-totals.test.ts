@@ -1,10 +1,9 @@
-// Totals of the paged lists without counting every row (migration 20260390000100_read_path_totals):
+// Totals of the paged lists without counting every row (supabase/schemas/02_courses_and_modules.sql):
 // private.visible_course_count (the catalogue's total, from the per-status-and-service counts kept by
 // triggers on public.courses) equals a count(*) of the courses under each persona's row-level
 // security, with and without filters, after inserts, updates and deletes of courses; and
 // private.user_search_page answers admins only, with the same total and page as a plain search, and
-// keeps no more matches than it is asked to (migrations 20260400000100_bounded_user_search and
-// 20260400000600_user_search_words).
+// keeps no more matches than it is asked to (supabase/schemas/01_profiles_and_settings.sql).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOtherInstructor, backends, ids, personas, queryAs, sqlState, withCourseAccess, type Persona, type TestDatabase } from './helpers/database';
 

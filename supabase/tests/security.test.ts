@@ -1,7 +1,7 @@
 // Security audit: what a client that skips the api function and talks straight to the database API
 // (anon key or a user's JWT, as role anon or authenticated with its own claims) can do. Every attack
 // below is refused by grants, column privileges, row-level security or triggers alone, and the
-// legitimate path next to it still works. Fixes: migration 20260350000000_security_hardening.
+// legitimate path next to it still works. The rules: supabase/schemas/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addOtherInstructor, asUser, backends, createUser, ids, personas, queryAs, rolledBack, seedCourses, sqlState,

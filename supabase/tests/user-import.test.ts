@@ -1,4 +1,4 @@
-// Bulk user import in SQL (migration 20260364000000): private.import_users creates Auth users,
+// Bulk user import in SQL (supabase/schemas/09_user_import.sql): private.import_users creates Auth users,
 // identities and profiles set-based in one transaction, skips taken and repeated rows, writes one
 // audit event per call, enrols the new users in their required training, and leaves nothing behind
 // when it fails part-way; private.user_import_clashes answers a whole file in one statement.

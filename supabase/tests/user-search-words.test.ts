@@ -1,4 +1,4 @@
-// The words of the admin user search (migration 20260400000600_user_search_words):
+// The words of the admin user search (supabase/schemas/01_profiles_and_settings.sql):
 // private.profile_search_words always holds exactly each profile's words, whatever is inserted,
 // edited or deleted; a one-word search that more people match than the limit is answered from it
 // with real matches only, newest first; nobody reads or writes the table directly.
@@ -7,7 +7,7 @@ import { backends, createUser, personas, queryAs, sqlState, type TestDatabase } 
 
 const { admin, instructor, learner } = personas;
 
-/** Each profile's words as the migration defines them, computed afresh from public.profiles. */
+/** Each profile's words as the schema defines them, computed afresh from public.profiles. */
 const EXPECTED_WORDS = `
   select distinct t.word, p.id::text as profile_id, p.created_at
   from public.profiles p

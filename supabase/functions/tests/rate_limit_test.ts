@@ -1,4 +1,4 @@
-// Sign-in and registration limits through the api (rules in migration 20260370000000_rate_limits):
+// Sign-in and registration limits through the api (rules in supabase/schemas/11_rate_limits.sql):
 // 429 with Retry-After in seconds, counted in the database so that parallel requests and several
 // function instances share one count, only failures count per address, and the client address is
 // the one the gateway saw, never a header the client sent.

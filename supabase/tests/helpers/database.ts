@@ -1,5 +1,6 @@
 // Builds the app's database for tests: platform/bootstrap.sql (what Supabase provides), every
-// migration in order, then seed.sql; on an in-process PGlite and, when TEST_DATABASE_URL is set, on
+// migration in order (as a deployment does; supabase/schemas is checked against them by
+// schema-drift.test.ts), then seed.sql; on an in-process PGlite and, when TEST_DATABASE_URL is set, on
 // a fresh uniquely named database of that real Postgres server (dropped on close). asUser() runs
 // SQL exactly as the api function does: one transaction, `set local role anon|authenticated` and
 // the caller's JWT claims in request.jwt.claims.

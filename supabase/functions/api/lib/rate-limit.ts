@@ -1,5 +1,5 @@
 // Sign-in and registration limits, counted in the database (private.rate_limit_take) so they hold
-// across every instance of the function. The rules live in the migration 20260370000000_rate_limits.
+// across every instance of the function. The rules live in supabase/schemas/11_rate_limits.sql.
 import type { Context } from 'hono';
 import type { Db } from './db.ts';
 import { ApiError } from './errors.ts';
@@ -50,8 +50,8 @@ export async function takeAttempt(
 /**
  * A sign-in worked: its attempt and the account's earlier failures stop counting. With a device
  * token, that browser becomes known for the account: its own failures are then counted apart, so
- * nobody else's guessing can refuse the owner's correct password there (migration
- * 20261125090400_sign_in_devices).
+ * nobody else's guessing can refuse the owner's correct password there
+ * (supabase/schemas/11_rate_limits.sql).
  */
 export async function succeeded(db: Db, ticket: string, device: string | null = null): Promise<void> {
   const deviceHash = device ? await sha256Hex(device) : null;

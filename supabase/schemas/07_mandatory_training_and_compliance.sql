@@ -1,35 +1,14 @@
--- Mandatory training and compliance (issue 8). Builds on 20260360000000_certificate_validity.sql.
+-- Mandatory training and compliance.
 --
--- A rule (public.required_training) makes a course required for a role and/or a service. Everyone
--- who matches a rule is enrolled (ACTIVE) automatically: when the rule is created or changed (one
--- INSERT ... SELECT over profiles), and later when a profile is created or its role or services
--- change (statement-level triggers on profiles, one INSERT ... SELECT over the changed rows, so
--- registration, Add User, bulk import and a role's bulk services update all get it). An existing
--- PENDING enrolment (course access login-approval) becomes ACTIVE: required training needs no
--- approval.
---
--- Who manages rules: admins any rule. Instructors only rules on courses they author, and only with
--- a service they belong to (a role-only rule would enrol every user of the role in every service
--- into their course, so it is for admins). Learners read the rules that apply to them; instructors
--- also read the rules of their courses and of their services. A rule needs a published course.
---
--- Status of a person for a required course (several rules for one course: the earliest due date
--- and the longest renewal period win). The current certificate is the latest non-revoked one
--- (private.certificate_state gives valid / expiring / expired):
---   certificate valid or expiring, course never expires         -> done (no due date)
---   certificate valid or expiring: due = expires_at - renew_before_days
---       due more than 30 days away -> done (valid until expires_at); else due-soon (renewal)
---   certificate expired: due = its expires_at (past)          -> overdue (until they recertify)
---   no certificate: due = greatest(rule created, enrolled (or joined when not enrolled)) + due_within_days
---       due passed -> overdue; due within 30 days -> due-soon; else in-progress
--- 'enrolled' is the enrolment's creation, which auto-enrolment stamps when the person starts to
--- match (joins, or is re-assigned), so a re-assigned person gets the full joiner period.
--- The rule lives in ONE function, private.required_training_status, used by the dashboard list,
--- the header notice, the compliance counts, the drill-down and the CSV export. It is a definer
--- function that filters by the caller's rights: a learner sees only themselves, an instructor the
--- people who share one of their services (and themselves), an admin everyone.
+-- A rule (public.required_training) says that a course is required for a role, a service or both,
+-- to be completed within so many days and renewed so many days before the certificate expires.
+-- People the rule applies to are enrolled automatically, now and when they join later. Compliance
+-- (who is complete, due, overdue or expired) is computed by private.required_training_status and
+-- read by admins and by instructors for their services.
 
--- ---------------------------------------------------------------- table
+-- ---------------------------------------------------------------------------
+-- Tables
+-- ---------------------------------------------------------------------------
 
 create table public.required_training (
   id uuid primary key default gen_random_uuid(),
@@ -46,35 +25,93 @@ create table public.required_training (
   constraint required_training_renew_before_days_range check (renew_before_days between 0 and 365),
   constraint required_training_course_role_service_key unique nulls not distinct (course_id, role, service)
 );
+
+-- ---------------------------------------------------------------------------
+-- Comments
+-- ---------------------------------------------------------------------------
+
 comment on table public.required_training is
   'A course required for a role and/or a service: matching users are enrolled automatically and tracked for compliance.';
-comment on column public.required_training.role is 'Users of this role must take the course (null: any role, then service is set).';
-comment on column public.required_training.service is 'Users in this service must take the course (null: any service, then role is set).';
-comment on column public.required_training.due_within_days is 'Days a person who has never held a certificate has to complete it, from the rule or their enrolment, whichever is later.';
-comment on column public.required_training.renew_before_days is 'For courses whose certificate expires: renewal is due this many days before expiry.';
-comment on column public.required_training.created_by is 'Who made the rule (set null when that user is deleted).';
+
+comment on column public.required_training.role is
+  'Users of this role must take the course (null: any role, then service is set).';
+
+comment on column public.required_training.service is
+  'Users in this service must take the course (null: any service, then role is set).';
+
+comment on column public.required_training.due_within_days is
+  'Days a person who has never held a certificate has to complete it, from the rule or their enrolment, whichever is later.';
+
+comment on column public.required_training.renew_before_days is
+  'For courses whose certificate expires: renewal is due this many days before expiry.';
+
+comment on column public.required_training.created_by is
+  'Who made the rule (set null when that user is deleted).';
+
+-- ---------------------------------------------------------------------------
+-- Indexes
+-- ---------------------------------------------------------------------------
 
 create index required_training_created_by_idx on public.required_training (created_by);
-create index required_training_service_idx on public.required_training (service);
-create index required_training_role_idx on public.required_training (role);
--- Matching people to rules uses profiles_role_idx and the GIN index profiles_services_idx
--- (20260330000000_administration.sql).
 
-create trigger required_training_set_updated_at
-  before update on public.required_training
-  for each row execute function private.set_updated_at();
+create index required_training_service_idx on public.required_training (service);
+
+create index required_training_role_idx on public.required_training (role);
+
+-- ---------------------------------------------------------------------------
+-- Row-level security
+-- ---------------------------------------------------------------------------
 
 alter table public.required_training enable row level security;
 
-revoke all on public.required_training from anon;
-revoke insert, update, delete, truncate, references, trigger on public.required_training from authenticated;
-grant select on public.required_training to authenticated;
-grant insert (course_id, role, service, due_within_days, renew_before_days) on public.required_training to authenticated;
-grant update (role, service, due_within_days, renew_before_days) on public.required_training to authenticated;
-grant delete on public.required_training to authenticated;
+-- ---------------------------------------------------------------------------
+-- Policies
+-- ---------------------------------------------------------------------------
+
+create policy "rules of my courses, my services or that apply to me; admins all"
+  on public.required_training for select to authenticated
+  using (
+    (select private.is_admin())
+    or course_id in (select private.authored_course_ids())
+    or ((select private.current_role()) = 'INSTRUCTOR' and service in (select unnest(private.current_services())))
+    or (
+      (role is null or role = (select private.current_role()))
+      and (service is null or service in (select unnest(private.current_services())))
+    )
+  );
+
+create policy "instructors add rules for their courses in their services; admins any"
+  on public.required_training for insert to authenticated
+  with check (private.manages_required_training(course_id, service));
+
+create policy "instructors change rules of their courses in their services; admins any"
+  on public.required_training for update to authenticated
+  using (private.manages_required_training(course_id, service))
+  with check (private.manages_required_training(course_id, service));
+
+create policy "instructors remove rules of their courses in their services; admins any"
+  on public.required_training for delete to authenticated
+  using (private.manages_required_training(course_id, service));
+
+-- ---------------------------------------------------------------------------
+-- Grants
+-- ---------------------------------------------------------------------------
+
+revoke all on public.required_training from anon, authenticated, service_role;
+grant select, delete on public.required_training to authenticated;
+grant all on public.required_training to service_role;
+grant insert (course_id, role, service, due_within_days, renew_before_days) on
+  public.required_training to authenticated;
+grant update (role, service, due_within_days, renew_before_days) on public.required_training to
+  authenticated;
+
+-- ---------------------------------------------------------------------------
+-- Functions
+-- ---------------------------------------------------------------------------
 
 -- A rule needs a published course; created_by is the caller for API callers, whatever was sent.
-create function private.prepare_required_training() returns trigger
+create function private.prepare_required_training()
+returns trigger
 language plpgsql
 set search_path = ''
 as $$
@@ -94,85 +131,51 @@ comment on function private.prepare_required_training() is
   'Before-insert trigger on required_training: the course must be published (22023); created_by is the API caller.';
 revoke all on function private.prepare_required_training() from public;
 
-create trigger required_training_prepare
-  before insert on public.required_training
-  for each row execute function private.prepare_required_training();
-
--- ---------------------------------------------------------------- policies
-
-create policy "rules of my courses, my services or that apply to me; admins all"
-  on public.required_training for select to authenticated
-  using (
-    (select private.is_admin())
-    or course_id in (select private.authored_course_ids())
-    or ((select private.current_role()) = 'INSTRUCTOR' and service in (select unnest(private.current_services())))
-    or (
-      (role is null or role = (select private.current_role()))
-      and (service is null or service in (select unnest(private.current_services())))
-    )
-  );
-
--- May the caller add, change or remove a rule for this course and service? Admins any; instructors
--- only on courses they author and only with a service they belong to.
-create function private.manages_required_training(p_course_id uuid, p_service public.service_code) returns boolean
-language sql stable security definer
-set search_path = ''
-as $$
-  select coalesce(
-    private.is_admin()
-    or (
-      private.current_role() = 'INSTRUCTOR'
-      and p_course_id in (select private.authored_course_ids())
-      and p_service in (select unnest(private.current_services()))
-    ),
-    false)
-$$;
-comment on function private.manages_required_training(uuid, public.service_code) is
-  'True when the caller may manage a required_training rule of this course and service (admin; or instructor, own course, own service).';
-revoke all on function private.manages_required_training(uuid, public.service_code) from public;
-grant execute on function private.manages_required_training(uuid, public.service_code) to authenticated, service_role;
-
-create policy "instructors add rules for their courses in their services; admins any"
-  on public.required_training for insert to authenticated
-  with check (private.manages_required_training(course_id, service));
-
-create policy "instructors change rules of their courses in their services; admins any"
-  on public.required_training for update to authenticated
-  using (private.manages_required_training(course_id, service))
-  with check (private.manages_required_training(course_id, service));
-
-create policy "instructors remove rules of their courses in their services; admins any"
-  on public.required_training for delete to authenticated
-  using (private.manages_required_training(course_id, service));
-
--- ---------------------------------------------------------------- auto-enrolment
-
--- A new or changed rule: everyone who matches it now, in one statement.
-create function private.enrol_for_required_rule() returns trigger
+create function private.enrol_for_required_rule()
+returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+declare
+  v_enrolled integer := 0;
+  v_title text;
+  v_old jsonb;
+  v_new jsonb := jsonb_build_object('role', new.role, 'service', new.service,
+    'dueWithinDays', new.due_within_days, 'renewBeforeDays', new.renew_before_days);
 begin
-  insert into public.enrollments (user_id, course_id, status)
-  select p.id, new.course_id, 'ACTIVE'
-  from public.profiles p
-  where (new.role is null or p.role = new.role)
-    and (new.service is null or p.services @> array[new.service])
-  on conflict (user_id, course_id) do update set status = 'ACTIVE'
-    where public.enrollments.status = 'PENDING';
+  if tg_op = 'INSERT' or new.role is distinct from old.role or new.service is distinct from old.service
+     or new.course_id is distinct from old.course_id then
+    insert into public.enrollments (user_id, course_id, status)
+    select p.id, new.course_id, 'ACTIVE'
+    from public.profiles p
+    where (new.role is null or p.role = new.role)
+      and (new.service is null or p.services @> array[new.service])
+      and p.deactivated_at is null
+    on conflict (user_id, course_id) do update set status = 'ACTIVE'
+      where public.enrollments.status = 'PENDING';
+    get diagnostics v_enrolled = row_count;
+  end if;
+  if tg_op = 'UPDATE' then
+    v_old := jsonb_build_object('role', old.role, 'service', old.service,
+      'dueWithinDays', old.due_within_days, 'renewBeforeDays', old.renew_before_days);
+    if v_old = v_new then
+      return null;
+    end if;
+  end if;
+  select c.title into v_title from public.courses c where c.id = new.course_id;
+  perform private.write_audit(
+    case when tg_op = 'INSERT' then 'required_training.added' else 'required_training.changed' end,
+    'required_training', new.id, v_title, v_old,
+    v_new || jsonb_build_object('courseId', new.course_id, 'enrolled', v_enrolled));
   return null;
 end;
 $$;
 comment on function private.enrol_for_required_rule() is
-  'After insert/update of a required_training rule: enrols (ACTIVE) every user it matches, in one statement.';
+  'After insert/update of a required_training rule: enrols (ACTIVE) every active user it matches, in one statement, and records required_training.added / .changed with how many it enrolled.';
 revoke all on function private.enrol_for_required_rule() from public;
 
-create trigger required_training_enrol
-  after insert or update of role, service on public.required_training
-  for each row execute function private.enrol_for_required_rule();
-
--- New profiles, and profiles whose role or services changed: every rule they now match, per statement.
-create function private.enrol_profiles_in_required_training() returns trigger
+create function private.enrol_profiles_in_required_training()
+returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
@@ -183,6 +186,7 @@ begin
     from new_rows n
     join public.required_training r
       on (r.role is null or r.role = n.role) and (r.service is null or n.services @> array[r.service])
+    where n.deactivated_at is null
     on conflict (user_id, course_id) do update set status = 'ACTIVE'
       where public.enrollments.status = 'PENDING';
   else
@@ -192,7 +196,8 @@ begin
     join old_rows o on o.id = n.id
     join public.required_training r
       on (r.role is null or r.role = n.role) and (r.service is null or n.services @> array[r.service])
-    where n.role is distinct from o.role or n.services is distinct from o.services
+    where (n.role is distinct from o.role or n.services is distinct from o.services)
+      and n.deactivated_at is null
     on conflict (user_id, course_id) do update set status = 'ACTIVE'
       where public.enrollments.status = 'PENDING';
   end if;
@@ -203,34 +208,26 @@ comment on function private.enrol_profiles_in_required_training() is
   'After insert / update of profiles (per statement): enrols the new or re-assigned users in the required courses they now match.';
 revoke all on function private.enrol_profiles_in_required_training() from public;
 
-create trigger profiles_required_training_insert
-  after insert on public.profiles
-  referencing new table as new_rows
-  for each statement execute function private.enrol_profiles_in_required_training();
-
-create trigger profiles_required_training_update
-  after update on public.profiles
-  referencing old table as old_rows new table as new_rows
-  for each statement execute function private.enrol_profiles_in_required_training();
-
--- ---------------------------------------------------------------- status: the one rule
-
 -- Days before a due date when an item becomes "due soon".
-create function private.required_training_due_soon_days() returns integer
+create function private.required_training_due_soon_days()
+returns integer
 language sql immutable
 set search_path = ''
 as $$ select 30 $$;
-comment on function private.required_training_due_soon_days() is 'A required item is due soon within this many days of its due date.';
+comment on function private.required_training_due_soon_days() is
+  'A required item is due soon within this many days of its due date.';
 revoke all on function private.required_training_due_soon_days() from public;
 grant execute on function private.required_training_due_soon_days() to authenticated, service_role;
 
+-- Compliance: THE status rule leaves deactivated people out (the summary, the people list, their CSV
+-- and the dashboards all read it).
 create function private.required_training_status(
-  p_user_id uuid default null,
-  p_service public.service_code default null,
-  p_role public.user_role default null,
-  p_course_id uuid default null
+  p_user_id uuid default NULL::uuid,
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid
 )
-returns table (
+returns table(
   user_id uuid,
   username text,
   name text,
@@ -242,10 +239,10 @@ returns table (
   course_service public.service_code,
   enrollment_id uuid,
   progress integer,
-  due_at timestamptz,
+  due_at timestamp with time zone,
   status text,
   certificate_id uuid,
-  certificate_expires_at timestamptz,
+  certificate_expires_at timestamp with time zone,
   certificate_state text
 )
 language sql stable security definer
@@ -273,6 +270,7 @@ as $$
       on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
     left join public.enrollments e on e.user_id = p.id and e.course_id = r.course_id
     where me.uid is not null
+      and p.deactivated_at is null
       and (me.admin or p.id = me.uid or (me.role = 'INSTRUCTOR' and p.services && me.services))
       and (p_role is null or p.role = p_role)
       and (p_service is null or p.services @> array[p_service])
@@ -318,27 +316,31 @@ as $$
          j.certificate_id, j.certificate_expires_at, j.certificate_state
   from judged j
 $$;
-comment on function private.required_training_status(uuid, public.service_code, public.user_role, uuid) is
-  'THE status rule of required training: one row per person and required (published) course the caller may see '
-  '(learner: self; instructor: people sharing a service, and self; admin: all), with due date and status '
-  'overdue | due-soon | in-progress | done. Filters: person, service, role, course.';
-revoke all on function private.required_training_status(uuid, public.service_code, public.user_role, uuid) from public;
-grant execute on function private.required_training_status(uuid, public.service_code, public.user_role, uuid)
-  to authenticated, service_role;
+comment on function private.required_training_status(uuid,public.service_code,public.user_role,uuid) is
+  'THE status rule of required training: one row per person and required (published) course the caller may see (learner: self; instructor: people sharing a service, and self; admin: all), with due date and status overdue | due-soon | in-progress | done. Filters: person, service, role, course.';
+revoke all on function
+  private.required_training_status(uuid,public.service_code,public.user_role,uuid) from public;
+grant execute on function
+  private.required_training_status(uuid,public.service_code,public.user_role,uuid) to authenticated,
+  service_role;
 
 -- How a status sorts: the most urgent first.
-create function private.required_training_status_rank(p_status text) returns integer
+create function private.required_training_status_rank(p_status text)
+returns integer
 language sql immutable
 set search_path = ''
 as $$
   select case p_status when 'overdue' then 1 when 'due-soon' then 2 when 'in-progress' then 3 else 4 end
 $$;
-comment on function private.required_training_status_rank(text) is 'Sort order of statuses: overdue, due-soon, in-progress, done.';
+comment on function private.required_training_status_rank(text) is
+  'Sort order of statuses: overdue, due-soon, in-progress, done.';
 revoke all on function private.required_training_status_rank(text) from public;
-grant execute on function private.required_training_status_rank(text) to authenticated, service_role;
+grant execute on function private.required_training_status_rank(text) to authenticated,
+  service_role;
 
 -- Refuses anyone but instructors and admins (the compliance view is theirs).
-create function private.require_compliance_viewer() returns void
+create function private.require_compliance_viewer()
+returns void
 language plpgsql stable
 set search_path = ''
 as $$
@@ -348,19 +350,17 @@ begin
   end if;
 end;
 $$;
-comment on function private.require_compliance_viewer() is 'Raises 42501 unless the caller is an INSTRUCTOR or ADMIN.';
+comment on function private.require_compliance_viewer() is
+  'Raises 42501 unless the caller is an INSTRUCTOR or ADMIN.';
 revoke all on function private.require_compliance_viewer() from public;
 grant execute on function private.require_compliance_viewer() to authenticated, service_role;
 
--- Compliance counts per service and required course, in one statement. A person counts under each
--- of their services (an instructor sees only the services they belong to; admins also see people
--- with no service, as service null).
 create function private.compliance_summary(
-  p_service public.service_code default null,
-  p_role public.user_role default null,
-  p_course_id uuid default null
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid
 )
-returns table (
+returns table(
   service public.service_code,
   course_id uuid,
   course_title text,
@@ -390,26 +390,27 @@ begin
     select null::public.service_code where cardinality(st.services) = 0
   ) s
   where (p_service is null or s.service = p_service)
-    and ((select private.is_admin()) or s.service in (select unnest(private.current_services())))
+    and private.compliance_in_scope(p_service, array_remove(array[s.service], null))
   group by s.service, st.course_id, st.course_title
   order by s.service nulls last, st.course_title, st.course_id;
 end;
 $$;
-comment on function private.compliance_summary(public.service_code, public.user_role, uuid) is
+comment on function private.compliance_summary(public.service_code,public.user_role,uuid) is
   'Instructors and admins: per service and required course, people required, compliant (done), due soon, overdue, in progress.';
-revoke all on function private.compliance_summary(public.service_code, public.user_role, uuid) from public;
-grant execute on function private.compliance_summary(public.service_code, public.user_role, uuid) to authenticated, service_role;
+revoke all on function private.compliance_summary(public.service_code,public.user_role,uuid) from
+  public;
+grant execute on function private.compliance_summary(public.service_code,public.user_role,uuid) to
+  authenticated, service_role;
 
--- The people behind the counts, most urgent first, paged (total is the unpaged count).
 create function private.compliance_people(
-  p_service public.service_code default null,
-  p_role public.user_role default null,
-  p_course_id uuid default null,
-  p_status text default null,
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid,
+  p_status text default NULL::text,
   p_limit integer default 20,
   p_offset integer default 0
 )
-returns table (
+returns table(
   user_id uuid,
   username text,
   name text,
@@ -419,9 +420,9 @@ returns table (
   course_id uuid,
   course_title text,
   progress integer,
-  due_at timestamptz,
+  due_at timestamp with time zone,
   status text,
-  certificate_expires_at timestamptz,
+  certificate_expires_at timestamp with time zone,
   total bigint
 )
 language plpgsql stable
@@ -435,13 +436,61 @@ begin
          st.progress, st.due_at, st.status, st.certificate_expires_at, count(*) over ()
   from private.required_training_status(null, p_service, p_role, p_course_id) st
   where (p_status is null or st.status = p_status)
-    and ((select private.is_admin()) or st.services && (select private.current_services()))
+    and private.compliance_in_scope(p_service, st.services)
   order by private.required_training_status_rank(st.status), st.due_at nulls last, st.name, st.user_id, st.course_title
   limit greatest(p_limit, 0) offset greatest(p_offset, 0);
 end;
 $$;
-comment on function private.compliance_people(public.service_code, public.user_role, uuid, text, integer, integer) is
+comment on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) is
   'Instructors and admins: the people required to take courses, with status and due date, most urgent first, paged.';
-revoke all on function private.compliance_people(public.service_code, public.user_role, uuid, text, integer, integer) from public;
-grant execute on function private.compliance_people(public.service_code, public.user_role, uuid, text, integer, integer)
-  to authenticated, service_role;
+revoke all on function
+  private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) from
+  public;
+grant execute on function
+  private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) to
+  authenticated, service_role;
+
+create function private.compliance_in_scope(
+  p_service public.service_code,
+  p_person_services public.service_code[]
+)
+returns boolean
+language sql stable
+set search_path = ''
+as $$
+  select (select private.is_admin())
+      or (p_person_services && (select private.current_services())
+          and (p_service is null or array[p_service] <@ (select private.current_services())))
+$$;
+comment on function private.compliance_in_scope(public.service_code,public.service_code[]) is
+  'THE scope rule of compliance views: admins see everyone; instructors a person of one of their services (and, with a service filter, only a service of their own).';
+revoke all on function private.compliance_in_scope(public.service_code,public.service_code[]) from
+  public;
+grant execute on function private.compliance_in_scope(public.service_code,public.service_code[]) to
+  authenticated, service_role;
+
+-- ---------------------------------------------------------------------------
+-- Triggers
+-- ---------------------------------------------------------------------------
+
+create trigger required_training_set_updated_at
+  before update on public.required_training
+  for each row execute function private.set_updated_at();
+
+create trigger required_training_prepare
+  before insert on public.required_training
+  for each row execute function private.prepare_required_training();
+
+create trigger profiles_required_training_insert
+  after insert on public.profiles
+  referencing new table as new_rows
+  for each statement execute function private.enrol_profiles_in_required_training();
+
+create trigger profiles_required_training_update
+  after update on public.profiles
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.enrol_profiles_in_required_training();
+
+create trigger required_training_enrol
+  after insert or update on public.required_training
+  for each row execute function private.enrol_for_required_rule();

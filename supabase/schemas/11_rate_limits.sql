@@ -1,23 +1,20 @@
--- Sign-in limits that an attacker cannot turn against the account's owner (security finding 16.6).
--- Before, 5 failures for an account from anywhere locked it for 15 minutes, so anyone who knew a
--- username could keep its owner out, and 50 failures from one address locked out everyone behind it
--- (a station's shared connection). Now, for sign-in:
---   - from a browser where the account has signed in before (a known device: the function hands the
---     browser a random token at each successful sign-in, and this table keeps its hash for the
---     account for 90 days), only that device's own failures count: 5 per (account, device). Nobody
---     else's guessing, from any address, can refuse the owner's correct password there;
---   - from anywhere else: 5 failures per (account, address), 20 per account from all addresses
---     together (the ceiling that keeps distributed guessing slow), and 50 per address.
--- The trade-off (SECURITY.md): a person on a new browser can still be locked out for up to 15
--- minutes by someone guessing from 20 addresses, or by 50 failures behind their own address.
--- Registration keeps its rules (5 per email, 20 per address, an hour).
+-- Sign-in and registration limits, counted per account and per address across every instance of
+-- the api function. A device that has signed in to an account before is remembered (by a hash of
+-- its token) so that an attacker's failures do not lock the owner out. Only the service role uses
+-- these tables, through the two functions below.
 
-alter table private.rate_limit_attempts
-  add column device text check (device is null or device ~ '^[0-9a-f]{64}$');
-comment on column private.rate_limit_attempts.device is
-  'sha256 (hex) of the known-device token the attempt came with, when it was valid for the account.';
-create index rate_limit_attempts_device_idx on private.rate_limit_attempts (action, account, device, attempted_at)
-  where device is not null;
+-- ---------------------------------------------------------------------------
+-- Tables
+-- ---------------------------------------------------------------------------
+
+create table private.rate_limit_attempts (
+  id bigint generated always as identity primary key,
+  action text not null check (action in ('sign_in', 'register')),
+  account text check (account is null or length(account) <= 320),
+  address text not null default '' check (length(address) <= 100),
+  attempted_at timestamptz not null default now(),
+  device text check (device is null or device ~ '^[0-9a-f]{64}$')
+);
 
 create table private.sign_in_devices (
   device_hash text not null check (device_hash ~ '^[0-9a-f]{64}$'),
@@ -26,19 +23,67 @@ create table private.sign_in_devices (
   last_seen_at timestamptz not null default now(),
   primary key (device_hash, account)
 );
+
+-- ---------------------------------------------------------------------------
+-- Comments
+-- ---------------------------------------------------------------------------
+
+comment on table private.rate_limit_attempts is
+  'Counted sign-in and registration attempts (see private.rate_limit_take). Only the private functions touch it.';
+
+comment on column private.rate_limit_attempts.device is
+  'sha256 (hex) of the known-device token the attempt came with, when it was valid for the account.';
+
 comment on table private.sign_in_devices is
   'Browsers where an account has signed in successfully: sha256 of the device token the function gave them, per account (lowercased email). Known for 90 days after the last success.';
+
+-- ---------------------------------------------------------------------------
+-- Indexes
+-- ---------------------------------------------------------------------------
+
+create index rate_limit_attempts_account_idx on private.rate_limit_attempts (action, account, attempted_at)
+  where account is not null;
+
+create index rate_limit_attempts_address_idx on private.rate_limit_attempts (action, address, attempted_at);
+
+create index rate_limit_attempts_time_idx on private.rate_limit_attempts (attempted_at);
+
+create index rate_limit_attempts_device_idx on private.rate_limit_attempts (action, account, device, attempted_at)
+  where device is not null;
+
 create index sign_in_devices_seen_idx on private.sign_in_devices (last_seen_at);
+
+-- ---------------------------------------------------------------------------
+-- Row-level security
+-- ---------------------------------------------------------------------------
+
+alter table private.rate_limit_attempts enable row level security;
+
 alter table private.sign_in_devices enable row level security;
+
+-- ---------------------------------------------------------------------------
+-- Policies
+-- ---------------------------------------------------------------------------
+
+create policy "no direct access" on private.rate_limit_attempts as restrictive for all to public
+  using (false) with check (false);
+
 create policy "no direct access" on private.sign_in_devices as restrictive for all to public
   using (false) with check (false);
-revoke all on private.sign_in_devices from public, anon, authenticated, service_role;
 
-drop function private.rate_limit_take(text, text, text);
-drop function private.rate_limit_succeeded(bigint);
+-- ---------------------------------------------------------------------------
+-- Functions
+-- ---------------------------------------------------------------------------
 
-create function private.rate_limit_take(p_action text, p_account text, p_address text, p_device text default null,
-  out retry_after integer, out ticket bigint)
+create function private.rate_limit_take(
+  p_action text,
+  p_account text,
+  p_address text,
+  p_device text default NULL::text,
+  OUT retry_after integer,
+  OUT ticket bigint
+)
+returns record
 language plpgsql security definer
 set search_path = ''
 as $$
@@ -115,12 +160,15 @@ begin
   retry_after := 0;
 end;
 $$;
-comment on function private.rate_limit_take(text, text, text, text) is
+comment on function private.rate_limit_take(text,text,text,text) is
   'Counts and records a sign_in or register attempt atomically; retry_after > 0 when a limit is reached. p_device: sha256 hex of the browser''s known-device token.';
+revoke all on function private.rate_limit_take(text,text,text,text) from public;
+grant execute on function private.rate_limit_take(text,text,text,text) to service_role;
 
 -- A successful sign-in: its attempt no longer counts, nor do that account's failures, and the
 -- browser's device token (sha256 hex) becomes known for the account.
-create function private.rate_limit_succeeded(p_ticket bigint, p_device text default null) returns void
+create function private.rate_limit_succeeded(p_ticket bigint, p_device text default NULL::text)
+returns void
 language plpgsql security definer
 set search_path = ''
 as $$
@@ -138,10 +186,7 @@ begin
   delete from private.sign_in_devices d where d.last_seen_at < now() - interval '90 days';
 end;
 $$;
-comment on function private.rate_limit_succeeded(bigint, text) is
+comment on function private.rate_limit_succeeded(bigint,text) is
   'Removes a successful sign-in''s attempt, clears that account''s sign-in failures and remembers the browser''s device token for the account.';
-
-revoke all on function private.rate_limit_take(text, text, text, text), private.rate_limit_succeeded(bigint, text)
-  from public, anon, authenticated;
-grant execute on function private.rate_limit_take(text, text, text, text), private.rate_limit_succeeded(bigint, text)
-  to service_role;
+revoke all on function private.rate_limit_succeeded(bigint,text) from public;
+grant execute on function private.rate_limit_succeeded(bigint,text) to service_role;

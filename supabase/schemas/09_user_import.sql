@@ -1,22 +1,10 @@
--- Bulk user import (issue 8): an admin creates up to 1,000 Auth users per call in one transaction,
--- set-based, so 10,000 rows import in seconds rather than the ~12 minutes that one bcrypt cost-10
--- hash per user through the Auth admin API would take.
---
--- Each call stages its rows in private.user_import_rows, marks the rows it must skip (username or
--- email already taken, or repeated in the batch), then inserts auth.users and auth.identities for
--- the rest in one INSERT ... SELECT each: the same shape as Supabase Auth's admin create, so
--- private.handle_new_user makes the profiles and the triggers on profiles (auto-enrolment, required
--- training) run as for any other new user. handle_new_user takes the role and services from the
--- staged row, so a profile is born with them (no second UPDATE, no permission-change event per
--- user); the per-user 'user.created' audit event is left out for staged users and the call writes
--- one 'users.imported' event instead. The staged rows are deleted before the call returns, so they
--- are never visible outside the transaction.
---
--- Atomicity: the whole call is one transaction. If anything fails part-way (a concurrent sign-up
--- taking a username between our check and the insert, a trigger error), nothing of the batch stays:
--- no auth user without its profile or identity.
+-- Bulk user import by admins: the CSV's rows are staged in private.user_import_rows, checked for
+-- clashes with existing usernames and emails, then private.import_users creates the Auth users
+-- and profiles in one transaction. The staging table is not readable by any API role.
 
--- ---------------------------------------------------------------- staging
+-- ---------------------------------------------------------------------------
+-- Tables
+-- ---------------------------------------------------------------------------
 
 create table private.user_import_rows (
   user_id uuid primary key,
@@ -30,86 +18,41 @@ create table private.user_import_rows (
   problem_field text,
   problem text
 );
+
+-- ---------------------------------------------------------------------------
+-- Comments
+-- ---------------------------------------------------------------------------
+
 comment on table private.user_import_rows is
   'Rows of the user import in progress, inside private.import_users''s transaction only (deleted before it returns).';
+
+-- ---------------------------------------------------------------------------
+-- Indexes
+-- ---------------------------------------------------------------------------
+
 create index user_import_rows_batch_idx on private.user_import_rows (batch_id);
+
+-- ---------------------------------------------------------------------------
+-- Row-level security
+-- ---------------------------------------------------------------------------
+
 alter table private.user_import_rows enable row level security;
-revoke all on private.user_import_rows from public, anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------
+-- Policies
+-- ---------------------------------------------------------------------------
+
 -- No API role has any privilege on it either; the policy says so explicitly (and keeps the advisors quiet).
 create policy "no API role reads import staging rows"
   on private.user_import_rows for select to anon, authenticated
   using (false);
 
--- The admin clash checks and private.email_taken compare lower(profiles.email): an index for them.
-create index profiles_email_lower_idx on public.profiles (lower(email));
-
--- ---------------------------------------------------------------- profile creation
-
--- As in 20260301000100_profiles.sql, plus: a user created by private.import_users gets its staged
--- role and services (only that security-definer function writes the staging table).
-create or replace function private.handle_new_user() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
-declare
-  v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
-  v_username text := nullif(btrim(v_meta ->> 'username'), '');
-  v_name text := nullif(btrim(v_meta ->> 'name'), '');
-  v_role public.user_role := 'STUDENT';
-  v_services public.service_code[] := '{}';
-begin
-  select r.role, r.services into v_role, v_services
-  from private.user_import_rows r where r.user_id = new.id;
-  if not found then
-    v_role := 'STUDENT';
-    v_services := '{}';
-  end if;
-  if v_username is null then
-    -- Fallback: the email's local part, made long enough and unique.
-    v_username := left(regexp_replace(split_part(coalesce(new.email, ''), '@', 1), '[^A-Za-z0-9._-]', '', 'g'), 40);
-    if char_length(v_username) < 3 then
-      v_username := v_username || 'user';
-    end if;
-    if exists (select 1 from public.profiles p where lower(p.username) = lower(v_username)) then
-      v_username := v_username || '-' || left(replace(new.id::text, '-', ''), 8);
-    end if;
-  end if;
-  insert into public.profiles (id, username, email, name, role, services)
-  values (new.id, v_username, coalesce(new.email, ''), coalesce(v_name, v_username), v_role, v_services);
-  return new;
-end;
-$$;
-comment on function private.handle_new_user() is
-  'After-insert trigger on auth.users: creates the profile from raw_user_meta_data {username, name}, falling back to the email''s local part; STUDENT without services, or the role and services staged by private.import_users.';
-
--- As in 20260330000000_administration.sql, except for imported users: their import writes one event.
-create or replace function private.audit_profile_insert() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
-declare
-  v_created_by uuid;
-begin
-  if exists (select 1 from private.user_import_rows r where r.user_id = new.id) then
-    return null;
-  end if;
-  begin
-    select nullif(u.raw_app_meta_data ->> 'created_by', '')::uuid into v_created_by
-    from auth.users u where u.id = new.id;
-  exception when invalid_text_representation then
-    v_created_by := null;
-  end;
-  perform private.write_audit('user.created', 'user', new.id, new.username, null,
-    jsonb_build_object('username', new.username, 'email', new.email, 'name', new.name, 'role', new.role, 'services', new.services),
-    coalesce(auth.uid(), v_created_by));
-  return null;
-end;
-$$;
-
--- ---------------------------------------------------------------- clash check (preview)
+-- ---------------------------------------------------------------------------
+-- Functions
+-- ---------------------------------------------------------------------------
 
 create function private.user_import_clashes(p_usernames text[], p_emails text[])
-returns table (field text, value text)
+returns table(field text, value text)
 language plpgsql stable security definer
 set search_path = ''
 as $$
@@ -133,16 +76,14 @@ begin
        or exists (select 1 from public.profiles p where lower(p.email) = e.value);
 end;
 $$;
-comment on function private.user_import_clashes(text[], text[]) is
+comment on function private.user_import_clashes(text[],text[]) is
   'Admins: which of these usernames and emails (compared lowercased) are already taken; one statement for a whole import file.';
-revoke all on function private.user_import_clashes(text[], text[]) from public;
-grant execute on function private.user_import_clashes(text[], text[]) to authenticated;
-
--- ---------------------------------------------------------------- import
+revoke all on function private.user_import_clashes(text[],text[]) from public;
+grant execute on function private.user_import_clashes(text[],text[]) to authenticated;
 
 create function private.import_users(p_import_id uuid, p_part integer, p_rows jsonb)
-returns table (line integer, user_id uuid, field text, problem text)
-language plpgsql volatile security definer
+returns table(line integer, user_id uuid, field text, problem text)
+language plpgsql security definer
 set search_path = ''
 as $$
 #variable_conflict use_column
@@ -248,7 +189,7 @@ begin
   delete from private.user_import_rows s where s.batch_id = v_batch;
 end;
 $$;
-comment on function private.import_users(uuid, integer, jsonb) is
+comment on function private.import_users(uuid,integer,jsonb) is
   'Admins: creates the Auth users of up to 1,000 rows [{line, username, email, name, role, services, password}] in one transaction; returns each line with the new user id, or the field and reason it was skipped.';
-revoke all on function private.import_users(uuid, integer, jsonb) from public;
-grant execute on function private.import_users(uuid, integer, jsonb) to authenticated;
+revoke all on function private.import_users(uuid,integer,jsonb) from public;
+grant execute on function private.import_users(uuid,integer,jsonb) to authenticated;

@@ -1,16 +1,13 @@
--- The instructor dashboard's figures and enrolment approval (specification §2 Instructor dashboard,
--- DESIGN.md §3: real figures from enrolments, never random). Every function here is SECURITY
--- INVOKER: it runs under the caller's row-level security, so an instructor can only ever count the
--- enrolments, attempts and learners that the policies already let them read. Each endpoint is one
--- query. Pending enrolments (course access login-approval) are not yet enrolled: they count in no
--- figure except the pending columns.
+-- The instructor dashboard: figures and learner lists for the courses an instructor manages (their
+-- own; every course for an admin), computed in SQL; instructors and admins only.
 
--- Filters these queries use: an author's courses by last update, enrolments by course and status.
-create index courses_author_id_updated_at_idx on public.courses (author_id, updated_at desc);
-create index enrollments_course_id_status_idx on public.enrollments (course_id, status);
+-- ---------------------------------------------------------------------------
+-- Functions
+-- ---------------------------------------------------------------------------
 
 -- Refuses anyone who is neither INSTRUCTOR nor ADMIN (42501, answered 403 by the api).
-create function private.require_instructor() returns void
+create function private.require_instructor()
+returns void
 language plpgsql stable
 set search_path = ''
 as $$
@@ -20,72 +17,36 @@ begin
   end if;
 end;
 $$;
-comment on function private.require_instructor() is 'Raises 42501 unless the caller is an INSTRUCTOR or ADMIN.';
-
--- Overview cards: the caller's own courses only (also for admins: "the dashboard lists only courses
--- whose author is the current user").
-create function private.instructor_stats()
-returns table (
-  total_courses integer,
-  total_students integer,
-  average_completion integer,
-  total_course_hours integer,
-  recently_updated jsonb
-)
-language plpgsql stable
-set search_path = ''
-as $$
-#variable_conflict use_column
-begin
-  -- Checked first and explicitly: a guard inside the query could be planned away.
-  perform private.require_instructor();
-  return query
-  with mine as (
-    select c.id, c.title, c.service, c.status, c.duration, c.updated_at
-    from public.courses c
-    where c.author_id = (select auth.uid())
-  ),
-  enrolled as (
-    select e.user_id, e.progress
-    from public.enrollments e
-    where e.course_id in (select m.id from mine m) and e.status = 'ACTIVE'
-  )
-  select
-    (select count(*) from mine)::integer,
-    (select count(distinct en.user_id) from enrolled en)::integer,
-    coalesce((select round(avg(en.progress)) from enrolled en), 0)::integer,
-    coalesce((select sum(m.duration) from mine m), 0)::integer,
-    coalesce((
-      select jsonb_agg(jsonb_build_object(
-               'id', r.id, 'title', r.title, 'service', r.service, 'status', r.status, 'updatedAt', r.updated_at)
-             order by r.updated_at desc, r.id)
-      from (select * from mine m order by m.updated_at desc, m.id limit 3) r
-    ), '[]'::jsonb);
-end;
-$$;
-comment on function private.instructor_stats() is
-  'Overview of the caller''s own courses: count, distinct enrolled learners, mean progress (rounded, 0 with none), hours, 3 most recently updated.';
+comment on function private.require_instructor() is
+  'Raises 42501 unless the caller is an INSTRUCTOR or ADMIN.';
+revoke all on function private.require_instructor() from public;
+grant execute on function private.require_instructor() to authenticated;
 
 -- The courses whose learners and figures the caller manages: their own, or every course for admins.
-create function private.managed_course_ids() returns setof uuid
-language sql stable
+create function private.managed_course_ids()
+returns setof uuid
+language sql
+ STABLE ROWS 20
 set search_path = ''
 as $$
   select c.id from public.courses c
   where (select private.is_admin()) or c.author_id = (select auth.uid())
 $$;
-comment on function private.managed_course_ids() is 'Courses the caller manages: authored ones, all for admins (RLS applies).';
+comment on function private.managed_course_ids() is
+  'Courses the caller manages: authored ones, all for admins (RLS applies).';
+revoke all on function private.managed_course_ids() from public;
+grant execute on function private.managed_course_ids() to authenticated;
 
 -- Learners on the managed courses, one row per enrolment, paged; total is the unpaged count.
 -- status: pending (awaiting approval), in-progress, completed. Last activity: the latest of
 -- enrolling, reading a module, a quiz attempt and completing.
 create function private.instructor_students(
-  p_course_id uuid default null,
-  p_status text default null,
+  p_course_id uuid default NULL::uuid,
+  p_status text default NULL::text,
   p_limit integer default 20,
   p_offset integer default 0
 )
-returns table (
+returns table(
   id uuid,
   user_id uuid,
   name text,
@@ -95,9 +56,9 @@ returns table (
   service public.service_code,
   progress integer,
   status text,
-  started_at timestamptz,
-  completed_at timestamptz,
-  last_activity timestamptz,
+  started_at timestamp with time zone,
+  completed_at timestamp with time zone,
+  last_activity timestamp with time zone,
   total bigint
 )
 language plpgsql stable
@@ -149,13 +110,15 @@ begin
   order by (f.status = 'pending') desc, f.started_at desc, f.id;
 end;
 $$;
-comment on function private.instructor_students(uuid, text, integer, integer) is
+comment on function private.instructor_students(uuid,text,integer,integer) is
   'Enrolments on the caller''s managed courses with learner, course, progress, status and last activity; paged, with the total.';
+revoke all on function private.instructor_students(uuid,text,integer,integer) from public;
+grant execute on function private.instructor_students(uuid,text,integer,integer) to authenticated;
 
 -- Per managed course: enrolments (approved), pending, completion rate and average progress of the
 -- approved enrolments, and the pass rate of attempts on the course's quizzes (null with none).
 create function private.instructor_analytics(p_limit integer default 20, p_offset integer default 0)
-returns table (
+returns table(
   course_id uuid,
   title text,
   service public.service_code,
@@ -222,74 +185,71 @@ begin
   order by c.created_at desc, c.id;
 end;
 $$;
-comment on function private.instructor_analytics(integer, integer) is
+comment on function private.instructor_analytics(integer,integer) is
   'Per managed course: approved and pending enrolments, completion rate, average progress, quiz attempts and pass rate (%, null without attempts); paged.';
+revoke all on function private.instructor_analytics(integer,integer) from public;
+grant execute on function private.instructor_analytics(integer,integer) to authenticated;
 
--- Approve or decline a pending enrolment: the caller must author the course (as instructor) or be
--- an admin. Runs under RLS: the update and delete policies on enrollments already allow exactly
--- that; the checks here only give a precise answer. P0002: not visible (404); 42501: visible but not
--- the caller's to decide, e.g. a learner's own (403); 55000: not pending (409).
-create function private.check_enrollment_decision(p_enrollment_id uuid) returns public.enrollments
-language plpgsql stable
+create function private.instructor_stats()
+returns table(
+  total_courses integer,
+  total_students integer,
+  average_completion integer,
+  total_course_hours integer,
+  recently_updated jsonb,
+  completion_rate integer,
+  average_progress integer,
+  completed_enrolments integer,
+  total_enrolments integer,
+  pending_requests integer
+)
+language plpgsql stable security definer
 set search_path = ''
 as $$
-declare
-  found_row public.enrollments;
+#variable_conflict use_column
 begin
-  select * into found_row from public.enrollments e where e.id = p_enrollment_id;
-  if not found then
-    raise exception 'Enrolment not found' using errcode = 'P0002';
-  end if;
-  if not ((select private.is_admin()) or found_row.course_id in (select private.authored_course_ids())) then
-    raise exception 'Only the course''s instructor or an administrator may decide on this enrolment' using errcode = '42501';
-  end if;
-  if found_row.status <> 'PENDING' then
-    raise exception 'This enrolment is not awaiting approval' using errcode = '55000';
-  end if;
-  return found_row;
+  -- Checked first and explicitly: a guard inside the query could be planned away.
+  perform private.require_instructor();
+  return query
+  with mine as (
+    select c.id, c.title, c.service, c.status, c.duration, c.updated_at
+    from public.courses c
+    where c.author_id = (select auth.uid())
+  ),
+  requests as (
+    select e.user_id, e.progress, e.completed, e.status
+    from public.enrollments e
+    where e.course_id in (select m.id from mine m)
+  ),
+  enrolled as (
+    select r.user_id, r.progress, r.completed from requests r where r.status = 'ACTIVE'
+  ),
+  figures as (
+    select count(*)::integer as total,
+           (count(*) filter (where en.completed))::integer as done,
+           coalesce(round(avg(en.progress)), 0)::integer as progress
+    from enrolled en
+  )
+  select
+    (select count(*) from mine)::integer,
+    (select count(distinct en.user_id) from enrolled en)::integer,
+    f.progress,
+    coalesce((select sum(m.duration) from mine m), 0)::integer,
+    coalesce((
+      select jsonb_agg(jsonb_build_object(
+               'id', r.id, 'title', r.title, 'service', r.service, 'status', r.status, 'updatedAt', r.updated_at)
+             order by r.updated_at desc, r.id)
+      from (select * from mine m order by m.updated_at desc, m.id limit 3) r
+    ), '[]'::jsonb),
+    case when f.total = 0 then 0 else round(100.0 * f.done / f.total)::integer end,
+    f.progress,
+    f.done,
+    f.total,
+    (select count(*) from requests r where r.status = 'PENDING')::integer
+  from figures f;
 end;
 $$;
-comment on function private.check_enrollment_decision(uuid) is
-  'Internal: the pending enrolment the caller may approve or decline, else P0002 / 42501 / 55000.';
-
-create function private.approve_enrollment(p_enrollment_id uuid) returns public.enrollments
-language plpgsql volatile
-set search_path = ''
-as $$
-declare
-  approved public.enrollments;
-begin
-  perform private.check_enrollment_decision(p_enrollment_id);
-  update public.enrollments e set status = 'ACTIVE'
-  where e.id = p_enrollment_id and e.status = 'PENDING'
-  returning * into approved;
-  if not found then
-    raise exception 'This enrolment is not awaiting approval' using errcode = '55000';
-  end if;
-  return approved;
-end;
-$$;
-comment on function private.approve_enrollment(uuid) is 'Approves a pending enrolment (course author or admin; RLS applies).';
-
-create function private.decline_enrollment(p_enrollment_id uuid) returns void
-language plpgsql volatile
-set search_path = ''
-as $$
-begin
-  perform private.check_enrollment_decision(p_enrollment_id);
-  delete from public.enrollments e where e.id = p_enrollment_id and e.status = 'PENDING';
-  if not found then
-    raise exception 'This enrolment is not awaiting approval' using errcode = '55000';
-  end if;
-end;
-$$;
-comment on function private.decline_enrollment(uuid) is 'Declines (removes) a pending enrolment (course author or admin; RLS applies).';
-
-revoke all on function private.require_instructor(), private.instructor_stats(), private.managed_course_ids(),
-  private.instructor_students(uuid, text, integer, integer), private.instructor_analytics(integer, integer),
-  private.check_enrollment_decision(uuid), private.approve_enrollment(uuid), private.decline_enrollment(uuid)
-  from public;
-grant execute on function private.require_instructor(), private.instructor_stats(), private.managed_course_ids(),
-  private.instructor_students(uuid, text, integer, integer), private.instructor_analytics(integer, integer),
-  private.check_enrollment_decision(uuid), private.approve_enrollment(uuid), private.decline_enrollment(uuid)
-  to authenticated;
+comment on function private.instructor_stats() is
+  'Overview of the caller''s own courses: count, distinct enrolled learners, completion rate (completed / active enrolments, %), average progress (%), completed and active enrolments, pending enrolment requests, hours, 3 most recently updated. average_completion = average_progress (kept for old clients).';
+revoke all on function private.instructor_stats() from public;
+grant execute on function private.instructor_stats() to authenticated;

@@ -1,11 +1,10 @@
--- CPD record (issue 8): a learner's learning record for an appraisal or a regulator's audit.
--- Two parts: the courses they completed (every certificate is one completion, all cycles: the
--- certificates are the completion history) and their own CPD entries (activities outside the
--- platform: date, activity, hours, what they learnt, reflection).
--- Who sees what: the learner creates, reads, changes and deletes their own entries; admins read
--- everyone's (for audits) but change and delete none: the record is the learner's own professional
--- evidence, and an admin who must erase it deletes the user (the entries go with the profile).
--- Instructors and other learners see nothing of anyone's CPD entries.
+-- Continuing professional development (CPD): entries a learner records themselves (activity,
+-- date, hours, what they learnt, a reflection), and the learning record that joins them with completed courses and
+-- certificates. A learner manages only their own entries; admins read all.
+
+-- ---------------------------------------------------------------------------
+-- Tables
+-- ---------------------------------------------------------------------------
 
 create table public.cpd_entries (
   id uuid primary key default gen_random_uuid(),
@@ -25,50 +24,48 @@ create table public.cpd_entries (
   constraint cpd_entries_hours_quarters check (mod(hours * 4, 1) = 0),
   constraint cpd_entries_activity_date_floor check (activity_date >= date '1950-01-01')
 );
+
+-- ---------------------------------------------------------------------------
+-- Comments
+-- ---------------------------------------------------------------------------
+
 comment on table public.cpd_entries is
   'A learner''s own CPD activity (outside the courses): read and written by the learner, read by admins. Deleted with the learner.';
-comment on column public.cpd_entries.user_id is 'The learner; always the caller (auth.uid()) when an API role inserts.';
-comment on column public.cpd_entries.activity_date is 'When the activity took place (a London calendar date, never in the future).';
-comment on column public.cpd_entries.activity is 'What the activity was, 3 to 200 characters.';
-comment on column public.cpd_entries.hours is 'Hours spent, in quarter hours from 0.25 to 1000.';
-comment on column public.cpd_entries.learnt is 'What the learner learnt (required, up to 5000 characters).';
-comment on column public.cpd_entries.reflection is 'How it changes their practice (optional, up to 5000 characters).';
+
+comment on column public.cpd_entries.user_id is
+  'The learner; always the caller (auth.uid()) when an API role inserts.';
+
+comment on column public.cpd_entries.activity_date is
+  'When the activity took place (a London calendar date, never in the future).';
+
+comment on column public.cpd_entries.activity is
+  'What the activity was, 3 to 200 characters.';
+
+comment on column public.cpd_entries.hours is
+  'Hours spent, in quarter hours from 0.25 to 1000.';
+
+comment on column public.cpd_entries.learnt is
+  'What the learner learnt (required, up to 5000 characters).';
+
+comment on column public.cpd_entries.reflection is
+  'How it changes their practice (optional, up to 5000 characters).';
+
+-- ---------------------------------------------------------------------------
+-- Indexes
+-- ---------------------------------------------------------------------------
 
 -- The learner's entries newest first (and the foreign key's index).
 create index cpd_entries_user_date_idx on public.cpd_entries (user_id, activity_date desc);
 
-create trigger cpd_entries_set_updated_at
-  before update on public.cpd_entries
-  for each row execute function private.set_updated_at();
-
--- A CPD activity cannot be dated in the future (London's calendar). A check constraint may not use
--- the clock, so a trigger enforces it on every insert and on every change of the date.
-create function private.cpd_entry_date_not_future() returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  if new.activity_date > (now() at time zone 'Europe/London')::date then
-    raise exception 'The activity date cannot be in the future' using errcode = '23514';
-  end if;
-  return new;
-end;
-$$;
-comment on function private.cpd_entry_date_not_future() is
-  'Before insert/update of activity_date on cpd_entries: refuses a date after today in London (23514).';
-revoke all on function private.cpd_entry_date_not_future() from public;
-
-create trigger cpd_entries_date_not_future
-  before insert or update of activity_date on public.cpd_entries
-  for each row execute function private.cpd_entry_date_not_future();
+-- ---------------------------------------------------------------------------
+-- Row-level security
+-- ---------------------------------------------------------------------------
 
 alter table public.cpd_entries enable row level security;
 
--- Privileges: the learner writes only the content; id, owner and timestamps are the server's.
-revoke all on public.cpd_entries from anon, authenticated;
-grant select, delete on public.cpd_entries to authenticated;
-grant insert (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to authenticated;
-grant update (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to authenticated;
+-- ---------------------------------------------------------------------------
+-- Policies
+-- ---------------------------------------------------------------------------
 
 create policy "learners read their own CPD entries and admins all"
   on public.cpd_entries for select to authenticated
@@ -87,6 +84,40 @@ create policy "learners delete their own CPD entries"
   on public.cpd_entries for delete to authenticated
   using (user_id = (select auth.uid()));
 
+-- ---------------------------------------------------------------------------
+-- Grants
+-- ---------------------------------------------------------------------------
+
+revoke all on public.cpd_entries from anon, authenticated, service_role;
+grant all on public.cpd_entries to service_role;
+grant select, delete on public.cpd_entries to authenticated;
+grant insert (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to
+  authenticated;
+grant update (activity_date, activity, hours, learnt, reflection) on public.cpd_entries to
+  authenticated;
+
+-- ---------------------------------------------------------------------------
+-- Functions
+-- ---------------------------------------------------------------------------
+
+-- A CPD activity cannot be dated in the future (London's calendar). A check constraint may not use
+-- the clock, so a trigger enforces it on every insert and on every change of the date.
+create function private.cpd_entry_date_not_future()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if new.activity_date > (now() at time zone 'Europe/London')::date then
+    raise exception 'The activity date cannot be in the future' using errcode = '23514';
+  end if;
+  return new;
+end;
+$$;
+comment on function private.cpd_entry_date_not_future() is
+  'Before insert/update of activity_date on cpd_entries: refuses a date after today in London (23514).';
+revoke all on function private.cpd_entry_date_not_future() from public;
+
 -- The completed-courses half of the learning record, in one query: every certificate of the learner
 -- (all cycles, newest first) with the course's hours (courses.duration, whole hours; null once the
 -- course is deleted), the service and title as issued, the certificate's code, expiry and state
@@ -98,18 +129,18 @@ create policy "learners delete their own CPD entries"
 -- Security definer so that an archived or withdrawn course still shows its hours and quiz score,
 -- which the learner can no longer read; it answers only for the caller themselves or an admin.
 create function private.learning_record(p_user_id uuid)
-returns table (
+returns table(
   certificate_id uuid,
   course_id uuid,
   course_title text,
   service text,
   cycle integer,
-  completed_at timestamptz,
+  completed_at timestamp with time zone,
   hours integer,
   score integer,
   verification_code text,
-  expires_at timestamptz,
-  revoked_at timestamptz,
+  expires_at timestamp with time zone,
+  revoked_at timestamp with time zone,
   state text
 )
 language plpgsql stable security definer
@@ -153,3 +184,15 @@ comment on function private.learning_record(uuid) is
   'The learner''s completed courses (every certificate, all cycles) with hours, service, quiz score, code, expiry and state. Caller must be the learner or an admin (else 42501).';
 revoke all on function private.learning_record(uuid) from public;
 grant execute on function private.learning_record(uuid) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------
+-- Triggers
+-- ---------------------------------------------------------------------------
+
+create trigger cpd_entries_set_updated_at
+  before update on public.cpd_entries
+  for each row execute function private.set_updated_at();
+
+create trigger cpd_entries_date_not_future
+  before insert or update of activity_date on public.cpd_entries
+  for each row execute function private.cpd_entry_date_not_future();

@@ -1,0 +1,280 @@
+-- Foundations: what every other file builds on.
+--
+-- * The vocabularies as enums (services, roles, course states, access rules, templates).
+-- * The `private` schema for security-definer helpers and trigger functions. config.toml exposes
+--   only `public` to the API, so nothing in `private` can be called over HTTP; the API roles get
+--   usage on the schema and execute only on the functions granted by name.
+-- * The policy helpers the row-level security policies call (who is an admin, which courses the
+--   caller authored, and so on). Security definer, so they read the tables without recursing into
+--   the policies that call them; the policies wrap them in `(select ...)` so that each runs once
+--   per statement, not once per row. PL/pgSQL rather than SQL: a security-definer function is
+--   never inlined, and PL/pgSQL keeps its plan for the connection where SQL would plan its body
+--   again in every statement (docs/PERFORMANCE.md).
+--
+-- The API roles (anon, authenticated, service_role) and the auth and storage schemas come with
+-- Supabase (platform/bootstrap.sql creates the same for the local platform and the tests).
+
+create schema if not exists private;
+comment on schema private is
+  'Security-definer helpers and trigger functions; not exposed by the API. Execute is granted per function.';
+grant usage on schema private to anon, authenticated, service_role;
+
+-- Fuzzy search (trigram indexes) for the course, user, certificate and audit searches.
+create extension if not exists pg_trgm with schema extensions;
+
+-- Functions are executable by PUBLIC by default (a schema's default privileges cannot take that
+-- away), so every function below revokes it and grants execute by name to the roles that need it.
+
+-- Row-level security does not govern TRUNCATE, REFERENCES or TRIGGER: the API roles get none of them.
+alter default privileges in schema public revoke truncate, references, trigger on tables from anon, authenticated;
+
+-- ---------------------------------------------------------------------------
+-- Types
+-- ---------------------------------------------------------------------------
+
+create type public.service_code as enum ('UKPS', 'UKAS', 'UKFRS', 'UKHW', 'AUX', 'MISC');
+comment on type public.service_code is
+  'The six emergency-service categories: police, ambulance, fire and rescue, highways, auxiliary, miscellaneous.';
+
+create type public.user_role as enum ('ADMIN', 'INSTRUCTOR', 'STUDENT');
+comment on type public.user_role is 'What a user may do: administer, author courses, or learn.';
+
+create type public.course_status as enum ('DRAFT', 'ACTIVE', 'ARCHIVED');
+comment on type public.course_status is 'ACTIVE is shown as Published; only ACTIVE courses are visible to learners and visitors.';
+
+create type public.course_level as enum ('BEGINNER', 'INTERMEDIATE', 'ADVANCED');
+comment on type public.course_level is 'Shown as Beginner, Intermediate, Advanced.';
+
+create type public.question_type as enum ('MULTIPLE_CHOICE', 'TRUE_FALSE');
+comment on type public.question_type is 'How a quiz question is answered.';
+
+create type public.course_access as enum ('public-login', 'public-enroll', 'login-browse', 'login-approval');
+comment on type public.course_access is
+  'Site-wide access rule: public-login (default), public-enroll, login-browse (visitors see no course), login-approval (enrolments start pending).';
+
+create type public.certificate_template as enum ('standard', 'professional', 'service', 'custom');
+comment on type public.certificate_template is 'Look of the certificate PDF; service is shown as Service-Specific.';
+
+create type public.enrollment_status as enum ('PENDING', 'ACTIVE');
+comment on type public.enrollment_status is
+  'PENDING: waiting for an instructor of the course or an admin to approve (course access login-approval); ACTIVE: enrolled.';
+
+-- ---------------------------------------------------------------------------
+-- Policy helpers and shared functions
+-- ---------------------------------------------------------------------------
+
+-- Shared trigger function: every table with updated_at keeps it current.
+create function private.set_updated_at()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end;
+$$;
+comment on function private.set_updated_at() is
+  'Before-update trigger: stamps updated_at.';
+revoke all on function private.set_updated_at() from public;
+
+create function private.is_admin()
+returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (
+    select exists (
+      select 1 from public.profiles p
+      where p.id = (select auth.uid()) and p.role = 'ADMIN'
+    )
+  );
+end;
+$$;
+comment on function private.is_admin() is
+  'True when the caller (auth.uid()) is an ADMIN.';
+revoke all on function private.is_admin() from public;
+grant execute on function private.is_admin() to anon, authenticated, service_role;
+
+create function private."current_role"()
+returns public.user_role
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (
+    select p.role from public.profiles p where p.id = (select auth.uid())
+  );
+end;
+$$;
+comment on function private."current_role"() is
+  'The caller''s role, or null for a visitor.';
+revoke all on function private."current_role"() from public;
+grant execute on function private."current_role"() to anon, authenticated, service_role;
+
+create function private.current_services()
+returns public.service_code[]
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (
+    select coalesce((select p.services from public.profiles p where p.id = (select auth.uid())), '{}')
+  );
+end;
+$$;
+comment on function private.current_services() is
+  'The caller''s services, empty for a visitor.';
+revoke all on function private.current_services() from public;
+grant execute on function private.current_services() to anon, authenticated, service_role;
+
+create function private.course_access()
+returns public.course_access
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (
+    select coalesce(
+      (select s.course_access from public.settings s where s.id),
+      'public-login'::public.course_access
+    )
+  );
+end;
+$$;
+comment on function private.course_access() is
+  'The current course-access rule (public-login when no settings row).';
+revoke all on function private.course_access() from public;
+grant execute on function private.course_access() to anon, authenticated, service_role;
+
+create function private.authored_course_ids()
+returns setof uuid
+language plpgsql
+ STABLE SECURITY DEFINER ROWS 20
+set search_path = ''
+as $$
+begin
+  return query
+    select c.id from public.courses c
+    where c.author_id = (select auth.uid())
+      and (select private.current_role()) in ('INSTRUCTOR', 'ADMIN');
+end;
+$$;
+comment on function private.authored_course_ids() is
+  'Ids of the courses the caller authors (as instructor or admin).';
+revoke all on function private.authored_course_ids() from public;
+grant execute on function private.authored_course_ids() to authenticated, service_role;
+
+create function private.authored_module_ids()
+returns setof uuid
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  -- Joined through courses.author_id rather than `in (select private.authored_course_ids())`, whose
+  -- row count the planner cannot know: a plan kept for the connection must suit every instructor.
+  return query
+    select m.id from public.courses c
+    join public.course_modules m on m.course_id = c.id
+    where c.author_id = (select auth.uid())
+      and (select private.current_role()) in ('INSTRUCTOR', 'ADMIN');
+end;
+$$;
+comment on function private.authored_module_ids() is
+  'Ids of the modules of the courses the caller authors.';
+revoke all on function private.authored_module_ids() from public;
+grant execute on function private.authored_module_ids() to authenticated, service_role;
+
+create function private.authored_quiz_ids()
+returns setof uuid
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return query
+    select q.id from public.courses c
+    join public.course_modules m on m.course_id = c.id
+    join public.quizzes q on q.module_id = m.id
+    where c.author_id = (select auth.uid())
+      and (select private.current_role()) in ('INSTRUCTOR', 'ADMIN');
+end;
+$$;
+comment on function private.authored_quiz_ids() is
+  'Ids of the quizzes of the courses the caller authors.';
+revoke all on function private.authored_quiz_ids() from public;
+grant execute on function private.authored_quiz_ids() to authenticated, service_role;
+
+create function private.learner_ids_of_authored_courses()
+returns setof uuid
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return query
+    select e.user_id from public.courses c
+    join public.enrollments e on e.course_id = c.id
+    where c.author_id = (select auth.uid())
+      and (select private.current_role()) in ('INSTRUCTOR', 'ADMIN');
+end;
+$$;
+comment on function private.learner_ids_of_authored_courses() is
+  'Users enrolled on the courses the caller authors.';
+revoke all on function private.learner_ids_of_authored_courses() from public;
+grant execute on function private.learner_ids_of_authored_courses() to authenticated, service_role;
+
+create function private.manages_required_training(p_course_id uuid, p_service public.service_code)
+returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (
+    select coalesce(
+      private.is_admin()
+      or (
+        private.current_role() = 'INSTRUCTOR'
+        and p_course_id in (select private.authored_course_ids())
+        and p_service in (select unnest(private.current_services()))
+      ),
+      false)
+  );
+end;
+$$;
+comment on function private.manages_required_training(uuid,public.service_code) is
+  'True when the caller may manage a required_training rule of this course and service (admin; or instructor, own course, own service).';
+revoke all on function private.manages_required_training(uuid,public.service_code) from public;
+grant execute on function private.manages_required_training(uuid,public.service_code) to
+  authenticated, service_role;
+
+create function private.visible_course_statuses()
+returns public.course_status[]
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (
+    select case when private.is_admin() then enum_range(null::public.course_status)
+                else array['ACTIVE'::public.course_status] end
+  );
+end;
+$$;
+comment on function private.visible_course_statuses() is
+  'The course statuses the caller sees regardless of authorship: all for an admin, ACTIVE for anyone else.';
+revoke all on function private.visible_course_statuses() from public;
+grant execute on function private.visible_course_statuses() to authenticated, service_role;
+
+-- Characters a name may not hold: C0 and C1 controls, soft hyphen, zero-width and joiners,
+-- directional marks, line and paragraph separators, embeddings and overrides, invisible operators,
+-- isolates, the byte-order mark.
+create function private.has_invisible_characters(p_text text)
+returns boolean
+language sql immutable
+set search_path = ''
+as $$
+  select p_text ~ '[\u0001-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]'
+$$;
+comment on function private.has_invisible_characters(text) is
+  'True when the text holds a control, zero-width, directional or other invisible formatting character.';
+revoke all on function private.has_invisible_characters(text) from public;
+grant execute on function private.has_invisible_characters(text) to authenticated, service_role;

@@ -1,0 +1,555 @@
+-- Courses and their modules.
+--
+-- Who sees a course: learners and visitors see published (ACTIVE) courses, subject to the site's
+-- course-access rule (settings.course_access); an instructor also sees the courses they author; an
+-- admin sees all. Instructors create courses only in their own services and edit only their own;
+-- admins edit any. A module's body is read through private.module_body/course_module_bodies, which
+-- apply the enrolment rule of the course, not by a direct select of the column.
+-- private.course_counts keeps the number of courses so that a page of the catalogue need not count
+-- every row.
+
+-- ---------------------------------------------------------------------------
+-- Tables
+-- ---------------------------------------------------------------------------
+
+create table public.courses (
+  id uuid primary key default gen_random_uuid(),
+  title text not null,
+  description text not null,
+  service public.service_code not null,
+  cover_image text,
+  author_id uuid references public.profiles (id) on delete set null,
+  duration integer not null default 1,
+  level public.course_level not null default 'BEGINNER',
+  featured boolean not null default false,
+  requires_enrollment boolean not null default true,
+  status public.course_status not null default 'DRAFT',
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  certificate_valid_months integer,
+  requires_approval boolean,
+  constraint courses_title_length check (char_length(btrim(title)) between 3 and 200),
+  constraint courses_description_length check (char_length(btrim(description)) between 10 and 5000),
+  constraint courses_duration_positive check (duration >= 1),
+  constraint courses_certificate_valid_months_range
+    check (certificate_valid_months is null or certificate_valid_months between 1 and 120)
+);
+
+create table public.course_modules (
+  id uuid primary key default gen_random_uuid(),
+  course_id uuid not null references public.courses (id) on delete cascade,
+  title text not null,
+  content text not null default '',
+  order_index integer not null default 1,
+  duration integer not null default 15,
+  has_quiz boolean not null default false,
+  image text,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint course_modules_title_length check (char_length(btrim(title)) between 3 and 200),
+  constraint course_modules_order_positive check (order_index >= 1),
+  constraint course_modules_duration_positive check (duration >= 1)
+);
+
+create table private.course_counts (
+  status public.course_status not null,
+  service public.service_code not null,
+  courses bigint not null default 0,
+  primary key (status, service)
+);
+
+-- ---------------------------------------------------------------------------
+-- Comments
+-- ---------------------------------------------------------------------------
+
+comment on table public.courses is
+  'A training course in one service. Visible to learners and visitors only when ACTIVE.';
+
+comment on column public.courses.cover_image is
+  'Public URL (or storage path) of the cover in bucket course-covers.';
+
+comment on column public.courses.author_id is
+  'The instructor or admin who owns the course; set null when that user is deleted (admins then manage it).';
+
+comment on column public.courses.duration is
+  'Length in whole hours, at least 1.';
+
+comment on column public.courses.featured is
+  'Listed first with a Featured mark; auto-enrolment uses featured published courses.';
+
+comment on column public.courses.requires_enrollment is
+  'False: anyone who can see the course may read its modules without enrolling.';
+
+comment on column public.courses.certificate_valid_months is
+  'How many months a certificate of this course stays valid; null means it never expires.';
+
+comment on column public.courses.requires_approval is
+  'Enrolment approval for this course: null follows the site-wide course access (approval under login-approval), true requires approval, false enrols at once.';
+
+comment on table public.course_modules is
+  'A unit of a course, worked in order_index order. Deleted with its course.';
+
+comment on column public.course_modules.content is
+  'Markdown body of the module.';
+
+comment on column public.course_modules.order_index is
+  'Position in the course, from 1.';
+
+comment on column public.course_modules.duration is
+  'Reading time in minutes, at least 1.';
+
+comment on column public.course_modules.has_quiz is
+  'True when the module ends with a quiz that must be passed to complete it.';
+
+comment on column public.course_modules.image is
+  'Public URL (or storage path) of an image in bucket module-images.';
+
+comment on table private.course_counts is
+  'Number of courses per status and service, kept by the triggers on public.courses; read through private.visible_course_count.';
+
+-- ---------------------------------------------------------------------------
+-- Indexes
+-- ---------------------------------------------------------------------------
+
+create index courses_status_idx on public.courses (status);
+
+create index courses_service_idx on public.courses (service);
+
+create index courses_author_id_idx on public.courses (author_id);
+
+create index courses_featured_idx on public.courses (featured) where featured;
+
+create index courses_featured_created_at_idx on public.courses (featured desc, created_at desc);
+
+-- An author's courses by last update.
+create index courses_author_id_updated_at_idx on public.courses (author_id, updated_at desc);
+
+create index courses_title_trgm_idx on public.courses using gin (title extensions.gin_trgm_ops);
+
+create index courses_description_trgm_idx on public.courses using gin (description extensions.gin_trgm_ops);
+
+-- The modules of a course in order, with their ids: counting them and joining them to progress
+-- reads the index alone.
+create index course_modules_course_id_order_idx on public.course_modules (course_id, order_index) include (id);
+
+-- ---------------------------------------------------------------------------
+-- Row-level security
+-- ---------------------------------------------------------------------------
+
+alter table public.courses enable row level security;
+
+alter table public.course_modules enable row level security;
+
+alter table private.course_counts enable row level security;
+
+-- ---------------------------------------------------------------------------
+-- Policies
+-- ---------------------------------------------------------------------------
+
+-- courses
+create policy "visitors read published courses unless login-browse"
+  on public.courses for select to anon
+  using (status = 'ACTIVE' and (select private.course_access()) <> 'login-browse');
+
+create policy "instructors create courses in their services and admins any"
+  on public.courses for insert to authenticated
+  with check (
+    (select private.is_admin())
+    or (
+      (select private.current_role()) = 'INSTRUCTOR'
+      and author_id = (select auth.uid())
+      and service in (select unnest(private.current_services()))
+    )
+  );
+
+create policy "authors update their own courses and admins any"
+  on public.courses for update to authenticated
+  using (
+    (select private.is_admin())
+    or (author_id = (select auth.uid()) and (select private.current_role()) = 'INSTRUCTOR')
+  )
+  with check (
+    (select private.is_admin())
+    or (
+      (select private.current_role()) = 'INSTRUCTOR'
+      and author_id = (select auth.uid())
+      and service in (select unnest(private.current_services()))
+    )
+  );
+
+create policy "authors delete their own courses and admins any"
+  on public.courses for delete to authenticated
+  using (
+    (select private.is_admin())
+    or (author_id = (select auth.uid()) and (select private.current_role()) = 'INSTRUCTOR')
+  );
+
+create policy "users read published courses, authors their own, admins all"
+  on public.courses for select to authenticated
+  using (
+    status = any ((select private.visible_course_statuses())::public.course_status[])
+    or author_id = (select auth.uid())
+  );
+
+create policy "authors add modules to their courses and admins any"
+  on public.course_modules for insert to authenticated
+  with check ((select private.is_admin()) or course_id in (select private.authored_course_ids()));
+
+create policy "authors update modules of their courses and admins any"
+  on public.course_modules for update to authenticated
+  using ((select private.is_admin()) or course_id in (select private.authored_course_ids()))
+  with check ((select private.is_admin()) or course_id in (select private.authored_course_ids()));
+
+create policy "authors delete modules of their courses and admins any"
+  on public.course_modules for delete to authenticated
+  using ((select private.is_admin()) or course_id in (select private.authored_course_ids()));
+
+create policy "visitors read modules of visible courses"
+  on public.course_modules for select to anon
+  using (exists (select 1 from public.courses c where c.id = course_modules.course_id));
+
+create policy "users read modules of visible courses"
+  on public.course_modules for select to authenticated
+  using (exists (select 1 from public.courses c where c.id = course_modules.course_id));
+
+create policy "no direct access" on private.course_counts as restrictive for all to public
+  using (false) with check (false);
+
+-- ---------------------------------------------------------------------------
+-- Grants
+-- ---------------------------------------------------------------------------
+
+revoke all on public.courses from anon, authenticated, service_role;
+grant select on public.courses to anon;
+grant select, delete on public.courses to authenticated;
+grant all on public.courses to service_role;
+grant insert (title, description, service, author_id, duration, level, featured,
+  requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to
+  authenticated;
+grant update (title, description, service, author_id, duration, level, featured,
+  requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to
+  authenticated;
+
+revoke all on public.course_modules from anon, authenticated, service_role;
+grant delete on public.course_modules to authenticated;
+grant all on public.course_modules to service_role;
+grant select (id, course_id, title, order_index, duration, has_quiz, created_at, updated_at) on
+  public.course_modules to anon, authenticated;
+grant insert (course_id, title, content, order_index, duration, has_quiz) on public.course_modules
+  to authenticated;
+grant update (course_id, title, content, order_index, duration, has_quiz) on public.course_modules
+  to authenticated;
+
+-- ---------------------------------------------------------------------------
+-- Functions
+-- ---------------------------------------------------------------------------
+
+create function private.can_view_course(p_course_id uuid)
+returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (
+    select exists (
+      select 1 from public.courses c
+      where c.id = p_course_id
+        and (
+          (c.status = 'ACTIVE' and ((select auth.uid()) is not null or private.course_access() <> 'login-browse'))
+          or (c.author_id = (select auth.uid()) and (select auth.uid()) is not null)
+          or private.is_admin()
+        )
+    )
+  );
+end;
+$$;
+comment on function private.can_view_course(uuid) is
+  'True when the caller may see the course (mirrors the courses select policies).';
+revoke all on function private.can_view_course(uuid) from public;
+grant execute on function private.can_view_course(uuid) to anon, authenticated, service_role;
+
+create function private.course_authors(p_course_ids uuid[])
+returns table(course_id uuid, author_id uuid, username text, name text)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  return query
+    select c.id, p.id, p.username, p.name
+    from public.courses c
+    join public.profiles p on p.id = c.author_id
+    where c.id = any (p_course_ids)
+      and private.can_view_course(c.id);
+end;
+$$;
+comment on function private.course_authors(uuid[]) is
+  'Name and username of the authors of the given courses, for the courses the caller can see; no email.';
+revoke all on function private.course_authors(uuid[]) from public;
+grant execute on function private.course_authors(uuid[]) to anon, authenticated, service_role;
+
+create function private.reorder_modules(p_course_id uuid, p_module_ids uuid[])
+returns integer
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_current uuid[];
+  v_given uuid[];
+  v_count integer;
+  v_expected integer;
+begin
+  -- One reorder of a course at a time; the reads below then see the previous one's result.
+  perform 1 from public.course_modules m where m.course_id = p_course_id order by m.id for update;
+  select coalesce(array_agg(m.id order by m.id), '{}') into v_current
+  from public.course_modules m where m.course_id = p_course_id;
+  select coalesce(array_agg(x order by x), '{}') into v_given from unnest(coalesce(p_module_ids, '{}')) x;
+  if v_given is distinct from v_current then
+    raise exception 'The module ids must be exactly the modules of the course, each once' using errcode = '22023';
+  end if;
+  select count(*) into v_expected
+  from unnest(p_module_ids) with ordinality as t(id, position)
+  join public.course_modules m on m.id = t.id where m.order_index <> t.position;
+  update public.course_modules m
+  set order_index = t.position
+  from unnest(p_module_ids) with ordinality as t(id, position)
+  where m.id = t.id and m.course_id = p_course_id and m.order_index <> t.position;
+  get diagnostics v_count = row_count;
+  if v_count < v_expected then
+    raise exception 'You may not reorder the modules of this course' using errcode = '42501';
+  end if;
+  return cardinality(p_module_ids);
+end;
+$$;
+comment on function private.reorder_modules(uuid,uuid[]) is
+  'Author/admin: sets the course''s module order to the given full list of ids (1..n), in one statement, under RLS.';
+revoke all on function private.reorder_modules(uuid,uuid[]) from public;
+grant execute on function private.reorder_modules(uuid,uuid[]) to authenticated, service_role;
+
+-- After a delete: the remaining modules become 1..n, keeping their order.
+create function private.renumber_modules(p_course_id uuid)
+returns void
+language sql
+set search_path = ''
+as $$
+  update public.course_modules m
+  set order_index = r.position
+  from (
+    select x.id, row_number() over (order by x.order_index, x.created_at, x.id) as position
+    from public.course_modules x where x.course_id = p_course_id
+  ) r
+  where m.id = r.id and m.order_index <> r.position
+$$;
+comment on function private.renumber_modules(uuid) is
+  'Author/admin: closes the gaps in a course''s module order (1..n), under RLS.';
+revoke all on function private.renumber_modules(uuid) from public;
+grant execute on function private.renumber_modules(uuid) to authenticated, service_role;
+
+create function private.module_body(p_module_id uuid)
+returns table(content text, image text)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  return query
+    select m.content, m.image
+    from public.course_modules m
+    join public.courses c on c.id = m.course_id
+    where m.id = p_module_id
+      and (
+        private.can_study_course(m.course_id)
+        or (not c.requires_enrollment and private.can_view_course(m.course_id))
+      );
+end;
+$$;
+comment on function private.module_body(uuid) is
+  'Content and image of the module when the caller may read it (can_study_course, or enrolment not required and the course visible); no row otherwise. The API roles cannot select these columns directly.';
+revoke all on function private.module_body(uuid) from public;
+grant execute on function private.module_body(uuid) to anon, authenticated, service_role;
+
+-- Both run their query with EXECUTE, so it is planned for the pattern given (a parameter of a plain
+-- SQL function is planned blind, and the planner then read all 10,000 courses rather than trust the
+-- trigram index with an unknown pattern).
+create function private.course_search_ids(p_pattern text)
+returns setof uuid
+language plpgsql
+ STABLE SECURITY DEFINER ROWS 50
+set search_path = ''
+as $$
+begin
+  -- Only courses the caller can see: the rule of private.can_view_course, evaluated once per
+  -- statement rather than called for each match.
+  return query execute
+    'select c.id from public.courses c
+     where (c.title ilike $1 or c.description ilike $1)
+       and ((c.status = ''ACTIVE''
+             and ((select auth.uid()) is not null or (select private.course_access()) <> ''login-browse''))
+            or (c.author_id = (select auth.uid()) and (select auth.uid()) is not null)
+            or (select private.is_admin()))'
+    using p_pattern;
+end;
+$$;
+comment on function private.course_search_ids(text) is
+  'Ids of the courses the caller can see whose title or description matches the ILIKE pattern (trigram indexes); the caller then reads the rows under its own row-level security.';
+revoke all on function private.course_search_ids(text) from public;
+grant execute on function private.course_search_ids(text) to anon, authenticated, service_role;
+
+create function private.course_module_bodies(p_course_id uuid)
+returns table(module_id uuid, content text, image text)
+language plpgsql
+ STABLE SECURITY DEFINER ROWS 20
+set search_path = ''
+as $$
+begin
+  if not (
+    private.can_study_course(p_course_id)
+    or (
+      private.can_view_course(p_course_id)
+      and exists (select 1 from public.courses c where c.id = p_course_id and not c.requires_enrollment)
+    )
+  ) then
+    return;
+  end if;
+  return query
+    select m.id, m.content, m.image
+    from public.course_modules m
+    where m.course_id = p_course_id;
+end;
+$$;
+comment on function private.course_module_bodies(uuid) is
+  'Content and image of every module of the course when the caller may read it (the rule of private.module_body, checked once per course); no row otherwise. The API roles cannot select these columns directly.';
+revoke all on function private.course_module_bodies(uuid) from public;
+grant execute on function private.course_module_bodies(uuid) to anon, authenticated, service_role;
+
+create function private.count_courses()
+returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  -- One upsert per (status, service) that changed, taken in key order (two statements never wait
+  -- for each other's rows in opposite orders). old_rows / new_rows exist only for their events.
+  if tg_op = 'INSERT' then
+    insert into private.course_counts as cc (status, service, courses)
+    select n.status, n.service, count(*) from new_rows n group by 1, 2 order by 1, 2
+    on conflict (status, service) do update set courses = cc.courses + excluded.courses;
+  elsif tg_op = 'DELETE' then
+    insert into private.course_counts as cc (status, service, courses)
+    select o.status, o.service, -count(*) from old_rows o group by 1, 2 order by 1, 2
+    on conflict (status, service) do update set courses = cc.courses + excluded.courses;
+  elsif tg_op = 'UPDATE' then
+    insert into private.course_counts as cc (status, service, courses)
+    select d.status, d.service, sum(d.delta)
+    from (
+      select o.status, o.service, -1 as delta from old_rows o
+      union all
+      select n.status, n.service, 1 from new_rows n
+    ) d
+    group by 1, 2
+    having sum(d.delta) <> 0
+    order by 1, 2
+    on conflict (status, service) do update set courses = cc.courses + excluded.courses;
+  elsif tg_op = 'TRUNCATE' then
+    delete from private.course_counts;
+  end if;
+  return null;
+end;
+$$;
+comment on function private.count_courses() is
+  'Keeps private.course_counts in step with public.courses (statement-level triggers).';
+revoke all on function private.count_courses() from public;
+
+create function private.visible_course_count(
+  p_service public.service_code,
+  p_status public.course_status
+)
+returns integer
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (
+    with counts as (
+      select cc.status, cc.courses from private.course_counts cc
+      where (p_service is null or cc.service = p_service)
+        and (p_status is null or cc.status = p_status)
+    )
+    select (case
+      when (select auth.uid()) is null then
+        case when private.course_access() = 'login-browse' then 0
+             else (select coalesce(sum(courses), 0) from counts where status = 'ACTIVE') end
+      when private.is_admin() then (select coalesce(sum(courses), 0) from counts)
+      else (select coalesce(sum(courses), 0) from counts where status = 'ACTIVE')
+         + (select count(*) from public.courses c
+            where c.author_id = (select auth.uid()) and c.status <> 'ACTIVE'
+              and (p_service is null or c.service = p_service)
+              and (p_status is null or c.status = p_status))
+    end)::integer
+  );
+end;
+$$;
+comment on function private.visible_course_count(public.service_code,public.course_status) is
+  'How many courses the caller can see (the rule of the courses select policies), optionally of one service and/or status, from private.course_counts: the catalogue''s total without counting the courses.';
+revoke all on function private.visible_course_count(public.service_code,public.course_status) from
+  public;
+grant execute on function private.visible_course_count(public.service_code,public.course_status) to
+  anon, authenticated, service_role;
+
+create function private.course_summaries(p_course_ids uuid[])
+returns table(course_id uuid, modules integer, author_id uuid, username text, name text)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  return query
+    select c.id,
+           (select count(*)::integer from public.course_modules m where m.course_id = c.id),
+           p.id, p.username, p.name
+    from public.courses c
+    left join public.profiles p on p.id = c.author_id
+    where c.id = any (p_course_ids)
+      -- private.can_view_course, with its function calls made once per statement.
+      and (
+        (c.status = 'ACTIVE' and ((select auth.uid()) is not null or (select private.course_access()) <> 'login-browse'))
+        or (c.author_id = (select auth.uid()) and (select auth.uid()) is not null)
+        or (select private.is_admin())
+      );
+end;
+$$;
+comment on function private.course_summaries(uuid[]) is
+  'For the given courses that the caller can see (the rule of private.can_view_course): the number of modules and the author''s id, name and username (no email). The catalogue''s page reads it once.';
+revoke all on function private.course_summaries(uuid[]) from public;
+grant execute on function private.course_summaries(uuid[]) to anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------
+-- Triggers
+-- ---------------------------------------------------------------------------
+
+create trigger courses_set_updated_at
+  before update on public.courses
+  for each row execute function private.set_updated_at();
+
+create trigger course_modules_set_updated_at
+  before update on public.course_modules
+  for each row execute function private.set_updated_at();
+
+create trigger courses_count_insert
+  after insert on public.courses
+  referencing new table as new_rows
+  for each statement execute function private.count_courses();
+
+create trigger courses_count_update
+  after update on public.courses
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.count_courses();
+
+create trigger courses_count_delete
+  after delete on public.courses
+  referencing old table as old_rows
+  for each statement execute function private.count_courses();
+
+create trigger courses_count_truncate
+  after truncate on public.courses
+  for each statement execute function private.count_courses();
