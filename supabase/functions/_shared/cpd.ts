@@ -1,6 +1,6 @@
 // The CPD record (issue 8): a learner's completed courses plus their own CPD entries. The entry
 // schema, with its messages, is shared by the form in the browser and /api/me/cpd-entries; the
-// rules match the table's checks (migration 20260363000000_cpd_records.sql).
+// rules match the table's checks (supabase/schemas/08_cpd.sql).
 import { z } from 'zod';
 import type { CertificateState } from './certificates.ts';
 import { londonToday } from './dates.ts';
