@@ -2,13 +2,13 @@
 import type { RouteObject } from 'react-router';
 import { AppLayout } from './layout/AppLayout';
 import { RequireAdmin, RequirePasswordChosen, RequireUser } from './guards';
-import { PageSpinner } from '@/components/PageSpinner';
 
 export const routes: RouteObject[] = [
   {
     path: '/',
     element: <AppLayout />,
-    hydrateFallbackElement: <PageSpinner />,
+    // While the first page's code loads, the layout shows with a spinner in place of the page.
+    hydrateFallbackElement: <AppLayout pageLoading />,
     children: [{
     element: <RequirePasswordChosen />,
     children: [

@@ -18,7 +18,11 @@ import { ThemeToggle } from './ThemeToggle';
 import { UserMenu } from './UserMenu';
 import classes from './AppLayout.module.css';
 
-export function AppLayout() {
+/**
+ * pageLoading: the first page's own code is still on its way (the router's hydrate fallback). The
+ * header, navigation and footer show at once, so the visitor sees the service while it arrives.
+ */
+export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
   useAuthListener();
   const [opened, { toggle, close }] = useDisclosure(false);
   const { data: user, isPending: userPending } = useUser();
@@ -79,9 +83,13 @@ export function AppLayout() {
         <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
           <Box className={classes.content} aria-busy={navigation.state === 'loading'}>
             <SiteNameContext.Provider value={title.name}>
-              <Suspense fallback={<PageSpinner />}>
-                <Outlet />
-              </Suspense>
+              {pageLoading ? (
+                <PageSpinner />
+              ) : (
+                <Suspense fallback={<PageSpinner />}>
+                  <Outlet />
+                </Suspense>
+              )}
             </SiteNameContext.Provider>
           </Box>
           <Box component="footer" className={classes.footer}>
