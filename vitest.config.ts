@@ -47,6 +47,10 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/**/*.test.ts'],
           setupFiles: ['e2e/failure-report.ts'],
+          // A browser test that fails is run once more: on a loaded machine a page can miss a
+          // timeout once. `npm test` names every test that passed only on its retry, and what its
+          // pages showed when it failed, so flakiness stays visible; a real fault fails both times.
+          retry: 1,
           testTimeout: 120_000,
           hookTimeout: 600_000,
           fileParallelism: false,

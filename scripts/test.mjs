@@ -24,6 +24,8 @@ fs.mkdirSync(resultsDir, { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const summary = [];
 const failures = []; // names of failed tests, printed above the totals so a CI log's tail shows them
+const retried = []; // browser tests that failed once and passed on their retry (vitest.config.ts)
+const failedPages = []; // what a failed browser test's pages showed (e2e/failure-report.ts), retries included
 const only = process.argv.slice(2); // e.g. `npm test -- web db` runs just those suites
 
 function wanted(name) {
@@ -74,9 +76,10 @@ async function vitest(name, projects, env = {}) {
       failures.push(`${name}: ${relative} (${(file.message ?? 'failed to run').split('\n')[0]})`);
     }
   }
-  // What a failed browser test's pages showed (e2e/failure-report.ts).
   for (const line of output.split('\n')) {
-    if (line.includes('[e2e failure]')) failures.push(`    ${line.slice(line.indexOf('[e2e failure]')).slice(0, 500)}`);
+    const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
+    if (plain.includes('[e2e failure]')) failedPages.push(`  ${plain.slice(plain.indexOf('[e2e failure]')).slice(0, 500)}`);
+    if (/\(retry x\d+\)/.test(plain) && /✓/.test(plain)) retried.push(`  ${name}: ${plain.replace(/^\s*✓\s*/, '').trim()}`);
   }
   record(name, counts);
 }
@@ -207,6 +210,8 @@ if (wanted('function') && process.env.TEST_DATABASE_URL) {
   }
 }
 
+if (failedPages.length) console.log('\nPages at a failed browser test attempt:\n' + failedPages.join('\n'));
+if (retried.length) console.log('\nPassed on retry (failed once):\n' + retried.join('\n'));
 if (failures.length) console.log('\nFailed:\n' + [...new Set(failures)].map((f) => `  ${f}`).join('\n'));
 console.log('\n' + summary.join('\n'));
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
