@@ -23,8 +23,9 @@ export function renderWithProviders(ui: ReactElement | null, options: RenderOpti
   const { route = '/', user = null, routes } = options;
   const queryClient = createQueryClient();
   if (user === 'loading') {
-    // A query that never settles keeps the user "loading" without a request.
-    queryClient.setQueryDefaults(userKeys.current, { queryFn: () => new Promise<never>(() => {}) });
+    // A fetch that never settles keeps the user "loading" without a request: while it is in flight,
+    // components asking for the user (with the app's own query function) wait for it.
+    void queryClient.prefetchQuery({ queryKey: userKeys.current, queryFn: () => new Promise<never>(() => {}) });
   } else {
     queryClient.setQueryData(userKeys.current, user);
   }

@@ -13,7 +13,7 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { ServiceIcon } from '@/components/ServiceIcon';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure } from '@/lib/notify';
-import { useEnrollFromCard } from '../api/enroll';
+import { useEnroll } from '@/lib/enrol';
 
 export function cardButtonLabel(course: Course, user: User | null): string {
   if (!user) return 'Login to Enroll';
@@ -29,7 +29,7 @@ export function signInPath(courseId: string, keepEnrolIntent: boolean): string {
 
 export function CourseCard({ course, user, publicEnroll }: { course: Course; user: User | null; publicEnroll: boolean }) {
   const navigate = useNavigate();
-  const enroll = useEnrollFromCard();
+  const enroll = useEnroll();
   const coursePath = `/course/${course.id}`;
   const label = cardButtonLabel(course, user);
   const titleId = `course-title-${course.id}`;
