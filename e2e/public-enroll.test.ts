@@ -1,5 +1,6 @@
-// Course access "public-enroll" (DESIGN.md §3): a visitor who presses enrol is enrolled as soon as
-// they have registered, the intent surviving the trip through /auth. The setting is restored after.
+// Course access "public-enroll" (docs/ARCHITECTURE.md, "Course access"): a visitor who presses enrol
+// is enrolled as soon as they have registered, the intent surviving the trip through /auth. The
+// setting is restored after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';

@@ -7,16 +7,16 @@
 //                                               with the web build) on a fresh, seeded data folder
 //   PLATFORM_URL=<url> npm run bench:lighthouse a platform already running
 //   LIGHTHOUSE_RUNS=5 npm run bench:lighthouse  more runs per page
-// Results go to bench-results/lighthouse-<date>.json and .md. Exits 1 when a budget fails.
+// Results go to bench-results/lighthouse-<date>.json and .md (ignored by git; scripts/bench-results.mjs).
+// Exits 1 when a budget fails.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { startPlatformProcess } from './platform-process.mjs';
+import { benchResultsDir, resultStamp } from './bench-results.mjs';
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BUDGETS = {
@@ -114,9 +114,8 @@ async function main() {
     const report = lines.join('\n');
     console.log(`\n${report}`);
 
-    const outDir = path.join(repoRoot, 'bench-results');
-    fs.mkdirSync(outDir, { recursive: true });
-    const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\..*/, '');
+    const outDir = benchResultsDir();
+    const stamp = resultStamp();
     fs.writeFileSync(path.join(outDir, `lighthouse-${stamp}.json`), JSON.stringify({ date: new Date().toISOString(), runs: RUNS, cpus: os.cpus().length, load: os.loadavg(), results }, null, 2));
     fs.writeFileSync(path.join(outDir, `lighthouse-${stamp}.md`), `# Lighthouse, ${new Date().toISOString()}\n\nLoad average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}\n\n${report}\n`);
     process.exitCode = allPass ? 0 : 1;

@@ -12,7 +12,7 @@
 // SQL straight through postgres.js, and the same SQL in a transaction with SET LOCAL ROLE and the
 // claims. Then it checks correctness under load (50 identical writes at once), samples the resident
 // memory of the platform's process tree, prints every budget with PASS/FAIL and writes
-// bench-results/<date>.json and .md.
+// bench-results/<date>.json and .md (ignored by git; scripts/bench-results.mjs).
 //
 //   npm run bench                       scaled database esl_scale (npm run seed:scale makes it)
 //   DATABASE_URL=<url> npm run bench    another scaled database
@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
+import { benchResultsDir, resultStamp } from './bench-results.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -794,16 +795,15 @@ async function main() {
   const scaled = phases[0].phase;
   const seed = phases[1]?.phase ?? null;
   const verdict = judge(scaled, seed);
-  const date = new Date().toISOString().replace(/:/g, '-').replace(/\..*/, '');
+  const date = resultStamp();
   const report = { date, seconds: SECONDS, warmup: WARMUP, machine: machine(), budgets: BUDGETS, scaled, seed, verdict };
-  const dir = path.join(repoRoot, 'bench-results');
-  fs.mkdirSync(dir, { recursive: true });
+  const dir = benchResultsDir();
   fs.writeFileSync(path.join(dir, `${date}.json`), JSON.stringify(report, null, 2) + '\n');
   fs.writeFileSync(path.join(dir, `${date}.md`), markdown(report));
   log('\n== Budgets');
   for (const b of verdict.budgets) log(`  ${b.pass ? 'PASS' : 'FAIL'}  ${b.budget}: ${b.value}`);
   const failed = verdict.budgets.filter((b) => !b.pass).length;
-  log(`\n${verdict.budgets.length - failed} of ${verdict.budgets.length} budgets hold; results in bench-results/${date}.json and .md (${((Date.now() - started) / 60000).toFixed(1)} min).`);
+  log(`\n${verdict.budgets.length - failed} of ${verdict.budgets.length} budgets hold; results in ${path.relative(process.cwd(), dir) || '.'}/${date}.json and .md (${((Date.now() - started) / 60000).toFixed(1)} min).`);
   process.exitCode = failed ? 1 : 0;
 }
 

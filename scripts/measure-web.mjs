@@ -7,16 +7,16 @@
 //   DATABASE_URL=<url> npm run bench:web another database
 //   PLATFORM_URL=<url> npm run bench:web a platform already running (its database is measured)
 // Each page is loaded cold (new browser context, empty cache) BENCH_WEB_RUNS times (default 5);
-// the median is judged. Results go to bench-results/web-<date>.json and .md.
+// the median is judged. Results go to bench-results/web-<date>.json and .md
+// (ignored by git; scripts/bench-results.mjs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
+import { benchResultsDir, resultStamp } from './bench-results.mjs';
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
 const BUDGET = { jsGzipBytes: 200 * 1024, firstCardMs: 1000, lcpMs: 1000 };
 
@@ -123,9 +123,8 @@ async function main() {
     ];
     console.log('\nBudgets');
     for (const b of budgets) console.log(`  ${b.pass ? 'PASS' : 'FAIL'}  ${b.budget}: ${b.value}`);
-    const date = new Date().toISOString().replace(/:/g, '-').replace(/\..*/, '');
-    const dir = path.join(repoRoot, 'bench-results');
-    fs.mkdirSync(dir, { recursive: true });
+    const date = resultStamp();
+    const dir = benchResultsDir();
     const report = { date, runs: RUNS, machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length }, results, budgets };
     fs.writeFileSync(path.join(dir, `web-${date}.json`), JSON.stringify(report, null, 2) + '\n');
     const md = [
@@ -149,7 +148,7 @@ async function main() {
       '',
     ].join('\n');
     fs.writeFileSync(path.join(dir, `web-${date}.md`), md);
-    console.log(`\nResults in bench-results/web-${date}.json and .md`);
+    console.log(`\nResults in ${path.join(dir, `web-${date}`)}.json and .md`);
     process.exitCode = budgets.every((b) => b.pass) ? 0 : 1;
   } finally {
     await browser.close();

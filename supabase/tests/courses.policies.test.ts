@@ -1,6 +1,6 @@
-// Row-level security on courses, course_modules, quizzes and quiz_questions (specification §6,
-// DESIGN.md §3), proved both ways for every persona: visitor, learner, instructor, other
-// instructor, admin.
+// Row-level security on courses, course_modules, quizzes and quiz_questions (who sees and who edits
+// what: docs/ARCHITECTURE.md, "Who may edit a course"), proved both ways for every persona: visitor,
+// learner, instructor, other instructor, admin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addOtherInstructor,

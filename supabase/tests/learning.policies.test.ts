@@ -1,5 +1,5 @@
 // Row-level security on what learners do (enrollments, quiz_attempts, user_module_progress,
-// certificates) and on profiles and settings (specification §6, DESIGN.md §3), for every persona.
+// certificates) and on profiles and settings (the roles' rights: docs/ACCESS-MATRIX.md), for every persona.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addOtherInstructor,
