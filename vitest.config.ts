@@ -46,7 +46,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['e2e/**/*.test.ts'],
-          setupFiles: ['e2e/failure-report.ts'],
+          setupFiles: ['e2e/failure-report.ts', 'e2e/rate-limits.ts'],
           // A browser test that fails is run once more: on a loaded machine a page can miss a
           // timeout once. `npm test` names every test that passed only on its retry, and what its
           // pages showed when it failed, so flakiness stays visible; a real fault fails both times.
