@@ -408,11 +408,15 @@ language plpgsql security definer
 set search_path = ''
 as $$
 begin
-  if old.role <> 'ADMIN' or (tg_op = 'UPDATE' and new.role = 'ADMIN') then
+  -- Only national administrators (no organisation) count: an organisation's administrator
+  -- administers nothing else.
+  if old.role <> 'ADMIN' or old.organisation_id is not null
+     or (tg_op = 'UPDATE' and new.role = 'ADMIN' and new.organisation_id is null) then
     return case when tg_op = 'DELETE' then old else new end;
   end if;
   perform pg_advisory_xact_lock(hashtext('public.profiles last admin'));
-  if not exists (select 1 from public.profiles p where p.role = 'ADMIN' and p.id <> old.id) then
+  if not exists (select 1 from public.profiles p
+                 where p.role = 'ADMIN' and p.organisation_id is null and p.id <> old.id) then
     raise exception 'The last administrator cannot be demoted or deleted'
       using errcode = 'P0409', hint = 'Make another user an administrator first.';
   end if;
@@ -420,7 +424,7 @@ begin
 end;
 $$;
 comment on function private.guard_last_admin() is
-  'Before update/delete on profiles: refuses (P0409) to demote or delete the only ADMIN.';
+  'Before update/delete on profiles: refuses (P0409) to demote (or place in an organisation) or delete the only national ADMIN.';
 revoke all on function private.guard_last_admin() from public;
 
 -- Deletes a user's Auth account (profile, enrolments and progress cascade; certificates keep their
@@ -703,10 +707,11 @@ begin
   if p_active = (v_profile.deactivated_at is null) then
     return true; -- already so: nothing to record
   end if;
-  if not p_active and v_profile.role = 'ADMIN' then
+  if not p_active and v_profile.role = 'ADMIN' and v_profile.organisation_id is null then
     perform pg_advisory_xact_lock(hashtext('public.profiles last admin'));
     if not exists (select 1 from public.profiles p
-                   where p.role = 'ADMIN' and p.id <> p_user_id and p.deactivated_at is null) then
+                   where p.role = 'ADMIN' and p.organisation_id is null
+                     and p.id <> p_user_id and p.deactivated_at is null) then
       raise exception 'The last administrator cannot be deactivated'
         using errcode = 'P0409', hint = 'Make another user an administrator first.';
     end if;
@@ -884,7 +889,7 @@ create trigger settings_set_updated_at
   for each row execute function private.set_updated_at();
 
 create trigger profiles_guard_last_admin
-  before update of role or delete on public.profiles
+  before update of role, organisation_id or delete on public.profiles
   for each row execute function private.guard_last_admin();
 
 create trigger profiles_search_words_insert

@@ -36,6 +36,8 @@ DROP POLICY "users read own attempts, authors their quizzes', admins all" ON "pu
 
 DROP POLICY "users read own progress, authors their courses', admins all" ON "public"."user_module_progress";
 
+DROP TRIGGER "profiles_guard_last_admin" ON "public"."profiles";
+
 CREATE TABLE "public"."organisations" (
   "id"         uuid                     NOT NULL DEFAULT gen_random_uuid(),
   "name"       text                     NOT NULL,
@@ -273,6 +275,29 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.guard_last_admin()
+  RETURNS TRIGGER
+  LANGUAGE plpgsql
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+begin
+  -- Only national administrators (no organisation) count: an organisation's administrator
+  -- administers nothing else.
+  if old.role <> 'ADMIN' or old.organisation_id is not null
+     or (tg_op = 'UPDATE' and new.role = 'ADMIN' and new.organisation_id is null) then
+    return case when tg_op = 'DELETE' then old else new end;
+  end if;
+  perform pg_advisory_xact_lock(hashtext('public.profiles last admin'));
+  if not exists (select 1 from public.profiles p
+                 where p.role = 'ADMIN' and p.organisation_id is null and p.id <> old.id) then
+    raise exception 'The last administrator cannot be demoted or deleted'
+      using errcode = 'P0409', hint = 'Make another user an administrator first.';
+  end if;
+  return case when tg_op = 'DELETE' then old else new end;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.guard_profile_update()
   RETURNS TRIGGER
   LANGUAGE plpgsql
@@ -367,17 +392,23 @@ CREATE OR REPLACE FUNCTION private.managed_person_ids()
   ROWS 40
   SET search_path TO ''
   AS $function$
+declare
+  v_me uuid := (select auth.uid());
+  v_level uuid[];
+  v_all uuid[] := '{}';
 begin
-  return query
-    with recursive reports(id, depth) as (
-      select p.id, 1 from public.profiles p
-      where p.manager_id = (select auth.uid()) and (select auth.uid()) is not null
-      union
-      select p.id, r.depth + 1 from reports r
-      join public.profiles p on p.manager_id = r.id
-      where r.depth < 32
-    )
-    select distinct r.id from reports r where r.id <> (select auth.uid());
+  if v_me is null then
+    return;
+  end if;
+  v_level := array[v_me];
+  for i in 1..32 loop
+    select array_agg(p.id) into v_level
+    from public.profiles p
+    where p.manager_id = any (v_level) and p.id <> v_me and not (p.id = any (v_all));
+    exit when v_level is null;
+    v_all := v_all || v_level;
+  end loop;
+  return query select unnest(v_all);
 end;
 $function$;
 
@@ -509,6 +540,65 @@ CREATE OR REPLACE FUNCTION private.required_training_status (
   from judged j
 $function$;
 
+CREATE OR REPLACE FUNCTION private.set_user_active (
+  p_user_id uuid,
+  p_active  boolean
+)
+  RETURNS boolean
+  LANGUAGE plpgsql
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+declare
+  v_profile public.profiles%rowtype;
+begin
+  if not private.is_admin() then
+    raise exception 'Only an administrator may deactivate or reactivate users' using errcode = '42501';
+  end if;
+  if p_user_id = auth.uid() and not p_active then
+    raise exception 'You cannot deactivate your own account' using errcode = 'P0403';
+  end if;
+  select * into v_profile from public.profiles where id = p_user_id for update;
+  if not found then
+    return false;
+  end if;
+  if p_active = (v_profile.deactivated_at is null) then
+    return true; -- already so: nothing to record
+  end if;
+  if not p_active and v_profile.role = 'ADMIN' and v_profile.organisation_id is null then
+    perform pg_advisory_xact_lock(hashtext('public.profiles last admin'));
+    if not exists (select 1 from public.profiles p
+                   where p.role = 'ADMIN' and p.organisation_id is null
+                     and p.id <> p_user_id and p.deactivated_at is null) then
+      raise exception 'The last administrator cannot be deactivated'
+        using errcode = 'P0409', hint = 'Make another user an administrator first.';
+    end if;
+  end if;
+  update public.profiles set deactivated_at = case when p_active then null else now() end
+  where id = p_user_id;
+  if p_active then
+    update auth.users set banned_until = null, updated_at = now() where id = p_user_id;
+    -- Back in the required training they match (skipped while deactivated).
+    insert into public.enrollments (user_id, course_id, status)
+    select distinct v_profile.id, r.course_id, 'ACTIVE'::public.enrollment_status
+    from public.required_training r
+    where (r.role is null or r.role = v_profile.role)
+      and (r.service is null or v_profile.services @> array[r.service])
+    on conflict (user_id, course_id) do update set status = 'ACTIVE'
+      where public.enrollments.status = 'PENDING';
+  else
+    update auth.users set banned_until = '2999-12-31 00:00:00+00', updated_at = now() where id = p_user_id;
+    delete from auth.sessions where user_id = p_user_id;
+  end if;
+  perform private.write_audit(
+    case when p_active then 'user.reactivated' else 'user.deactivated' end,
+    'user', v_profile.id, v_profile.username,
+    jsonb_build_object('status', case when p_active then 'deactivated' else 'active' end, 'name', v_profile.name),
+    jsonb_build_object('status', case when p_active then 'active' else 'deactivated' end, 'name', v_profile.name));
+  return true;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.unit_subtree (
   p_unit_id uuid
 )
@@ -621,6 +711,11 @@ CREATE INDEX units_organisation_idx ON public.units USING btree (organisation_id
 
 CREATE INDEX units_parent_idx ON public.units USING btree (parent_id, organisation_id)
   WHERE (parent_id IS NOT NULL);
+
+CREATE TRIGGER profiles_guard_last_admin
+  BEFORE DELETE OR UPDATE OF ROLE, organisation_id ON public.profiles
+  FOR EACH ROW
+  EXECUTE FUNCTION private.guard_last_admin();
 
 CREATE TRIGGER profiles_placement
   BEFORE INSERT OR UPDATE ON public.profiles
@@ -840,6 +935,8 @@ COMMENT ON FUNCTION "private"."count_courses"() IS 'Keeps private.course_counts 
 
 COMMENT ON FUNCTION "private"."current_organisation_id"() IS 'The caller''s organisation, or null (a visitor, or a person of no organisation).';
 
+COMMENT ON FUNCTION "private"."guard_last_admin"() IS 'Before update/delete on profiles: refuses (P0409) to demote (or place in an organisation) or delete the only national ADMIN.';
+
 COMMENT ON FUNCTION "private"."guard_profile_update"() IS 'Before-update trigger on profiles: a non-admin API caller may not change role, services, username, organisation, unit or manager (42501); an organisation administrator may change those of their own people but not the organisation, nor their own role; nobody changes their own organisation, unit or manager.';
 
 COMMENT ON FUNCTION "private"."is_admin"() IS 'True when the caller (auth.uid()) is a national ADMIN (no organisation): the administrator of every policy and check. An ADMIN of an organisation is not one (private.administered_organisation_id).';
@@ -903,6 +1000,10 @@ GRANT EXECUTE ON FUNCTION "private"."release_reports"() TO "postgres";
 REVOKE ALL ON FUNCTION "private"."unit_subtree"(uuid) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."unit_subtree"(uuid) TO "authenticated", "postgres", "service_role";
+
+REVOKE ALL ("organisation_id") ON TABLE "public"."courses" FROM "authenticated";
+
+GRANT INSERT ("organisation_id"), UPDATE ("organisation_id") ON TABLE "public"."courses" TO "authenticated";
 
 -- Table privileges, in the order that keeps them (pg-delta lists a table's REVOKE ALL after its
 -- column grants, which it would take away), and none for anon whatever the server's defaults.
