@@ -1,7 +1,8 @@
--- Local demo data for organisations (issue 18), applied after seed.sql (config.toml [db.seed]
--- sql_paths) by the platform (`npm start`, the function and browser tests). Its own file so that
--- the database tests, which build on seed.sql alone and count its three people, meet the same
--- single-organisation world as before; supabase/tests/organisations.test.ts makes its own.
+-- Local demo data for organisations (issue 18), applied after seed.sql on a new database by
+-- `npm start` (platform/db.mjs seedOrganisations, when DEMO_ORGANISATIONS=1, which scripts/start.mjs
+-- sets). Not part of config.toml's seed: the database, function and browser tests build on seed.sql
+-- alone and count its people, so they meet the same single-organisation world as before; the
+-- organisation tests make their own organisations.
 -- Organisations (issue 18): a police force and an ambulance trust, each with a three-level unit
 -- tree; an organisation administrator (orgadmin) and a line manager (manager) of the police force
 -- with their reports; a paramedic of the trust whom neither sees. All with the password password123.
@@ -43,7 +44,8 @@ select u.id::text, u.id, jsonb_build_object('sub', u.id::text, 'email', u.email)
 from auth.users u where u.id between '00000000-0000-4000-a000-000000000004' and '00000000-0000-4000-a000-000000000010';
 
 -- orgadmin administers the police force; manager manages the sergeant directly and the two
--- constables through the sergeant; harbour is in another station with no manager.
+-- constables through the sergeant; harbour, an instructor of the force (the author of its own
+-- courses), is in another station with no manager.
 update public.profiles p set role = v.role::public.user_role, services = v.services::public.service_code[],
   organisation_id = v.org::uuid, unit_id = v.unit::uuid
 from (values
@@ -52,7 +54,7 @@ from (values
   ('00000000-0000-4000-a000-000000000006', 'STUDENT', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000003'),
   ('00000000-0000-4000-a000-000000000007', 'STUDENT', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000003'),
   ('00000000-0000-4000-a000-000000000008', 'STUDENT', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000004'),
-  ('00000000-0000-4000-a000-000000000009', 'STUDENT', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000005'),
+  ('00000000-0000-4000-a000-000000000009', 'INSTRUCTOR', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000005'),
   ('00000000-0000-4000-a000-000000000010', 'STUDENT', '{UKAS}', '90000000-0000-4000-a000-000000000002', '91000000-0000-4000-a000-000000000008')
 ) v(id, role, services, org, unit)
 where p.id = v.id::uuid;

@@ -1,17 +1,46 @@
 // /api/organisations against the real platform (issue 18): who may list and create organisations and
-// manage their unit trees, and the validation of each write (400, 403, 404, 409). The seed's
-// organisations: Northshire Police (orgadmin administers it) and Southshire Ambulance Service NHS Trust.
+// manage their unit trees, and the validation of each write (400, 403, 404, 409); a person's
+// organisation, unit and manager in the admin's user list and PUT /api/users/:id.
 import assert from 'node:assert/strict';
 import { call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
 
-const POLICE = '90000000-0000-4000-a000-000000000001';
-const AMBULANCE = '90000000-0000-4000-a000-000000000002';
-const NORTH_AREA = '91000000-0000-4000-a000-000000000001';
-const CENTRAL_STATION = '91000000-0000-4000-a000-000000000002';
-const RESPONSE_TEAM_1 = '91000000-0000-4000-a000-000000000003';
-const EAST_DIVISION = '91000000-0000-4000-a000-000000000006';
+// The organisations of this file (the test platform has seed.sql's people only): a police force
+// with North Area > Central Station > Response Team 1 and 2, and an ambulance trust with East
+// Division; orgadmin administers the force; manager manages sergeant, who manages constable1 and
+// constable2; paramedic belongs to the trust.
+const suffix = unique().slice(-10).toUpperCase();
+const [{ id: POLICE }] = await db.sql<{ id: string }[]>`
+  insert into public.organisations (name, code, service) values ('Testshire Police', ${`P${suffix}`}, 'UKPS') returning id`;
+const [{ id: AMBULANCE }] = await db.sql<{ id: string }[]>`
+  insert into public.organisations (name, code, service) values ('Testshire Ambulance', ${`A${suffix}`}, 'UKAS') returning id`;
+async function unitOf(organisation: string, parent: string | null, name: string): Promise<string> {
+  const [row] = await db.sql<{ id: string }[]>`
+    insert into public.units (organisation_id, parent_id, name) values (${organisation}, ${parent}, ${name}) returning id`;
+  return row.id;
+}
+const NORTH_AREA = await unitOf(POLICE, null, 'North Area');
+const CENTRAL_STATION = await unitOf(POLICE, NORTH_AREA, 'Central Station');
+const RESPONSE_TEAM_1 = await unitOf(POLICE, CENTRAL_STATION, 'Response Team 1');
+const RESPONSE_TEAM_2 = await unitOf(POLICE, CENTRAL_STATION, 'Response Team 2');
+const EAST_DIVISION = await unitOf(AMBULANCE, null, 'East Division');
+
+interface Account { id: string; username: string; token: string }
+async function account(role: string, organisation: string, unit: string | null, manager: string | null = null): Promise<Account> {
+  const { user, session, input } = await register();
+  await db.sql`update public.profiles set role = ${role}::public.user_role, organisation_id = ${organisation}::uuid,
+    unit_id = ${unit}::uuid, manager_id = ${manager}::uuid where id = ${user.id}::uuid`;
+  return { id: user.id, username: input.username, token: session.access_token };
+}
+const orgadmin = await account('ADMIN', POLICE, null);
+const managerAccount = await account('STUDENT', POLICE, CENTRAL_STATION);
+const sergeant = await account('STUDENT', POLICE, RESPONSE_TEAM_1, managerAccount.id);
+const constable1 = await account('STUDENT', POLICE, RESPONSE_TEAM_1, sergeant.id);
+const constable2 = await account('STUDENT', POLICE, RESPONSE_TEAM_2, sergeant.id);
+const paramedic = await account('STUDENT', AMBULANCE, EAST_DIVISION);
 
 async function login(username: string): Promise<string> {
+  if (username === 'orgadmin') return orgadmin.token;
+  if (username === 'manager') return managerAccount.token;
   const answer = await call('POST', '/api/login', { body: { username, password: 'password123' } });
   assert.equal(answer.status, 200, answer.text);
   return answer.json.session.access_token;
@@ -38,8 +67,8 @@ test('organisations: a national administrator lists every organisation and creat
   const admin = await login('admin');
   const list = await call('GET', '/api/organisations', { token: admin });
   assert.equal(list.status, 200, list.text);
-  const codes = list.json.map((o: { code: string }) => o.code);
-  assert.ok(codes.includes('NSP') && codes.includes('SSAS'), codes.join());
+  const ids = list.json.map((o: { id: string }) => o.id);
+  assert.ok(ids.includes(POLICE) && ids.includes(AMBULANCE));
   assert.deepEqual(Object.keys(list.json[0]).sort(), ['code', 'createdAt', 'id', 'name', 'service']);
 
   const code = `T${unique().slice(-10)}`.toUpperCase();
@@ -81,7 +110,7 @@ test('units: read the tree of one\'s own organisation with each unit\'s people; 
   const byId = new Map(units.json.map((u: { id: string }) => [u.id, u]));
   assert.equal((byId.get(CENTRAL_STATION) as { parentId: string }).parentId, NORTH_AREA);
   assert.equal((byId.get(NORTH_AREA) as { parentId: string | null }).parentId, null);
-  assert.equal((byId.get(RESPONSE_TEAM_1) as { people: number }).people, 2);
+  assert.equal((byId.get(RESPONSE_TEAM_1) as { people: number }).people, 2); // sergeant and constable1
   assert.equal(units.json.some((u: { organisationId: string }) => u.organisationId !== POLICE), false);
 
   assert.equal((await call('GET', `/api/organisations/${AMBULANCE}/units`, { token: orgadmin })).status, 404);
@@ -147,16 +176,15 @@ test('units: add, rename and move within one\'s organisation, with 400, 404 and 
   assert.equal(renamedByAdmin.status, 200, renamedByAdmin.text);
 });
 
-const MANAGER = '00000000-0000-4000-a000-000000000005';
-const SERGEANT = '00000000-0000-4000-a000-000000000006';
-const CONSTABLE1 = '00000000-0000-4000-a000-000000000007';
-const CONSTABLE2 = '00000000-0000-4000-a000-000000000008';
-const PARAMEDIC = '00000000-0000-4000-a000-000000000010';
-const RESPONSE_TEAM_2 = '91000000-0000-4000-a000-000000000004';
+const MANAGER = managerAccount.id;
+const SERGEANT = sergeant.id;
+const CONSTABLE1 = constable1.id;
+const CONSTABLE2 = constable2.id;
+const PARAMEDIC = paramedic.id;
 
 test('users: the admin list and PUT /api/users/:id carry organisation, unit and manager, validated', async () => {
   const admin = await login('admin');
-  const found = await call('GET', '/api/users?search=constable1', { token: admin });
+  const found = await call('GET', `/api/users?search=${constable1.username}`, { token: admin });
   assert.equal(found.status, 200, found.text);
   const constable = found.json.items.find((u: { id: string }) => u.id === CONSTABLE1);
   assert.deepEqual(
@@ -211,6 +239,11 @@ test('users: the admin list and PUT /api/users/:id carry organisation, unit and 
 test('(clean up the units and organisations made here)', async () => {
   for (const id of madeUnits) await db.sql`delete from public.units where id = ${id}`;
   for (const id of madeOrganisations) await db.sql`delete from public.organisations where id = ${id}`;
+  // This file's people leave its organisations as learners (their accounts stay, as other tests'
+  // do; an administrator without an organisation would be a national one), and the organisations go.
+  await db.sql`update public.profiles set role = 'STUDENT', organisation_id = null
+    where organisation_id in (${POLICE}, ${AMBULANCE})`;
+  await db.sql`delete from public.organisations where id in (${POLICE}, ${AMBULANCE})`;
 });
 
 closePoolAfterTests();
