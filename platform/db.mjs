@@ -24,6 +24,7 @@ export async function startDatabase({ dataDir, port = 54322, host = '127.0.0.1',
   try {
     const fresh = await prepare(url);
     await pushMigrations(url, { seed: fresh, log });
+    if (fresh && process.env.DEMO_ORGANISATIONS === '1') await seedOrganisations(url, log);
     return { url, fresh, stop: closeEmbedded };
   } catch (error) {
     await closeEmbedded();
@@ -75,6 +76,21 @@ export async function pushMigrations(url, { seed = false, log = () => {} } = {})
   const output = await run(bin, args, { cwd: repoRoot });
   for (const line of output.split('\n')) {
     if (/^(Applying|Seeding)/.test(line.trim())) log(line.trim());
+  }
+}
+
+/**
+ * The demo organisations (supabase/seed-organisations.sql) on a fresh database, after seed.sql:
+ * for `npm start` (scripts/start.mjs sets DEMO_ORGANISATIONS=1), not for the test runs, whose
+ * function and browser tests count the people of seed.sql's single-organisation world.
+ */
+export async function seedOrganisations(url, log = () => {}) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(fs.readFileSync(path.join(repoRoot, 'supabase', 'seed-organisations.sql'), 'utf8'));
+    log('Seeding the demo organisations (supabase/seed-organisations.sql)');
+  } finally {
+    await sql.end({ timeout: 5 });
   }
 }
 

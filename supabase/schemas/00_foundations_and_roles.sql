@@ -87,13 +87,13 @@ begin
   return (
     select exists (
       select 1 from public.profiles p
-      where p.id = (select auth.uid()) and p.role = 'ADMIN'
+      where p.id = (select auth.uid()) and p.role = 'ADMIN' and p.organisation_id is null
     )
   );
 end;
 $$;
 comment on function private.is_admin() is
-  'True when the caller (auth.uid()) is an ADMIN.';
+  'True when the caller (auth.uid()) is a national ADMIN (no organisation): the administrator of every policy and check. An ADMIN of an organisation is not one (private.administered_organisation_id).';
 revoke all on function private.is_admin() from public;
 grant execute on function private.is_admin() to anon, authenticated, service_role;
 
@@ -147,6 +147,154 @@ comment on function private.course_access() is
   'The current course-access rule (public-login when no settings row).';
 revoke all on function private.course_access() from public;
 grant execute on function private.course_access() to anon, authenticated, service_role;
+
+-- Organisations (supabase/schemas/13_organisations.sql): an ADMIN without an organisation is
+-- national (private.is_admin); an ADMIN with one administers only its people, units and courses.
+-- A manager is whoever has reports, directly or down the manager chain.
+
+create function private.is_national_admin()
+returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return private.is_admin();
+end;
+$$;
+comment on function private.is_national_admin() is
+  'True when the caller is an ADMIN without an organisation (the same as private.is_admin).';
+revoke all on function private.is_national_admin() from public;
+grant execute on function private.is_national_admin() to authenticated, service_role;
+
+create function private.current_organisation_id()
+returns uuid
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (select p.organisation_id from public.profiles p where p.id = (select auth.uid()));
+end;
+$$;
+comment on function private.current_organisation_id() is
+  'The caller''s organisation, or null (a visitor, or a person of no organisation).';
+revoke all on function private.current_organisation_id() from public;
+grant execute on function private.current_organisation_id() to authenticated, service_role;
+
+create function private.administered_organisation_id()
+returns uuid
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (
+    select p.organisation_id from public.profiles p
+    where p.id = (select auth.uid()) and p.role = 'ADMIN' and p.deactivated_at is null
+  );
+end;
+$$;
+comment on function private.administered_organisation_id() is
+  'The organisation the caller administers (an ADMIN with an organisation), else null.';
+revoke all on function private.administered_organisation_id() from public;
+grant execute on function private.administered_organisation_id() to authenticated, service_role;
+
+create function private.is_org_admin()
+returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return private.administered_organisation_id() is not null;
+end;
+$$;
+comment on function private.is_org_admin() is
+  'True when the caller is the administrator of an organisation (an ADMIN with an organisation).';
+revoke all on function private.is_org_admin() from public;
+grant execute on function private.is_org_admin() to authenticated, service_role;
+
+create function private.administered_person_ids()
+returns setof uuid
+language plpgsql
+ STABLE SECURITY DEFINER ROWS 100
+set search_path = ''
+as $$
+begin
+  return query
+    select p.id from public.profiles p
+    where p.organisation_id = private.administered_organisation_id();
+end;
+$$;
+comment on function private.administered_person_ids() is
+  'The people of the organisation the caller administers; none unless the caller is an organisation administrator.';
+revoke all on function private.administered_person_ids() from public;
+grant execute on function private.administered_person_ids() to authenticated, service_role;
+
+-- The manager chain is bounded (32 levels): deeper than any real organisation, and a guard against
+-- a cycle that the profiles trigger would otherwise have refused. Level by level, each read by the
+-- index on manager_id (a recursive join may read the whole index instead).
+create function private.managed_person_ids()
+returns setof uuid
+language plpgsql
+ STABLE SECURITY DEFINER ROWS 40
+set search_path = ''
+as $$
+declare
+  v_me uuid := (select auth.uid());
+  v_level uuid[];
+  v_all uuid[] := '{}';
+begin
+  if v_me is null then
+    return;
+  end if;
+  v_level := array[v_me];
+  for i in 1..32 loop
+    select array_agg(p.id) into v_level
+    from public.profiles p
+    where p.manager_id = any (v_level) and p.id <> v_me and not (p.id = any (v_all));
+    exit when v_level is null;
+    v_all := v_all || v_level;
+  end loop;
+  return query select unnest(v_all);
+end;
+$$;
+comment on function private.managed_person_ids() is
+  'The caller''s reports, direct and down the manager chain (at most 32 levels).';
+revoke all on function private.managed_person_ids() from public;
+grant execute on function private.managed_person_ids() to authenticated, service_role;
+
+create function private.manages(p_person uuid)
+returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return exists (select 1 from private.managed_person_ids() m where m = p_person);
+end;
+$$;
+comment on function private.manages(uuid) is
+  'True when the person is one of the caller''s reports, directly or down the manager chain.';
+revoke all on function private.manages(uuid) from public;
+grant execute on function private.manages(uuid) to authenticated, service_role;
+
+create function private.unit_subtree(p_unit_id uuid)
+returns setof uuid
+language plpgsql
+ STABLE SECURITY DEFINER ROWS 20
+set search_path = ''
+as $$
+begin
+  return query
+    with recursive tree(id) as (
+      select u.id from public.units u where u.id = p_unit_id
+      union
+      select u.id from tree t join public.units u on u.parent_id = t.id
+    )
+    select t.id from tree t;
+end;
+$$;
+comment on function private.unit_subtree(uuid) is
+  'The unit and every unit below it (none for an unknown unit).';
+revoke all on function private.unit_subtree(uuid) from public;
+grant execute on function private.unit_subtree(uuid) to authenticated, service_role;
 
 create function private.authored_course_ids()
 returns setof uuid

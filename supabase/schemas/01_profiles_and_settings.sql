@@ -24,12 +24,18 @@ create table public.profiles (
   updated_at timestamptz not null default now(),
   deactivated_at timestamptz,
   must_change_password boolean not null default false,
+  organisation_id uuid,
+  unit_id uuid,
+  manager_id uuid,
   constraint profiles_username_length check (char_length(username) between 3 and 50),
   constraint profiles_username_trimmed check (username = btrim(username)),
   constraint profiles_name_length check (char_length(btrim(name)) between 1 and 200),
   constraint profiles_email_length check (char_length(email) <= 255),
   constraint profiles_username_pattern check (username ~ '^[A-Za-z0-9_.-]{3,50}$'),
-  constraint profiles_name_visible check (not private.has_invisible_characters(name) and name = normalize(name, NFC))
+  constraint profiles_name_visible check (not private.has_invisible_characters(name) and name = normalize(name, NFC)),
+  constraint profiles_unit_needs_organisation check (unit_id is null or organisation_id is not null),
+  constraint profiles_manager_not_self check (manager_id is null or manager_id <> id),
+  constraint profiles_manager_needs_organisation check (manager_id is null or organisation_id is not null)
 );
 
 create table public.settings (
@@ -86,6 +92,15 @@ comment on column public.profiles.deactivated_at is
 comment on column public.profiles.must_change_password is
   'True while the person still signs in with a temporary password given by an administrator; written only by the sign-up trigger and the service role.';
 
+comment on column public.profiles.organisation_id is
+  'The person''s organisation (supabase/schemas/13_organisations.sql); null for none. An ADMIN with null is national. Changed only by a national administrator.';
+
+comment on column public.profiles.unit_id is
+  'The person''s unit, of their organisation; null for none. Changed by a national administrator or their organisation''s, never by the person.';
+
+comment on column public.profiles.manager_id is
+  'The person''s line manager, of the same organisation, never themselves, no cycle; null for none. Changed by a national administrator or their organisation''s, never by the person.';
+
 comment on table public.settings is
   'The single row of system settings (id is always true).';
 
@@ -132,6 +147,13 @@ create index profiles_email_lower_idx on public.profiles (lower(email));
 -- Deactivated people are few: the status filter of the Users list reads them by this index.
 create index profiles_deactivated_idx on public.profiles (created_at desc, id desc) where deactivated_at is not null;
 
+-- The people of an organisation, of a unit, and a manager's reports.
+create index profiles_organisation_idx on public.profiles (organisation_id) where organisation_id is not null;
+
+create index profiles_unit_idx on public.profiles (unit_id, organisation_id) where unit_id is not null;
+
+create index profiles_manager_idx on public.profiles (manager_id) where manager_id is not null;
+
 -- A profile's words are found by its id when it changes or goes.
 create index profile_search_words_profile_id_idx on private.profile_search_words (profile_id);
 
@@ -151,12 +173,18 @@ alter table private.profile_search_words enable row level security;
 
 create policy "users update their own profile and admins update any"
   on public.profiles for update to authenticated
-  using (id = (select auth.uid()) or (select private.is_admin()))
-  with check (id = (select auth.uid()) or (select private.is_admin()));
+  using (
+    id = (select auth.uid()) or (select private.is_admin())
+    or organisation_id = (select private.administered_organisation_id())
+  )
+  with check (
+    id = (select auth.uid()) or (select private.is_admin())
+    or organisation_id = (select private.administered_organisation_id())
+  );
 
 create policy "admins delete profiles"
   on public.profiles for delete to authenticated
-  using ((select private.is_admin()));
+  using ((select private.is_admin()) or organisation_id = (select private.administered_organisation_id()));
 
 create policy "users read own profile, authors their learners', admins all"
   on public.profiles for select to authenticated
@@ -164,6 +192,8 @@ create policy "users read own profile, authors their learners', admins all"
     id = (select auth.uid())
     or (select private.is_admin())
     or id in (select private.learner_ids_of_authored_courses())
+    or organisation_id = (select private.administered_organisation_id())
+    or id in (select private.managed_person_ids())
   );
 
 create policy "everyone reads the settings"
@@ -189,7 +219,7 @@ create policy "no direct access" on private.profile_search_words as restrictive 
 revoke all on public.profiles from anon, authenticated, service_role;
 grant select, delete on public.profiles to anon, authenticated;
 grant all on public.profiles to service_role;
-grant update (username, name, role, services) on public.profiles to authenticated;
+grant update (username, name, role, services, organisation_id, unit_id, manager_id) on public.profiles to authenticated;
 
 revoke all on public.settings from anon, authenticated, service_role;
 grant all on public.settings to service_role;
@@ -207,21 +237,47 @@ returns trigger
 language plpgsql
 set search_path = ''
 as $$
+declare
+  v_org uuid;
 begin
   -- Only the API roles are checked; the service role and migrations manage accounts freely.
-  if current_user in ('anon', 'authenticated') and not private.is_admin() then
-    if new.role is distinct from old.role
-       or new.services is distinct from old.services
-       or new.username is distinct from old.username then
-      raise exception 'Only an administrator may change role, services or username'
+  if current_user in ('anon', 'authenticated') then
+    -- Nobody places themselves: organisation, unit and manager are set by an administrator.
+    if new.id = (select auth.uid())
+       and (new.organisation_id is distinct from old.organisation_id
+            or new.unit_id is distinct from old.unit_id
+            or new.manager_id is distinct from old.manager_id) then
+      raise exception 'You cannot change your own organisation, unit or manager'
         using errcode = '42501';
+    end if;
+    if not private.is_admin() then
+      v_org := private.administered_organisation_id();
+      -- An organisation's administrator: role, services, username, unit and manager of their own
+      -- people (not their own role), never the organisation.
+      if v_org is not null and old.organisation_id = v_org then
+        if new.organisation_id is distinct from old.organisation_id then
+          raise exception 'Only a national administrator may change a person''s organisation'
+            using errcode = '42501';
+        end if;
+        if new.id = (select auth.uid()) and new.role is distinct from old.role then
+          raise exception 'You cannot change your own role' using errcode = '42501';
+        end if;
+      elsif new.role is distinct from old.role
+         or new.services is distinct from old.services
+         or new.username is distinct from old.username
+         or new.organisation_id is distinct from old.organisation_id
+         or new.unit_id is distinct from old.unit_id
+         or new.manager_id is distinct from old.manager_id then
+        raise exception 'Only an administrator may change role, services or username'
+          using errcode = '42501';
+      end if;
     end if;
   end if;
   return new;
 end;
 $$;
 comment on function private.guard_profile_update() is
-  'Before-update trigger on profiles: a non-admin API caller may not change role, services or username (42501).';
+  'Before-update trigger on profiles: a non-admin API caller may not change role, services, username, organisation, unit or manager (42501); an organisation administrator may change those of their own people but not the organisation, nor their own role; nobody changes their own organisation, unit or manager.';
 revoke all on function private.guard_profile_update() from public;
 
 create function private.handle_new_user()
@@ -352,11 +408,15 @@ language plpgsql security definer
 set search_path = ''
 as $$
 begin
-  if old.role <> 'ADMIN' or (tg_op = 'UPDATE' and new.role = 'ADMIN') then
+  -- Only national administrators (no organisation) count: an organisation's administrator
+  -- administers nothing else.
+  if old.role <> 'ADMIN' or old.organisation_id is not null
+     or (tg_op = 'UPDATE' and new.role = 'ADMIN' and new.organisation_id is null) then
     return case when tg_op = 'DELETE' then old else new end;
   end if;
   perform pg_advisory_xact_lock(hashtext('public.profiles last admin'));
-  if not exists (select 1 from public.profiles p where p.role = 'ADMIN' and p.id <> old.id) then
+  if not exists (select 1 from public.profiles p
+                 where p.role = 'ADMIN' and p.organisation_id is null and p.id <> old.id) then
     raise exception 'The last administrator cannot be demoted or deleted'
       using errcode = 'P0409', hint = 'Make another user an administrator first.';
   end if;
@@ -364,7 +424,7 @@ begin
 end;
 $$;
 comment on function private.guard_last_admin() is
-  'Before update/delete on profiles: refuses (P0409) to demote or delete the only ADMIN.';
+  'Before update/delete on profiles: refuses (P0409) to demote (or place in an organisation) or delete the only national ADMIN.';
 revoke all on function private.guard_last_admin() from public;
 
 -- Deletes a user's Auth account (profile, enrolments and progress cascade; certificates keep their
@@ -647,10 +707,11 @@ begin
   if p_active = (v_profile.deactivated_at is null) then
     return true; -- already so: nothing to record
   end if;
-  if not p_active and v_profile.role = 'ADMIN' then
+  if not p_active and v_profile.role = 'ADMIN' and v_profile.organisation_id is null then
     perform pg_advisory_xact_lock(hashtext('public.profiles last admin'));
     if not exists (select 1 from public.profiles p
-                   where p.role = 'ADMIN' and p.id <> p_user_id and p.deactivated_at is null) then
+                   where p.role = 'ADMIN' and p.organisation_id is null
+                     and p.id <> p_user_id and p.deactivated_at is null) then
       raise exception 'The last administrator cannot be deactivated'
         using errcode = 'P0409', hint = 'Make another user an administrator first.';
     end if;
@@ -828,7 +889,7 @@ create trigger settings_set_updated_at
   for each row execute function private.set_updated_at();
 
 create trigger profiles_guard_last_admin
-  before update of role or delete on public.profiles
+  before update of role, organisation_id or delete on public.profiles
   for each row execute function private.guard_last_admin();
 
 create trigger profiles_search_words_insert

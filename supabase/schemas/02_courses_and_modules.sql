@@ -28,6 +28,7 @@ create table public.courses (
   updated_at timestamptz not null default now(),
   certificate_valid_months integer,
   requires_approval boolean,
+  organisation_id uuid,
   constraint courses_title_length check (char_length(btrim(title)) between 3 and 200),
   constraint courses_description_length check (char_length(btrim(description)) between 10 and 5000),
   constraint courses_duration_positive check (duration >= 1),
@@ -124,6 +125,9 @@ create index courses_featured_created_at_idx on public.courses (featured desc, c
 -- An author's courses by last update.
 create index courses_author_id_updated_at_idx on public.courses (author_id, updated_at desc);
 
+-- An organisation's own courses (the rest, national, have none).
+create index courses_organisation_idx on public.courses (organisation_id);
+
 create index courses_title_trgm_idx on public.courses using gin (title extensions.gin_trgm_ops);
 
 create index courses_description_trgm_idx on public.courses using gin (description extensions.gin_trgm_ops);
@@ -149,7 +153,7 @@ alter table private.course_counts enable row level security;
 -- courses
 create policy "visitors read published courses unless login-browse"
   on public.courses for select to anon
-  using (status = 'ACTIVE' and (select private.course_access()) <> 'login-browse');
+  using (status = 'ACTIVE' and (select private.course_access()) <> 'login-browse' and organisation_id is null);
 
 create policy "instructors create courses in their services and admins any"
   on public.courses for insert to authenticated
@@ -159,14 +163,18 @@ create policy "instructors create courses in their services and admins any"
       (select private.current_role()) = 'INSTRUCTOR'
       and author_id = (select auth.uid())
       and service in (select unnest(private.current_services()))
+      and (organisation_id is null or organisation_id = (select private.current_organisation_id()))
     )
+    or organisation_id = (select private.administered_organisation_id())
   );
 
 create policy "authors update their own courses and admins any"
   on public.courses for update to authenticated
   using (
     (select private.is_admin())
-    or (author_id = (select auth.uid()) and (select private.current_role()) = 'INSTRUCTOR')
+    or (author_id = (select auth.uid()) and (select private.current_role()) = 'INSTRUCTOR'
+        and (organisation_id is null or organisation_id = (select private.current_organisation_id())))
+    or organisation_id = (select private.administered_organisation_id())
   )
   with check (
     (select private.is_admin())
@@ -174,21 +182,34 @@ create policy "authors update their own courses and admins any"
       (select private.current_role()) = 'INSTRUCTOR'
       and author_id = (select auth.uid())
       and service in (select unnest(private.current_services()))
+      and (organisation_id is null or organisation_id = (select private.current_organisation_id()))
     )
+    or organisation_id = (select private.administered_organisation_id())
   );
 
 create policy "authors delete their own courses and admins any"
   on public.courses for delete to authenticated
   using (
     (select private.is_admin())
-    or (author_id = (select auth.uid()) and (select private.current_role()) = 'INSTRUCTOR')
+    or (author_id = (select auth.uid()) and (select private.current_role()) = 'INSTRUCTOR'
+        and (organisation_id is null or organisation_id = (select private.current_organisation_id())))
+    or organisation_id = (select private.administered_organisation_id())
   );
 
 create policy "users read published courses, authors their own, admins all"
   on public.courses for select to authenticated
   using (
-    status = any ((select private.visible_course_statuses())::public.course_status[])
-    or author_id = (select auth.uid())
+    (
+      status = any ((select private.visible_course_statuses())::public.course_status[])
+      or author_id = (select auth.uid())
+      or organisation_id = (select private.administered_organisation_id())
+    )
+    -- An organisation's course is for its people (and national admins) only.
+    and (
+      organisation_id is null
+      or (select private.is_admin())
+      or organisation_id = (select private.current_organisation_id())
+    )
   );
 
 create policy "authors add modules to their courses and admins any"
@@ -224,10 +245,10 @@ grant select on public.courses to anon;
 grant select, delete on public.courses to authenticated;
 grant all on public.courses to service_role;
 grant insert (title, description, service, author_id, duration, level, featured,
-  requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to
+  requires_enrollment, status, certificate_valid_months, requires_approval, organisation_id) on public.courses to
   authenticated;
 grant update (title, description, service, author_id, duration, level, featured,
-  requires_enrollment, status, certificate_valid_months, requires_approval) on public.courses to
+  requires_enrollment, status, certificate_valid_months, requires_approval, organisation_id) on public.courses to
   authenticated;
 
 revoke all on public.course_modules from anon, authenticated, service_role;
@@ -258,7 +279,10 @@ begin
           (c.status = 'ACTIVE' and ((select auth.uid()) is not null or private.course_access() <> 'login-browse'))
           or (c.author_id = (select auth.uid()) and (select auth.uid()) is not null)
           or private.is_admin()
+          or (c.organisation_id is not null and c.organisation_id = private.administered_organisation_id())
         )
+        and (c.organisation_id is null or private.is_admin()
+             or c.organisation_id = private.current_organisation_id())
     )
   );
 end;
@@ -386,7 +410,10 @@ begin
        and ((c.status = ''ACTIVE''
              and ((select auth.uid()) is not null or (select private.course_access()) <> ''login-browse''))
             or (c.author_id = (select auth.uid()) and (select auth.uid()) is not null)
-            or (select private.is_admin()))'
+            or (select private.is_admin())
+            or c.organisation_id = (select private.administered_organisation_id()))
+       and (c.organisation_id is null or (select private.is_admin())
+            or c.organisation_id = (select private.current_organisation_id()))'
     using p_pattern;
 end;
 $$;
@@ -432,19 +459,19 @@ begin
   -- for each other's rows in opposite orders). old_rows / new_rows exist only for their events.
   if tg_op = 'INSERT' then
     insert into private.course_counts as cc (status, service, courses)
-    select n.status, n.service, count(*) from new_rows n group by 1, 2 order by 1, 2
+    select n.status, n.service, count(*) from new_rows n where n.organisation_id is null group by 1, 2 order by 1, 2
     on conflict (status, service) do update set courses = cc.courses + excluded.courses;
   elsif tg_op = 'DELETE' then
     insert into private.course_counts as cc (status, service, courses)
-    select o.status, o.service, -count(*) from old_rows o group by 1, 2 order by 1, 2
+    select o.status, o.service, -count(*) from old_rows o where o.organisation_id is null group by 1, 2 order by 1, 2
     on conflict (status, service) do update set courses = cc.courses + excluded.courses;
   elsif tg_op = 'UPDATE' then
     insert into private.course_counts as cc (status, service, courses)
     select d.status, d.service, sum(d.delta)
     from (
-      select o.status, o.service, -1 as delta from old_rows o
+      select o.status, o.service, -1 as delta from old_rows o where o.organisation_id is null
       union all
-      select n.status, n.service, 1 from new_rows n
+      select n.status, n.service, 1 from new_rows n where n.organisation_id is null
     ) d
     group by 1, 2
     having sum(d.delta) <> 0
@@ -457,7 +484,7 @@ begin
 end;
 $$;
 comment on function private.count_courses() is
-  'Keeps private.course_counts in step with public.courses (statement-level triggers).';
+  'Keeps private.course_counts in step with public.courses'' national courses (statement-level triggers); an organisation''s courses are counted when asked (private.visible_course_count).';
 revoke all on function private.count_courses() from public;
 
 create function private.visible_course_count(
@@ -480,9 +507,22 @@ begin
         case when private.course_access() = 'login-browse' then 0
              else (select coalesce(sum(courses), 0) from counts where status = 'ACTIVE') end
       when private.is_admin() then (select coalesce(sum(courses), 0) from counts)
+         -- Every organisation's courses, found organisation by organisation (the index).
+         + (select count(*) from public.organisations o
+            join public.courses c on c.organisation_id = o.id
+            where true
+              and (p_service is null or c.service = p_service)
+              and (p_status is null or c.status = p_status))
       else (select coalesce(sum(courses), 0) from counts where status = 'ACTIVE')
          + (select count(*) from public.courses c
-            where c.author_id = (select auth.uid()) and c.status <> 'ACTIVE'
+            where c.author_id = (select auth.uid()) and c.status <> 'ACTIVE' and c.organisation_id is null
+              and (p_service is null or c.service = p_service)
+              and (p_status is null or c.status = p_status))
+         -- The caller's organisation's courses: published, authored, or all for its administrator.
+         + (select count(*) from public.courses c
+            where c.organisation_id = private.current_organisation_id()
+              and (c.status = 'ACTIVE' or c.author_id = (select auth.uid())
+                   or c.organisation_id = private.administered_organisation_id())
               and (p_service is null or c.service = p_service)
               and (p_status is null or c.status = p_status))
     end)::integer

@@ -228,13 +228,13 @@ create policy "authors delete questions of their quizzes and admins any"
   on public.quiz_questions for delete to authenticated
   using ((select private.is_admin()) or quiz_id in (select private.authored_quiz_ids()));
 
--- quiz_attempts, user_module_progress, certificates: read-only for the API roles.
 create policy "users read own attempts, authors their quizzes', admins all"
   on public.quiz_attempts for select to authenticated
   using (
     user_id = (select auth.uid())
     or (select private.is_admin())
     or quiz_id in (select private.authored_quiz_ids())
+    or user_id in (select private.administered_person_ids())
   );
 
 -- ---------------------------------------------------------------------------

@@ -112,12 +112,20 @@ create policy "users read own enrolments, authors their courses', admins all"
     user_id = (select auth.uid())
     or (select private.is_admin())
     or course_id in (select private.authored_course_ids())
+    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.managed_person_ids())
   );
 
 create policy "authors approve enrolments on their courses and admins any"
   on public.enrollments for update to authenticated
-  using ((select private.is_admin()) or course_id in (select private.authored_course_ids()))
-  with check ((select private.is_admin()) or course_id in (select private.authored_course_ids()));
+  using (
+    (select private.is_admin()) or course_id in (select private.authored_course_ids())
+    or user_id in (select private.administered_person_ids())
+  )
+  with check (
+    (select private.is_admin()) or course_id in (select private.authored_course_ids())
+    or user_id in (select private.administered_person_ids())
+  );
 
 create policy "users unenrol themselves, authors and admins remove"
   on public.enrollments for delete to authenticated
@@ -125,6 +133,7 @@ create policy "users unenrol themselves, authors and admins remove"
     user_id = (select auth.uid())
     or (select private.is_admin())
     or course_id in (select private.authored_course_ids())
+    or user_id in (select private.administered_person_ids())
   );
 
 create policy "users enrol themselves in visible published courses"
@@ -135,7 +144,7 @@ create policy "users enrol themselves in visible published courses"
     and (
       (select private.is_admin())
       or (
-        user_id = (select auth.uid())
+        (user_id = (select auth.uid()) or user_id in (select private.administered_person_ids()))
         and exists (select 1 from public.courses c where c.id = enrollments.course_id and c.status = 'ACTIVE')
       )
     )
@@ -147,6 +156,8 @@ create policy "users read own progress, authors their courses', admins all"
     user_id = (select auth.uid())
     or (select private.is_admin())
     or module_id in (select private.authored_module_ids())
+    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.managed_person_ids())
   );
 
 -- ---------------------------------------------------------------------------

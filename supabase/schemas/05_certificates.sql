@@ -108,6 +108,8 @@ create policy "users read own certificates, authors their courses', admins all"
     user_id = (select auth.uid())
     or (select private.is_admin())
     or course_id in (select private.authored_course_ids())
+    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.managed_person_ids())
   );
 
 -- ---------------------------------------------------------------------------

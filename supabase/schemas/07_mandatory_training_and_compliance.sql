@@ -250,7 +250,8 @@ set search_path = ''
 as $$
   with me as (
     select (select auth.uid()) as uid, private.is_admin() as admin,
-           private.current_role() as role, private.current_services() as services
+           private.current_role() as role, private.current_services() as services,
+           private.administered_organisation_id() as admin_org
   ),
   required as (
     select p.id as user_id, r.course_id,
@@ -271,7 +272,9 @@ as $$
     left join public.enrollments e on e.user_id = p.id and e.course_id = r.course_id
     where me.uid is not null
       and p.deactivated_at is null
-      and (me.admin or p.id = me.uid or (me.role = 'INSTRUCTOR' and p.services && me.services))
+      and (me.admin or p.id = me.uid or (me.role = 'INSTRUCTOR' and p.services && me.services)
+           or p.organisation_id = me.admin_org
+           or p.id in (select private.managed_person_ids()))
       and (p_role is null or p.role = p_role)
       and (p_service is null or p.services @> array[p_service])
       and (p_course_id is null or r.course_id = p_course_id)

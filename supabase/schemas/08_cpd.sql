@@ -67,9 +67,13 @@ alter table public.cpd_entries enable row level security;
 -- Policies
 -- ---------------------------------------------------------------------------
 
+-- Their organisation's administrators too, but not their managers: CPD reflections are private.
 create policy "learners read their own CPD entries and admins all"
   on public.cpd_entries for select to authenticated
-  using (user_id = (select auth.uid()) or (select private.is_admin()));
+  using (
+    user_id = (select auth.uid()) or (select private.is_admin())
+    or user_id in (select private.administered_person_ids())
+  );
 
 create policy "learners add CPD entries for themselves"
   on public.cpd_entries for insert to authenticated

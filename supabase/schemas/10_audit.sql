@@ -64,7 +64,12 @@ alter table public.audit_events enable row level security;
 
 create policy "admins read the audit trail"
   on public.audit_events for select to authenticated
-  using ((select private.is_admin()));
+  using (
+    (select private.is_admin())
+    -- An organisation's administrator: events by or about its people.
+    or actor_id in (select private.administered_person_ids())
+    or (target_type = 'user' and target_id in (select private.administered_person_ids()))
+  );
 
 -- ---------------------------------------------------------------------------
 -- Grants

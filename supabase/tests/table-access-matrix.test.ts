@@ -14,12 +14,29 @@ import {
   backends, createUser, ids, personas, rolledBack, sqlState, type Persona, type TestDatabase,
 } from './helpers/database';
 
-const PERSONAS = ['visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin'] as const;
+// Since issue 18 the learner belongs to an organisation (A) and a unit, with a line manager; the
+// admin is national (no organisation). The organisation personas: A's administrator, the learner's
+// manager, a manager of another unit of A, and a learner of organisation B.
+const PERSONAS = [
+  'visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin',
+  'org admin', 'manager', 'other-unit manager', 'other-org learner',
+] as const;
 const OPERATIONS = ['select', 'insert', 'update', 'delete'] as const;
 type Operation = (typeof OPERATIONS)[number];
 
 const otherLearner: Persona = { id: '00000000-0000-4000-a000-0000000000f1', email: 'matrix.learner@example.uk' };
 const fireInstructor: Persona = { id: '00000000-0000-4000-a000-0000000000f2', email: 'matrix.fire@example.uk' };
+const orgAdmin: Persona = { id: '00000000-0000-4000-a000-0000000000f3', email: 'matrix.orgadmin@example.uk' };
+const manager: Persona = { id: '00000000-0000-4000-a000-0000000000f4', email: 'matrix.manager@example.uk' };
+const otherUnitManager: Persona = { id: '00000000-0000-4000-a000-0000000000f5', email: 'matrix.unitmanager@example.uk' };
+const otherOrgLearner: Persona = { id: '00000000-0000-4000-a000-0000000000f6', email: 'matrix.orgb@example.uk' };
+const orgA = '80000000-0000-4000-a000-0000000000a1';
+const orgB = '80000000-0000-4000-a000-0000000000a2';
+const orgEmpty = '80000000-0000-4000-a000-0000000000a3';
+const unitA = '80000000-0000-4000-a000-0000000000b1';
+const unitA2 = '80000000-0000-4000-a000-0000000000b2';
+const unitEmpty = '80000000-0000-4000-a000-0000000000b3';
+const unitB = '80000000-0000-4000-a000-0000000000b4';
 const who: Record<(typeof PERSONAS)[number], Persona | null> = {
   visitor: null,
   learner: personas.learner,
@@ -27,6 +44,10 @@ const who: Record<(typeof PERSONAS)[number], Persona | null> = {
   instructor: personas.instructor,
   'other instructor': fireInstructor,
   admin: personas.admin,
+  'org admin': orgAdmin,
+  manager,
+  'other-unit manager': otherUnitManager,
+  'other-org learner': otherOrgLearner,
 };
 
 const course1 = ids.course(1);
@@ -114,6 +135,18 @@ const TABLES: Record<string, Record<Operation, string>> = {
     update: `update public.required_training set due_within_days = due_within_days where id = '${rule}'`,
     delete: `delete from public.required_training where id = '${rule}'`,
   },
+  organisations: {
+    select: `select 1 from public.organisations where id = '${orgA}'`,
+    insert: `insert into public.organisations (name, code, service) values ('Matrix Org', 'MTRX', 'UKPS')`,
+    update: `update public.organisations set name = name where id = '${orgA}'`,
+    delete: `delete from public.organisations where id = '${orgEmpty}'`,
+  },
+  units: {
+    select: `select 1 from public.units where id = '${unitA}'`,
+    insert: `insert into public.units (organisation_id, parent_id, name) values ('${orgA}', '${unitA}', 'Matrix unit')`,
+    update: `update public.units set name = name where id = '${unitA}'`,
+    delete: `delete from public.units where id = '${unitEmpty}'`,
+  },
   cpd_entries: {
     select: `select 1 from public.cpd_entries where id = '${cpdEntry}'`,
     insert: `insert into public.cpd_entries (activity_date, activity, hours, learnt)
@@ -144,7 +177,25 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
       id: fireInstructor.id, email: fireInstructor.email, username: 'matrix_fire', name: 'Fergus Matrix',
       role: 'INSTRUCTOR', services: ['UKFRS'],
     });
-    await db.query(`insert into public.audit_events (action, target_type) values ('matrix.check', 'user')`);
+    await db.query(`insert into public.organisations (id, name, code, service) values
+      ($1, 'Matrix Police', 'MXP', 'UKPS'), ($2, 'Matrix Ambulance', 'MXA', 'UKAS'), ($3, 'Matrix Empty', 'MXE', 'MISC')`,
+      [orgA, orgB, orgEmpty]);
+    await db.query(`insert into public.units (id, organisation_id, parent_id, name) values
+      ($1, $5, null, 'Matrix Area'), ($2, $5, $1, 'Matrix Station'), ($3, $5, $1, 'Matrix Empty Station'),
+      ($4, $6, null, 'Matrix Division')`, [unitA, unitA2, unitEmpty, unitB, orgA, orgB]);
+    const place = (id: string, org: string, unit: string | null, managerId: string | null = null) =>
+      db.query('update public.profiles set organisation_id = $2, unit_id = $3, manager_id = $4 where id = $1', [id, org, unit, managerId]);
+    await createUser(db, { id: orgAdmin.id, email: orgAdmin.email, username: 'matrix_orgadmin', name: 'Olga Matrix', role: 'ADMIN' });
+    await createUser(db, { id: manager.id, email: manager.email, username: 'matrix_manager', name: 'Mandy Matrix' });
+    await createUser(db, { id: otherUnitManager.id, email: otherUnitManager.email, username: 'matrix_unitmanager', name: 'Umar Matrix' });
+    await createUser(db, { id: otherOrgLearner.id, email: otherOrgLearner.email, username: 'matrix_orgb', name: 'Bea Matrix' });
+    await place(orgAdmin.id, orgA, null);
+    await place(manager.id, orgA, unitA);
+    await place(otherUnitManager.id, orgA, unitA2);
+    await place(otherOrgLearner.id, orgB, unitB);
+    await place(ids.student, orgA, unitA, manager.id);
+    await place(otherLearner.id, orgA, unitA2, otherUnitManager.id);
+    await db.query(`insert into public.audit_events (action, target_type, target_id) values ('matrix.check', 'user', $1)`, [ids.student]);
     await db.query(`insert into public.required_training (id, course_id, service, created_by) values ($1, $2, 'MISC', $3)`,
       [rule, course1, ids.instructor]);
     await db.query(`insert into public.cpd_entries (id, user_id, activity_date, activity, hours, learnt)

@@ -12,6 +12,7 @@ import {
   type User,
 } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
+import { UUID_PATTERN } from './ids.ts';
 import { usernameField } from './schemas.ts';
 
 /** Role presets for the permission dialog: the services each role is given by default. */
@@ -45,11 +46,18 @@ const nameField = z
   .max(200, 'Name must be at most 200 characters');
 
 /** Edit User dialog (the specification shows no validation; the database's limits apply). */
+// Organisation, unit and manager (issue 18): an id, or null for none.
+const placementField = (message: string) =>
+  z.union([z.string().regex(UUID_PATTERN, message).transform((v) => v.toLowerCase()), z.null()], { error: message });
+
 export const userUpdateSchema = z.object({
   name: nameField.optional(),
   email: emailField.optional(),
   role: roleField.optional(),
   services: serviceList.optional(),
+  organisationId: placementField('Choose an organisation').optional(),
+  unitId: placementField('Choose a unit of the person\'s organisation').optional(),
+  managerId: placementField('Choose a manager of the person\'s organisation').optional(),
 });
 export type UserUpdateInput = z.input<typeof userUpdateSchema>;
 

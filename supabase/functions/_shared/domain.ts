@@ -67,6 +67,10 @@ export interface User {
   mustChangePassword?: boolean;
   /** When an admin deactivated the person (a leaver); absent while the person is active. */
   deactivatedAt?: string;
+  /** The person's organisation, unit and line manager (issue 18); each absent when there is none. */
+  organisationId?: string;
+  unitId?: string;
+  managerId?: string;
 }
 
 /** The tokens handed to supabase-js setSession(); Supabase Auth's own field names. */

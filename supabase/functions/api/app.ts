@@ -21,6 +21,7 @@ import { adminCertificateRoutes } from './routes/certificates/admin.ts';
 import { userRoutes } from './routes/users/index.ts';
 import { importRoutes } from './routes/imports.ts';
 import { roleRoutes } from './routes/roles.ts';
+import { organisationRoutes } from './routes/organisations.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { instructorRoutes } from './routes/instructor.ts';
@@ -60,6 +61,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/admin/users', importRoutes(config, db)); // /import/preview, /import, /export.csv
   app.route('/admin/users/:id', learnerRecordRoutes(config, db)); // /learning-record[.pdf|.csv]
   app.route('/roles', roleRoutes(config, db));
+  app.route('/organisations', organisationRoutes(config, db));
   app.route('/settings', settingsRoutes(config, db));
   app.route('/audit', auditRoutes(config, db));
   app.route('/instructor', instructorRoutes(config, db));

@@ -44,6 +44,9 @@ interface World {
   victim: string;
   rule: string;
   cpd: string;
+  /** An organisation (one for the whole walk) and a fresh top-level unit of it. */
+  organisation: string;
+  unit: string;
 }
 
 interface Endpoint {
@@ -153,6 +156,13 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/users/{victim}/deactivate': {},
   'POST /api/users/{victim}/reactivate': {},
   'POST /api/users/{victim}/reset-password': {},
+  'GET /api/organisations': {},
+  'POST /api/organisations': {
+    body: () => ({ name: 'Matrix organisation', code: `M${unique().slice(-12)}`, service: 'UKPS' }),
+  },
+  'GET /api/organisations/{organisation}/units': {},
+  'POST /api/organisations/{organisation}/units': { body: () => ({ name: `Matrix unit ${unique()}` }) },
+  'PUT /api/organisations/{organisation}/units/{unit}': { body: () => ({ name: `Matrix unit renamed ${unique()}` }) },
   'GET /api/roles': {},
   'PUT /api/roles/INSTRUCTOR/services': {
     body: () => ({ services: ['UKPS'] }),
@@ -255,6 +265,11 @@ const [otherCourse] = await db.sql<{ id: string }[]>`
   values ('Matrix other course', 'The other instructor''s course.', 'UKFRS', ${otherInstructor.id!}, 'ACTIVE') returning id`;
 await db.sql`insert into public.enrollments (user_id, course_id, status) values (${otherLearner.id!}, ${otherCourse.id}, 'ACTIVE')`;
 
+/** The organisation whose units the walk reads and writes (issue 18). */
+const [organisation] = await db.sql<{ id: string }[]>`
+  insert into public.organisations (name, code, service)
+  values ('Matrix organisation', ${`MX${unique().slice(-12)}`}, 'UKPS') returning id`;
+
 /** A fresh world: the instructor's course with two modules, a quiz of two questions, the learner's
  * enrolment, attempt and certificate, a pending enrolment, and a user to delete. One statement. */
 async function freshWorld(withVictim = false): Promise<World> {
@@ -304,7 +319,9 @@ async function freshWorld(withVictim = false): Promise<World> {
            (select id from certificate) as certificate, (select verification_code from certificate) as code,
            ${learner.id!}::uuid as learner, ${victim}::uuid as victim, (select id from attempt) as attempt,
            (select id from rule) as rule, (select id from cpd) as cpd`;
-  return w;
+  const [unit] = await db.sql<{ id: string }[]>`
+    insert into public.units (organisation_id, name) values (${organisation.id}, ${`Matrix unit ${unique()}`}) returning id`;
+  return { ...w, organisation: organisation.id, unit: unit.id };
 }
 
 /** Removes a world's course (modules, quizzes and enrolments go with it), so the other suites
@@ -312,6 +329,8 @@ async function freshWorld(withVictim = false): Promise<World> {
 async function removeWorld(w: World) {
   await db.sql`delete from public.courses where id = ${w.course}`;
   await db.sql`delete from public.cpd_entries where id = ${w.cpd}`;
+  await db.sql`delete from public.units where organisation_id = ${w.organisation} and parent_id is not null`;
+  await db.sql`delete from public.units where id = ${w.unit}`;
 }
 
 function fill(template: string, w: World): string {

@@ -7,7 +7,7 @@ import type { Tx } from './db.ts';
 export async function readUser(tx: Tx, id: string): Promise<User | null> {
   const rows = await tx<Record<string, unknown>[]>`
     select id, username, email, name, role::text as role, services::text[] as services, created_at,
-           must_change_password, deactivated_at
+           must_change_password, deactivated_at, organisation_id, unit_id, manager_id
     from public.profiles
     where id = ${id}::uuid`;
   const row = rows[0];
@@ -31,5 +31,9 @@ export function toUser(row: Record<string, unknown>): User {
   // Only present for a deactivated person (a leaver), as the mustChangePassword flag above.
   const at = row.deactivatedAt;
   if (at) user.deactivatedAt = isoTimestamp(at)!;
+  // Organisation, unit and manager: present only when set, so a person of no organisation reads as before.
+  if (row.organisationId) user.organisationId = String(row.organisationId);
+  if (row.unitId) user.unitId = String(row.unitId);
+  if (row.managerId) user.managerId = String(row.managerId);
   return user;
 }

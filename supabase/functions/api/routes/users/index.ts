@@ -10,11 +10,13 @@ import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../lib/db.ts';
 import { type Env, requireUser } from '../../lib/auth.ts';
 import { jsonBody, validate } from '../../lib/body.ts';
-import { ApiError } from '../../lib/errors.ts';
+import { ApiError, pgError } from '../../lib/errors.ts';
 import { firstQueryValues, pagingQuery, pathId } from '../../lib/params.ts';
 import { readUser, toUser } from '../../lib/users.ts';
 import { adminCheck, asAdmin, forbidden, fromDatabase, isAdmin, pgArray } from '../../lib/admin.ts';
-import { authAdmin, emailUsedByAnother, filterUsers, isAuthError, lockProfile, searchUsers, updateProfile } from './queries.ts';
+import {
+  authAdmin, emailUsedByAnother, filterUsers, isAuthError, lockProfile, placementProblems, searchUsers, updatePlacement, updateProfile,
+} from './queries.ts';
 import { enrollmentPagingSchema, listEnrollments, toEnrollment } from './enrollments.ts';
 
 const USER_NOT_FOUND = 'User not found';
@@ -133,7 +135,33 @@ export function userRoutes(config: Config, db: Db) {
       if (emailChanged) {
         if (await emailUsedByAnother(tx, input.email!, id)) throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
       }
+      // Organisation, unit and manager (issue 18): an administrator's, never one's own.
+      const placing = input.organisationId !== undefined || input.unitId !== undefined || input.managerId !== undefined;
+      if (placing && self) {
+        throw new ApiError(403, 'You cannot change your own organisation, unit or manager. Ask another administrator.');
+      }
+      let placement = null;
+      if (placing) {
+        const organisationId = input.organisationId !== undefined ? input.organisationId : current.organisationId ?? null;
+        // A move to another organisation leaves the old unit and manager unless new ones are given.
+        const moved = organisationId !== (current.organisationId ?? null);
+        placement = {
+          organisationId,
+          unitId: input.unitId !== undefined ? input.unitId : moved ? null : current.unitId ?? null,
+          managerId: input.managerId !== undefined ? input.managerId : moved ? null : current.managerId ?? null,
+        };
+        const problems = await placementProblems(tx, id, placement);
+        if (Object.keys(problems).length > 0) throw new ApiError(400, 'Validation failed', problems);
+      }
       await updateProfile(tx, id, input.name ?? current.name, input.role ?? current.role, input.services ?? current.services);
+      if (placement) {
+        await updatePlacement(tx, id, placement).catch((error) => {
+          if (pgError(error)?.code === '23514' && pgError(error)?.hint === 'manager_cycle') {
+            throw new ApiError(409, 'A person cannot be managed by one of their own reports', { managerId: 'A person cannot be managed by one of their own reports' });
+          }
+          throw error;
+        });
+      }
       return { before: current, emailChanged };
     }).catch(fromDatabase);
 

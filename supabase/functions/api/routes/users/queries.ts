@@ -60,7 +60,7 @@ export function searchUsers(tx: Statements, term: string, query: UserListQuery) 
   const word = /^[\p{L}\p{N}]+$/u.test(term) ? term : null;
   return tx<Record<string, unknown>[]>`
     select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at,
-           p.deactivated_at
+           p.deactivated_at, p.organisation_id, p.unit_id, p.manager_id
     from private.user_search_page(${pattern}, ${word}, ${query.service ?? null}::public.service_code,
                                   ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize},
                                   ${USER_SEARCH_MATCH_LIMIT}) s
@@ -81,7 +81,8 @@ export function filterUsers(tx: Statements, term: string | null, query: UserList
   return [
     tx<{ total: number }[]>`select count(*)::int as total from public.profiles ${where()}`,
     tx<Record<string, unknown>[]>`
-      select id, username, email, name, role::text as role, services::text[] as services, created_at, deactivated_at
+      select id, username, email, name, role::text as role, services::text[] as services, created_at, deactivated_at,
+             organisation_id, unit_id, manager_id
       from public.profiles ${where()}
       order by created_at desc, id desc
       limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
@@ -91,7 +92,8 @@ export function filterUsers(tx: Statements, term: string | null, query: UserList
 /** The person's profile, locked for the rest of the transaction (null when RLS hides it or there is none). */
 export async function lockProfile(tx: Tx, id: string): Promise<User | null> {
   const [row] = await tx<Record<string, unknown>[]>`
-    select id, username, email, name, role::text as role, services::text[] as services, created_at
+    select id, username, email, name, role::text as role, services::text[] as services, created_at,
+           organisation_id, unit_id, manager_id
     from public.profiles where id = ${id}::uuid for update`;
   return row ? toUser(row) : null;
 }
@@ -110,5 +112,38 @@ export async function updateProfile(tx: Tx, id: string, name: string, role: stri
       name = ${name},
       role = ${role}::public.user_role,
       services = ${pgArray(services)}::public.service_code[]
+    where id = ${id}::uuid`;
+}
+
+export interface Placement {
+  organisationId: string | null;
+  unitId: string | null;
+  managerId: string | null;
+}
+
+/**
+ * A person's organisation, unit and manager (issue 18), checked first so that each wrong one is a
+ * field of a 400: the organisation exists, the unit is of it, the manager is of it and is not the
+ * person. The database checks the same (and refuses a management cycle: 23514 manager_cycle).
+ */
+export async function placementProblems(tx: Tx, id: string, next: Placement): Promise<Record<string, string>> {
+  const [row] = await tx<{ organisation: boolean; unit: boolean; manager: boolean }[]>`
+    select
+      (${next.organisationId}::uuid is null or exists (select 1 from public.organisations o where o.id = ${next.organisationId}::uuid)) as organisation,
+      (${next.unitId}::uuid is null or exists (select 1 from public.units u where u.id = ${next.unitId}::uuid
+         and u.organisation_id = ${next.organisationId}::uuid)) as unit,
+      (${next.managerId}::uuid is null or (${next.managerId}::uuid <> ${id}::uuid and exists (select 1 from public.profiles m
+         where m.id = ${next.managerId}::uuid and m.organisation_id = ${next.organisationId}::uuid))) as manager`;
+  const problems: Record<string, string> = {};
+  if (!row.organisation) problems.organisationId = 'Choose an organisation';
+  if (!row.unit) problems.unitId = 'Choose a unit of the person\'s organisation';
+  if (!row.manager) problems.managerId = 'Choose a manager of the person\'s organisation';
+  return problems;
+}
+
+export async function updatePlacement(tx: Tx, id: string, next: Placement): Promise<void> {
+  await tx`
+    update public.profiles set organisation_id = ${next.organisationId}::uuid, unit_id = ${next.unitId}::uuid,
+      manager_id = ${next.managerId}::uuid
     where id = ${id}::uuid`;
 }

@@ -1,0 +1,58 @@
+// Organisations and their units (issue 18): the shapes and zod schemas shared by the api function
+// (/api/organisations) and, later, the web app's Organisation tab.
+import { z } from 'zod';
+import { UUID_PATTERN } from './ids.ts';
+import { SERVICE_CODES, type ServiceCode } from './services.ts';
+
+export interface Organisation {
+  id: string;
+  name: string;
+  /** Short code, unique ignoring case (e.g. NSP). */
+  code: string;
+  /** The organisation's sector. */
+  service: ServiceCode;
+  createdAt: string;
+}
+
+export interface Unit {
+  id: string;
+  organisationId: string;
+  /** null for a top-level unit. */
+  parentId: string | null;
+  name: string;
+  /** People whose unit this is (not counting sub-units). */
+  people: number;
+}
+
+// Names: trimmed, 1 to 200 characters, no control or invisible formatting characters (the
+// database checks the same).
+const INVISIBLE = /[\u0000-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/;
+const nameField = (what: string) =>
+  z.string({ error: `${what} is required` }).trim()
+    .min(1, `${what} is required`).max(200, `${what} must be at most 200 characters`)
+    .refine((v) => !INVISIBLE.test(v), `${what} may not contain invisible or control characters`);
+
+export const organisationInputSchema = z.object({
+  name: nameField('Name'),
+  code: z.string({ error: 'Code is required' }).trim()
+    .regex(/^[A-Za-z0-9-]{2,16}$/, 'Code must be 2 to 16 letters, digits or dashes'),
+  service: z.enum(SERVICE_CODES, { error: 'Choose a service' }),
+});
+export type OrganisationInput = z.infer<typeof organisationInputSchema>;
+
+const parentField = z.union([z.string().regex(UUID_PATTERN, 'Choose a unit of this organisation'), z.null()], {
+  error: 'Choose a unit of this organisation',
+});
+
+export const unitCreateSchema = z.object({
+  name: nameField('Name'),
+  parentId: parentField.optional().default(null),
+});
+export type UnitCreateInput = z.infer<typeof unitCreateSchema>;
+
+/** Rename (name), move (parentId; null makes it top-level), or both. */
+export const unitUpdateSchema = z.object({
+  name: nameField('Name').optional(),
+  parentId: parentField.optional(),
+}).refine((v) => v.name !== undefined || v.parentId !== undefined, { message: 'Give a new name or a new parent', path: ['name'] });
+export type UnitUpdateInput = z.infer<typeof unitUpdateSchema>;

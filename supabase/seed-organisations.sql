@@ -1,0 +1,70 @@
+-- Local demo data for organisations (issue 18), applied after seed.sql on a new database by
+-- `npm start` (platform/db.mjs seedOrganisations, when DEMO_ORGANISATIONS=1, which scripts/start.mjs
+-- sets). Not part of config.toml's seed: the database, function and browser tests build on seed.sql
+-- alone and count its people, so they meet the same single-organisation world as before; the
+-- organisation tests make their own organisations.
+-- Organisations (issue 18): a police force and an ambulance trust, each with a three-level unit
+-- tree; an organisation administrator (orgadmin) and a line manager (manager) of the police force
+-- with their reports; a paramedic of the trust whom neither sees. All with the password password123.
+-- admin, instructor and student belong to no organisation: admin is the national administrator.
+--   organisations  90000000-0000-4000-a000-0000000000NN (01 police, 02 ambulance)
+--   units          91000000-0000-4000-a000-0000000000NN
+--   users          00000000-0000-4000-a000-0000000000NN, NN = 04..10
+insert into public.organisations (id, name, code, service)
+values ('90000000-0000-4000-a000-000000000001', 'Northshire Police', 'NSP', 'UKPS'),
+       ('90000000-0000-4000-a000-000000000002', 'Southshire Ambulance Service NHS Trust', 'SSAS', 'UKAS');
+
+insert into public.units (id, organisation_id, parent_id, name)
+values ('91000000-0000-4000-a000-000000000001', '90000000-0000-4000-a000-000000000001', null, 'North Area'),
+       ('91000000-0000-4000-a000-000000000002', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000001', 'Central Station'),
+       ('91000000-0000-4000-a000-000000000003', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000002', 'Response Team 1'),
+       ('91000000-0000-4000-a000-000000000004', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000002', 'Response Team 2'),
+       ('91000000-0000-4000-a000-000000000005', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000001', 'Harbour Station'),
+       ('91000000-0000-4000-a000-000000000006', '90000000-0000-4000-a000-000000000002', null, 'East Division'),
+       ('91000000-0000-4000-a000-000000000007', '90000000-0000-4000-a000-000000000002', '91000000-0000-4000-a000-000000000006', 'Riverside Station'),
+       ('91000000-0000-4000-a000-000000000008', '90000000-0000-4000-a000-000000000002', '91000000-0000-4000-a000-000000000007', 'Blue Watch');
+
+insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+  confirmation_token, recovery_token, email_change_token_new, email_change,
+  raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+select '00000000-0000-0000-0000-000000000000', v.id, 'authenticated', 'authenticated', v.email,
+  extensions.crypt('password123', extensions.gen_salt('bf')), now(), '', '', '', '',
+  '{"provider":"email","providers":["email"]}', jsonb_build_object('username', v.username, 'name', v.name), now(), now()
+from (values
+  ('00000000-0000-4000-a000-000000000004'::uuid, 'orgadmin@northshire-police.example.uk', 'orgadmin', 'Priya Shah'),
+  ('00000000-0000-4000-a000-000000000005'::uuid, 'manager@northshire-police.example.uk', 'manager', 'Tom Walsh'),
+  ('00000000-0000-4000-a000-000000000006'::uuid, 'sergeant@northshire-police.example.uk', 'sergeant', 'Dana Cole'),
+  ('00000000-0000-4000-a000-000000000007'::uuid, 'constable1@northshire-police.example.uk', 'constable1', 'Ellis Grant'),
+  ('00000000-0000-4000-a000-000000000008'::uuid, 'constable2@northshire-police.example.uk', 'constable2', 'Farah Iqbal'),
+  ('00000000-0000-4000-a000-000000000009'::uuid, 'harbour@northshire-police.example.uk', 'harbour', 'Gareth Lloyd'),
+  ('00000000-0000-4000-a000-000000000010'::uuid, 'paramedic@southshire-ambulance.example.uk', 'paramedic', 'Hannah Okafor')
+) v(id, email, username, name);
+insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+select u.id::text, u.id, jsonb_build_object('sub', u.id::text, 'email', u.email), 'email', now(), now(), now()
+from auth.users u where u.id between '00000000-0000-4000-a000-000000000004' and '00000000-0000-4000-a000-000000000010';
+
+-- orgadmin administers the police force; manager manages the sergeant directly and the two
+-- constables through the sergeant; harbour, an instructor of the force (the author of its own
+-- courses), is in another station with no manager.
+update public.profiles p set role = v.role::public.user_role, services = v.services::public.service_code[],
+  organisation_id = v.org::uuid, unit_id = v.unit::uuid
+from (values
+  ('00000000-0000-4000-a000-000000000004', 'ADMIN', '{UKPS}', '90000000-0000-4000-a000-000000000001', null),
+  ('00000000-0000-4000-a000-000000000005', 'STUDENT', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000002'),
+  ('00000000-0000-4000-a000-000000000006', 'STUDENT', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000003'),
+  ('00000000-0000-4000-a000-000000000007', 'STUDENT', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000003'),
+  ('00000000-0000-4000-a000-000000000008', 'STUDENT', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000004'),
+  ('00000000-0000-4000-a000-000000000009', 'INSTRUCTOR', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000005'),
+  ('00000000-0000-4000-a000-000000000010', 'STUDENT', '{UKAS}', '90000000-0000-4000-a000-000000000002', '91000000-0000-4000-a000-000000000008')
+) v(id, role, services, org, unit)
+where p.id = v.id::uuid;
+update public.profiles set manager_id = '00000000-0000-4000-a000-000000000005' where id = '00000000-0000-4000-a000-000000000006';
+update public.profiles set manager_id = '00000000-0000-4000-a000-000000000006'
+where id in ('00000000-0000-4000-a000-000000000007', '00000000-0000-4000-a000-000000000008');
+
+
+-- The site's automatic enrolment (settings.auto_enrollment) enrolled these accounts in the featured
+-- courses when they were made: taken back, so that the instructor's figures and lists stay those of
+-- seed.sql (the function and browser tests compare them).
+delete from public.enrollments
+where user_id between '00000000-0000-4000-a000-000000000004' and '00000000-0000-4000-a000-000000000010';
