@@ -57,25 +57,34 @@ export const AXE_TAGS = axeTagsFor(WCAG_STANDARD);
 export async function expectAccessible(page: Page) {
   // Let transitions settle first: a toast fading in has, for a moment, too little contrast.
   // (Spinners animate forever and are skipped; a cancelled transition counts as settled.)
-  // Twice, a moment apart: on a loaded machine a toast may start its transition just after the first wait.
-  for (let round = 0; round < 2; round++) {
-    await page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
-          .map((animation) => animation.finished.catch(() => undefined)),
-      ),
+  const settle = async () => {
+    for (let round = 0; round < 2; round++) {
+      await page.evaluate(() =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+            .map((animation) => animation.finished.catch(() => undefined)),
+        ),
+      );
+      if (round === 0) await page.waitForTimeout(150);
+    }
+  };
+  const check = async () => {
+    await settle();
+    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+    return results.violations.map(
+      (v) => `${v.impact ?? 'unknown'} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
     );
-    if (round === 0) await page.waitForTimeout(150);
+  };
+  // On a loaded machine a toast can start its transition while axe is reading the page: a page with
+  // violations is checked once more after settling again, and only what is still there counts.
+  let violations = await check();
+  if (violations.length > 0) {
+    await page.waitForTimeout(500);
+    violations = await check();
   }
-  const results = await new AxeBuilder({ page })
-    .withTags(AXE_TAGS)
-    .analyze();
   expect(cspViolations).toEqual([]);
-  const violations = results.violations.map(
-    (v) => `${v.impact ?? 'unknown'} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-  );
   expect(violations, `axe on ${page.url()}`).toEqual([]);
   expect(await contrastProblems(page), `text contrast on ${page.url()}`).toEqual([]);
 }

@@ -60,6 +60,8 @@ describe('the database unreachable while a form is being filled in', () => {
   });
 
   it('shows the 503 message, keeps the typed values, and saves them once the database is back', async () => {
+    // The database is reachable when the test starts (also when it is run again after a failure).
+    proxy.restore();
     const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
     const account = { username: `fault_${id}`, email: `fault_${id}@example.test`, name: 'Fran Faultless', password: `pw-${id}-secret` };
     const registered = await apiCall('POST', '/register', undefined, { ...account, confirmPassword: account.password });

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@/app/routes';
 import { renderWithProviders } from '@/test/render';
@@ -8,6 +8,7 @@ describe('not-found page', () => {
     renderWithProviders(null, { routes, route: path, user: null });
     expect(await screen.findByRole('heading', { level: 1, name: '404 Page Not Found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Return to home page' })).toHaveAttribute('href', '/');
-    expect(document.title).toMatch(/Page not found/);
+    // The title is set by an effect after the page renders.
+    await waitFor(() => expect(document.title).toMatch(/Page not found/));
   });
 });
