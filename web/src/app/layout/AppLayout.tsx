@@ -84,7 +84,10 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
           <Box className={classes.content} aria-busy={navigation.state === 'loading'}>
             <SiteNameContext.Provider value={title.name}>
               {pageLoading ? (
-                <PageSpinner />
+                // A screen's height, so the footer stays below the fold and does not jump when the page arrives.
+                <Box mih="100vh">
+                  <PageSpinner />
+                </Box>
               ) : (
                 <Suspense fallback={<PageSpinner />}>
                   <Outlet />
