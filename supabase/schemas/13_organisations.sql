@@ -244,6 +244,36 @@ comment on function private.release_reports() is
   'After a person changes organisation: their reports (of the old organisation) no longer have them as manager.';
 revoke all on function private.release_reports() from public;
 
+-- The caller's own placement, for their profile and the app's menus: the names of their
+-- organisation, unit and manager (a person cannot read their manager's profile row) and whether they
+-- have reports (then they are a manager and have a "My team" page).
+create function private.my_placement()
+returns table(
+  organisation_id uuid,
+  organisation_name text,
+  organisation_code text,
+  unit_id uuid,
+  unit_name text,
+  manager_id uuid,
+  manager_name text,
+  has_reports boolean
+)
+language sql stable security definer
+set search_path = ''
+as $$
+  select o.id, o.name, o.code, u.id, u.name, m.id, m.name,
+         exists (select 1 from public.profiles r where r.manager_id = p.id)
+  from public.profiles p
+  left join public.organisations o on o.id = p.organisation_id
+  left join public.units u on u.id = p.unit_id
+  left join public.profiles m on m.id = p.manager_id
+  where p.id = (select auth.uid())
+$$;
+comment on function private.my_placement() is
+  'The caller''s organisation, unit and manager (ids and names) and whether anyone reports to them.';
+revoke all on function private.my_placement() from public;
+grant execute on function private.my_placement() to authenticated, service_role;
+
 -- ---------------------------------------------------------------------------
 -- Triggers
 -- ---------------------------------------------------------------------------

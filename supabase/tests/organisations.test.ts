@@ -368,4 +368,18 @@ describe.each(backends)('organisations, units and managers on $name', ({ create 
       expect(await state(instructorA, 'update public.courses set organisation_id = $2 where id = $1', [courseA, orgB])).toBe('42501');
     });
   });
+
+  describe('a person\'s own placement (private.my_placement)', () => {
+    it('names their organisation, unit and manager, and says whether anyone reports to them', async () => {
+      type Place = { organisation_name: string | null; unit_name: string | null; manager_name: string | null; has_reports: boolean };
+      const place = async (p: Persona) => (await queryAs<Place>(db, p, 'select * from private.my_placement()')).rows;
+      const [learner] = await place(learnerA);
+      expect(learner).toMatchObject({ organisation_name: 'Testshire Police', unit_name: 'Red Watch', manager_name: 'lead a', has_reports: false });
+      expect((await place(leadA))[0]).toMatchObject({ manager_name: 'manager a', has_reports: true });
+      expect((await place(managerA))[0]).toMatchObject({ unit_name: 'Central Station', manager_name: null, has_reports: true });
+      // A person of no organisation: nulls and no reports; a visitor may not ask.
+      expect((await place(student))[0]).toMatchObject({ organisation_name: null, unit_name: null, manager_name: null, has_reports: false });
+      expect((await queryAs(db, null, 'select * from private.my_placement()').catch((e: { code?: string }) => e.code))).toBe('42501');
+    });
+  });
 });

@@ -73,6 +73,15 @@ export interface User {
   managerId?: string;
 }
 
+/** The signed-in user as GET /api/user shows them: with the names of their placement (issue 18). */
+export interface CurrentUser extends User {
+  organisation?: { id: string; name: string; code: string };
+  unit?: { id: string; name: string };
+  manager?: { id: string; name: string };
+  /** True when anyone reports to them (directly): they are a manager and have a "My team" page. */
+  hasReports: boolean;
+}
+
 /** The tokens handed to supabase-js setSession(); Supabase Auth's own field names. */
 export interface AuthSession {
   access_token: string;

@@ -1,5 +1,5 @@
 // The user as every answer shows it (never a password or hash), read through RLS.
-import type { User } from '../../_shared/domain.ts';
+import type { CurrentUser, User } from '../../_shared/domain.ts';
 import { isoTimestamp } from '../../_shared/dates.ts';
 import type { Tx } from './db.ts';
 
@@ -13,6 +13,20 @@ export async function readUser(tx: Tx, id: string): Promise<User | null> {
   const row = rows[0];
   if (!row) return null;
   return toUser(row);
+}
+
+/** The caller as GET /api/user shows them: their profile with the names of their placement. */
+export async function readCurrentUser(tx: Tx, id: string): Promise<CurrentUser | null> {
+  const user = await readUser(tx, id);
+  if (!user) return null;
+  const [place] = await tx<Record<string, unknown>[]>`select * from private.my_placement()`;
+  const current: CurrentUser = { ...user, hasReports: place?.hasReports === true };
+  if (place?.organisationId) {
+    current.organisation = { id: String(place.organisationId), name: String(place.organisationName), code: String(place.organisationCode) };
+  }
+  if (place?.unitId) current.unit = { id: String(place.unitId), name: String(place.unitName) };
+  if (place?.managerId) current.manager = { id: String(place.managerId), name: String(place.managerName) };
+  return current;
 }
 
 export function toUser(row: Record<string, unknown>): User {

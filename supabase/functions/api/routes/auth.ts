@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { createClient, type Session } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { loginSchema, registerSchema } from '../../_shared/schemas.ts';
-import type { AuthSession, User } from '../../_shared/domain.ts';
+import type { AuthSession, CurrentUser, User } from '../../_shared/domain.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
@@ -12,7 +12,7 @@ import { jsonBody } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
 import { refuseCommonPassword } from '../lib/passwords.ts';
 import { clientIp, newDeviceToken, succeeded, takeAttempt, tooMany } from '../lib/rate-limit.ts';
-import { readUser } from '../lib/users.ts';
+import { readCurrentUser, readUser } from '../lib/users.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 /** When Auth itself limits us (hosted Supabase's own per-address limits): try again in 15 minutes. */
@@ -45,9 +45,9 @@ export function authRoutes(config: Config, db: Db) {
     }).auth;
 
   /** The profile as the new session's own user sees it (RLS applies). */
-  async function userForSession(session: Session): Promise<User> {
+  async function userForSession(session: Session): Promise<CurrentUser> {
     const claims = decodeJwt(session.access_token) as Record<string, unknown>;
-    const user = await db.withCaller({ role: 'authenticated', claims }, (tx) => readUser(tx, session.user.id));
+    const user = await db.withCaller({ role: 'authenticated', claims }, (tx) => readCurrentUser(tx, session.user.id));
     if (!user) throw new Error(`No profile for signed-in user ${session.user.id}`);
     return user;
   }
@@ -139,7 +139,7 @@ export function authRoutes(config: Config, db: Db) {
 
   routes.get('/user', async (c) => {
     const caller = requireUser(c);
-    const user = await db.withCaller(caller.db, (tx) => readUser(tx, caller.userId));
+    const user = await db.withCaller(caller.db, (tx) => readCurrentUser(tx, caller.userId));
     if (!user) throw new ApiError(401, 'Not signed in');
     return c.json(user);
   });

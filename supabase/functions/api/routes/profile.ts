@@ -10,7 +10,7 @@ import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
-import { readUser } from '../lib/users.ts';
+import { readCurrentUser, readUser } from '../lib/users.ts';
 import { refuseCommonPassword } from '../lib/passwords.ts';
 import { clientIp, succeeded, takeAttempt, tooMany } from '../lib/rate-limit.ts';
 
@@ -58,7 +58,7 @@ export function profileRoutes(config: Config, db: Db) {
     try {
       const user = await db.withCaller(caller.db, async (tx: Tx) => {
         await tx`update public.profiles set name = ${input.name} where id = ${caller.userId}::uuid`;
-        return await readUser(tx, caller.userId);
+        return await readCurrentUser(tx, caller.userId);
       });
       return c.json(user);
     } catch (error) {
