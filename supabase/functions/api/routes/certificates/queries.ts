@@ -45,8 +45,6 @@ export function toCertificate(row: CertificateRow): LearnerCertificate {
     userId: row.userId,
     courseId: row.courseId,
     learnerName: row.learnerName,
-    // The organisation at issue (the certificate's snapshot), absent for a learner of none.
-    ...(row.organisationName ? { organisationName: row.organisationName } : {}),
     courseTitle: row.courseTitle,
     service: row.service,
     serviceLabel: row.service ? serviceLabel(row.service) : null,
@@ -105,6 +103,8 @@ export async function verifyCertificate(tx: Tx, code: string): Promise<VerifiedC
   return {
     verificationCode: row.verificationCode,
     learnerName: row.learnerName,
+    // The organisation at issue (the certificate's snapshot), absent for a learner of none.
+    ...(row.organisationName ? { organisationName: row.organisationName } : {}),
     courseTitle: row.courseTitle,
     service: row.service,
     serviceLabel: row.service ? serviceLabel(row.service) : null,
