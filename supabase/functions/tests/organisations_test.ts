@@ -272,6 +272,30 @@ test('users: the admin list and PUT /api/users/:id carry organisation, unit and 
   assert.equal((await call('PUT', url, { token: manager, body: { managerId: MANAGER } })).status, 403);
 });
 
+test('certificates: the public verification names the organisation of issue, and none for a learner of none', async () => {
+  const course = '10000000-0000-4000-a000-000000000001';
+  const loner = (await register()).user;
+  try {
+    for (const id of [constable1.id, loner.id]) {
+      await db.sql`insert into public.enrollments (user_id, course_id) values (${id}::uuid, ${course}::uuid) on conflict do nothing`;
+      await db.sql`select private.issue_certificate(${id}::uuid, ${course}::uuid)`;
+    }
+    const codes = await db.sql<{ userId: string; code: string }[]>`
+      select user_id as "userId", verification_code as code from public.certificates
+      where course_id = ${course}::uuid and user_id in (${constable1.id}::uuid, ${loner.id}::uuid)`;
+    const codeOf = (id: string) => codes.find((c) => c.userId === id)!.code;
+    const police = await call('GET', `/api/certificates/verify/${codeOf(constable1.id)}`);
+    assert.equal(police.status, 200, police.text);
+    assert.equal(police.json.organisationName, 'Testshire Police');
+    const none = await call('GET', `/api/certificates/verify/${codeOf(loner.id)}`);
+    assert.equal(none.status, 200, none.text);
+    assert.equal('organisationName' in none.json, false);
+  } finally {
+    await db.sql`delete from public.certificates where course_id = ${course}::uuid and user_id in (${constable1.id}::uuid, ${loner.id}::uuid)`;
+    await db.sql`delete from public.enrollments where course_id = ${course}::uuid and user_id in (${constable1.id}::uuid, ${loner.id}::uuid)`;
+  }
+});
+
 test('(clean up the units and organisations made here)', async () => {
   for (const id of madeUnits) await db.sql`delete from public.units where id = ${id}`;
   for (const id of madeOrganisations) await db.sql`delete from public.organisations where id = ${id}`;
