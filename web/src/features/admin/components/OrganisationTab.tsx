@@ -17,7 +17,7 @@ import { type Organisation, type OrganisationInput, organisationInputSchema, typ
 import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
-import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { notifySuccess } from '@/lib/notify';
 import { useCreateOrganisation, useCreateUnit, useOrganisations, useUnits, useUpdateUnit } from '../api/organisations';
 
 /** "1 person", "4 people". */
@@ -401,7 +401,6 @@ function useServerErrors(setFieldError: (field: string, message: string) => bool
     const fields = error instanceof ApiError ? error.fields : undefined;
     const shown = fields ? Object.entries(fields).map(([field, message]) => setFieldError(field, message)).some(Boolean) : false;
     setFailure(shown ? null : errorDescription(error, 'The change could not be saved.'));
-    notifyFailure('Not saved', errorDescription(error, 'The change could not be saved.'), { action: 'unit' });
   };
   const alert: ReactNode = failure ? <Alert color="red" title="Not saved">{failure}</Alert> : null;
   return { onError, alert, clear: () => setFailure(null) };
@@ -545,7 +544,10 @@ function MoveUnitDialog({ organisationId, node, tree, onDone }: {
       >
         <Stack>
           <Text size="sm">
-            Its sub-units and people move with it. Now: <strong>{node.path.includes(' › ') ? node.path.slice(0, node.path.lastIndexOf(' › ')) : 'top level'}</strong>.
+            Its sub-units and people move with it.{' '}
+            {unit.parentId
+              ? <>It is now under <strong>{node.path.slice(0, node.path.lastIndexOf(' › '))}</strong>.</>
+              : 'It is now a top-level unit.'}
           </Text>
           {server.alert}
           <Select
