@@ -95,6 +95,10 @@ describe('organisations and their units end to end (1366 and 390 px)', () => {
     await dialog.waitFor({ state: 'hidden' });
     await row.getByRole('button', { name: `View units of ${organisation.name}` }).click();
     await desktop.getByRole('heading', { name: new RegExp(organisation.name) }).waitFor();
+    // The organisation opened is in the URL: a reload keeps it.
+    await desktop.reload();
+    await desktop.getByRole('heading', { name: new RegExp(organisation.name) }).waitFor();
+    await desktop.getByText('No units yet').waitFor();
   });
 
   it('adds three levels of units, shown as a tree of nested lists', async () => {

@@ -69,8 +69,11 @@ describe('OrganisationTab', () => {
   });
 
   it('opens an organisation\'s units as nested lists, each unit with its people, and goes back', async () => {
-    const { user } = renderWithProviders(<OrganisationTab user={national} />, { user: national, queryData: seeded });
+    const { user, router } = renderWithProviders(<OrganisationTab user={national} />, {
+      user: national, route: '/admin?tab=organisation', queryData: seeded,
+    });
     await user.click(screen.getByRole('button', { name: 'View units of Northshire Police' }));
+    expect(new URLSearchParams(router.state.location.search).get('organisation')).toBe(POLICE); // kept on a reload
     const top = screen.getByRole('list', { name: 'Units of Northshire Police' });
     const north = within(top).getAllByRole('listitem').find((li) => li.dataset.unitName === 'North Area')!;
     expect(within(north).getByText('7 people')).toBeInTheDocument();
@@ -85,6 +88,7 @@ describe('OrganisationTab', () => {
 
     await user.click(screen.getByRole('button', { name: 'All organisations' }));
     expect(screen.getByRole('table', { name: 'Organisations' })).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?tab=organisation');
     expect(screen.getByRole('button', { name: 'View units of Northshire Police' })).toHaveFocus();
   });
 

@@ -11,6 +11,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useSearchParams } from 'react-router';
 import { IconChevronDown, IconPlus } from '@tabler/icons-react';
 import type { CurrentUser } from '@shared/domain.ts';
 import { type Organisation, type OrganisationInput, organisationInputSchema, type Unit } from '@shared/organisations.ts';
@@ -55,7 +56,17 @@ export function OrganisationTab({ user }: { user: CurrentUser }) {
 
 function NationalOrganisations() {
   const { data, isPending, isError, error } = useOrganisations();
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  // The organisation opened is in the URL (?organisation=), so a reload keeps it and Back returns
+  // to the list.
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('organisation');
+  const setSelectedId = (id: string | null) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (id) next.set('organisation', id);
+      else next.delete('organisation');
+      return next;
+    });
   const [adding, setAdding] = useState(false);
   const focus = useFocusRequest();
   const selected = data?.find((o) => o.id === selectedId) ?? null;
