@@ -1,11 +1,13 @@
 -- Phase 3: {{enrollments}} enrolments in published courses. Each account draws 0 to {{per_user_span}} - 1
 -- courses, four in five from its own service; popular courses are taken far more
--- often than others (the rank within the service is drawn as u^2). How far each learner got is
--- decided here and written consistently: progress = round(100 x completed modules / modules), a
--- course without modules steps by 20, completed exactly at 100, 1 % still pending approval.
+-- often than others (the rank within the service is drawn as u^2). An organisation's course is
+-- taken only by its own people (a draw that lands on another organisation's course is dropped with
+-- the duplicates). How far each learner got is decided here and written consistently: progress =
+-- round(100 x completed modules / modules), a course without modules steps by 20, completed exactly
+-- at 100, 1 % still pending approval.
 
 create temp table scale_active on commit drop as
-select f.course_id, f.service, f.created_at, f.modules,
+select f.course_id, f.service, f.created_at, f.modules, f.organisation_id,
        row_number() over (partition by f.service order by f.j) as rn_service,
        row_number() over (order by f.j) as rn_all
 from scale_gen.course_facts f
@@ -18,18 +20,18 @@ select service, count(*) as n from scale_active group by service;
 
 create temp table scale_candidates on commit drop as
 with takers as (
-  select p.id as user_id, p.created_at, p.services[1] as service,
+  select p.id as user_id, p.created_at, p.services[1] as service, p.organisation_id,
          row_number() over (order by p.id) as ui
   from public.profiles p
   where p.id::text like '%-5ca1-4000-8000-000000000001'
 ),
 picks as (
-  select t.user_id, t.created_at as user_created_at, t.service, t.ui, k,
+  select t.user_id, t.created_at as user_created_at, t.service, t.organisation_id, t.ui, k,
          random() as u_own, random() as u_rank
   from takers t
   cross join lateral generate_series(1, (t.ui * 2654435761 % {{per_user_span}})::int) as k
 )
-select p.user_id, p.user_created_at, p.ui, p.k,
+select p.user_id, p.user_created_at, p.organisation_id, p.ui, p.k,
        case when p.u_own < 0.8 and coalesce(ac.n, 0) > 0
             then (select a.course_id from scale_active a
                   where a.service = p.service and a.rn_service = 1 + floor(p.u_rank * p.u_rank * ac.n)::int)
@@ -42,6 +44,8 @@ create table scale_gen.enrollments as
 with unique_pairs as (
   select distinct on (c.user_id, c.course_id) c.user_id, c.course_id, c.user_created_at, c.ui, c.k
   from scale_candidates c
+  join scale_active a on a.course_id = c.course_id
+  where a.organisation_id is null or a.organisation_id = c.organisation_id
   order by c.user_id, c.course_id, c.k
 ),
 drawn as (
