@@ -32,7 +32,7 @@ export const scaleId = (n, kind) => `${n.toString(16).padStart(8, '0')}-5ca1-400
 // transaction: building an index once from sorted rows is far quicker than millions of inserts into
 // it, and if the phase fails nothing has changed.
 const PHASES = [
-  ['organisations, units and users', '01-users.sql', []],
+  ['organisations, units and users', '01-users.sql', ['profiles']],
   ['courses, modules and quizzes', '02-courses.sql', []],
   ['enrolments', '03-enrollments.sql', ['enrollments']],
   ['progress, attempts and certificates', '04-progress.sql', ['user_module_progress', 'quiz_attempts', 'certificates']],
