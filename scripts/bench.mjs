@@ -260,7 +260,7 @@ async function prepare(platform, sql) {
       insert into public.enrollments (user_id, course_id, status)
       select l.id, c.id, 'ACTIVE'
       from unnest(${created.map((l) => l.id)}::uuid[]) as l(id)
-      cross join lateral (select id from public.courses where status = 'ACTIVE' order by id limit 10) c
+      cross join lateral (select id from public.courses where status = 'ACTIVE' and organisation_id is null order by id limit 10) c
       on conflict do nothing`;
     await sql`
       insert into public.user_module_progress (user_id, module_id, read_at, completed, completed_at)
@@ -289,8 +289,9 @@ async function prepare(platform, sql) {
   const adminToken = await signIn(platform, admin.email, PASSWORD);
   const instructorToken = await signIn(platform, instructor.email, PASSWORD);
 
+  // National courses: every learner may open them (an organisation's own course is its people's only).
   const courses = (await sql`
-    select c.id::text from public.courses c where c.status = 'ACTIVE' order by c.id limit 500`).map((r) => r.id);
+    select c.id::text from public.courses c where c.status = 'ACTIVE' and c.organisation_id is null order by c.id limit 500`).map((r) => r.id);
   // Search terms that fill a page of the Users tab: surnames on a generated database (each matches
   // about a thousand people, of whom the search keeps 100); on the seed, whose few usernames have
   // no surname, the name the bench's own learners share (64 of them). Both databases then answer
@@ -392,7 +393,8 @@ async function writeCourses(sql, instructorId, minimum) {
       from public.courses c
       join public.course_modules m on m.course_id = c.id
       left join public.quizzes q on q.module_id = m.id
-      where c.status = 'ACTIVE' and c.id in (select id from public.courses where status = 'ACTIVE' order by id limit 3000)
+      where c.status = 'ACTIVE' and c.organisation_id is null
+        and c.id in (select id from public.courses where status = 'ACTIVE' and organisation_id is null order by id limit 3000)
       group by c.id
       order by has_quiz desc, c.id`).map((r) => r.id);
   let ids = await existing();

@@ -71,12 +71,12 @@ const [f] = await setup<Record<string, string>[]>`
     (select m.id from public.enrollments e join public.course_modules m on m.course_id = e.course_id and m.has_quiz
       where e.user_id = (select user_id from learner) and e.status = 'ACTIVE' order by m.id limit 1)::text as quiz_module,
     (select c.id from public.courses c
-      where c.status = 'ACTIVE' and c.requires_enrollment
+      where c.status = 'ACTIVE' and c.requires_enrollment and c.organisation_id is null
         and exists (select 1 from public.course_modules m where m.course_id = c.id and m.order_index = 1)
         and not exists (select 1 from public.enrollments e where e.course_id = c.id and e.user_id = (select user_id from learner))
       order by c.id limit 1)::text as new_course,
     (select c.id from public.courses c
-      where c.status = 'ACTIVE'
+      where c.status = 'ACTIVE' and c.organisation_id is null
         and not exists (select 1 from public.course_modules m where m.course_id = c.id)
         and not exists (select 1 from public.enrollments e where e.course_id = c.id and e.user_id = (select user_id from learner))
       order by c.id limit 1)::text as stepped_course,
@@ -96,7 +96,8 @@ const [f] = await setup<Record<string, string>[]>`
     (select c.author_id from public.courses c join public.enrollments e on e.course_id = c.id
       join public.profiles p on p.id = c.author_id and p.role = 'INSTRUCTOR'
       group by c.author_id order by count(*) desc, c.author_id limit 1)::text as instructor,
-    (select c.id from public.courses c where c.status = 'ACTIVE' order by c.featured desc, c.created_at desc limit 1)::text as course`;
+    (select c.id from public.courses c where c.status = 'ACTIVE' and c.organisation_id is null
+      order by c.featured desc, c.created_at desc limit 1)::text as course`;
 for (const [key, value] of Object.entries(f)) if (!value) throw new Error(`No ${key} in this data set`);
 // The organisation administrator's organisation: a top-level unit, a watch (a unit two levels down,
 // moved below the top-level one: the names there are stations', so none clashes); the manager's report.
