@@ -47,7 +47,7 @@ const PLAIN_INDEXES = `
 export const COUNTED_TABLES = [
   'public.organisations', 'public.units', 'auth.users', 'auth.identities', 'public.profiles', 'public.courses', 'public.course_modules', 'public.quizzes',
   'public.quiz_questions', 'public.enrollments', 'public.user_module_progress', 'public.quiz_attempts',
-  'public.certificates', 'private.profile_search_words',
+  'public.certificates', 'private.profile_search_words', 'public.required_training',
 ];
 
 const quoteIdent = (name) => `"${String(name).replace(/"/g, '""')}"`;

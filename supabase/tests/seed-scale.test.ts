@@ -5,7 +5,7 @@
 // data either (private.check_profile_placement, the foreign keys), so the shape is proven here: every
 // generated person in an organisation and a unit of it, a line manager of the same organisation for
 // everyone but one head per organisation, between 3 and 40 reports for every manager, no cycle, units
-// in three levels.
+// in three levels; and the required-training rules' enrolments, which their trigger would have made.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, PRESETS } from '../../scripts/seed-scale/generate.mjs';
 import { backends, type TestDatabase } from './helpers/database';
@@ -131,6 +131,19 @@ describe.each(backends)('npm run seed:scale (small preset) on $name', ({ create 
     expect(rows[0].stuck).toBe(0);
     // head <- area <- station <- watch manager <- crew manager <- crew member.
     expect(rows[0].deepest).toBeLessThanOrEqual(5);
+  });
+
+  it('requires a course of each service and enrols everyone each rule matches, as the rule trigger does', async () => {
+    const { rows } = await db.query<{ rules: number; services: number; missing: number; pending: number }>(`
+      select (select count(*)::int from public.required_training) as rules,
+             (select count(distinct service)::int from public.required_training) as services,
+             (select count(*)::int from public.required_training r
+              join public.profiles p on p.services @> array[r.service] and p.deactivated_at is null
+              where not exists (select 1 from public.enrollments e
+                                where e.user_id = p.id and e.course_id = r.course_id and e.status = 'ACTIVE')) as missing,
+             (select count(*)::int from public.enrollments e join public.required_training r on r.course_id = e.course_id
+              where e.status = 'PENDING') as pending`);
+    expect(rows[0]).toEqual({ rules: 6, services: 6, missing: 0, pending: 0 });
   });
 
   it('gives some organisations courses of their own, taken only by their own people', async () => {
