@@ -300,7 +300,7 @@ async function prepare(platform, sql) {
     select distinct left(regexp_replace(split_part(username, '.', 2), '[^a-z]', '', 'g'), 5) as term
     from (select username from public.profiles order by id limit 200) p`).map((r) => r.term).filter((t) => t.length >= 3);
   const terms = surnames.length ? surnames : ['bench learner'];
-  const organisation = await organisationFixtures(platform, sql, created);
+  const organisation = await organisationFixtures(platform, sql, created, instructor.id);
   return { learners, created, adminToken, instructorToken, instructorId: instructor.id, courses, terms, ...organisation };
 }
 
@@ -310,9 +310,12 @@ async function prepare(platform, sql) {
  * number of reports is nearest 20, and an administrator of the organisation of median size. A
  * database without them (the demo seed) gets a bench organisation of its own (area, station, watch),
  * a manager and an administrator created here, and the bench's own learners as its people, the first
- * 20 reporting to the manager; all removed at the end of the run (closePhase).
+ * 20 reporting to the manager; and, where the database has no required-training rule (the demo seed
+ * has none, the generated set one per service), a bench course required of the organisation's
+ * service, so its compliance summary has statuses to compute as the generated one has. All removed at
+ * the end of the run (closePhase; the course takes its rule and enrolments with it).
  */
-async function organisationFixtures(platform, sql, created) {
+async function organisationFixtures(platform, sql, created, instructorId) {
   const [manager] = await sql`
     select u.email, m.id::text, count(*)::int as reports
     from public.profiles r
@@ -371,12 +374,28 @@ async function organisationFixtures(platform, sql, created) {
   await sql`update public.profiles set organisation_id = ${organisation.id}::uuid, unit_id = ${watch.id}::uuid
             where id = any(${people.map((p) => p.id)}::uuid[])`;
   await sql`update public.profiles set manager_id = ${benchManager.id}::uuid where id = any(${people.slice(0, 20).map((p) => p.id)}::uuid[])`;
-  log(`  bench organisation ${organisation.id}: a manager with 20 reports, an administrator, ${people.length} people`);
+  // The organisation's service, as a generated organisation's people have theirs.
+  await sql`update public.profiles set services = '{UKPS}'
+            where id = any(${[benchAdmin.id, benchManager.id, ...people.map((p) => p.id)]}::uuid[])`;
+  let requiredCourseId = null;
+  const [{ rules }] = await sql`select count(*)::int as rules from public.required_training`;
+  if (rules === 0) {
+    const [course] = await sql`
+      insert into public.courses (title, description, service, author_id, status, requires_enrollment, certificate_valid_months)
+      values ('Bench required course', 'A course the benchmark requires and removes afterwards.', 'UKPS', ${instructorId}::uuid,
+              'ACTIVE', true, 12)
+      returning id::text`;
+    requiredCourseId = course.id;
+    // The rule's trigger enrols everyone of the service (the organisation's people among them).
+    await sql`insert into public.required_training (course_id, service) values (${course.id}::uuid, 'UKPS')`;
+  }
+  log(`  bench organisation ${organisation.id}: a manager with 20 reports, an administrator, ${people.length} people` +
+    (requiredCourseId ? ', a required course' : ''));
   return {
     managerToken: await signIn(platform, benchManager.email, benchManager.password),
     orgAdminToken: await signIn(platform, benchAdmin.email, benchAdmin.password),
     organisationId: organisation.id,
-    benchOrganisation: { id: organisation.id, accountIds: accounts.map((a) => a.id) },
+    benchOrganisation: { id: organisation.id, accountIds: accounts.map((a) => a.id), requiredCourseId },
   };
 }
 
@@ -579,6 +598,9 @@ async function closePhase(state) {
     if (state.added) await sql`delete from public.courses where title like 'Bench fixture course %' and author_id = ${fixtures.instructorId}::uuid`;
     if (fixtures?.created.length) await sql`delete from auth.users where id = any(${fixtures.created.map((l) => l.id)}::uuid[])`;
     if (fixtures?.benchOrganisation) {
+      if (fixtures.benchOrganisation.requiredCourseId) {
+        await sql`delete from public.courses where id = ${fixtures.benchOrganisation.requiredCourseId}::uuid`;
+      }
       await sql`delete from auth.users where id = any(${fixtures.benchOrganisation.accountIds}::uuid[])`;
       await sql`delete from public.organisations where id = ${fixtures.benchOrganisation.id}::uuid`;
     }
