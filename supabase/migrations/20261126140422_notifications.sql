@@ -386,33 +386,20 @@ REVOKE ALL ON FUNCTION "private"."record_enrolment_decision"() FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."record_enrolment_decision"() TO "postgres";
 
-GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "private"."enrolment_decisions" TO "postgres";
+-- Table privileges, in the order that keeps them (pg-delta lists a table's REVOKE ALL after its
+-- column grants, which it would take away), and none for anon whatever the server's defaults.
+revoke all on public.notifications from anon, authenticated, service_role;
+grant select on public.notifications to authenticated;
+grant update (read_at) on public.notifications to authenticated;
+grant all on public.notifications to service_role;
 
--- The table-wide revoke first: after the column grants it would take them back.
-REVOKE ALL ON TABLE "public"."notification_preferences" FROM "authenticated";
+revoke all on public.notification_preferences from anon, authenticated, service_role;
+grant select on public.notification_preferences to authenticated;
+grant insert (language, email_off) on public.notification_preferences to authenticated;
+grant update (language, email_off) on public.notification_preferences to authenticated;
+grant all on public.notification_preferences to service_role;
 
-REVOKE ALL ("email_off") ON TABLE "public"."notification_preferences" FROM "authenticated";
-
-GRANT INSERT ("email_off"), UPDATE ("email_off") ON TABLE "public"."notification_preferences" TO "authenticated";
-
-REVOKE ALL ("language") ON TABLE "public"."notification_preferences" FROM "authenticated";
-
-GRANT INSERT ("language"), UPDATE ("language") ON TABLE "public"."notification_preferences" TO "authenticated";
-
-GRANT SELECT ON TABLE "public"."notification_preferences" TO "authenticated";
-
-GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "public"."notification_preferences" TO "postgres", "service_role";
-
--- The table-wide revoke first: after the column grants it would take them back.
-REVOKE ALL ON TABLE "public"."notifications" FROM "authenticated";
-
-REVOKE ALL ("read_at") ON TABLE "public"."notifications" FROM "authenticated";
-
-GRANT UPDATE ("read_at") ON TABLE "public"."notifications" TO "authenticated";
-
-GRANT SELECT ON TABLE "public"."notifications" TO "authenticated";
-
-GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "public"."notifications" TO "postgres", "service_role";
+revoke all on private.enrolment_decisions from anon, authenticated, service_role;
 
 ALTER TABLE "public"."notification_preferences"
   ADD CONSTRAINT "notification_preferences_user_id_fkey" FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
