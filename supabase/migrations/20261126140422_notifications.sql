@@ -12,9 +12,6 @@ CREATE TABLE "private"."enrolment_decisions" (
   CONSTRAINT "enrolment_decisions_pkey" PRIMARY KEY (enrollment_id)
 );
 
-ALTER TABLE "private"."enrolment_decisions"
-  ENABLE ROW LEVEL SECURITY;
-
 CREATE TABLE "public"."notification_preferences" (
   "language"   text                     NOT NULL DEFAULT 'en-GB'::text,
   "email_off"  text[]                   NOT NULL DEFAULT '{}'::text[],

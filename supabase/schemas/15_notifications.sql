@@ -165,8 +165,6 @@ alter table public.notifications enable row level security;
 
 alter table public.notification_preferences enable row level security;
 
-alter table private.enrolment_decisions enable row level security;
-
 -- ---------------------------------------------------------------------------
 -- Policies
 -- ---------------------------------------------------------------------------
