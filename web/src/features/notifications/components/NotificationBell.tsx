@@ -1,0 +1,145 @@
+// The bell in the header (issue 19): the unread count on the button ("Notifications, 3 unread" to
+// assistive technology) and, on opening, the newest notices with a link to the thing each is about,
+// "Mark as read" for each unread one and "Mark all as read". The popover traps focus while open,
+// closes on Escape and gives focus back to the bell.
+import { ActionIcon, Anchor, Box, Button, Group, Indicator, Popover, Stack, Text, Title } from '@mantine/core';
+import { IconBell } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { NotificationPage } from '@shared/notifications.ts';
+import { formatDate } from '@/lib/format';
+import { useMarkAllRead, useMarkRead, useNotifications } from '../api/notifications';
+
+/** The bell's accessible name: "Notifications, 3 unread", or "Notifications, none unread". */
+export function bellLabel(unread: number): string {
+  return `Notifications, ${unread === 0 ? 'none' : unread} unread`;
+}
+
+export interface NotificationBellViewProps {
+  page: NotificationPage | undefined;
+  loading?: boolean;
+  onMarkRead: (id: string) => void;
+  onMarkAllRead: () => void;
+  markingAll?: boolean;
+}
+
+export function NotificationBellView({ page, loading = false, onMarkRead, onMarkAllRead, markingAll = false }: NotificationBellViewProps) {
+  const [opened, setOpened] = useState(false);
+  const unread = page?.unreadCount ?? 0;
+  const items = page?.items ?? [];
+  return (
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      position="bottom-end"
+      width={360}
+      trapFocus
+      returnFocus
+      withinPortal
+      shadow="md"
+    >
+      <Popover.Target>
+        <Indicator
+          label={<span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>}
+          size={18}
+          color="red.9"
+          offset={4}
+          disabled={unread === 0}
+          inline
+        >
+          <ActionIcon
+            variant="default"
+            size="lg"
+            aria-label={bellLabel(unread)}
+            aria-haspopup="dialog"
+            aria-expanded={opened}
+            onClick={() => setOpened((o) => !o)}
+            data-testid="notification-bell"
+          >
+            <IconBell size={18} aria-hidden="true" />
+          </ActionIcon>
+        </Indicator>
+      </Popover.Target>
+      <Popover.Dropdown p="sm" role="dialog" aria-labelledby="notifications-heading">
+        <Group justify="space-between" mb="xs" wrap="nowrap">
+          <Title order={2} size="h4" id="notifications-heading">
+            Notifications
+          </Title>
+          <Button size="compact-sm" variant="subtle" onClick={onMarkAllRead} disabled={unread === 0} loading={markingAll}>
+            Mark all as read
+          </Button>
+        </Group>
+        {loading && !page ? (
+          <Text size="sm">Loading your notifications…</Text>
+        ) : items.length === 0 ? (
+          <Text size="sm">You have no notifications.</Text>
+        ) : (
+          <Box component="ul" m={0} p={0} style={{ listStyle: 'none', maxHeight: '60vh', overflowY: 'auto' }} aria-label="Newest notifications">
+            {items.map((n) => (
+              <Box
+                component="li"
+                key={n.id}
+                py="xs"
+                style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+                data-unread={n.readAt ? undefined : 'true'}
+              >
+                <Stack gap={2}>
+                  {n.linkPath ? (
+                    <Anchor
+                      component={Link}
+                      to={n.linkPath}
+                      fw={n.readAt ? 400 : 700}
+                      size="sm"
+                      onClick={() => {
+                        if (!n.readAt) onMarkRead(n.id);
+                        setOpened(false);
+                      }}
+                    >
+                      {n.title}
+                    </Anchor>
+                  ) : (
+                    <Text fw={n.readAt ? 400 : 700} size="sm">{n.title}</Text>
+                  )}
+                  {n.body ? <Text size="sm">{n.body}</Text> : null}
+                  <Group justify="space-between" gap="xs" wrap="nowrap">
+                    <Text size="xs" c="dimmed">
+                      {n.readAt ? '' : 'Unread · '}
+                      {formatDate(n.createdAt)}
+                    </Text>
+                    {n.readAt ? null : (
+                      <Button size="compact-xs" variant="subtle" onClick={() => onMarkRead(n.id)} aria-label={`Mark as read: ${n.title}`}>
+                        Mark as read
+                      </Button>
+                    )}
+                  </Group>
+                </Stack>
+              </Box>
+            ))}
+          </Box>
+        )}
+        {page && page.total > items.length ? (
+          <Text size="xs" c="dimmed" mt="xs">
+            Showing the {items.length} newest of {page.total}.
+          </Text>
+        ) : null}
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+/** The bell for a signed-in person (nothing for a visitor). */
+export function NotificationBell({ userId }: { userId: string | null | undefined }) {
+  const { data, isPending } = useNotifications(userId);
+  const markRead = useMarkRead();
+  const markAll = useMarkAllRead();
+  if (!userId) return null;
+  return (
+    <NotificationBellView
+      page={data}
+      loading={isPending}
+      onMarkRead={(id) => markRead.mutate(id)}
+      onMarkAllRead={() => markAll.mutate()}
+      markingAll={markAll.isPending}
+    />
+  );
+}
