@@ -39,26 +39,25 @@ export function NotificationBellView({ page, loading = false, onMarkRead, onMark
       shadow="md"
     >
       <Popover.Target>
-        <Indicator
-          label={<span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>}
-          size={18}
-          color="red.9"
-          offset={4}
-          disabled={unread === 0}
-          inline
+        {/* The target gets aria-haspopup, aria-expanded and aria-controls from the popover. */}
+        <ActionIcon
+          variant="default"
+          size="lg"
+          aria-label={bellLabel(unread)}
+          onClick={() => setOpened((o) => !o)}
+          data-testid="notification-bell"
         >
-          <ActionIcon
-            variant="default"
-            size="lg"
-            aria-label={bellLabel(unread)}
-            aria-haspopup="dialog"
-            aria-expanded={opened}
-            onClick={() => setOpened((o) => !o)}
-            data-testid="notification-bell"
+          <Indicator
+            label={<span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>}
+            size={16}
+            color="red.9"
+            offset={-2}
+            disabled={unread === 0}
+            inline
           >
-            <IconBell size={18} aria-hidden="true" />
-          </ActionIcon>
-        </Indicator>
+            <IconBell size={18} aria-hidden="true" style={{ display: 'block' }} />
+          </Indicator>
+        </ActionIcon>
       </Popover.Target>
       <Popover.Dropdown p="sm" role="dialog" aria-labelledby="notifications-heading">
         <Group justify="space-between" mb="xs" wrap="nowrap">
