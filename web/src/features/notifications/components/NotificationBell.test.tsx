@@ -79,6 +79,17 @@ describe('notification bell', () => {
     expect(bell).toHaveFocus();
   });
 
+  it('after "Mark all as read" focus stays in the list (on its heading), so Escape still closes it', async () => {
+    const onMarkAllRead = vi.fn();
+    const { user } = renderWithProviders(<NotificationBellView page={page} onMarkRead={() => {}} onMarkAllRead={onMarkAllRead} />);
+    await user.click(screen.getByRole('button', { name: 'Notifications, 2 unread' }));
+    await user.click(await screen.findByRole('button', { name: 'Mark all as read' }));
+    expect(onMarkAllRead).toHaveBeenCalledOnce();
+    expect(screen.getByRole('heading', { name: 'Notifications' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Notifications' })).not.toBeInTheDocument();
+  });
+
   it('says when there is nothing, and offers no mark-all then', async () => {
     const empty: NotificationPage = { items: [], total: 0, unreadCount: 0, page: 1, pageSize: 10 };
     const { user } = renderWithProviders(<NotificationBellView page={empty} onMarkRead={() => {}} onMarkAllRead={() => {}} />);

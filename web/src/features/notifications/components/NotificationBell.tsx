@@ -4,7 +4,7 @@
 // closes on Escape and gives focus back to the bell.
 import { ActionIcon, Anchor, Box, Button, Group, Indicator, Popover, Stack, Text, Title } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { NotificationPage } from '@shared/notifications.ts';
 import { formatDate } from '@/lib/format';
@@ -25,6 +25,8 @@ export interface NotificationBellViewProps {
 
 export function NotificationBellView({ page, loading = false, onMarkRead, onMarkAllRead, markingAll = false }: NotificationBellViewProps) {
   const [opened, setOpened] = useState(false);
+  // "Mark all as read" is disabled once nothing is unread: focus moves to the heading, not to the page.
+  const heading = useRef<HTMLHeadingElement>(null);
   const unread = page?.unreadCount ?? 0;
   const items = page?.items ?? [];
   return (
@@ -61,10 +63,19 @@ export function NotificationBellView({ page, loading = false, onMarkRead, onMark
       </Popover.Target>
       <Popover.Dropdown p="sm" role="dialog" aria-labelledby="notifications-heading">
         <Group justify="space-between" mb="xs" wrap="nowrap">
-          <Title order={2} size="h4" id="notifications-heading">
+          <Title order={2} size="h4" id="notifications-heading" ref={heading} tabIndex={-1}>
             Notifications
           </Title>
-          <Button size="compact-sm" variant="subtle" onClick={onMarkAllRead} disabled={unread === 0} loading={markingAll}>
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            onClick={() => {
+              onMarkAllRead();
+              heading.current?.focus();
+            }}
+            disabled={unread === 0}
+            loading={markingAll}
+          >
             Mark all as read
           </Button>
         </Group>
