@@ -18,7 +18,7 @@ export function ProfileRoute() {
       <PageMeta title="Profile" description="Your name, service, email address and password." />
       <div>
         <Title order={1}>Profile</Title>
-        <Text c="dimmed">Manage your account details and password.</Text>
+        <Text c="dimmed">Manage your account details, password and notifications.</Text>
       </div>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="account-heading">

@@ -55,6 +55,8 @@ export function NotificationPreferencesForm({ userId }: { userId: string }) {
               description={mandatory ? 'Always emailed: this cannot be switched off.' : undefined}
               checked={mandatory ? true : email[kind]}
               disabled={mandatory}
+              // Disabled because it cannot change, but read as normal text: it says what is always sent.
+              styles={mandatory ? { label: { color: 'var(--mantine-color-text)', cursor: 'default' } } : undefined}
               error={errors[`email.${kind}`]}
               onChange={(event) => {
                 const checked = event.currentTarget.checked;
