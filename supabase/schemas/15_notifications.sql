@@ -253,6 +253,13 @@ as $$
       on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
     left join public.enrollments e on e.user_id = p.id and e.course_id = r.course_id
     where p.deactivated_at is null
+      -- A rule scoped to an organisation or a unit (its subtree): read through to_jsonb so that this
+      -- holds both before and after required_training gains organisation_id and unit_id (issue 18's
+      -- rules work); once it has them, these two lines become plain column tests.
+      and ((to_jsonb(r) ->> 'organisation_id') is null
+           or p.organisation_id = (to_jsonb(r) ->> 'organisation_id')::uuid)
+      and ((to_jsonb(r) ->> 'unit_id') is null
+           or p.unit_id in (select private.unit_subtree((to_jsonb(r) ->> 'unit_id')::uuid)))
     group by p.id, p.manager_id, r.course_id, c.title
   ),
   items as (
@@ -324,7 +331,7 @@ as $$
            p.name || ' is overdue with ' || i.title,
            'It was due on ' || private.notice_date(i.due_at) || '.',
            jsonb_build_object('courseTitle', i.title, 'dueAt', i.due_at, 'personName', p.name, 'personId', p.id),
-           '/my-team'
+           '/team/' || p.id
     from items i
     join public.profiles p on p.id = i.user_id
     where i.manager_id is not null and i.due_at <= p_now - interval '7 days'

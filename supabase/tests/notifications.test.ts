@@ -138,7 +138,7 @@ describe.each(backends)('notifications on $name', ({ create }) => {
       await decide(at(t0, 22));
       const escalations = await noticesOf(manager, 'manager-escalation');
       expect(escalations).toHaveLength(1);
-      expect(escalations[0]).toMatchObject({ person_id: learner1.id, threshold: 7 });
+      expect(escalations[0]).toMatchObject({ person_id: learner1.id, threshold: 7, link_path: `/team/${learner1.id}` });
       expect(escalations[0].title).toBe('Lee One is overdue with Manual Handling for Ambulance Crews');
       expect((await noticesOf(otherManager, 'manager-escalation')).map((n) => n.person_id)).toEqual([learner2.id]);
       for (const who of [learner1, learner2]) {
