@@ -2,7 +2,8 @@
 // was issued gets the notice from the decision function (run here as the scheduler would, the
 // schedule being off in test runs), sees "Notifications, 1 unread" on the bell, opens the list
 // (axe and the contrast check, at 1366 and 390 px), follows nothing yet, marks all read; and on the
-// profile page switches off email for issued certificates while overdue and expiry stay on.
+// /notifications page ("See all notifications") lists it; on the profile page they switch off email
+// for issued certificates while overdue and expiry stay on.
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -55,6 +56,19 @@ describe('notifications end to end', () => {
     await page.getByRole('button', { name: 'Notifications, none unread' }).waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog', { name: 'Notifications' }).count()).toBe(0);
+  });
+
+  it('"See all notifications" leads to the page of every notice, accessible and titled', async () => {
+    await page.getByRole('button', { name: 'Notifications, none unread' }).click();
+    await page.getByRole('link', { name: 'See all notifications' }).click();
+    await page.waitForURL(`${baseUrl}/notifications`);
+    await page.getByRole('heading', { level: 1, name: 'Notifications' }).waitFor();
+    await page.getByRole('list', { name: 'Notifications, newest first' }).getByRole('link', { name: 'Certificate issued: Notice Course' }).waitFor();
+    await expect.poll(() => page.title()).toMatch(/^Notifications/);
+    await page.getByRole('switch', { name: 'Unread only' }).click({ force: true });
+    await page.getByText('You have no unread notifications.').waitFor();
+    await screenshot(page, 'notifications-page-1366');
+    await expectAccessible(page);
   });
 
   it('switches off email for issued certificates on the profile page; overdue email stays on', async () => {

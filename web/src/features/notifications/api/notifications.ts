@@ -8,10 +8,17 @@ import { notificationKeys } from '@/lib/query-keys';
 /** How many notices the bell shows. */
 export const BELL_PAGE_SIZE = 10;
 
-export function useNotifications(userId: string | null | undefined, page = 1, pageSize = BELL_PAGE_SIZE) {
+/** The page of /notifications. */
+export const LIST_PAGE_SIZE = 20;
+
+export function useNotifications(userId: string | null | undefined, page = 1, pageSize = BELL_PAGE_SIZE, unread = false) {
   return useQuery({
-    queryKey: notificationKeys.list(userId ?? '', { page, pageSize }),
-    queryFn: () => api.get<NotificationPage>(`/notifications?${new URLSearchParams({ page: String(page), pageSize: String(pageSize) })}`),
+    queryKey: notificationKeys.list(userId ?? '', { page, pageSize, unread }),
+    queryFn: () => {
+      const params = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
+      if (unread) params.set('unread', 'true');
+      return api.get<NotificationPage>(`/notifications?${params}`);
+    },
     enabled: Boolean(userId),
     placeholderData: keepPreviousData,
     // New notices arrive from the scheduler: look again every minute while the page is open.

@@ -56,6 +56,7 @@ describe('notification bell', () => {
     expect(onMarkRead).toHaveBeenCalledWith('n2');
     await user.click(within(dialog).getByRole('button', { name: 'Mark all as read' }));
     expect(onMarkAllRead).toHaveBeenCalledOnce();
+    expect(within(dialog).getByRole('link', { name: 'See all notifications' })).toHaveAttribute('href', '/notifications');
   });
 
   it('following a notice\'s link marks it read and closes the list', async () => {

@@ -2,13 +2,13 @@
 // assistive technology) and, on opening, the newest notices with a link to the thing each is about,
 // "Mark as read" for each unread one and "Mark all as read". The popover traps focus while open,
 // closes on Escape and gives focus back to the bell.
-import { ActionIcon, Anchor, Box, Button, Group, Popover, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Button, Group, Popover, Text, Title } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { NotificationPage } from '@shared/notifications.ts';
-import { formatDate } from '@/lib/format';
 import { useMarkAllRead, useMarkRead, useNotifications } from '../api/notifications';
+import { NotificationItem } from './NotificationItem';
 
 /** The bell's accessible name: "Notifications, 3 unread", or "Notifications, none unread". */
 export function bellLabel(unread: number): string {
@@ -104,52 +104,18 @@ export function NotificationBellView({ page, loading = false, onMarkRead, onMark
         ) : (
           <Box component="ul" m={0} p={0} style={{ listStyle: 'none', maxHeight: '60vh', overflowY: 'auto' }} aria-label="Newest notifications">
             {items.map((n) => (
-              <Box
-                component="li"
-                key={n.id}
-                py="xs"
-                style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
-                data-unread={n.readAt ? undefined : 'true'}
-              >
-                <Stack gap={2}>
-                  {n.linkPath ? (
-                    <Anchor
-                      component={Link}
-                      to={n.linkPath}
-                      fw={n.readAt ? 400 : 700}
-                      size="sm"
-                      onClick={() => {
-                        if (!n.readAt) onMarkRead(n.id);
-                        setOpened(false);
-                      }}
-                    >
-                      {n.title}
-                    </Anchor>
-                  ) : (
-                    <Text fw={n.readAt ? 400 : 700} size="sm">{n.title}</Text>
-                  )}
-                  {n.body ? <Text size="sm">{n.body}</Text> : null}
-                  <Group justify="space-between" gap="xs" wrap="nowrap">
-                    <Text size="xs" c="dimmed">
-                      {n.readAt ? '' : 'Unread · '}
-                      {formatDate(n.createdAt)}
-                    </Text>
-                    {n.readAt ? null : (
-                      <Button size="compact-xs" variant="subtle" onClick={() => onMarkRead(n.id)} aria-label={`Mark as read: ${n.title}`}>
-                        Mark as read
-                      </Button>
-                    )}
-                  </Group>
-                </Stack>
-              </Box>
+              <NotificationItem key={n.id} notice={n} onMarkRead={onMarkRead} onFollow={() => setOpened(false)} />
             ))}
           </Box>
         )}
-        {page && page.total > items.length ? (
-          <Text size="xs" c="dimmed" mt="xs">
-            Showing the {items.length} newest of {page.total}.
+        <Group justify="space-between" mt="xs" gap="xs">
+          <Text size="xs" c="dimmed">
+            {page && page.total > items.length ? `Showing the ${items.length} newest of ${page.total}.` : ''}
           </Text>
-        ) : null}
+          <Anchor component={Link} to="/notifications" size="sm" onClick={() => setOpened(false)}>
+            See all notifications
+          </Anchor>
+        </Group>
       </Popover.Dropdown>
     </Popover>
   );
