@@ -1,9 +1,9 @@
-// Issue 19's bell and preferences in Chromium against the real platform: a learner whose certificate
-// was issued gets the notice from the decision function (run here as the scheduler would, the
-// schedule being off in test runs), sees "Notifications, 1 unread" on the bell, opens the list
-// (axe and the contrast check, at 1366 and 390 px), follows nothing yet, marks all read; and on the
-// /notifications page ("See all notifications") lists it; on the profile page they switch off email
-// for issued certificates while overdue and expiry stay on.
+// Issue 19's bell, list page and preferences in Chromium against the real platform: a learner whose
+// certificate was issued gets the notice from the decision function (run here as the scheduler would;
+// the schedule is off in test runs), sees "Notifications, 1 unread" on the bell, opens the list (axe
+// and the contrast check, at 1366 and 390 px) and marks all read from the keyboard; "See all
+// notifications" opens /notifications with the notice; on the profile page they switch off email for
+// issued certificates while overdue and expiry email stay on.
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
