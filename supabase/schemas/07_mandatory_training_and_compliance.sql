@@ -307,10 +307,132 @@ revoke all on function private.required_training_due_soon_days() from public;
 grant execute on function private.required_training_due_soon_days() to authenticated, service_role;
 
 -- Compliance: THE status rule leaves deactivated people out (the summary, the breakdown by unit, the
--- people list, their CSV and the dashboards all read it). Set-based, so that it holds at national
--- size: the people are filtered first (person, organisation, unit, role, service, the caller's
--- scope), the rules are read once (a unit rule's sub-units listed once per rule), enrolments and
--- the latest certificates are joined by hash, and no function is called per row.
+-- people list, their CSV and the dashboards all read it).
+-- THE status rule of required training, as the text of a query (common table expressions ending in
+-- `statuses`), run with EXECUTE by private.required_training_states and by the compliance counts,
+-- so that each call is planned for its own values (one person by primary key, an organisation by its
+-- index, everyone by hash joins) and the counts are taken inside the same statement. Parameters: $1
+-- person, $2 service, $3 role, $4 course, $5 organisation, $6 unit (with its sub-units). Set-based:
+-- the people are filtered first (the filters and the caller's scope), the rules are read once (a
+-- unit rule's sub-units listed once per rule), enrolments and the latest certificates are joined
+-- once, and no function is called per row.
+create function private.required_training_states_query()
+returns text
+language sql immutable
+set search_path = ''
+as $$ select $q$
+  with me as materialized (
+    select (select auth.uid()) as uid, private.is_admin() as admin,
+           private.current_role() as role, private.current_services() as services,
+           private.administered_organisation_id() as admin_org, private.current_organisation_id() as org,
+           make_interval(days => private.required_training_due_soon_days()) as soon
+  ),
+  rules as materialized (
+    select r.course_id, r.role, r.service, r.organisation_id,
+           case when r.unit_id is not null then array(select private.unit_subtree(r.unit_id)) end as units,
+           r.created_at, r.due_within_days, r.renew_before_days
+    from public.required_training r
+    join public.courses c on c.id = r.course_id and c.status = 'ACTIVE'
+    where ($4::uuid is null or r.course_id = $4)
+  ),
+  visible as (
+    select p.id, p.role, p.services, p.organisation_id, p.unit_id, p.created_at
+    from public.profiles p
+    cross join me
+    where me.uid is not null and p.deactivated_at is null
+      and ($1::uuid is null or p.id = $1)
+      and ($5::uuid is null or p.organisation_id = $5)
+      and ($3::public.user_role is null or p.role = $3)
+      and ($2::public.service_code is null or p.services @> array[$2])
+      and ($6::uuid is null or p.unit_id in (select private.unit_subtree($6)))
+      and (me.admin or p.id = me.uid
+           or (me.role = 'INSTRUCTOR' and p.services && me.services and (me.org is null or p.organisation_id = me.org))
+           or p.organisation_id = me.admin_org
+           or p.id in (select private.managed_person_ids()))
+  ),
+  required as (
+    select p.id as user_id, p.services, p.organisation_id, p.unit_id, r.course_id,
+           e.id as enrollment_id, coalesce(e.progress, 0) as progress,
+           min(greatest(r.created_at, coalesce(e.created_at, p.created_at))
+               + make_interval(days => r.due_within_days)) as first_due,
+           max(r.renew_before_days) as renew_before_days
+    from visible p
+    join rules r
+      on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
+         and (r.organisation_id is null or p.organisation_id = r.organisation_id)
+         and (r.units is null or p.unit_id = any (r.units))
+    left join (
+      select en.id, en.user_id, en.course_id, en.progress, en.created_at from public.enrollments en
+      where en.course_id in (select rc.course_id from rules rc) and ($1::uuid is null or en.user_id = $1)
+    ) e on e.user_id = p.id and e.course_id = r.course_id
+    group by p.id, p.services, p.organisation_id, p.unit_id, r.course_id, e.id, e.progress
+  ),
+  -- The latest certificate not revoked of each person and required course.
+  certs as (
+    select distinct on (ct.user_id, ct.course_id) ct.user_id, ct.course_id, ct.id, ct.expires_at
+    from public.certificates ct
+    where ct.revoked_at is null
+      and ct.course_id in (select r.course_id from rules r)
+      and ($1::uuid is null or ct.user_id = $1)
+    order by ct.user_id, ct.course_id, ct.issued_at desc
+  ),
+  judged as (
+    select q.*, cert.id as certificate_id, cert.expires_at as certificate_expires_at,
+           -- valid or expiring (private.certificate_state of a certificate not revoked)
+           cert.id is not null and (cert.expires_at is null or cert.expires_at > now()) as certified,
+           case
+             when cert.id is null then q.first_due
+             when cert.expires_at is null then null
+             when cert.expires_at <= now() then cert.expires_at
+             else cert.expires_at - make_interval(days => q.renew_before_days)
+           end as due_at
+    from required q
+    left join certs cert on cert.user_id = q.user_id and cert.course_id = q.course_id
+  ),
+  statuses as (
+    select j.user_id, j.services, j.organisation_id, j.unit_id, j.course_id, j.enrollment_id, j.progress, j.due_at,
+           case
+             when j.certified then
+               case when j.due_at is null or j.due_at > now() + me.soon then 'done' else 'due-soon' end
+             when j.due_at <= now() then 'overdue'
+             when j.due_at <= now() + me.soon then 'due-soon'
+             else 'in-progress'
+           end as status,
+           j.certificate_id, j.certificate_expires_at
+    from judged j
+    cross join me
+  )
+$q$ $$;
+comment on function private.required_training_states_query() is
+  'THE status rule of required training as query text (CTEs ending in statuses; $1 person, $2 service, $3 role, $4 course, $5 organisation, $6 unit), for EXECUTE by the status and compliance functions.';
+revoke all on function private.required_training_states_query() from public;
+grant execute on function private.required_training_states_query() to authenticated, service_role;
+
+-- Join by hash for everyone (no person, organisation or unit): the planner cannot tell how many
+-- people a rule's role and service match and would read the enrolments once per person, or sort
+-- them all, and would group by sorting. Transaction-local: the callers' SET clauses restore
+-- them when they return.
+create function private.required_training_join_by_hash(p_user_id uuid, p_organisation_id uuid, p_unit_id uuid)
+returns void
+language plpgsql volatile
+set search_path = ''
+as $$
+begin
+  if p_user_id is null and p_organisation_id is null and p_unit_id is null then
+    perform set_config('enable_nestloop', 'off', true);
+    perform set_config('enable_mergejoin', 'off', true);
+    perform set_config('enable_sort', 'off', true);
+  end if;
+end;
+$$;
+comment on function private.required_training_join_by_hash(uuid,uuid,uuid) is
+  'For the status rule over everyone: no nested loop, merge join or sort where a hash serves, for the rest of the calling function (which restores them by its SET clause).';
+revoke all on function private.required_training_join_by_hash(uuid,uuid,uuid) from public;
+grant execute on function private.required_training_join_by_hash(uuid,uuid,uuid) to authenticated, service_role;
+
+-- One row per person and required (published) course the caller may see (learner: self; manager:
+-- their reports; instructor: people sharing a service, of their organisation if they have one;
+-- organisation admin: their organisation; national admin: all). Deactivated people are left out.
 create function private.required_training_states(
   p_user_id uuid default NULL::uuid,
   p_service public.service_code default NULL::public.service_code,
@@ -332,100 +454,22 @@ returns table(
   certificate_id uuid,
   certificate_expires_at timestamp with time zone
 )
-language sql stable security definer
+language plpgsql volatile security definer
 set search_path = ''
+set work_mem = '64MB'
+set enable_nestloop = on
+set enable_mergejoin = on
+set enable_sort = on
+set jit = off
 as $$
-  with me as materialized (
-    select (select auth.uid()) as uid, private.is_admin() as admin,
-           private.current_role() as role, private.current_services() as services,
-           private.administered_organisation_id() as admin_org, private.current_organisation_id() as org,
-           make_interval(days => private.required_training_due_soon_days()) as soon
-  ),
-  managed as materialized (
-    select m.id from me cross join lateral private.managed_person_ids() m(id) where not me.admin
-  ),
-  filter_units as materialized (
-    select u.id from private.unit_subtree(p_unit_id) u(id) where p_unit_id is not null
-  ),
-  rules as materialized (
-    select r.course_id, r.role, r.service, r.organisation_id,
-           case when r.unit_id is not null then array(select private.unit_subtree(r.unit_id)) end as units,
-           r.created_at, r.due_within_days, r.renew_before_days
-    from public.required_training r
-    join public.courses c on c.id = r.course_id and c.status = 'ACTIVE'
-    where (p_course_id is null or r.course_id = p_course_id)
-  ),
-  -- One person (the dashboard, the header notice) by primary key; everyone otherwise. Two branches
-  -- gated on the parameter, so the one-person call never scans profiles whatever the plan.
-  people as (
-    select pp.id, pp.role, pp.services, pp.organisation_id, pp.unit_id, pp.created_at
-    from public.profiles pp
-    where p_user_id is not null and pp.id = p_user_id and pp.deactivated_at is null
-    union all
-    select pa.id, pa.role, pa.services, pa.organisation_id, pa.unit_id, pa.created_at
-    from public.profiles pa
-    where p_user_id is null and pa.deactivated_at is null
-      and (p_organisation_id is null or pa.organisation_id = p_organisation_id)
-  ),
-  visible as (
-    select p.* from people p cross join me
-    where me.uid is not null
-      and (p_role is null or p.role = p_role)
-      and (p_service is null or p.services @> array[p_service])
-      and (p_unit_id is null or p.unit_id in (select f.id from filter_units f))
-      and (me.admin or p.id = me.uid
-           or (me.role = 'INSTRUCTOR' and p.services && me.services
-               and (me.org is null or p.organisation_id = me.org))
-           or p.organisation_id = me.admin_org
-           or p.id in (select m.id from managed m))
-  ),
-  required as (
-    select p.id as user_id, p.services, p.organisation_id, p.unit_id, r.course_id,
-           e.id as enrollment_id, coalesce(e.progress, 0) as progress,
-           min(greatest(r.created_at, coalesce(e.created_at, p.created_at))
-               + make_interval(days => r.due_within_days)) as first_due,
-           max(r.renew_before_days) as renew_before_days
-    from visible p
-    join rules r
-      on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
-         and (r.organisation_id is null or p.organisation_id = r.organisation_id)
-         and (r.units is null or p.unit_id = any (r.units))
-    left join public.enrollments e on e.user_id = p.id and e.course_id = r.course_id
-    group by p.id, p.services, p.organisation_id, p.unit_id, r.course_id, e.id, e.progress
-  ),
-  -- The latest certificate not revoked of each person and required course.
-  certs as (
-    select distinct on (ct.user_id, ct.course_id) ct.user_id, ct.course_id, ct.id, ct.expires_at
-    from public.certificates ct
-    where ct.revoked_at is null
-      and ct.course_id in (select r.course_id from rules r)
-      and (p_user_id is null or ct.user_id = p_user_id)
-    order by ct.user_id, ct.course_id, ct.issued_at desc
-  ),
-  judged as (
-    select q.*, cert.id as certificate_id, cert.expires_at as certificate_expires_at,
-           -- valid or expiring (private.certificate_state of a certificate not revoked)
-           cert.id is not null and (cert.expires_at is null or cert.expires_at > now()) as certified,
-           case
-             when cert.id is null then q.first_due
-             when cert.expires_at is null then null
-             when cert.expires_at <= now() then cert.expires_at
-             else cert.expires_at - make_interval(days => q.renew_before_days)
-           end as due_at
-    from required q
-    left join certs cert on cert.user_id = q.user_id and cert.course_id = q.course_id
-  )
-  select j.user_id, j.services, j.organisation_id, j.unit_id, j.course_id, j.enrollment_id, j.progress, j.due_at,
-         case
-           when j.certified then
-             case when j.due_at is null or j.due_at > now() + me.soon then 'done' else 'due-soon' end
-           when j.due_at <= now() then 'overdue'
-           when j.due_at <= now() + me.soon then 'due-soon'
-           else 'in-progress'
-         end,
-         j.certificate_id, j.certificate_expires_at
-  from judged j
-  cross join me
+begin
+  perform private.required_training_join_by_hash(p_user_id, p_organisation_id, p_unit_id);
+  return query execute private.required_training_states_query() || $q$
+    select s.user_id, s.services, s.organisation_id, s.unit_id, s.course_id, s.enrollment_id, s.progress,
+           s.due_at, s.status, s.certificate_id, s.certificate_expires_at
+    from statuses s $q$
+    using p_user_id, p_service, p_role, p_course_id, p_organisation_id, p_unit_id;
+end;
 $$;
 comment on function private.required_training_states(uuid,public.service_code,public.user_role,uuid,uuid,uuid) is
   'THE status rule of required training, set-based: one row per person and required (published) course the caller may see (learner: self; manager: their reports; instructor: people sharing a service, of their organisation if they have one; organisation admin: their organisation; national admin: all), with due date and status overdue | due-soon | in-progress | done. Filters: person, service, role, course, organisation, unit (with its sub-units).';
@@ -556,39 +600,45 @@ returns table(
   overdue bigint,
   in_progress bigint
 )
-language plpgsql stable
+language plpgsql volatile security definer
 set search_path = ''
+set work_mem = '64MB'
+set enable_nestloop = on
+set enable_mergejoin = on
+set enable_sort = on
+set jit = off
 as $$
-#variable_conflict use_column
 declare
-  v_national boolean;
   v_organisation uuid;
 begin
   perform private.require_compliance_viewer();
-  v_national := private.is_admin();
   v_organisation := private.compliance_organisation(p_organisation_id);
-  return query
-  with counted as (
+  perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
+  -- Counted inside the status rule's own statement; the scope rule only for those who are not
+  -- national administrators (who see everyone).
+  return query execute private.required_training_states_query() || $q$,
+  counted as (
     select s.service, st.course_id,
            count(*) as people,
            count(*) filter (where st.status = 'done') as compliant,
            count(*) filter (where st.status = 'due-soon') as due_soon,
            count(*) filter (where st.status = 'overdue') as overdue,
            count(*) filter (where st.status = 'in-progress') as in_progress
-    from private.required_training_states(null, p_service, p_role, p_course_id, v_organisation, p_unit_id) st
+    from statuses st
     cross join lateral (
       select u.service from unnest(st.services) u(service)
       union all
       select null::public.service_code where cardinality(st.services) = 0
     ) s
-    where (p_service is null or s.service = p_service)
-      and (v_national or private.compliance_in_scope(p_service, array_remove(array[s.service], null), st.organisation_id))
+    where ($2::public.service_code is null or s.service = $2)
+      and ($7 or private.compliance_in_scope($2, array_remove(array[s.service], null), st.organisation_id))
     group by s.service, st.course_id
   )
   select k.service, k.course_id, c.title, k.people, k.compliant, k.due_soon, k.overdue, k.in_progress
   from counted k
   join public.courses c on c.id = k.course_id
-  order by k.service nulls last, c.title, k.course_id;
+  order by k.service nulls last, c.title, k.course_id $q$
+  using null::uuid, p_service, p_role, p_course_id, v_organisation, p_unit_id, private.is_admin();
 end;
 $$;
 comment on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) is
@@ -622,10 +672,14 @@ returns table(
   overdue bigint,
   in_progress bigint
 )
-language plpgsql stable
+language plpgsql volatile security definer
 set search_path = ''
+set work_mem = '64MB'
+set enable_nestloop = on
+set enable_mergejoin = on
+set enable_sort = on
+set jit = off
 as $$
-#variable_conflict use_column
 declare
   v_national boolean;
   v_organisation uuid;
@@ -636,21 +690,26 @@ begin
     raise exception 'Only administrators can see compliance by unit' using errcode = '42501';
   end if;
   v_organisation := private.compliance_organisation(p_organisation_id);
+  if v_organisation is not null and not (v_national or v_organisation = private.administered_organisation_id())
+     or v_organisation is not null and not exists (select 1 from public.organisations o where o.id = v_organisation) then
+    raise exception 'Organisation not found' using errcode = 'P0002';
+  end if;
   if p_unit_id is not null and not exists (
     select 1 from public.units u where u.id = p_unit_id and u.organisation_id = v_organisation
   ) then
     raise exception 'Unit not found' using errcode = 'P0002';
   end if;
+  perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
   if v_organisation is null then
-    return query
-    with counted as (
+    return query execute private.required_training_states_query() || $q$,
+    counted as (
       select st.organisation_id as group_id, st.course_id,
              count(*) as people,
              count(*) filter (where st.status = 'done') as compliant,
              count(*) filter (where st.status = 'due-soon') as due_soon,
              count(*) filter (where st.status = 'overdue') as overdue,
              count(*) filter (where st.status = 'in-progress') as in_progress
-      from private.required_training_states(null, p_service, p_role, p_course_id, null, null) st
+      from statuses st
       group by st.organisation_id, st.course_id
     )
     select k.group_id, null::uuid, o.name,
@@ -659,16 +718,17 @@ begin
     from counted k
     left join public.organisations o on o.id = k.group_id
     join public.courses c on c.id = k.course_id
-    order by k.group_id is not null desc, o.name, c.title, k.course_id;
+    order by k.group_id is null, o.name, k.group_id, c.title, k.course_id $q$
+    using null::uuid, p_service, p_role, p_course_id, null::uuid, null::uuid;
   else
-    return query
-    with groups as (
+    return query execute private.required_training_states_query() || $q$,
+    groups as (
       select ch.id as group_id, s.unit as unit_id
       from public.units ch
       cross join lateral private.unit_subtree(ch.id) s(unit)
-      where ch.organisation_id = v_organisation and ch.parent_id is not distinct from p_unit_id
+      where ch.organisation_id = $5 and ch.parent_id is not distinct from $6
       union all
-      select p_unit_id, p_unit_id where p_unit_id is not null
+      select $6, $6 where $6::uuid is not null
     ),
     counted as (
       select g.group_id, st.course_id,
@@ -677,19 +737,19 @@ begin
              count(*) filter (where st.status = 'due-soon') as due_soon,
              count(*) filter (where st.status = 'overdue') as overdue,
              count(*) filter (where st.status = 'in-progress') as in_progress
-      from private.required_training_states(null, p_service, p_role, p_course_id, v_organisation, p_unit_id) st
+      from statuses st
       left join groups g on g.unit_id = st.unit_id
-      where (v_national or private.compliance_in_scope(p_service, st.services, st.organisation_id))
+      where ($7 or private.compliance_in_scope($2, st.services, st.organisation_id))
       group by g.group_id, st.course_id
     )
-    select v_organisation, k.group_id, u.name,
-           k.group_id is distinct from p_unit_id
-             and exists (select 1 from public.units d where d.parent_id = k.group_id),
+    select $5, k.group_id, u.name,
+           k.group_id is distinct from $6 and exists (select 1 from public.units d where d.parent_id = k.group_id),
            k.course_id, c.title, k.people, k.compliant, k.due_soon, k.overdue, k.in_progress
     from counted k
     left join public.units u on u.id = k.group_id
     join public.courses c on c.id = k.course_id
-    order by k.group_id is not distinct from p_unit_id desc, k.group_id is not null desc, u.name, c.title, k.course_id;
+    order by k.group_id is not distinct from $6 desc, k.group_id is null, u.name, k.group_id, c.title, k.course_id $q$
+    using null::uuid, p_service, p_role, p_course_id, v_organisation, p_unit_id, v_national;
   end if;
 end;
 $$;
