@@ -34,11 +34,15 @@ const renewBeforeDaysField = z
 
 const needsRoleOrService = (value: { role?: Role | null; service?: ServiceCode | null; organisationId?: string | null }) =>
   (value.role ?? null) !== null || (value.service ?? null) !== null || (value.organisationId ?? null) !== null;
+/** No organisation given: an organisation's administrator's own is meant (the API fills it in),
+ * so only the database can tell whether the rule names someone; an explicit null is national. */
+const nationalNeedsRoleOrService = (value: { role?: Role | null; service?: ServiceCode | null; organisationId?: string | null }) =>
+  !Object.hasOwn(value, 'organisationId') || needsRoleOrService(value);
 const roleOrServiceMessage = { message: 'Choose a role, a service or both', path: ['role'] };
 const organisationField = z.string({ error: 'Choose an organisation' }).regex(UUID_PATTERN, 'Choose an organisation');
 const unitField = z.string({ error: 'Choose a unit of the organisation' }).regex(UUID_PATTERN, 'Choose a unit of the organisation');
 const unitNeedsOrganisation = (value: { organisationId?: string | null; unitId?: string | null }) =>
-  (value.unitId ?? null) === null || (value.organisationId ?? null) !== null;
+  (value.unitId ?? null) === null || !Object.hasOwn(value, 'organisationId') || value.organisationId !== null;
 const unitNeedsOrganisationMessage = { message: 'Choose the organisation of the unit', path: ['organisationId'] };
 
 /** POST /api/required-training */
@@ -55,7 +59,7 @@ export const requiredTrainingCreateSchema = z
     renewBeforeDays: renewBeforeDaysField.default(30),
   })
   .strict()
-  .refine(needsRoleOrService, roleOrServiceMessage)
+  .refine(nationalNeedsRoleOrService, roleOrServiceMessage)
   .refine(unitNeedsOrganisation, unitNeedsOrganisationMessage);
 export type RequiredTrainingCreateInput = z.input<typeof requiredTrainingCreateSchema>;
 
@@ -71,7 +75,8 @@ export const requiredTrainingUpdateSchema = z
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update', path: ['_'] })
-  .refine((v) => !('role' in v && 'service' in v && 'organisationId' in v) || needsRoleOrService(v), roleOrServiceMessage)
+  // Clearing both role and service: only with an organisation named in the same change.
+  .refine((v) => !('role' in v && 'service' in v) || needsRoleOrService(v), roleOrServiceMessage)
   .refine((v) => !('unitId' in v && 'organisationId' in v) || unitNeedsOrganisation(v), unitNeedsOrganisationMessage);
 export type RequiredTrainingUpdateInput = z.input<typeof requiredTrainingUpdateSchema>;
 
