@@ -21,7 +21,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
+import { type CurrentUser, ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
 import type { RequiredTrainingRule } from '@shared/compliance.ts';
 import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
@@ -165,11 +165,11 @@ export function RequiredTrainingManager({ user }: { user: User }) {
   const isAdmin = user.role === 'ADMIN';
   // An organisation's administrator (issue 18) makes rules of their organisation only.
   const ownOrganisation = isAdmin ? user.organisationId ?? null : null;
-  const organisationList = useOrganisationOptions(isAdmin);
+  const organisationList = useOrganisationOptions(isAdmin && !ownOrganisation);
   const organisationChoices = isAdmin && !ownOrganisation ? (organisationList.data ?? []) : null;
-  const fixedOrganisation = ownOrganisation
-    ? (organisationList.data?.find((o) => o.value === ownOrganisation) ?? { value: ownOrganisation, label: 'Your organisation' })
-    : null;
+  // The signed-in user as GET /api/user gives them carries their organisation's name.
+  const ownName = (user as Partial<CurrentUser>).organisation?.name;
+  const fixedOrganisation = ownOrganisation ? { value: ownOrganisation, label: ownName ?? 'Your organisation' } : null;
   const services: readonly string[] = isAdmin ? SERVICE_CODES : user.services.filter((s) => (SERVICE_CODES as readonly string[]).includes(s));
   const [page, setPage] = useState(1);
   const [courseFilter, setCourseFilter] = useState<string | null>(null);
