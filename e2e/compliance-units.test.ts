@@ -106,7 +106,7 @@ describe('compliance by unit: an organisation administrator requires a course fo
     await expectAccessible(page);
     await screenshot(page, 'compliance-units-rule');
 
-    const enrolled = await sql<{ userId: string }[]>`select user_id from public.enrollments where course_id = ${courseId}`;
+    const enrolled = await sql<{ userId: string }[]>`select user_id as "userId" from public.enrollments where course_id = ${courseId}`;
     const ids = enrolled.map((r) => r.userId);
     expect(ids).toContain(people.atStation.id);
     expect(ids).toContain(people.inWatch.id);
