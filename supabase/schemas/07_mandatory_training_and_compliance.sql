@@ -625,11 +625,9 @@ begin
            count(*) filter (where st.status = 'overdue') as overdue,
            count(*) filter (where st.status = 'in-progress') as in_progress
     from statuses st
-    cross join lateral (
-      select u.service from unnest(st.services) u(service)
-      union all
-      select null::public.service_code where cardinality(st.services) = 0
-    ) s
+    -- each of the person's services (one row of no service for a person of none)
+    cross join lateral unnest(case when cardinality(st.services) = 0 then array[null]::public.service_code[]
+                                   else st.services end) s(service)
     where ($2::public.service_code is null or s.service = $2)
       and ($7 or private.compliance_in_scope($2, array_remove(array[s.service], null), st.organisation_id))
     group by s.service, st.course_id
