@@ -29,6 +29,7 @@ import { requiredTrainingRoutes, myRequiredTrainingRoutes } from './routes/requi
 import { complianceRoutes } from './routes/compliance.ts';
 import { learnerRecordRoutes, myLearningRecordRoutes } from './routes/learning-record.ts';
 import { cpdEntryRoutes } from './routes/cpd-entries.ts';
+import { teamRoutes } from './routes/team.ts';
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
@@ -67,6 +68,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/instructor', instructorRoutes(config, db));
   app.route('/required-training', requiredTrainingRoutes(config, db));
   app.route('/compliance', complianceRoutes(config, db));
+  app.route('/team', teamRoutes(config, db)); // a line manager's reports
   app.route('/me', myLearningRecordRoutes(config, db)); // /learning-record[.pdf|.csv]
   app.route('/me/cpd-entries', cpdEntryRoutes(config, db));
   app.route('/me/required-training', myRequiredTrainingRoutes(config, db));
