@@ -157,6 +157,25 @@ await call('instructor students', 'GET', '/api/instructor/students', tokens.inst
 await call('instructor students, one course', 'GET', `/api/instructor/students?status=in-progress`, tokens.instructor, 200);
 await call('instructor analytics', 'GET', '/api/instructor/analytics', tokens.instructor, 200);
 
+
+// A line manager's team (issue 18): an organisation of its own where one learner manages 20 people
+// directly and, through the first of them, 5 more (managers have 3 to 40 reports).
+const [plansOrg] = await setup<{ id: string }[]>`insert into public.organisations (name, code, service)
+  values ('Plans Police', ${`PL${Date.now().toString(36)}`}, 'UKPS') returning id::text`;
+const [plansUnit] = await setup<{ id: string }[]>`insert into public.units (organisation_id, name)
+  values (${plansOrg.id}::uuid, 'Plans Station') returning id::text`;
+const team = (await setup<{ id: string }[]>`select id::text from public.profiles
+  where role = 'STUDENT' and id <> ${f.learner}::uuid and deactivated_at is null order by id limit 26`).map((r) => r.id);
+const [boss, ...reports] = team;
+await setup`update public.profiles set organisation_id = ${plansOrg.id}::uuid, unit_id = ${plansUnit.id}::uuid where id::text in ${setup(team)}`;
+await setup`update public.profiles set manager_id = ${boss}::uuid where id::text in ${setup(reports.slice(0, 20))}`;
+await setup`update public.profiles set manager_id = ${reports[0]}::uuid where id::text in ${setup(reports.slice(20))}`;
+const managerToken = await tokenFor(boss);
+await call('team page', 'GET', '/api/team', managerToken, 200);
+await call('team page, overdue, one unit', 'GET', `/api/team?status=overdue&unitId=${plansUnit.id}&search=a`, managerToken, 200);
+await call('team member record', 'GET', `/api/team/${reports[22]}`, managerToken, 200);
+await call('team export', 'GET', '/api/team/export.csv', managerToken, 200);
+
 await Deno.writeTextFile(out, JSON.stringify({ fixtures: f, realPlanner, endpoints: captured }));
 await db.end();
 await setup.end({ timeout: 5 });
