@@ -98,7 +98,13 @@ begin
   judged as (
     select c.*, s.overdue, s.due_soon, s.in_progress, s.done, count(*) over () as total
     from chosen c
-    cross join lateral private.team_status_counts(c.user_id) s
+    cross join lateral (
+        select (count(*) filter (where st.status = 'overdue'))::integer as overdue,
+               (count(*) filter (where st.status = 'due-soon'))::integer as due_soon,
+               (count(*) filter (where st.status = 'in-progress'))::integer as in_progress,
+               (count(*) filter (where st.status = 'done'))::integer as done
+        from private.required_training_status(c.user_id) st
+      ) s
     where p_status is not null
       and case p_status when 'overdue' then s.overdue when 'due-soon' then s.due_soon
                         when 'in-progress' then s.in_progress else s.done end > 0
@@ -126,7 +132,12 @@ begin
          pg.total
   from paged pg
   left join lateral (
-    select sc.* from private.team_status_counts(pg.user_id) sc where pg.overdue is null
+    select (count(*) filter (where st.status = 'overdue'))::integer as overdue,
+           (count(*) filter (where st.status = 'due-soon'))::integer as due_soon,
+           (count(*) filter (where st.status = 'in-progress'))::integer as in_progress,
+           (count(*) filter (where st.status = 'done'))::integer as done
+    from private.required_training_status(pg.user_id) st
+    where pg.overdue is null
   ) s on true
   left join lateral (
     -- The current (latest, unrevoked) certificate of each course, when it expires within 60 days.
@@ -164,26 +175,6 @@ CREATE OR REPLACE FUNCTION private.team_reports()
   where p.deactivated_at is null
 $function$;
 
-CREATE OR REPLACE FUNCTION private.team_status_counts (
-  p_person uuid
-)
-  RETURNS TABLE (
-    overdue     integer,
-    due_soon    integer,
-    in_progress integer,
-    done        integer
-  )
-  LANGUAGE sql
-  STABLE
-  SET search_path TO ''
-  AS $function$
-  select (count(*) filter (where st.status = 'overdue'))::integer,
-         (count(*) filter (where st.status = 'due-soon'))::integer,
-         (count(*) filter (where st.status = 'in-progress'))::integer,
-         (count(*) filter (where st.status = 'done'))::integer
-  from private.required_training_status(p_person) st
-$function$;
-
 CREATE OR REPLACE FUNCTION private.team_summary()
   RETURNS TABLE (
     people   bigint,
@@ -209,7 +200,13 @@ CREATE OR REPLACE FUNCTION private.team_summary()
                              where n.user_id = c.user_id and n.course_id = c.course_id
                                and n.revoked_at is null and n.issued_at > c.issued_at)))
   from private.team_reports() r
-  cross join lateral private.team_status_counts(r.user_id) s
+  cross join lateral (
+    select (count(*) filter (where st.status = 'overdue'))::integer as overdue,
+           (count(*) filter (where st.status = 'due-soon'))::integer as due_soon,
+           (count(*) filter (where st.status = 'in-progress'))::integer as in_progress,
+           (count(*) filter (where st.status = 'done'))::integer as done
+    from private.required_training_status(r.user_id) st
+  ) s
 $function$;
 
 COMMENT ON FUNCTION "private"."team_member_record"(uuid) IS 'One of the caller''s reports: their required training (status, due date), completions and certificates; no row for anyone else. Never their CPD.';
@@ -217,8 +214,6 @@ COMMENT ON FUNCTION "private"."team_member_record"(uuid) IS 'One of the caller''
 COMMENT ON FUNCTION "private"."team_members"(uuid, text, text, integer, integer) IS 'The caller''s reports, grouped by unit: required-training counts by status, certificates expiring within 60 days (count, soonest), last activity; filters unit (with sub-units), status (has a course in it), search (name or username); paged, with the total.';
 
 COMMENT ON FUNCTION "private"."team_reports"() IS 'The caller''s active reports (direct and down the manager chain) with their unit and whether they report directly.';
-
-COMMENT ON FUNCTION "private"."team_status_counts"(uuid) IS 'A person''s required courses counted by status (overdue, due soon, in progress, done), as the caller may see them.';
 
 COMMENT ON FUNCTION "private"."team_summary"() IS 'The caller''s team in figures: people, direct reports, people with something overdue, due soon, or a certificate expiring within 60 days.';
 
@@ -233,10 +228,6 @@ GRANT EXECUTE ON FUNCTION "private"."team_members"(uuid, text, text, integer, in
 REVOKE ALL ON FUNCTION "private"."team_reports"() FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."team_reports"() TO "authenticated", "postgres", "service_role";
-
-REVOKE ALL ON FUNCTION "private"."team_status_counts"(uuid) FROM PUBLIC;
-
-GRANT EXECUTE ON FUNCTION "private"."team_status_counts"(uuid) TO "authenticated", "postgres", "service_role";
 
 REVOKE ALL ON FUNCTION "private"."team_summary"() FROM PUBLIC;
 
