@@ -17,11 +17,14 @@ export interface RenderOptions {
   user?: User | null | 'loading';
   /** Routes to render instead of `ui` (e.g. the app's route table). */
   routes?: RouteObject[];
+  /** Answers already in the cache (key, data): the component renders them without a request. */
+  queryData?: ReadonlyArray<readonly [readonly unknown[], unknown]>;
 }
 
 export function renderWithProviders(ui: ReactElement | null, options: RenderOptions = {}) {
-  const { route = '/', user = null, routes } = options;
+  const { route = '/', user = null, routes, queryData = [] } = options;
   const queryClient = createQueryClient();
+  for (const [key, data] of queryData) queryClient.setQueryData(key, data);
   if (user === 'loading') {
     // A fetch that never settles keeps the user "loading" without a request: while it is in flight,
     // components asking for the user (with the app's own query function) wait for it.
