@@ -89,7 +89,8 @@ describe('OrganisationTab', () => {
     await user.click(screen.getByRole('button', { name: 'All organisations' }));
     expect(screen.getByRole('table', { name: 'Organisations' })).toBeInTheDocument();
     expect(router.state.location.search).toBe('?tab=organisation');
-    expect(screen.getByRole('button', { name: 'View units of Northshire Police' })).toHaveFocus();
+    // Focus returns once the list has rendered again (an effect after the navigation).
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'View units of Northshire Police' })).toHaveFocus());
   });
 
   it('shows an organisation administrator their own organisation\'s tree directly', () => {
