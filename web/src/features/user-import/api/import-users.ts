@@ -10,7 +10,17 @@ export const importPart = (body: { importId: string; part: number; rows: RawImpo
 
 /** The preview's values as an import request carries them (services as one `;`-separated cell). */
 export function toRawRow(row: ImportPreviewRow): RawImportRow {
-  return { line: row.line, username: row.username, email: row.email, name: row.name, role: row.role, services: row.services.join(';') };
+  return {
+    line: row.line,
+    username: row.username,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    services: row.services.join(';'),
+    organisation: row.organisation ?? '',
+    unit: row.unit ?? '',
+    manager: row.manager ?? '',
+  };
 }
 
 export interface ImportRun {
