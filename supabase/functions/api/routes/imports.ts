@@ -226,7 +226,9 @@ export function importRoutes(_config: Config, db: Db) {
       markPlacement(rows, await placementLookup(tx, rows, admin), admin.organisationId);
     });
     const invalid = rows.filter((row) => row.problems.length > 0).length;
-    const preview: ImportPreview = { rows, total: rows.length, valid: rows.length - invalid, invalid };
+    // The ids found are the server's: the import finds them again.
+    const shown = rows.map(({ organisationId: _o, unitId: _u, ...row }) => row);
+    const preview: ImportPreview = { rows: shown, total: rows.length, valid: rows.length - invalid, invalid };
     return c.json(preview);
   });
 
