@@ -84,8 +84,8 @@ export function ManagerSelect(props: {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const chosen = props.value && props.valueLabel ? { value: props.value, label: props.valueLabel } : null;
-  // While the field shows the chosen name, the search is that name: ask for the organisation's first people instead.
-  const term = chosen && debounced === chosen.label ? '' : debounced;
+  // While the field shows a chosen "Name (@username)", the search is for that username.
+  const term = /\(@([^)]+)\)$/.exec(debounced)?.[1] ?? debounced;
   const people = usePeopleOf(props.organisationId, term);
   const data = useMemo(() => {
     const found = (people.data?.items ?? [])
