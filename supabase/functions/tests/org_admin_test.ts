@@ -171,11 +171,27 @@ test('org admin: the national-only routes stay 403', async () => {
   assert.equal((await call('GET', '/api/roles', { token })).status, 403);
   assert.equal((await call('PUT', '/api/roles/INSTRUCTOR/services', { token, body: { services: ['UKPS'] } })).status, 403);
   assert.equal((await call('POST', '/api/organisations', { token, body: { name: 'Mine', code: `M${unique().slice(-8)}`, service: 'UKPS' } })).status, 403);
-  assert.equal((await call('GET', '/api/audit', { token })).status, 403);
-  assert.equal((await call('GET', '/api/audit/export.csv', { token })).status, 403);
   // Adding one account (the Add User dialog) stays national: an organisation's administrator imports.
   const id = unique();
   assert.equal((await call('POST', '/api/users', { token, body: { username: `oa_${id}`, email: `oa_${id}@example.test`, name: 'Added', role: 'ADMIN' } })).status, 403);
+});
+
+test('org admin: the activity trail holds the events by or about their people only (row-level security on audit_events)', async () => {
+  await db.sql`insert into public.audit_events (action, target_type, target_id, target_label) values
+    ('orgadmintest.about', 'user', ${personA.id}::uuid, ${personA.username}),
+    ('orgadmintest.about', 'user', ${personB.id}::uuid, ${personB.username}),
+    ('orgadmintest.about', 'user', ${nobody.id}::uuid, ${nobody.username})`;
+  const page = await call('GET', '/api/audit?action=orgadmintest.about&pageSize=100', { token: adminA.token });
+  assert.equal(page.status, 200, page.text);
+  assert.deepEqual(page.json.items.map((e: { targetLabel: string }) => e.targetLabel), [personA.username]);
+  const csv = await call('GET', '/api/audit/export.csv?action=orgadmintest.about', { token: adminA.token });
+  assert.equal(csv.status, 200, csv.text);
+  assert.ok(csv.text.includes(personA.username) && !csv.text.includes(personB.username) && !csv.text.includes(nobody.username));
+  const all = await call('GET', '/api/audit?action=orgadmintest.about&pageSize=100', { token: national.token });
+  assert.equal(all.json.total, 3);
+  // A person who administers nothing still reads nothing.
+  assert.equal((await call('GET', '/api/audit', { token: personA.token })).status, 403);
+  await db.sql`delete from public.audit_events where action = 'orgadmintest.about'`;
 });
 
 test('import: organisation, unit and manager columns, checked in the preview and applied on import; an org admin imports into theirs only', async () => {
