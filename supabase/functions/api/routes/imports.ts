@@ -170,7 +170,7 @@ function exportPage(
       ${query.service ? tx`and p.services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
       ${query.role ? tx`and p.role = ${query.role}::public.user_role` : tx``}
       ${query.organisationId ? tx`and p.organisation_id = ${query.organisationId}::uuid` : tx``}
-      ${query.unitId ? tx`and p.unit_id in (select private.unit_subtree(${query.unitId}::uuid))` : tx``}
+      ${query.unitId ? tx`and p.unit_id = any (array(select private.unit_subtree(${query.unitId}::uuid)))` : tx``}
       ${query.managerId ? tx`and p.manager_id = ${query.managerId}::uuid` : tx``}
       order by p.created_at desc, p.id desc
       limit ${EXPORT_PAGE}

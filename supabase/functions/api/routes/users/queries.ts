@@ -104,7 +104,7 @@ export function filterUsers(tx: Statements, term: string | null, query: UserList
     ${query.status === 'active' ? tx`and p.deactivated_at is null` : tx``}
     ${query.status === 'deactivated' ? tx`and p.deactivated_at is not null` : tx``}
     ${query.organisationId ? tx`and p.organisation_id = ${query.organisationId}::uuid` : tx``}
-    ${query.unitId ? tx`and p.unit_id in (select private.unit_subtree(${query.unitId}::uuid))` : tx``}
+    ${query.unitId ? tx`and p.unit_id = any (array(select private.unit_subtree(${query.unitId}::uuid)))` : tx``}
     ${query.managerId ? tx`and p.manager_id = ${query.managerId}::uuid` : tx``}`;
   return [
     tx<{ total: number }[]>`select count(*)::int as total from public.profiles p ${where()}`,
