@@ -61,13 +61,13 @@ describe('user dialog: organisation, unit and manager', () => {
     const row = page.locator(`tr[data-user="${person.username}"]`);
     await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Users"] tbody tr').length === 1);
     await row.waitFor();
-    await expect(row.getByText(`Placeshire Police ${suffix}`)).toBeTruthy();
+    await row.getByText(`Placeshire Police ${suffix}`).waitFor();
     await row.getByRole('button', { name: `Edit ${person.name}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit User' });
     await dialog.waitFor();
 
     // The unit, by its path, from the keyboard.
-    const unit = dialog.getByRole('textbox', { name: 'Unit' });
+    const unit = dialog.getByLabel('Unit', { exact: true }).and(page.locator('input'));
     await unit.focus();
     await page.keyboard.type('Central');
     await page.getByRole('option', { name: 'North Area / Central Station' }).waitFor();
@@ -76,7 +76,7 @@ describe('user dialog: organisation, unit and manager', () => {
     expect(await unit.inputValue()).toBe('North Area / Central Station');
 
     // The manager, found on the server by part of their name.
-    const managerInput = dialog.getByRole('textbox', { name: 'Manager' });
+    const managerInput = dialog.getByLabel('Manager', { exact: true }).and(page.locator('input'));
     await managerInput.focus();
     await page.keyboard.type('Morgan');
     await page.getByRole('option', { name: `${manager.name} (@${manager.username})` }).waitFor();

@@ -18,18 +18,17 @@ export function OrganisationSelect(props: {
 }) {
   const organisations = useOrganisations();
   const data = useMemo(
-    () => [
-      { value: '', label: props.noneLabel },
-      ...(organisations.data ?? []).map((o) => ({ value: o.id, label: `${o.name} (${o.code})` })),
-    ],
-    [organisations.data, props.noneLabel],
+    () => (organisations.data ?? []).map((o) => ({ value: o.id, label: `${o.name} (${o.code})` })),
+    [organisations.data],
   );
   return (
     <Select
       label={props.label}
       data={data}
-      value={props.value ?? ''}
-      allowDeselect={false}
+      value={props.value}
+      placeholder={props.noneLabel}
+      clearable={!props.disabled}
+      clearButtonProps={{ 'aria-label': `Clear ${props.label.toLowerCase()}` }}
       searchable
       disabled={props.disabled}
       description={props.description}
@@ -50,13 +49,15 @@ export function UnitSelect(props: {
   error?: string;
 }) {
   const units = useUnits(props.organisationId);
-  const data = useMemo(() => [{ value: '', label: props.noneLabel }, ...unitOptions(units.data ?? [])], [units.data, props.noneLabel]);
+  const data = useMemo(() => unitOptions(units.data ?? []), [units.data]);
   return (
     <Select
       label={props.label}
       data={data}
-      value={props.value ?? ''}
-      allowDeselect={false}
+      value={props.value}
+      placeholder={props.noneLabel}
+      clearable={!props.disabled}
+      clearButtonProps={{ 'aria-label': `Clear ${props.label.toLowerCase()}` }}
       searchable
       disabled={props.disabled || !props.organisationId}
       description={props.organisationId ? undefined : 'Choose an organisation first'}
@@ -91,24 +92,23 @@ export function ManagerSelect(props: {
     const found = (people.data?.items ?? [])
       .filter((p) => p.id !== props.excludeId)
       .map((p) => ({ value: p.id, label: `${p.name} (@${p.username})` }));
-    const options = [{ value: '', label: props.noneLabel }, ...found];
-    if (chosen && !found.some((o) => o.value === chosen.value)) options.splice(1, 0, chosen);
-    return options;
-  }, [people.data, props.excludeId, props.noneLabel, chosen?.value, chosen?.label]);
+    return chosen && !found.some((o) => o.value === chosen.value) ? [chosen, ...found] : found;
+  }, [people.data, props.excludeId, chosen?.value, chosen?.label]);
   return (
     <Select
       label={props.label}
-      placeholder="Type a name, username or email"
+      placeholder={props.noneLabel}
       data={data}
-      value={props.value ?? ''}
-      allowDeselect={false}
+      value={props.value}
+      clearable={!props.disabled}
+      clearButtonProps={{ 'aria-label': `Clear ${props.label.toLowerCase()}` }}
       searchable
       searchValue={search}
       onSearchChange={setSearch}
       // The server has searched already: show what it found as it is.
       filter={({ options }) => options}
       disabled={props.disabled || !props.organisationId}
-      description={props.organisationId ? 'A person of the same organisation' : 'Choose an organisation first'}
+      description={props.organisationId ? 'Type part of the name, username or email of a person of the organisation' : 'Choose an organisation first'}
       error={props.error}
       nothingFoundMessage={people.isFetching ? 'Searching…' : 'Nobody of the organisation matches'}
       onChange={(value, option) => props.onChange(value ? value : null, value ? option?.label ?? null : null)}
