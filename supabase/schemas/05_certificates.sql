@@ -13,6 +13,7 @@ create table public.certificates (
   user_id uuid references public.profiles (id) on delete set null,
   course_id uuid references public.courses (id) on delete set null,
   learner_name text not null,
+  organisation_name text,
   course_title text not null,
   service public.service_code,
   template public.certificate_template not null default 'standard',
@@ -44,6 +45,9 @@ comment on column public.certificates.verification_code is
 
 comment on column public.certificates.learner_name is
   'The learner''s name at issue.';
+
+comment on column public.certificates.organisation_name is
+  'The learner''s organisation at issue (null for a learner of none): verification shows the organisation the certificate was earned in, even after the person moves; a reissue keeps it.';
 
 comment on column public.certificates.course_title is
   'The course title at issue.';
@@ -124,25 +128,29 @@ grant all on public.certificates to service_role;
 -- Functions
 -- ---------------------------------------------------------------------------
 
--- Issue the certificate of the enrolment's current cycle, with its expiry (once per cycle).
+-- Issue the certificate of the enrolment's current cycle, with its expiry (once per cycle). plpgsql,
+-- because it reads public.organisations, created later (13_organisations.sql).
 create function private.issue_certificate(p_user_id uuid, p_course_id uuid)
 returns void
-language sql security definer
+language plpgsql security definer
 set search_path = ''
 as $$
-  insert into public.certificates (user_id, course_id, cycle, learner_name, course_title, service, template, expires_at)
-  select p.id, c.id, e.cycle, p.name, c.title, c.service,
+begin
+  insert into public.certificates (user_id, course_id, cycle, learner_name, organisation_name, course_title, service, template, expires_at)
+  select p.id, c.id, e.cycle, p.name, o.name, c.title, c.service,
          coalesce((select s.certificate_template from public.settings s where s.id), 'standard'),
          case when c.certificate_valid_months is not null
               then now() + make_interval(months => c.certificate_valid_months) end
   from public.profiles p
   join public.enrollments e on e.user_id = p.id and e.course_id = p_course_id
   join public.courses c on c.id = e.course_id
+  left join public.organisations o on o.id = p.organisation_id
   where p.id = p_user_id
-  on conflict (user_id, course_id, cycle) do nothing
+  on conflict (user_id, course_id, cycle) do nothing;
+end;
 $$;
 comment on function private.issue_certificate(uuid,uuid) is
-  'Internal: issues the certificate of the enrolment''s current cycle, with a snapshot of learner name, course title, service and template, and its expiry.';
+  'Internal: issues the certificate of the enrolment''s current cycle, with a snapshot of learner name, organisation name, course title, service and template, and its expiry.';
 revoke all on function private.issue_certificate(uuid,uuid) from public;
 
 -- The one definition of a certificate's state: revoked, expired, expiring (within 60 days) or valid.
@@ -264,10 +272,14 @@ comment on function private.revoke_certificate(uuid,text) is
 revoke all on function private.revoke_certificate(uuid,text) from public;
 grant execute on function private.revoke_certificate(uuid,text) to authenticated;
 
+-- The organisation shown is the certificate's snapshot (organisation_name, written at issue), not the
+-- learner's organisation today: a person who later moves keeps a true record of where they earned it,
+-- and the public check reads no profile. Nothing else of the organisation is shown.
 create function private.verify_certificate(p_code text)
 returns table(
   verification_code text,
   learner_name text,
+  organisation_name text,
   course_title text,
   service public.service_code,
   template public.certificate_template,
@@ -279,13 +291,13 @@ returns table(
 language sql stable security definer
 set search_path = ''
 as $$
-  select c.verification_code, c.learner_name, c.course_title, c.service, c.template, c.issued_at,
+  select c.verification_code, c.learner_name, c.organisation_name, c.course_title, c.service, c.template, c.issued_at,
          c.expires_at, c.revoked_at, private.certificate_state(c.expires_at, c.revoked_at)
   from public.certificates c
   where c.verification_code = upper(btrim(p_code))
 $$;
 comment on function private.verify_certificate(text) is
-  'Anyone: the certificate with this verification code (snapshot, validity and state; never the revocation reason), or no row.';
+  'Anyone: the certificate with this verification code (snapshot with the organisation at issue, validity and state; never the revocation reason), or no row.';
 revoke all on function private.verify_certificate(text) from public;
 grant execute on function private.verify_certificate(text) to anon, authenticated, service_role;
 

@@ -112,6 +112,8 @@ export interface EnrollmentCertificate extends CertificateValidity {
 export interface VerifiedCertificate {
   verificationCode: string;
   learnerName: string;
+  /** The learner's organisation when the certificate was issued (issue 18); absent for none. */
+  organisationName?: string;
   courseTitle: string;
   service: string | null;
   serviceLabel: string | null;

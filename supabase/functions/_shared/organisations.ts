@@ -1,5 +1,5 @@
 // Organisations and their units (issue 18): the shapes and zod schemas shared by the api function
-// (/api/organisations) and, later, the web app's Organisation tab.
+// (/api/organisations) and the web app's Organisation tab.
 import { z } from 'zod';
 import { UUID_PATTERN } from './ids.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
@@ -12,6 +12,8 @@ export interface Organisation {
   /** The organisation's sector. */
   service: ServiceCode;
   createdAt: string;
+  /** People of the organisation. */
+  people: number;
 }
 
 export interface Unit {
@@ -20,7 +22,7 @@ export interface Unit {
   /** null for a top-level unit. */
   parentId: string | null;
   name: string;
-  /** People whose unit this is (not counting sub-units). */
+  /** People of this unit and of every unit below it. */
   people: number;
 }
 

@@ -69,7 +69,10 @@ test('organisations: a national administrator lists every organisation and creat
   assert.equal(list.status, 200, list.text);
   const ids = list.json.map((o: { id: string }) => o.id);
   assert.ok(ids.includes(POLICE) && ids.includes(AMBULANCE));
-  assert.deepEqual(Object.keys(list.json[0]).sort(), ['code', 'createdAt', 'id', 'name', 'service']);
+  assert.deepEqual(Object.keys(list.json[0]).sort(), ['code', 'createdAt', 'id', 'name', 'people', 'service']);
+  const counted = new Map(list.json.map((o: { id: string; people: number }) => [o.id, o.people]));
+  assert.equal(counted.get(POLICE), 5); // orgadmin, manager, sergeant, constable1 and constable2
+  assert.equal(counted.get(AMBULANCE), 1);
 
   const code = `T${unique().slice(-10)}`.toUpperCase();
   const created = await call('POST', '/api/organisations', { token: admin, body: { name: '  Testshire Fire and Rescue  ', code, service: 'UKFRS' } });
@@ -77,6 +80,7 @@ test('organisations: a national administrator lists every organisation and creat
   madeOrganisations.push(created.json.id);
   assert.equal(created.json.name, 'Testshire Fire and Rescue');
   assert.equal(created.json.service, 'UKFRS');
+  assert.equal(created.json.people, 0);
   const again = await call('POST', '/api/organisations', { token: admin, body: { name: 'Copy', code: code.toLowerCase(), service: 'UKFRS' } });
   assert.equal(again.status, 409, again.text);
   assert.ok(again.json.fields.code);
@@ -119,6 +123,38 @@ test('units: read the tree of one\'s own organisation with each unit\'s people; 
   const admin = await login('admin');
   assert.equal((await call('GET', `/api/organisations/${AMBULANCE}/units`, { token: admin })).status, 200);
   assert.equal((await call('GET', `/api/organisations/${crypto.randomUUID()}/units`, { token: admin })).status, 404);
+});
+
+test('units: each unit counts its people and its sub-units\' people, in one statement', async () => {
+  const orgadmin = await login('orgadmin');
+  const base = `/api/organisations/${POLICE}/units`;
+  const people = async () => {
+    const units = await call('GET', base, { token: orgadmin });
+    assert.equal(units.status, 200, units.text);
+    return new Map(units.json.map((u: { id: string; people: number }) => [u.id, u.people]));
+  };
+  const before = await people();
+  // manager in Central Station; sergeant and constable1 in Response Team 1; constable2 in Team 2.
+  assert.equal(before.get(RESPONSE_TEAM_1), 2);
+  assert.equal(before.get(RESPONSE_TEAM_2), 1);
+  assert.equal(before.get(CENTRAL_STATION), 4);
+  assert.equal(before.get(NORTH_AREA), 4);
+
+  // A moved unit carries its people to its new ancestors; the answer of the move counts its subtree.
+  const moved = await call('PUT', `${base}/${RESPONSE_TEAM_2}`, { token: orgadmin, body: { parentId: null } });
+  assert.equal(moved.status, 200, moved.text);
+  assert.equal(moved.json.people, 1);
+  const after = await people();
+  assert.equal(after.get(CENTRAL_STATION), 3);
+  assert.equal(after.get(NORTH_AREA), 3);
+  assert.equal(after.get(RESPONSE_TEAM_2), 1);
+  const back = await call('PUT', `${base}/${RESPONSE_TEAM_2}`, { token: orgadmin, body: { parentId: CENTRAL_STATION } });
+  assert.equal(back.status, 200, back.text);
+  assert.equal((await people()).get(NORTH_AREA), 4);
+
+  // The national administrator sees the same counts.
+  const national = await call('GET', base, { token: await login('admin') });
+  assert.equal(national.json.find((u: { id: string }) => u.id === NORTH_AREA).people, 4);
 });
 
 test('units: add, rename and move within one\'s organisation, with 400, 404 and 409', async () => {
@@ -237,6 +273,30 @@ test('users: the admin list and PUT /api/users/:id carry organisation, unit and 
   assert.equal((await call('PUT', url, { token: orgadmin, body: { unitId: RESPONSE_TEAM_2 } })).status, 200);
   const manager = await login('manager');
   assert.equal((await call('PUT', url, { token: manager, body: { managerId: MANAGER } })).status, 403);
+});
+
+test('certificates: the public verification names the organisation of issue, and none for a learner of none', async () => {
+  const course = '10000000-0000-4000-a000-000000000001';
+  const loner = (await register()).user;
+  try {
+    for (const id of [constable1.id, loner.id]) {
+      await db.sql`insert into public.enrollments (user_id, course_id) values (${id}::uuid, ${course}::uuid) on conflict do nothing`;
+      await db.sql`select private.issue_certificate(${id}::uuid, ${course}::uuid)`;
+    }
+    const codes = await db.sql<{ userId: string; code: string }[]>`
+      select user_id as "userId", verification_code as code from public.certificates
+      where course_id = ${course}::uuid and user_id in (${constable1.id}::uuid, ${loner.id}::uuid)`;
+    const codeOf = (id: string) => codes.find((c) => c.userId === id)!.code;
+    const police = await call('GET', `/api/certificates/verify/${codeOf(constable1.id)}`);
+    assert.equal(police.status, 200, police.text);
+    assert.equal(police.json.organisationName, 'Testshire Police');
+    const none = await call('GET', `/api/certificates/verify/${codeOf(loner.id)}`);
+    assert.equal(none.status, 200, none.text);
+    assert.equal('organisationName' in none.json, false);
+  } finally {
+    await db.sql`delete from public.certificates where course_id = ${course}::uuid and user_id in (${constable1.id}::uuid, ${loner.id}::uuid)`;
+    await db.sql`delete from public.enrollments where course_id = ${course}::uuid and user_id in (${constable1.id}::uuid, ${loner.id}::uuid)`;
+  }
 });
 
 test('(clean up the units and organisations made here)', async () => {

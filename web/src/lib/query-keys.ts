@@ -107,6 +107,15 @@ export const adminKeys = {
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
 };
 
+/** GET /api/organisations and /api/organisations/:id/units (issue 18). */
+export const organisationKeys = {
+  all: ['organisations'] as const,
+  list: () => [...organisationKeys.all, 'list'] as const,
+  units: (organisationId: string) => [...organisationKeys.all, 'units', organisationId] as const,
+  /** After a unit write: that organisation's tree, and the list (its counts). */
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: organisationKeys.all }),
+};
+
 /** GET /api/instructor/stats, /students and /analytics. */
 export const instructorKeys = {
   all: ['instructor'] as const,
@@ -150,11 +159,3 @@ export function invalidateLearning(queryClient: QueryClient) {
     queryClient.invalidateQueries({ queryKey: userKeys.current }),
   ]);
 }
-
-/** GET /api/organisations and /api/organisations/:id/units (issue 18). */
-export const organisationKeys = {
-  all: ['organisations'] as const,
-  list: () => [...organisationKeys.all, 'list'] as const,
-  units: (organisationId: string) => [...organisationKeys.all, organisationId, 'units'] as const,
-  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: organisationKeys.all }),
-};

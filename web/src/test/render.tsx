@@ -3,7 +3,6 @@
 // query (null = visitor, undefined = still loading), so no test needs a server.
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
-import type { QueryClient } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { User } from '@shared/domain.ts';
@@ -18,13 +17,14 @@ export interface RenderOptions {
   user?: User | null | 'loading';
   /** Routes to render instead of `ui` (e.g. the app's route table). */
   routes?: RouteObject[];
-  /** Answers put in the query cache before the first render, as a server would have given them. */
-  seed?: (queryClient: QueryClient) => void;
+  /** Answers already in the cache (key, data): the component renders them without a request. */
+  queryData?: ReadonlyArray<readonly [readonly unknown[], unknown]>;
 }
 
 export function renderWithProviders(ui: ReactElement | null, options: RenderOptions = {}) {
-  const { route = '/', user = null, routes, seed } = options;
+  const { route = '/', user = null, routes, queryData = [] } = options;
   const queryClient = createQueryClient();
+  for (const [key, data] of queryData) queryClient.setQueryData(key, data);
   if (user === 'loading') {
     // A fetch that never settles keeps the user "loading" without a request: while it is in flight,
     // components asking for the user (with the app's own query function) wait for it.
@@ -32,7 +32,6 @@ export function renderWithProviders(ui: ReactElement | null, options: RenderOpti
   } else {
     queryClient.setQueryData(userKeys.current, user);
   }
-  seed?.(queryClient);
   const router = createMemoryRouter(routes ?? [{ path: '*', element: ui }], { initialEntries: [route] });
   const result = render(
     <AppProvider queryClient={queryClient} env="test">

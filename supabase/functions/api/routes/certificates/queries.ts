@@ -95,14 +95,16 @@ export async function countCertificates(tx: Tx, userId: string, scope: Certifica
 
 /** The public check of a code (private.verify_certificate): never the revocation reason. */
 export async function verifyCertificate(tx: Tx, code: string): Promise<VerifiedCertificate | null> {
-  const [row] = await tx<Pick<CertificateRow, 'verificationCode' | 'learnerName' | 'courseTitle' | 'service' | 'issuedAt' | 'expiresAt' | 'revokedAt' | 'state'>[]>`
-    select verification_code, learner_name, course_title, service::text as service, issued_at, expires_at, revoked_at, state
+  const [row] = await tx<(Pick<CertificateRow, 'verificationCode' | 'learnerName' | 'courseTitle' | 'service' | 'issuedAt' | 'expiresAt' | 'revokedAt' | 'state'> & { organisationName: string | null })[]>`
+    select verification_code, learner_name, organisation_name, course_title, service::text as service, issued_at, expires_at, revoked_at, state
     from private.verify_certificate(${code})`;
   if (!row) return null;
   // The reason may be personal, and the public needs only the fact and date.
   return {
     verificationCode: row.verificationCode,
     learnerName: row.learnerName,
+    // The organisation at issue (the certificate's snapshot), absent for a learner of none.
+    ...(row.organisationName ? { organisationName: row.organisationName } : {}),
     courseTitle: row.courseTitle,
     service: row.service,
     serviceLabel: row.service ? serviceLabel(row.service) : null,

@@ -1,24 +1,54 @@
-// GET /api/organisations and /api/organisations/:id/units, for the Users tab's filters and the user
-// dialog (issue 18): a national administrator reads every organisation, an organisation's
-// administrator their own.
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { UserList } from '@shared/admin.ts';
-import type { Organisation, Unit } from '@shared/organisations.ts';
+// The Organisation tab (issue 18): GET/POST /api/organisations (national administrators) and an
+// organisation's units, GET/POST /api/organisations/:id/units and PUT …/units/:unitId (rename, move).
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Organisation, OrganisationInput, Unit, UnitCreateInput, UnitUpdateInput } from '@shared/organisations.ts';
 import { api } from '@/lib/api-client';
+import type { UserList } from '@shared/admin.ts';
 import { adminKeys, organisationKeys } from '@/lib/query-keys';
 
 export const organisationsQueryOptions = () =>
-  queryOptions({ queryKey: organisationKeys.list(), queryFn: () => api.get<Organisation[]>('/organisations'), staleTime: 60_000 });
+  queryOptions({ queryKey: organisationKeys.list(), queryFn: () => api.get<Organisation[]>('/organisations') });
 
 export const useOrganisations = (enabled = true) => useQuery({ ...organisationsQueryOptions(), enabled });
 
-export const useUnits = (organisationId: string | null) =>
-  useQuery({
-    queryKey: organisationKeys.units(organisationId ?? ''),
-    queryFn: () => api.get<Unit[]>(`/organisations/${encodeURIComponent(organisationId!)}/units`),
-    enabled: Boolean(organisationId),
-    staleTime: 60_000,
+export const unitsQueryOptions = (organisationId: string) =>
+  queryOptions({
+    queryKey: organisationKeys.units(organisationId),
+    queryFn: () => api.get<Unit[]>(`/organisations/${organisationId}/units`),
   });
+
+export const useUnits = (organisationId: string) => useQuery(unitsQueryOptions(organisationId));
+
+export function useCreateOrganisation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: OrganisationInput) => api.post<Organisation>('/organisations', input),
+    onSuccess: () => organisationKeys.invalidate(queryClient),
+  });
+}
+
+export function useCreateUnit(organisationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UnitCreateInput) => api.post<Unit>(`/organisations/${organisationId}/units`, input),
+    onSuccess: () => organisationKeys.invalidate(queryClient),
+  });
+}
+
+export function useUpdateUnit(organisationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...input }: UnitUpdateInput & { id: string }) =>
+      api.put<Unit>(`/organisations/${organisationId}/units/${id}`, input),
+    onSuccess: () => organisationKeys.invalidate(queryClient),
+  });
+}
+
+// ---- The Users tab's filters and the user dialog (issue 18: people's organisation, unit, manager).
+
+/** An organisation's units for a picker: none until an organisation is chosen. */
+export const useUnitsOf = (organisationId: string | null) =>
+  useQuery({ ...unitsQueryOptions(organisationId ?? ''), enabled: Boolean(organisationId) });
 
 /** A unit's path from the top, e.g. "North Area / Central Station", and the units in that order. */
 export function unitOptions(units: readonly Unit[]): { value: string; label: string }[] {

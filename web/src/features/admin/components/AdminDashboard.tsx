@@ -1,49 +1,67 @@
-// Admin Dashboard (/admin): tabs users, courses, permissions, settings, and the
-// activity (audit) list. The tab is kept in the URL (?tab=) so it survives a reload.
+// Admin Dashboard (/admin): tabs users, organisations, courses, permissions, settings, the activity
+// (audit) list, required training and certificates. The tab is kept in the URL (?tab=) so it
+// survives a reload. A national administrator (no organisation) sees every tab; an organisation's
+// administrator (issue 18) only those they can use: users, their organisation, courses and required
+// training (permissions, settings, the activity trail and the certificate register are national).
 import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
-import type { User } from '@shared/domain.ts';
+import type { CurrentUser } from '@shared/domain.ts';
 import { ActivityTab } from './ActivityTab';
 import { CertificatesTab } from './CertificatesTab';
 import { CoursesTab } from './CoursesTab';
+import { OrganisationTab } from './OrganisationTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
 import { UsersTab } from './UsersTab';
 import { PageMeta } from '@/lib/page/page-meta';
 
-const TABS = ['users', 'courses', 'permissions', 'settings', 'activity', 'required', 'certificates'] as const;
+const TABS = ['users', 'organisation', 'courses', 'permissions', 'settings', 'activity', 'required', 'certificates'] as const;
 type Tab = (typeof TABS)[number];
+/** What an organisation's administrator may use. */
+const ORGANISATION_TABS: readonly Tab[] = ['users', 'organisation', 'courses', 'required'];
+
+/** The tabs this administrator sees: all for a national one, their organisation's for the others. */
+export function visibleTabs(user: Pick<CurrentUser, 'organisation'>): readonly Tab[] {
+  return user.organisation ? ORGANISATION_TABS : TABS;
+}
 
 /** requiredTrainingTab: the required-training feature's tab, handed in by the route. */
-export function AdminDashboard({ user, requiredTrainingTab }: { user: User; requiredTrainingTab: ReactNode }) {
+export function AdminDashboard({ user, requiredTrainingTab }: { user: CurrentUser; requiredTrainingTab: ReactNode }) {
   const [params, setParams] = useSearchParams();
+  const tabs = visibleTabs(user);
   const requested = params.get('tab');
-  const tab: Tab = (TABS as readonly string[]).includes(requested ?? '') ? (requested as Tab) : 'users';
+  const tab: Tab = tabs.includes(requested as Tab) ? (requested as Tab) : 'users';
+  const shown = (t: Tab) => tabs.includes(t);
+  const description = user.organisation
+    ? `Manage the people, units, courses and required training of ${user.organisation.name}.`
+    : 'Manage users, courses, role and service permissions, and system settings.';
   return (
     <Stack>
-      <PageMeta title="Admin Dashboard" description="Manage users, courses, role and service permissions, and system settings." />
+      <PageMeta title="Admin Dashboard" description={description} />
       <div>
         <Title order={1}>Admin Dashboard</Title>
-        <Text c="dimmed">Manage users, courses, role and service permissions, and system settings.</Text>
+        <Text c="dimmed">{description}</Text>
       </div>
       <Tabs value={tab} onChange={(value) => setParams({ tab: value ?? 'users' }, { replace: true })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="users">Users</Tabs.Tab>
+          <Tabs.Tab value="organisation">{user.organisation ? 'Organisation' : 'Organisations'}</Tabs.Tab>
           <Tabs.Tab value="courses">Courses</Tabs.Tab>
-          <Tabs.Tab value="permissions">Permissions</Tabs.Tab>
-          <Tabs.Tab value="settings">Settings</Tabs.Tab>
-          <Tabs.Tab value="activity">Activity</Tabs.Tab>
+          {shown('permissions') ? <Tabs.Tab value="permissions">Permissions</Tabs.Tab> : null}
+          {shown('settings') ? <Tabs.Tab value="settings">Settings</Tabs.Tab> : null}
+          {shown('activity') ? <Tabs.Tab value="activity">Activity</Tabs.Tab> : null}
           <Tabs.Tab value="required">Required training</Tabs.Tab>
-          <Tabs.Tab value="certificates">Certificates</Tabs.Tab>
+          {shown('certificates') ? <Tabs.Tab value="certificates">Certificates</Tabs.Tab> : null}
         </Tabs.List>
         <Tabs.Panel value="users" pt="md"><UsersTab currentUserId={user.id} /></Tabs.Panel>
+        <Tabs.Panel value="organisation" pt="md"><OrganisationTab user={user} /></Tabs.Panel>
         <Tabs.Panel value="courses" pt="md"><CoursesTab /></Tabs.Panel>
-        <Tabs.Panel value="permissions" pt="md"><PermissionsTab /></Tabs.Panel>
-        <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel>
-        <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel>
+        {shown('permissions') ? <Tabs.Panel value="permissions" pt="md"><PermissionsTab /></Tabs.Panel> : null}
+        {shown('settings') ? <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel> : null}
+        {shown('activity') ? <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel> : null}
         <Tabs.Panel value="required" pt="md">{requiredTrainingTab}</Tabs.Panel>
-        <Tabs.Panel value="certificates" pt="md"><CertificatesTab /></Tabs.Panel>
+        {shown('certificates') ? <Tabs.Panel value="certificates" pt="md"><CertificatesTab /></Tabs.Panel> : null}
       </Tabs>
     </Stack>
   );

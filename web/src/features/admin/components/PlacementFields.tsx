@@ -4,7 +4,7 @@
 import { useMemo, useState } from 'react';
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { unitOptions, useOrganisations, usePeopleOf, useUnits } from '../api/organisations';
+import { unitOptions, useOrganisations, usePeopleOf, useUnitsOf } from '../api/organisations';
 
 export function OrganisationSelect(props: {
   label: string;
@@ -48,7 +48,7 @@ export function UnitSelect(props: {
   disabled?: boolean;
   error?: string;
 }) {
-  const units = useUnits(props.organisationId);
+  const units = useUnitsOf(props.organisationId);
   const data = useMemo(() => unitOptions(units.data ?? []), [units.data]);
   return (
     <Select

@@ -6,7 +6,6 @@
 // With no organisation at all the tab is as it was.
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { QueryClient } from '@tanstack/react-query';
 import type { UserList, UserListItem } from '@shared/admin.ts';
 import type { CurrentUser } from '@shared/domain.ts';
 import type { Organisation, Unit } from '@shared/organisations.ts';
@@ -18,7 +17,7 @@ const ORG = '10000000-0000-4000-8000-000000000001';
 const NORTH = '20000000-0000-4000-8000-000000000001';
 const CENTRAL = '20000000-0000-4000-8000-000000000002';
 const organisations: Organisation[] = [
-  { id: ORG, name: 'Northshire Police', code: 'NSP', service: 'UKPS', createdAt: '2026-01-01T00:00:00.000Z' },
+  { id: ORG, name: 'Northshire Police', code: 'NSP', service: 'UKPS', createdAt: '2026-01-01T00:00:00.000Z', people: 4 },
 ];
 const units: Unit[] = [
   { id: NORTH, organisationId: ORG, parentId: null, name: 'North Area', people: 0 },
@@ -47,19 +46,19 @@ const firstPage = {
   search: '', service: null, role: null, status: null, organisationId: null, unitId: null, managerId: null, page: 1, pageSize: 20,
 };
 
-function seed(withOrganisations: boolean, forNational = true) {
-  return (queryClient: QueryClient) => {
-    queryClient.setQueryData(adminKeys.userList(firstPage), list(withOrganisations ? [constable, lead] : [{ ...makeUser() }]));
-    if (forNational) queryClient.setQueryData(organisationKeys.list(), withOrganisations ? organisations : []);
-    queryClient.setQueryData(organisationKeys.units(ORG), units);
-    queryClient.setQueryData(adminKeys.people(ORG, ''), list([lead, constable]));
-    queryClient.setQueryData(adminKeys.people(ORG, 'sergeant'), list([lead]));
-  };
+function seed(withOrganisations: boolean, forNational = true): [readonly unknown[], unknown][] {
+  return [
+    [adminKeys.userList(firstPage), list(withOrganisations ? [constable, lead] : [{ ...makeUser() }])],
+    ...(forNational ? [[organisationKeys.list(), withOrganisations ? organisations : []] as [readonly unknown[], unknown]] : []),
+    [organisationKeys.units(ORG), units],
+    [adminKeys.people(ORG, ''), list([lead, constable])],
+    [adminKeys.people(ORG, 'sergeant'), list([lead])],
+  ];
 }
 
 describe('Users tab: organisations, units and managers', () => {
   it('gives a national administrator labelled filters and columns for organisation, unit and manager', async () => {
-    renderWithProviders(<UsersTab currentUserId={national.id} />, { user: national, seed: seed(true) });
+    renderWithProviders(<UsersTab currentUserId={national.id} />, { user: national, queryData: seed(true) });
     const table = await screen.findByRole('table', { name: 'Users' });
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['Name', 'Email', 'Services', 'Role', 'Organisation', 'Unit', 'Manager', 'Joined', 'Actions']);
@@ -75,7 +74,7 @@ describe('Users tab: organisations, units and managers', () => {
   });
 
   it('edits the organisation, unit (by its path, from the keyboard) and manager in the user dialog', async () => {
-    const { user } = renderWithProviders(<UsersTab currentUserId={national.id} />, { user: national, seed: seed(true) });
+    const { user } = renderWithProviders(<UsersTab currentUserId={national.id} />, { user: national, queryData: seed(true) });
     await user.click(await screen.findByRole('button', { name: 'Edit Casey Constable' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit User' });
     const organisation = within(dialog).getByLabelText('Organisation', { selector: 'input' });
@@ -103,7 +102,7 @@ describe('Users tab: organisations, units and managers', () => {
   });
 
   it('keeps an organisation\'s administrator to their organisation', async () => {
-    const { user } = renderWithProviders(<UsersTab currentUserId={orgAdmin.id} />, { user: orgAdmin, seed: seed(true, false) });
+    const { user } = renderWithProviders(<UsersTab currentUserId={orgAdmin.id} />, { user: orgAdmin, queryData: seed(true, false) });
     const table = await screen.findByRole('table', { name: 'Users' });
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['Name', 'Email', 'Services', 'Role', 'Unit', 'Manager', 'Joined', 'Actions']);
@@ -120,7 +119,7 @@ describe('Users tab: organisations, units and managers', () => {
   });
 
   it('is as it was when there is no organisation', async () => {
-    renderWithProviders(<UsersTab currentUserId={national.id} />, { user: national, seed: seed(false) });
+    renderWithProviders(<UsersTab currentUserId={national.id} />, { user: national, queryData: seed(false) });
     const table = await screen.findByRole('table', { name: 'Users' });
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['Name', 'Email', 'Services', 'Role', 'Joined', 'Actions']);

@@ -84,6 +84,12 @@ function VerifiedCard({ certificate: c }: { certificate: VerifiedCertificate }) 
             <Text span c="dimmed">Learner: </Text>
             <strong>{c.learnerName}</strong>
           </List.Item>
+          {c.organisationName ? (
+            <List.Item>
+              <Text span c="dimmed">Organisation: </Text>
+              <strong>{c.organisationName}</strong>
+            </List.Item>
+          ) : null}
           <List.Item>
             <Text span c="dimmed">Course: </Text>
             <strong>{c.courseTitle}</strong>

@@ -1,14 +1,19 @@
-// Account details: name and email editable (shared profileSchema), username and role read-only.
+// Account details: name and email editable (shared profileSchema), username and role read-only, and
+// the person's organisation, unit and line manager (issue 18) read-only when they have them: an
+// administrator places people, nobody places themselves.
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { ROLE_LABELS, type User } from '@shared/domain.ts';
+import { type CurrentUser, ROLE_LABELS } from '@shared/domain.ts';
 import { type ProfileInput, profileSchema } from '@shared/profile.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useUpdateProfile } from '../api/update-profile';
 
-export function ProfileForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {
+/** The user as GET /api/user (and PUT /api/profile) answer: their placement's names are optional. */
+type ProfileUser = Omit<CurrentUser, 'hasReports'> & { hasReports?: boolean };
+
+export function ProfileForm({ user, onSaved }: { user: ProfileUser; onSaved: (user: CurrentUser) => void }) {
   const form = useForm<ProfileInput>({
     mode: 'controlled',
     initialValues: { name: user.name, email: user.email },
@@ -32,6 +37,11 @@ export function ProfileForm({ user, onSaved }: { user: User; onSaved: (user: Use
       <Stack gap="md">
         <TextInput label="Username" value={user.username} readOnly description="Your username cannot be changed." />
         <TextInput label="Role" value={ROLE_LABELS[user.role] ?? user.role} readOnly />
+        {user.organisation ? (
+          <TextInput label="Organisation" value={user.organisation.name} readOnly description="Your administrator sets your organisation, unit and line manager." />
+        ) : null}
+        {user.unit ? <TextInput label="Unit" value={user.unit.name} readOnly /> : null}
+        {user.manager ? <TextInput label="Line manager" value={user.manager.name} readOnly /> : null}
         <TextInput label="Full name" autoComplete="name" required withAsterisk={false} key={form.key('name')} {...form.getInputProps('name')} />
         <TextInput
           label="Email"

@@ -18,6 +18,36 @@ describe('ProfileForm', () => {
     expect(form.getByLabelText('Email')).toHaveValue('jane@example.org');
   });
 
+  it('shows the organisation, unit and line manager read-only when the person has them', () => {
+    const u = {
+      ...makeUser(),
+      organisation: { id: 'o1', name: 'Northshire Police', code: 'NSP' },
+      unit: { id: 'u1', name: 'Central Station' },
+      manager: { id: 'm1', name: 'Morgan Manager' },
+      hasReports: false,
+    };
+    renderWithProviders(<ProfileForm user={u} onSaved={() => {}} />, { user: u });
+    const form = within(screen.getByRole('form', { name: 'Account details' }));
+    expect(form.getByLabelText('Organisation')).toHaveValue('Northshire Police');
+    expect(form.getByLabelText('Organisation')).toHaveAttribute('readonly');
+    expect(form.getByLabelText('Unit')).toHaveValue('Central Station');
+    expect(form.getByLabelText('Unit')).toHaveAttribute('readonly');
+    expect(form.getByLabelText('Line manager')).toHaveValue('Morgan Manager');
+    expect(form.getByLabelText('Line manager')).toHaveAttribute('readonly');
+  });
+
+  it('shows nothing of an organisation to a person of none, and only what a person has', () => {
+    const none = makeUser();
+    const { unmount } = renderWithProviders(<ProfileForm user={none} onSaved={() => {}} />, { user: none });
+    for (const label of ['Organisation', 'Unit', 'Line manager']) expect(screen.queryByLabelText(label)).toBeNull();
+    unmount();
+    const orgOnly = { ...makeUser(), organisation: { id: 'o1', name: 'Northshire Police', code: 'NSP' }, hasReports: false };
+    renderWithProviders(<ProfileForm user={orgOnly} onSaved={() => {}} />, { user: orgOnly });
+    expect(screen.getByLabelText('Organisation')).toHaveValue('Northshire Police');
+    expect(screen.queryByLabelText('Unit')).toBeNull();
+    expect(screen.queryByLabelText('Line manager')).toBeNull();
+  });
+
   it('refuses a short name and a bad email with the specification messages', async () => {
     const u = makeUser();
     const { user } = renderWithProviders(<ProfileForm user={u} onSaved={() => {}} />, { user: u });

@@ -1,0 +1,153 @@
+// The Organisation tab (issue 18) rendered with answers of the API already in the cache: the national
+// administrator's list and the unit tree as nested, labelled lists with each unit's people; the
+// organisation administrator's own tree directly; the tabs each kind of administrator sees. The
+// writes against the real API are in e2e/organisations.test.ts.
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { CurrentUser } from '@shared/domain.ts';
+import type { Organisation, Unit } from '@shared/organisations.ts';
+import { makeUser, renderWithProviders } from '@/test/render';
+import { organisationKeys } from '@/lib/query-keys';
+import { AdminDashboard } from './AdminDashboard';
+import { buildTree, OrganisationTab } from './OrganisationTab';
+
+const POLICE = 'a0000000-0000-4000-a000-000000000001';
+const TRUST = 'a0000000-0000-4000-a000-000000000002';
+const organisations: Organisation[] = [
+  { id: POLICE, name: 'Northshire Police', code: 'NSP', service: 'UKPS', createdAt: '2026-11-01T00:00:00.000Z', people: 12 },
+  { id: TRUST, name: 'Southshire Ambulance Service NHS Trust', code: 'SAS', service: 'UKAS', createdAt: '2026-11-01T00:00:00.000Z', people: 1 },
+];
+const unit = (id: string, parentId: string | null, name: string, people: number): Unit =>
+  ({ id: `b0000000-0000-4000-a000-00000000000${id}`, organisationId: POLICE, parentId: parentId && `b0000000-0000-4000-a000-00000000000${parentId}`, name, people });
+const units: Unit[] = [
+  unit('3', '2', 'Red Watch', 3),
+  unit('1', null, 'North Area', 7),
+  unit('2', '1', 'Central Station', 5),
+  unit('4', '1', 'Harbour Station', 1),
+  unit('5', null, 'South Area', 1),
+];
+
+const national: CurrentUser = { ...makeUser({ role: 'ADMIN', username: 'admin', name: 'Admin' }), hasReports: false };
+const orgAdmin: CurrentUser = {
+  ...makeUser({ role: 'ADMIN', username: 'orgadmin', name: 'Org Admin', organisationId: POLICE }),
+  organisation: { id: POLICE, name: 'Northshire Police', code: 'NSP' },
+  hasReports: false,
+};
+
+const seeded = [[organisationKeys.list(), organisations], [organisationKeys.units(POLICE), units]] as const;
+
+describe('buildTree', () => {
+  it('nests the units under their parents, each level in name order, with their paths', () => {
+    const tree = buildTree(units);
+    expect(tree.map((n) => n.unit.name)).toEqual(['North Area', 'South Area']);
+    expect(tree[0].children.map((n) => n.unit.name)).toEqual(['Central Station', 'Harbour Station']);
+    expect(tree[0].children[0].children[0].path).toBe('North Area › Central Station › Red Watch');
+  });
+});
+
+describe('OrganisationTab', () => {
+  it('lists every organisation for a national administrator, with code, service and people', async () => {
+    renderWithProviders(<OrganisationTab user={national} />, { user: national, queryData: seeded });
+    const table = screen.getByRole('table', { name: 'Organisations' });
+    const row = within(table).getByRole('row', { name: /Northshire Police/ });
+    expect(within(row).getByText('NSP')).toBeInTheDocument();
+    expect(within(row).getByText('12')).toBeInTheDocument();
+    expect(within(row).getByText('UKPS')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add organisation' })).toBeInTheDocument();
+  });
+
+  it('checks a new organisation with the shared schema\'s messages, under each field', async () => {
+    const { user } = renderWithProviders(<OrganisationTab user={national} />, { user: national, queryData: seeded });
+    await user.click(screen.getByRole('button', { name: 'Add organisation' }));
+    const form = within(await screen.findByRole('form', { name: 'Add organisation' }));
+    await user.type(form.getByLabelText('Code'), 'N S P');
+    await user.click(form.getByRole('button', { name: 'Add organisation' }));
+    expect(await form.findByText('Name is required')).toBeInTheDocument();
+    expect(form.getByText('Code must be 2 to 16 letters, digits or dashes')).toBeInTheDocument();
+    expect(form.getByText('Choose a service')).toBeInTheDocument();
+    expect(form.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('opens an organisation\'s units as nested lists, each unit with its people, and goes back', async () => {
+    const { user, router } = renderWithProviders(<OrganisationTab user={national} />, {
+      user: national, route: '/admin?tab=organisation', queryData: seeded,
+    });
+    await user.click(screen.getByRole('button', { name: 'View units of Northshire Police' }));
+    expect(new URLSearchParams(router.state.location.search).get('organisation')).toBe(POLICE); // kept on a reload
+    const top = screen.getByRole('list', { name: 'Units of Northshire Police' });
+    const north = within(top).getAllByRole('listitem').find((li) => li.dataset.unitName === 'North Area')!;
+    expect(within(north).getByText('7 people')).toBeInTheDocument();
+    const underNorth = within(north).getByRole('list', { name: 'Units under North Area' });
+    const central = within(underNorth).getAllByRole('listitem').find((li) => li.dataset.unitName === 'Central Station')!;
+    expect(central.dataset.level).toBe('2');
+    const underCentral = within(central).getByRole('list', { name: 'Units under Central Station' });
+    expect(within(underCentral).getByText('Red Watch')).toBeInTheDocument();
+    expect(within(underCentral).getByText('3 people')).toBeInTheDocument();
+    expect(screen.getAllByText('1 person')).toHaveLength(2); // Harbour Station and South Area
+    expect(screen.getByRole('button', { name: 'Actions for Red Watch' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'All organisations' }));
+    expect(screen.getByRole('table', { name: 'Organisations' })).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?tab=organisation');
+    expect(screen.getByRole('button', { name: 'View units of Northshire Police' })).toHaveFocus();
+  });
+
+  it('shows an organisation administrator their own organisation\'s tree directly', () => {
+    renderWithProviders(<OrganisationTab user={orgAdmin} />, { user: orgAdmin, queryData: seeded });
+    expect(screen.queryByRole('table', { name: 'Organisations' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add organisation' })).toBeNull();
+    expect(screen.getByRole('heading', { name: /Northshire Police/ })).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Units of Northshire Police' })).toBeInTheDocument();
+  });
+
+  it('offers every unit but the one moved and those below it as its new parent, and the top level', async () => {
+    const { user } = renderWithProviders(<OrganisationTab user={orgAdmin} />, { user: orgAdmin, queryData: seeded });
+    await user.click(screen.getByRole('button', { name: 'Actions for North Area' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Move' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Move North Area' }));
+    await user.click(dialog.getByRole('combobox', { name: 'New parent unit' }));
+    const options = (await screen.findAllByRole('option')).map((o) => o.textContent);
+    expect(options).toEqual(['Top level (no parent unit)', 'South Area']);
+
+    await user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Actions for North Area' })).toHaveFocus());
+  });
+
+  it('asks for a name before adding a unit under another', async () => {
+    const { user } = renderWithProviders(<OrganisationTab user={orgAdmin} />, { user: orgAdmin, queryData: seeded });
+    await user.click(screen.getByRole('button', { name: 'Actions for Central Station' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Add a unit under it' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add a unit under Central Station' }));
+    await user.click(dialog.getByRole('button', { name: 'Add unit' }));
+    expect(await dialog.findByText('Name is required')).toBeInTheDocument();
+  });
+});
+
+describe('AdminDashboard tabs', () => {
+  const tabs = () => screen.getAllByRole('tab').map((t) => t.textContent);
+
+  it('a national administrator sees every tab, Organisations among them', () => {
+    renderWithProviders(<AdminDashboard user={national} requiredTrainingTab={null} />, {
+      user: national, route: '/admin?tab=organisation', queryData: seeded,
+    });
+    expect(tabs()).toEqual(['Users', 'Organisations', 'Courses', 'Permissions', 'Settings', 'Activity', 'Required training', 'Certificates']);
+    expect(screen.getByRole('tab', { name: 'Organisations' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('an organisation administrator sees only the tabs they can use, and no national one even by URL', () => {
+    renderWithProviders(<AdminDashboard user={orgAdmin} requiredTrainingTab={null} />, {
+      user: orgAdmin, route: '/admin?tab=organisation', queryData: seeded,
+    });
+    expect(tabs()).toEqual(['Users', 'Organisation', 'Courses', 'Required training']);
+    expect(screen.getByText(/of Northshire Police\.$/)).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Units of Northshire Police' })).toBeInTheDocument();
+  });
+
+  it('sends an organisation administrator asking for a national tab to Users', () => {
+    renderWithProviders(<AdminDashboard user={orgAdmin} requiredTrainingTab={null} />, {
+      user: orgAdmin, route: '/admin?tab=settings', queryData: seeded,
+    });
+    expect(screen.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.queryByRole('tab', { name: 'Settings' })).toBeNull();
+  });
+});
