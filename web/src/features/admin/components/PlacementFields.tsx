@@ -77,6 +77,8 @@ export function ManagerSelect(props: {
   valueLabel?: string;
   onChange: (value: string | null, label: string | null) => void;
   noneLabel: string;
+  /** Said under the label once an organisation is chosen. */
+  hint?: string;
   /** The person being edited: never their own manager. */
   excludeId?: string;
   disabled?: boolean;
@@ -108,7 +110,7 @@ export function ManagerSelect(props: {
       // The server has searched already: show what it found as it is.
       filter={({ options }) => options}
       disabled={props.disabled || !props.organisationId}
-      description={props.organisationId ? 'Type part of the name, username or email of a person of the organisation' : 'Choose an organisation first'}
+      description={props.organisationId ? props.hint : 'Choose an organisation first'}
       error={props.error}
       nothingFoundMessage={people.isFetching ? 'Searching…' : 'Nobody of the organisation matches'}
       onChange={(value, option) => props.onChange(value ? value : null, value ? option?.label ?? null : null)}

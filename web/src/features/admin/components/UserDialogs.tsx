@@ -134,6 +134,7 @@ export function EditUserDialog({ user, self, placing = false, national = true, o
                 organisationId={form.values.organisationId}
                 value={form.values.managerId}
                 valueLabel={managerLabel}
+                hint="Type part of the name, username or email of a person of the organisation"
                 excludeId={user?.id}
                 disabled={self}
                 error={form.errors.managerId as string | undefined}
