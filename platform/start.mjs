@@ -13,12 +13,14 @@ import { startGateway } from './gateway.mjs';
 import { startFunctions } from './functions.mjs';
 import { buildWeb } from './web.mjs';
 import { freePort } from './ports.mjs';
+import { schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * @param {{ dataDir?: string, host?: string, port?: number, dbPort?: number, mailPort?: number, databaseUrl?: string,
- *   web?: boolean, log?: (msg: string) => void }} [options]
+ *   web?: boolean, notificationsEverySeconds?: number, log?: (msg: string) => void }} [options]
+ * notificationsEverySeconds: run private.decide_notifications(now()) this often (0 or absent: never).
  */
 export async function startPlatform(options = {}) {
   const {
@@ -79,6 +81,10 @@ export async function startPlatform(options = {}) {
     });
     stops.push(gateway.stop);
 
+    // Notifications (issue 19): the schedule pg_cron runs on hosted Supabase.
+    const notifications = startNotificationScheduler({ sql, everySeconds: options.notificationsEverySeconds ?? 0, log });
+    stops.push(notifications.stop);
+
     return {
       url: publicUrl,
       dbUrl: database.url,
@@ -86,6 +92,7 @@ export async function startPlatform(options = {}) {
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
       mailUrl: mail.url,
+      decideNotifications: notifications.runOnce,
       stop,
     };
   } catch (error) {
@@ -109,6 +116,7 @@ export async function main(argv = process.argv.slice(2)) {
     dbPort: process.env.DB_PORT !== undefined ? Number(process.env.DB_PORT) : undefined,
     databaseUrl: process.env.DATABASE_URL || undefined,
     web: !argv.includes('--no-web'),
+    notificationsEverySeconds: schedulerSeconds(process.env),
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(

@@ -1,10 +1,12 @@
-// `npm run seed:scale`: a national-size data set for the benchmark and the query-plan proofs (issue 6).
+// `npm run seed:scale`: a national-size data set for the benchmark and the query-plan proofs (issue 6):
+// 40 organisations with 2,000 units and 100,000 people, each with a line manager (issue 18).
 //
 //   npm run seed:scale                         full preset into database esl_scale on the machine's
 //                                              Postgres (postgres://postgres@127.0.0.1:5432), recreated
 //   DATABASE_URL=<url> npm run seed:scale      into that database (migrated first; must not hold a
 //                                              generated set yet)
-//   npm run seed:scale -- --preset small       2,000 users, 200 courses, 20,000 enrolments
+//   npm run seed:scale -- --preset small       6 organisations, 240 units, 2,000 users, 200 courses,
+//                                              20,000 enrolments
 //   npm run seed:scale -- --preset small --pglite <dir>
 //                                              into the embedded PGlite of a platform data directory
 //                                              (then `DATA_DIR=<dir> node platform/start.mjs` serves it)
@@ -92,7 +94,11 @@ async function main() {
     for (const table of COUNTED_TABLES) console.log(`  ${table.padEnd(28)} ${result.counts[table].toLocaleString('en-GB').padStart(11)}`);
     const [sample] = await sql`
       select
-        (select username from public.profiles where id = ${scaleId(100, 1)}::uuid) as admin,
+        (select p.username || ' (' || o.code || ')' from public.profiles p join public.organisations o on o.id = p.organisation_id
+          where p.role = 'ADMIN' and p.id::text like '%-5ca1-4000-8000-000000000001' order by p.id limit 1) as "organisation admin",
+        (select m.username from public.profiles m
+          where m.id = (select r.manager_id from public.profiles r where r.manager_id::text like '%-5ca1-4000-8000-000000000001'
+                        group by r.manager_id order by abs(count(*) - 20), r.manager_id limit 1)) as manager,
         (select p.username from public.profiles p
           join public.courses c on c.author_id = p.id
           join public.enrollments e on e.course_id = c.id
@@ -102,8 +108,8 @@ async function main() {
         (select p.username from public.profiles p
           where p.id in (${scaleId(105, 1)}::uuid, ${scaleId(106, 1)}::uuid, ${scaleId(107, 1)}::uuid, ${scaleId(108, 1)}::uuid)
           order by (select count(*) from public.enrollments e where e.user_id = p.id) desc limit 1) as learner`;
-    console.log(`\nSign in (password ${PASSWORD} for every account): demo admin / instructor / student, or generated`);
-    console.log(`  admin ${sample.admin}, instructor ${sample.instructor}, learner ${sample.learner}`);
+    console.log(`\nSign in (password ${PASSWORD} for every account): demo admin (national) / instructor / student, or generated`);
+    console.log(`  ${Object.entries(sample).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     console.log(`\nDone in ${total.toFixed(1)} s (${result.phases.map((p) => `${p.name} ${p.seconds.toFixed(1)} s`).join(', ')}).`);
     console.log(`SEED_SCALE_DONE ${JSON.stringify({ database: redact(target), preset: options.preset, seconds: Number(total.toFixed(1)), migrateSeconds: Number(migrateSeconds.toFixed(1)), phases: result.phases.map((p) => ({ ...p, seconds: Number(p.seconds.toFixed(1)), ...(p.cpuSeconds === undefined ? {} : { cpuSeconds: Number(p.cpuSeconds.toFixed(1)) }) })), counts: result.counts, password: PASSWORD, accounts: sample })}`);
   } finally {

@@ -1,6 +1,7 @@
 -- Phase 2: {{courses}} courses across the six services, each written by an instructor of its service
 -- (the first twenty by the demo instructor, in UKPS and MISC, so signing in as `instructor` shows a
--- full dashboard); 85 % published (ACTIVE), 12 % DRAFT, 3 % ARCHIVED; about 3 % of the published
+-- full dashboard; one in twenty of the others its author's organisation's own course,
+-- courses.organisation_id, the rest national); 85 % published (ACTIVE), 12 % DRAFT, 3 % ARCHIVED; about 3 % of the published
 -- ones featured. Then {{modules}} modules (about 3 % of courses have none, the others 1 to 19), a
 -- quiz on every 20th module ({{quizzes}} quizzes) with 4 to 6 questions each.
 
@@ -61,7 +62,6 @@ select p.j,
        now() - interval '1000 days' + (p.j::float8 / {{courses}}) * interval '990 days' as created_at
 from placed p join topics t on t.service = p.service;
 
--- Authors: an instructor of the course's service, spread evenly (round robin by course number).
 create temp table scale_authors on commit drop as
 select p.id, s.service, row_number() over (partition by s.service order by p.id) as rn
 from public.profiles p, unnest(p.services) as s(service)
@@ -72,29 +72,37 @@ create temp table scale_author_counts on commit drop as
 select service, count(*) as n from scale_authors group by service;
 analyze scale_courses;
 
+-- Authors: an instructor of the course's service, spread evenly (round robin by course number).
+-- One course in twenty (from the 21st) belongs to its author's organisation; the rest are national.
+alter table scale_courses add column author_id uuid, add column organisation_id uuid;
+update scale_courses c set author_id = case when c.j <= 20 then '00000000-0000-4000-a000-000000000002'::uuid
+    else (select a.id from scale_authors a join scale_author_counts ac on ac.service = a.service
+          where a.service = c.service and a.rn = 1 + (c.j % ac.n)) end;
+update scale_courses c set organisation_id = p.organisation_id
+from public.profiles p where p.id = c.author_id and c.j > 20 and c.j % 20 = 3;
+
 insert into public.courses (id, title, description, service, cover_image, author_id, duration, level, featured,
-  requires_enrollment, status, certificate_valid_months, created_at, updated_at)
+  requires_enrollment, status, certificate_valid_months, organisation_id, created_at, updated_at)
 select c.id,
        c.topic || ': ' || c.qualifier || case when c.j % 3 = 0 then ' (' || c.region || ')' else '' end,
        'A ' || lower(c.level::text) || ' course on ' || lower(c.topic) || ' for staff in ' || c.region || '. '
          || 'It covers the law and guidance that apply, the decisions you will face on shift, and how to record '
          || 'them; each module ends with a short check of what you have learnt.',
        c.service, null,
-       case when c.j <= 20 then '00000000-0000-4000-a000-000000000002'::uuid
-            else (select a.id from scale_authors a join scale_author_counts ac on ac.service = a.service
-                  where a.service = c.service and a.rn = 1 + (c.j % ac.n)) end,
+       c.author_id,
        c.duration, c.level,
-       c.status = 'ACTIVE' and c.j % 33 = 0,
+       c.status = 'ACTIVE' and c.j % 33 = 0 and c.organisation_id is null,
        c.j % 20 <> 7,
        c.status,
        case when c.j % 10 < 3 then 12 when c.j % 10 = 3 then 24 end,
+       c.organisation_id,
        c.created_at,
        c.created_at + (c.h2 * interval '30 days')
 from scale_courses c order by c.j;
 
 -- The catalogue's totals, as the courses' statement triggers keep them (private.count_courses).
 insert into private.course_counts as cc (status, service, courses)
-select c.status, c.service, count(*) from scale_courses c group by 1, 2 order by 1, 2
+select c.status, c.service, count(*) from scale_courses c where c.organisation_id is null group by 1, 2 order by 1, 2
 on conflict (status, service) do update set courses = cc.courses + excluded.courses;
 
 -- Modules: about 3 % of courses have none; the others 1..19, topped up so the total is exact.
@@ -173,5 +181,5 @@ cross join lateral generate_series(1, 4 + (q.qn::int % 3)) as k;
 
 -- Kept for the next phases in the generator's own schema (dropped at the end).
 create table scale_gen.course_facts as
-select c.id as course_id, c.service, c.status, c.created_at, mc.n as modules, c.j
+select c.id as course_id, c.service, c.status, c.created_at, mc.n as modules, c.j, c.organisation_id
 from scale_courses c join scale_module_counts mc on mc.j = c.j;

@@ -9,10 +9,16 @@
 // Every constraint other than the foreign keys (unique, check, not null) is still enforced.
 import fs from 'node:fs';
 
+// Organisations and units: every organisation needs at least 40 units for its three levels (so that
+// every manager has 3 to 40 reports), so the small preset keeps six organisations, one of each
+// service, with 40 units each, rather than 1/50 of the full preset's.
 export const PRESETS = {
-  full: { users: 100_000, courses: 10_000, modules: 100_000, quizzes: 5_000, enrollments: 1_000_000 },
-  small: { users: 2_000, courses: 200, modules: 2_000, quizzes: 100, enrollments: 20_000 },
+  full: { organisations: 40, units: 2_000, users: 100_000, courses: 10_000, modules: 100_000, quizzes: 5_000, enrollments: 1_000_000 },
+  small: { organisations: 6, units: 240, users: 2_000, courses: 200, modules: 2_000, quizzes: 100, enrollments: 20_000 },
 };
+
+/** The organisations' list in 01-users.sql has this many. */
+export const MAX_ORGANISATIONS = 40;
 
 /** Every generated account signs in with this password (one shared bcrypt hash, cost 10). */
 export const PASSWORD = 'password123';
@@ -26,7 +32,7 @@ export const scaleId = (n, kind) => `${n.toString(16).padStart(8, '0')}-5ca1-400
 // transaction: building an index once from sorted rows is far quicker than millions of inserts into
 // it, and if the phase fails nothing has changed.
 const PHASES = [
-  ['users', '01-users.sql', []],
+  ['organisations, units and users', '01-users.sql', ['profiles']],
   ['courses, modules and quizzes', '02-courses.sql', []],
   ['enrolments', '03-enrollments.sql', ['enrollments']],
   ['progress, attempts and certificates', '04-progress.sql', ['user_module_progress', 'quiz_attempts', 'certificates']],
@@ -39,17 +45,18 @@ const PLAIN_INDEXES = `
   order by i.indexname`;
 
 export const COUNTED_TABLES = [
-  'auth.users', 'auth.identities', 'public.profiles', 'public.courses', 'public.course_modules', 'public.quizzes',
+  'public.organisations', 'public.units', 'auth.users', 'auth.identities', 'public.profiles', 'public.courses', 'public.course_modules', 'public.quizzes',
   'public.quiz_questions', 'public.enrollments', 'public.user_module_progress', 'public.quiz_attempts',
-  'public.certificates', 'private.profile_search_words',
+  'public.certificates', 'private.profile_search_words', 'public.required_training',
 ];
 
 const quoteIdent = (name) => `"${String(name).replace(/"/g, '""')}"`;
 
 function phaseSql(file, preset) {
   const text = fs.readFileSync(new URL(`./${file}`, import.meta.url), 'utf8');
-  // Courses drawn per account: 0 .. span - 1, about 1.3 times the mean needed (duplicates are dropped).
-  const perUserSpan = Math.ceil((2.6 * preset.enrollments) / preset.users) + 1;
+  // Courses drawn per account: 0 .. span - 1, about 1.5 times the mean needed (duplicates, and draws of
+  // another organisation's course, are dropped).
+  const perUserSpan = Math.ceil((3.0 * preset.enrollments) / preset.users) + 1;
   const values = { ...preset, per_user_span: perUserSpan, password_hash: PASSWORD_HASH };
   return text.replace(/\{\{(\w+)\}\}/g, (_, name) => {
     if (!(name in values)) throw new Error(`${file}: unknown placeholder ${name}`);
@@ -62,12 +69,14 @@ function phaseSql(file, preset) {
  *   runs fn in one transaction; exec runs a script of several statements (simple query protocol),
  *   rows one statement with parameters
  * @param {(sql: string) => Promise<Record<string, unknown>[]>} query one statement, rows back
- * @param {{ users: number, courses: number, modules: number, quizzes: number, enrollments: number }} preset
+ * @param {{ organisations: number, units: number, users: number, courses: number, modules: number, quizzes: number, enrollments: number }} preset
  * @param {(msg: string) => void} [log]
  * @returns {Promise<{ phases: { name: string, seconds: number }[], counts: Record<string, number> }>}
  */
 export async function generate({ transaction, query, measureCpu = false }, preset, log = () => {}) {
   if (preset.modules % preset.quizzes !== 0) throw new Error('modules must be a multiple of quizzes');
+  if (preset.organisations < 1 || preset.organisations > MAX_ORGANISATIONS) throw new Error(`organisations must be 1 to ${MAX_ORGANISATIONS}`);
+  if (preset.units < 40 * preset.organisations) throw new Error('units must be at least 40 per organisation');
   const [{ done }] = await query(`select exists (select 1 from public.profiles where id = '${scaleId(1, 1)}') as done`);
   if (done) throw new Error('This database already holds a generated data set: use a fresh database.');
   const phases = [];

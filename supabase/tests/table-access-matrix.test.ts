@@ -53,6 +53,7 @@ const who: Record<(typeof PERSONAS)[number], Persona | null> = {
 const course1 = ids.course(1);
 const cpdEntry = '80000000-0000-4000-a000-0000000000f1';
 const rule = '80000000-0000-4000-a000-0000000000f2';
+const notice = '80000000-0000-4000-a000-0000000000f3';
 
 /** Per table: the target row (the learner's record, the instructor's course content, ...), and
  * for each operation the statement that tries to reach it. Inserts make a row of the same kind
@@ -154,6 +155,20 @@ const TABLES: Record<string, Record<Operation, string>> = {
     update: `update public.cpd_entries set activity = activity where id = '${cpdEntry}'`,
     delete: `delete from public.cpd_entries where id = '${cpdEntry}'`,
   },
+  notifications: {
+    select: `select 1 from public.notifications where id = '${notice}'`,
+    insert: `insert into public.notifications (recipient_id, kind, occasion, title)
+             values (coalesce(auth.uid(), '${ids.student}'), 'training-overdue', current_date, 'Matrix notice')`,
+    update: `update public.notifications set read_at = now() where id = '${notice}'`,
+    delete: `delete from public.notifications where id = '${notice}'`,
+  },
+  notification_preferences: {
+    select: `select 1 from public.notification_preferences where user_id = '${ids.student}'`,
+    insert: `insert into public.notification_preferences (email_off) values ('{certificate-issued}')
+             on conflict (user_id) do update set email_off = excluded.email_off`,
+    update: `update public.notification_preferences set language = language where user_id = '${ids.student}'`,
+    delete: `delete from public.notification_preferences where user_id = '${ids.student}'`,
+  },
 };
 
 // ---- The expected table: docs/ACCESS-MATRIX.md, rows `public.<table>` | operation | six answers ----
@@ -200,6 +215,9 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
       [rule, course1, ids.instructor]);
     await db.query(`insert into public.cpd_entries (id, user_id, activity_date, activity, hours, learnt)
       values ($1, $2, current_date - 3, 'Matrix reading', 1.5, 'Matrix notes')`, [cpdEntry, ids.student]);
+    await db.query(`insert into public.notifications (id, recipient_id, kind, person_id, occasion, title)
+      values ($1, $2, 'training-overdue', $2, current_date, 'Matrix notice')`, [notice, ids.student]);
+    await db.query(`insert into public.notification_preferences (user_id) values ($1)`, [ids.student]);
   });
   afterAll(async () => {
     if (process.env.MATRIX_PRINT) console.log(observed.join('\n'));

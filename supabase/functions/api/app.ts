@@ -29,6 +29,8 @@ import { requiredTrainingRoutes, myRequiredTrainingRoutes } from './routes/requi
 import { complianceRoutes } from './routes/compliance.ts';
 import { learnerRecordRoutes, myLearningRecordRoutes } from './routes/learning-record.ts';
 import { cpdEntryRoutes } from './routes/cpd-entries.ts';
+import { notificationRoutes } from './routes/notifications.ts';
+import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
@@ -70,6 +72,8 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/me', myLearningRecordRoutes(config, db)); // /learning-record[.pdf|.csv]
   app.route('/me/cpd-entries', cpdEntryRoutes(config, db));
   app.route('/me/required-training', myRequiredTrainingRoutes(config, db));
+  app.route('/notifications', notificationRoutes(config, db));
+  app.route('/me/notification-preferences', notificationPreferenceRoutes(config, db));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
 

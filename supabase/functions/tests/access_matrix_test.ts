@@ -48,6 +48,8 @@ interface World {
   victim: string;
   rule: string;
   cpd: string;
+  /** The learner's notice (issue 19). */
+  notice: string;
   /** An organisation (one for the whole walk) and a fresh top-level unit of it. */
   organisation: string;
   unit: string;
@@ -221,6 +223,11 @@ const ENDPOINTS: Record<string, Endpoint> = {
     body: () => ({ activityDate: '2026-01-16', activity: 'Matrix reading again', hours: 2, learnt: 'More of the same' }),
   },
   'DELETE /api/me/cpd-entries/{cpd}': {},
+  'GET /api/notifications': {},
+  'PUT /api/notifications/{notice}/read': {},
+  'POST /api/notifications/read-all': {},
+  'GET /api/me/notification-preferences': {},
+  'PUT /api/me/notification-preferences': { body: () => ({ language: 'en-GB', email: { 'training-due-soon': false } }) },
 };
 
 // ---- The expected table, read from docs/ACCESS-MATRIX.md ----
@@ -327,13 +334,17 @@ async function freshWorld(withVictim = false): Promise<World> {
     ), cpd as (
       insert into public.cpd_entries (user_id, activity_date, activity, hours, learnt)
       values (${learner.id!}::uuid, current_date - 2, 'Matrix CPD', 1, 'Matrix notes') returning id
+    ), notice as (
+      insert into public.notifications (recipient_id, kind, person_id, course_id, occasion, title)
+      select ${learner.id!}::uuid, 'training-overdue', ${learner.id!}::uuid, id, current_date, 'Matrix notice' from course
+      returning id
     )
     select (select id from course) as course, (select id from m1) as module, (select id from m2) as module2,
            (select id from quiz) as quiz, (select id from q1) as question, (select id from q2) as question2,
            (select id from enrolment) as enrollment, (select id from pending) as pending,
            (select id from certificate) as certificate, (select verification_code from certificate) as code,
            ${learner.id!}::uuid as learner, ${victim}::uuid as victim, (select id from attempt) as attempt,
-           (select id from rule) as rule, (select id from cpd) as cpd`;
+           (select id from rule) as rule, (select id from cpd) as cpd, (select id from notice) as notice`;
   const [unit] = await db.sql<{ id: string }[]>`
     insert into public.units (organisation_id, name) values (${organisation.id}, ${`Matrix unit ${unique()}`}) returning id`;
   return { ...w, organisation: organisation.id, unit: unit.id };

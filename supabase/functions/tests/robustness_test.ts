@@ -107,6 +107,12 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/api/me/cpd-entries', body: 'json', required: true, fields: { activityDate: 'string', activity: 'string', hours: 'number', learnt: 'string', reflection: 'string' } },
   { method: 'PUT', path: '/api/me/cpd-entries/:cpdEntryId', body: 'json', required: true, fields: { activityDate: 'string', activity: 'string', hours: 'number', learnt: 'string', reflection: 'string' } },
   { method: 'DELETE', path: '/api/me/cpd-entries/:cpdEntryId', body: 'none', destructive: true },
+  // notifications.ts, notification-preferences.ts
+  { method: 'GET', path: '/api/notifications', body: 'none', query: ['page', 'pageSize', 'unread'] },
+  { method: 'PUT', path: '/api/notifications/:notificationId/read', body: 'none' },
+  { method: 'POST', path: '/api/notifications/read-all', body: 'none' },
+  { method: 'GET', path: '/api/me/notification-preferences', body: 'none' },
+  { method: 'PUT', path: '/api/me/notification-preferences', body: 'json', fields: { language: 'enum', email: 'record' } },
 ];
 
 /** Example valid ids, filled in by the set-up (a course, module, quiz and question the test admin owns). */
@@ -119,6 +125,7 @@ const VALID: Record<string, string> = {
   userId: '',
   certificateId: '00000000-0000-4000-a000-0000000000c1',
   cpdEntryId: '00000000-0000-4000-a000-0000000000e1',
+  notificationId: '00000000-0000-4000-a000-0000000000f9',
   role: 'STUDENT',
   code: 'ABCDEFGH12345678',
 };

@@ -71,24 +71,52 @@ const [f] = await setup<Record<string, string>[]>`
     (select m.id from public.enrollments e join public.course_modules m on m.course_id = e.course_id and m.has_quiz
       where e.user_id = (select user_id from learner) and e.status = 'ACTIVE' order by m.id limit 1)::text as quiz_module,
     (select c.id from public.courses c
-      where c.status = 'ACTIVE' and c.requires_enrollment
+      where c.status = 'ACTIVE' and c.requires_enrollment and c.organisation_id is null
         and exists (select 1 from public.course_modules m where m.course_id = c.id and m.order_index = 1)
         and not exists (select 1 from public.enrollments e where e.course_id = c.id and e.user_id = (select user_id from learner))
       order by c.id limit 1)::text as new_course,
     (select c.id from public.courses c
-      where c.status = 'ACTIVE'
+      where c.status = 'ACTIVE' and c.organisation_id is null
         and not exists (select 1 from public.course_modules m where m.course_id = c.id)
         and not exists (select 1 from public.enrollments e where e.course_id = c.id and e.user_id = (select user_id from learner))
       order by c.id limit 1)::text as stepped_course,
-    (select p.id from public.profiles p where p.role = 'ADMIN' and p.id::text like '%-5ca1-4000-8000-000000000001'
+    -- The national administrator (no organisation): the seed's.
+    (select p.id from public.profiles p where p.role = 'ADMIN' and p.organisation_id is null
       order by p.id limit 1)::text as admin,
+    -- An organisation's administrator, generated, and a manager in the middle of a chain (reports
+    -- who have reports of their own; a manager of their own too), with one of their reports.
+    (select p.id from public.profiles p where p.role = 'ADMIN' and p.organisation_id is not null
+       and p.id::text like '%-5ca1-4000-8000-000000000001' order by p.id limit 1)::text as org_admin,
+    (select m.id from public.profiles m
+      where m.id::text like '%-5ca1-4000-8000-000000000001'
+        and exists (select 1 from public.profiles mm where mm.id = m.manager_id and mm.manager_id is not null)
+        and exists (select 1 from public.profiles r where r.manager_id = m.id
+                    and exists (select 1 from public.profiles x where x.manager_id = r.id))
+      order by m.id limit 1)::text as manager,
     (select c.author_id from public.courses c join public.enrollments e on e.course_id = c.id
       join public.profiles p on p.id = c.author_id and p.role = 'INSTRUCTOR'
       group by c.author_id order by count(*) desc, c.author_id limit 1)::text as instructor,
-    (select c.id from public.courses c where c.status = 'ACTIVE' order by c.featured desc, c.created_at desc limit 1)::text as course`;
+    (select c.id from public.courses c where c.status = 'ACTIVE' and c.organisation_id is null
+      order by c.featured desc, c.created_at desc limit 1)::text as course`;
 for (const [key, value] of Object.entries(f)) if (!value) throw new Error(`No ${key} in this data set`);
+// The organisation administrator's organisation: a top-level unit, a watch (a unit two levels down,
+// moved below the top-level one: the names there are stations', so none clashes); the manager's report.
+const [o] = await setup<Record<string, string>[]>`
+  with org as (select organisation_id as id from public.profiles where id = ${f.org_admin}::uuid),
+  watch as (
+    select w.id, w.parent_id from public.units w join public.units s on s.id = w.parent_id
+    where w.organisation_id = (select id from org) and s.parent_id is not null order by w.id limit 1
+  )
+  select (select id from org)::text as organisation,
+         (select u.id from public.units u where u.organisation_id = (select id from org) and u.parent_id is null order by u.id limit 1)::text as area,
+         (select id from watch)::text as watch,
+         (select r.id from public.profiles r where r.manager_id = ${f.manager}::uuid order by r.id limit 1)::text as report`;
+for (const [key, value] of Object.entries(o)) if (!value) throw new Error(`No ${key} in this data set`);
 
-const tokens = { learner: await tokenFor(f.learner), admin: await tokenFor(f.admin), instructor: await tokenFor(f.instructor) };
+const tokens = {
+  learner: await tokenFor(f.learner), admin: await tokenFor(f.admin), instructor: await tokenFor(f.instructor),
+  orgAdmin: await tokenFor(f.org_admin), manager: await tokenFor(f.manager),
+};
 
 // ---- The api function, exactly as deployed, on a pool whose connections explain every statement.
 Deno.env.set('SUPABASE_URL', supabaseUrl);
@@ -165,7 +193,54 @@ await call('instructor students', 'GET', '/api/instructor/students', tokens.inst
 await call('instructor students, one course', 'GET', `/api/instructor/students?status=in-progress`, tokens.instructor, 200);
 await call('instructor analytics', 'GET', '/api/instructor/analytics', tokens.instructor, 200);
 
-await Deno.writeTextFile(out, JSON.stringify({ fixtures: f, realPlanner, endpoints: captured }));
+// Organisations (issue 18): the routes on main, as the national administrator, an organisation's
+// administrator and a manager.
+await call('current user, manager', 'GET', '/api/user', tokens.manager, 200);
+await call('organisations, national admin', 'GET', '/api/organisations', tokens.admin, 200);
+await call('organisations, organisation admin', 'GET', '/api/organisations', tokens.orgAdmin, 200);
+await call('units of an organisation, organisation admin', 'GET', `/api/organisations/${o.organisation}/units`, tokens.orgAdmin, 200);
+await call('move a unit (the tree check: private.unit_subtree)', 'PUT', `/api/organisations/${o.organisation}/units/${o.watch}`,
+  tokens.orgAdmin, 200, { parentId: o.area });
+
+// And what a client may ask the database API directly, as the same personas: the helpers the
+// policies call (private.administered_person_ids, private.managed_person_ids, private.manages,
+// private.unit_subtree) and the profiles and enrolments policies answering an organisation's
+// administrator and a manager, each run as that caller (role authenticated, their claims).
+async function direct(name: string, userId: string, text: string) {
+  take();
+  let status = 200;
+  try {
+    await db.withCaller({ role: 'authenticated', claims: { sub: userId, role: 'authenticated' } }, (tx) => tx.unsafe(text));
+  } catch (error) {
+    status = 500;
+    console.error(`${name}: ${error instanceof Error ? error.message : error}`);
+  }
+  captured.push({ name, method: 'SQL', path: text, status, expected: 200, statements: take() });
+}
+await direct('organisation admin: private.administered_person_ids', f.org_admin,
+  'select count(*) from private.administered_person_ids()');
+await direct('organisation admin: their people (profiles policy)', f.org_admin,
+  `select p.id, p.name from public.profiles p where p.organisation_id = '${o.organisation}' order by p.name, p.id limit 25`);
+await direct('organisation admin: one unit\'s people (profiles policy)', f.org_admin,
+  `select p.id, p.name from public.profiles p where p.unit_id = '${o.watch}' and p.organisation_id = '${o.organisation}'`);
+await direct('organisation admin: their people\'s enrolments (enrolments policy)', f.org_admin,
+  'select e.id, e.progress from public.enrollments e where e.user_id in (select private.administered_person_ids())');
+await direct('organisation admin: private.unit_subtree of an area', f.org_admin,
+  `select count(*) from private.unit_subtree('${o.area}')`);
+await direct('organisation admin: the people of an area and below (private.unit_subtree)', f.org_admin,
+  `select p.id from public.profiles p where p.unit_id in (select private.unit_subtree('${o.area}')) and p.organisation_id = '${o.organisation}'`);
+await direct('manager: private.managed_person_ids', f.manager, 'select count(*) from private.managed_person_ids()');
+await direct('manager: private.manages', f.manager, `select private.manages('${o.report}')`);
+await direct('manager: their reports (profiles policy)', f.manager,
+  'select p.id, p.name from public.profiles p where p.id in (select private.managed_person_ids())');
+await direct('manager: their reports\' enrolments (enrolments policy)', f.manager,
+  'select e.id, e.progress from public.enrollments e where e.user_id in (select private.managed_person_ids())');
+await direct('manager: one report\'s enrolments (enrolments policy)', f.manager,
+  `select e.id, e.progress from public.enrollments e where e.user_id = '${o.report}'`);
+await direct('manager: one report\'s certificates (certificates policy)', f.manager,
+  `select c.id from public.certificates c where c.user_id = '${o.report}'`);
+
+await Deno.writeTextFile(out, JSON.stringify({ fixtures: { ...f, ...o }, realPlanner, endpoints: captured }));
 await db.end();
 await setup.end({ timeout: 5 });
 await server.shutdown();

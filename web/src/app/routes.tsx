@@ -21,6 +21,7 @@ export const routes: RouteObject[] = [
           { path: 'choose-password', lazy: () => import('./routes/choose-password').then((m) => ({ Component: m.ChoosePasswordRoute })) },
           { path: 'dashboard', lazy: () => import('./routes/dashboard').then((m) => ({ Component: m.DashboardRoute })) },
           { path: 'profile', lazy: () => import('./routes/profile').then((m) => ({ Component: m.ProfileRoute })) },
+          { path: 'notifications', lazy: () => import('./routes/notifications').then((m) => ({ Component: m.NotificationsRoute })) },
           { path: 'certificates', lazy: () => import('./routes/certificates').then((m) => ({ Component: m.CertificatesRoute })) },
           { path: 'learning-record', lazy: () => import('./routes/learning-record').then((m) => ({ Component: m.LearningRecordRoute })) },
           { path: 'course-manager', lazy: () => import('./routes/course-manager').then((m) => ({ Component: m.CourseManagerRoute })) },

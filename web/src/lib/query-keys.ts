@@ -133,6 +133,16 @@ export const requiredTrainingKeys = {
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: requiredTrainingKeys.all }),
 };
 
+/** GET /api/notifications (the bell's list) and GET /api/me/notification-preferences. */
+export const notificationKeys = {
+  all: ['notifications'] as const,
+  list: (userId: string, params: { page: number; pageSize: number; unread?: boolean }) =>
+    [...notificationKeys.all, 'list', userId, queryParams({ ...params })] as const,
+  preferences: (userId: string) => [...notificationKeys.all, 'preferences', userId] as const,
+  /** After marking read: every list (and its unread count), not the preferences. */
+  invalidateLists: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: [...notificationKeys.all, 'list'] }),
+};
+
 /** GET /api/compliance and /api/compliance/people. */
 export const complianceKeys = {
   all: ['compliance'] as const,

@@ -13,6 +13,7 @@ import { useFocusHeadingOnNavigate } from '@/lib/page/focus-heading';
 import { splitSiteName } from '@/lib/site-settings/site-title';
 import { PageSpinner } from '@/components/PageSpinner';
 import { RequiredTrainingNotice } from '@/features/required-training/components/RequiredTrainingNotice';
+import { NotificationBell } from '@/features/notifications/components/NotificationBell';
 import { Sidebar } from './Sidebar';
 import { ThemeToggle } from './ThemeToggle';
 import { UserMenu } from './UserMenu';
@@ -70,6 +71,7 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
             </Group>
             <Group gap="sm" wrap="nowrap">
               <RequiredTrainingNotice userId={user?.id} />
+              <NotificationBell userId={user?.id} />
               <ThemeToggle />
               <UserMenu />
             </Group>

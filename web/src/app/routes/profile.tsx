@@ -1,10 +1,11 @@
-// /profile: the signed-in user's account details and password.
+// /profile: the signed-in user's account details, password and notification preferences.
 import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useUser } from '@/lib/auth/user';
 import { userKeys } from '@/lib/query-keys';
 import { PasswordForm } from '@/features/profile/components/PasswordForm';
 import { ProfileForm } from '@/features/profile/components/ProfileForm';
+import { NotificationPreferencesForm } from '@/features/notifications/components/NotificationPreferencesForm';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
 
@@ -17,7 +18,7 @@ export function ProfileRoute() {
       <PageMeta title="Profile" description="Your name, service, email address and password." />
       <div>
         <Title order={1}>Profile</Title>
-        <Text c="dimmed">Manage your account details and password.</Text>
+        <Text c="dimmed">Manage your account details, password and notifications.</Text>
       </div>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="account-heading">
@@ -33,6 +34,12 @@ export function ProfileRoute() {
           <PasswordForm />
         </Card>
       </SimpleGrid>
+      <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="notifications-preferences-heading">
+        <Title order={2} size="h3" id="notifications-preferences-heading" mb="md">
+          Notifications
+        </Title>
+        <NotificationPreferencesForm userId={user.id} />
+      </Card>
     </Stack>
   );
 }

@@ -1,0 +1,94 @@
+// Notifications (issue 19): the kinds, their names in the preferences, the list's query and the
+// preferences' schema, shared by the web app and /api/notifications, /api/me/notification-preferences.
+// The kinds and the ones whose email cannot be switched off match supabase/schemas/15_notifications.sql.
+import { z } from 'zod';
+
+export const NOTIFICATION_KINDS = [
+  'training-assigned',
+  'training-due-soon',
+  'training-overdue',
+  'manager-escalation',
+  'certificate-expiring',
+  'certificate-expired',
+  'certificate-issued',
+  'enrolment-approved',
+  'enrolment-declined',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** Overdue and expiry notices: their email cannot be switched off (the database's check agrees). */
+export const MANDATORY_NOTIFICATION_KINDS: readonly NotificationKind[] = ['training-overdue', 'certificate-expiring', 'certificate-expired'];
+
+export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
+  'training-assigned': 'Required training assigned to me',
+  'training-due-soon': 'Required training due soon',
+  'training-overdue': 'Required training overdue',
+  'manager-escalation': 'Someone I manage is overdue',
+  'certificate-expiring': 'A certificate of mine is about to expire',
+  'certificate-expired': 'A certificate of mine has expired',
+  'certificate-issued': 'A certificate issued to me',
+  'enrolment-approved': 'An enrolment of mine approved',
+  'enrolment-declined': 'An enrolment of mine declined',
+};
+
+export const NOTIFICATION_LANGUAGES = ['en-GB'] as const;
+export type NotificationLanguage = (typeof NOTIFICATION_LANGUAGES)[number];
+
+export const MANDATORY_EMAIL_MESSAGE = 'Email about overdue training and expiring certificates cannot be switched off';
+
+/** One notice as GET /api/notifications lists it. */
+export interface Notification {
+  id: string;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  linkPath: string | null;
+  createdAt: string;
+  readAt: string | null;
+}
+
+export interface NotificationPage {
+  items: Notification[];
+  total: number;
+  unreadCount: number;
+  page: number;
+  pageSize: number;
+}
+
+/** GET /api/me/notification-preferences: every kind with its email choice. */
+export interface NotificationPreferences {
+  language: NotificationLanguage;
+  email: Record<NotificationKind, boolean>;
+}
+
+export const notificationListQuerySchema = z.object({
+  page: z.coerce.number({ error: 'Page must be a whole number from 1' }).int('Page must be a whole number from 1')
+    .min(1, 'Page must be a whole number from 1').max(100000, 'Page is too large').default(1),
+  pageSize: z.coerce.number({ error: 'Page size must be between 1 and 100' }).int('Page size must be between 1 and 100')
+    .min(1, 'Page size must be between 1 and 100').max(100, 'Page size must be between 1 and 100').default(20),
+  unread: z.enum(['true', 'false'], { error: 'Unread must be true or false' }).optional()
+    .transform((value) => value === 'true'),
+});
+
+const emailShape = Object.fromEntries(
+  NOTIFICATION_KINDS.map((kind) => [kind, z.boolean({ error: 'Choose on or off' }).optional()]),
+) as Record<NotificationKind, z.ZodOptional<z.ZodBoolean>>;
+
+/** PUT /api/me/notification-preferences: the language and, per kind, email on (true) or off (false);
+ * a kind left out keeps email on. Switching off an overdue or expiry kind is refused on that field. */
+export const notificationPreferencesSchema = z.object({
+  language: z.enum(NOTIFICATION_LANGUAGES, { error: 'Choose a language' }).default('en-GB'),
+  email: z.strictObject(emailShape, { error: 'Choose email on or off for each kind' }).default({}),
+}).superRefine((value, ctx) => {
+  for (const kind of MANDATORY_NOTIFICATION_KINDS) {
+    if (value.email[kind] === false) {
+      ctx.addIssue({ code: 'custom', path: ['email', kind], message: MANDATORY_EMAIL_MESSAGE });
+    }
+  }
+});
+export type NotificationPreferencesInput = z.input<typeof notificationPreferencesSchema>;
+
+/** The kinds a person switched email off for, from the preferences sent. */
+export function emailOffKinds(email: Partial<Record<NotificationKind, boolean | undefined>>): NotificationKind[] {
+  return NOTIFICATION_KINDS.filter((kind) => email[kind] === false);
+}
