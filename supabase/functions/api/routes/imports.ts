@@ -184,11 +184,11 @@ function exportPage(
     )
     select page.id, page.username, page.email, page.name, page.role::text as role, page.services::text[] as services,
            page.created_at, page.created_at::text as cursor,
-           o.code as organisation, up.path as unit_path, m.username as manager
+           (select o.code from public.organisations o where o.id = page.organisation_id) as organisation,
+           up.path as unit_path,
+           (select m.username from public.profiles m where m.id = page.manager_id) as manager
     from page
-    left join public.organisations o on o.id = page.organisation_id
     left join up on up.start_id = page.unit_id and up.parent_id is null
-    left join public.profiles m on m.id = page.manager_id
     order by page.created_at desc, page.id desc`;
 }
 
