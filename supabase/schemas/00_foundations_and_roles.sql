@@ -371,7 +371,14 @@ comment on function private.learner_ids_of_authored_courses() is
 revoke all on function private.learner_ids_of_authored_courses() from public;
 grant execute on function private.learner_ids_of_authored_courses() to authenticated, service_role;
 
-create function private.manages_required_training(p_course_id uuid, p_service public.service_code)
+-- A national admin manages any rule; an organisation's administrator only rules of their own
+-- organisation (never a national one), for a course their people can see (national or theirs); an
+-- instructor rules of their own courses in their own services, national or of their own organisation.
+create function private.manages_required_training(
+  p_course_id uuid,
+  p_service public.service_code,
+  p_organisation_id uuid
+)
 returns boolean
 language plpgsql stable security definer
 set search_path = ''
@@ -381,19 +388,53 @@ begin
     select coalesce(
       private.is_admin()
       or (
+        p_organisation_id is not null
+        and p_organisation_id = private.administered_organisation_id()
+        and exists (
+          select 1 from public.courses c
+          where c.id = p_course_id and (c.organisation_id is null or c.organisation_id = p_organisation_id)
+        )
+      )
+      or (
         private.current_role() = 'INSTRUCTOR'
         and p_course_id in (select private.authored_course_ids())
         and p_service in (select unnest(private.current_services()))
+        and (p_organisation_id is null or p_organisation_id = private.current_organisation_id())
       ),
       false)
   );
 end;
 $$;
-comment on function private.manages_required_training(uuid,public.service_code) is
-  'True when the caller may manage a required_training rule of this course and service (admin; or instructor, own course, own service).';
-revoke all on function private.manages_required_training(uuid,public.service_code) from public;
-grant execute on function private.manages_required_training(uuid,public.service_code) to
+comment on function private.manages_required_training(uuid,public.service_code,uuid) is
+  'True when the caller may manage a required_training rule of this course, service and organisation (national admin: any; organisation admin: their organisation''s, for a course it can see; instructor: own course, own service, national or own organisation).';
+revoke all on function private.manages_required_training(uuid,public.service_code,uuid) from public;
+grant execute on function private.manages_required_training(uuid,public.service_code,uuid) to
   authenticated, service_role;
+
+-- The caller's unit and every unit above it: the units whose rules reach the caller.
+create function private.my_unit_ancestors()
+returns setof uuid
+language plpgsql
+ STABLE SECURITY DEFINER ROWS 5
+set search_path = ''
+as $$
+begin
+  return query
+    with recursive up(id, parent_id, depth) as (
+      select u.id, u.parent_id, 1 from public.profiles p
+      join public.units u on u.id = p.unit_id
+      where p.id = (select auth.uid())
+      union all
+      select u.id, u.parent_id, up.depth + 1 from up join public.units u on u.id = up.parent_id
+      where up.depth < 64
+    )
+    select up.id from up;
+end;
+$$;
+comment on function private.my_unit_ancestors() is
+  'The caller''s unit and the units above it (none for a person of no unit).';
+revoke all on function private.my_unit_ancestors() from public;
+grant execute on function private.my_unit_ancestors() to authenticated, service_role;
 
 create function private.visible_course_statuses()
 returns public.course_status[]

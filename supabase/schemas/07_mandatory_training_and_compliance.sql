@@ -1,7 +1,11 @@
 -- Mandatory training and compliance.
 --
--- A rule (public.required_training) says that a course is required for a role, a service or both,
--- to be completed within so many days and renewed so many days before the certificate expires.
+-- A rule (public.required_training) says that a course is required for a role, a service, an
+-- organisation (and within it a unit with its sub-units) or any of them together, to be completed
+-- within so many days and renewed so many days before the certificate expires. A rule without an
+-- organisation is national: it applies to everyone matching its role and service, as before
+-- organisations. An organisation's administrator makes rules only for their own organisation;
+-- an instructor (own courses, own services) may scope a rule to their own organisation only.
 -- People the rule applies to are enrolled automatically, now and when they join later. Compliance
 -- (who is complete, due, overdue or expired) is computed by private.required_training_status and
 -- read by admins and by instructors for their services.
@@ -15,15 +19,18 @@ create table public.required_training (
   course_id uuid not null references public.courses (id) on delete cascade,
   role public.user_role,
   service public.service_code,
+  organisation_id uuid,
+  unit_id uuid,
   due_within_days integer not null default 30,
   renew_before_days integer not null default 30,
   created_by uuid references public.profiles (id) on delete set null default auth.uid(),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  constraint required_training_role_or_service check (role is not null or service is not null),
+  constraint required_training_role_or_service check (role is not null or service is not null or organisation_id is not null),
+  constraint required_training_unit_needs_organisation check (unit_id is null or organisation_id is not null),
   constraint required_training_due_within_days_range check (due_within_days between 1 and 365),
   constraint required_training_renew_before_days_range check (renew_before_days between 0 and 365),
-  constraint required_training_course_role_service_key unique nulls not distinct (course_id, role, service)
+  constraint required_training_scope_key unique nulls not distinct (course_id, role, service, organisation_id, unit_id)
 );
 
 -- ---------------------------------------------------------------------------
@@ -38,6 +45,12 @@ comment on column public.required_training.role is
 
 comment on column public.required_training.service is
   'Users in this service must take the course (null: any service, then role is set).';
+
+comment on column public.required_training.organisation_id is
+  'The organisation whose people must take the course (null: a national rule, every organisation).';
+
+comment on column public.required_training.unit_id is
+  'A unit of that organisation: only the people of this unit and the units below it (null: the whole organisation).';
 
 comment on column public.required_training.due_within_days is
   'Days a person who has never held a certificate has to complete it, from the rule or their enrolment, whichever is later.';
@@ -58,6 +71,10 @@ create index required_training_service_idx on public.required_training (service)
 
 create index required_training_role_idx on public.required_training (role);
 
+create index required_training_organisation_idx on public.required_training (organisation_id);
+
+create index required_training_unit_idx on public.required_training (unit_id, organisation_id);
+
 -- ---------------------------------------------------------------------------
 -- Row-level security
 -- ---------------------------------------------------------------------------
@@ -68,30 +85,41 @@ alter table public.required_training enable row level security;
 -- Policies
 -- ---------------------------------------------------------------------------
 
-create policy "rules of my courses, my services or that apply to me; admins all"
+-- An organisation's administrator reads their organisation's rules and the national ones; anyone
+-- else reads national rules and their own organisation's (of their courses, of their services as
+-- an instructor, or that apply to them, unit included).
+create policy "rules of my courses, my services or that apply to me; admins theirs"
   on public.required_training for select to authenticated
   using (
     (select private.is_admin())
-    or course_id in (select private.authored_course_ids())
-    or ((select private.current_role()) = 'INSTRUCTOR' and service in (select unnest(private.current_services())))
+    or organisation_id = (select private.administered_organisation_id())
+    or (organisation_id is null and (select private.administered_organisation_id()) is not null)
     or (
-      (role is null or role = (select private.current_role()))
-      and (service is null or service in (select unnest(private.current_services())))
+      (organisation_id is null or organisation_id = (select private.current_organisation_id()))
+      and (
+        course_id in (select private.authored_course_ids())
+        or ((select private.current_role()) = 'INSTRUCTOR' and service in (select unnest(private.current_services())))
+        or (
+          (role is null or role = (select private.current_role()))
+          and (service is null or service in (select unnest(private.current_services())))
+          and (unit_id is null or unit_id in (select private.my_unit_ancestors()))
+        )
+      )
     )
   );
 
-create policy "instructors add rules for their courses in their services; admins any"
+create policy "instructors add rules for their courses in their services; admins theirs"
   on public.required_training for insert to authenticated
-  with check (private.manages_required_training(course_id, service));
+  with check (private.manages_required_training(course_id, service, organisation_id));
 
-create policy "instructors change rules of their courses in their services; admins any"
+create policy "instructors change rules of their courses in their services; admins theirs"
   on public.required_training for update to authenticated
-  using (private.manages_required_training(course_id, service))
-  with check (private.manages_required_training(course_id, service));
+  using (private.manages_required_training(course_id, service, organisation_id))
+  with check (private.manages_required_training(course_id, service, organisation_id));
 
-create policy "instructors remove rules of their courses in their services; admins any"
+create policy "instructors remove rules of their courses in their services; admins theirs"
   on public.required_training for delete to authenticated
-  using (private.manages_required_training(course_id, service));
+  using (private.manages_required_training(course_id, service, organisation_id));
 
 -- ---------------------------------------------------------------------------
 -- Grants
@@ -100,21 +128,24 @@ create policy "instructors remove rules of their courses in their services; admi
 revoke all on public.required_training from anon, authenticated, service_role;
 grant select, delete on public.required_training to authenticated;
 grant all on public.required_training to service_role;
-grant insert (course_id, role, service, due_within_days, renew_before_days) on
+grant insert (course_id, role, service, organisation_id, unit_id, due_within_days, renew_before_days) on
   public.required_training to authenticated;
-grant update (role, service, due_within_days, renew_before_days) on public.required_training to
-  authenticated;
+grant update (role, service, organisation_id, unit_id, due_within_days, renew_before_days) on
+  public.required_training to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
 -- ---------------------------------------------------------------------------
 
--- A rule needs a published course; created_by is the caller for API callers, whatever was sent.
+-- A rule needs a published course; a rule of an organisation's course is of that organisation; a
+-- unit is of the rule's organisation (the foreign key); created_by is the caller for API callers.
 create function private.prepare_required_training()
 returns trigger
 language plpgsql
 set search_path = ''
 as $$
+declare
+  v_course_organisation uuid;
 begin
   if tg_op = 'INSERT' and current_user in ('anon', 'authenticated') then
     new.created_by := (select auth.uid());
@@ -124,12 +155,33 @@ begin
   ) then
     raise exception 'Only a published course can be required' using errcode = '22023';
   end if;
+  select c.organisation_id into v_course_organisation from public.courses c where c.id = new.course_id;
+  if v_course_organisation is not null and new.organisation_id is distinct from v_course_organisation then
+    raise exception 'A course of an organisation can be required only in that organisation'
+      using errcode = '22023', hint = 'organisation_id';
+  end if;
   return new;
 end;
 $$;
 comment on function private.prepare_required_training() is
-  'Before-insert trigger on required_training: the course must be published (22023); created_by is the API caller.';
+  'Before-insert/update trigger on required_training: the course must be published (22023) and, for an organisation''s course, the rule of that organisation (22023); created_by is the API caller.';
 revoke all on function private.prepare_required_training() from public;
+
+-- The audit record of a rule: what it requires of whom (organisation and unit only when set, so a
+-- national rule's record reads as before organisations).
+create function private.required_training_audit_value(p_rule public.required_training)
+returns jsonb
+language sql immutable
+set search_path = ''
+as $$
+  select jsonb_build_object('role', p_rule.role, 'service', p_rule.service,
+    'dueWithinDays', p_rule.due_within_days, 'renewBeforeDays', p_rule.renew_before_days)
+    || case when p_rule.organisation_id is null then '{}'::jsonb
+            else jsonb_build_object('organisationId', p_rule.organisation_id, 'unitId', p_rule.unit_id) end
+$$;
+comment on function private.required_training_audit_value(public.required_training) is
+  'A rule''s scope and periods as recorded in the audit log.';
+revoke all on function private.required_training_audit_value(public.required_training) from public;
 
 create function private.enrol_for_required_rule()
 returns trigger
@@ -140,24 +192,29 @@ declare
   v_enrolled integer := 0;
   v_title text;
   v_old jsonb;
-  v_new jsonb := jsonb_build_object('role', new.role, 'service', new.service,
-    'dueWithinDays', new.due_within_days, 'renewBeforeDays', new.renew_before_days);
+  v_new jsonb := private.required_training_audit_value(new);
+  v_units uuid[];
 begin
   if tg_op = 'INSERT' or new.role is distinct from old.role or new.service is distinct from old.service
-     or new.course_id is distinct from old.course_id then
+     or new.course_id is distinct from old.course_id or new.organisation_id is distinct from old.organisation_id
+     or new.unit_id is distinct from old.unit_id then
+    if new.unit_id is not null then
+      v_units := array(select private.unit_subtree(new.unit_id));
+    end if;
     insert into public.enrollments (user_id, course_id, status)
     select p.id, new.course_id, 'ACTIVE'
     from public.profiles p
     where (new.role is null or p.role = new.role)
       and (new.service is null or p.services @> array[new.service])
+      and (new.organisation_id is null or p.organisation_id = new.organisation_id)
+      and (new.unit_id is null or p.unit_id = any (v_units))
       and p.deactivated_at is null
     on conflict (user_id, course_id) do update set status = 'ACTIVE'
       where public.enrollments.status = 'PENDING';
     get diagnostics v_enrolled = row_count;
   end if;
   if tg_op = 'UPDATE' then
-    v_old := jsonb_build_object('role', old.role, 'service', old.service,
-      'dueWithinDays', old.due_within_days, 'renewBeforeDays', old.renew_before_days);
+    v_old := private.required_training_audit_value(old);
     if v_old = v_new then
       return null;
     end if;
@@ -171,8 +228,33 @@ begin
 end;
 $$;
 comment on function private.enrol_for_required_rule() is
-  'After insert/update of a required_training rule: enrols (ACTIVE) every active user it matches, in one statement, and records required_training.added / .changed with how many it enrolled.';
+  'After insert/update of a required_training rule: enrols (ACTIVE) every active user it matches (role, service, organisation, unit with its sub-units), in one statement, and records required_training.added / .changed with how many it enrolled.';
 revoke all on function private.enrol_for_required_rule() from public;
+
+-- Whether a rule reaches a person: THE matching rule of required training (role, service,
+-- organisation, and unit with the units below it), for the triggers and the status.
+create function private.required_rule_matches(
+  p_rule public.required_training,
+  p_role public.user_role,
+  p_services public.service_code[],
+  p_organisation_id uuid,
+  p_unit_id uuid
+)
+returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (p_rule.role is null or p_role = p_rule.role)
+    and (p_rule.service is null or p_services @> array[p_rule.service])
+    and (p_rule.organisation_id is null or p_organisation_id = p_rule.organisation_id)
+    and (p_rule.unit_id is null or p_unit_id in (select private.unit_subtree(p_rule.unit_id)));
+end;
+$$;
+comment on function private.required_rule_matches(public.required_training,public.user_role,public.service_code[],uuid,uuid) is
+  'True when the rule applies to a person of this role, services, organisation and unit (a unit rule reaches its sub-units).';
+revoke all on function
+  private.required_rule_matches(public.required_training,public.user_role,public.service_code[],uuid,uuid) from public;
 
 create function private.enrol_profiles_in_required_training()
 returns trigger
@@ -186,7 +268,9 @@ begin
     from new_rows n
     join public.required_training r
       on (r.role is null or r.role = n.role) and (r.service is null or n.services @> array[r.service])
+         and (r.organisation_id is null or r.organisation_id = n.organisation_id)
     where n.deactivated_at is null
+      and (r.unit_id is null or private.required_rule_matches(r, n.role, n.services, n.organisation_id, n.unit_id))
     on conflict (user_id, course_id) do update set status = 'ACTIVE'
       where public.enrollments.status = 'PENDING';
   else
@@ -196,8 +280,11 @@ begin
     join old_rows o on o.id = n.id
     join public.required_training r
       on (r.role is null or r.role = n.role) and (r.service is null or n.services @> array[r.service])
-    where (n.role is distinct from o.role or n.services is distinct from o.services)
+         and (r.organisation_id is null or r.organisation_id = n.organisation_id)
+    where (n.role is distinct from o.role or n.services is distinct from o.services
+           or n.organisation_id is distinct from o.organisation_id or n.unit_id is distinct from o.unit_id)
       and n.deactivated_at is null
+      and (r.unit_id is null or private.required_rule_matches(r, n.role, n.services, n.organisation_id, n.unit_id))
     on conflict (user_id, course_id) do update set status = 'ACTIVE'
       where public.enrollments.status = 'PENDING';
   end if;
@@ -205,7 +292,7 @@ begin
 end;
 $$;
 comment on function private.enrol_profiles_in_required_training() is
-  'After insert / update of profiles (per statement): enrols the new or re-assigned users in the required courses they now match.';
+  'After insert / update of profiles (per statement): enrols the new, re-assigned or moved (organisation, unit) users in the required courses they now match.';
 revoke all on function private.enrol_profiles_in_required_training() from public;
 
 -- Days before a due date when an item becomes "due soon".
@@ -219,13 +306,187 @@ comment on function private.required_training_due_soon_days() is
 revoke all on function private.required_training_due_soon_days() from public;
 grant execute on function private.required_training_due_soon_days() to authenticated, service_role;
 
--- Compliance: THE status rule leaves deactivated people out (the summary, the people list, their CSV
--- and the dashboards all read it).
+-- Compliance: THE status rule leaves deactivated people out (the summary, the breakdown by unit, the
+-- people list, their CSV and the dashboards all read it).
+-- THE status rule of required training, as the text of a query (common table expressions ending in
+-- `statuses`), run with EXECUTE by private.required_training_states and by the compliance counts,
+-- so that each call is planned for its own values (one person by primary key, an organisation by its
+-- index, everyone by hash joins) and the counts are taken inside the same statement. Parameters: $1
+-- person, $2 service, $3 role, $4 course, $5 organisation, $6 unit (with its sub-units). Set-based:
+-- the people are filtered first (the filters and the caller's scope), the rules are read once (a
+-- unit rule's sub-units listed once per rule), enrolments and the latest certificates are joined
+-- once, and no function is called per row.
+create function private.required_training_states_query()
+returns text
+language sql immutable
+set search_path = ''
+as $$ select $q$
+  with me as materialized (
+    select (select auth.uid()) as uid, private.is_admin() as admin,
+           private.current_role() as role, private.current_services() as services,
+           private.administered_organisation_id() as admin_org, private.current_organisation_id() as org,
+           make_interval(days => private.required_training_due_soon_days()) as soon
+  ),
+  rules as materialized (
+    select r.course_id, r.role, r.service, r.organisation_id,
+           case when r.unit_id is not null then array(select private.unit_subtree(r.unit_id)) end as units,
+           r.created_at, r.due_within_days, r.renew_before_days
+    from public.required_training r
+    join public.courses c on c.id = r.course_id and c.status = 'ACTIVE'
+    where ($4::uuid is null or r.course_id = $4)
+  ),
+  visible as (
+    select p.id, p.role, p.services, p.organisation_id, p.unit_id, p.created_at
+    from public.profiles p
+    cross join me
+    where me.uid is not null and p.deactivated_at is null
+      and ($1::uuid is null or p.id = $1)
+      and ($5::uuid is null or p.organisation_id = $5)
+      and ($3::public.user_role is null or p.role = $3)
+      and ($2::public.service_code is null or p.services @> array[$2])
+      and ($6::uuid is null or p.unit_id in (select private.unit_subtree($6)))
+      and (me.admin or p.id = me.uid
+           or (me.role = 'INSTRUCTOR' and p.services && me.services and (me.org is null or p.organisation_id = me.org))
+           or p.organisation_id = me.admin_org
+           or p.id in (select private.managed_person_ids()))
+  ),
+  required as (
+    select p.id as user_id, p.services, p.organisation_id, p.unit_id, r.course_id,
+           e.id as enrollment_id, coalesce(e.progress, 0) as progress,
+           min(greatest(r.created_at, coalesce(e.created_at, p.created_at))
+               + make_interval(days => r.due_within_days)) as first_due,
+           max(r.renew_before_days) as renew_before_days
+    from visible p
+    join rules r
+      on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
+         and (r.organisation_id is null or p.organisation_id = r.organisation_id)
+         and (r.units is null or p.unit_id = any (r.units))
+    left join (
+      select en.id, en.user_id, en.course_id, en.progress, en.created_at from public.enrollments en
+      where en.course_id in (select rc.course_id from rules rc) and ($1::uuid is null or en.user_id = $1)
+    ) e on e.user_id = p.id and e.course_id = r.course_id
+    group by p.id, p.services, p.organisation_id, p.unit_id, r.course_id, e.id, e.progress
+  ),
+  -- The latest certificate not revoked of each person and required course.
+  certs as (
+    select distinct on (ct.user_id, ct.course_id) ct.user_id, ct.course_id, ct.id, ct.expires_at
+    from public.certificates ct
+    where ct.revoked_at is null
+      and ct.course_id in (select r.course_id from rules r)
+      and ($1::uuid is null or ct.user_id = $1)
+    order by ct.user_id, ct.course_id, ct.issued_at desc
+  ),
+  judged as (
+    select q.*, cert.id as certificate_id, cert.expires_at as certificate_expires_at,
+           -- valid or expiring (private.certificate_state of a certificate not revoked)
+           cert.id is not null and (cert.expires_at is null or cert.expires_at > now()) as certified,
+           case
+             when cert.id is null then q.first_due
+             when cert.expires_at is null then null
+             when cert.expires_at <= now() then cert.expires_at
+             else cert.expires_at - make_interval(days => q.renew_before_days)
+           end as due_at
+    from required q
+    left join certs cert on cert.user_id = q.user_id and cert.course_id = q.course_id
+  ),
+  statuses as (
+    select j.user_id, j.services, j.organisation_id, j.unit_id, j.course_id, j.enrollment_id, j.progress, j.due_at,
+           case
+             when j.certified then
+               case when j.due_at is null or j.due_at > now() + me.soon then 'done' else 'due-soon' end
+             when j.due_at <= now() then 'overdue'
+             when j.due_at <= now() + me.soon then 'due-soon'
+             else 'in-progress'
+           end as status,
+           j.certificate_id, j.certificate_expires_at
+    from judged j
+    cross join me
+  )
+$q$ $$;
+comment on function private.required_training_states_query() is
+  'THE status rule of required training as query text (CTEs ending in statuses; $1 person, $2 service, $3 role, $4 course, $5 organisation, $6 unit), for EXECUTE by the status and compliance functions.';
+revoke all on function private.required_training_states_query() from public;
+grant execute on function private.required_training_states_query() to authenticated, service_role;
+
+-- Join by hash for everyone (no person, organisation or unit): the planner cannot tell how many
+-- people a rule's role and service match and would read the enrolments once per person, or sort
+-- them all, and would group by sorting. Transaction-local: the callers' SET clauses restore
+-- them when they return.
+create function private.required_training_join_by_hash(p_user_id uuid, p_organisation_id uuid, p_unit_id uuid)
+returns void
+language plpgsql volatile
+set search_path = ''
+as $$
+begin
+  if p_user_id is null and p_organisation_id is null and p_unit_id is null then
+    perform set_config('enable_nestloop', 'off', true);
+    perform set_config('enable_mergejoin', 'off', true);
+    perform set_config('enable_sort', 'off', true);
+  end if;
+end;
+$$;
+comment on function private.required_training_join_by_hash(uuid,uuid,uuid) is
+  'For the status rule over everyone: no nested loop, merge join or sort where a hash serves, for the rest of the calling function (which restores them by its SET clause).';
+revoke all on function private.required_training_join_by_hash(uuid,uuid,uuid) from public;
+grant execute on function private.required_training_join_by_hash(uuid,uuid,uuid) to authenticated, service_role;
+
+-- One row per person and required (published) course the caller may see (learner: self; manager:
+-- their reports; instructor: people sharing a service, of their organisation if they have one;
+-- organisation admin: their organisation; national admin: all). Deactivated people are left out.
+create function private.required_training_states(
+  p_user_id uuid default NULL::uuid,
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid,
+  p_organisation_id uuid default NULL::uuid,
+  p_unit_id uuid default NULL::uuid
+)
+returns table(
+  user_id uuid,
+  services public.service_code[],
+  organisation_id uuid,
+  unit_id uuid,
+  course_id uuid,
+  enrollment_id uuid,
+  progress integer,
+  due_at timestamp with time zone,
+  status text,
+  certificate_id uuid,
+  certificate_expires_at timestamp with time zone
+)
+language plpgsql volatile security definer
+set search_path = ''
+set work_mem = '64MB'
+set enable_nestloop = on
+set enable_mergejoin = on
+set enable_sort = on
+set jit = off
+as $$
+begin
+  perform private.required_training_join_by_hash(p_user_id, p_organisation_id, p_unit_id);
+  return query execute private.required_training_states_query() || $q$
+    select s.user_id, s.services, s.organisation_id, s.unit_id, s.course_id, s.enrollment_id, s.progress,
+           s.due_at, s.status, s.certificate_id, s.certificate_expires_at
+    from statuses s $q$
+    using p_user_id, p_service, p_role, p_course_id, p_organisation_id, p_unit_id;
+end;
+$$;
+comment on function private.required_training_states(uuid,public.service_code,public.user_role,uuid,uuid,uuid) is
+  'THE status rule of required training, set-based: one row per person and required (published) course the caller may see (learner: self; manager: their reports; instructor: people sharing a service, of their organisation if they have one; organisation admin: their organisation; national admin: all), with due date and status overdue | due-soon | in-progress | done. Filters: person, service, role, course, organisation, unit (with its sub-units).';
+revoke all on function
+  private.required_training_states(uuid,public.service_code,public.user_role,uuid,uuid,uuid) from public;
+grant execute on function
+  private.required_training_states(uuid,public.service_code,public.user_role,uuid,uuid,uuid) to authenticated,
+  service_role;
+
+-- The status rows with the person's and the course's names, for the screens and the CSV.
 create function private.required_training_status(
   p_user_id uuid default NULL::uuid,
   p_service public.service_code default NULL::public.service_code,
   p_role public.user_role default NULL::public.user_role,
-  p_course_id uuid default NULL::uuid
+  p_course_id uuid default NULL::uuid,
+  p_organisation_id uuid default NULL::uuid,
+  p_unit_id uuid default NULL::uuid
 )
 returns table(
   user_id uuid,
@@ -243,88 +504,32 @@ returns table(
   status text,
   certificate_id uuid,
   certificate_expires_at timestamp with time zone,
-  certificate_state text
+  certificate_state text,
+  organisation_id uuid,
+  unit_id uuid
 )
 language sql stable security definer
 set search_path = ''
 as $$
-  with me as (
-    select (select auth.uid()) as uid, private.is_admin() as admin,
-           private.current_role() as role, private.current_services() as services,
-           private.administered_organisation_id() as admin_org
-  ),
-  required as (
-    select p.id as user_id, r.course_id,
-           min(greatest(r.created_at, coalesce(e.created_at, p.created_at))
-               + make_interval(days => r.due_within_days)) as first_due,
-           max(r.renew_before_days) as renew_before_days
-    from me
-    cross join public.required_training r
-    join public.courses c on c.id = r.course_id and c.status = 'ACTIVE'
-    -- One person (the dashboard, the header notice) by primary key; everyone otherwise. Two branches
-    -- gated on the parameter, so the one-person call never scans profiles whatever the plan.
-    join (
-      select pp.* from public.profiles pp where p_user_id is not null and pp.id = p_user_id
-      union all
-      select pa.* from public.profiles pa where p_user_id is null
-    ) p
-      on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
-    left join public.enrollments e on e.user_id = p.id and e.course_id = r.course_id
-    where me.uid is not null
-      and p.deactivated_at is null
-      and (me.admin or p.id = me.uid or (me.role = 'INSTRUCTOR' and p.services && me.services)
-           or p.organisation_id = me.admin_org
-           or p.id in (select private.managed_person_ids()))
-      and (p_role is null or p.role = p_role)
-      and (p_service is null or p.services @> array[p_service])
-      and (p_course_id is null or r.course_id = p_course_id)
-    group by p.id, r.course_id
-  ),
-  judged as (
-    select q.*, p.username, p.name, case when me.admin or p.id = me.uid then p.email end as email,
-           p.role, p.services, c.title, c.service as course_service,
-           e.id as enrollment_id, coalesce(e.progress, 0) as progress,
-           cert.id as certificate_id, cert.expires_at as certificate_expires_at,
-           case when cert.id is not null then private.certificate_state(cert.expires_at, cert.revoked_at) end
-             as certificate_state,
-           case
-             when cert.id is null then q.first_due
-             when cert.expires_at is null then null
-             when cert.expires_at <= now() then cert.expires_at
-             else cert.expires_at - make_interval(days => q.renew_before_days)
-           end as due_at
-    from required q
-    cross join me
-    join public.profiles p on p.id = q.user_id
-    join public.courses c on c.id = q.course_id
-    left join public.enrollments e on e.user_id = q.user_id and e.course_id = q.course_id
-    left join lateral (
-      select ct.id, ct.expires_at, ct.revoked_at from public.certificates ct
-      where ct.user_id = q.user_id and ct.course_id = q.course_id and ct.revoked_at is null
-      order by ct.issued_at desc
-      limit 1
-    ) cert on true
+  with me as materialized (
+    select (select auth.uid()) as uid, private.is_admin() as admin
   )
-  select j.user_id, j.username, j.name, j.email, j.role, j.services, j.course_id, j.title, j.course_service,
-         j.enrollment_id, j.progress, j.due_at,
-         case
-           when j.certificate_state in ('valid', 'expiring') then
-             case when j.due_at is null
-                    or j.due_at > now() + make_interval(days => private.required_training_due_soon_days())
-                  then 'done' else 'due-soon' end
-           when j.due_at <= now() then 'overdue'
-           when j.due_at <= now() + make_interval(days => private.required_training_due_soon_days()) then 'due-soon'
-           else 'in-progress'
-         end,
-         j.certificate_id, j.certificate_expires_at, j.certificate_state
-  from judged j
+  select s.user_id, p.username, p.name, case when me.admin or p.id = me.uid then p.email end,
+         p.role, s.services, s.course_id, c.title, c.service, s.enrollment_id, s.progress, s.due_at, s.status,
+         s.certificate_id, s.certificate_expires_at,
+         case when s.certificate_id is not null then private.certificate_state(s.certificate_expires_at, null) end,
+         s.organisation_id, s.unit_id
+  from private.required_training_states(p_user_id, p_service, p_role, p_course_id, p_organisation_id, p_unit_id) s
+  cross join me
+  join public.profiles p on p.id = s.user_id
+  join public.courses c on c.id = s.course_id
 $$;
-comment on function private.required_training_status(uuid,public.service_code,public.user_role,uuid) is
-  'THE status rule of required training: one row per person and required (published) course the caller may see (learner: self; instructor: people sharing a service, and self; admin: all), with due date and status overdue | due-soon | in-progress | done. Filters: person, service, role, course.';
+comment on function private.required_training_status(uuid,public.service_code,public.user_role,uuid,uuid,uuid) is
+  'The status rule (private.required_training_states) with names: one row per person and required course the caller may see, with due date, status, certificate and placement. Filters: person, service, role, course, organisation, unit.';
 revoke all on function
-  private.required_training_status(uuid,public.service_code,public.user_role,uuid) from public;
+  private.required_training_status(uuid,public.service_code,public.user_role,uuid,uuid,uuid) from public;
 grant execute on function
-  private.required_training_status(uuid,public.service_code,public.user_role,uuid) to authenticated,
+  private.required_training_status(uuid,public.service_code,public.user_role,uuid,uuid,uuid) to authenticated,
   service_role;
 
 -- How a status sorts: the most urgent first.
@@ -358,10 +563,32 @@ comment on function private.require_compliance_viewer() is
 revoke all on function private.require_compliance_viewer() from public;
 grant execute on function private.require_compliance_viewer() to authenticated, service_role;
 
+-- The organisation a compliance view reads: the one asked for, else the caller's own when they are
+-- an organisation's administrator or instructor (so their figures read only its people, by the
+-- index), else none (national: everyone). THE scope rule stays private.compliance_in_scope.
+create function private.compliance_organisation(p_organisation_id uuid)
+returns uuid
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return coalesce(
+    p_organisation_id,
+    private.administered_organisation_id(),
+    case when private.current_role() = 'INSTRUCTOR' then private.current_organisation_id() end);
+end;
+$$;
+comment on function private.compliance_organisation(uuid) is
+  'The organisation a compliance view is limited to: the one given, else the caller''s as organisation admin or instructor, else null.';
+revoke all on function private.compliance_organisation(uuid) from public;
+grant execute on function private.compliance_organisation(uuid) to authenticated, service_role;
+
 create function private.compliance_summary(
   p_service public.service_code default NULL::public.service_code,
   p_role public.user_role default NULL::public.user_role,
-  p_course_id uuid default NULL::uuid
+  p_course_id uuid default NULL::uuid,
+  p_organisation_id uuid default NULL::uuid,
+  p_unit_id uuid default NULL::uuid
 )
 returns table(
   service public.service_code,
@@ -373,36 +600,161 @@ returns table(
   overdue bigint,
   in_progress bigint
 )
-language plpgsql stable
+language plpgsql volatile security definer
 set search_path = ''
+set work_mem = '64MB'
+set enable_nestloop = on
+set enable_mergejoin = on
+set enable_sort = on
+set jit = off
 as $$
-#variable_conflict use_column
+declare
+  v_organisation uuid;
 begin
   perform private.require_compliance_viewer();
-  return query
-  select s.service, st.course_id, st.course_title,
-         count(*),
-         count(*) filter (where st.status = 'done'),
-         count(*) filter (where st.status = 'due-soon'),
-         count(*) filter (where st.status = 'overdue'),
-         count(*) filter (where st.status = 'in-progress')
-  from private.required_training_status(null, p_service, p_role, p_course_id) st
-  cross join lateral (
-    select u.service from unnest(st.services) u(service)
-    union all
-    select null::public.service_code where cardinality(st.services) = 0
-  ) s
-  where (p_service is null or s.service = p_service)
-    and private.compliance_in_scope(p_service, array_remove(array[s.service], null))
-  group by s.service, st.course_id, st.course_title
-  order by s.service nulls last, st.course_title, st.course_id;
+  v_organisation := private.compliance_organisation(p_organisation_id);
+  perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
+  -- Counted inside the status rule's own statement; the scope rule only for those who are not
+  -- national administrators (who see everyone).
+  return query execute private.required_training_states_query() || $q$,
+  counted as (
+    select s.service, st.course_id,
+           count(*) as people,
+           count(*) filter (where st.status = 'done') as compliant,
+           count(*) filter (where st.status = 'due-soon') as due_soon,
+           count(*) filter (where st.status = 'overdue') as overdue,
+           count(*) filter (where st.status = 'in-progress') as in_progress
+    from statuses st
+    -- each of the person's services (one row of no service for a person of none)
+    cross join lateral unnest(case when cardinality(st.services) = 0 then array[null]::public.service_code[]
+                                   else st.services end) s(service)
+    where ($2::public.service_code is null or s.service = $2)
+      and ($7 or private.compliance_in_scope($2, array_remove(array[s.service], null), st.organisation_id))
+    group by s.service, st.course_id
+  )
+  select k.service, k.course_id, c.title, k.people, k.compliant, k.due_soon, k.overdue, k.in_progress
+  from counted k
+  join public.courses c on c.id = k.course_id
+  order by k.service nulls last, c.title, k.course_id $q$
+  using null::uuid, p_service, p_role, p_course_id, v_organisation, p_unit_id, private.is_admin();
 end;
 $$;
-comment on function private.compliance_summary(public.service_code,public.user_role,uuid) is
-  'Instructors and admins: per service and required course, people required, compliant (done), due soon, overdue, in progress.';
-revoke all on function private.compliance_summary(public.service_code,public.user_role,uuid) from
+comment on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) is
+  'Instructors and admins: per service and required course, people required, compliant (done), due soon, overdue, in progress; optionally of one organisation and unit (with its sub-units).';
+revoke all on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) from
   public;
-grant execute on function private.compliance_summary(public.service_code,public.user_role,uuid) to
+grant execute on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) to
+  authenticated, service_role;
+
+-- Compliance by organisation -> unit: without an organisation (national administrators), one group
+-- per organisation (and one for people of none); with one, one group per top-level unit (and one
+-- for people of no unit); with a unit, one per unit directly below it (and the unit itself for the
+-- people placed in it directly). Each group counts its people down the whole subtree, per course.
+create function private.compliance_units(
+  p_organisation_id uuid default NULL::uuid,
+  p_unit_id uuid default NULL::uuid,
+  p_service public.service_code default NULL::public.service_code,
+  p_role public.user_role default NULL::public.user_role,
+  p_course_id uuid default NULL::uuid
+)
+returns table(
+  organisation_id uuid,
+  unit_id uuid,
+  name text,
+  has_units boolean,
+  course_id uuid,
+  course_title text,
+  people bigint,
+  compliant bigint,
+  due_soon bigint,
+  overdue bigint,
+  in_progress bigint
+)
+language plpgsql volatile security definer
+set search_path = ''
+set work_mem = '64MB'
+set enable_nestloop = on
+set enable_mergejoin = on
+set enable_sort = on
+set jit = off
+as $$
+declare
+  v_national boolean;
+  v_organisation uuid;
+begin
+  perform private.require_compliance_viewer();
+  v_national := private.is_admin();
+  if not v_national and private.administered_organisation_id() is null then
+    raise exception 'Only administrators can see compliance by unit' using errcode = '42501';
+  end if;
+  v_organisation := private.compliance_organisation(p_organisation_id);
+  if v_organisation is not null and not (v_national or v_organisation = private.administered_organisation_id())
+     or v_organisation is not null and not exists (select 1 from public.organisations o where o.id = v_organisation) then
+    raise exception 'Organisation not found' using errcode = 'P0002';
+  end if;
+  if p_unit_id is not null and not exists (
+    select 1 from public.units u where u.id = p_unit_id and u.organisation_id = v_organisation
+  ) then
+    raise exception 'Unit not found' using errcode = 'P0002';
+  end if;
+  perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
+  if v_organisation is null then
+    return query execute private.required_training_states_query() || $q$,
+    counted as (
+      select st.organisation_id as group_id, st.course_id,
+             count(*) as people,
+             count(*) filter (where st.status = 'done') as compliant,
+             count(*) filter (where st.status = 'due-soon') as due_soon,
+             count(*) filter (where st.status = 'overdue') as overdue,
+             count(*) filter (where st.status = 'in-progress') as in_progress
+      from statuses st
+      group by st.organisation_id, st.course_id
+    )
+    select k.group_id, null::uuid, o.name,
+           exists (select 1 from public.units u where u.organisation_id = k.group_id),
+           k.course_id, c.title, k.people, k.compliant, k.due_soon, k.overdue, k.in_progress
+    from counted k
+    left join public.organisations o on o.id = k.group_id
+    join public.courses c on c.id = k.course_id
+    order by k.group_id is null, o.name, k.group_id, c.title, k.course_id $q$
+    using null::uuid, p_service, p_role, p_course_id, null::uuid, null::uuid;
+  else
+    return query execute private.required_training_states_query() || $q$,
+    groups as (
+      select ch.id as group_id, s.unit as unit_id
+      from public.units ch
+      cross join lateral private.unit_subtree(ch.id) s(unit)
+      where ch.organisation_id = $5 and ch.parent_id is not distinct from $6
+      union all
+      select $6, $6 where $6::uuid is not null
+    ),
+    counted as (
+      select g.group_id, st.course_id,
+             count(*) as people,
+             count(*) filter (where st.status = 'done') as compliant,
+             count(*) filter (where st.status = 'due-soon') as due_soon,
+             count(*) filter (where st.status = 'overdue') as overdue,
+             count(*) filter (where st.status = 'in-progress') as in_progress
+      from statuses st
+      left join groups g on g.unit_id = st.unit_id
+      where ($7 or private.compliance_in_scope($2, st.services, st.organisation_id))
+      group by g.group_id, st.course_id
+    )
+    select $5, k.group_id, u.name,
+           k.group_id is distinct from $6 and exists (select 1 from public.units d where d.parent_id = k.group_id),
+           k.course_id, c.title, k.people, k.compliant, k.due_soon, k.overdue, k.in_progress
+    from counted k
+    left join public.units u on u.id = k.group_id
+    join public.courses c on c.id = k.course_id
+    order by k.group_id is not distinct from $6 desc, k.group_id is null, u.name, k.group_id, c.title, k.course_id $q$
+    using null::uuid, p_service, p_role, p_course_id, v_organisation, p_unit_id, v_national;
+  end if;
+end;
+$$;
+comment on function private.compliance_units(uuid,uuid,public.service_code,public.user_role,uuid) is
+  'National and organisation admins: per group (organisation; or top-level unit; or unit below the given one) and required course, people required, compliant, due soon, overdue, in progress. unit_id null at unit level: people of no unit.';
+revoke all on function private.compliance_units(uuid,uuid,public.service_code,public.user_role,uuid) from public;
+grant execute on function private.compliance_units(uuid,uuid,public.service_code,public.user_role,uuid) to
   authenticated, service_role;
 
 create function private.compliance_people(
@@ -411,7 +763,9 @@ create function private.compliance_people(
   p_course_id uuid default NULL::uuid,
   p_status text default NULL::text,
   p_limit integer default 20,
-  p_offset integer default 0
+  p_offset integer default 0,
+  p_organisation_id uuid default NULL::uuid,
+  p_unit_id uuid default NULL::uuid
 )
 returns table(
   user_id uuid,
@@ -432,44 +786,56 @@ language plpgsql stable
 set search_path = ''
 as $$
 #variable_conflict use_column
+declare
+  v_national boolean;
+  v_organisation uuid;
 begin
   perform private.require_compliance_viewer();
+  v_national := private.is_admin();
+  v_organisation := private.compliance_organisation(p_organisation_id);
   return query
   select st.user_id, st.username, st.name, st.email, st.role, st.services, st.course_id, st.course_title,
          st.progress, st.due_at, st.status, st.certificate_expires_at, count(*) over ()
-  from private.required_training_status(null, p_service, p_role, p_course_id) st
+  from private.required_training_status(null, p_service, p_role, p_course_id, v_organisation, p_unit_id) st
   where (p_status is null or st.status = p_status)
-    and private.compliance_in_scope(p_service, st.services)
-  order by private.required_training_status_rank(st.status), st.due_at nulls last, st.name, st.user_id, st.course_title
+    and (v_national or private.compliance_in_scope(p_service, st.services, st.organisation_id))
+  -- private.required_training_status_rank, written out (a function call per row costs at national size)
+  order by case st.status when 'overdue' then 1 when 'due-soon' then 2 when 'in-progress' then 3 else 4 end,
+           st.due_at nulls last, st.name, st.user_id, st.course_title
   limit greatest(p_limit, 0) offset greatest(p_offset, 0);
 end;
 $$;
-comment on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) is
-  'Instructors and admins: the people required to take courses, with status and due date, most urgent first, paged.';
+comment on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer,uuid,uuid) is
+  'Instructors and admins: the people required to take courses, with status and due date, most urgent first, paged; optionally of one organisation and unit (with its sub-units).';
 revoke all on function
-  private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) from
+  private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer,uuid,uuid) from
   public;
 grant execute on function
-  private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer) to
+  private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer,uuid,uuid) to
   authenticated, service_role;
 
 create function private.compliance_in_scope(
   p_service public.service_code,
-  p_person_services public.service_code[]
+  p_person_services public.service_code[],
+  p_person_organisation_id uuid
 )
 returns boolean
 language sql stable
 set search_path = ''
 as $$
   select (select private.is_admin())
-      or (p_person_services && (select private.current_services())
-          and (p_service is null or array[p_service] <@ (select private.current_services())))
+      or p_person_organisation_id = (select private.administered_organisation_id())
+      or ((select private.current_role()) = 'INSTRUCTOR'
+          and p_person_services && (select private.current_services())
+          and (p_service is null or array[p_service] <@ (select private.current_services()))
+          and ((select private.current_organisation_id()) is null
+               or p_person_organisation_id = (select private.current_organisation_id())))
 $$;
-comment on function private.compliance_in_scope(public.service_code,public.service_code[]) is
-  'THE scope rule of compliance views: admins see everyone; instructors a person of one of their services (and, with a service filter, only a service of their own).';
-revoke all on function private.compliance_in_scope(public.service_code,public.service_code[]) from
+comment on function private.compliance_in_scope(public.service_code,public.service_code[],uuid) is
+  'THE scope rule of compliance views: national admins see everyone; an organisation''s admin its people; instructors a person of one of their services (and, with a service filter, only a service of their own), of their organisation when they have one.';
+revoke all on function private.compliance_in_scope(public.service_code,public.service_code[],uuid) from
   public;
-grant execute on function private.compliance_in_scope(public.service_code,public.service_code[]) to
+grant execute on function private.compliance_in_scope(public.service_code,public.service_code[],uuid) to
   authenticated, service_role;
 
 -- ---------------------------------------------------------------------------
@@ -481,7 +847,7 @@ create trigger required_training_set_updated_at
   for each row execute function private.set_updated_at();
 
 create trigger required_training_prepare
-  before insert on public.required_training
+  before insert or update on public.required_training
   for each row execute function private.prepare_required_training();
 
 create trigger profiles_required_training_insert

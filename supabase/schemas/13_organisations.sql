@@ -61,6 +61,16 @@ alter table public.courses
   add constraint courses_organisation_id_fkey foreign key (organisation_id)
     references public.organisations (id);
 
+-- A required-training rule of an organisation, and of one of its units (columns in
+-- 07_mandatory_training_and_compliance.sql): it goes with its organisation or unit.
+alter table public.required_training
+  add constraint required_training_organisation_id_fkey foreign key (organisation_id)
+    references public.organisations (id) on delete cascade;
+
+alter table public.required_training
+  add constraint required_training_unit_same_organisation foreign key (unit_id, organisation_id)
+    references public.units (id, organisation_id) on delete cascade;
+
 -- ---------------------------------------------------------------------------
 -- Comments
 -- ---------------------------------------------------------------------------

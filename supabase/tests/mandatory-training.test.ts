@@ -347,6 +347,186 @@ describe.each(backends)('mandatory training on $name', ({ create }) => {
     });
   });
 
+  // Rules of an organisation and of a unit (issue 18): two organisations, A (a tree: area > station >
+  // watch, and a second station) and B; each with an administrator; instructors of A and B.
+  describe('rules of an organisation and a unit', () => {
+    const person = (n: number, email: string): Persona => ({ id: `00000000-0000-4000-a000-00000000c${String(n).padStart(3, '0')}`, email });
+    const orgAdminA = person(1, 'rules.admin.a@example.uk');
+    const inWatchA = person(2, 'rules.watch.a@example.uk');
+    const inStation2A = person(3, 'rules.station2.a@example.uk');
+    const inStationA = person(4, 'rules.station.a@example.uk');
+    const instructorA = person(5, 'rules.instructor.a@example.uk');
+    const orgAdminB = person(6, 'rules.admin.b@example.uk');
+    const learnerB = person(7, 'rules.learner.b@example.uk');
+    const orgA = 'c0000000-0000-4000-a000-000000000001';
+    const orgB = 'c0000000-0000-4000-a000-000000000002';
+    const areaA = 'c1000000-0000-4000-a000-000000000001';
+    const stationA = 'c1000000-0000-4000-a000-000000000002';
+    const watchA = 'c1000000-0000-4000-a000-000000000003';
+    const station2A = 'c1000000-0000-4000-a000-000000000004';
+    const areaB = 'c1000000-0000-4000-a000-000000000005';
+    const courseB = 'c2000000-0000-4000-a000-000000000001'; // published, of organisation B
+    const ruleB = 'c3000000-0000-4000-a000-000000000001';
+    const ruleNational = 'c3000000-0000-4000-a000-000000000002';
+    const course = ids.course(8); // a published national course
+
+    const scoped = (courseId: string, org: string | null, unit: string | null, role: string | null = null, service: string | null = null) =>
+      `insert into public.required_training (course_id, role, service, organisation_id, unit_id)
+       values ('${courseId}', ${role ? `'${role}'` : 'null'}, ${service ? `'${service}'` : 'null'},
+               ${org ? `'${org}'` : 'null'}, ${unit ? `'${unit}'` : 'null'}) returning id`;
+    const seen = async (who: Persona, text: string, params: unknown[] = []) => {
+      const r = await rolledBack(db, who, (tx) => tx.query(text, params));
+      return Math.max(r.rows.length, r.rowCount ?? 0);
+    };
+
+    beforeAll(async () => {
+      await db.query('delete from public.required_training');
+      await db.query(`insert into public.organisations (id, name, code, service) values
+        ($1, 'Rulesshire Police', 'RSP', 'UKPS'), ($2, 'Rulesshire Ambulance', 'RSA', 'UKAS')`, [orgA, orgB]);
+      await db.query(`insert into public.units (id, organisation_id, parent_id, name) values
+        ($1, $5, null, 'North Area'), ($2, $5, $1, 'Central Station'), ($3, $5, $2, 'Red Watch'),
+        ($4, $5, $1, 'Harbour Station'), ($6, $7, null, 'East Division')`, [areaA, stationA, watchA, station2A, orgA, areaB, orgB]);
+      const people: [Persona, string, string, string, string | null][] = [
+        [orgAdminA, 'rules_admin_a', 'ADMIN', orgA, null],
+        [inWatchA, 'rules_watch_a', 'STUDENT', orgA, watchA],
+        [inStation2A, 'rules_station2_a', 'STUDENT', orgA, station2A],
+        [inStationA, 'rules_station_a', 'STUDENT', orgA, stationA],
+        [instructorA, 'rules_instructor_a', 'INSTRUCTOR', orgA, null],
+        [orgAdminB, 'rules_admin_b', 'ADMIN', orgB, null],
+        [learnerB, 'rules_learner_b', 'STUDENT', orgB, areaB],
+      ];
+      for (const [p, username, role, org, unit] of people) {
+        await createUser(db, { id: p.id, email: p.email, username, name: username.replace(/_/g, ' '), role, services: ['UKPS'] });
+        await db.query('update public.profiles set organisation_id = $2, unit_id = $3 where id = $1', [p.id, org, unit]);
+      }
+      await db.query(`insert into public.courses (id, title, description, service, author_id, status, organisation_id)
+        values ($1, 'Rulesshire ambulance handover', 'Handover of Rulesshire Ambulance only.', 'UKAS', $2, 'ACTIVE', $3)`,
+        [courseB, personas.admin.id, orgB]);
+      await db.query(`insert into public.required_training (id, course_id, organisation_id, unit_id) values ($1, $2, $3, $4)`,
+        [ruleB, courseB, orgB, null]);
+      await db.query(`insert into public.required_training (id, course_id, role) values ($1, $2, 'INSTRUCTOR')`,
+        [ruleNational, safeguarding]);
+    });
+    afterAll(async () => {
+      await db.query('delete from public.required_training');
+    });
+
+    it('an organisation administrator makes rules only with their own organisation, for a course their people can see', async () => {
+      expect(await seen(orgAdminA, scoped(course, orgA, null))).toBe(1);
+      expect(await seen(orgAdminA, scoped(course, orgA, stationA, 'STUDENT'))).toBe(1);
+      expect(await sqlState(() => rolledBack(db, orgAdminA, (tx) => tx.query(scoped(course, orgB, null))))).toBe('42501');
+      expect(await sqlState(() => rolledBack(db, orgAdminA, (tx) => tx.query(scoped(course, null, null, null, 'UKPS'))))).toBe('42501');
+      // B's own course: A cannot require it (not theirs to see), and it is required only in B.
+      expect(await sqlState(() => rolledBack(db, orgAdminA, (tx) => tx.query(scoped(courseB, orgA, null))))).not.toBeNull();
+      expect(await sqlState(() => rolledBack(db, personas.admin, (tx) => tx.query(scoped(courseB, null, null, 'STUDENT'))))).toBe('22023');
+      // A unit of another organisation: the composite foreign key refuses it.
+      expect(await sqlState(() => rolledBack(db, orgAdminA, (tx) => tx.query(scoped(course, orgA, areaB))))).toBe('23503');
+      // A unit without its organisation.
+      expect(await sqlState(() => rolledBack(db, personas.admin, (tx) => tx.query(scoped(course, null, stationA))))).toBe('23514');
+    });
+
+    it('an organisation administrator reads their rules and the national ones, and changes neither B\'s nor a national rule', async () => {
+      expect(await seen(orgAdminA, 'select 1 from public.required_training where id = $1', [ruleB])).toBe(0);
+      expect(await seen(orgAdminA, 'select 1 from public.required_training where id = $1', [ruleNational])).toBe(1);
+      expect(await seen(orgAdminB, 'select 1 from public.required_training where id = $1', [ruleB])).toBe(1);
+      expect(await seen(orgAdminA, 'update public.required_training set due_within_days = 5 where id = $1', [ruleB])).toBe(0);
+      expect(await seen(orgAdminA, 'update public.required_training set due_within_days = 5 where id = $1', [ruleNational])).toBe(0);
+      expect(await seen(orgAdminA, 'delete from public.required_training where id = $1', [ruleB])).toBe(0);
+      expect(await seen(orgAdminA, 'delete from public.required_training where id = $1', [ruleNational])).toBe(0);
+      // Their own rule may not be turned into another organisation's or a national one.
+      await rolledBack(db, orgAdminA, async (tx) => {
+        const [{ id }] = (await tx.query<{ id: string }>(scoped(course, orgA, null))).rows;
+        await expect(tx.query('update public.required_training set organisation_id = $2 where id = $1', [id, orgB])).rejects.toMatchObject({ code: '42501' });
+      });
+      await rolledBack(db, orgAdminA, async (tx) => {
+        const [{ id }] = (await tx.query<{ id: string }>(scoped(course, orgA, null))).rows;
+        await expect(tx.query('update public.required_training set organisation_id = null, service = \'UKPS\' where id = $1', [id])).rejects.toMatchObject({ code: '42501' });
+      });
+      // B's administrator in turn sees nothing of A's rule.
+      await rolledBack(db, orgAdminA, async (tx) => {
+        await tx.query(scoped(course, orgA, null));
+      });
+      expect(await seen(orgAdminB, 'select 1 from public.required_training where organisation_id = $1', [orgA])).toBe(0);
+    });
+
+    it('an instructor scopes a rule of their course to their own organisation only', async () => {
+      await db.query('update public.courses set author_id = $2 where id = $1', [course, instructorA.id]);
+      try {
+        const service = (await db.query<{ service: string }>('select service::text from public.courses where id = $1', [course])).rows[0].service;
+        await db.query(`update public.profiles set services = array[$2::public.service_code] where id = $1`, [instructorA.id, service]);
+        expect(await seen(instructorA, scoped(course, orgA, stationA, null, service))).toBe(1);
+        expect(await sqlState(() => rolledBack(db, instructorA, (tx) => tx.query(scoped(course, orgB, null, null, service))))).toBe('42501');
+      } finally {
+        await db.query('update public.courses set author_id = $2 where id = $1', [course, personas.admin.id]);
+        await db.query(`update public.profiles set services = '{UKPS}' where id = $1`, [instructorA.id]);
+      }
+    });
+
+    it('a unit rule enrols only the people of that unit and the units below it; moving into it enrols', async () => {
+      await db.query('delete from public.enrollments where course_id = $1', [course]);
+      await queryAs(db, orgAdminA, scoped(course, orgA, stationA));
+      expect(await enrolled(inStationA.id, course)).toBe('ACTIVE');
+      expect(await enrolled(inWatchA.id, course)).toBe('ACTIVE'); // below the station
+      expect(await enrolled(inStation2A.id, course)).toBeNull();
+      expect(await enrolled(learnerB.id, course)).toBeNull();
+      expect(await enrolled(orgAdminA.id, course)).toBeNull(); // of the organisation, in no unit
+
+      // Statuses follow the same scope.
+      const rows = await queryAs<{ user_id: string }>(db, orgAdminA, 'select user_id from private.required_training_status(null, null, null, $1)', [course]);
+      expect(rows.rows.map((r) => r.user_id).sort()).toEqual([inWatchA.id, inStationA.id].sort());
+
+      // The person of the other station moves into the watch: enrolled by the move.
+      await db.query('update public.profiles set unit_id = $2 where id = $1', [inStation2A.id, watchA]);
+      try {
+        expect(await enrolled(inStation2A.id, course)).toBe('ACTIVE');
+      } finally {
+        await db.query('update public.profiles set unit_id = $2 where id = $1', [inStation2A.id, station2A]);
+      }
+      // A learner reads the rules that apply to them: the watch's person the station's rule, the
+      // other station's person not.
+      expect(await seen(inWatchA, 'select 1 from public.required_training where course_id = $1', [course])).toBe(1);
+      expect(await seen(inStation2A, 'select 1 from public.required_training where course_id = $1', [course])).toBe(0);
+      expect(await seen(learnerB, 'select 1 from public.required_training where course_id = $1', [course])).toBe(0);
+    });
+
+    it('compliance: an organisation administrator sees only their people, by unit; B\'s rows are invisible to A', async () => {
+      type Unit = { organisation_id: string | null; unit_id: string | null; name: string | null; has_units: boolean; course_id: string; people: string; compliant: string };
+      const summaryA = await queryAs<{ course_id: string; people: string }>(db, orgAdminA, 'select * from private.compliance_summary()');
+      expect(summaryA.rows.some((r) => r.course_id === courseB)).toBe(false);
+      expect(Number(summaryA.rows.find((r) => r.course_id === course)?.people)).toBe(2);
+      const peopleA = await queryAs<{ user_id: string }>(db, orgAdminA, 'select user_id from private.compliance_people(p_limit => 1000)');
+      expect(peopleA.rows.map((r) => r.user_id)).not.toContain(learnerB.id);
+      const peopleB = await queryAs<{ user_id: string }>(db, orgAdminB, 'select user_id from private.compliance_people(p_limit => 1000)');
+      expect(peopleB.rows.map((r) => r.user_id)).toContain(learnerB.id);
+      expect(peopleB.rows.every((r) => r.user_id === learnerB.id || r.user_id === orgAdminB.id)).toBe(true);
+      // A asking for B's organisation gets nothing; B's unit is not found.
+      expect((await queryAs(db, orgAdminA, 'select * from private.compliance_summary(p_organisation_id => $1)', [orgB])).rows).toHaveLength(0);
+      expect(await sqlState(() => queryAs(db, orgAdminA, 'select * from private.compliance_units($1)', [orgB]))).toBe('P0002');
+      expect(await sqlState(() => queryAs(db, orgAdminA, 'select * from private.compliance_units($1, $2)', [orgA, areaB]))).toBe('P0002');
+
+      // By unit: A's top level is the area (with units below) and the people of no unit.
+      const top = await queryAs<Unit>(db, orgAdminA, 'select * from private.compliance_units() where course_id = $1', [course]);
+      expect(top.rows.map((r) => [r.unit_id, Number(r.people), r.has_units])).toEqual([[areaA, 2, true]]);
+      const area = await queryAs<Unit>(db, orgAdminA, 'select * from private.compliance_units(null, $1) where course_id = $2', [areaA, course]);
+      expect(area.rows.map((r) => [r.name, Number(r.people)])).toEqual([['Central Station', 2]]);
+      const station = await queryAs<Unit>(db, orgAdminA, 'select * from private.compliance_units(null, $1) where course_id = $2', [stationA, course]);
+      // The station itself (its own people) first, then the watch below it.
+      expect(station.rows.map((r) => [r.unit_id, Number(r.people), r.has_units])).toEqual([[stationA, 1, false], [watchA, 1, false]]);
+      // Filtered to a unit, the summary and the people list hold its subtree only.
+      const watch = await queryAs<{ user_id: string }>(db, orgAdminA, 'select user_id from private.compliance_people(p_unit_id => $1, p_limit => 100)', [watchA]);
+      expect(watch.rows.map((r) => r.user_id)).toEqual([inWatchA.id]);
+
+      // The national administrator: by organisation, B's included; the instructor of A nothing by unit.
+      const national = await queryAs<Unit>(db, personas.admin, 'select * from private.compliance_units()');
+      expect(national.rows.some((r) => r.organisation_id === orgA && r.course_id === course && Number(r.people) === 2)).toBe(true);
+      expect(national.rows.some((r) => r.organisation_id === orgB && r.course_id === courseB)).toBe(true);
+      expect(await sqlState(() => queryAs(db, instructorA, 'select * from private.compliance_units()'))).toBe('42501');
+      // Instructors of an organisation see only its people.
+      const instructorRows = await queryAs<{ user_id: string }>(db, instructorA, 'select user_id from private.compliance_people(p_limit => 1000)');
+      expect(instructorRows.rows.map((r) => r.user_id)).not.toContain(learnerB.id);
+    });
+  });
+
   describe('scale', () => {
     it('a rule over 3,000 matching users enrols them in one statement and the counts stay one query', { timeout: 120_000 }, async () => {
       await db.query(

@@ -132,7 +132,9 @@ const TABLES: Record<string, Record<Operation, string>> = {
   },
   required_training: {
     select: `select 1 from public.required_training where id = '${rule}'`,
-    insert: `insert into public.required_training (course_id, role, service) values ('${course1}', 'INSTRUCTOR', 'UKPS')`,
+    // A rule of the caller's own organisation (national for those of none).
+    insert: `insert into public.required_training (course_id, role, service, organisation_id)
+             values ('${course1}', 'INSTRUCTOR', 'UKPS', (select p.organisation_id from public.profiles p where p.id = auth.uid()))`,
     update: `update public.required_training set due_within_days = due_within_days where id = '${rule}'`,
     delete: `delete from public.required_training where id = '${rule}'`,
   },

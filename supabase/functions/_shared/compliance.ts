@@ -32,9 +32,18 @@ const renewBeforeDaysField = z
   .min(0, 'Renew before must be between 0 and 365 days')
   .max(365, 'Renew before must be between 0 and 365 days');
 
-const needsRoleOrService = (value: { role?: Role | null; service?: ServiceCode | null }) =>
-  (value.role ?? null) !== null || (value.service ?? null) !== null;
+const needsRoleOrService = (value: { role?: Role | null; service?: ServiceCode | null; organisationId?: string | null }) =>
+  (value.role ?? null) !== null || (value.service ?? null) !== null || (value.organisationId ?? null) !== null;
+/** No organisation given: an organisation's administrator's own is meant (the API fills it in),
+ * so only the database can tell whether the rule names someone; an explicit null is national. */
+const nationalNeedsRoleOrService = (value: { role?: Role | null; service?: ServiceCode | null; organisationId?: string | null }) =>
+  !Object.hasOwn(value, 'organisationId') || needsRoleOrService(value);
 const roleOrServiceMessage = { message: 'Choose a role, a service or both', path: ['role'] };
+const organisationField = z.string({ error: 'Choose an organisation' }).regex(UUID_PATTERN, 'Choose an organisation');
+const unitField = z.string({ error: 'Choose a unit of the organisation' }).regex(UUID_PATTERN, 'Choose a unit of the organisation');
+const unitNeedsOrganisation = (value: { organisationId?: string | null; unitId?: string | null }) =>
+  (value.unitId ?? null) === null || !Object.hasOwn(value, 'organisationId') || value.organisationId !== null;
+const unitNeedsOrganisationMessage = { message: 'Choose the organisation of the unit', path: ['organisationId'] };
 
 /** POST /api/required-training */
 export const requiredTrainingCreateSchema = z
@@ -42,11 +51,16 @@ export const requiredTrainingCreateSchema = z
     courseId: z.string({ error: 'Choose a course' }).regex(UUID_PATTERN, 'Choose a course'),
     role: roleField.nullable().optional(),
     service: serviceField.nullable().optional(),
+    /** The organisation whose people it applies to (null: national). */
+    organisationId: organisationField.nullable().optional(),
+    /** A unit of that organisation: its people and those of the units below it. */
+    unitId: unitField.nullable().optional(),
     dueWithinDays: dueWithinDaysField.default(30),
     renewBeforeDays: renewBeforeDaysField.default(30),
   })
   .strict()
-  .refine(needsRoleOrService, roleOrServiceMessage);
+  .refine(nationalNeedsRoleOrService, roleOrServiceMessage)
+  .refine(unitNeedsOrganisation, unitNeedsOrganisationMessage);
 export type RequiredTrainingCreateInput = z.input<typeof requiredTrainingCreateSchema>;
 
 /** PUT /api/required-training/:id: any of the fields; role and service may not both end up empty. */
@@ -54,12 +68,16 @@ export const requiredTrainingUpdateSchema = z
   .object({
     role: roleField.nullable().optional(),
     service: serviceField.nullable().optional(),
+    organisationId: organisationField.nullable().optional(),
+    unitId: unitField.nullable().optional(),
     dueWithinDays: dueWithinDaysField.optional(),
     renewBeforeDays: renewBeforeDaysField.optional(),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update', path: ['_'] })
-  .refine((v) => !('role' in v && 'service' in v) || needsRoleOrService(v), roleOrServiceMessage);
+  // Clearing both role and service: only with an organisation named in the same change.
+  .refine((v) => !('role' in v && 'service' in v) || needsRoleOrService(v), roleOrServiceMessage)
+  .refine((v) => !('unitId' in v && 'organisationId' in v) || unitNeedsOrganisation(v), unitNeedsOrganisationMessage);
 export type RequiredTrainingUpdateInput = z.input<typeof requiredTrainingUpdateSchema>;
 
 const optionalFilter = <T extends z.ZodType>(schema: T) =>
@@ -70,6 +88,8 @@ export const complianceFilterSchema = z.object({
   service: optionalFilter(serviceField),
   role: optionalFilter(roleField),
   courseId: optionalFilter(z.string().regex(UUID_PATTERN, 'Course id must be a valid id')),
+  organisationId: optionalFilter(z.string().regex(UUID_PATTERN, 'Organisation id must be a valid id')),
+  unitId: optionalFilter(z.string().regex(UUID_PATTERN, 'Unit id must be a valid id')),
   status: optionalFilter(z.enum(TRAINING_STATUSES, { error: 'Status must be overdue, due-soon, in-progress or done' })),
 });
 
@@ -78,6 +98,10 @@ export interface RequiredTrainingRule {
   course: { id: string; title: string; service: ServiceCode; certificateValidMonths: number | null };
   role: Role | null;
   service: ServiceCode | null;
+  /** null: a national rule. */
+  organisation: { id: string; name: string } | null;
+  /** null: the whole organisation (or a national rule). */
+  unit: { id: string; name: string } | null;
   dueWithinDays: number;
   renewBeforeDays: number;
   createdAt: string;
@@ -112,6 +136,29 @@ export interface ComplianceSummaryRow {
   dueSoon: number;
   overdue: number;
   inProgress: number;
+}
+
+/** GET /api/compliance/units: one group (organisation, or unit with its sub-units) and course. */
+export interface ComplianceUnitRow {
+  /** The organisation (at the top level of a national administrator: the group itself; null: people of no organisation). */
+  organisationId: string | null;
+  /** The unit (null at the organisation level, or people of no unit). */
+  unitId: string | null;
+  /** The group's name (null: no organisation / no unit). */
+  name: string | null;
+  /** Whether the group has units below it to drill down into. */
+  hasUnits: boolean;
+  course: { id: string; title: string };
+  people: number;
+  compliant: number;
+  dueSoon: number;
+  overdue: number;
+  inProgress: number;
+}
+
+/** The share of people compliant, as a whole percentage (0 when nobody is required). */
+export function compliantShare(compliant: number, people: number): number {
+  return people > 0 ? Math.round((compliant / people) * 100) : 0;
 }
 
 export interface CompliancePerson {

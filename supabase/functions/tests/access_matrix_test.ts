@@ -207,6 +207,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/me/required-training': {},
   'GET /api/compliance': {},
   'GET /api/compliance/people': {},
+  'GET /api/compliance/units': {},
   'GET /api/compliance/export.csv': {},
   'GET /api/me/learning-record': {},
   'GET /api/me/learning-record.pdf': {},

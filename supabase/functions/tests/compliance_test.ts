@@ -228,7 +228,115 @@ test('an instructor\'s compliance view and export hold only the people of their 
   assert.ok(!csv.text.includes(amy.input.username) && !csv.text.includes(ben.input.username));
 });
 
+// Organisations (issue 18): A (area > station > watch, and a second station) and B, each with an
+// administrator; a learner in A's watch, one in A's second station, one in B.
+const orgA = crypto.randomUUID();
+const orgB = crypto.randomUUID();
+const [areaA, stationA, watchA, station2A, areaB] = [1, 2, 3, 4, 5].map(() => crypto.randomUUID());
+await db.sql`insert into public.organisations (id, name, code, service) values
+  (${orgA}, ${`Compliance Police ${tag}`}, ${`CP${tag.slice(-6)}`.replace(/[^A-Za-z0-9-]/g, '')}, 'UKPS'),
+  (${orgB}, ${`Compliance Ambulance ${tag}`}, ${`CA${tag.slice(-6)}`.replace(/[^A-Za-z0-9-]/g, '')}, 'UKAS')`;
+await db.sql`insert into public.units (id, organisation_id, parent_id, name) values
+  (${areaA}, ${orgA}, null, 'North Area'), (${stationA}, ${orgA}, ${areaA}, 'Central Station'),
+  (${watchA}, ${orgA}, ${stationA}, 'Red Watch'), (${station2A}, ${orgA}, ${areaA}, 'Harbour Station'),
+  (${areaB}, ${orgB}, null, 'East Division')`;
+const orgAdminA = await register();
+const orgAdminB = await register();
+const watchLearner = await register();
+const station2Learner = await register();
+const learnerB = await register();
+for (const [who, role, org, unit] of [
+  [orgAdminA, 'ADMIN', orgA, null], [orgAdminB, 'ADMIN', orgB, null], [watchLearner, 'STUDENT', orgA, watchA],
+  [station2Learner, 'STUDENT', orgA, station2A], [learnerB, 'STUDENT', orgB, areaB],
+] as const) {
+  await db.sql`update public.profiles set role = ${role}, organisation_id = ${org}, unit_id = ${unit}, services = '{UKPS}' where id = ${who.user.id}`;
+}
+const orgAdminAToken = orgAdminA.session.access_token as string;
+const orgAdminBToken = orgAdminB.session.access_token as string;
+const orgCourse = await makeCourse(`Compliance station course ${tag}`, 'UKPS', ADMIN_ID);
+
+test('an organisation administrator makes a rule for one station of their organisation (and only theirs)', async () => {
+  const bad: [unknown, string][] = [
+    [{ courseId: orgCourse, unitId: 'x' }, 'unitId'],
+    [{ courseId: orgCourse, organisationId: 'nope' }, 'organisationId'],
+    [{ courseId: orgCourse, organisationId: null, unitId: stationA }, 'organisationId'],
+    [{ courseId: orgCourse, organisationId: orgA, unitId: areaB }, 'unitId'],
+  ];
+  for (const [body, field] of bad) {
+    const answer = await call('POST', '/api/required-training', { token: orgAdminAToken, body });
+    assert.equal(answer.status, 400, `${JSON.stringify(body)} -> ${answer.text}`);
+    assert.ok(answer.json.fields?.[field], `${JSON.stringify(body)} -> ${answer.text}`);
+  }
+  assert.equal((await call('POST', '/api/required-training', { token: orgAdminAToken, body: { courseId: orgCourse, organisationId: orgB } })).status, 403);
+  assert.equal((await call('POST', '/api/required-training', { token: orgAdminAToken, body: { courseId: orgCourse, organisationId: null, service: 'UKPS' } })).status, 403);
+
+  // No organisation named: their own.
+  const created = await call('POST', '/api/required-training', { token: orgAdminAToken, body: { courseId: orgCourse, unitId: stationA } });
+  assert.equal(created.status, 201, created.text);
+  assert.deepEqual(created.json.organisation, { id: orgA, name: `Compliance Police ${tag}` });
+  assert.deepEqual(created.json.unit, { id: stationA, name: 'Central Station' });
+  assert.equal(created.json.canManage, true);
+  const enrolled = await db.sql<{ userId: string }[]>`select user_id from public.enrollments where course_id = ${orgCourse}`;
+  const enrolledIds = enrolled.map((r) => r.userId);
+  assert.ok(enrolledIds.includes(watchLearner.user.id));
+  assert.ok(!enrolledIds.includes(station2Learner.user.id) && !enrolledIds.includes(learnerB.user.id));
+
+  // B's administrator sees nothing of it, and cannot change or remove it.
+  const listB = await call('GET', `/api/required-training?courseId=${orgCourse}`, { token: orgAdminBToken });
+  assert.equal(listB.status, 200);
+  assert.deepEqual(listB.json.items, []);
+  assert.equal((await call('PUT', `/api/required-training/${created.json.id}`, { token: orgAdminBToken, body: { dueWithinDays: 5 } })).status, 404);
+  assert.equal((await call('DELETE', `/api/required-training/${created.json.id}`, { token: orgAdminBToken })).status, 404);
+  // A's administrator cannot change the admin's national rule they can read.
+  assert.equal((await call('PUT', `/api/required-training/${adminRuleId}`, { token: orgAdminAToken, body: { dueWithinDays: 5 } })).status, 403);
+});
+
+test('compliance by organisation and unit: the breakdown, the filters, and 400 / 403 / 404', async () => {
+  const top = await call('GET', '/api/compliance/units', { token: orgAdminAToken });
+  assert.equal(top.status, 200, top.text);
+  const area = top.json.items.find((r: { unitId: string; course: { id: string } }) => r.unitId === areaA && r.course.id === orgCourse);
+  assert.deepEqual({ ...area, course: area.course.id }, {
+    organisationId: orgA, unitId: areaA, name: 'North Area', hasUnits: true, course: orgCourse,
+    people: 1, compliant: 0, dueSoon: 1, overdue: 0, inProgress: 0,
+  });
+  const station = await call('GET', `/api/compliance/units?unitId=${stationA}&courseId=${orgCourse}`, { token: orgAdminAToken });
+  assert.deepEqual(station.json.items.map((r: { unitId: string; people: number }) => [r.unitId, r.people]), [[watchA, 1]]);
+  // Nobody of B in A's figures; B's organisation and units are not A's to ask for.
+  const people = await call('GET', `/api/compliance/people?pageSize=100`, { token: orgAdminAToken });
+  assert.equal(people.status, 200);
+  assert.ok(!people.json.items.some((p: { user: { id: string } }) => p.user.id === learnerB.user.id));
+  const summary = await call('GET', `/api/compliance?organisationId=${orgB}`, { token: orgAdminAToken });
+  assert.equal(summary.status, 200);
+  assert.deepEqual(summary.json.items, []);
+  assert.equal((await call('GET', `/api/compliance/units?organisationId=${orgB}`, { token: orgAdminAToken })).status, 404);
+  assert.equal((await call('GET', `/api/compliance/units?unitId=${areaB}`, { token: orgAdminAToken })).status, 404);
+  for (const q of ['organisationId=1', 'unitId=nope', 'service=NOPE', 'courseId=x']) {
+    for (const path of ['/api/compliance/units', '/api/compliance', '/api/compliance/people']) {
+      const answer = await call('GET', `${path}?${q}`, { token: orgAdminAToken });
+      assert.equal(answer.status, 400, `${path}?${q}`);
+      assert.ok(answer.json.fields, `${path}?${q}`);
+    }
+  }
+  // Instructors keep their services' view, but not the breakdown; learners get 403 too.
+  assert.equal((await call('GET', '/api/compliance/units', { token: instructor })).status, 403);
+  assert.equal((await call('GET', '/api/compliance/units', { token: student })).status, 403);
+
+  // The national administrator: by organisation first, then filtered to A's watch.
+  const national = await call('GET', `/api/compliance/units?courseId=${orgCourse}`, { token: admin });
+  assert.deepEqual(national.json.items.map((r: { organisationId: string; people: number }) => [r.organisationId, r.people]), [[orgA, 1]]);
+  const watch = await call('GET', `/api/compliance?organisationId=${orgA}&unitId=${watchA}&courseId=${orgCourse}`, { token: admin });
+  assert.deepEqual(watch.json.items.map((r: { service: string; people: number }) => [r.service, r.people]), [['UKPS', 1]]);
+  const watchPeople = await call('GET', `/api/compliance/people?unitId=${watchA}&courseId=${orgCourse}`, { token: admin });
+  assert.deepEqual(watchPeople.json.items.map((p: { user: { id: string } }) => p.user.id), [watchLearner.user.id]);
+});
+
 test('(clean up the compliance fixtures)', async () => {
+  await db.sql`delete from public.required_training where course_id = ${orgCourse}`;
+  await db.sql`delete from public.courses where id = ${orgCourse}`;
+  await db.sql`update public.profiles set organisation_id = null, unit_id = null, role = 'STUDENT'
+    where id in (${orgAdminA.user.id}, ${orgAdminB.user.id}, ${watchLearner.user.id}, ${station2Learner.user.id}, ${learnerB.user.id})`;
+  await db.sql`delete from public.units where organisation_id in (${orgA}, ${orgB})`;
+  await db.sql`delete from public.organisations where id in (${orgA}, ${orgB})`;
   await db.sql`delete from public.required_training where course_id in (${ukasCourse}, ${miscCourse}, ${draftCourse})`;
   await db.sql`delete from public.certificates where course_id in (${ukasCourse}, ${miscCourse})`;
   await db.sql`delete from public.courses where id in (${ukasCourse}, ${miscCourse}, ${draftCourse})`;

@@ -143,11 +143,12 @@ export const notificationKeys = {
   invalidateLists: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: [...notificationKeys.all, 'list'] }),
 };
 
-/** GET /api/compliance and /api/compliance/people. */
+/** GET /api/compliance, /api/compliance/people and /api/compliance/units. */
 export const complianceKeys = {
   all: ['compliance'] as const,
   summary: (filters: object, page: number) => [...complianceKeys.all, 'summary', filters, page] as const,
   people: (filters: object, page: number) => [...complianceKeys.all, 'people', filters, page] as const,
+  units: (filters: object) => [...complianceKeys.all, 'units', filters] as const,
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: complianceKeys.all }),
 };
 
@@ -169,3 +170,11 @@ export function invalidateLearning(queryClient: QueryClient) {
     queryClient.invalidateQueries({ queryKey: userKeys.current }),
   ]);
 }
+
+/** GET /api/organisations and /api/organisations/:id/units, as choices of the compliance filters
+ * and the rule form (web/src/lib/organisation-options.ts). */
+export const organisationOptionKeys = {
+  all: ['organisation-options'] as const,
+  organisations: () => [...organisationOptionKeys.all, 'organisations'] as const,
+  units: (organisationId: string) => [...organisationOptionKeys.all, 'units', organisationId] as const,
+};

@@ -1,5 +1,7 @@
 // /api/compliance: who has done their required training, by course and service (the summary), the
-// people behind a figure (the drill-down) and its CSV export. Every status comes from ONE SQL
+// people behind a figure (the drill-down), its CSV export, and the breakdown by organisation and
+// unit (/units: per group and course, the share compliant). Each takes organisationId and unitId
+// (a unit with its sub-units); an organisation's administrator reads only their organisation. Every status comes from ONE SQL
 // function, private.required_training_status (through private.compliance_summary and
 // private.compliance_people), run under the caller's rights, so an instructor's figures and export
 // hold only what they may see. The rules themselves: routes/required-training.ts.
@@ -11,6 +13,7 @@ import {
   complianceFilterSchema,
   COMPLIANCE_CSV_HEADER,
   type CompliancePerson,
+  type ComplianceUnitRow,
   type TrainingStatus,
 } from '../../_shared/compliance.ts';
 import { attachmentDisposition, CSV_CONTENT_TYPE, toCsv } from '../../_shared/csv.ts';
@@ -27,6 +30,7 @@ export const EXPORT_MAX_ROWS = 100_000;
 
 const summaryQuery = complianceFilterSchema.omit({ status: true }).extend(pageFields);
 const peopleQuery = complianceFilterSchema.extend(pageFields);
+const unitsQuery = complianceFilterSchema.omit({ status: true });
 
 interface SummaryRow {
   service: string | null;
@@ -76,7 +80,7 @@ function selectPeople(tx: Tx, f: z.infer<typeof peopleQuery> | z.infer<typeof co
            progress, due_at, status, certificate_expires_at, total
     from private.compliance_people(
       ${f.service ?? null}::public.service_code, ${f.role ?? null}::public.user_role, ${f.courseId ?? null}::uuid,
-      ${f.status ?? null}, ${limit}, ${offset})`;
+      ${f.status ?? null}, ${limit}, ${offset}, ${f.organisationId ?? null}::uuid, ${f.unitId ?? null}::uuid)`;
 }
 
 /** One page of the summary: per service and course, how many people are compliant, due soon, overdue, in progress. */
@@ -85,13 +89,54 @@ function selectSummary(tx: Tx, query: z.infer<typeof summaryQuery>) {
     select s.service::text, s.course_id, s.course_title, s.people, s.compliant, s.due_soon, s.overdue, s.in_progress,
            count(*) over () as total
     from private.compliance_summary(
-      ${query.service ?? null}::public.service_code, ${query.role ?? null}::public.user_role, ${query.courseId ?? null}::uuid) s
+      ${query.service ?? null}::public.service_code, ${query.role ?? null}::public.user_role, ${query.courseId ?? null}::uuid,
+      ${query.organisationId ?? null}::uuid, ${query.unitId ?? null}::uuid) s
     limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`;
 }
 
 function toSummaryRow(r: SummaryRow) {
   return {
     service: r.service,
+    course: { id: r.courseId, title: r.courseTitle },
+    people: Number(r.people),
+    compliant: Number(r.compliant),
+    dueSoon: Number(r.dueSoon),
+    overdue: Number(r.overdue),
+    inProgress: Number(r.inProgress),
+  };
+}
+
+interface UnitRow {
+  organisationId: string | null;
+  unitId: string | null;
+  name: string | null;
+  hasUnits: boolean;
+  courseId: string;
+  courseTitle: string;
+  people: string;
+  compliant: string;
+  dueSoon: string;
+  overdue: string;
+  inProgress: string;
+}
+
+/** Per group (organisation, or unit with its sub-units) and course: the counts (at most 5,000 rows). */
+function selectUnits(tx: Tx, q: z.infer<typeof unitsQuery>) {
+  return tx<UnitRow[]>`
+    select u.organisation_id, u.unit_id, u.name, u.has_units, u.course_id, u.course_title,
+           u.people, u.compliant, u.due_soon, u.overdue, u.in_progress
+    from private.compliance_units(
+      ${q.organisationId ?? null}::uuid, ${q.unitId ?? null}::uuid, ${q.service ?? null}::public.service_code,
+      ${q.role ?? null}::public.user_role, ${q.courseId ?? null}::uuid) u
+    limit 5000`;
+}
+
+function toUnitRow(r: UnitRow): ComplianceUnitRow {
+  return {
+    organisationId: r.organisationId,
+    unitId: r.unitId,
+    name: r.name,
+    hasUnits: r.hasUnits,
     course: { id: r.courseId, title: r.courseTitle },
     people: Number(r.people),
     compliant: Number(r.compliant),
@@ -111,6 +156,15 @@ export function complianceRoutes(_config: Config, db: Db) {
     const items = rows.map(toSummaryRow);
     const total = rows.length > 0 ? Number(rows[0].total) : 0;
     return c.json({ items, total, page: query.page, pageSize: query.pageSize });
+  });
+
+  // Compliance by organisation -> unit: national administrators start with one group per
+  // organisation, an organisation's administrator with their top-level units; unitId drills down.
+  routes.get('/units', async (c) => {
+    const caller = requireUser(c);
+    const query = validate(unitsQuery, c.req.query());
+    const rows = await db.withCaller(caller.db, (tx) => selectUnits(tx, query)).catch(fromDatabase);
+    return c.json({ items: rows.map(toUnitRow) });
   });
 
   routes.get('/people', async (c) => {

@@ -26,12 +26,25 @@ export function fromDatabase(error: unknown): never {
   const code = (error as { code?: unknown })?.code;
   const raised = (error as { routine?: unknown })?.routine === 'exec_stmt_raise';
   const message = raised ? (error as { message?: string })?.message ?? '' : '';
+  const constraint = String((error as { constraint_name?: unknown })?.constraint_name ?? '');
+  const hint = raised ? String((error as { hint?: unknown })?.hint ?? '') : '';
   if (code === '42501') {
     throw new ApiError(403, message || 'You may only require your own courses, for a service you belong to.');
   }
+  if (code === 'P0002') throw new ApiError(404, message || 'Not found');
+  if (code === '22023' && hint === 'organisation_id') throw new ApiError(400, 'Validation failed', { organisationId: message });
   if (code === '22023') throw new ApiError(400, 'Validation failed', { courseId: message || 'Only a published course can be required' });
   if (code === '23505') throw new ApiError(409, 'This course is already required for that role and service.');
+  if (code === '23514' && constraint === 'required_training_unit_needs_organisation') {
+    throw new ApiError(400, 'Validation failed', { organisationId: 'Choose the organisation of the unit' });
+  }
   if (code === '23514') throw new ApiError(400, 'Validation failed', { role: 'Choose a role, a service or both' });
+  if (code === '23503' && constraint === 'required_training_unit_same_organisation') {
+    throw new ApiError(400, 'Validation failed', { unitId: 'Choose a unit of the organisation' });
+  }
+  if (code === '23503' && constraint === 'required_training_organisation_id_fkey') {
+    throw new ApiError(400, 'Validation failed', { organisationId: 'Organisation not found' });
+  }
   if (code === '23503') throw new ApiError(400, 'Validation failed', { courseId: 'Course not found' });
   throw error;
 }
@@ -44,6 +57,10 @@ interface RuleRow {
   certificateValidMonths: number | null;
   role: string | null;
   service: string | null;
+  organisationId: string | null;
+  organisationName: string | null;
+  unitId: string | null;
+  unitName: string | null;
   dueWithinDays: number;
   renewBeforeDays: number;
   createdAt: Date;
@@ -59,6 +76,8 @@ function toRule(r: RuleRow) {
     course: { id: r.courseId, title: r.courseTitle, service: r.courseService, certificateValidMonths: r.certificateValidMonths },
     role: r.role,
     service: r.service,
+    organisation: r.organisationId ? { id: r.organisationId, name: r.organisationName ?? '' } : null,
+    unit: r.unitId ? { id: r.unitId, name: r.unitName ?? '' } : null,
     dueWithinDays: r.dueWithinDays,
     renewBeforeDays: r.renewBeforeDays,
     createdAt: r.createdAt,
@@ -71,16 +90,19 @@ function toRule(r: RuleRow) {
 function selectRules(tx: Tx, opts: { id?: string; courseId?: string; limit: number; offset: number }) {
   return tx<RuleRow[]>`
     select r.id, r.course_id, c.title as course_title, c.service::text as course_service, c.certificate_valid_months,
-           r.role::text, r.service::text, r.due_within_days, r.renew_before_days, r.created_at,
+           r.role::text, r.service::text, r.organisation_id, o.name as organisation_name, r.unit_id, u.name as unit_name,
+           r.due_within_days, r.renew_before_days, r.created_at,
            r.created_by, p.name as created_by_name,
-           private.manages_required_training(r.course_id, r.service) as can_manage,
+           private.manages_required_training(r.course_id, r.service, r.organisation_id) as can_manage,
            count(*) over () as total
     from public.required_training r
     join public.courses c on c.id = r.course_id
+    left join public.organisations o on o.id = r.organisation_id
+    left join public.units u on u.id = r.unit_id
     left join public.profiles p on p.id = r.created_by
     where (${opts.id ?? null}::uuid is null or r.id = ${opts.id ?? null}::uuid)
       and (${opts.courseId ?? null}::uuid is null or r.course_id = ${opts.courseId ?? null}::uuid)
-    order by c.title, r.course_id, r.role nulls first, r.service nulls first, r.id
+    order by c.title, r.course_id, o.name nulls first, u.name nulls first, r.role nulls first, r.service nulls first, r.id
     limit ${opts.limit} offset ${opts.offset}`;
 }
 
@@ -97,12 +119,17 @@ async function refuseOrNotFound(tx: Tx, id: string): Promise<never> {
   throw ruleNotFound();
 }
 
-/** A new rule; its id. */
+/**
+ * A new rule; its id. An organisation's administrator who names no organisation makes a rule of
+ * their own (they may make no other: RLS).
+ */
 async function insertRule(tx: Tx, body: z.infer<typeof requiredTrainingCreateSchema>): Promise<string> {
+  const given = Object.hasOwn(body, 'organisationId');
   const [created] = await tx<{ id: string }[]>`
-    insert into public.required_training (course_id, role, service, due_within_days, renew_before_days)
+    insert into public.required_training (course_id, role, service, organisation_id, unit_id, due_within_days, renew_before_days)
     values (${body.courseId}::uuid, ${body.role ?? null}::public.user_role, ${body.service ?? null}::public.service_code,
-            ${body.dueWithinDays}, ${body.renewBeforeDays})
+            case when ${given} then ${body.organisationId ?? null}::uuid else private.administered_organisation_id() end,
+            ${body.unitId ?? null}::uuid, ${body.dueWithinDays}, ${body.renewBeforeDays})
     returning id`;
   return created.id;
 }
@@ -114,6 +141,10 @@ async function updateRule(tx: Tx, id: string, body: z.infer<typeof requiredTrain
     update public.required_training set
       role = case when ${has('role')} then ${body.role ?? null}::public.user_role else role end,
       service = case when ${has('service')} then ${body.service ?? null}::public.service_code else service end,
+      organisation_id = case when ${has('organisationId')} then ${body.organisationId ?? null}::uuid else organisation_id end,
+      unit_id = case when ${has('unitId')} then ${body.unitId ?? null}::uuid
+                     when ${has('organisationId')} and ${body.organisationId ?? null}::uuid is distinct from organisation_id then null
+                     else unit_id end,
       due_within_days = coalesce(${body.dueWithinDays ?? null}::integer, due_within_days),
       renew_before_days = coalesce(${body.renewBeforeDays ?? null}::integer, renew_before_days)
     where id = ${id}::uuid

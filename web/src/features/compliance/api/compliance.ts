@@ -1,16 +1,21 @@
 // The compliance view (issue 8): GET /api/compliance (counts per service and required course),
 // /api/compliance/people (the drill-down, paged) and /api/compliance/export.csv (the same filters,
-// produced on the server under the caller's rights and handed to the browser as a download).
+// produced on the server under the caller's rights and handed to the browser as a download), and
+// /api/compliance/units (issue 18: by organisation, then unit, with the share compliant per course).
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { downloadFromApi } from '@/lib/download';
 import { complianceKeys } from '@/lib/query-keys';
-import type { CompliancePerson, ComplianceSummaryRow, TrainingStatus } from '@shared/compliance.ts';
+import type { CompliancePerson, ComplianceSummaryRow, ComplianceUnitRow, TrainingStatus } from '@shared/compliance.ts';
 
 export interface ComplianceFilters {
   service?: string;
   role?: string;
   courseId?: string;
+  /** An organisation (national administrators; an organisation's own is implied for theirs). */
+  organisationId?: string;
+  /** A unit of it, with the units below it. */
+  unitId?: string;
 }
 
 export interface Page<T> {
@@ -25,7 +30,7 @@ export const PEOPLE_PAGE_SIZE = 20;
 
 function params(filters: ComplianceFilters & { status?: TrainingStatus }, extra: Record<string, string> = {}) {
   const p = new URLSearchParams(extra);
-  for (const key of ['service', 'role', 'courseId', 'status'] as const) {
+  for (const key of ['service', 'role', 'courseId', 'organisationId', 'unitId', 'status'] as const) {
     const value = filters[key];
     if (value) p.set(key, value);
   }
@@ -48,6 +53,16 @@ export function useCompliancePeople(filters: (ComplianceFilters & { status?: Tra
     queryKey: complianceKeys.people(filters ?? {}, page),
     queryFn: () =>
       api.get<Page<CompliancePerson>>(`/compliance/people?${params(filters ?? {}, { page: String(page), pageSize: String(PEOPLE_PAGE_SIZE) })}`),
+    placeholderData: keepPreviousData,
+    enabled: filters !== null,
+  });
+}
+
+/** Per group (organisation, or unit with its sub-units) and course; pass null to not ask (instructors). */
+export function useComplianceUnits(filters: ComplianceFilters | null) {
+  return useQuery({
+    queryKey: complianceKeys.units(filters ?? {}),
+    queryFn: () => api.get<{ items: ComplianceUnitRow[] }>(`/compliance/units?${params(filters ?? {})}`),
     placeholderData: keepPreviousData,
     enabled: filters !== null,
   });

@@ -1,9 +1,14 @@
 // The Compliance view (issue 8), for admins (everyone) and instructors (the people of their
 // services): per service and required course, how many people are compliant, due soon, overdue or
 // in progress; a count opens the people behind it; Export CSV downloads what is on screen, produced
-// on the server under the caller's rights.
+// on the server under the caller's rights. Administrators (issue 18) also filter by organisation
+// and unit and see the breakdown "By unit": per organisation (national administrators), then per
+// unit of one level, the share of people compliant per course, opening the units below and the
+// people of each.
 import { useMemo, useState } from 'react';
 import { Button, Center, Group, Loader, Pagination, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { useOrganisationOptions, useUnitOptions } from '@/lib/organisation-options';
+import { ComplianceByUnit, type UnitGroup } from './ComplianceByUnit';
 import { IconDownload } from '@tabler/icons-react';
 import { ROLE_LABELS, ROLES } from '@shared/domain.ts';
 import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
@@ -19,14 +24,18 @@ import {
   SUMMARY_PAGE_SIZE,
   useCompliancePeople,
   useComplianceSummary,
+  useComplianceUnits,
   useDownloadComplianceCsv,
 } from '../api/compliance';
 
 interface DrillDown {
   service: string | null;
-  courseId: string;
-  courseTitle: string;
+  courseId?: string;
+  /** What the people list is of: a course, or a unit / organisation of the breakdown. */
+  title: string;
   status: TrainingStatus | null;
+  organisationId?: string;
+  unitId?: string;
 }
 
 const COUNT_COLUMNS: { key: keyof Pick<ComplianceSummaryRow, 'compliant' | 'dueSoon' | 'overdue' | 'inProgress'>; status: TrainingStatus; label: string }[] = [
@@ -36,8 +45,23 @@ const COUNT_COLUMNS: { key: keyof Pick<ComplianceSummaryRow, 'compliant' | 'dueS
   { key: 'inProgress', status: 'in-progress', label: 'In progress' },
 ];
 
-export function ComplianceView({ isAdmin, services }: { isAdmin: boolean; services: readonly string[] }) {
+export function ComplianceView({
+  isAdmin,
+  services,
+  organisation = null,
+}: {
+  isAdmin: boolean;
+  services: readonly string[];
+  /** An organisation's administrator: their organisation (fixed); null for a national one. */
+  organisation?: { id: string; name: string } | null;
+}) {
+  const national = isAdmin && organisation === null;
   const [filters, setFilters] = useState<ComplianceFilters>({});
+  const organisationId = organisation?.id ?? filters.organisationId;
+  const organisations = useOrganisationOptions(national);
+  const units = useUnitOptions(isAdmin ? organisationId : null);
+  const unitLabel = (id: string | undefined) => units.data?.find((u) => u.value === id)?.label;
+  const breakdown = useComplianceUnits(isAdmin ? filters : null);
   const [page, setPage] = useState(1);
   const [drill, setDrill] = useState<DrillDown | null>(null);
   const [peoplePage, setPeoplePage] = useState(1);
@@ -52,19 +76,45 @@ export function ComplianceView({ isAdmin, services }: { isAdmin: boolean; servic
   const serviceOptions = (isAdmin ? SERVICE_CODES : SERVICE_CODES.filter((s) => services.includes(s))).map((s) => ({ value: s, label: serviceLabel(s) }));
 
   const drillFilters = drill
-    ? { service: drill.service ?? filters.service, role: filters.role, courseId: drill.courseId, status: drill.status ?? undefined }
+    ? {
+        service: drill.service ?? filters.service,
+        role: filters.role,
+        courseId: drill.courseId ?? filters.courseId,
+        status: drill.status ?? undefined,
+        organisationId: drill.organisationId ?? filters.organisationId,
+        unitId: drill.unitId ?? filters.unitId,
+      }
     : null;
   const people = useCompliancePeople(drillFilters, peoplePage);
   const download = useDownloadComplianceCsv();
 
   function setFilter(key: keyof ComplianceFilters, value: string | null) {
-    setFilters((f) => ({ ...f, [key]: value ?? undefined }));
+    // Another organisation: its units are not this one's.
+    setFilters((f) => ({ ...f, [key]: value ?? undefined, ...(key === 'organisationId' ? { unitId: undefined } : {}) }));
     setPage(1);
     setDrill(null);
   }
 
   function open(row: ComplianceSummaryRow, status: TrainingStatus | null) {
-    setDrill({ service: row.service, courseId: row.course.id, courseTitle: row.course.title, status });
+    setDrill({ service: row.service, courseId: row.course.id, title: row.course.title, status });
+    setPeoplePage(1);
+  }
+
+  function openGroup(group: UnitGroup) {
+    if (national && !filters.organisationId) setFilters((f) => ({ ...f, organisationId: group.organisationId ?? undefined, unitId: undefined }));
+    else setFilters((f) => ({ ...f, unitId: group.unitId ?? undefined }));
+    setPage(1);
+    setDrill(null);
+  }
+
+  function peopleOf(group: UnitGroup) {
+    setDrill({
+      service: null,
+      title: group.name,
+      status: null,
+      organisationId: group.organisationId ?? undefined,
+      unitId: group.unitId ?? undefined,
+    });
     setPeoplePage(1);
   }
 
@@ -112,6 +162,30 @@ export function ComplianceView({ isAdmin, services }: { isAdmin: boolean; servic
             onChange={(v) => setFilter('courseId', v)}
             w={320}
           />
+          {national && (
+            <Select
+              label="Organisation"
+              placeholder="All organisations"
+              clearable
+              searchable
+              data={organisations.data ?? []}
+              value={filters.organisationId ?? null}
+              onChange={(v) => setFilter('organisationId', v)}
+              w={260}
+            />
+          )}
+          {isAdmin && organisationId && (
+            <Select
+              label="Unit"
+              placeholder={organisation ? `All of ${organisation.name}` : 'All units'}
+              clearable
+              searchable
+              data={units.data ?? []}
+              value={filters.unitId ?? null}
+              onChange={(v) => setFilter('unitId', v)}
+              w={320}
+            />
+          )}
         </Group>
         <Button leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={onExport} loading={download.isPending} variant="default">
           Export CSV
@@ -182,13 +256,62 @@ export function ComplianceView({ isAdmin, services }: { isAdmin: boolean; servic
       )}
       {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label="Compliance pages" />}
 
+      {isAdmin && (
+        <Paper withBorder p="md" radius="md" component="section" aria-labelledby="compliance-units-title">
+          <Stack gap="sm">
+            <Group justify="space-between" align="flex-end">
+              <div>
+                <Title order={2} size="h4" id="compliance-units-title">
+                  By unit
+                </Title>
+                <Text size="sm" c="dimmed">
+                  {filters.unitId
+                    ? `Below ${unitLabel(filters.unitId) ?? 'this unit'}`
+                    : organisationId
+                      ? `The top-level units of ${organisation?.name ?? organisations.data?.find((o) => o.value === organisationId)?.label ?? 'the organisation'}`
+                      : 'Every organisation'}
+                  : the share of people compliant with each required course.
+                </Text>
+              </div>
+              <Group gap="xs">
+                {filters.unitId && (
+                  <Button variant="default" onClick={() => setFilter('unitId', null)}>
+                    Top level
+                  </Button>
+                )}
+                {national && filters.organisationId && (
+                  <Button variant="default" onClick={() => setFilter('organisationId', null)}>
+                    All organisations
+                  </Button>
+                )}
+              </Group>
+            </Group>
+            {breakdown.isError && <Text c="red.9">{errorDescription(breakdown.error, 'Could not load compliance by unit.')}</Text>}
+            {breakdown.isPending && (
+              <Center py="md">
+                <Loader aria-label="Loading compliance by unit" />
+              </Center>
+            )}
+            {breakdown.data && (
+              <ComplianceByUnit
+                rows={breakdown.data.items}
+                level={national && !filters.organisationId ? 'organisation' : 'unit'}
+                currentUnitId={filters.unitId}
+                onOpen={openGroup}
+                onPeople={peopleOf}
+              />
+            )}
+          </Stack>
+        </Paper>
+      )}
+
       {drill && (
         <Paper withBorder p="md" radius="md" component="section" aria-labelledby="compliance-people-title">
           <Stack gap="sm">
             <Group justify="space-between" align="flex-end">
               <div>
                 <Title order={2} size="h4" id="compliance-people-title">
-                  People: {drill.courseTitle}
+                  People: {drill.title}
                 </Title>
                 <Text size="sm" c="dimmed">
                   {drill.service ? serviceLabel(drill.service) : filters.service ? serviceLabel(filters.service) : 'Every service'}

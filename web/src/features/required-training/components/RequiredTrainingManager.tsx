@@ -2,6 +2,9 @@
 // published course required for a role and/or a service, with a due period for new joiners and, for
 // courses whose certificate expires, renewal before expiry. Admins manage any rule; instructors their
 // own courses in their own services (the server and the database enforce it whatever this shows).
+// Issue 18: a national administrator may scope a rule to an organisation and one of its units (with
+// the units below it); an organisation's administrator's rules are always of their organisation
+// (shown fixed), optionally of one unit. The rules list says where each applies.
 import { useState } from 'react';
 import {
   Button,
@@ -18,13 +21,14 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
+import { type CurrentUser, ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
 import type { RequiredTrainingRule } from '@shared/compliance.ts';
 import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { CourseSelect } from '@/components/CourseSelect';
+import { type Option, useOrganisationOptions, useUnitOptions } from '@/lib/organisation-options';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { RULES_PAGE_SIZE, useCreateRule, useDeleteRule, useRules, useUpdateRule } from '../api/required-training';
 
@@ -33,12 +37,19 @@ const ANY = '';
 interface RuleFields {
   role: string;
   service: string;
+  /** ANY: national (or, for an organisation's administrator, their own). */
+  organisationId: string;
+  unitId: string;
   dueWithinDays: number | string;
   renewBeforeDays: number | string;
 }
 
-function appliesTo(rule: Pick<RequiredTrainingRule, 'role' | 'service'>): string {
+function appliesTo(rule: Pick<RequiredTrainingRule, 'role' | 'service'> & Partial<Pick<RequiredTrainingRule, 'organisation' | 'unit'>>): string {
   const role = rule.role ? `${ROLE_LABELS[rule.role]}s` : 'Everyone';
+  if (rule.organisation) {
+    const where = rule.unit ? `${rule.unit.name} (${rule.organisation.name}, with the units below it)` : rule.organisation.name;
+    return rule.service ? `${role} in ${serviceLabel(rule.service)} at ${where}` : `${role} at ${where}`;
+  }
   return rule.service ? `${role} in ${serviceLabel(rule.service)}` : `${role} in every service`;
 }
 
@@ -48,6 +59,8 @@ function RuleFieldsForm({
   services,
   anyService,
   errors,
+  organisations,
+  fixedOrganisation,
 }: {
   value: RuleFields;
   onChange: (next: RuleFields) => void;
@@ -55,9 +68,50 @@ function RuleFieldsForm({
   /** Admins may leave the service open (a role-only rule); instructors must name one of theirs. */
   anyService: boolean;
   errors: Record<string, string>;
+  /** A national administrator's choice of organisation; null: no organisation field. */
+  organisations: Option[] | null;
+  /** An organisation's administrator: their organisation, fixed. */
+  fixedOrganisation: Option | null;
 }) {
+  const organisationId = fixedOrganisation?.value ?? value.organisationId;
+  const units = useUnitOptions(organisations !== null || fixedOrganisation ? organisationId || null : null);
   return (
     <>
+      {organisations !== null && (
+        <Select
+          label="Organisation"
+          data={[{ value: ANY, label: 'Every organisation (national)' }, ...organisations]}
+          value={value.organisationId}
+          onChange={(v) => onChange({ ...value, organisationId: v ?? ANY, unitId: ANY })}
+          allowDeselect={false}
+          searchable
+          error={errors.organisationId}
+          w={260}
+        />
+      )}
+      {fixedOrganisation && (
+        <Select
+          label="Organisation"
+          data={[fixedOrganisation]}
+          value={fixedOrganisation.value}
+          disabled
+          description="Your organisation"
+          w={260}
+        />
+      )}
+      {organisationId && (
+        <Select
+          label="Unit"
+          description="With the units below it"
+          data={[{ value: ANY, label: 'The whole organisation' }, ...(units.data ?? [])]}
+          value={value.unitId}
+          onChange={(v) => onChange({ ...value, unitId: v ?? ANY })}
+          allowDeselect={false}
+          searchable
+          error={errors.unitId}
+          w={300}
+        />
+      )}
       <Select
         label="Role"
         data={[{ value: ANY, label: 'Any role' }, ...ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))]}
@@ -109,6 +163,13 @@ const fieldErrors = (error: unknown) => (error instanceof ApiError && error.fiel
 
 export function RequiredTrainingManager({ user }: { user: User }) {
   const isAdmin = user.role === 'ADMIN';
+  // An organisation's administrator (issue 18) makes rules of their organisation only.
+  const ownOrganisation = isAdmin ? user.organisationId ?? null : null;
+  const organisationList = useOrganisationOptions(isAdmin && !ownOrganisation);
+  const organisationChoices = isAdmin && !ownOrganisation ? (organisationList.data ?? []) : null;
+  // The signed-in user as GET /api/user gives them carries their organisation's name.
+  const ownName = (user as Partial<CurrentUser>).organisation?.name;
+  const fixedOrganisation = ownOrganisation ? { value: ownOrganisation, label: ownName ?? 'Your organisation' } : null;
   const services: readonly string[] = isAdmin ? SERVICE_CODES : user.services.filter((s) => (SERVICE_CODES as readonly string[]).includes(s));
   const [page, setPage] = useState(1);
   const [courseFilter, setCourseFilter] = useState<string | null>(null);
@@ -117,7 +178,13 @@ export function RequiredTrainingManager({ user }: { user: User }) {
   const update = useUpdateRule();
   const remove = useDeleteRule();
 
-  const blank: RuleFields = { role: ANY, service: isAdmin ? ANY : (services[0] ?? ANY), dueWithinDays: 30, renewBeforeDays: 30 };
+  const blank: RuleFields = {
+    role: ANY, service: isAdmin ? ANY : (services[0] ?? ANY), organisationId: ANY, unitId: ANY, dueWithinDays: 30, renewBeforeDays: 30,
+  };
+  /** The scope as the API takes it: a national administrator names the organisation (or null);
+   * an organisation's administrator leaves it to the API (their own); instructors national. */
+  const scope = (f: RuleFields) =>
+    !isAdmin ? {} : ownOrganisation ? { unitId: f.unitId || null } : { organisationId: f.organisationId || null, unitId: f.unitId || null };
   const [courseId, setCourseId] = useState<string | null>(null);
   const [fields, setFields] = useState<RuleFields>(blank);
   const [createErrors, setCreateErrors] = useState<Record<string, string>>({});
@@ -138,6 +205,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
         courseId,
         role: (fields.role || null) as Role | null,
         service: (fields.service || null) as ServiceCode | null,
+        ...scope(fields),
         dueWithinDays: Number(fields.dueWithinDays),
         renewBeforeDays: Number(fields.renewBeforeDays),
       },
@@ -158,7 +226,10 @@ export function RequiredTrainingManager({ user }: { user: User }) {
   function startEdit(rule: RequiredTrainingRule) {
     setEditing(rule);
     setEditErrors({});
-    setEditFields({ role: rule.role ?? ANY, service: rule.service ?? ANY, dueWithinDays: rule.dueWithinDays, renewBeforeDays: rule.renewBeforeDays });
+    setEditFields({
+      role: rule.role ?? ANY, service: rule.service ?? ANY, organisationId: rule.organisation?.id ?? ANY, unitId: rule.unit?.id ?? ANY,
+      dueWithinDays: rule.dueWithinDays, renewBeforeDays: rule.renewBeforeDays,
+    });
   }
 
   function onSaveEdit(event: React.FormEvent) {
@@ -170,6 +241,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
         input: {
           role: (editFields.role || null) as Role | null,
           service: (editFields.service || null) as ServiceCode | null,
+          ...scope(editFields),
           dueWithinDays: Number(editFields.dueWithinDays),
           renewBeforeDays: Number(editFields.renewBeforeDays),
         },
@@ -218,7 +290,8 @@ export function RequiredTrainingManager({ user }: { user: User }) {
                 w={320}
                 required
               />
-              <RuleFieldsForm value={fields} onChange={setFields} services={services} anyService={isAdmin} errors={createErrors} />
+              <RuleFieldsForm value={fields} onChange={setFields} services={services} anyService={isAdmin} errors={createErrors}
+                organisations={organisationChoices} fixedOrganisation={fixedOrganisation} />
             </Group>
             <Group>
               <Button type="submit" loading={create.isPending}>
@@ -322,7 +395,8 @@ export function RequiredTrainingManager({ user }: { user: User }) {
         <form onSubmit={onSaveEdit} noValidate>
           <Stack>
             <Group align="flex-start" gap="sm">
-              <RuleFieldsForm value={editFields} onChange={setEditFields} services={services} anyService={isAdmin} errors={editErrors} />
+              <RuleFieldsForm value={editFields} onChange={setEditFields} services={services} anyService={isAdmin} errors={editErrors}
+                organisations={organisationChoices} fixedOrganisation={fixedOrganisation} />
             </Group>
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setEditing(null)}>
