@@ -94,10 +94,14 @@ const relation = (node: PlanNode) => (node['Relation Name'] ? `${node.Schema ?? 
 /**
  * Whole-table reads of large tables in one statement's plan: a Seq Scan; a Bitmap Index Scan without
  * an index condition (all of an index: what the planner does instead of a Seq Scan when those are
- * off); an Index Scan without an index condition that no LIMIT bounds.
+ * off); an Index Scan without an index condition that no LIMIT bounds. Nodes never executed (actual
+ * loops 0) and what is below them are not reads.
  */
 export function largeTableReads(plan: PlanNode, ancestors: PlanNode[] = []): string[] {
   const found: string[] = [];
+  // A branch the statement never ran (a One-Time Filter that was false: e.g. the everyone branch of
+  // private.required_training_status when it is asked about one person) reads nothing.
+  if (plan['Actual Loops'] === 0) return found;
   const type = plan['Node Type'];
   const table = relation(plan) ?? (type === 'Bitmap Index Scan'
     ? relation([...ancestors].reverse().find((a) => a['Node Type'] === 'Bitmap Heap Scan') ?? plan)
@@ -276,6 +280,8 @@ describe('largeTableReads', () => {
         },
         { 'Node Type': 'Limit', Plans: [{ 'Node Type': 'Index Scan', 'Relation Name': 'courses', Schema: 'public', 'Index Name': 'courses_featured_created_at_idx' }] },
         { 'Node Type': 'Index Only Scan', 'Relation Name': 'users', Schema: 'auth', 'Index Name': 'users_pkey' },
+        // Never run (a false One-Time Filter): not a read.
+        { 'Node Type': 'Result', 'Actual Loops': 0, Plans: [{ 'Node Type': 'Seq Scan', 'Relation Name': 'profiles', Schema: 'public', 'Actual Loops': 0 }] },
       ],
     };
     expect(largeTableReads(plan)).toEqual([

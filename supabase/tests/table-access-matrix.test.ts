@@ -173,6 +173,15 @@ const TABLES: Record<string, Record<Operation, string>> = {
   },
 };
 
+/** The functions of a line manager's team (issue 18): a statement per function that reaches the
+ * learner (their row or record; for the summary, anyone at all). */
+const FUNCTIONS: Record<string, string> = {
+  team_reports: `select 1 from private.team_reports() where user_id = '${ids.student}'`,
+  team_members: `select 1 from private.team_members(null, null, null, 100, 0) where user_id = '${ids.student}'`,
+  team_summary: 'select 1 from private.team_summary() where people > 0',
+  team_member_record: `select 1 from private.team_member_record('${ids.student}')`,
+};
+
 // ---- The expected table: docs/ACCESS-MATRIX.md, rows `public.<table>` | operation | six answers ----
 const expected = new Map<string, string[]>();
 const doc = readFileSync(new URL('../../docs/ACCESS-MATRIX.md', import.meta.url), 'utf8');
@@ -181,6 +190,12 @@ for (const line of doc.split('\n')) {
   const table = /^`public\.(\w+)`$/.exec(cells[1] ?? '');
   if (!table || !OPERATIONS.includes(cells[2] as Operation)) continue;
   expected.set(`${table[1]} ${cells[2]}`, cells.slice(3, 3 + PERSONAS.length));
+}
+const expectedFunctions = new Map<string, string[]>();
+for (const line of doc.split('\n')) {
+  const cells = line.split('|').map((s) => s.trim());
+  const fn = /^`private\.(\w+)`$/.exec(cells[1] ?? '');
+  if (fn && cells[2] === 'call') expectedFunctions.set(fn[1], cells.slice(3, 3 + PERSONAS.length));
 }
 
 describe.each(backends)('database API access matrix on $name', ({ create }) => {
@@ -254,6 +269,23 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
       where grantee in ('anon', 'authenticated') and table_schema in ('private', 'auth')`);
     expect(grants.rows.map((r) => r.grant)).toEqual([]);
   });
+
+  it('lists every function of the team page, each with a row in docs/ACCESS-MATRIX.md', async () => {
+    const functions = await db.query<{ name: string }>(`
+      select p.proname::text as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'private' and p.proname like 'team\\_%' order by 1`);
+    expect(functions.rows.map((f) => f.name).sort()).toEqual(Object.keys(FUNCTIONS).sort());
+    expect([...expectedFunctions.keys()].sort()).toEqual(Object.keys(FUNCTIONS).sort());
+  });
+
+  for (const [fn, statement] of Object.entries(FUNCTIONS)) {
+    it(`private.${fn}: call`, async () => {
+      const answers: string[] = [];
+      for (const name of PERSONAS) answers.push(await reaches(who[name], statement));
+      observed.push(`| \`private.${fn}\` | call | ${answers.join(' | ')} |`);
+      if (!process.env.MATRIX_PRINT) expect(answers, PERSONAS.join(', ')).toEqual(expectedFunctions.get(fn));
+    });
+  }
 
   for (const [table, statements] of Object.entries(TABLES)) {
     for (const operation of OPERATIONS) {

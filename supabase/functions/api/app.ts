@@ -31,6 +31,7 @@ import { learnerRecordRoutes, myLearningRecordRoutes } from './routes/learning-r
 import { cpdEntryRoutes } from './routes/cpd-entries.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
+import { teamRoutes } from './routes/team.ts';
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
@@ -69,6 +70,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/instructor', instructorRoutes(config, db));
   app.route('/required-training', requiredTrainingRoutes(config, db));
   app.route('/compliance', complianceRoutes(config, db));
+  app.route('/team', teamRoutes(config, db)); // a line manager's reports
   app.route('/me', myLearningRecordRoutes(config, db)); // /learning-record[.pdf|.csv]
   app.route('/me/cpd-entries', cpdEntryRoutes(config, db));
   app.route('/me/required-training', myRequiredTrainingRoutes(config, db));

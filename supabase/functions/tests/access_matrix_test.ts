@@ -209,6 +209,10 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/compliance/people': {},
   'GET /api/compliance/units': {},
   'GET /api/compliance/export.csv': {},
+  // Issue 18: a line manager's team (none of these personas has reports: an empty team, every person 404).
+  'GET /api/team': {},
+  'GET /api/team/export.csv': {},
+  'GET /api/team/{learner}': {},
   'GET /api/me/learning-record': {},
   'GET /api/me/learning-record.pdf': {},
   'GET /api/me/learning-record.csv': {},

@@ -202,6 +202,32 @@ await call('units of an organisation, organisation admin', 'GET', `/api/organisa
 await call('move a unit (the tree check: private.unit_subtree)', 'PUT', `/api/organisations/${o.organisation}/units/${o.watch}`,
   tokens.orgAdmin, 200, { parentId: o.area });
 
+// A line manager's team (issue 18): a generated manager with reports two levels down and a team of
+// at most 60 (every report is judged once per call, each of its statements explained here), filtered
+// by status, a report's unit and a search; one report's record; the export.
+const [t] = await setup<{ manager: string | null; report: string | null; unit: string | null }[]>`
+  with m as (
+    select m.id from public.profiles m
+    where m.id::text like '%-5ca1-4000-8000-000000000001'
+      and exists (select 1 from public.profiles r join public.profiles x on x.manager_id = r.id where r.manager_id = m.id)
+      and not exists (select 1 from public.profiles r join public.profiles x on x.manager_id = r.id
+                      join public.profiles y on y.manager_id = x.id where r.manager_id = m.id)
+      and (select count(*) from public.profiles r left join public.profiles x on x.manager_id = r.id where r.manager_id = m.id) <= 60
+    order by m.id limit 1
+  )
+  select (select id from m)::text as manager,
+         (select x.id from public.profiles r join public.profiles x on x.manager_id = r.id
+          where r.manager_id = (select id from m) order by x.id limit 1)::text as report,
+         (select r.unit_id from public.profiles r where r.manager_id = (select id from m) and r.unit_id is not null
+          order by r.id limit 1)::text as unit`;
+const teamManager = t?.manager ? await tokenFor(t.manager) : tokens.manager;
+const teamReport = t?.report ?? o.report;
+await call('team page', 'GET', '/api/team', teamManager, 200);
+await call('team page, overdue, one unit, search', 'GET',
+  `/api/team?status=overdue&search=a${t?.unit ? `&unitId=${t.unit}` : ''}`, teamManager, 200);
+await call('team member record', 'GET', `/api/team/${teamReport}`, teamManager, 200);
+await call('team export', 'GET', '/api/team/export.csv', teamManager, 200);
+
 // And what a client may ask the database API directly, as the same personas: the helpers the
 // policies call (private.administered_person_ids, private.managed_person_ids, private.manages,
 // private.unit_subtree) and the profiles and enrolments policies answering an organisation's

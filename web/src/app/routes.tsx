@@ -27,6 +27,8 @@ export const routes: RouteObject[] = [
           { path: 'course-manager', lazy: () => import('./routes/course-manager').then((m) => ({ Component: m.CourseManagerRoute })) },
           { path: 'instructor', lazy: () => import('./routes/instructor').then((m) => ({ Component: m.InstructorRoute })) },
           { path: 'compliance', lazy: () => import('./routes/compliance').then((m) => ({ Component: m.ComplianceRoute })) },
+          { path: 'team', lazy: () => import('./routes/team').then((m) => ({ Component: m.TeamRoute })) },
+          { path: 'team/:personId', lazy: () => import('./routes/team-member').then((m) => ({ Component: m.TeamMemberRoute })) },
           { path: 'course-creator', lazy: () => import('./routes/course-editor').then((m) => ({ Component: m.CourseEditorRoute })) },
           { path: 'course/create', lazy: () => import('./routes/course-editor').then((m) => ({ Component: m.CourseEditorRoute })) },
           { path: 'course/edit/:id', lazy: () => import('./routes/course-editor').then((m) => ({ Component: m.CourseEditorRoute })) },

@@ -152,6 +152,15 @@ export const complianceKeys = {
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: complianceKeys.all }),
 };
 
+/** GET /api/team (a line manager's reports, one page per filters) and /api/team/:personId. */
+export const teamKeys = {
+  all: ['team'] as const,
+  list: (params: { unitId?: string; status?: string; search?: string; page: number; pageSize: number }) =>
+    [...teamKeys.all, 'list', queryParams({ ...params })] as const,
+  member: (personId: string) => [...teamKeys.all, 'member', personId] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: teamKeys.all }),
+};
+
 /** GET /api/me/learning-record, or an admin's GET /api/admin/users/:id/learning-record. */
 export const learningRecordKeys = {
   all: ['learning-record'] as const,

@@ -72,6 +72,22 @@ describe('app shell', () => {
     expect(screen.queryByRole('menuitem', { name: 'Admin Dashboard' })).not.toBeInTheDocument();
   });
 
+  it('shows My team to a manager only, in the sidebar and the user menu (issue 18)', async () => {
+    const manager = Object.assign(makeUser({ name: 'Mo Manager' }), { hasReports: true });
+    const { user, unmount } = renderWithProviders(null, { routes, route: '/', user: manager });
+    expect(await sidebar().findByRole('link', { name: 'My team' })).toHaveAttribute('href', '/team');
+    await user.click(screen.getByRole('button', { name: /Mo Manager/ }));
+    expect(await screen.findByRole('menuitem', { name: 'My team' })).toHaveAttribute('href', '/team');
+    unmount();
+
+    const learner = Object.assign(makeUser({ name: 'Lee Learner' }), { hasReports: false });
+    const second = renderWithProviders(null, { routes, route: '/', user: learner });
+    await second.user.click(await screen.findByRole('button', { name: /Lee Learner/ }));
+    expect(await screen.findByRole('menuitem', { name: 'My Dashboard' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'My team' })).not.toBeInTheDocument();
+    expect(sidebar().queryByRole('link', { name: 'My team' })).not.toBeInTheDocument();
+  });
+
   it('shows an instructor the Instructor Dashboard link but no admin link', async () => {
     renderWithProviders(null, { routes, route: '/', user: makeUser({ role: 'INSTRUCTOR' }) });
     await screen.findByRole('heading', { name: 'Available Courses' });

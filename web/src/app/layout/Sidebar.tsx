@@ -9,9 +9,10 @@ import {
   IconShieldLock,
   IconClipboardCheck,
   IconLayoutDashboard,
+  IconUsersGroup,
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
-import type { User } from '@shared/domain.ts';
+import type { CurrentUser } from '@shared/domain.ts';
 import { SERVICE_CODES, SERVICES } from '@shared/services.ts';
 import { ServiceDot } from '@/components/ServiceDot';
 
@@ -19,13 +20,15 @@ interface Item {
   to: string;
   label: string;
   Icon: typeof IconHome;
-  show: (user: User | null | undefined) => boolean;
+  show: (user: CurrentUser | null | undefined) => boolean;
 }
 
 const MENU: Item[] = [
   { to: '/', label: 'Home', Icon: IconHome, show: () => true },
   // The learner's own overview (issue 15: it was reachable only by typing /dashboard).
   { to: '/dashboard', label: 'My Dashboard', Icon: IconLayoutDashboard, show: (user) => Boolean(user) },
+  // A line manager's reports (issue 18): only for people with reports.
+  { to: '/team', label: 'My team', Icon: IconUsersGroup, show: (user) => Boolean(user?.hasReports) },
   { to: '/my-courses', label: 'My Courses', Icon: IconBooks, show: () => true },
   { to: '/certificates', label: 'Certificates', Icon: IconCertificate, show: () => true },
   { to: '/learning-record', label: 'Learning Record', Icon: IconNotebook, show: (user) => Boolean(user) },
@@ -44,7 +47,7 @@ const MENU: Item[] = [
   { to: '/admin', label: 'Admin Dashboard', Icon: IconShieldLock, show: (user) => user?.role === 'ADMIN' },
 ];
 
-export function Sidebar({ user, onNavigate }: { user: User | null | undefined; onNavigate?: () => void }) {
+export function Sidebar({ user, onNavigate }: { user: CurrentUser | null | undefined; onNavigate?: () => void }) {
   const location = useLocation();
   const activeService = location.pathname === '/' ? new URLSearchParams(location.search).get('service') : null;
 

@@ -1,7 +1,8 @@
 // Header account area: a placeholder while the user loads, a Login button for visitors, else the
-// user menu (initials avatar and name; Profile, My Dashboard, My Courses, Admin Dashboard for admins, Logout).
+// user menu (initials avatar and name; Profile, My Dashboard, My team for managers, My Courses, Admin Dashboard
+// for admins, Logout).
 import { Avatar, Button, Group, Menu, Skeleton, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconBooks, IconChevronDown, IconLayoutDashboard, IconLogout, IconShieldLock, IconUser } from '@tabler/icons-react';
+import { IconBooks, IconChevronDown, IconLayoutDashboard, IconLogout, IconShieldLock, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { useUser } from '@/lib/auth/user';
 import { useLogout } from '@/lib/auth/logout';
@@ -66,6 +67,11 @@ export function UserMenu() {
         <Menu.Item component={Link} to="/dashboard" leftSection={<IconLayoutDashboard size={16} aria-hidden="true" />}>
           My Dashboard
         </Menu.Item>
+        {user.hasReports && (
+          <Menu.Item component={Link} to="/team" leftSection={<IconUsersGroup size={16} aria-hidden="true" />}>
+            My team
+          </Menu.Item>
+        )}
         <Menu.Item component={Link} to="/my-courses" leftSection={<IconBooks size={16} aria-hidden="true" />}>
           My Courses
         </Menu.Item>

@@ -1,0 +1,191 @@
+// /api/team: a line manager's "My team" (issue 18): their reports, direct and down the chain, with
+// the status of their required training, certificates expiring and last activity (paged, filtered),
+// one report's record, and the CSV export. Who is a report is decided only in SQL
+// (private.team_members, team_summary, team_member_record in 14_my_team.sql, run as the caller):
+// anyone without reports gets an empty team, and any person who is not their report a 404.
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  TEAM_CSV_HEADER,
+  teamCsvRow,
+  teamFileName,
+  teamFilterSchema,
+  type TeamMember,
+  type TeamMemberRecord,
+  type TeamPage,
+  type TeamSummary,
+} from '../../_shared/team.ts';
+import type { TrainingStatus } from '../../_shared/compliance.ts';
+import { attachmentDisposition, CSV_CONTENT_TYPE, toCsv } from '../../_shared/csv.ts';
+import { isoTimestamp } from '../../_shared/dates.ts';
+import type { Config } from '../lib/config.ts';
+import type { Db, Tx } from '../lib/db.ts';
+import { type Env, requireUser } from '../lib/auth.ts';
+import { validate } from '../lib/body.ts';
+import { ApiError } from '../lib/errors.ts';
+import { firstQueryValues, pageFields, pathId } from '../lib/params.ts';
+
+/** The most reports one CSV export holds. */
+export const TEAM_EXPORT_MAX_ROWS = 100_000;
+
+export const PERSON_NOT_FOUND = 'Person not found in your team';
+
+const listQuery = teamFilterSchema.extend(pageFields);
+
+interface MemberRow {
+  userId: string;
+  username: string;
+  name: string;
+  unitId: string | null;
+  unitName: string | null;
+  direct: boolean;
+  overdue: number;
+  dueSoon: number;
+  inProgress: number;
+  done: number;
+  expiringCertificates: number;
+  nextExpiry: Date | null;
+  lastActivityAt: Date | null;
+  total: string;
+}
+
+interface SummaryRow {
+  people: string;
+  direct: string;
+  overdue: string;
+  dueSoon: string;
+  expiring: string;
+}
+
+interface RecordRow {
+  userId: string;
+  username: string;
+  name: string;
+  unitId: string | null;
+  unitName: string | null;
+  direct: boolean;
+  required: { courseId: string; courseTitle: string; status: TrainingStatus; dueAt: string | null; progress: number }[];
+  completions: { courseId: string; courseTitle: string; completedAt: string }[];
+  certificates: {
+    id: string;
+    courseId: string | null;
+    courseTitle: string;
+    issuedAt: string;
+    expiresAt: string | null;
+    state: TeamMemberRecord['certificates'][number]['state'];
+  }[];
+}
+
+/** A bad argument the SQL refuses on purpose is bad input; anything else is not the client's. */
+function fromDatabase(error: unknown): never {
+  if ((error as { code?: unknown })?.code === '22023') throw new ApiError(400, 'Validation failed', { status: 'Status must be overdue, due-soon, in-progress or done' });
+  throw error;
+}
+
+function selectMembers(tx: Tx, f: z.infer<typeof teamFilterSchema>, limit: number, offset: number) {
+  return tx<MemberRow[]>`
+    select user_id, username, name, unit_id, unit_name, direct, overdue, due_soon, in_progress, done,
+           expiring_certificates, next_expiry, last_activity_at, total
+    from private.team_members(${f.unitId ?? null}::uuid, ${f.status ?? null}, ${f.search ?? null}, ${limit}, ${offset})`;
+}
+
+function toMember(r: MemberRow): TeamMember {
+  return {
+    user: { id: r.userId, name: r.name, username: r.username },
+    unit: r.unitId && r.unitName !== null ? { id: r.unitId, name: r.unitName } : null,
+    direct: r.direct,
+    counts: { overdue: r.overdue, dueSoon: r.dueSoon, inProgress: r.inProgress, done: r.done },
+    expiringCertificates: r.expiringCertificates,
+    nextExpiry: isoTimestamp(r.nextExpiry),
+    lastActivityAt: isoTimestamp(r.lastActivityAt),
+  };
+}
+
+function toSummary(r: SummaryRow | undefined): TeamSummary {
+  return {
+    people: Number(r?.people ?? 0),
+    direct: Number(r?.direct ?? 0),
+    overdue: Number(r?.overdue ?? 0),
+    dueSoon: Number(r?.dueSoon ?? 0),
+    expiring: Number(r?.expiring ?? 0),
+  };
+}
+
+function toRecord(r: RecordRow): TeamMemberRecord {
+  return {
+    user: { id: r.userId, name: r.name, username: r.username },
+    unit: r.unitId && r.unitName !== null ? { id: r.unitId, name: r.unitName } : null,
+    direct: r.direct,
+    required: r.required.map((q) => ({
+      course: { id: q.courseId, title: q.courseTitle },
+      status: q.status,
+      dueAt: isoTimestamp(q.dueAt),
+      progress: q.progress,
+    })),
+    completions: r.completions.map((c) => ({
+      course: { id: c.courseId, title: c.courseTitle },
+      completedAt: isoTimestamp(c.completedAt) ?? '',
+    })),
+    certificates: r.certificates.map((c) => ({
+      id: c.id,
+      course: { id: c.courseId, title: c.courseTitle },
+      issuedAt: isoTimestamp(c.issuedAt) ?? '',
+      expiresAt: isoTimestamp(c.expiresAt),
+      state: c.state,
+    })),
+  };
+}
+
+export function teamRoutes(_config: Config, db: Db) {
+  const routes = new Hono<Env>();
+
+  routes.get('/', async (c) => {
+    const caller = requireUser(c);
+    const query = validate(listQuery, firstQueryValues(c));
+    const offset = (query.page - 1) * query.pageSize;
+    const [rows, summary, units] = await db
+      .withCaller(caller.db, async (tx) => [
+        await selectMembers(tx, query, query.pageSize, offset),
+        await tx<SummaryRow[]>`select people, direct, overdue, due_soon, expiring from private.team_summary()`,
+        await tx<{ id: string; name: string }[]>`
+          select distinct r.unit_id as id, r.unit_name as name from private.team_reports() r
+          where r.unit_id is not null order by 2, 1`,
+      ] as const)
+      .catch(fromDatabase);
+    const body: TeamPage = {
+      items: rows.map(toMember),
+      total: rows.length > 0 ? Number(rows[0].total) : 0,
+      page: query.page,
+      pageSize: query.pageSize,
+      summary: toSummary(summary[0]),
+      units: units.map((u) => ({ id: u.id, name: u.name })),
+    };
+    return c.json(body);
+  });
+
+  routes.get('/export.csv', async (c) => {
+    const caller = requireUser(c);
+    const query = validate(teamFilterSchema, firstQueryValues(c));
+    const rows = await db
+      .withCaller(caller.db, (tx) => selectMembers(tx, query, TEAM_EXPORT_MAX_ROWS, 0))
+      .catch(fromDatabase);
+    const csv = toCsv(TEAM_CSV_HEADER, rows.map((r) => teamCsvRow(toMember(r))));
+    return c.body(csv, 200, {
+      'content-type': CSV_CONTENT_TYPE,
+      'content-disposition': attachmentDisposition(teamFileName()),
+      'cache-control': 'no-store',
+    });
+  });
+
+  routes.get('/:personId', async (c) => {
+    const caller = requireUser(c);
+    const personId = pathId(c, 'personId', PERSON_NOT_FOUND);
+    const rows = await db.withCaller(caller.db, (tx) => tx<RecordRow[]>`
+      select user_id, username, name, unit_id, unit_name, direct, required, completions, certificates
+      from private.team_member_record(${personId}::uuid)`);
+    if (rows.length === 0) throw new ApiError(404, PERSON_NOT_FOUND);
+    return c.json(toRecord(rows[0]));
+  });
+
+  return routes;
+}

@@ -1,0 +1,234 @@
+-- my_team: written by `npm run db:diff` from the change to supabase/schemas/ (reviewed by hand).
+
+SET local check_function_bodies = off;
+
+CREATE OR REPLACE FUNCTION private.team_member_record (
+  p_person uuid
+)
+  RETURNS TABLE (
+    user_id      uuid,
+    username     text,
+    name         text,
+    unit_id      uuid,
+    unit_name    text,
+    direct       boolean,
+    required     jsonb,
+    completions  jsonb,
+    certificates jsonb
+  )
+  LANGUAGE sql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+  select r.user_id, r.username, r.name, r.unit_id, r.unit_name, r.direct,
+         coalesce((
+           select jsonb_agg(jsonb_build_object(
+                    'courseId', st.course_id, 'courseTitle', st.course_title, 'status', st.status,
+                    'dueAt', st.due_at, 'progress', st.progress)
+                  order by private.required_training_status_rank(st.status), st.due_at nulls last, st.course_title)
+           from private.required_training_status(r.user_id) st
+         ), '[]'::jsonb),
+         coalesce((
+           select jsonb_agg(jsonb_build_object(
+                    'courseId', e.course_id, 'courseTitle', c.title, 'completedAt', e.completed_at)
+                  order by e.completed_at desc, c.title)
+           from public.enrollments e
+           join public.courses c on c.id = e.course_id
+           where e.user_id = r.user_id and e.completed
+         ), '[]'::jsonb),
+         coalesce((
+           select jsonb_agg(jsonb_build_object(
+                    'id', ct.id, 'courseId', ct.course_id, 'courseTitle', ct.course_title,
+                    'issuedAt', ct.issued_at, 'expiresAt', ct.expires_at,
+                    'state', private.certificate_state(ct.expires_at, ct.revoked_at))
+                  order by ct.issued_at desc, ct.id)
+           from public.certificates ct
+           where ct.user_id = r.user_id
+         ), '[]'::jsonb)
+  from private.team_reports() r
+  where r.user_id = p_person
+$function$;
+
+CREATE OR REPLACE FUNCTION private.team_members (
+  p_unit_id uuid    DEFAULT NULL::uuid,
+  p_status  text    DEFAULT NULL::text,
+  p_search  text    DEFAULT NULL::text,
+  p_limit   integer DEFAULT 20,
+  p_offset  integer DEFAULT 0
+)
+  RETURNS TABLE (
+    user_id               uuid,
+    username              text,
+    name                  text,
+    unit_id               uuid,
+    unit_name             text,
+    direct                boolean,
+    overdue               integer,
+    due_soon              integer,
+    in_progress           integer,
+    done                  integer,
+    expiring_certificates integer,
+    next_expiry           timestamp with time zone,
+    last_activity_at      timestamp with time zone,
+    total                 bigint
+  )
+  LANGUAGE plpgsql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+#variable_conflict use_column
+declare
+  v_search text := nullif(lower(btrim(coalesce(p_search, ''))), '');
+  v_limit integer := least(greatest(coalesce(p_limit, 20), 0), 100000);
+  v_offset integer := greatest(coalesce(p_offset, 0), 0);
+begin
+  if p_status is not null and p_status not in ('overdue', 'due-soon', 'in-progress', 'done') then
+    raise exception 'Status must be overdue, due-soon, in-progress or done' using errcode = '22023';
+  end if;
+  return query
+  with chosen as materialized (
+    select r.*
+    from private.team_reports() r
+    where (p_unit_id is null or r.unit_id in (select private.unit_subtree(p_unit_id)))
+      and (v_search is null or strpos(lower(r.name), v_search) > 0 or strpos(lower(r.username), v_search) > 0)
+  ),
+  -- Without a status filter only the page's people are judged; with one, every chosen person is.
+  judged as (
+    select c.*, s.overdue, s.due_soon, s.in_progress, s.done, count(*) over () as total
+    from chosen c
+    cross join lateral (
+        select (count(*) filter (where st.status = 'overdue'))::integer as overdue,
+               (count(*) filter (where st.status = 'due-soon'))::integer as due_soon,
+               (count(*) filter (where st.status = 'in-progress'))::integer as in_progress,
+               (count(*) filter (where st.status = 'done'))::integer as done
+        from private.required_training_status(c.user_id) st
+      ) s
+    where p_status is not null
+      and case p_status when 'overdue' then s.overdue when 'due-soon' then s.due_soon
+                        when 'in-progress' then s.in_progress else s.done end > 0
+    union all
+    select c.*, null, null, null, null, count(*) over ()
+    from chosen c
+    where p_status is null
+  ),
+  paged as (
+    select j.* from judged j
+    order by j.unit_name nulls last, j.unit_id, j.name, j.user_id
+    limit v_limit offset v_offset
+  )
+  select pg.user_id, pg.username, pg.name, pg.unit_id, pg.unit_name, pg.direct,
+         coalesce(pg.overdue, s.overdue), coalesce(pg.due_soon, s.due_soon),
+         coalesce(pg.in_progress, s.in_progress), coalesce(pg.done, s.done),
+         coalesce(cert.expiring, 0)::integer, cert.next_expiry,
+         greatest(
+           (select max(ump.updated_at) from public.user_module_progress ump where ump.user_id = pg.user_id),
+           (select max(coalesce(qa.completed_at, qa.started_at)) from public.quiz_attempts qa
+            where qa.user_id = pg.user_id),
+           (select max(greatest(e.created_at, e.started_at, e.completed_at)) from public.enrollments e
+            where e.user_id = pg.user_id)
+         ),
+         pg.total
+  from paged pg
+  left join lateral (
+    select (count(*) filter (where st.status = 'overdue'))::integer as overdue,
+           (count(*) filter (where st.status = 'due-soon'))::integer as due_soon,
+           (count(*) filter (where st.status = 'in-progress'))::integer as in_progress,
+           (count(*) filter (where st.status = 'done'))::integer as done
+    from private.required_training_status(pg.user_id) st
+    where pg.overdue is null
+  ) s on true
+  left join lateral (
+    -- The current (latest, unrevoked) certificate of each course, when it expires within 60 days.
+    select count(*) as expiring, min(cur.expires_at) as next_expiry
+    from (
+      select distinct on (c.course_id) c.expires_at
+      from public.certificates c
+      where c.user_id = pg.user_id and c.revoked_at is null
+      order by c.course_id, c.issued_at desc
+    ) cur
+    where cur.expires_at > now() and cur.expires_at <= now() + interval '60 days'
+  ) cert on true
+  order by pg.unit_name nulls last, pg.unit_id, pg.name, pg.user_id;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION private.team_reports()
+  RETURNS TABLE (
+    user_id   uuid,
+    username  text,
+    name      text,
+    unit_id   uuid,
+    unit_name text,
+    direct    boolean
+  )
+  LANGUAGE sql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+  select p.id, p.username, p.name, u.id, u.name, p.manager_id is not distinct from (select auth.uid())
+  from private.managed_person_ids() m(id)
+  join public.profiles p on p.id = m.id
+  left join public.units u on u.id = p.unit_id
+  where p.deactivated_at is null
+$function$;
+
+CREATE OR REPLACE FUNCTION private.team_summary()
+  RETURNS TABLE (
+    people   bigint,
+    direct   bigint,
+    overdue  bigint,
+    due_soon bigint,
+    expiring bigint
+  )
+  LANGUAGE sql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+  select count(*),
+         count(*) filter (where r.direct),
+         count(*) filter (where s.overdue > 0),
+         count(*) filter (where s.due_soon > 0),
+         count(*) filter (where exists (
+           select 1 from public.certificates c
+           where c.user_id = r.user_id and c.revoked_at is null
+             and c.expires_at > now() and c.expires_at <= now() + interval '60 days'
+             and not exists (select 1 from public.certificates n
+                             where n.user_id = c.user_id and n.course_id = c.course_id
+                               and n.revoked_at is null and n.issued_at > c.issued_at)))
+  from private.team_reports() r
+  cross join lateral (
+    select (count(*) filter (where st.status = 'overdue'))::integer as overdue,
+           (count(*) filter (where st.status = 'due-soon'))::integer as due_soon,
+           (count(*) filter (where st.status = 'in-progress'))::integer as in_progress,
+           (count(*) filter (where st.status = 'done'))::integer as done
+    from private.required_training_status(r.user_id) st
+  ) s
+$function$;
+
+COMMENT ON FUNCTION "private"."team_member_record"(uuid) IS 'One of the caller''s reports: their required training (status, due date), completions and certificates; no row for anyone else. Never their CPD.';
+
+COMMENT ON FUNCTION "private"."team_members"(uuid, text, text, integer, integer) IS 'The caller''s reports, grouped by unit: required-training counts by status, certificates expiring within 60 days (count, soonest), last activity; filters unit (with sub-units), status (has a course in it), search (name or username); paged, with the total.';
+
+COMMENT ON FUNCTION "private"."team_reports"() IS 'The caller''s active reports (direct and down the manager chain) with their unit and whether they report directly.';
+
+COMMENT ON FUNCTION "private"."team_summary"() IS 'The caller''s team in figures: people, direct reports, people with something overdue, due soon, or a certificate expiring within 60 days.';
+
+REVOKE ALL ON FUNCTION "private"."team_member_record"(uuid) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."team_member_record"(uuid) TO "authenticated", "postgres", "service_role";
+
+REVOKE ALL ON FUNCTION "private"."team_members"(uuid, text, text, integer, integer) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."team_members"(uuid, text, text, integer, integer) TO "authenticated", "postgres", "service_role";
+
+REVOKE ALL ON FUNCTION "private"."team_reports"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."team_reports"() TO "authenticated", "postgres", "service_role";
+
+REVOKE ALL ON FUNCTION "private"."team_summary"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."team_summary"() TO "authenticated", "postgres", "service_role";
