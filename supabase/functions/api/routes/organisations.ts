@@ -54,21 +54,25 @@ function unitConflict(error: unknown): never {
 /**
  * An organisation's units (or one of them) with their people, counting every sub-unit's: one
  * statement. The people of the organisation are grouped by unit (profiles_organisation_idx), then
- * each count climbs its unit's ancestors (units' primary key), so the work is the units that hold
- * people times the depth of the tree, never a query per unit.
+ * each count climbs its unit's ancestors among the organisation's units (read once, by
+ * units_organisation_idx), so the work is the units that hold people times the depth of the tree,
+ * never a query per unit.
  */
 function unitsWithCounts(tx: Tx, organisationId: string, unitId: string | null = null) {
   return tx<Unit[]>`
-    with recursive direct as (
+    with recursive tree as materialized (
+      -- The organisation's units read once by units_organisation_idx; the climb below walks this set.
+      select u.id, u.parent_id from public.units u where u.organisation_id = ${organisationId}
+    ), direct as (
       select p.unit_id as id, count(*)::int as n from public.profiles p
       where p.organisation_id = ${organisationId} and p.unit_id is not null
       group by p.unit_id
     ), up as (
       select d.id, d.n, 0 as depth from direct d
       union all
-      select u.parent_id, up.n, up.depth + 1 from up
-      join public.units u on u.id = up.id
-      where u.parent_id is not null and up.depth < 64
+      select t.parent_id, up.n, up.depth + 1 from up
+      join tree t on t.id = up.id
+      where t.parent_id is not null and up.depth < 64
     ), totals as (
       select up.id, sum(up.n)::int as people from up group by up.id
     )
@@ -91,12 +95,13 @@ export function organisationRoutes(_config: Config, db: Db) {
     const list = await db.withCaller(caller.db, async (tx) => {
       await administrator(tx);
       // Row-level security: every organisation for a national administrator, their own otherwise.
-      // Each organisation's people counted in one grouped pass (profiles_organisation_idx), not per row.
+      // Each organisation's people counted by profiles_organisation_idx for that organisation only
+      // (an organisation administrator's count reads nobody else's entries).
       return await tx<Organisation[]>`
         select ${organisationColumns(tx)}, coalesce(n.people, 0) as people
         from public.organisations o
-        left join (select p.organisation_id, count(*)::int as people from public.profiles p
-                   where p.organisation_id is not null group by p.organisation_id) n on n.organisation_id = o.id
+        left join lateral (select count(*)::int as people from public.profiles p
+                           where p.organisation_id = o.id) n on true
         order by o.name, o.id`;
     });
     return c.json(list);
