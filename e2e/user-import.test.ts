@@ -117,12 +117,12 @@ describe('bulk user import end to end', () => {
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^users-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = (await downloadText(file)).replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe('username,email,name,role,services,joined');
+    expect(lines[0]).toBe('username,email,name,role,services,organisation,unit,manager,joined');
     expect(lines.slice(1).map((line) => line.split(',')[0]).sort()).toEqual(
       Array.from({ length: GOOD }, (_, i) => `amb${i + 1}_${suffix}`).sort(),
     );
     expect(lines.find((line) => line.startsWith(`amb1_${suffix},`))).toMatch(
-      new RegExp(`^amb1_${suffix},amb1\\.${suffix}@ambulance\\.example\\.uk,"Crew, Member 1",INSTRUCTOR,UKAS,\\d{4}-\\d{2}-\\d{2}$`),
+      new RegExp(`^amb1_${suffix},amb1\\.${suffix}@ambulance\\.example\\.uk,"Crew, Member 1",INSTRUCTOR,UKAS,,,,\\d{4}-\\d{2}-\\d{2}$`),
     );
     await screenshot(page, 'user-import-users-tab');
   });

@@ -435,15 +435,23 @@ language plpgsql security definer
 set search_path = ''
 as $$
 begin
-  if not private.is_admin() then
+  if private.is_admin() then
+    delete from auth.users where id = p_user_id;
+    return found;
+  end if;
+  if not private.is_org_admin() then
     raise exception 'Only an administrator may delete users' using errcode = '42501';
   end if;
-  delete from auth.users where id = p_user_id;
+  -- An organisation's administrator: only its people (anyone else is "no such person").
+  delete from auth.users u
+  where u.id = p_user_id
+    and exists (select 1 from public.profiles p
+                where p.id = p_user_id and p.organisation_id = private.administered_organisation_id());
   return found;
 end;
 $$;
 comment on function private.delete_user(uuid) is
-  'Admins only: deletes the auth.users row (cascading to the profile); false when there is none.';
+  'Admins only: deletes the auth.users row (cascading to the profile); false when there is none. An organisation''s administrator deletes only its people (false for anyone else).';
 revoke all on function private.delete_user(uuid) from public;
 grant execute on function private.delete_user(uuid) to authenticated;
 
@@ -694,14 +702,16 @@ as $$
 declare
   v_profile public.profiles%rowtype;
 begin
-  if not private.is_admin() then
+  if not private.is_admin() and not private.is_org_admin() then
     raise exception 'Only an administrator may deactivate or reactivate users' using errcode = '42501';
   end if;
   if p_user_id = auth.uid() and not p_active then
     raise exception 'You cannot deactivate your own account' using errcode = 'P0403';
   end if;
   select * into v_profile from public.profiles where id = p_user_id for update;
-  if not found then
+  -- An organisation's administrator: only its people (anyone else is "no such person").
+  if not found
+     or (not private.is_admin() and v_profile.organisation_id is distinct from private.administered_organisation_id()) then
     return false;
   end if;
   if p_active = (v_profile.deactivated_at is null) then
@@ -741,7 +751,7 @@ begin
 end;
 $$;
 comment on function private.set_user_active(uuid,boolean) is
-  'Admins only: deactivates (bans in Auth, ends every session) or reactivates a person, and records it in the audit trail. False when there is no such person; 42501 for a non-admin; P0403 for deactivating oneself; P0409 for the last active admin.';
+  'Admins only (an organisation''s administrator: its people only): deactivates (bans in Auth, ends every session) or reactivates a person, and records it in the audit trail. False when there is no such person or they are not the caller''s to administer; 42501 for a non-admin; P0403 for deactivating oneself; P0409 for the last active admin.';
 revoke all on function private.set_user_active(uuid,boolean) from public;
 grant execute on function private.set_user_active(uuid,boolean) to authenticated;
 
@@ -833,14 +843,16 @@ declare
   v_target public.profiles;
   v_sessions integer;
 begin
-  if v_actor is null or not private.is_admin() then
+  if v_actor is null or (not private.is_admin() and not private.is_org_admin()) then
     raise exception 'Only an administrator may reset a password' using errcode = '42501';
   end if;
   if p_user_id = v_actor then
     raise exception 'Change your own password from your profile page' using errcode = 'P0409';
   end if;
   select * into v_target from public.profiles p where p.id = p_user_id for update;
-  if not found then
+  -- An organisation's administrator: only its people (anyone else is unknown to them).
+  if not found
+     or (not private.is_admin() and v_target.organisation_id is distinct from private.administered_organisation_id()) then
     raise exception 'User not found' using errcode = 'P0002';
   end if;
 
@@ -859,7 +871,7 @@ begin
 end;
 $$;
 comment on function private.reset_password_flag(uuid) is
-  'Admins only, not for their own account (P0409): flags the person to choose a new password, ends their sessions and records password.reset in audit_events. 42501 for non-admins, P0002 for an unknown person.';
+  'Admins only (an organisation''s administrator: its people only), not for their own account (P0409): flags the person to choose a new password, ends their sessions and records password.reset in audit_events. 42501 for non-admins, P0002 for an unknown person or one of another organisation.';
 revoke all on function private.reset_password_flag(uuid) from public;
 grant execute on function private.reset_password_flag(uuid) to authenticated;
 

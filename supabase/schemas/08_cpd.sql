@@ -131,7 +131,8 @@ revoke all on function private.cpd_entry_date_not_future() from public;
 -- than this one (the attempts that earned it); the course's score is the mean of those, rounded.
 -- Null when the course has no quiz or no passed attempt falls in the period.
 -- Security definer so that an archived or withdrawn course still shows its hours and quiz score,
--- which the learner can no longer read; it answers only for the caller themselves or an admin.
+-- which the learner can no longer read; it answers only for the caller themselves, a national admin
+-- or the administrator of the learner's organisation.
 create function private.learning_record(p_user_id uuid)
 returns table(
   certificate_id uuid,
@@ -152,7 +153,8 @@ set search_path = ''
 as $$
 #variable_conflict use_column
 begin
-  if p_user_id is distinct from (select auth.uid()) and not (select private.is_admin()) then
+  if p_user_id is distinct from (select auth.uid()) and not (select private.is_admin())
+     and not exists (select 1 from private.administered_person_ids() a where a = p_user_id) then
     raise exception 'Only the learner and administrators may read a learning record' using errcode = '42501';
   end if;
   return query
@@ -185,7 +187,7 @@ begin
 end;
 $$;
 comment on function private.learning_record(uuid) is
-  'The learner''s completed courses (every certificate, all cycles) with hours, service, quiz score, code, expiry and state. Caller must be the learner or an admin (else 42501).';
+  'The learner''s completed courses (every certificate, all cycles) with hours, service, quiz score, code, expiry and state. Caller must be the learner, a national admin or their organisation''s admin (else 42501).';
 revoke all on function private.learning_record(uuid) from public;
 grant execute on function private.learning_record(uuid) to authenticated, service_role;
 

@@ -15,6 +15,9 @@ create table private.user_import_rows (
   name text not null,
   role public.user_role not null,
   services public.service_code[] not null,
+  organisation_id uuid,
+  unit_id uuid,
+  manager text,
   problem_field text,
   problem text
 );
@@ -25,6 +28,9 @@ create table private.user_import_rows (
 
 comment on table private.user_import_rows is
   'Rows of the user import in progress, inside private.import_users''s transaction only (deleted before it returns).';
+
+comment on column private.user_import_rows.manager is
+  'The username or email (lowercased) of the row''s line manager: a person of the row''s organisation, or another row of the same call.';
 
 -- ---------------------------------------------------------------------------
 -- Indexes
@@ -57,7 +63,7 @@ language plpgsql stable security definer
 set search_path = ''
 as $$
 begin
-  if not private.is_admin() then
+  if not private.is_admin() and not private.is_org_admin() then
     raise exception 'Only administrators may import users' using errcode = '42501';
   end if;
   if coalesce(cardinality(p_usernames), 0) > 10000 or coalesce(cardinality(p_emails), 0) > 10000 then
@@ -77,7 +83,7 @@ begin
 end;
 $$;
 comment on function private.user_import_clashes(text[],text[]) is
-  'Admins: which of these usernames and emails (compared lowercased) are already taken; one statement for a whole import file.';
+  'Admins (national or of an organisation: usernames and emails are unique across the platform): which of these usernames and emails (compared lowercased) are already taken; one statement for a whole import file.';
 revoke all on function private.user_import_clashes(text[],text[]) from public;
 grant execute on function private.user_import_clashes(text[],text[]) to authenticated;
 
@@ -92,8 +98,10 @@ declare
   v_actor uuid := auth.uid();
   v_total integer;
   v_created integer;
+  v_org uuid := private.administered_organisation_id();
+  v_national boolean := private.is_admin();
 begin
-  if not private.is_admin() then
+  if not v_national and v_org is null then
     raise exception 'Only administrators may import users' using errcode = '42501';
   end if;
   if p_import_id is null or p_rows is null or jsonb_typeof(p_rows) <> 'array' then
@@ -105,11 +113,33 @@ begin
   end if;
 
   -- Stage. Casts and the NOT NULLs refuse malformed rows (22P02 / 23502: the whole call fails).
-  insert into private.user_import_rows (user_id, batch_id, line, username, email, name, role, services)
+  -- An organisation's administrator imports into their organisation only (a row without one is theirs).
+  insert into private.user_import_rows (user_id, batch_id, line, username, email, name, role, services,
+                                        organisation_id, unit_id, manager)
   select gen_random_uuid(), v_batch, r.line, btrim(r.username), lower(btrim(r.email)), btrim(r.name),
-         coalesce(r.role, 'STUDENT')::public.user_role, coalesce(r.services, '{}')::public.service_code[]
+         coalesce(r.role, 'STUDENT')::public.user_role, coalesce(r.services, '{}')::public.service_code[],
+         case when v_national then r.organisation_id else coalesce(r.organisation_id, v_org) end,
+         r.unit_id, nullif(lower(btrim(r.manager)), '')
   from jsonb_to_recordset(p_rows) as r(line integer, username text, email text, name text, role text,
-                                       services text[], password text);
+                                       services text[], password text, organisation_id uuid, unit_id uuid,
+                                       manager text);
+  if not v_national and exists (
+    select 1 from private.user_import_rows s where s.batch_id = v_batch and s.organisation_id <> v_org
+  ) then
+    raise exception 'An organisation''s administrator imports people into their own organisation only'
+      using errcode = '42501';
+  end if;
+  if exists (
+    select 1 from private.user_import_rows s
+    where s.batch_id = v_batch
+      and ((s.organisation_id is not null and not exists (select 1 from public.organisations o where o.id = s.organisation_id))
+           or (s.unit_id is not null and not exists (select 1 from public.units u
+                                                    where u.id = s.unit_id and u.organisation_id = s.organisation_id))
+           or (s.manager is not null and s.organisation_id is null))
+  ) then
+    raise exception 'Every unit and manager must be of the row''s organisation, and the organisation must exist'
+      using errcode = '22023';
+  end if;
   if (select count(distinct s.line) from private.user_import_rows s where s.batch_id = v_batch) <> v_total then
     raise exception 'Every row needs its own line number' using errcode = '22023';
   end if;
@@ -147,6 +177,22 @@ begin
     where x.username_rank > 1 or x.email_rank > 1
   ) d
   where s.user_id = d.user_id;
+  -- The manager: a person of the row's organisation, or another row of this call (of the same
+  -- organisation) that is itself created; repeated until no row changes, so a chain of rows whose
+  -- first manager is missing is skipped whole.
+  loop
+    update private.user_import_rows s
+    set problem_field = 'manager', problem = 'No person of the organisation has this username or email'
+    where s.batch_id = v_batch and s.problem is null and s.manager is not null
+      and not exists (select 1 from public.profiles m
+                      where m.organisation_id = s.organisation_id
+                        and (lower(m.username) = s.manager or lower(m.email) = s.manager))
+      and not exists (select 1 from private.user_import_rows o
+                      where o.batch_id = v_batch and o.problem is null and o.user_id <> s.user_id
+                        and o.organisation_id = s.organisation_id
+                        and (lower(o.username) = s.manager or o.email = s.manager));
+    exit when not found;
+  end loop;
 
   -- The accounts, as Supabase Auth's admin create writes them (confirmed email, email identity).
   -- The temporary passwords are 20 random characters from a 67-letter alphabet (about 120 bits):
@@ -165,6 +211,20 @@ begin
   join jsonb_to_recordset(p_rows) as r(line integer, password text) on r.line = s.line
   where s.batch_id = v_batch and s.problem is null;
   get diagnostics v_created = row_count;
+  -- Their organisation and unit, then their managers (who may be rows of this call, now people).
+  -- The placement trigger checks each manager again and refuses a cycle (23514: the call fails).
+  update public.profiles p
+  set organisation_id = s.organisation_id, unit_id = s.unit_id
+  from private.user_import_rows s
+  where s.batch_id = v_batch and s.problem is null and p.id = s.user_id and s.organisation_id is not null;
+  update public.profiles p
+  set manager_id = (
+    select m.id from public.profiles m
+    where m.organisation_id = s.organisation_id and (lower(m.username) = s.manager or lower(m.email) = s.manager)
+    order by (lower(m.username) = s.manager) desc
+    limit 1)
+  from private.user_import_rows s
+  where s.batch_id = v_batch and s.problem is null and p.id = s.user_id and s.manager is not null;
 
   insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
   select s.user_id::text, s.user_id,
@@ -190,6 +250,6 @@ begin
 end;
 $$;
 comment on function private.import_users(uuid,integer,jsonb) is
-  'Admins: creates the Auth users of up to 1,000 rows [{line, username, email, name, role, services, password}] in one transaction; returns each line with the new user id, or the field and reason it was skipped.';
+  'Admins: creates the Auth users of up to 1,000 rows [{line, username, email, name, role, services, password, organisation_id?, unit_id?, manager?}] in one transaction, placed in their organisation and unit and given their manager (username or email of a person of the organisation or of another row); returns each line with the new user id, or the field and reason it was skipped. An organisation''s administrator imports into their own organisation only (42501 otherwise; a row without one is theirs).';
 revoke all on function private.import_users(uuid,integer,jsonb) from public;
 grant execute on function private.import_users(uuid,integer,jsonb) to authenticated;

@@ -213,9 +213,13 @@ describe.each(backends)('organisations, units and managers on $name', ({ create 
       expect(await state(orgAdminA, `update public.profiles set role = 'STUDENT' where id = $1`, [orgAdminA.id])).toBe('42501');
     });
 
-    it('cannot use the national administrator\'s functions', async () => {
-      expect(await state(orgAdminA, 'select private.set_user_active($1, false)', [learnerA.id])).toBe('42501');
-      expect(await state(orgAdminA, 'select private.delete_user($1)', [learnerB.id])).toBe('42501');
+    it('cannot use the national administrator\'s functions, and the people functions only for their people', async () => {
+      expect(await state(orgAdminA, `select private.set_role_services('STUDENT', '{UKPS}')`)).toBe('42501');
+      expect(await state(orgAdminA, 'select private.role_service_matrix()')).toBe('42501');
+      expect(await state(orgAdminA, 'select private.admin_email()')).toBe('42501');
+      // Deactivating or deleting another organisation's person finds no one (supabase/tests/org-admin-people.test.ts).
+      expect((await one(orgAdminA, 'select private.set_user_active($1, false) as done', [learnerB.id])).done).toBe(false);
+      expect((await one(orgAdminA, 'select private.delete_user($1) as done', [learnerB.id])).done).toBe(false);
     });
 
     it('changes and removes their people\'s enrolments, not another organisation\'s', async () => {

@@ -50,6 +50,9 @@ const nameField = z
 const placementField = (message: string) =>
   z.union([z.string().regex(UUID_PATTERN, message).transform((v) => v.toLowerCase()), z.null()], { error: message });
 
+/** An id in a list's query: a uuid (any case). */
+const filterId = (message: string) => z.string().trim().regex(UUID_PATTERN, message).transform((v) => v.toLowerCase());
+
 export const userUpdateSchema = z.object({
   name: nameField.optional(),
   email: emailField.optional(),
@@ -87,6 +90,10 @@ export const userListQuerySchema = pageQuerySchema.extend({
   service: z.enum(SERVICE_CODES, { error: 'Unknown service' }).optional(),
   role: z.enum(ROLES, { error: 'Unknown role' }).optional(),
   status: z.enum(USER_STATUSES, { error: 'Status must be active or deactivated' }).optional(),
+  // Issue 18: the people of an organisation, of a unit (with its sub-units), or of a line manager.
+  organisationId: filterId('Choose an organisation').optional(),
+  unitId: filterId('Choose a unit').optional(),
+  managerId: filterId('Choose a manager').optional(),
 });
 
 /** Settings form: siteName required, adminEmail a valid email. */
@@ -143,7 +150,14 @@ export interface Paged<T> {
 export const USER_SEARCH_MATCH_LIMIT = 100;
 
 /** GET /api/users: a page of users; `moreMatches` when a search matched more than USER_SEARCH_MATCH_LIMIT. */
-export interface UserList extends Paged<User> {
+/** A row of the Users list: the person, with the names of their organisation, unit and manager (issue 18). */
+export interface UserListItem extends User {
+  organisationName?: string;
+  unitName?: string;
+  managerName?: string;
+}
+
+export interface UserList extends Paged<UserListItem> {
   moreMatches: boolean;
 }
 

@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CSV_BOM, csvRow } from './csv.ts';
-import { checkFileRows, checkRow, CsvError, IMPORT_MAX_ROWS, markRepeats, parseCsv, readUserCsv } from './user-import.ts';
+import {
+  checkFileRows, checkRow, CsvError, IMPORT_MAX_ROWS, markPlacement, markRepeats, parseCsv, type PlacementLookup, readUserCsv,
+} from './user-import.ts';
 
 const fields = (text: string) => parseCsv(text).map((record) => record.fields);
 
@@ -69,7 +71,8 @@ describe('readUserCsv and the row rules', () => {
 
   it('normalises good rows and names every problem of a bad one', () => {
     expect(checkRow({ line: 2, username: ' jo.b ', email: ' Jo@Example.TEST ', name: ' Jo B ', role: 'instructor', services: 'misc | UKAS;ukas' })).toEqual({
-      line: 2, username: 'jo.b', email: 'jo@example.test', name: 'Jo B', role: 'INSTRUCTOR', services: ['UKAS', 'MISC'], problems: [],
+      line: 2, username: 'jo.b', email: 'jo@example.test', name: 'Jo B', role: 'INSTRUCTOR', services: ['UKAS', 'MISC'],
+      organisation: '', unit: '', manager: '', problems: [],
     });
     const bad = checkRow({ line: 3, username: 'no spaces', email: 'x@', name: '', role: 'boss', services: 'UKAS;fire' });
     expect(bad.problems.map((p) => p.field)).toEqual(['username', 'email', 'name', 'role', 'services']);
@@ -90,5 +93,65 @@ describe('readUserCsv and the row rules', () => {
     const again = rows.map((row) => ({ ...row, problems: [] }));
     markRepeats(again);
     expect(again[1].problems).toHaveLength(1);
+  });
+});
+
+describe('markPlacement (issue 18)', () => {
+  const ORG = 'o1';
+  const OTHER = 'o2';
+  const lookup: PlacementLookup = {
+    organisations: [{ id: ORG, name: 'Northshire Police', code: 'NSP' }, { id: OTHER, name: 'Southshire Ambulance', code: 'SSA' }],
+    units: [
+      { id: 'u1', organisationId: ORG, parentId: null, name: 'North Area' },
+      { id: 'u2', organisationId: ORG, parentId: 'u1', name: 'Central Station' },
+      { id: 'u3', organisationId: ORG, parentId: 'u2', name: 'Red Watch' },
+      { id: 'u4', organisationId: ORG, parentId: 'u1', name: 'Harbour Station' },
+      { id: 'u5', organisationId: ORG, parentId: 'u4', name: 'Red Watch' },
+    ],
+    people: [
+      { id: 'p1', username: 'sergeant', email: 'sergeant@example.test', organisationId: ORG },
+      { id: 'p2', username: 'medic', email: 'medic@example.test', organisationId: OTHER },
+    ],
+  };
+  const rows = () => {
+    const read = readUserCsv([
+      'username,email,name,organisation,unit,manager',
+      'pa1,a1@example.test,A One,nsp,North Area/Central Station/Red Watch,SERGEANT',
+      'pa2,a2@example.test,A Two,Northshire Police,Harbour Station,a1@example.test',
+      'pa3,a3@example.test,A Three,Nowhere,,',
+      'pa4,a4@example.test,A Four,NSP,Red Watch,',
+      'pa5,a5@example.test,A Five,NSP,,medic',
+      'pa6,a6@example.test,A Six,,Central Station,',
+      'pa7,a7@example.test,A Seven,NSP,,pa5',
+      'pa8,a8@example.test,A Eight,SSA,,',
+    ].join('\n'));
+    if (!read.ok) throw new Error(read.message);
+    return checkFileRows(read);
+  };
+
+  it('finds organisations by code or name, units by name or path, managers among people or rows; names each problem', () => {
+    const checked = rows();
+    markPlacement(checked, lookup, null);
+    expect(checked.map((r) => [r.username, r.organisationId, r.unitId, r.problems.map((p) => p.field)])).toEqual([
+      ['pa1', ORG, 'u3', []],
+      ['pa2', ORG, 'u4', []],
+      ['pa3', null, null, ['organisation']],
+      ['pa4', ORG, null, ['unit']], // two Red Watches: the path is needed
+      ['pa5', ORG, null, ['manager']], // of another organisation
+      ['pa6', null, null, ['unit']], // no organisation
+      ['pa7', ORG, null, ['manager']], // their manager's row fails
+      ['pa8', OTHER, null, []],
+    ]);
+    expect(checked[0].organisation).toBe('Northshire Police');
+    expect(checked[0].unit).toBe('North Area/Central Station/Red Watch');
+    expect(checked[3].problems[0].message).toMatch(/give its path/);
+  });
+
+  it('keeps an organisation\'s administrator to their organisation: empty is theirs, another is a problem', () => {
+    const checked = rows();
+    markPlacement(checked, lookup, ORG);
+    expect(checked[5].organisationId).toBe(ORG); // a6: empty, so theirs, and Central Station is found
+    expect(checked[5].unitId).toBe('u2');
+    expect(checked[7].problems.map((p) => p.message)).toEqual(['You can import people into your own organisation only']);
   });
 });

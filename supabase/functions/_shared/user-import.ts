@@ -6,6 +6,10 @@
 // required, role and services optional; other columns (e.g. the export's "joined") are ignored.
 // role: ADMIN, INSTRUCTOR or STUDENT in any case (empty: STUDENT). services: service codes in any
 // case separated by ";" or "|" (a comma would need quoting), e.g. `UKAS;MISC`; empty: none.
+// Issue 18, optional: organisation (its code or name, any case; empty: none, or for an organisation's
+// administrator their own), unit (a unit name of that organisation when only one unit has it, or its
+// path from the top, e.g. `North Area/Central Station`) and manager (the username or email of a person
+// of that organisation, or of another row of the file).
 import { z } from 'zod';
 import { ROLES, type Role } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
@@ -21,7 +25,7 @@ export const IMPORT_CHUNK_SIZE = 500;
 /** The most rows one import request may carry (private.import_users takes up to 1,000). */
 export const IMPORT_CHUNK_MAX = 1000;
 
-export const IMPORT_COLUMNS = ['username', 'email', 'name', 'role', 'services'] as const;
+export const IMPORT_COLUMNS = ['username', 'email', 'name', 'role', 'services', 'organisation', 'unit', 'manager'] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 const REQUIRED_COLUMNS: readonly ImportColumn[] = ['username', 'email', 'name'];
 const HEADER_ALIASES: Record<string, ImportColumn> = {
@@ -35,6 +39,11 @@ const HEADER_ALIASES: Record<string, ImportColumn> = {
   role: 'role',
   services: 'services',
   service: 'services',
+  organisation: 'organisation',
+  organization: 'organisation',
+  unit: 'unit',
+  manager: 'manager',
+  'line manager': 'manager',
 };
 
 // ---------------------------------------------------------------- CSV (RFC 4180)
@@ -154,6 +163,9 @@ export interface RawImportRow {
   name: string;
   role: string;
   services: string;
+  organisation?: string;
+  unit?: string;
+  manager?: string;
 }
 
 export type ProblemField = ImportColumn | 'line';
@@ -171,6 +183,12 @@ export interface ImportPreviewRow {
   name: string;
   role: string;
   services: string[];
+  /** The organisation's name once found (else as given); empty for none. */
+  organisation: string;
+  /** The unit's path from the top once found (else as given); empty for none. */
+  unit: string;
+  /** The manager's username or email as given; empty for none. */
+  manager: string;
   problems: ImportProblem[];
 }
 
@@ -260,6 +278,9 @@ export function readUserCsv(text: string): ReadUserCsv {
       name: cell(record.fields, 'name'),
       role: cell(record.fields, 'role'),
       services: cell(record.fields, 'services'),
+      organisation: cell(record.fields, 'organisation'),
+      unit: cell(record.fields, 'unit'),
+      manager: cell(record.fields, 'manager'),
     };
   });
   return { ok: true, rows, extraFieldLines, columns: header.fields.length };
@@ -280,6 +301,12 @@ export interface CheckedRow {
   name: string;
   role: string;
   services: string[];
+  organisation: string;
+  unit: string;
+  manager: string;
+  /** Found by markPlacement (the server): the organisation and unit; null for none. */
+  organisationId?: string | null;
+  unitId?: string | null;
   problems: ImportProblem[];
 }
 
@@ -293,10 +320,13 @@ export function checkRow(raw: RawImportRow): CheckedRow {
     name: raw.name.trim(),
     role: raw.role.trim(),
     services: [],
+    organisation: (raw.organisation ?? '').trim(),
+    unit: (raw.unit ?? '').trim().split('/').map((part) => part.trim()).join('/'),
+    manager: (raw.manager ?? '').trim(),
     problems,
   };
-  for (const field of ['username', 'email', 'name', 'role', 'services'] as const) {
-    if (UNSAFE.test(raw[field])) {
+  for (const field of ['username', 'email', 'name', 'role', 'services', 'organisation', 'unit', 'manager'] as const) {
+    if (UNSAFE.test(raw[field] ?? '')) {
       problems.push({ field, message: 'Contains characters that are not allowed' });
     }
   }
@@ -333,7 +363,142 @@ export function checkRow(raw: RawImportRow): CheckedRow {
     });
   }
   row.services = SERVICE_CODES.filter((code) => codes.includes(code));
+
+  if (row.organisation.length > 200) problems.push({ field: 'organisation', message: 'Organisation must be at most 200 characters' });
+  if (row.unit.length > 1000) problems.push({ field: 'unit', message: 'Unit must be at most 1,000 characters' });
+  if (row.manager.length > 254) problems.push({ field: 'manager', message: 'Manager must be a username or email' });
+  else if (row.manager !== '' && row.manager.toLowerCase() === row.username.toLowerCase()) {
+    problems.push({ field: 'manager', message: 'A person cannot be their own manager' });
+  } else if (row.manager !== '' && row.manager.toLowerCase() === row.email.toLowerCase()) {
+    problems.push({ field: 'manager', message: 'A person cannot be their own manager' });
+  }
   return row;
+}
+
+// ---------------------------------------------------------------- organisation, unit and manager
+
+/** What the server found for a file's organisation, unit and manager cells (one query each). */
+export interface PlacementLookup {
+  /** The organisations the file names (and, for an organisation's administrator, theirs). */
+  organisations: { id: string; name: string; code: string }[];
+  /** Every unit of those organisations. */
+  units: { id: string; organisationId: string; parentId: string | null; name: string }[];
+  /** The people whose username or email the manager cells name (either lowercased). */
+  people: { id: string; username: string; email: string; organisationId: string | null }[];
+}
+
+/** Distinct lowercased organisation cells and manager cells of rows, for the lookup queries. */
+export function placementValues(rows: CheckedRow[]): { organisations: string[]; managers: string[] } {
+  const organisations = new Set<string>();
+  const managers = new Set<string>();
+  for (const row of rows) {
+    if (row.organisation) organisations.add(row.organisation.toLowerCase());
+    if (row.manager) managers.add(row.manager.toLowerCase());
+  }
+  return { organisations: [...organisations], managers: [...managers] };
+}
+
+/**
+ * Finds each row's organisation, unit and manager (sets organisationId and unitId; adds problems):
+ * - organisation: a code or name (any case); empty is none, or for an organisation's administrator
+ *   (`ownOrganisationId`) their own, and any other is refused;
+ * - unit: needs an organisation; a name that one unit of it has, or a path from the top;
+ * - manager: needs an organisation; a person of it (username or email), or another row of the file
+ *   of the same organisation that has no problem of its own (rows whose manager's row fails fail too).
+ */
+export function markPlacement(rows: CheckedRow[], lookup: PlacementLookup, ownOrganisationId: string | null): void {
+  const byText = new Map<string, { id: string; name: string }>();
+  for (const org of lookup.organisations) {
+    byText.set(org.code.toLowerCase(), org);
+    if (!byText.has(org.name.toLowerCase())) byText.set(org.name.toLowerCase(), org);
+  }
+  const ownName = lookup.organisations.find((org) => org.id === ownOrganisationId)?.name;
+  const unitsOf = new Map<string, PlacementLookup['units']>();
+  for (const unit of lookup.units) {
+    const list = unitsOf.get(unit.organisationId) ?? [];
+    list.push(unit);
+    unitsOf.set(unit.organisationId, list);
+  }
+  const unitPath = (id: string) => {
+    const byId = new Map(lookup.units.map((u) => [u.id, u]));
+    const names: string[] = [];
+    for (let unit = byId.get(id); unit && names.length < 64; unit = unit.parentId ? byId.get(unit.parentId) : undefined) {
+      names.unshift(unit.name);
+    }
+    return names.join('/');
+  };
+
+  for (const row of rows) {
+    row.organisationId = null;
+    row.unitId = null;
+    if (row.problems.some((p) => p.field === 'organisation' || p.field === 'unit' || p.field === 'manager')) continue;
+    if (row.organisation === '') {
+      row.organisationId = ownOrganisationId;
+      if (ownName) row.organisation = ownName;
+    } else {
+      const org = byText.get(row.organisation.toLowerCase());
+      if (!org) {
+        row.problems.push({ field: 'organisation', message: `No organisation has the code or name "${shorten(row.organisation)}"` });
+        continue;
+      }
+      if (ownOrganisationId && org.id !== ownOrganisationId) {
+        row.problems.push({ field: 'organisation', message: 'You can import people into your own organisation only' });
+        continue;
+      }
+      row.organisationId = org.id;
+      row.organisation = org.name;
+    }
+    if (row.unit !== '') {
+      if (!row.organisationId) {
+        row.problems.push({ field: 'unit', message: 'A unit needs an organisation' });
+      } else {
+        const units = unitsOf.get(row.organisationId) ?? [];
+        const parts = row.unit.split('/');
+        let found: PlacementLookup['units'] = [];
+        if (parts.length === 1) {
+          found = units.filter((u) => u.name.toLowerCase() === parts[0].toLowerCase());
+        } else {
+          let level: (string | null)[] = [null];
+          for (const part of parts) {
+            found = units.filter((u) => level.includes(u.parentId) && u.name.toLowerCase() === part.toLowerCase());
+            level = found.map((u) => u.id);
+          }
+        }
+        if (found.length === 1) {
+          row.unitId = found[0].id;
+          row.unit = unitPath(found[0].id);
+        } else if (found.length > 1) {
+          row.problems.push({ field: 'unit', message: `Several units are called "${shorten(row.unit)}": give its path, e.g. ${shorten(unitPath(found[0].id))}` });
+        } else {
+          row.problems.push({ field: 'unit', message: `The organisation has no unit "${shorten(row.unit)}"` });
+        }
+      }
+    }
+    if (row.manager !== '' && !row.organisationId) {
+      row.problems.push({ field: 'manager', message: 'A manager needs an organisation' });
+    }
+  }
+
+  // Managers: a person of the organisation, or another row of the file, repeated until nothing changes.
+  const people = lookup.people;
+  for (let changed = true; changed;) {
+    changed = false;
+    const fileRows = new Map<string, CheckedRow>();
+    for (const row of rows) {
+      if (row.problems.length > 0) continue;
+      fileRows.set(row.username.toLowerCase(), row);
+      fileRows.set(row.email.toLowerCase(), row);
+    }
+    for (const row of rows) {
+      if (row.problems.length > 0 || row.manager === '') continue;
+      const wanted = row.manager.toLowerCase();
+      const person = people.some((p) => p.organisationId === row.organisationId && (p.username === wanted || p.email === wanted));
+      const other = fileRows.get(wanted);
+      if (person || (other && other !== row && other.organisationId === row.organisationId)) continue;
+      row.problems.push({ field: 'manager', message: `No person of the organisation, nor a row of this file, has the username or email "${shorten(row.manager)}"` });
+      changed = true;
+    }
+  }
 }
 
 function shorten(value: string): string {
@@ -404,6 +569,9 @@ export const importRowSchema = z.object({
   name: cellText(1000),
   role: cellText(100).default(''),
   services: cellText(1000).default(''),
+  organisation: cellText(1000).default(''),
+  unit: cellText(2000).default(''),
+  manager: cellText(1000).default(''),
 });
 
 /** POST /api/admin/users/import: one part of an import, the rows to create (checked again on the server). */
@@ -426,10 +594,13 @@ export const userExportQuerySchema = z.object({
   search: z.string().trim().max(200, 'Search is too long').optional(),
   service: z.enum(SERVICE_CODES, { error: 'Unknown service' }).optional(),
   role: z.enum(ROLES, { error: 'Unknown role' }).optional(),
+  organisationId: z.string().trim().regex(UUID_PATTERN, 'Choose an organisation').transform((v) => v.toLowerCase()).optional(),
+  unitId: z.string().trim().regex(UUID_PATTERN, 'Choose a unit').transform((v) => v.toLowerCase()).optional(),
+  managerId: z.string().trim().regex(UUID_PATTERN, 'Choose a manager').transform((v) => v.toLowerCase()).optional(),
 });
 
-/** The export's columns: the import's five, so an export can be imported elsewhere, plus joined. */
-export const EXPORT_HEADER = ['username', 'email', 'name', 'role', 'services', 'joined'] as const;
+/** The export's columns: the import's eight, so an export can be imported again, plus joined. */
+export const EXPORT_HEADER = ['username', 'email', 'name', 'role', 'services', 'organisation', 'unit', 'manager', 'joined'] as const;
 
 /** Services as one CSV cell. */
 export const joinServices = (services: readonly string[]) => services.join(';');

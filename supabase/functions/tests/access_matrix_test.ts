@@ -10,6 +10,8 @@
 //   instructor       author of {course} (service UKPS) with {module} (quiz {quiz}, {question}) and {module2}
 //   other instructor another service (UKFRS), author of a different course
 //   admin            the seeded administrator
+//   org admin        (issue 18) the administrator of the world's organisation, where the learner
+//                    and {victim} belong; its statuses are the table "Organisations' personas"
 // {pending} is a third user's PENDING enrolment on {course}; {victim} a fresh user for deletes.
 //
 // Run `MATRIX_PRINT=1 deno test … access_matrix_test.ts` to print the observed table.
@@ -17,7 +19,9 @@ import assert from 'node:assert/strict';
 import { app, call, closePoolAfterTests, config, db, register, test, unique } from './helpers.ts';
 
 const PERSONAS = ['visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin'] as const;
-type PersonaName = (typeof PERSONAS)[number];
+/** Issue 18: the personas of an organisation, in their own table (docs/ACCESS-MATRIX.md, "Organisations' personas"). */
+const ORG_PERSONAS = ['org admin'] as const;
+type PersonaName = (typeof PERSONAS)[number] | (typeof ORG_PERSONAS)[number];
 
 interface Persona {
   name: PersonaName;
@@ -235,11 +239,15 @@ const ENDPOINTS: Record<string, Endpoint> = {
 
 const matrixFile = new URL('../../../docs/ACCESS-MATRIX.md', import.meta.url);
 const expected = new Map<string, number[]>();
+const expectedOrg = new Map<string, number[]>();
+let orgSection = false;
 for (const line of Deno.readTextFileSync(matrixFile).split('\n')) {
+  if (line.startsWith('## ')) orgSection = line.startsWith("## Organisations' personas");
   const cells = line.split('|').map((s) => s.trim());
   const match = /^`((?:GET|POST|PUT|DELETE) \/api\/\S*)`$/.exec(cells[1] ?? '');
   if (!match) continue;
-  expected.set(match[1], cells.slice(2, 2 + PERSONAS.length).map(Number));
+  if (orgSection) expectedOrg.set(match[1], cells.slice(2, 2 + ORG_PERSONAS.length).map(Number));
+  else expected.set(match[1], cells.slice(2, 2 + PERSONAS.length).map(Number));
 }
 
 // ---- Personas and worlds ----
@@ -266,6 +274,10 @@ const personas: Persona[] = [{ name: 'visitor' }, learner, otherLearner, instruc
 const [settingsBefore] = await db.sql<Record<string, unknown>[]>`
   select site_name, admin_email, course_access::text, certificate_template::text, footer_text, enable_analytics, auto_enrollment
   from public.settings`;
+/** The organisation's administrator (issue 18); the learner is of the organisation (below). */
+const orgAdmin = await persona('org admin', 'ADMIN', ['UKPS']);
+const orgPersonas: Persona[] = [orgAdmin];
+
 const instructorServicesBefore = Object.fromEntries(
   (await db.sql<{ id: string; services: string[] }[]>`
     select id, services::text[] as services from public.profiles where role = 'INSTRUCTOR'`).map((r) => [r.id, r.services]),
@@ -281,12 +293,15 @@ await db.sql`insert into public.enrollments (user_id, course_id, status) values 
 const [organisation] = await db.sql<{ id: string }[]>`
   insert into public.organisations (name, code, service)
   values ('Matrix organisation', ${`MX${unique().slice(-12)}`}, 'UKPS') returning id`;
+await db.sql`update public.profiles set organisation_id = ${organisation.id}::uuid where id in (${learner.id!}::uuid, ${orgAdmin.id!}::uuid)`;
 
 /** A fresh world: the instructor's course with two modules, a quiz of two questions, the learner's
  * enrolment, attempt and certificate, a pending enrolment, and a user to delete. One statement. */
 async function freshWorld(withVictim = false): Promise<World> {
   // A user to delete costs a sign-up (a bcrypt hash): made only for the row that deletes one.
   const victim = withVictim ? (await register()).user.id : crypto.randomUUID();
+  // Of the organisation, as the learner: its administrator may act on them.
+  if (withVictim) await db.sql`update public.profiles set organisation_id = ${organisation.id}::uuid where id = ${victim}::uuid`;
   const [w] = await db.sql<World[]>`
     with course as (
       insert into public.courses (title, description, service, author_id, status)
@@ -381,9 +396,14 @@ test('the matrix lists every route the api serves, and nothing it does not', asy
   assert.deepEqual(tableMissing, [], 'endpoints with no row in docs/ACCESS-MATRIX.md');
   const stale = [...expected.keys()].filter((k) => !(k in ENDPOINTS));
   assert.deepEqual(stale, [], 'rows in docs/ACCESS-MATRIX.md for no endpoint');
+  const orgMissing = Object.keys(ENDPOINTS).filter((k) => !expectedOrg.has(k));
+  assert.deepEqual(orgMissing, [], "endpoints with no row in docs/ACCESS-MATRIX.md's Organisations' personas");
+  const orgStale = [...expectedOrg.keys()].filter((k) => !(k in ENDPOINTS));
+  assert.deepEqual(orgStale, [], "rows in the Organisations' personas table for no endpoint");
 });
 
 const observed: string[] = [];
+const observedOrg: string[] = [];
 let cases = 0;
 const shared = await freshWorld();
 // Password and session changes go last, so they cannot disturb the other rows.
@@ -400,9 +420,18 @@ for (const key of order) {
       cases += 1;
       if (writes) await removeWorld(world);
     }
+    const orgStatuses: number[] = [];
+    for (const p of orgPersonas) {
+      const world = writes ? await freshWorld(key.includes('{victim}')) : shared;
+      orgStatuses.push(await callAs(key, endpoint, p, world));
+      cases += 1;
+      if (writes) await removeWorld(world);
+    }
     observed.push(`| \`${key}\` | ${statuses.join(' | ')} |`);
+    observedOrg.push(`| \`${key}\` | ${orgStatuses.join(' | ')} |`);
     if (!Deno.env.get('MATRIX_PRINT')) {
       assert.deepEqual(statuses, expected.get(key), `${key}: ${PERSONAS.join(', ')}`);
+      assert.deepEqual(orgStatuses, expectedOrg.get(key), `${key}: ${ORG_PERSONAS.join(', ')}`);
     }
   });
 }
@@ -584,9 +613,9 @@ test('access matrix: figures', async () => {
   await removeWorld(shared);
   await db.sql`delete from public.courses
     where id = ${otherCourse.id} or (title = 'Matrix course' and author_id in (${admin.id!}, ${instructor.id!}))`;
-  if (Deno.env.get('MATRIX_PRINT')) console.log(observed.join('\n'));
+  if (Deno.env.get('MATRIX_PRINT')) console.log(`${observed.join('\n')}\n\nOrganisations' personas:\n${observedOrg.join('\n')}`);
   console.log(`access matrix: ${cases} endpoint x persona cases`);
-  assert.equal(cases, Object.keys(ENDPOINTS).length * PERSONAS.length);
+  assert.equal(cases, Object.keys(ENDPOINTS).length * (PERSONAS.length + ORG_PERSONAS.length));
 });
 
 closePoolAfterTests();

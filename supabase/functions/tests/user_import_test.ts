@@ -127,10 +127,12 @@ test('preview: every row with its problems (format, role, services, repeats, tak
   // deno-lint-ignore no-explicit-any
   const byLine = new Map<number, any>(body.rows.map((row: any) => [row.line, row]));
   assert.deepEqual(byLine.get(2), {
-    line: 2, username: `ok1_${id}`, email: `ok1_${id}@example.test`, name: 'Smith, Jo', role: 'STUDENT', services: ['UKAS', 'MISC'], problems: [],
+    line: 2, username: `ok1_${id}`, email: `ok1_${id}@example.test`, name: 'Smith, Jo', role: 'STUDENT', services: ['UKAS', 'MISC'],
+    organisation: '', unit: '', manager: '', problems: [],
   });
   assert.deepEqual(byLine.get(3), {
-    line: 3, username: `ok2_${id}`, email: `ok2_${id}@example.test`, name: 'Line one\r\nline "two"', role: 'INSTRUCTOR', services: ['UKPS', 'UKFRS'], problems: [],
+    line: 3, username: `ok2_${id}`, email: `ok2_${id}@example.test`, name: 'Line one\r\nline "two"', role: 'INSTRUCTOR', services: ['UKPS', 'UKFRS'],
+    organisation: '', unit: '', manager: '', problems: [],
   });
   // deno-lint-ignore no-explicit-any
   const problems = (line: number) => byLine.get(line).problems.map((p: any) => `${p.field}: ${p.message}`);
@@ -317,13 +319,13 @@ test('import: 1,050 users in parts of 500 (as the web client sends them), then e
   assert.match(exported.headers.get('content-type') ?? '', /^text\/csv/);
   assert.match(exported.headers.get('content-disposition') ?? '', /^attachment; filename="users-\d{4}-\d{2}-\d{2}\.csv"/);
   // (The answer's text has lost its byte-order mark in decoding; the bytes are checked below.)
-  assert.ok(exported.text.startsWith('username,email,name,role,services,joined\r\n'));
+  assert.ok(exported.text.startsWith('username,email,name,role,services,organisation,unit,manager,joined\r\n'));
   const lines = exported.text.split('\r\n').filter((line) => line !== '');
   assert.equal(lines.length, total + 1);
   assert.equal(new Set(lines).size, total + 1);
-  assert.match(lines[1], new RegExp(`^bulk${id}_\\d+,bulk${id}_\\d+@example\\.test,Bulk Person \\d+,STUDENT,UKAS,\\d{4}-\\d{2}-\\d{2}$`));
+  assert.match(lines[1], new RegExp(`^bulk${id}_\\d+,bulk${id}_\\d+@example\\.test,Bulk Person \\d+,STUDENT,UKAS,,,,\\d{4}-\\d{2}-\\d{2}$`));
   const none = await call('GET', `/api/admin/users/export.csv?search=bulk${id}_&role=ADMIN`, { token });
-  assert.equal(none.text, 'username,email,name,role,services,joined\r\n');
+  assert.equal(none.text, 'username,email,name,role,services,organisation,unit,manager,joined\r\n');
   const raw = await app.request(`/api/admin/users/export.csv?search=bulk${id}_&role=ADMIN`, { headers: { authorization: `Bearer ${token}` } });
   assert.deepEqual([...new Uint8Array(await raw.arrayBuffer())].slice(0, 11), [0xef, 0xbb, 0xbf, ...new TextEncoder().encode('username')]);
 });

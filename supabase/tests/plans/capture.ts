@@ -180,6 +180,14 @@ await call('quiz attempt', 'POST', `/api/quizzes/${quiz?.id}/attempts`, tokens.l
 await call('admin user list', 'GET', '/api/users', tokens.admin, 200);
 await call('admin user search', 'GET', '/api/users?search=smith', tokens.admin, 200);
 await call('admin user search, service filter', 'GET', '/api/users?search=ow&service=UKAS&role=STUDENT', tokens.admin, 200);
+// Issue 18: the people of an organisation, of a unit (and its sub-units), of a manager.
+const [placed] = await setup<{ organisation: string | null; unit: string | null; manager: string | null }[]>`
+  select (select organisation_id::text from public.profiles where organisation_id is not null limit 1) as organisation,
+         (select unit_id::text from public.profiles where unit_id is not null limit 1) as unit,
+         (select manager_id::text from public.profiles where manager_id is not null limit 1) as manager`;
+await call('admin user list, organisation filter', 'GET', `/api/users?organisationId=${placed.organisation ?? crypto.randomUUID()}`, tokens.admin, 200);
+await call('admin user list, unit filter', 'GET', `/api/users?unitId=${placed.unit ?? crypto.randomUUID()}`, tokens.admin, 200);
+await call('admin user list, manager filter', 'GET', `/api/users?managerId=${placed.manager ?? crypto.randomUUID()}&search=a`, tokens.admin, 200);
 await call('instructor statistics', 'GET', '/api/instructor/stats', tokens.instructor, 200);
 await call('instructor students', 'GET', '/api/instructor/students', tokens.instructor, 200);
 await call('instructor students, one course', 'GET', `/api/instructor/students?status=in-progress`, tokens.instructor, 200);

@@ -85,8 +85,19 @@ export const certificateKeys = {
 export const adminKeys = {
   all: ['admin'] as const,
   users: () => [...adminKeys.all, 'users'] as const,
-  userList: (filters: { search: string; service: string | null; role: string | null; status: string | null; page: number; pageSize: number }) =>
-    [...adminKeys.users(), filters] as const,
+  userList: (filters: {
+    search: string;
+    service: string | null;
+    role: string | null;
+    status: string | null;
+    organisationId?: string | null;
+    unitId?: string | null;
+    managerId?: string | null;
+    page: number;
+    pageSize: number;
+  }) => [...adminKeys.users(), filters] as const,
+  /** GET /api/users?organisationId=…&search=…: the people a manager is chosen from (issue 18). */
+  people: (organisationId: string, search: string) => [...adminKeys.users(), 'people', organisationId, search] as const,
   /** GET /api/users?role=ADMIN and ?role=INSTRUCTOR together: the Activity tab's "Who" filter. */
   actors: () => [...adminKeys.users(), 'actors'] as const,
   roles: () => [...adminKeys.all, 'roles'] as const,

@@ -1,5 +1,8 @@
-// The administrator's check, for the admin routes (users, roles, settings, audit, imports, learning
-// records): the database decides (private.is_admin), in the same transaction as the work.
+// The administrator's checks: the database decides, in the same transaction as the work.
+// - asAdmin / isAdmin: a national administrator (private.is_admin), for the national-only routes
+//   (settings, roles, audit, organisations, certificates).
+// - asPeopleAdmin / peopleAdmin: a national administrator or an organisation's (issue 18), for the
+//   people routes (users, import and export, learning records), scoped to the organisation.
 import type { Context } from 'hono';
 import type { Db, Statements, Tx } from './db.ts';
 import { type Env, requireUser } from './auth.ts';
@@ -34,6 +37,51 @@ export function asAdmin<T>(db: Db, c: Context<Env>, fn: (tx: Tx, callerId: strin
   return db.withCaller(caller.db, async (tx) => {
     if (!(await isAdmin(tx))) throw forbidden();
     return await fn(tx, caller.userId);
+  }).catch(fromDatabase);
+}
+
+/**
+ * Who administers people, and whose (issue 18): a national administrator (every person) or an
+ * organisation's administrator (its people only: `organisationId`). Null for anyone else.
+ */
+export interface PeopleAdmin {
+  national: boolean;
+  /** The organisation an organisation's administrator administers; null for a national one. */
+  organisationId: string | null;
+}
+
+/** The statement of `peopleAdmin`, not yet run (for a read that sends it with the rest). */
+export function peopleAdminCheck(tx: Statements) {
+  return tx<{ national: boolean; organisationId: string | null }[]>`
+    select private.is_admin() as national, private.administered_organisation_id() as organisation_id`;
+}
+
+export function toPeopleAdmin(row: { national: boolean; organisationId: string | null } | undefined): PeopleAdmin | null {
+  if (row?.national === true) return { national: true, organisationId: null };
+  if (row?.organisationId) return { national: false, organisationId: String(row.organisationId) };
+  return null;
+}
+
+export async function peopleAdmin(tx: Tx): Promise<PeopleAdmin | null> {
+  const [row] = await peopleAdminCheck(tx);
+  return toPeopleAdmin(row);
+}
+
+/**
+ * Runs fn as the caller after checking, in the same transaction, that they administer people
+ * (national, or an organisation's administrator: then fn must keep to `admin.organisationId`; row-
+ * level security and the database functions keep to it too).
+ */
+export function asPeopleAdmin<T>(
+  db: Db,
+  c: Context<Env>,
+  fn: (tx: Tx, admin: PeopleAdmin, callerId: string) => Promise<T>,
+): Promise<T> {
+  const caller = requireUser(c);
+  return db.withCaller(caller.db, async (tx) => {
+    const admin = await peopleAdmin(tx);
+    if (!admin) throw forbidden();
+    return await fn(tx, admin, caller.userId);
   }).catch(fromDatabase);
 }
 

@@ -1,5 +1,7 @@
 // /api/audit, admins only: the audit trail (public.audit_events, written by the database's audit
-// triggers) as the Activity tab's pages and as a CSV with the same filters.
+// triggers) as the Activity tab's pages and as a CSV with the same filters. A national administrator
+// reads every event; an organisation's administrator (issue 18) the events by or about their
+// organisation's people, as row-level security on audit_events decides.
 import { Hono } from 'hono';
 import { type AuditEvent, pageQuerySchema } from '../../_shared/admin.ts';
 import { AUDIT_KINDS, auditFilterSchema, type AuditFilters, auditSentence } from '../../_shared/audit.ts';
@@ -9,7 +11,7 @@ import type { Config } from '../lib/config.ts';
 import { containsPattern, type Db, type Statements } from '../lib/db.ts';
 import type { Env } from '../lib/auth.ts';
 import { validate } from '../lib/body.ts';
-import { asAdmin } from '../lib/admin.ts';
+import { asPeopleAdmin } from '../lib/admin.ts';
 import { firstQueryValues } from '../lib/params.ts';
 
 /** The most events one CSV holds (newest first); narrow the filters for older ones. */
@@ -78,7 +80,7 @@ export function auditRoutes(_config: Config, db: Db) {
     const raw = firstQueryValues(c);
     const query = validate(pageQuerySchema, raw);
     const filters = validate(auditFilterSchema, raw);
-    const page = await asAdmin(db, c, async (tx) => {
+    const page = await asPeopleAdmin(db, c, async (tx) => {
       const total = await countAuditEvents(tx, filters);
       const rows = await selectAuditEvents(tx, filters, query.pageSize, (query.page - 1) * query.pageSize);
       return { items: rows.map(toAuditEvent), total, page: query.page, pageSize: query.pageSize };
@@ -89,7 +91,7 @@ export function auditRoutes(_config: Config, db: Db) {
   /** The same filters as a CSV (admins only), at most AUDIT_EXPORT_LIMIT events, newest first. */
   routes.get('/export.csv', async (c) => {
     const filters = validate(auditFilterSchema, firstQueryValues(c));
-    const rows = await asAdmin(db, c, (tx) => selectAuditEvents(tx, filters, AUDIT_EXPORT_LIMIT, 0));
+    const rows = await asPeopleAdmin(db, c, (tx) => selectAuditEvents(tx, filters, AUDIT_EXPORT_LIMIT, 0));
     const csv = toCsv(AUDIT_CSV_HEADER, rows.map(toAuditEvent).map(auditCsvRow));
     return c.body(csv, 200, {
       'content-type': CSV_CONTENT_TYPE,

@@ -1,7 +1,10 @@
-// /api/admin/users: the bulk user import and the user CSV export (issue 8), admins only.
+// /api/admin/users: the bulk user import and the user CSV export (issue 8), for national
+// administrators (everyone) and organisations' administrators (their organisation's people only:
+// row-level security, an explicit filter, and private.import_users, which imports into their
+// organisation only).
 // - POST /api/admin/users/import/preview: the CSV (text/csv, or JSON {csv}) read and every row checked
-//   (format, role, services, repeats in the file, and, in one query for the whole file, usernames and
-//   emails already taken). Nothing is written.
+//   (format, role, services, repeats in the file, and, in one query each for the whole file, usernames
+//   and emails already taken, organisations, units and managers). Nothing is written.
 // - POST /api/admin/users/import {importId, part, rows}: one part of an import (the web client sends
 //   the valid rows in parts of 500). Every row is checked again here and in SQL; private.import_users
 //   creates the accounts of the part in one transaction and writes one audit event for it.
@@ -16,6 +19,7 @@ import type { Role } from '../../_shared/domain.ts';
 import type { ServiceCode } from '../../_shared/services.ts';
 import {
   checkFileRows,
+  type CheckedRow,
   checkRow,
   EXPORT_HEADER,
   IMPORT_MAX_BYTES,
@@ -26,7 +30,10 @@ import {
   joinServices,
   lookupValues,
   markRepeats,
+  markPlacement,
   markTaken,
+  type PlacementLookup,
+  placementValues,
   readUserCsv,
   type SkippedRow,
   userExportQuerySchema,
@@ -36,7 +43,7 @@ import { containsPattern, type Db, type Tx } from '../lib/db.ts';
 import { type Caller, type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody, readBytes, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
-import { forbidden, isAdmin } from '../lib/admin.ts';
+import { forbidden, type PeopleAdmin, peopleAdmin } from '../lib/admin.ts';
 import { firstQueryValues } from '../lib/params.ts';
 
 type UserCaller = Extract<Caller, { kind: 'user' }>;
@@ -89,6 +96,33 @@ function importClashes(tx: Tx, usernames: string[], emails: string[]) {
     select field, value from private.user_import_clashes(${usernames}::text[], ${emails}::text[])`;
 }
 
+/**
+ * The file's organisations, their units and the people its manager cells name: three queries for the
+ * whole file, under row-level security (an organisation's administrator sees their organisation only).
+ */
+async function placementLookup(tx: Tx, rows: CheckedRow[], admin: PeopleAdmin): Promise<PlacementLookup> {
+  const { organisations: texts, managers } = placementValues(rows);
+  const organisations = texts.length > 0 || admin.organisationId
+    ? await tx<PlacementLookup['organisations']>`
+        select id, name, code from public.organisations
+        where lower(code) = any(${texts}::text[]) or lower(name) = any(${texts}::text[]) or id = ${admin.organisationId}::uuid`
+    : [];
+  const ids = organisations.map((org) => org.id);
+  const units = ids.length > 0 && rows.some((row) => row.unit !== '')
+    ? await tx<PlacementLookup['units']>`
+        select id, organisation_id, parent_id, name from public.units where organisation_id = any(${ids}::uuid[])`
+    : [];
+  const people = managers.length > 0
+    ? await tx<PlacementLookup['people']>`
+        select id, lower(username) as username, lower(email) as email, organisation_id from public.profiles
+        where lower(username) = any(${managers}::text[])
+        union
+        select id, lower(username), lower(email), organisation_id from public.profiles
+        where lower(email) = any(${managers}::text[])`
+    : [];
+  return { organisations, units, people };
+}
+
 type Outcome = { line: number; userId: string | null; field: string | null; problem: string | null };
 
 /** One part of an import: private.import_users creates its accounts in one transaction, one audit event. */
@@ -98,34 +132,78 @@ function importUsers(tx: Tx, importId: string, part: number, payload: Parameters
     from private.import_users(${importId}::uuid, ${part}, ${tx.json(payload)}::jsonb)`;
 }
 
-type ExportRow = { username: string; email: string; name: string; role: string; services: string[]; createdAt: Date; cursor: string; id: string };
+type ExportRow = {
+  username: string;
+  email: string;
+  name: string;
+  role: string;
+  services: string[];
+  organisation: string | null;
+  unitPath: string | null;
+  manager: string | null;
+  createdAt: Date;
+  cursor: string;
+  id: string;
+};
 
 /** One page after (cursor, id), newest first: the Users tab's order, served by profiles_created_at_idx.
  * The cursor is created_at as Postgres's text (microseconds): a JS Date (milliseconds) would skip rows
  * created in the same millisecond, as an import's rows are. It is sent as text, since postgres.js
  * would serialise a timestamptz parameter through Date. */
-function exportPage(tx: Tx, query: z.infer<typeof userExportQuerySchema>, pattern: string | null, after: { cursor: string; id: string } | null) {
+function exportPage(
+  tx: Tx,
+  query: z.infer<typeof userExportQuerySchema>,
+  pattern: string | null,
+  admin: PeopleAdmin,
+  after: { cursor: string; id: string } | null,
+) {
+  // The organisation by its code, the unit by its path from the top (the page's units, walked up
+  // by primary key), the manager by username: the import reads each back.
   return tx<ExportRow[]>`
-    select id, username, email, name, role::text as role, services::text[] as services, created_at,
-           created_at::text as cursor
-    from public.profiles
-    where true
-    ${after ? tx`and (created_at, id) < (${after.cursor}::text::timestamptz, ${after.id}::uuid)` : tx``}
-    ${pattern ? tx`and lower(name || ' ' || username || ' ' || email) like ${pattern}` : tx``}
-    ${query.service ? tx`and services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
-    ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}
-    order by created_at desc, id desc
-    limit ${EXPORT_PAGE}`;
+    with recursive page as (
+      select p.id, p.username, p.email, p.name, p.role, p.services, p.created_at, p.organisation_id, p.unit_id, p.manager_id
+      from public.profiles p
+      where true
+      ${admin.national ? tx`` : tx`and p.organisation_id = ${admin.organisationId}::uuid`}
+      ${after ? tx`and (p.created_at, p.id) < (${after.cursor}::text::timestamptz, ${after.id}::uuid)` : tx``}
+      ${pattern ? tx`and lower(p.name || ' ' || p.username || ' ' || p.email) like ${pattern}` : tx``}
+      ${query.service ? tx`and p.services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
+      ${query.role ? tx`and p.role = ${query.role}::public.user_role` : tx``}
+      ${query.organisationId ? tx`and p.organisation_id = ${query.organisationId}::uuid` : tx``}
+      ${query.unitId ? tx`and p.unit_id = any (array(select private.unit_subtree(${query.unitId}::uuid)))` : tx``}
+      ${query.managerId ? tx`and p.manager_id = ${query.managerId}::uuid` : tx``}
+      order by p.created_at desc, p.id desc
+      limit ${EXPORT_PAGE}
+    ),
+    up (start_id, parent_id, path, depth) as (
+      select u.id, u.parent_id, u.name, 1 from public.units u where u.id in (select page.unit_id from page)
+      union all
+      select up.start_id, u.parent_id, u.name || '/' || up.path, up.depth + 1
+      from up join public.units u on u.id = up.parent_id
+      where up.depth < 64
+    )
+    select page.id, page.username, page.email, page.name, page.role::text as role, page.services::text[] as services,
+           page.created_at, page.created_at::text as cursor,
+           (select o.code from public.organisations o where o.id = page.organisation_id) as organisation,
+           up.path as unit_path,
+           (select m.username from public.profiles m where m.id = page.manager_id) as manager
+    from page
+    left join up on up.start_id = page.unit_id and up.parent_id is null
+    order by page.created_at desc, page.id desc`;
 }
 
 export function importRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 
-  /** Runs fn as the caller once the database has said they are an admin (same transaction). */
-  function asAdmin<T>(caller: UserCaller, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  /**
+   * Runs fn as the caller once the database has said they administer people (same transaction):
+   * nationally, or an organisation's people (then fn keeps to it).
+   */
+  function asAdmin<T>(caller: UserCaller, fn: (tx: Tx, admin: PeopleAdmin) => Promise<T>): Promise<T> {
     return db.withCaller(caller.db, async (tx) => {
-      if (!(await isAdmin(tx))) throw forbidden();
-      return await fn(tx);
+      const admin = await peopleAdmin(tx);
+      if (!admin) throw forbidden();
+      return await fn(tx, admin);
     });
   }
 
@@ -137,15 +215,20 @@ export function importRoutes(_config: Config, db: Db) {
     if (!read.ok) throw new ApiError(read.status, read.message);
     const rows = checkFileRows(read);
     const { usernames, emails } = lookupValues(rows);
-    // One query for the whole file, however many rows.
-    const clashes = await asAdmin(caller, (tx) => importClashes(tx, usernames, emails));
-    markTaken(
-      rows,
-      new Set(clashes.filter((row) => row.field === 'username').map((row) => row.value)),
-      new Set(clashes.filter((row) => row.field === 'email').map((row) => row.value)),
-    );
+    // One query for the whole file, however many rows (and one each for the placement cells).
+    await asAdmin(caller, async (tx, admin) => {
+      const clashes = await importClashes(tx, usernames, emails);
+      markTaken(
+        rows,
+        new Set(clashes.filter((row) => row.field === 'username').map((row) => row.value)),
+        new Set(clashes.filter((row) => row.field === 'email').map((row) => row.value)),
+      );
+      markPlacement(rows, await placementLookup(tx, rows, admin), admin.organisationId);
+    });
     const invalid = rows.filter((row) => row.problems.length > 0).length;
-    const preview: ImportPreview = { rows, total: rows.length, valid: rows.length - invalid, invalid };
+    // The ids found are the server's: the import finds them again.
+    const shown = rows.map(({ organisationId: _o, unitId: _u, ...row }) => row);
+    const preview: ImportPreview = { rows: shown, total: rows.length, valid: rows.length - invalid, invalid };
     return c.json(preview);
   });
 
@@ -156,23 +239,37 @@ export function importRoutes(_config: Config, db: Db) {
     // Never trust the preview: every row is checked again, and the database checks clashes again.
     const rows = input.rows.map(checkRow);
     markRepeats(rows);
-    const valid = rows.filter((row) => row.problems.length === 0);
-    const passwords = new Map(valid.map((row) => [row.line, temporaryPassword()]));
-    const payload = valid.map((row) => ({
-      line: row.line,
-      username: row.username,
-      email: row.email,
-      name: row.name,
-      role: row.role,
-      services: row.services,
-      password: passwords.get(row.line),
-    }));
+    const payloadOf = (valid: CheckedRow[]) =>
+      valid.map((row) => ({
+        line: row.line,
+        username: row.username,
+        email: row.email,
+        name: row.name,
+        role: row.role,
+        services: row.services,
+        password: passwords.get(row.line),
+        organisation_id: row.organisationId ?? null,
+        unit_id: row.unitId ?? null,
+        manager: row.manager || null,
+      }));
+    const passwords = new Map(rows.map((row) => [row.line, temporaryPassword()]));
+    // Each attempt finds the placement afresh, from the row's own problems.
+    const ownProblems = rows.map((row) => [...row.problems]);
 
     let outcome: Outcome[] = [];
-    if (payload.length > 0) {
+    if (rows.some((row) => row.problems.length === 0)) {
       for (let attempt = 1; ; attempt += 1) {
         try {
-          outcome = await asAdmin(caller, (tx) => importUsers(tx, input.importId, input.part, payload));
+          // The organisation, unit and manager are found again in the import's transaction; the
+          // database checks them once more (private.import_users).
+          outcome = await asAdmin(caller, async (tx, admin) => {
+            rows.forEach((row, index) => {
+              row.problems = [...ownProblems[index]];
+            });
+            markPlacement(rows, await placementLookup(tx, rows, admin), admin.organisationId);
+            const payload = payloadOf(rows.filter((row) => row.problems.length === 0));
+            return payload.length > 0 ? await importUsers(tx, input.importId, input.part, payload) : [];
+          });
           break;
         } catch (error) {
           const code = (error as { code?: unknown })?.code;
@@ -223,13 +320,20 @@ export function importRoutes(_config: Config, db: Db) {
     const query = validate(userExportQuerySchema, firstQueryValues(c));
     const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
 
-    const page = (after: { cursor: string; id: string } | null) => asAdmin(caller, (tx) => exportPage(tx, query, pattern, after));
+    const page = (after: { cursor: string; id: string } | null) => asAdmin(caller, (tx, admin) => exportPage(tx, query, pattern, admin, after));
 
     // The first page is read before answering, so a refusal is a clean 403 and not a broken download.
     let next: ExportRow[] | null = await page(null);
     const encoder = new TextEncoder();
     const lines = (rows: ExportRow[]) =>
-      rows.map((row) => `${csvRow([row.username, row.email, row.name, row.role, joinServices(row.services), csvDate(row.createdAt)])}\r\n`).join('');
+      rows.map((row) =>
+        `${
+          csvRow([
+            row.username, row.email, row.name, row.role, joinServices(row.services), row.organisation ?? '', row.unitPath ?? '', row.manager ?? '',
+            csvDate(row.createdAt),
+          ])
+        }\r\n`
+      ).join('');
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(encoder.encode(`${CSV_BOM}${csvRow(EXPORT_HEADER)}\r\n`));

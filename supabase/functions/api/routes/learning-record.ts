@@ -16,7 +16,7 @@ import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { ApiError } from '../lib/errors.ts';
 import { pathId } from '../lib/params.ts';
-import { adminCheck } from '../lib/admin.ts';
+import { toPeopleAdmin } from '../lib/admin.ts';
 import { readUser } from '../lib/users.ts';
 import { learningRecordPdf } from '../lib/learning-record-pdf.ts';
 import { ENTRY_COLUMNS, type EntryRow, fromDatabase, toEntry } from './cpd-entries.ts';
@@ -132,12 +132,23 @@ async function respond(db: Db, c: Context<Env>, userId: string, format: 'json' |
   return download(c, pdf, 'application/pdf', fileName);
 }
 
-/** Admins only: any learner's record, read-only. The database refuses anyone else (42501). */
+/**
+ * Admins only: any learner's record (a national administrator) or their organisation's people's (an
+ * organisation's administrator; anyone else is not found), read-only. The database refuses anyone
+ * else (42501).
+ */
 async function adminRecord(db: Db, c: Context<Env>, format: 'json' | 'pdf' | 'csv') {
   const caller = requireUser(c);
   const userId = pathId(c, 'id', USER_NOT_FOUND);
-  const [row] = await db.withCaller(caller.db, (tx) => adminCheck(tx));
-  if (!row?.admin) throw new ApiError(403, 'Only administrators may do this');
+  const [row] = await db.withCaller(caller.db, (tx) =>
+    tx<{ national: boolean; organisationId: string | null; theirs: boolean }[]>`
+      select private.is_admin() as national, private.administered_organisation_id() as organisation_id,
+             exists (select 1 from public.profiles p
+                     where p.id = ${userId}::uuid and p.organisation_id = private.administered_organisation_id()) as theirs`
+  );
+  const admin = toPeopleAdmin(row);
+  if (!admin) throw new ApiError(403, 'Only administrators may do this');
+  if (!admin.national && !row.theirs) throw userNotFound();
   return respond(db, c, userId, format);
 }
 
@@ -152,7 +163,7 @@ export function myLearningRecordRoutes(_config: Config, db: Db) {
   return routes;
 }
 
-/** Admins only: any learner's record, read-only (mounted at /api/admin/users/:id). */
+/** Admins: a learner's record, read-only (mounted at /api/admin/users/:id). */
 export function learnerRecordRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
 

@@ -11,7 +11,10 @@ import { ImportPreviewTable } from '@/features/user-import/components/ImportPrev
 import { ImportResultView } from '@/features/user-import/components/ImportResultView';
 
 function row(line: number, problems: ImportPreviewRow['problems'] = []): ImportPreviewRow {
-  return { line, username: `user${line}`, email: `user${line}@example.test`, name: `User ${line}`, role: 'STUDENT', services: ['UKAS'], problems };
+  return {
+    line, username: `user${line}`, email: `user${line}@example.test`, name: `User ${line}`, role: 'STUDENT', services: ['UKAS'],
+    organisation: '', unit: '', manager: '', problems,
+  };
 }
 
 function previewOf(rows: ImportPreviewRow[]): ImportPreview {

@@ -13,9 +13,12 @@ import { jsonBody, validate } from '../../lib/body.ts';
 import { ApiError, pgError } from '../../lib/errors.ts';
 import { firstQueryValues, pagingQuery, pathId } from '../../lib/params.ts';
 import { readUser, toUser } from '../../lib/users.ts';
-import { adminCheck, asAdmin, forbidden, fromDatabase, isAdmin, pgArray } from '../../lib/admin.ts';
 import {
-  authAdmin, emailUsedByAnother, filterUsers, isAuthError, lockProfile, placementProblems, searchUsers, updatePlacement, updateProfile,
+  asAdmin, asPeopleAdmin, forbidden, fromDatabase, peopleAdmin, peopleAdminCheck, pgArray, toPeopleAdmin,
+} from '../../lib/admin.ts';
+import {
+  authAdmin, emailUsedByAnother, filterUsers, isAuthError, lockProfile, placementProblems, searchUsers, toUserListItem, updatePlacement,
+  updateProfile,
 } from './queries.ts';
 import { enrollmentPagingSchema, listEnrollments, toEnrollment } from './enrollments.ts';
 
@@ -31,28 +34,47 @@ export function userRoutes(config: Config, db: Db) {
     // The admin check goes in the same round trip as the list: the search function answers no one
     // else, and row-level security keeps the profiles of a refused caller's list to what they may see.
     const term = query.search ? query.search.toLowerCase() : null;
-    if (term && !query.status) {
+    const placed = Boolean(query.organisationId || query.unitId || query.managerId);
+    if (term && !query.status && !placed) {
       // One search (queries.ts searchUsers); the plans are kept for the connection, since planning
-      // each call cost more than the search.
-      const [[me], found] = await db.read(caller.db, (tx) => [adminCheck(tx), searchUsers(tx, term, query)], { genericPlans: true })
+      // each call cost more than the search. The search function answers national administrators
+      // only: an organisation's administrator's search is read below, within their organisation.
+      const [[me], found] = await db.read(caller.db, (tx) => [peopleAdminCheck(tx), searchUsers(tx, term, query)], { genericPlans: true })
         .catch(fromDatabase);
-      if (me?.admin !== true) throw forbidden();
-      const list: UserList = {
-        items: found.filter((row) => row.id != null).map(toUser),
-        total: Number(found[0]?.total ?? 0),
-        page: query.page,
-        pageSize: query.pageSize,
-        moreMatches: found[0]?.more === true,
-      };
+      const admin = toPeopleAdmin(me);
+      if (!admin) throw forbidden();
+      if (admin.national) {
+        const list: UserList = {
+          items: found.filter((row) => row.id != null).map(toUserListItem),
+          total: Number(found[0]?.total ?? 0),
+          page: query.page,
+          pageSize: query.pageSize,
+          moreMatches: found[0]?.more === true,
+        };
+        return c.json(list);
+      }
+    }
+    // No search (or a search with a status or placement filter, or an organisation's administrator's):
+    // the whole list or a filter. The first read is the national administrator's, in one round trip
+    // with the check; it reads nothing for anyone else, and an organisation's administrator's list
+    // is read again within their organisation.
+    const [[me], [{ total }], rows] = await db.read(caller.db, (tx) => {
+      const [count, page] = filterUsers(tx, term, query, 'national-only');
+      return [peopleAdminCheck(tx), count, page];
+    }).catch(fromDatabase);
+    const admin = toPeopleAdmin(me);
+    if (!admin) throw forbidden();
+    if (admin.national) {
+      const list: UserList = { items: rows.map(toUserListItem), total, page: query.page, pageSize: query.pageSize, moreMatches: false };
       return c.json(list);
     }
-    // No search (or a search with a status filter): the whole list or a service/role/status filter.
-    const [[me], [{ total }], rows] = await db.read(caller.db, (tx) => {
-      const [count, page] = filterUsers(tx, term, query);
-      return [adminCheck(tx), count, page];
+    const [[again], [{ total: theirs }], their] = await db.read(caller.db, (tx) => {
+      const [count, page] = filterUsers(tx, term, query, admin);
+      return [peopleAdminCheck(tx), count, page];
     }).catch(fromDatabase);
-    if (me?.admin !== true) throw forbidden();
-    const list: UserList = { items: rows.map(toUser), total, page: query.page, pageSize: query.pageSize, moreMatches: false };
+    // Still their organisation's administrator (the role may have changed between the two reads).
+    if (toPeopleAdmin(again)?.organisationId !== admin.organisationId) throw forbidden();
+    const list: UserList = { items: their.map(toUserListItem), total: theirs, page: query.page, pageSize: query.pageSize, moreMatches: false };
     return c.json(list);
   });
 
@@ -120,11 +142,20 @@ export function userRoutes(config: Config, db: Db) {
     const input = await jsonBody(c, userUpdateSchema);
     if (Object.values(input).every((value) => value === undefined)) throw new ApiError(400, 'Nothing to update', { _: 'Nothing to update' });
     const { before, emailChanged } = await db.withCaller(caller.db, async (tx) => {
-      const admin = await isAdmin(tx);
+      const admin = await peopleAdmin(tx);
       const self = id === caller.userId;
       if (!admin && !self) throw forbidden();
       const current = await lockProfile(tx, id);
       if (!current) throw userNotFound();
+      // An organisation's administrator: their organisation's people only (anyone else is not found),
+      // and never a move to another organisation (nor out of every one: a national administrator).
+      const orgAdmin = admin && !admin.national ? admin.organisationId : null;
+      if (orgAdmin && !self && current.organisationId !== orgAdmin) throw userNotFound();
+      if (orgAdmin && input.organisationId !== undefined && input.organisationId !== (current.organisationId ?? null)) {
+        throw new ApiError(403, 'Only a national administrator may move a person to another organisation', {
+          organisationId: 'Only a national administrator may move a person to another organisation',
+        });
+      }
       const roleChanged = input.role !== undefined && input.role !== current.role;
       const servicesChanged = input.services !== undefined &&
         [...input.services].sort().join(',') !== [...current.services].sort().join(',');
@@ -184,7 +215,8 @@ export function userRoutes(config: Config, db: Db) {
 
   routes.delete('/:id', async (c) => {
     const id = pathId(c, 'id', USER_NOT_FOUND);
-    const deleted = await asAdmin(db, c, async (tx) => {
+    // private.delete_user keeps an organisation's administrator to their people (false for anyone else).
+    const deleted = await asPeopleAdmin(db, c, async (tx) => {
       const [row] = await tx<{ deleted: boolean }[]>`select private.delete_user(${id}::uuid) as deleted`;
       return row?.deleted === true;
     });
@@ -200,7 +232,8 @@ export function userRoutes(config: Config, db: Db) {
    */
   async function setActive(c: Context<Env>, active: boolean) {
     const id = pathId(c, 'id', USER_NOT_FOUND);
-    const user = await asAdmin(db, c, async (tx) => {
+    // private.set_user_active keeps an organisation's administrator to their people (false for anyone else).
+    const user = await asPeopleAdmin(db, c, async (tx) => {
       const [row] = await tx<{ done: boolean }[]>`select private.set_user_active(${id}::uuid, ${active}) as done`;
       if (row?.done !== true) throw userNotFound();
       return await readUser(tx, id);
@@ -256,14 +289,21 @@ export function userRoutes(config: Config, db: Db) {
       const [rows] = await db.read(caller.db, (tx) => [listEnrollments(tx, userId, page, pageSize)]);
       return c.json(rows.map(toEnrollment));
     }
+    // An organisation's administrator: their organisation's people only (anyone else is not found).
+    // The check goes in the same round trip as the list, which row-level security keeps to them too.
     // Another user's enrolments: admins see all, instructors those on their courses (RLS); a
     // learner is refused outright rather than shown an empty list. The caller's role comes in the
     // same round trip as the list.
     const [rows, [me]] = await db.read(caller.db, (tx) => [
       listEnrollments(tx, userId, page, pageSize),
-      tx<{ role: string }[]>`select private.current_role()::text as role`,
+      tx<{ role: string; theirs: boolean | null }[]>`
+        select private.current_role()::text as role,
+               case when private.is_org_admin() then exists (
+                 select 1 from public.profiles p
+                 where p.id = ${userId}::uuid and p.organisation_id = private.administered_organisation_id()) end as theirs`,
     ]);
     if (me?.role === 'STUDENT') throw new ApiError(403, "You cannot view another user's enrolments.");
+    if (me?.theirs === false) throw userNotFound();
     return c.json(rows.map(toEnrollment));
   });
 

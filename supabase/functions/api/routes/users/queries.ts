@@ -1,12 +1,12 @@
 // The SQL of the admin's user list, and Supabase Auth's admin API (GoTrue's /admin/users) with the
 // service role key, called only after the database has said the caller may.
 import type { z } from 'zod';
-import { USER_SEARCH_MATCH_LIMIT, type userListQuerySchema } from '../../../_shared/admin.ts';
+import { USER_SEARCH_MATCH_LIMIT, type UserListItem, type userListQuerySchema } from '../../../_shared/admin.ts';
 import type { User } from '../../../_shared/domain.ts';
 import type { Config } from '../../lib/config.ts';
 import { containsPattern, type Statements, type Tx } from '../../lib/db.ts';
 import { toUser } from '../../lib/users.ts';
-import { pgArray } from '../../lib/admin.ts';
+import { type PeopleAdmin, pgArray } from '../../lib/admin.ts';
 
 type UserListQuery = z.infer<typeof userListQuerySchema>;
 
@@ -60,7 +60,7 @@ export function searchUsers(tx: Statements, term: string, query: UserListQuery) 
   const word = /^[\p{L}\p{N}]+$/u.test(term) ? term : null;
   return tx<Record<string, unknown>[]>`
     select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at,
-           p.deactivated_at, p.organisation_id, p.unit_id, p.manager_id
+           p.deactivated_at, p.organisation_id, p.unit_id, p.manager_id, ${placementNames(tx)}
     from private.user_search_page(${pattern}, ${word}, ${query.service ?? null}::public.service_code,
                                   ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize},
                                   ${USER_SEARCH_MATCH_LIMIT}) s
@@ -68,25 +68,64 @@ export function searchUsers(tx: Statements, term: string, query: UserListQuery) 
     order by p.created_at desc nulls last, p.id desc`;
 }
 
-/** The whole list or a service/role/status filter (with a search when a status is chosen): the count and the page. */
-export function filterUsers(tx: Statements, term: string | null, query: UserListQuery) {
+/**
+ * The names of a row's organisation, unit and manager (p), each read by primary key in the same
+ * statement (no query per row; a join could be planned as a hash join over every profile).
+ */
+function placementNames(tx: Statements) {
+  return tx`
+    (select o.name from public.organisations o where o.id = p.organisation_id) as organisation_name,
+    (select u.name from public.units u where u.id = p.unit_id) as unit_name,
+    (select m.name from public.profiles m where m.id = p.manager_id) as manager_name`;
+}
+
+/**
+ * Whose list: `national` reads everyone (row-level security agrees); an organisation's administrator
+ * their organisation's people (said here as well as by row-level security, which also shows an
+ * author their courses' learners); `'national-only'` answers only when the caller is national (the
+ * first read, sent before the caller is known: for anyone else it reads nothing, a one-time filter).
+ */
+export type ListScope = PeopleAdmin | 'national-only';
+
+/**
+ * The whole list or a service/role/status/organisation/unit/manager filter (with a search when a
+ * status or placement filter is chosen, or for an organisation's administrator): the count and the
+ * page. Each filter has its index: profiles_organisation_idx, profiles_unit_idx (the unit and its
+ * sub-units, private.unit_subtree), profiles_manager_idx (direct reports).
+ */
+export function filterUsers(tx: Statements, term: string | null, query: UserListQuery, scope: ListScope) {
   // Deactivated people are few: profiles_deactivated_idx reads them.
   const where = () => tx`
     where true
-    ${term ? tx`and lower(name || ' ' || username || ' ' || email) like ${containsPattern(term)}` : tx``}
-    ${query.service ? tx`and services @> ${pgArray([query.service])}::public.service_code[]` : tx``}
-    ${query.role ? tx`and role = ${query.role}::public.user_role` : tx``}
-    ${query.status === 'active' ? tx`and deactivated_at is null` : tx``}
-    ${query.status === 'deactivated' ? tx`and deactivated_at is not null` : tx``}`;
+    ${scope === 'national-only' ? tx`and (select private.is_admin())` : tx``}
+    ${scope !== 'national-only' && !scope.national ? tx`and p.organisation_id = ${scope.organisationId}::uuid` : tx``}
+    ${term ? tx`and lower(p.name || ' ' || p.username || ' ' || p.email) like ${containsPattern(term)}` : tx``}
+    ${query.service ? tx`and p.services @> ${pgArray([query.service])}::public.service_code[]` : tx``}
+    ${query.role ? tx`and p.role = ${query.role}::public.user_role` : tx``}
+    ${query.status === 'active' ? tx`and p.deactivated_at is null` : tx``}
+    ${query.status === 'deactivated' ? tx`and p.deactivated_at is not null` : tx``}
+    ${query.organisationId ? tx`and p.organisation_id = ${query.organisationId}::uuid` : tx``}
+    ${query.unitId ? tx`and p.unit_id = any (array(select private.unit_subtree(${query.unitId}::uuid)))` : tx``}
+    ${query.managerId ? tx`and p.manager_id = ${query.managerId}::uuid` : tx``}`;
   return [
-    tx<{ total: number }[]>`select count(*)::int as total from public.profiles ${where()}`,
+    tx<{ total: number }[]>`select count(*)::int as total from public.profiles p ${where()}`,
     tx<Record<string, unknown>[]>`
-      select id, username, email, name, role::text as role, services::text[] as services, created_at, deactivated_at,
-             organisation_id, unit_id, manager_id
-      from public.profiles ${where()}
-      order by created_at desc, id desc
+      select p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at, p.deactivated_at,
+             p.organisation_id, p.unit_id, p.manager_id, ${placementNames(tx)}
+      from public.profiles p
+      ${where()}
+      order by p.created_at desc, p.id desc
       limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
   ] as const;
+}
+
+/** A row of the list: the person and the names of their placement (each absent when there is none). */
+export function toUserListItem(row: Record<string, unknown>): UserListItem {
+  const item: UserListItem = toUser(row);
+  if (row.organisationName) item.organisationName = String(row.organisationName);
+  if (row.unitName) item.unitName = String(row.unitName);
+  if (row.managerName) item.managerName = String(row.managerName);
+  return item;
 }
 
 /** The person's profile, locked for the rest of the transaction (null when RLS hides it or there is none). */

@@ -12,11 +12,17 @@ export interface UserFilters {
   service: string | null;
   role?: string | null;
   status?: string | null;
+  /** Issue 18: the people of an organisation, of a unit (and its sub-units), of a line manager. */
+  organisationId?: string | null;
+  unitId?: string | null;
+  managerId?: string | null;
   page: number;
 }
 
-export function usersQueryOptions({ search, service, role = null, status = null, page }: UserFilters) {
-  const filters = { search: search.trim(), service, role, status, page, pageSize: USERS_PAGE_SIZE };
+export function usersQueryOptions(
+  { search, service, role = null, status = null, organisationId = null, unitId = null, managerId = null, page }: UserFilters,
+) {
+  const filters = { search: search.trim(), service, role, status, organisationId, unitId, managerId, page, pageSize: USERS_PAGE_SIZE };
   return queryOptions({
     queryKey: adminKeys.userList(filters),
     queryFn: () => {
@@ -25,6 +31,9 @@ export function usersQueryOptions({ search, service, role = null, status = null,
       if (service) params.set('service', service);
       if (role) params.set('role', role);
       if (status) params.set('status', status);
+      if (organisationId) params.set('organisationId', organisationId);
+      if (unitId) params.set('unitId', unitId);
+      if (managerId) params.set('managerId', managerId);
       return api.get<UserList>(`/users?${params}`);
     },
     placeholderData: keepPreviousData,

@@ -4,12 +4,13 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { userCreateSchema, userUpdateSchema, type CreatedUser } from '@shared/admin.ts';
+import { userCreateSchema, userUpdateSchema, type CreatedUser, type UserListItem, type UserUpdateInput } from '@shared/admin.ts';
 import { ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
 import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCreateUser, useResetPassword, useUpdateUser } from '../api/users';
+import { ManagerSelect, OrganisationSelect, UnitSelect } from './PlacementFields';
 
 const roleData = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 
@@ -31,18 +32,36 @@ type EditValues = {
   email: string;
   role: Role;
   services: ServiceCode[];
+  organisationId: string | null;
+  unitId: string | null;
+  managerId: string | null;
 };
 
-export function EditUserDialog({ user, self, onClose }: { user: User | null; self: boolean; onClose: () => void }) {
+/**
+ * Edit User. Issue 18 (`placing`: once there are organisations): the person's organisation (a
+ * national administrator's to change), unit and manager (a person of the organisation, searched).
+ */
+export function EditUserDialog({ user, self, placing = false, national = true, onClose }: {
+  user: UserListItem | null;
+  self: boolean;
+  placing?: boolean;
+  national?: boolean;
+  onClose: () => void;
+}) {
   const update = useUpdateUser();
+  const [managerLabel, setManagerLabel] = useState<string | undefined>(undefined);
   const form = useForm<EditValues>({
     mode: 'controlled',
-    initialValues: { name: '', email: '', role: 'STUDENT', services: [] },
+    initialValues: { name: '', email: '', role: 'STUDENT', services: [], organisationId: null, unitId: null, managerId: null },
     validate: zod4Resolver(userUpdateSchema, { errorPriority: 'first' }),
   });
   useEffect(() => {
     if (user) {
-      form.setValues({ name: user.name, email: user.email, role: user.role, services: user.services as ServiceCode[] });
+      form.setValues({
+        name: user.name, email: user.email, role: user.role, services: user.services as ServiceCode[],
+        organisationId: user.organisationId ?? null, unitId: user.unitId ?? null, managerId: user.managerId ?? null,
+      });
+      setManagerLabel(user.managerName);
       form.clearErrors();
     }
     // Only when another user is shown: a refetch must not reset what is typed.
@@ -50,8 +69,15 @@ export function EditUserDialog({ user, self, onClose }: { user: User | null; sel
 
   const submit = form.onSubmit((values) => {
     if (!user) return;
-    // An admin editing themself sends name and email only: the server refuses own role changes.
-    const input = self ? { name: values.name, email: values.email } : values;
+    const { organisationId, unitId, managerId, ...details } = values;
+    // An admin editing themself sends name and email only: the server refuses own role changes (and
+    // nobody places themselves). The placement goes only when it changed.
+    const input: UserUpdateInput = self ? { name: values.name, email: values.email } : { ...details };
+    if (!self && placing) {
+      if (organisationId !== (user.organisationId ?? null)) input.organisationId = organisationId;
+      if (unitId !== (user.unitId ?? null)) input.unitId = unitId;
+      if (managerId !== (user.managerId ?? null)) input.managerId = managerId;
+    }
     update.mutate(
       { id: user.id, input },
       {
@@ -76,6 +102,49 @@ export function EditUserDialog({ user, self, onClose }: { user: User | null; sel
           <Select label="Role" data={roleData} allowDeselect={false} disabled={self} {...form.getInputProps('role')}
             description={self ? 'You cannot change your own role.' : undefined} />
           <ServiceChoices disabled={self} {...form.getInputProps('services')} />
+          {placing ? (
+            <>
+              <OrganisationSelect
+                label="Organisation"
+                noneLabel="No organisation"
+                value={form.values.organisationId}
+                disabled={self || !national}
+                description={self
+                  ? 'You cannot change your own organisation, unit or manager.'
+                  : national ? undefined : 'Only a national administrator moves a person to another organisation.'}
+                error={form.errors.organisationId as string | undefined}
+                onChange={(value) => {
+                  // Another organisation: its units and people, so the unit and manager start again.
+                  form.setValues({ organisationId: value, unitId: null, managerId: null });
+                  setManagerLabel(undefined);
+                }}
+              />
+              <UnitSelect
+                label="Unit"
+                noneLabel="No unit"
+                organisationId={form.values.organisationId}
+                value={form.values.unitId}
+                disabled={self}
+                error={form.errors.unitId as string | undefined}
+                onChange={(value) => form.setFieldValue('unitId', value)}
+              />
+              <ManagerSelect
+                label="Manager"
+                noneLabel="No manager"
+                organisationId={form.values.organisationId}
+                value={form.values.managerId}
+                valueLabel={managerLabel}
+                hint="Type part of the name, username or email of a person of the organisation"
+                excludeId={user?.id}
+                disabled={self}
+                error={form.errors.managerId as string | undefined}
+                onChange={(value, label) => {
+                  form.setFieldValue('managerId', value);
+                  setManagerLabel(label ?? undefined);
+                }}
+              />
+            </>
+          ) : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>Cancel</Button>
             <Button type="submit" loading={update.isPending}>Save Changes</Button>

@@ -1,18 +1,23 @@
 // Users tab: search (name, username, email), service filter, server-side paging,
 // Edit, Reset password and Delete per user, and Add New User. Role and status filters; a leaver is
-// deactivated (cannot sign in, records kept) and can be reactivated.
+// deactivated (cannot sign in, records kept) and can be reactivated. Issue 18: once there are
+// organisations, filters and columns for organisation (national administrators), unit and manager;
+// an organisation's administrator sees their organisation's people only.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Badge, Button, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { USER_SEARCH_MATCH_LIMIT } from '@shared/admin.ts';
-import { ROLE_LABELS, ROLES, type User } from '@shared/domain.ts';
+import { USER_SEARCH_MATCH_LIMIT, type UserListItem } from '@shared/admin.ts';
+import { ROLE_LABELS, ROLES } from '@shared/domain.ts';
 import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { USERS_PAGE_SIZE, useDeleteUser, useSetUserActive, useUsers } from '../api/users';
 import { useExportUsers } from '../api/export-users';
+import { useOrganisations } from '../api/organisations';
+import { useUser } from '@/lib/auth/user';
+import { ManagerSelect, OrganisationSelect, UnitSelect } from './PlacementFields';
 import { formatDate } from '@/lib/format';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { RoleBadge } from './RoleBadge';
@@ -41,23 +46,38 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
   const [role, setRole] = useState<string>('ALL');
   const [status, setStatus] = useState<string>('ALL');
   const [page, setPage] = useState(1);
-  const [editing, setEditing] = useState<User | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
-  const [resetting, setResetting] = useState<User | null>(null);
+  const [editing, setEditing] = useState<UserListItem | null>(null);
+  const [deleting, setDeleting] = useState<UserListItem | null>(null);
+  const [resetting, setResetting] = useState<UserListItem | null>(null);
   const [adding, setAdding] = useState(false);
-  const [switching, setSwitching] = useState<User | null>(null);
+  const [switching, setSwitching] = useState<UserListItem | null>(null);
+  // Issue 18: an organisation's administrator administers their organisation; a national one
+  // filters by any (the columns and filters appear once there is an organisation).
+  const me = useUser().data;
+  const ownOrganisationId = me?.role === 'ADMIN' ? me.organisation?.id ?? null : null;
+  const national = me?.role === 'ADMIN' && !ownOrganisationId;
+  const organisations = useOrganisations(national);
+  const placing = Boolean(ownOrganisationId) || (organisations.data?.length ?? 0) > 0;
+  const [organisationFilter, setOrganisationFilter] = useState<string | null>(null);
+  const [unitFilter, setUnitFilter] = useState<string | null>(null);
+  const [managerFilter, setManagerFilter] = useState<{ id: string; label: string } | null>(null);
+  const filterOrganisation = ownOrganisationId ?? organisationFilter;
   const filters = {
     search: debounced,
     service: service === 'ALL' ? null : service,
     role: role === 'ALL' ? null : role,
     status: status === 'ALL' ? null : status,
+    organisationId: national ? organisationFilter : null,
+    unitId: unitFilter,
+    managerId: managerFilter?.id ?? null,
     page,
   };
   const { data, isPending, isError, error } = useUsers(filters);
   const remove = useDeleteUser();
   const setActive = useSetUserActive();
   const exportCsv = useExportUsers();
-  const filtered = Boolean(filters.search) || filters.service !== null || filters.role !== null || filters.status !== null;
+  const filtered = Boolean(filters.search) || filters.service !== null || filters.role !== null || filters.status !== null ||
+    filters.organisationId !== null || filters.unitId !== null || filters.managerId !== null;
 
   function confirmSwitch() {
     if (!switching) return;
@@ -135,6 +155,44 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
               setPage(1);
             }}
           />
+          {placing && national ? (
+            <OrganisationSelect
+              label="Organisation"
+              noneLabel="All Organisations"
+              value={organisationFilter}
+              onChange={(value) => {
+                setOrganisationFilter(value);
+                setUnitFilter(null);
+                setManagerFilter(null);
+                setPage(1);
+              }}
+            />
+          ) : null}
+          {placing ? (
+            <UnitSelect
+              label="Unit"
+              noneLabel="All Units"
+              organisationId={filterOrganisation}
+              value={unitFilter}
+              onChange={(value) => {
+                setUnitFilter(value);
+                setPage(1);
+              }}
+            />
+          ) : null}
+          {placing ? (
+            <ManagerSelect
+              label="Manager"
+              noneLabel="Any Manager"
+              organisationId={filterOrganisation}
+              value={managerFilter?.id ?? null}
+              valueLabel={managerFilter?.label}
+              onChange={(id, label) => {
+                setManagerFilter(id ? { id, label: label ?? '' } : null);
+                setPage(1);
+              }}
+            />
+          ) : null}
         </Group>
         <Group>
           <Button component={Link} to="/admin/users/import" variant="default">Import users</Button>
@@ -142,13 +200,17 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
             variant="default"
             loading={exportCsv.isPending}
             onClick={() => exportCsv.mutate(
-              { search: debounced, service: filters.service, role: filters.role },
+              {
+                search: debounced, service: filters.service, role: filters.role,
+                organisationId: filters.organisationId, unitId: filters.unitId, managerId: filters.managerId,
+              },
               { onError: (e) => notifyFailure('Export failed', errorDescription(e, 'Export failed')) },
             )}
           >
             Export CSV
           </Button>
-          <Button onClick={() => setAdding(true)}>Add New User</Button>
+          {/* One account at a time is a national administrator's; an organisation's imports its people. */}
+          {ownOrganisationId ? null : <Button onClick={() => setAdding(true)}>Add New User</Button>}
         </Group>
       </Group>
 
@@ -177,6 +239,9 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                 <Table.Th>Email</Table.Th>
                 <Table.Th>Services</Table.Th>
                 <Table.Th>Role</Table.Th>
+                {placing && national ? <Table.Th>Organisation</Table.Th> : null}
+                {placing ? <Table.Th>Unit</Table.Th> : null}
+                {placing ? <Table.Th>Manager</Table.Th> : null}
                 <Table.Th>Joined</Table.Th>
                 <Table.Th>Actions</Table.Th>
               </Table.Tr>
@@ -196,6 +261,9 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     )}
                   </Table.Td>
                   <Table.Td><RoleBadge role={user.role} /></Table.Td>
+                  {placing && national ? <Table.Td>{user.organisationName ?? '-'}</Table.Td> : null}
+                  {placing ? <Table.Td>{user.unitName ?? '-'}</Table.Td> : null}
+                  {placing ? <Table.Td>{user.managerName ?? '-'}</Table.Td> : null}
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(user.createdAt)}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
@@ -244,7 +312,13 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
         </Group>
       ) : null}
 
-      <EditUserDialog user={editing} self={editing?.id === currentUserId} onClose={() => setEditing(null)} />
+      <EditUserDialog
+        user={editing}
+        self={editing?.id === currentUserId}
+        placing={placing}
+        national={national}
+        onClose={() => setEditing(null)}
+      />
       <AddUserDialog opened={adding} onClose={() => setAdding(false)} />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
       <ConfirmDialog

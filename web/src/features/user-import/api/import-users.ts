@@ -10,7 +10,17 @@ export const importPart = (body: { importId: string; part: number; rows: RawImpo
 
 /** The preview's values as an import request carries them (services as one `;`-separated cell). */
 export function toRawRow(row: ImportPreviewRow): RawImportRow {
-  return { line: row.line, username: row.username, email: row.email, name: row.name, role: row.role, services: row.services.join(';') };
+  return {
+    line: row.line,
+    username: row.username,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    services: row.services.join(';'),
+    organisation: row.organisation ?? '',
+    unit: row.unit ?? '',
+    manager: row.manager ?? '',
+  };
 }
 
 export interface ImportRun {
@@ -26,15 +36,45 @@ export interface ImportRun {
 /** Parts sent at once. */
 export const IMPORT_PARALLEL_PARTS = 2;
 
+/**
+ * Issue 18: a row whose manager is another row of the file goes after that row (a manager's own
+ * manager first, and so on), so that across parts the manager already exists when their people are
+ * created. Otherwise the file's order.
+ */
+export function managersFirst(rows: ImportPreviewRow[]): { rows: ImportPreviewRow[]; chained: boolean } {
+  const byKey = new Map<string, ImportPreviewRow>();
+  for (const row of rows) {
+    byKey.set(row.username.toLowerCase(), row);
+    byKey.set(row.email.toLowerCase(), row);
+  }
+  const depth = new Map<ImportPreviewRow, number>();
+  const depthOf = (row: ImportPreviewRow, seen: Set<ImportPreviewRow>): number => {
+    const known = depth.get(row);
+    if (known !== undefined) return known;
+    const manager = row.manager ? byKey.get(row.manager.toLowerCase()) : undefined;
+    const d = manager && manager !== row && !seen.has(manager) ? depthOf(manager, new Set([...seen, row])) + 1 : 0;
+    depth.set(row, d);
+    return d;
+  };
+  const ordered = rows.map((row, index) => ({ row, index, depth: depthOf(row, new Set()) }))
+    .sort((a, b) => a.depth - b.depth || a.index - b.index)
+    .map((entry) => entry.row);
+  return { rows: ordered, chained: ordered.some((row) => (depth.get(row) ?? 0) > 0) };
+}
+
 const initial: ImportRun = { status: 'idle', done: 0, total: 0, result: { created: [], skipped: [] }, error: null };
 
 export function useChunkedImport(onFinished?: () => void) {
   const [run, setRun] = useState<ImportRun>(initial);
   const busy = useRef(false);
 
-  const start = useCallback(async (rows: ImportPreviewRow[]) => {
+  const start = useCallback(async (given: ImportPreviewRow[]) => {
     if (busy.current) return;
     busy.current = true;
+    // Managers of the file before their people; then one part at a time, so each part's managers
+    // are committed before it is sent.
+    const { rows, chained } = managersFirst(given);
+    const parallel = chained ? 1 : IMPORT_PARALLEL_PARTS;
     const importId = crypto.randomUUID();
     const result: ImportResult = { created: [], skipped: [] };
     const parts: ImportPreviewRow[][] = [];
@@ -65,7 +105,7 @@ export function useChunkedImport(onFinished?: () => void) {
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.min(IMPORT_PARALLEL_PARTS, parts.length) }, worker));
+      await Promise.all(Array.from({ length: Math.min(parallel, parts.length) }, worker));
       setRun({ status: error === null ? 'done' : 'failed', done, total: rows.length, result: snapshot(), error });
     } finally {
       busy.current = false;

@@ -28,6 +28,8 @@ export function ImportPreviewTable({ preview }: { preview: ImportPreview }) {
     [preview, show],
   );
   const { page, pages, setPage, visible } = usePage(rows, `${show}:${preview.total}`);
+  // Organisation, unit and manager columns only when the file places someone (issue 18).
+  const placed = useMemo(() => preview.rows.some((row) => row.organisation || row.unit || row.manager), [preview]);
 
   return (
     <Stack gap="sm">
@@ -57,6 +59,13 @@ export function ImportPreviewTable({ preview }: { preview: ImportPreview }) {
                 <Table.Th scope="col">Name</Table.Th>
                 <Table.Th scope="col">Role</Table.Th>
                 <Table.Th scope="col">Services</Table.Th>
+                {placed ? (
+                  <>
+                    <Table.Th scope="col">Organisation</Table.Th>
+                    <Table.Th scope="col">Unit</Table.Th>
+                    <Table.Th scope="col">Manager</Table.Th>
+                  </>
+                ) : null}
                 <Table.Th scope="col">Status</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -73,6 +82,13 @@ export function ImportPreviewTable({ preview }: { preview: ImportPreview }) {
                       <Group gap={4}>{row.services.map((code) => <ServiceBadge key={code} code={code} />)}</Group>
                     )}
                   </Table.Td>
+                  {placed ? (
+                    <>
+                      <Table.Td>{row.organisation || '-'}</Table.Td>
+                      <Table.Td>{row.unit || '-'}</Table.Td>
+                      <Table.Td>{row.manager || '-'}</Table.Td>
+                    </>
+                  ) : null}
                   <Table.Td><ProblemList problems={row.problems} /></Table.Td>
                 </Table.Tr>
               ))}

@@ -77,6 +77,12 @@ export function ImportUsersPage({ onImported }: { onImported?: () => void }) {
           default) and <strong>services</strong> (codes such as UKAS;MISC, separated by ; or |). Up to{' '}
           {IMPORT_MAX_ROWS.toLocaleString('en-GB')} users and 2 MB per file.
         </Text>
+        <Text size="sm">
+          Also optional: <strong>organisation</strong> (its code or name; an organisation&apos;s administrator may leave
+          it empty or give their own), <strong>unit</strong> (a unit&apos;s name, or its path from the top such as
+          North Area/Central Station when two units share a name) and <strong>manager</strong> (the username or email
+          of a person of the organisation, or of another row of the file, best placed above the people they manage).
+        </Text>
         <Group>
           <Button variant="default" size="xs" onClick={() => downloadText(TEMPLATE_CSV, 'users-template.csv')}>
             Download a template

@@ -11,6 +11,9 @@ const FIELD_LABELS: Record<ImportProblem['field'], string> = {
   name: 'Name',
   role: 'Role',
   services: 'Services',
+  organisation: 'Organisation',
+  unit: 'Unit',
+  manager: 'Manager',
   line: 'Line',
 };
 

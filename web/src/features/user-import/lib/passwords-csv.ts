@@ -23,7 +23,11 @@ export function downloadText(text: string, fileName: string, type = 'text/csv;ch
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** A file to start from: the header and one example row. */
-export const TEMPLATE_CSV = toCsv(['username', 'email', 'name', 'role', 'services'], [
-  ['jsmith', 'jane.smith@example.org', 'Jane Smith', 'STUDENT', 'UKAS;MISC'],
+/**
+ * A file to start from: the header and example rows (organisation, unit and manager are optional:
+ * the second row's manager is the first row, by username).
+ */
+export const TEMPLATE_CSV = toCsv(['username', 'email', 'name', 'role', 'services', 'organisation', 'unit', 'manager'], [
+  ['jsmith', 'jane.smith@example.org', 'Jane Smith', 'STUDENT', 'UKAS;MISC', '', '', ''],
+  ['abrown', 'alex.brown@example.org', 'Alex Brown', 'STUDENT', 'UKAS', '', '', 'jsmith'],
 ]);
