@@ -253,13 +253,9 @@ as $$
       on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
     left join public.enrollments e on e.user_id = p.id and e.course_id = r.course_id
     where p.deactivated_at is null
-      -- A rule scoped to an organisation or a unit (its subtree): read through to_jsonb so that this
-      -- holds both before and after required_training gains organisation_id and unit_id (issue 18's
-      -- rules work); once it has them, these two lines become plain column tests.
-      and ((to_jsonb(r) ->> 'organisation_id') is null
-           or p.organisation_id = (to_jsonb(r) ->> 'organisation_id')::uuid)
-      and ((to_jsonb(r) ->> 'unit_id') is null
-           or p.unit_id in (select private.unit_subtree((to_jsonb(r) ->> 'unit_id')::uuid)))
+      -- A rule scoped to an organisation or a unit (its subtree).
+      and (r.organisation_id is null or p.organisation_id = r.organisation_id)
+      and (r.unit_id is null or p.unit_id in (select private.unit_subtree(r.unit_id)))
     group by p.id, p.manager_id, r.course_id, c.title
   ),
   items as (

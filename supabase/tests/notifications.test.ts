@@ -269,6 +269,39 @@ describe.each(backends)('notifications on $name', ({ create }) => {
   });
 });
 
+// A rule of one unit (issue 18) tells the people of that unit and the units below it, nobody else.
+describe.each(backends)('notifications of a unit\'s rule on $name', ({ create }) => {
+  let db: TestDatabase;
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('reaches the unit and its sub-units only', async () => {
+    db = await create();
+    const station = '00000000-0000-4000-a000-0000000019e1';
+    const watch = '00000000-0000-4000-a000-0000000019e2';
+    const otherStation = '00000000-0000-4000-a000-0000000019e3';
+    await db.query(`insert into public.organisations (id, name, code, service) values ($1, 'Testshire Fire', 'TFR', 'UKFRS')`, [org]);
+    await db.query(`insert into public.units (id, organisation_id, parent_id, name) values
+      ($1, $4, null, 'Central Station'), ($2, $4, $1, 'Red Watch'), ($3, $4, null, 'Harbour Station')`,
+      [station, watch, otherStation, org]);
+    const placed: [Persona, string, string][] = [[learner1, 'nt_one', watch], [learner2, 'nt_two', station], [holder, 'nt_holder', otherStation]];
+    for (const [p, username, unit] of placed) {
+      await createUser(db, { id: p.id, email: p.email, username, name: username, services: ['UKFRS'] });
+      await db.query('update public.profiles set organisation_id = $2, unit_id = $3 where id = $1', [p.id, org, unit]);
+    }
+    const rule = await queryAs<{ created_at: Date }>(db, admin,
+      `insert into public.required_training (course_id, organisation_id, unit_id, due_within_days)
+       values ($1, $2, $3, 14) returning created_at`, [requiredCourse, org, station]);
+    const t0 = new Date(rule.rows[0].created_at);
+    await db.query('select private.decide_notifications($1::timestamptz)', [at(t0, 0, 1)]);
+    const told = await db.query<{ recipient_id: string }>(
+      `select recipient_id from public.notifications where kind = 'training-assigned' and course_id = $1 order by recipient_id`,
+      [requiredCourse]);
+    expect(told.rows.map((r) => r.recipient_id)).toEqual([learner1.id, learner2.id].sort());
+  });
+});
+
 // Two runs at once, on two connections: the second waits for the first's keys and writes nothing
 // the first wrote. PGlite has one connection, so this runs on Postgres only.
 describe.each(backends.filter((b) => b.name === 'postgres'))('overlapping runs on $name', ({ create }) => {
