@@ -68,3 +68,17 @@ where id in ('00000000-0000-4000-a000-000000000007', '00000000-0000-4000-a000-00
 -- seed.sql (the function and browser tests compare them).
 delete from public.enrollments
 where user_id between '00000000-0000-4000-a000-000000000004' and '00000000-0000-4000-a000-000000000010';
+
+-- Required training for the demo: Northshire Police requires "Conflict Resolution and
+-- De-escalation" of Central Station and its response teams within 45 days, a rule made 50 days ago.
+-- Its trigger enrols them now; two enrolments are then dated back so that the manager's team shows
+-- each state: constable1 overdue (enrolled 50 days ago), the sergeant due soon (enrolled 20 days
+-- ago, due in 25), constable2 and the manager in progress (due in 45 days).
+insert into public.required_training (id, course_id, organisation_id, unit_id, due_within_days, created_by, created_at)
+values ('92000000-0000-4000-a000-000000000001', '10000000-0000-4000-a000-000000000002',
+        '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000002', 45,
+        '00000000-0000-4000-a000-000000000004', now() - interval '50 days');
+update public.enrollments set created_at = now() - interval '50 days'
+where user_id = '00000000-0000-4000-a000-000000000007' and course_id = '10000000-0000-4000-a000-000000000002';
+update public.enrollments set created_at = now() - interval '20 days'
+where user_id = '00000000-0000-4000-a000-000000000006' and course_id = '10000000-0000-4000-a000-000000000002';
