@@ -20,8 +20,9 @@ describe.each(backends)('schema on $name', ({ create }) => {
          where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`,
       );
       expect(r.rows.map((t) => t.relname)).toEqual([
-        'audit_events', 'certificates', 'course_modules', 'courses', 'cpd_entries', 'enrollments', 'organisations', 'profiles',
-        'quiz_attempts', 'quiz_questions', 'quizzes', 'required_training', 'settings', 'units', 'user_module_progress',
+        'audit_events', 'certificates', 'course_modules', 'courses', 'cpd_entries', 'enrollments', 'notification_preferences',
+        'notifications', 'organisations', 'profiles', 'quiz_attempts', 'quiz_questions', 'quizzes', 'required_training',
+        'settings', 'units', 'user_module_progress',
       ]);
       for (const t of r.rows) {
         expect(t.relrowsecurity, t.relname).toBe(true);
