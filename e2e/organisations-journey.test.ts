@@ -74,6 +74,7 @@ describe('organisations, units and line managers: the journey of issue 18', () =
   const organisationIds: string[] = [];
   const passwords = new Map<string, string>();
   let managerPassword = '';
+  let orgAdminPassword = '';
 
   const newPage = async (width = 1366): Promise<Page> =>
     (await browser.newContext({ acceptDownloads: true, viewport: { width, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/London' })).newPage();
@@ -197,7 +198,8 @@ describe('organisations, units and line managers: the journey of issue 18', () =
 
   it('the organisation\'s administrator sees only its people and requires the course for the station', async () => {
     const page = await newPage();
-    await uiLoginWithTemporaryPassword(page, orgAdmin.username, passwords.get(orgAdmin.username)!);
+    if (orgAdminPassword) await uiLogin(page, orgAdmin.username, orgAdminPassword);
+    else orgAdminPassword = await uiLoginWithTemporaryPassword(page, orgAdmin.username, passwords.get(orgAdmin.username)!);
     await page.goto(`${baseUrl}/admin`);
     const users = page.getByRole('table', { name: 'Users' });
     await users.waitFor();
@@ -247,7 +249,9 @@ describe('organisations, units and line managers: the journey of issue 18', () =
               where course_id = ${courseId} and user_id = (select id from public.profiles where username = ${late.username})`;
 
     const page = await newPage();
-    managerPassword = await uiLoginWithTemporaryPassword(page, boss.username, passwords.get(boss.username)!);
+    // (A retry of this step signs in with the password chosen the first time.)
+    if (managerPassword) await uiLogin(page, boss.username, managerPassword);
+    else managerPassword = await uiLoginWithTemporaryPassword(page, boss.username, passwords.get(boss.username)!);
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'My team' }).click();
     await page.waitForURL(`${baseUrl}/team`);
     await page.getByRole('heading', { name: 'My team', level: 1 }).waitFor();
@@ -255,15 +259,23 @@ describe('organisations, units and line managers: the journey of issue 18', () =
     await table.waitFor();
     await expect.poll(() => page.getByTestId('team-figure-people').textContent(), { timeout: 30_000 }).toBe(String(GOOD - 2));
     await expect.poll(() => page.getByTestId('team-figure-overdue').textContent()).toBe('1');
-    await table.locator('tr', { hasText: late.name }).getByText('Overdue').waitFor();
-    expect(await page.getByText(outsider.name).count()).toBe(0);
-    expect(await page.getByText(orgAdmin.name).count()).toBe(0);
+    await table.getByRole('columnheader', { name: 'Red Watch' }).waitFor();
+    await table.getByRole('columnheader', { name: 'Central Station' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'journey-my-team');
 
+    // The other organisation's learner is not found by the team's search either.
+    await page.getByRole('textbox', { name: 'Search' }).fill('Outsider');
+    await page.getByText('No one in your team matches these filters.').waitFor();
+    expect(await page.getByText(outsider.name).count()).toBe(0);
+    await page.getByRole('textbox', { name: 'Search' }).fill('');
+
+    // Only the overdue: the one report whose due date has passed.
     await page.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'Overdue' }).click();
-    await expect.poll(() => table.locator('tbody tr[data-user]').count()).toBe(1);
+    await expect.poll(() => table.locator('tbody tr[data-user]').count(), { timeout: 30_000 }).toBe(1);
+    await table.locator('tr', { hasText: late.name }).getByText('Overdue').waitFor();
+    await expectAccessible(page);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^my-team-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = (await downloadText(download)).trim().split('\r\n');
@@ -282,6 +294,7 @@ describe('organisations, units and line managers: the journey of issue 18', () =
     const page = await newPage(390);
     await uiLogin(page, boss.username, managerPassword);
     await page.goto(`${baseUrl}/team`);
+    await page.getByRole('textbox', { name: 'Search' }).fill(late.username);
     await page.getByRole('list', { name: 'People in Red Watch' }).locator('li', { hasText: late.name }).getByText('Overdue').waitFor();
     expect(await page.getByText(outsider.name).count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
