@@ -259,7 +259,7 @@ describe('organisations, units and line managers: the journey of issue 18', () =
     await table.waitFor();
     await expect.poll(() => page.getByTestId('team-figure-people').textContent(), { timeout: 30_000 }).toBe(String(GOOD - 2));
     await expect.poll(() => page.getByTestId('team-figure-overdue').textContent()).toBe('1');
-    await table.getByRole('columnheader', { name: 'Red Watch' }).waitFor();
+    // By unit, 20 a page: the station's people first.
     await table.getByRole('columnheader', { name: 'Central Station' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'journey-my-team');
@@ -274,6 +274,7 @@ describe('organisations, units and line managers: the journey of issue 18', () =
     await page.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'Overdue' }).click();
     await expect.poll(() => table.locator('tbody tr[data-user]').count(), { timeout: 30_000 }).toBe(1);
+    await table.getByRole('columnheader', { name: 'Red Watch' }).waitFor();
     await table.locator('tr', { hasText: late.name }).getByText('Overdue').waitFor();
     await expectAccessible(page);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
