@@ -288,6 +288,7 @@ describe('organisations, units and line managers: the journey of issue 18', () =
     await page.goto(`${baseUrl}/team/${outsider.id}`);
     await page.getByRole('heading', { name: 'Not in your team', level: 1 }).waitFor();
     expect(await page.getByText(outsider.name).count()).toBe(0);
+    await expectAccessible(page);
     await page.context().close();
   });
 
