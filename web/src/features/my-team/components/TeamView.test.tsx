@@ -101,6 +101,10 @@ describe('TeamView', () => {
     expect(p.onExport).toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: '2' }));
     expect(p.onPageChange).toHaveBeenCalledWith(2);
+    // The previous and next arrows are named (axe button-name failed on them in the organisations journey).
+    expect(screen.getByRole('button', { name: 'previous page' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'next page' }));
+    expect(p.onPageChange).toHaveBeenCalledWith(2);
   });
 
   it('has labelled filters that report their changes', async () => {

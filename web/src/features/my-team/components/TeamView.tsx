@@ -257,7 +257,7 @@ export function TeamView(props: TeamViewProps) {
           {phone ? <TeamCards items={data.items} /> : <TeamTable items={data.items} />}
         </>
       )}
-      {pages > 1 && <Pagination total={pages} value={page} onChange={onPageChange} aria-label="Team pages" />}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={onPageChange} aria-label="Team pages" getControlProps={(control) => ({ 'aria-label': `${control} page` })} />}
     </Stack>
   );
 }

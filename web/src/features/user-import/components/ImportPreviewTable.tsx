@@ -49,7 +49,12 @@ export function ImportPreviewTable({ preview }: { preview: ImportPreview }) {
       {rows.length === 0 ? (
         <Text c="dimmed">{show === 'problems' ? 'No row has a problem.' : 'No row is ready to import.'}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={900}>
+        // With the organisation, unit and manager columns the table is wider than the page: the
+        // region that scrolls sideways takes the focus, so it scrolls from the keyboard too (WCAG 2.1.1).
+        <Table.ScrollContainer
+          minWidth={900}
+          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Rows of the file (scrolls sideways)' } }}
+        >
           <Table striped aria-label="Rows of the file" data-testid="preview-table">
             <Table.Thead>
               <Table.Tr>
