@@ -254,7 +254,8 @@ export function ComplianceView({
           </Table>
         </Table.ScrollContainer>
       )}
-      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label="Compliance pages" />}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label="Compliance pages"
+        getControlProps={(control) => ({ 'aria-label': `${control} page of required courses` })} />}
 
       {isAdmin && (
         <Paper withBorder p="md" radius="md" component="section" aria-labelledby="compliance-units-title">
@@ -379,7 +380,8 @@ export function ComplianceView({
                 </Table>
               </Table.ScrollContainer>
             )}
-            {peoplePages > 1 && <Pagination total={peoplePages} value={peoplePage} onChange={setPeoplePage} aria-label="People pages" />}
+            {peoplePages > 1 && <Pagination total={peoplePages} value={peoplePage} onChange={setPeoplePage} aria-label="People pages"
+              getControlProps={(control) => ({ 'aria-label': `${control} page of people` })} />}
           </Stack>
         </Paper>
       )}

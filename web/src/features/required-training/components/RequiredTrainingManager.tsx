@@ -382,7 +382,8 @@ export function RequiredTrainingManager({ user }: { user: User }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label="Rules pages" />}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label="Rules pages"
+        getControlProps={(control) => ({ 'aria-label': `${control} page of rules` })} />}
 
       <Modal
         opened={editing !== null}
