@@ -324,8 +324,7 @@ as $$ select $q$
   with me as materialized (
     select (select auth.uid()) as uid, private.is_admin() as admin,
            private.current_role() as role, private.current_services() as services,
-           private.administered_organisation_id() as admin_org, private.current_organisation_id() as org,
-           make_interval(days => private.required_training_due_soon_days()) as soon
+           private.administered_organisation_id() as admin_org, private.current_organisation_id() as org
   ),
   rules as materialized (
     select r.course_id, r.role, r.service, r.organisation_id,
@@ -358,9 +357,9 @@ as $$ select $q$
   placed as (
     select k.role, k.services, k.organisation_id, k.unit_id, r.course_id,
            min(r.due_within_days) = max(r.due_within_days) as same_days,
-           min(r.created_at) as first_rule_at,
-           min(r.due_within_days) as due_within_days,
-           max(r.renew_before_days) as renew_before_days
+           min(r.created_at) + make_interval(days => min(r.due_within_days)) as first_rule_due,
+           make_interval(days => min(r.due_within_days)) as due_within,
+           make_interval(days => max(r.renew_before_days)) as renew_before
     from (select distinct v.role, v.services, v.organisation_id, v.unit_id from visible v) k
     join rules r
       on (r.role is null or k.role = r.role) and (r.service is null or k.services @> array[r.service])
@@ -373,8 +372,7 @@ as $$ select $q$
            e.id as enrollment_id, coalesce(e.progress, 0) as progress,
            -- the earliest of greatest(rule created, enrolled or joined) + the rule's days
            case when m.same_days
-                then greatest(m.first_rule_at, coalesce(e.created_at, p.created_at))
-                     + make_interval(days => m.due_within_days)
+                then greatest(m.first_rule_due, coalesce(e.created_at, p.created_at) + m.due_within)
                 else (select min(greatest(x.created_at, coalesce(e.created_at, p.created_at))
                                  + make_interval(days => x.due_within_days))
                       from rules x
@@ -383,7 +381,7 @@ as $$ select $q$
                         and (x.organisation_id is null or p.organisation_id = x.organisation_id)
                         and (x.units is null or p.unit_id = any (x.units)))
            end as first_due,
-           m.renew_before_days
+           m.renew_before
     from visible p
     -- by placement (hashable: no organisation or unit is the nil uuid)
     join placed m
@@ -415,7 +413,7 @@ as $$ select $q$
              when cert.id is null then q.first_due
              when cert.expires_at is null then null
              when cert.expires_at <= now() then cert.expires_at
-             else cert.expires_at - make_interval(days => q.renew_before_days)
+             else cert.expires_at - q.renew_before
            end as due_at
     from required q
     left join certs cert on cert.user_id = q.user_id and cert.course_id = q.course_id
@@ -424,14 +422,14 @@ as $$ select $q$
     select j.user_id, j.services, j.organisation_id, j.unit_id, j.course_id, j.enrollment_id, j.progress, j.due_at,
            case
              when j.certified then
-               case when j.due_at is null or j.due_at > now() + me.soon then 'done' else 'due-soon' end
+               case when j.due_at is null or j.due_at > now() + make_interval(days => private.required_training_due_soon_days())
+                    then 'done' else 'due-soon' end
              when j.due_at <= now() then 'overdue'
-             when j.due_at <= now() + me.soon then 'due-soon'
+             when j.due_at <= now() + make_interval(days => private.required_training_due_soon_days()) then 'due-soon'
              else 'in-progress'
            end as status,
            j.certificate_id, j.certificate_expires_at
     from judged j
-    cross join me
   )
 $q$ $$;
 comment on function private.required_training_states_query() is
