@@ -437,17 +437,18 @@ comment on function private.required_training_states_query() is
 revoke all on function private.required_training_states_query() from public;
 grant execute on function private.required_training_states_query() to authenticated, service_role;
 
--- Join by hash for everyone (no person, organisation or unit): the planner cannot tell how many
--- people a rule's role and service match and would read the enrolments once per person, or sort
--- them all, and would group by sorting. Transaction-local: the callers' SET clauses restore
--- them when they return.
+-- Join by hash for more than one person (everyone, an organisation, a unit): the planner cannot
+-- tell how many people a placement's rules match (it believes one) and would read the enrolments of
+-- the required courses once per person, or sort them all, and would group by sorting. One person
+-- keeps the lookups by key. Transaction-local: the callers' SET clauses restore them when they
+-- return.
 create function private.required_training_join_by_hash(p_user_id uuid, p_organisation_id uuid, p_unit_id uuid)
 returns void
 language plpgsql volatile
 set search_path = ''
 as $$
 begin
-  if p_user_id is null and p_organisation_id is null and p_unit_id is null then
+  if p_user_id is null then
     perform set_config('enable_nestloop', 'off', true);
     perform set_config('enable_mergejoin', 'off', true);
     perform set_config('enable_sort', 'off', true);
@@ -455,7 +456,7 @@ begin
 end;
 $$;
 comment on function private.required_training_join_by_hash(uuid,uuid,uuid) is
-  'For the status rule over everyone: no nested loop, merge join or sort where a hash serves, for the rest of the calling function (which restores them by its SET clause).';
+  'For the status rule over more than one person: no nested loop, merge join or sort where a hash serves, for the rest of the calling function (which restores them by its SET clause).';
 revoke all on function private.required_training_join_by_hash(uuid,uuid,uuid) from public;
 grant execute on function private.required_training_join_by_hash(uuid,uuid,uuid) to authenticated, service_role;
 

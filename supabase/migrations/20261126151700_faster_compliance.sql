@@ -181,6 +181,24 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.required_training_join_by_hash (
+  p_user_id         uuid,
+  p_organisation_id uuid,
+  p_unit_id         uuid
+)
+  RETURNS void
+  LANGUAGE plpgsql
+  SET search_path TO ''
+  AS $function$
+begin
+  if p_user_id is null then
+    perform set_config('enable_nestloop', 'off', true);
+    perform set_config('enable_mergejoin', 'off', true);
+    perform set_config('enable_sort', 'off', true);
+  end if;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.required_training_states_query()
   RETURNS text
   LANGUAGE sql
@@ -300,3 +318,5 @@ CREATE OR REPLACE FUNCTION private.required_training_states_query()
 $q$ $function$;
 
 CREATE INDEX enrollments_course_user_idx ON public.enrollments USING btree (course_id, user_id) INCLUDE (id, progress, created_at);
+
+COMMENT ON FUNCTION "private"."required_training_join_by_hash"(uuid, uuid, uuid) IS 'For the status rule over more than one person: no nested loop, merge join or sort where a hash serves, for the rest of the calling function (which restores them by its SET clause).';
