@@ -89,6 +89,10 @@ create index enrollments_last_accessed_module_id_idx on public.enrollments (last
 -- The enrolments an instructor's overview reads, answered from the index alone.
 create index enrollments_course_status_learner_idx on public.enrollments (course_id, status) include (user_id, progress);
 
+-- The enrolments of the required courses that the compliance status reads (private.
+-- required_training_states_query), answered from the index alone.
+create index enrollments_course_user_idx on public.enrollments (course_id, user_id) include (id, progress, created_at);
+
 create index user_module_progress_module_id_idx on public.user_module_progress (module_id);
 
 create index user_module_progress_last_attempt_id_idx on public.user_module_progress (last_attempt_id);

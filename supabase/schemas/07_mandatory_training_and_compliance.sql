@@ -324,8 +324,7 @@ as $$ select $q$
   with me as materialized (
     select (select auth.uid()) as uid, private.is_admin() as admin,
            private.current_role() as role, private.current_services() as services,
-           private.administered_organisation_id() as admin_org, private.current_organisation_id() as org,
-           make_interval(days => private.required_training_due_soon_days()) as soon
+           private.administered_organisation_id() as admin_org, private.current_organisation_id() as org
   ),
   rules as materialized (
     select r.course_id, r.role, r.service, r.organisation_id,
@@ -335,7 +334,7 @@ as $$ select $q$
     join public.courses c on c.id = r.course_id and c.status = 'ACTIVE'
     where ($4::uuid is null or r.course_id = $4)
   ),
-  visible as (
+  visible as materialized (
     select p.id, p.role, p.services, p.organisation_id, p.unit_id, p.created_at
     from public.profiles p
     cross join me
@@ -350,29 +349,59 @@ as $$ select $q$
            or p.organisation_id = me.admin_org
            or p.id in (select private.managed_person_ids()))
   ),
-  required as (
-    select p.id as user_id, p.services, p.organisation_id, p.unit_id, r.course_id,
-           e.id as enrollment_id, coalesce(e.progress, 0) as progress,
-           min(greatest(r.created_at, coalesce(e.created_at, p.created_at))
-               + make_interval(days => r.due_within_days)) as first_due,
-           max(r.renew_before_days) as renew_before_days
-    from visible p
+  -- The rules are matched once per placement (role, services, organisation, unit) that the people
+  -- share, not once per person: a few thousand placements at national size, not 100,000 people.
+  -- Per placement and course: the rules' days to complete (one value in practice, then the
+  -- earliest rule decides; else each rule's created_at and days, for the earliest due date per
+  -- person) and the longest renewal period.
+  placed as (
+    select k.role, k.services, k.organisation_id, k.unit_id, r.course_id,
+           min(r.due_within_days) = max(r.due_within_days) as same_days,
+           min(r.created_at) + make_interval(days => min(r.due_within_days)) as first_rule_due,
+           make_interval(days => min(r.due_within_days)) as due_within,
+           make_interval(days => max(r.renew_before_days)) as renew_before
+    from (select distinct v.role, v.services, v.organisation_id, v.unit_id from visible v) k
     join rules r
-      on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
-         and (r.organisation_id is null or p.organisation_id = r.organisation_id)
-         and (r.units is null or p.unit_id = any (r.units))
+      on (r.role is null or k.role = r.role) and (r.service is null or k.services @> array[r.service])
+         and (r.organisation_id is null or k.organisation_id = r.organisation_id)
+         and (r.units is null or k.unit_id = any (r.units))
+    group by k.role, k.services, k.organisation_id, k.unit_id, r.course_id
+  ),
+  required as (
+    select p.id as user_id, p.services, p.organisation_id, p.unit_id, m.course_id,
+           e.id as enrollment_id, coalesce(e.progress, 0) as progress,
+           -- the earliest of greatest(rule created, enrolled or joined) + the rule's days
+           case when m.same_days
+                then greatest(m.first_rule_due, coalesce(e.created_at, p.created_at) + m.due_within)
+                else (select min(greatest(x.created_at, coalesce(e.created_at, p.created_at))
+                                 + make_interval(days => x.due_within_days))
+                      from rules x
+                      where x.course_id = m.course_id
+                        and (x.role is null or p.role = x.role) and (x.service is null or p.services @> array[x.service])
+                        and (x.organisation_id is null or p.organisation_id = x.organisation_id)
+                        and (x.units is null or p.unit_id = any (x.units)))
+           end as first_due,
+           m.renew_before
+    from visible p
+    -- by placement (hashable: no organisation or unit is the nil uuid)
+    join placed m
+      on m.role = p.role and m.services = p.services
+         and coalesce(m.organisation_id, '00000000-0000-0000-0000-000000000000'::uuid)
+             = coalesce(p.organisation_id, '00000000-0000-0000-0000-000000000000'::uuid)
+         and coalesce(m.unit_id, '00000000-0000-0000-0000-000000000000'::uuid)
+             = coalesce(p.unit_id, '00000000-0000-0000-0000-000000000000'::uuid)
     left join (
       select en.id, en.user_id, en.course_id, en.progress, en.created_at from public.enrollments en
-      where en.course_id in (select rc.course_id from rules rc) and ($1::uuid is null or en.user_id = $1)
-    ) e on e.user_id = p.id and e.course_id = r.course_id
-    group by p.id, p.services, p.organisation_id, p.unit_id, r.course_id, e.id, e.progress
+      where en.course_id = any ((select array_agg(rc.course_id) from rules rc)::uuid[])
+        and ($1::uuid is null or en.user_id = $1)
+    ) e on e.user_id = p.id and e.course_id = m.course_id
   ),
   -- The latest certificate not revoked of each person and required course.
   certs as (
     select distinct on (ct.user_id, ct.course_id) ct.user_id, ct.course_id, ct.id, ct.expires_at
     from public.certificates ct
     where ct.revoked_at is null
-      and ct.course_id in (select r.course_id from rules r)
+      and ct.course_id = any ((select array_agg(r.course_id) from rules r)::uuid[])
       and ($1::uuid is null or ct.user_id = $1)
     order by ct.user_id, ct.course_id, ct.issued_at desc
   ),
@@ -384,7 +413,7 @@ as $$ select $q$
              when cert.id is null then q.first_due
              when cert.expires_at is null then null
              when cert.expires_at <= now() then cert.expires_at
-             else cert.expires_at - make_interval(days => q.renew_before_days)
+             else cert.expires_at - q.renew_before
            end as due_at
     from required q
     left join certs cert on cert.user_id = q.user_id and cert.course_id = q.course_id
@@ -393,14 +422,14 @@ as $$ select $q$
     select j.user_id, j.services, j.organisation_id, j.unit_id, j.course_id, j.enrollment_id, j.progress, j.due_at,
            case
              when j.certified then
-               case when j.due_at is null or j.due_at > now() + me.soon then 'done' else 'due-soon' end
+               case when j.due_at is null or j.due_at > now() + make_interval(days => private.required_training_due_soon_days())
+                    then 'done' else 'due-soon' end
              when j.due_at <= now() then 'overdue'
-             when j.due_at <= now() + me.soon then 'due-soon'
+             when j.due_at <= now() + make_interval(days => private.required_training_due_soon_days()) then 'due-soon'
              else 'in-progress'
            end as status,
            j.certificate_id, j.certificate_expires_at
     from judged j
-    cross join me
   )
 $q$ $$;
 comment on function private.required_training_states_query() is
@@ -408,17 +437,18 @@ comment on function private.required_training_states_query() is
 revoke all on function private.required_training_states_query() from public;
 grant execute on function private.required_training_states_query() to authenticated, service_role;
 
--- Join by hash for everyone (no person, organisation or unit): the planner cannot tell how many
--- people a rule's role and service match and would read the enrolments once per person, or sort
--- them all, and would group by sorting. Transaction-local: the callers' SET clauses restore
--- them when they return.
+-- Join by hash for more than one person (everyone, an organisation, a unit): the planner cannot
+-- tell how many people a placement's rules match (it believes one) and would read the enrolments of
+-- the required courses once per person, or sort them all, and would group by sorting. One person
+-- keeps the lookups by key. Transaction-local: the callers' SET clauses restore them when they
+-- return.
 create function private.required_training_join_by_hash(p_user_id uuid, p_organisation_id uuid, p_unit_id uuid)
 returns void
 language plpgsql volatile
 set search_path = ''
 as $$
 begin
-  if p_user_id is null and p_organisation_id is null and p_unit_id is null then
+  if p_user_id is null then
     perform set_config('enable_nestloop', 'off', true);
     perform set_config('enable_mergejoin', 'off', true);
     perform set_config('enable_sort', 'off', true);
@@ -426,7 +456,7 @@ begin
 end;
 $$;
 comment on function private.required_training_join_by_hash(uuid,uuid,uuid) is
-  'For the status rule over everyone: no nested loop, merge join or sort where a hash serves, for the rest of the calling function (which restores them by its SET clause).';
+  'For the status rule over more than one person: no nested loop, merge join or sort where a hash serves, for the rest of the calling function (which restores them by its SET clause).';
 revoke all on function private.required_training_join_by_hash(uuid,uuid,uuid) from public;
 grant execute on function private.required_training_join_by_hash(uuid,uuid,uuid) to authenticated, service_role;
 
@@ -616,21 +646,29 @@ begin
   perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
   -- Counted inside the status rule's own statement; the scope rule only for those who are not
   -- national administrators (who see everyone).
+  -- The people are counted first by what the counts depend on (services, organisation, course and
+  -- status: a few thousand groups nationally, each status worked out once), then each group is
+  -- counted under each of its services.
   return query execute private.required_training_states_query() || $q$,
-  counted as (
-    select s.service, st.course_id,
-           count(*) as people,
-           count(*) filter (where st.status = 'done') as compliant,
-           count(*) filter (where st.status = 'due-soon') as due_soon,
-           count(*) filter (where st.status = 'overdue') as overdue,
-           count(*) filter (where st.status = 'in-progress') as in_progress
+  grouped as (
+    select st.services, st.organisation_id, st.course_id, st.status, count(*) as n
     from statuses st
-    -- each of the person's services (one row of no service for a person of none)
-    cross join lateral unnest(case when cardinality(st.services) = 0 then array[null]::public.service_code[]
-                                   else st.services end) s(service)
+    group by st.services, st.organisation_id, st.course_id, st.status
+  ),
+  counted as (
+    select s.service, g.course_id,
+           sum(g.n)::bigint as people,
+           coalesce(sum(g.n) filter (where g.status = 'done'), 0)::bigint as compliant,
+           coalesce(sum(g.n) filter (where g.status = 'due-soon'), 0)::bigint as due_soon,
+           coalesce(sum(g.n) filter (where g.status = 'overdue'), 0)::bigint as overdue,
+           coalesce(sum(g.n) filter (where g.status = 'in-progress'), 0)::bigint as in_progress
+    from grouped g
+    -- each of the people's services (one row of no service for people of none)
+    cross join lateral unnest(case when cardinality(g.services) = 0 then array[null]::public.service_code[]
+                                   else g.services end) s(service)
     where ($2::public.service_code is null or s.service = $2)
-      and ($7 or private.compliance_in_scope($2, array_remove(array[s.service], null), st.organisation_id))
-    group by s.service, st.course_id
+      and ($7 or private.compliance_in_scope($2, array_remove(array[s.service], null), g.organisation_id))
+    group by s.service, g.course_id
   )
   select k.service, k.course_id, c.title, k.people, k.compliant, k.due_soon, k.overdue, k.in_progress
   from counted k
@@ -700,15 +738,20 @@ begin
   perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
   if v_organisation is null then
     return query execute private.required_training_states_query() || $q$,
-    counted as (
-      select st.organisation_id as group_id, st.course_id,
-             count(*) as people,
-             count(*) filter (where st.status = 'done') as compliant,
-             count(*) filter (where st.status = 'due-soon') as due_soon,
-             count(*) filter (where st.status = 'overdue') as overdue,
-             count(*) filter (where st.status = 'in-progress') as in_progress
+    grouped as (
+      select st.organisation_id, st.course_id, st.status, count(*) as n
       from statuses st
-      group by st.organisation_id, st.course_id
+      group by st.organisation_id, st.course_id, st.status
+    ),
+    counted as (
+      select g.organisation_id as group_id, g.course_id,
+             sum(g.n)::bigint as people,
+             coalesce(sum(g.n) filter (where g.status = 'done'), 0)::bigint as compliant,
+             coalesce(sum(g.n) filter (where g.status = 'due-soon'), 0)::bigint as due_soon,
+             coalesce(sum(g.n) filter (where g.status = 'overdue'), 0)::bigint as overdue,
+             coalesce(sum(g.n) filter (where g.status = 'in-progress'), 0)::bigint as in_progress
+      from grouped g
+      group by g.organisation_id, g.course_id
     )
     select k.group_id, null::uuid, o.name,
            exists (select 1 from public.units u where u.organisation_id = k.group_id),
@@ -728,17 +771,22 @@ begin
       union all
       select $6, $6 where $6::uuid is not null
     ),
-    counted as (
-      select g.group_id, st.course_id,
-             count(*) as people,
-             count(*) filter (where st.status = 'done') as compliant,
-             count(*) filter (where st.status = 'due-soon') as due_soon,
-             count(*) filter (where st.status = 'overdue') as overdue,
-             count(*) filter (where st.status = 'in-progress') as in_progress
+    grouped as (
+      select st.unit_id, st.services, st.organisation_id, st.course_id, st.status, count(*) as n
       from statuses st
-      left join groups g on g.unit_id = st.unit_id
+      group by st.unit_id, st.services, st.organisation_id, st.course_id, st.status
+    ),
+    counted as (
+      select gr.group_id, st.course_id,
+             sum(st.n)::bigint as people,
+             coalesce(sum(st.n) filter (where st.status = 'done'), 0)::bigint as compliant,
+             coalesce(sum(st.n) filter (where st.status = 'due-soon'), 0)::bigint as due_soon,
+             coalesce(sum(st.n) filter (where st.status = 'overdue'), 0)::bigint as overdue,
+             coalesce(sum(st.n) filter (where st.status = 'in-progress'), 0)::bigint as in_progress
+      from grouped st
+      left join groups gr on gr.unit_id = st.unit_id
       where ($7 or private.compliance_in_scope($2, st.services, st.organisation_id))
-      group by g.group_id, st.course_id
+      group by gr.group_id, st.course_id
     )
     select $5, k.group_id, u.name,
            k.group_id is distinct from $6 and exists (select 1 from public.units d where d.parent_id = k.group_id),
