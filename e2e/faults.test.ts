@@ -76,7 +76,7 @@ describe('the database unreachable while a form is being filled in', () => {
     const newName = 'Francesca Faulkner-Smith';
     const newEmail = `fran_${id}@example.test`;
     await page.getByLabel('Full name').fill(newName);
-    await page.getByLabel('Email').fill(newEmail);
+    await page.getByLabel('Email', { exact: true }).fill(newEmail);
     proxy.cut();
     await page.getByRole('button', { name: 'Save Changes' }).click();
 
@@ -84,7 +84,7 @@ describe('the database unreachable while a form is being filled in', () => {
     await alert.getByText(MESSAGE).waitFor();
     // What was typed is still there, and nothing was saved.
     expect(await page.getByLabel('Full name').inputValue()).toBe(newName);
-    expect(await page.getByLabel('Email').inputValue()).toBe(newEmail);
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(newEmail);
     const { token } = await apiLogin(account.username, account.password);
     expect((await apiCall('GET', '/user', token)).json.name).toBe(account.name);
     await expectAccessible(page);
