@@ -37,7 +37,7 @@ describe('the database unreachable while a form is being filled in', () => {
       anonKey: env('SUPABASE_ANON_KEY'),
       serviceRoleKey: env('SUPABASE_SERVICE_ROLE_KEY'),
       dbUrl: proxy.url,
-      log: () => {},
+      log: (line: string) => process.stderr.write(`[fault fn] ${line}\n`),
     });
     browser = await launchBrowser();
     const context = await browser.newContext({ timezoneId: 'Europe/London', locale: 'en-GB' });
