@@ -13,7 +13,8 @@ function Toasts() {
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>
-      <Notifications limit={1} position="top-right" containerWidth={420} />
+      {/* Below the 60 px header, so that a toast never covers the bell or the account menu. */}
+      <Notifications limit={1} position="top-right" containerWidth={420} styles={{ root: { top: 'calc(60px + var(--mantine-spacing-xs))' } }} />
     </Suspense>
   );
 }
