@@ -557,7 +557,7 @@ export function createAuth({ sql, keys, publicUrl, mailer = null, securePassword
       await sendMail([
         { to: user.email, subject: 'Confirm email change', text: `Confirm the change of your email to ${email} with the code: ${current}` },
         { to: email, subject: 'Confirm email change', text: `Confirm this new email address with the code: ${next}` },
-      ], 'email change');
+      ], 'change');
     } catch (error) {
       // Undone, so the account does not show a pending change whose codes never arrived.
       await sql`update auth.users set email_change = ${user.email_change ?? ''},
