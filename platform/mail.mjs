@@ -194,6 +194,7 @@ const STYLE = `
   caption { text-align: left; font-weight: 600; padding: 0.5rem 0; }
   th, td { text-align: left; vertical-align: top; padding: 0.5rem; border-bottom: 1px solid #c4cdd5; overflow-wrap: anywhere; }
   thead th { border-bottom: 2px solid #52606d; }
+  th[scope="row"] { overflow-wrap: normal; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0; }
   dt { font-weight: 600; }
   dd { margin: 0; overflow-wrap: anywhere; }
@@ -202,13 +203,16 @@ const STYLE = `
   pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f6f8; border: 1px solid #c4cdd5; padding: 0.75rem; margin: 0; }
   iframe { width: 100%; height: 32rem; border: 1px solid #52606d; resize: vertical; background: #ffffff; }
   .muted { color: #52606d; }
+  .messages td:last-child { white-space: nowrap; }
   @media (max-width: 40rem) {
-    thead { position: absolute; left: -10000px; }
-    table, tbody, tr, td { display: block; width: 100%; }
-    tr { border-bottom: 2px solid #52606d; padding: 0.5rem 0; }
-    td { border: 0; padding: 0.125rem 0; }
-    td::before { content: attr(data-label) ": "; font-weight: 600; }
+    /* The list becomes one card a message; each cell names its column. */
+    .messages thead { position: absolute; left: -10000px; }
+    .messages, .messages caption, .messages tbody, .messages tr, .messages td { display: block; width: 100%; }
+    .messages tr { border-bottom: 2px solid #52606d; padding: 0.5rem 0; }
+    .messages td { border: 0; padding: 0.125rem 0; white-space: normal; }
+    .messages td::before { content: attr(data-label) ": "; font-weight: 600; }
     dl { grid-template-columns: 1fr; }
+    dd { margin-bottom: 0.25rem; }
   }
 `;
 
@@ -252,7 +256,7 @@ export function listPage(messages, info = {}) {
 <p>Every email the local platform sends${info.smtp ? ` (SMTP on ${escapeHtml(info.smtp)})` : ''} is kept here, in memory, until the platform stops. <a href="/">Refresh</a></p>
 ${
   messages.length
-    ? `<table>
+    ? `<table class="messages">
 <caption>${escapeHtml(count)}, newest first (times in UK time)</caption>
 <thead><tr><th scope="col">Subject</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Received</th></tr></thead>
 <tbody>
