@@ -2,7 +2,7 @@
 // and the pages a person reads, which must stay inert whatever a message holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailbox, londonDateTime, MESSAGE_HTML_CSP, startMailServer, startSmtpCatcher } from './mail.mjs';
-import { createMailer } from './mailer.mjs';
+import { createMailer, DEFAULT_FROM, smtpFromEnv } from './mailer.mjs';
 import AxeBuilder from '@axe-core/playwright';
 import { AXE_TAGS, contrastProblems, cspViolations, expectAccessible, launchBrowser, screenshot } from '../e2e/browser.ts';
 
@@ -87,6 +87,17 @@ describe('mail catcher: SMTP in, JSON out', () => {
     const small = createMailbox({ max: 2 });
     for (const n of [1, 2, 3]) small.add(/** @type {any} */ ({ ID: String(n) }));
     expect(small.messages.map((m) => m.ID)).toEqual(['3', '2']);
+  });
+});
+
+describe('mailer settings from the environment', () => {
+  it('uses another SMTP server only when both SMTP_HOST and SMTP_PORT are set, and refuses a bad port', () => {
+    expect(smtpFromEnv({})).toBeNull();
+    expect(smtpFromEnv({ SMTP_HOST: 'smtp.example.uk' })).toBeNull();
+    expect(smtpFromEnv({ SMTP_HOST: 'smtp.example.uk', SMTP_PORT: '587' })).toEqual({ host: 'smtp.example.uk', port: 587, from: DEFAULT_FROM, secure: false, user: undefined, pass: undefined });
+    expect(smtpFromEnv({ SMTP_HOST: 'smtp.example.uk', SMTP_PORT: '465', SMTP_SECURE: 'true', SMTP_USER: 'u', SMTP_PASS: 'p', SMTP_FROM: 'A <a@example.uk>' }))
+      .toEqual({ host: 'smtp.example.uk', port: 465, from: 'A <a@example.uk>', secure: true, user: 'u', pass: 'p' });
+    expect(() => smtpFromEnv({ SMTP_HOST: 'smtp.example.uk', SMTP_PORT: 'abc' })).toThrow(/SMTP_PORT/);
   });
 });
 
@@ -196,4 +207,49 @@ describe('mail catcher: pages', () => {
       await browser.close();
     }
   });
+});
+
+describe('the platform wires the catcher', () => {
+  it('starts it, gives the function SMTP_HOST/SMTP_PORT/SMTP_FROM/SITE_URL, and SMTP_HOST/SMTP_PORT send Auth elsewhere', async () => {
+    const { groupMembers, startPlatformProcess } = await import('../scripts/platform-process.mjs');
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-mail-'));
+    // The platform's own catcher still starts; Auth and the function are pointed at this test's one.
+    const platform = await startPlatformProcess({ dataDir, env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(catcher.port), SMTP_FROM: 'Test Sender <sender@example.uk>' } });
+    try {
+      expect(platform.smtpPort).toEqual(expect.any(Number));
+      expect(platform.smtpUrl).toBe(`smtp://127.0.0.1:${platform.smtpPort}`);
+      expect(platform.smtpPort).not.toBe(catcher.port);
+      expect((await fetch(`${platform.mailUrl}/`)).status).toBe(200);
+
+      const deno = groupMembers(platform.pid).find((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('functions/api/index.ts');
+        } catch {
+          return false;
+        }
+      });
+      expect(deno, 'the function process').toBeTruthy();
+      const env = Object.fromEntries(
+        fs.readFileSync(`/proc/${deno}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      );
+      expect(env).toMatchObject({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(catcher.port), SMTP_FROM: 'Test Sender <sender@example.uk>', SITE_URL: platform.url });
+
+      // Auth's reauthentication code for the demo student reaches the server SMTP_HOST/SMTP_PORT name.
+      const login = await platform.api('POST', '/login', { body: { username: 'student', password: 'password123' } });
+      expect(login.status).toBe(200);
+      const token = (await login.json()).session.access_token;
+      const sent = await fetch(`${platform.url}/auth/v1/reauthenticate`, { headers: { apikey: platform.anonKey, authorization: `Bearer ${token}` } });
+      expect(sent.status).toBe(200);
+      const message = mailbox.messages.find((m) => m.Subject === 'Confirm reauthentication');
+      expect(message?.From).toEqual({ Name: 'Test Sender', Address: 'sender@example.uk' });
+      expect(message?.Text).toMatch(/code: \d{6}/);
+      expect((await (await fetch(`${platform.mailUrl}/api/v1/messages`)).json()).total).toBe(0);
+    } finally {
+      await platform.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
