@@ -24,7 +24,7 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
  *   log?: (msg: string) => void }} [options]
  * notificationsEverySeconds: run private.decide_notifications(now()) this often (0 or absent: never).
  * env: where SMTP_HOST/SMTP_PORT (another SMTP server instead of the catcher), SMTP_FROM, SMTP_USER,
- *   SMTP_PASS and SMTP_SECURE are read (default process.env).
+ *   SMTP_PASS, SMTP_SECURE and SITE_URL are read (default process.env).
  */
 export async function startPlatform(options = {}) {
   const {
@@ -86,7 +86,8 @@ export async function startPlatform(options = {}) {
           SMTP_USER: smtp.user,
           SMTP_PASS: smtp.pass,
           SMTP_SECURE: smtp.secure ? 'true' : undefined,
-          SITE_URL: publicUrl,
+          // Where links in emails point: the web app, served by the gateway unless SITE_URL says otherwise.
+          SITE_URL: env.SITE_URL || publicUrl,
         },
       }),
       web ? buildWeb({ dataDir, anonKey: keys.anonKey, log }) : Promise.resolve(null),
