@@ -24,8 +24,11 @@ export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
  * @typedef {{ messages: Message[], add(message: Message): void, clear(): void }} Mailbox
  */
 
+/** What the kept messages may weigh together; the oldest go first. */
+const MAX_TOTAL_BYTES = 200 * 1024 * 1024;
+
 /** @returns {Mailbox} */
-export function createMailbox({ max = MAX_MESSAGES } = {}) {
+export function createMailbox({ max = MAX_MESSAGES, maxTotalBytes = MAX_TOTAL_BYTES } = {}) {
   /** @type {Message[]} */
   const messages = [];
   return {
@@ -33,6 +36,8 @@ export function createMailbox({ max = MAX_MESSAGES } = {}) {
     add(message) {
       messages.unshift(message);
       messages.length = Math.min(messages.length, max);
+      let total = messages.reduce((sum, m) => sum + (m.Size ?? 0), 0);
+      while (messages.length > 1 && total > maxTotalBytes) total -= messages.pop()?.Size ?? 0;
     },
     clear() {
       messages.length = 0;

@@ -83,10 +83,13 @@ describe('mail catcher: SMTP in, JSON out', () => {
     expect((await fetch(`${http.url}/api/v1/message/00000000-0000-0000-0000-000000000000`)).status).toBe(404);
   });
 
-  it('keeps only the newest messages past its cap', () => {
+  it('keeps only the newest messages past its cap on count and on total size', () => {
     const small = createMailbox({ max: 2 });
     for (const n of [1, 2, 3]) small.add(/** @type {any} */ ({ ID: String(n) }));
     expect(small.messages.map((m) => m.ID)).toEqual(['3', '2']);
+    const light = createMailbox({ maxTotalBytes: 250 });
+    for (const n of [1, 2, 3]) light.add(/** @type {any} */ ({ ID: String(n), Size: 100 }));
+    expect(light.messages.map((m) => m.ID)).toEqual(['3', '2']);
   });
 });
 
