@@ -62,11 +62,12 @@ export async function startPlatform(options = {}) {
     // the function send over SMTP to it, or to the server SMTP_HOST/SMTP_PORT name.
     const free = options.port === 0;
     const mailbox = createMailbox();
-    const catcher = await startSmtpCatcher({ mailbox, host, port: free ? 0 : (options.smtpPort ?? 54325), log });
+    // It takes mail from anyone who connects, so it listens on loopback only, whatever host is.
+    const catcher = await startSmtpCatcher({ mailbox, host: '127.0.0.1', port: free ? 0 : (options.smtpPort ?? 54325), log });
     stops.push(catcher.stop);
-    const mail = await startMailServer({ mailbox, host, port: free ? 0 : (options.mailPort ?? 54324), smtp: `${host}:${catcher.port}` });
+    const mail = await startMailServer({ mailbox, host, port: free ? 0 : (options.mailPort ?? 54324), smtp: `${catcher.host}:${catcher.port}` });
     stops.push(mail.stop);
-    const smtp = smtpFromEnv(env) ?? { host, port: catcher.port, from: env.SMTP_FROM || DEFAULT_FROM, secure: false, user: undefined, pass: undefined };
+    const smtp = smtpFromEnv(env) ?? { host: catcher.host, port: catcher.port, from: env.SMTP_FROM || DEFAULT_FROM, secure: false, user: undefined, pass: undefined };
     const mailer = createMailer(smtp);
     stops.push(() => mailer.close());
 
