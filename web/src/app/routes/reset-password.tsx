@@ -36,9 +36,11 @@ export function ResetPasswordRoute() {
     );
   }, []);
 
+  // Refused after the form was sent: the form is gone, so the focus goes to what replaced it.
+  const [refusedOnSubmit, setRefusedOnSubmit] = useState(false);
   useEffect(() => {
-    if (state === 'refused') heading.current?.focus();
-  }, [state]);
+    if (refusedOnSubmit) heading.current?.focus();
+  }, [refusedOnSubmit]);
 
   const changed = async () => {
     await queryClient.invalidateQueries({ queryKey: userKeys.current });
@@ -72,7 +74,13 @@ export function ResetPasswordRoute() {
             </Title>
             <Card withBorder padding="lg">
               <Text mb="md">Choose the password you will use to sign in from now on.</Text>
-              <ResetPasswordForm onChanged={() => void changed()} onLinkRefused={() => setState('refused')} />
+              <ResetPasswordForm
+                onChanged={() => void changed()}
+                onLinkRefused={() => {
+                  setRefusedOnSubmit(true);
+                  setState('refused');
+                }}
+              />
             </Card>
           </>
         )}
