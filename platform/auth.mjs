@@ -277,7 +277,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailbox 
    * @param {any} user
    * @param {string} sessionId
    * @param {number} authenticatedAt seconds, for amr
-   * @param {string} method how the session was opened (amr), e.g. password or recovery
+   * @param {string} method how the session was opened (amr), e.g. password or otp (an emailed link)
    */
   async function signAccessToken(user, sessionId, authenticatedAt, method = 'password') {
     const iat = Math.floor(Date.now() / 1000);
@@ -695,7 +695,8 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailbox 
         error_description: 'Email link is invalid or has expired',
       }).toString();
     } else {
-      const session = await openSession(user, request, 'recovery');
+      // amr 'otp', as GoTrue's implicit flow records every emailed link (only PKCE records 'recovery').
+      const session = await openSession(user, request, 'otp');
       target.hash = new URLSearchParams({
         access_token: session.access_token,
         expires_at: String(session.expires_at),
@@ -746,7 +747,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailbox 
     if (body.type === 'recovery') {
       const user = await consumeRecoveryToken(body.token_hash);
       if (!user) return fail(403, 'otp_expired', 'Token has expired or is invalid');
-      return json(200, await openSession(user, request, 'recovery'));
+      return json(200, await openSession(user, request, 'otp'));
     }
     if (body.type !== 'email_change') return fail(400, 'validation_failed', 'Only recovery and email_change tokens are supported here');
     const email = normaliseEmail(body.email);

@@ -207,7 +207,8 @@ describe('GET /verify (the emailed link)', () => {
     expect(fragment.get('expires_in')).toBe('3600');
     const accessToken = /** @type {string} */ (fragment.get('access_token'));
     const refreshToken = /** @type {string} */ (fragment.get('refresh_token'));
-    expect(decodeJwt(accessToken).amr).toEqual([expect.objectContaining({ method: 'recovery' })]);
+    // As GoTrue's implicit flow: an emailed link's session is an 'otp' one.
+    expect(decodeJwt(accessToken).amr).toEqual([expect.objectContaining({ method: 'otp' })]);
 
     // supabase-js takes the session and changes the password with it.
     const client = anonClient();
@@ -215,9 +216,9 @@ describe('GET /verify (the emailed link)', () => {
     expect(set.error).toBeNull();
     expect(set.data.user?.email).toBe(email);
     expect((await client.auth.updateUser({ password: 'new-pass-2' })).error).toBeNull();
-    // A refreshed token is still of a recovery session.
+    // A refreshed token still says how the session was opened.
     const refreshed = await client.auth.refreshSession();
-    expect(decodeJwt(/** @type {string} */ (refreshed.data.session?.access_token)).amr).toEqual([expect.objectContaining({ method: 'recovery' })]);
+    expect(decodeJwt(/** @type {string} */ (refreshed.data.session?.access_token)).amr).toEqual([expect.objectContaining({ method: 'otp' })]);
 
     expect((await anonClient().auth.signInWithPassword({ email, password: 'old-pass-1' })).error?.code).toBe('invalid_credentials');
     expect((await anonClient().auth.signInWithPassword({ email, password: 'new-pass-2' })).error).toBeNull();
@@ -250,7 +251,7 @@ describe('GET /verify (the emailed link)', () => {
     // Still unused: the right link within the hour works.
     expect((await follow(link)).hash).toContain('access_token=');
     expect(await sql`select 1 from auth.mfa_amr_claims c join auth.sessions s on s.id = c.session_id
-      join auth.users u on u.id = s.user_id where u.email = ${email} and c.authentication_method = 'recovery'`).toHaveLength(1);
+      join auth.users u on u.id = s.user_id where u.email = ${email} and c.authentication_method = 'otp'`).toHaveLength(1);
   });
 
   it('gives a banned (deactivated) person no working link', async () => {

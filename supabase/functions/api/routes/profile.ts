@@ -151,9 +151,10 @@ export function profileRoutes(config: Config, db: Db) {
     return c.body(null, 204);
   });
 
-  // "Forgot password?" and the welcome email (issue 19): the link in the email opens a session that
-  // Auth marks as a recovery (amr method 'recovery'); within the hour it was opened, that session
-  // may set a new password without the current one. Auth keeps this session and ends the others;
+  // "Forgot password?" and the welcome email (issue 19): the link in the email opens a session whose
+  // amr says an emailed link opened it ('otp' in Supabase Auth's implicit flow, 'recovery' under
+  // PKCE): it proves the mailbox, as the reset itself does. Within the hour it was opened, that
+  // session may set a new password without the current one. Auth keeps this session and ends the others;
   // then a temporary password no longer holds the person back (only after a password was set).
   routes.put('/password/recovery', async (c) => {
     const caller = requireUser(c);
@@ -187,14 +188,16 @@ export function profileRoutes(config: Config, db: Db) {
 
 /** How long after a recovery link was opened its session may set a password (Auth's link lifetime). */
 const RECOVERY_WINDOW_SECONDS = 3600;
+/** The amr methods of a session opened from an emailed link or code. */
+const EMAILED_LINK_METHODS = new Set(['otp', 'recovery']);
 
-/** Whether the token's amr claim says its session was opened by a recovery link within the hour. */
+/** Whether the token's amr claim says an emailed link (otp, recovery) opened its session within the hour. */
 function recoveryOpenedWithinHour(amr: unknown): boolean {
   if (!Array.isArray(amr)) return false;
   const now = Date.now() / 1000;
   return amr.some((entry) =>
     entry !== null && typeof entry === 'object' &&
-    (entry as { method?: unknown }).method === 'recovery' &&
+    EMAILED_LINK_METHODS.has(String((entry as { method?: unknown }).method)) &&
     typeof (entry as { timestamp?: unknown }).timestamp === 'number' &&
     now - (entry as { timestamp: number }).timestamp <= RECOVERY_WINDOW_SECONDS);
 }
