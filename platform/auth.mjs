@@ -55,6 +55,7 @@ class HttpError extends Error {
  * @property {import('./keys.mjs').Keys} keys signing keys
  * @property {string} publicUrl the platform's public base URL (issuer is <publicUrl>/auth/v1)
  * @property {import('./mailer.mjs').Mailer | null} [mailer] sends Auth's emails over SMTP (none: they are only logged)
+ * @property {string} [siteUrl] the web app's address (GoTrue's site_url): links may only lead to its origin
  * @property {boolean} [securePasswordChange] `[auth.email] secure_password_change`: a password change
  *   from a session older than 24 hours needs the code `GET /reauthenticate` emails (as GoTrue)
  * @property {boolean} [doubleConfirmChanges] `[auth.email] double_confirm_changes`: an email change
@@ -63,6 +64,12 @@ class HttpError extends Error {
 
 /** How long a reauthentication or email-change code is valid (GoTrue's default otp_exp). */
 const OTP_TTL_MS = 3600 * 1000;
+/** How long a password recovery link works (GoTrue's default otp_exp), and how often one may be
+ * emailed to the same address (GoTrue's smtp max_frequency). */
+const RECOVERY_TTL_MS = 3600 * 1000;
+const RECOVERY_EMAIL_INTERVAL_MS = 60 * 1000;
+/** A recovery token as the links carry it: 28 random bytes, hex (the length of GoTrue's token hash). */
+const RECOVERY_TOKEN_PATTERN = /^[0-9a-f]{56}$/;
 /** A session younger than this may change its password without reauthenticating (as GoTrue). */
 const RECENT_SESSION_MS = 24 * 3600 * 1000;
 
@@ -82,6 +89,12 @@ function otpHash(email, code) {
   return createHash('sha224').update(`${email}${code}`).digest('hex');
 }
 
+/** What auth.users.recovery_token holds: only a hash of the link's token, so a copy of the
+ * database opens no account. */
+function recoveryDigest(token) {
+  return createHash('sha256').update(token).digest('hex');
+}
+
 /** A six-digit one-time code. */
 function otpCode() {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -92,8 +105,26 @@ function otpCode() {
  * @param {AuthOptions} options
  * @returns {{ fetch(request: Request): Promise<Response>, verifyAccessToken(token: string): Promise<Record<string, any> | null> }}
  */
-export function createAuth({ sql, keys, publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false }) {
+export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false }) {
   const issuer = `${publicUrl.replace(/\/+$/, '')}/auth/v1`;
+  const site = new URL(siteUrl);
+
+  /**
+   * Where a link may send the person afterwards: a URL of the site's own origin, else the site URL
+   * itself (GoTrue's redirect allow list holds the site URL; anything else falls back to it).
+   * @param {unknown} value
+   */
+  function allowedRedirect(value) {
+    if (typeof value === 'string' && value !== '') {
+      try {
+        const target = new URL(value);
+        if (target.origin === site.origin) return target.href;
+      } catch {
+        // Not a URL: the site URL instead.
+      }
+    }
+    return site.href;
+  }
 
   // ---------------------------------------------------------------- users
 
@@ -246,8 +277,9 @@ export function createAuth({ sql, keys, publicUrl, mailer = null, securePassword
    * @param {any} user
    * @param {string} sessionId
    * @param {number} authenticatedAt seconds, for amr
+   * @param {string} method how the session was opened (amr), e.g. password or otp (an emailed link)
    */
-  async function signAccessToken(user, sessionId, authenticatedAt) {
+  async function signAccessToken(user, sessionId, authenticatedAt, method = 'password') {
     const iat = Math.floor(Date.now() / 1000);
     const exp = iat + ACCESS_TOKEN_TTL;
     const token = await new SignJWT({
@@ -258,7 +290,7 @@ export function createAuth({ sql, keys, publicUrl, mailer = null, securePassword
       user_metadata: user.raw_user_meta_data ?? {},
       role: user.role ?? 'authenticated',
       aal: 'aal1',
-      amr: [{ method: 'password', timestamp: authenticatedAt }],
+      amr: [{ method, timestamp: authenticatedAt }],
       session_id: sessionId,
       is_anonymous: false,
     })
@@ -279,8 +311,17 @@ export function createAuth({ sql, keys, publicUrl, mailer = null, securePassword
    * Starts a session for a user and answers GoTrue's session object.
    * @param {any} user
    * @param {Request} request
+   * @param {string} [method] how it was opened (recorded in auth.mfa_amr_claims, as GoTrue does)
    */
-  async function startSession(user, request) {
+  async function startSession(user, request, method = 'password') {
+    return json(200, await openSession(user, request, method));
+  }
+
+  /**
+   * Opens a session and answers GoTrue's session object as data.
+   * @param {any} user @param {Request} request @param {string} method
+   */
+  async function openSession(user, request, method) {
     const sessionId = randomUUID();
     const refreshToken = newRefreshToken();
     const ip = clientIp(request);
@@ -291,11 +332,14 @@ export function createAuth({ sql, keys, publicUrl, mailer = null, securePassword
       await tx`
         insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
         values (${ZERO_UUID}, ${refreshToken}, ${user.id}, false, now(), now(), null, ${sessionId})`;
+      await tx`
+        insert into auth.mfa_amr_claims (session_id, created_at, updated_at, authentication_method)
+        values (${sessionId}, now(), now(), ${method})`;
       await tx`update auth.users set last_sign_in_at = now(), updated_at = now() where id = ${user.id}`;
       await tx`update auth.identities set last_sign_in_at = now() where user_id = ${user.id}`;
     });
     const fresh = /** @type {any} */ (await findUser(user.id));
-    return sessionResponse(fresh, sessionId, refreshToken, Math.floor(Date.now() / 1000));
+    return sessionData(fresh, sessionId, refreshToken, Math.floor(Date.now() / 1000), method);
   }
 
   /**
@@ -303,17 +347,23 @@ export function createAuth({ sql, keys, publicUrl, mailer = null, securePassword
    * @param {string} sessionId
    * @param {string} refreshToken
    * @param {number} authenticatedAt
+   * @param {string} [method]
    */
-  async function sessionResponse(user, sessionId, refreshToken, authenticatedAt) {
-    const { token, exp } = await signAccessToken(user, sessionId, authenticatedAt);
-    return json(200, {
+  async function sessionResponse(user, sessionId, refreshToken, authenticatedAt, method) {
+    return json(200, await sessionData(user, sessionId, refreshToken, authenticatedAt, method));
+  }
+
+  /** @param {any} user @param {string} sessionId @param {string} refreshToken @param {number} authenticatedAt @param {string} [method] */
+  async function sessionData(user, sessionId, refreshToken, authenticatedAt, method = 'password') {
+    const { token, exp } = await signAccessToken(user, sessionId, authenticatedAt, method);
+    return {
       access_token: token,
       token_type: 'bearer',
       expires_in: ACCESS_TOKEN_TTL,
       expires_at: exp,
       refresh_token: refreshToken,
       user: await userJson(user),
-    });
+    };
   }
 
   /**
@@ -431,11 +481,13 @@ export function createAuth({ sql, keys, publicUrl, mailer = null, securePassword
       if (!presented) return invalidGrant('refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
       /** @type {Response | null} */
       let refused = null;
-      /** @type {{ user: any, sessionId: string, next: string, authenticatedAt: number } | null} */
+      /** @type {{ user: any, sessionId: string, next: string, authenticatedAt: number, method: string } | null} */
       let issued = null;
       await sql.begin(async (tx) => {
         const [row] = await tx`
-          select rt.id, rt.token, rt.revoked, rt.session_id, rt.user_id, s.created_at as session_created_at, s.not_after
+          select rt.id, rt.token, rt.revoked, rt.session_id, rt.user_id, s.created_at as session_created_at, s.not_after,
+            (select a.authentication_method from auth.mfa_amr_claims a where a.session_id = s.id
+             order by a.created_at desc limit 1) as method
           from auth.refresh_tokens rt join auth.sessions s on s.id = rt.session_id
           where rt.token = ${presented}
           for update of rt`;
@@ -469,11 +521,11 @@ export function createAuth({ sql, keys, publicUrl, mailer = null, securePassword
           values (${ZERO_UUID}, ${next}, ${user.id}, false, now(), now(), ${row.token}, ${row.session_id})`;
         await tx`update auth.sessions set refreshed_at = now(), updated_at = now() where id = ${row.session_id}`;
         const authenticatedAt = Math.floor(new Date(row.session_created_at ?? Date.now()).getTime() / 1000);
-        issued = { user, sessionId: row.session_id, next, authenticatedAt };
+        issued = { user, sessionId: row.session_id, next, authenticatedAt, method: row.method ?? 'password' };
       });
       if (refused) return refused;
       const done = /** @type {any} */ (issued);
-      return sessionResponse(done.user, done.sessionId, done.next, done.authenticatedAt);
+      return sessionResponse(done.user, done.sessionId, done.next, done.authenticatedAt, done.method);
     }
     return fail(400, 'validation_failed', 'unsupported_grant_type');
   }
@@ -571,10 +623,166 @@ export function createAuth({ sql, keys, publicUrl, mailer = null, securePassword
     return null;
   }
 
-  /** POST /verify {type: 'email_change', email, token}: one of the two codes of an email change. */
+  // ---------------------------------------------------------------- password recovery
+
+  /**
+   * A new recovery token for the user (replacing any earlier one): the token goes into the link,
+   * only its hash into auth.users. With `onlyIfQuiet`, nothing happens (null) when a link went to
+   * the address less than a minute ago, or to a banned (deactivated) user. One conditional update,
+   * so two requests at once cannot both send.
+   * @param {string} email @param {{ onlyIfQuiet: boolean }} options
+   * @returns {Promise<{ user: any, token: string } | null>}
+   */
+  async function issueRecoveryToken(email, { onlyIfQuiet }) {
+    const token = randomBytes(28).toString('hex');
+    const [user] = await sql`
+      update auth.users set recovery_token = ${recoveryDigest(token)}, recovery_sent_at = now(), updated_at = now()
+      where lower(email) = ${email} and is_sso_user = false and deleted_at is null
+        and (banned_until is null or banned_until <= now())
+        and (not ${onlyIfQuiet} or recovery_sent_at is null
+             or recovery_sent_at <= now() - make_interval(secs => ${RECOVERY_EMAIL_INTERVAL_MS / 1000}))
+      returning *`;
+    return user ? { user, token } : null;
+  }
+
+  /** @param {string} token @param {string} redirectTo */
+  function recoveryLink(token, redirectTo) {
+    return `${issuer}/verify?token=${token}&type=recovery&redirect_to=${encodeURIComponent(redirectTo)}`;
+  }
+
+  /**
+   * POST /recover {email} (?redirect_to=): emails a link to choose a new password. The answer is
+   * 200 {} whether or not the address has an account, was sent one a minute ago or is banned, so
+   * it tells nobody which addresses exist; the email is sent after answering for the same reason.
+   * @param {Request} request @param {URL} url
+   */
+  async function recover(request, url) {
+    const body = await readBody(request);
+    const email = normaliseEmail(body.email);
+    if (!email) return fail(422, 'validation_failed', 'Password recovery requires an email');
+    if (!EMAIL_PATTERN.test(email) || email.length > 255) {
+      return fail(400, 'validation_failed', 'Unable to validate email address: invalid format');
+    }
+    const redirectTo = allowedRedirect(url.searchParams.get('redirect_to') ?? body.redirect_to);
+    const issued = await issueRecoveryToken(email, { onlyIfQuiet: true });
+    if (issued) {
+      const link = recoveryLink(issued.token, redirectTo);
+      void Promise.resolve()
+        .then(() => sendRecoveryMail(issued.user.email, link))
+        .catch((error) => console.error('[auth] could not send the recovery email:', error));
+    }
+    return json(200, {});
+  }
+
+  /** @param {string} to @param {string} link */
+  async function sendRecoveryMail(to, link) {
+    const subject = 'Reset your password';
+    const text = [
+      'Someone asked to reset the password for this email address.',
+      '',
+      `Choose a new password: ${link}`,
+      '',
+      'The link works once and expires in 1 hour. If you did not ask for it, ignore this email: your password stays as it is.',
+    ].join('\n');
+    const html = [
+      '<p>Someone asked to reset the password for this email address.</p>',
+      `<p><a href="${escapeHtml(link)}">Choose a new password</a></p>`,
+      '<p>The link works once and expires in 1 hour. If you did not ask for it, ignore this email: your password stays as it is.</p>',
+    ].join('\n');
+    if (mailer) await mailer.send({ to, subject, text, html });
+    else console.log(`[auth] mail to ${to}: ${subject}\n${text}`);
+  }
+
+  /**
+   * Uses up a recovery token: the user whose token it is, when it is under an hour old and the
+   * user is not banned; the token is cleared in the same statement (single use). Opening the link
+   * also confirms the address, as GoTrue does.
+   * @param {unknown} token
+   */
+  async function consumeRecoveryToken(token) {
+    if (typeof token !== 'string' || !RECOVERY_TOKEN_PATTERN.test(token)) return null;
+    const [user] = await sql`
+      update auth.users set recovery_token = '', email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
+      where recovery_token = ${recoveryDigest(token)}
+        and recovery_sent_at > now() - make_interval(secs => ${RECOVERY_TTL_MS / 1000})
+        and deleted_at is null and (banned_until is null or banned_until <= now())
+      returning *`;
+    return user ?? null;
+  }
+
+  /**
+   * GET /verify?token&type=recovery&redirect_to: the link in the email. Signs the person in and
+   * sends them (303) to redirect_to with the session in the fragment, or with GoTrue's error
+   * fragment when the link is unknown, used or expired.
+   * @param {Request} request @param {URL} url
+   */
+  async function verifyLink(request, url) {
+    const redirectTo = allowedRedirect(url.searchParams.get('redirect_to'));
+    const target = new URL(redirectTo);
+    const type = url.searchParams.get('type');
+    const user = type === 'recovery' ? await consumeRecoveryToken(url.searchParams.get('token')) : null;
+    if (!user) {
+      target.hash = new URLSearchParams({
+        error: 'access_denied',
+        error_code: 'otp_expired',
+        error_description: 'Email link is invalid or has expired',
+      }).toString();
+    } else {
+      // amr 'otp', as GoTrue's implicit flow records every emailed link (only PKCE records 'recovery').
+      const session = await openSession(user, request, 'otp');
+      target.hash = new URLSearchParams({
+        access_token: session.access_token,
+        expires_at: String(session.expires_at),
+        expires_in: String(session.expires_in),
+        refresh_token: session.refresh_token,
+        token_type: 'bearer',
+        type: 'recovery',
+      }).toString();
+    }
+    return new Response(null, { status: 303, headers: { location: target.href, 'cache-control': 'no-store' } });
+  }
+
+  /**
+   * POST /admin/generate_link {type: 'recovery', email, redirect_to}: a recovery link for the
+   * caller (the service role) to send itself; no email goes out. 404 for an unknown address, 422
+   * for a banned (deactivated) user: they get no working link.
+   * @param {Request} request @param {URL} url
+   */
+  async function adminGenerateLink(request, url) {
+    await requireAdmin(request);
+    const body = await readBody(request);
+    if (body.type !== 'recovery') return fail(422, 'validation_failed', 'Only recovery links can be generated here');
+    const email = normaliseEmail(body.email);
+    if (!email || !EMAIL_PATTERN.test(email)) return fail(400, 'validation_failed', 'Unable to validate email address: invalid format');
+    const redirectTo = allowedRedirect(url.searchParams.get('redirect_to') ?? body.redirect_to ?? body.redirectTo);
+    const known = await findUserByEmail(email);
+    if (!known) return fail(404, 'user_not_found', 'User with this email not found');
+    const issued = await issueRecoveryToken(email, { onlyIfQuiet: false });
+    if (!issued) return fail(422, 'user_banned', 'User is banned');
+    return json(200, {
+      ...(await userJson(issued.user)),
+      action_link: recoveryLink(issued.token, redirectTo),
+      // The local Auth sends links only, never a code to type: no email_otp is valid.
+      email_otp: '',
+      hashed_token: issued.token,
+      verification_type: 'recovery',
+      redirect_to: redirectTo,
+    });
+  }
+
+  /**
+   * POST /verify {type, ...}: a recovery link's token as token_hash (answers a session), or one of
+   * the two codes of an email change {type: 'email_change', email, token}.
+   * @param {Request} request
+   */
   async function verify(request) {
     const body = await readBody(request);
-    if (body.type !== 'email_change') return fail(400, 'validation_failed', 'Only email_change codes are supported here');
+    if (body.type === 'recovery') {
+      const user = await consumeRecoveryToken(body.token_hash);
+      if (!user) return fail(403, 'otp_expired', 'Token has expired or is invalid');
+      return json(200, await openSession(user, request, 'otp'));
+    }
+    if (body.type !== 'email_change') return fail(400, 'validation_failed', 'Only recovery and email_change tokens are supported here');
     const email = normaliseEmail(body.email);
     const code = typeof body.token === 'string' ? body.token.trim() : '';
     if (!email || !code) return fail(400, 'validation_failed', 'Verify requires an email and a token');
@@ -780,6 +988,9 @@ export function createAuth({ sql, keys, publicUrl, mailer = null, securePassword
     if (path === '/user' && method === 'PUT') return putUser(request);
     if (path === '/reauthenticate' && method === 'GET') return reauthenticate(request);
     if (path === '/verify' && method === 'POST') return verify(request);
+    if (path === '/verify' && method === 'GET') return verifyLink(request, url);
+    if (path === '/recover' && method === 'POST') return recover(request, url);
+    if (path === '/admin/generate_link' && method === 'POST') return adminGenerateLink(request, url);
     if (path === '/logout' && method === 'POST') return logout(request, url);
     if (path === '/admin/users' && method === 'POST') return adminCreateUser(request);
     if (path === '/admin/users' && method === 'GET') return adminListUsers(request, url);
@@ -815,6 +1026,11 @@ function iso(value) {
   if (!value) return undefined;
   const date = value instanceof Date ? value : new Date(String(value));
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** @param {string} text */
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** @param {unknown} value */

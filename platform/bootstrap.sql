@@ -78,6 +78,8 @@ create table if not exists auth.users (
 );
 create unique index if not exists users_email_partial_key on auth.users (email) where is_sso_user = false;
 create index if not exists users_instance_id_idx on auth.users (instance_id);
+-- As Supabase Auth's own index: a recovery link is looked up by the hash of its token.
+create unique index if not exists recovery_token_idx on auth.users (recovery_token) where recovery_token !~ '^[0-9 ]*$';
 
 create table if not exists auth.identities (
   provider_id text not null,
@@ -107,6 +109,17 @@ create table if not exists auth.sessions (
   tag text
 );
 create index if not exists sessions_user_id_idx on auth.sessions (user_id);
+
+-- How each session was opened (password, recovery), as Supabase Auth keeps it: the amr claim of
+-- every access token of the session, refreshed ones included.
+create table if not exists auth.mfa_amr_claims (
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  authentication_method text not null,
+  id uuid primary key default gen_random_uuid(),
+  unique (session_id, authentication_method)
+);
 
 create table if not exists auth.refresh_tokens (
   instance_id uuid,

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPGlite } from './pglite.mjs';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { startScratchDatabase } from './scratch-database.mjs';
 import postgres from 'postgres';
 import { createClient } from '@supabase/supabase-js';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
@@ -17,24 +16,6 @@ import { createMailbox, startSmtpCatcher } from './mail.mjs';
 import { DEFAULT_FROM, createMailer } from './mailer.mjs';
 import { freePort } from './ports.mjs';
 import net from 'node:net';
-
-/**
- * A scratch database: in-memory PGlite with the bootstrap applied, served on a free port.
- * @returns {Promise<{ url: string, stop(): Promise<void> }>}
- */
-async function startScratchDatabase() {
-  const db = await createPGlite();
-  await db.exec(await readFile(new URL('./bootstrap.sql', import.meta.url), 'utf8'));
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 20 });
-  await server.start();
-  return {
-    url: `postgresql://postgres:postgres@${server.getServerConn()}/postgres`,
-    async stop() {
-      await server.stop();
-      await db.close();
-    },
-  };
-}
 
 /** @type {{ url: string, stop(): Promise<void> }} */
 let database;

@@ -39,6 +39,8 @@ export async function startPlatform(options = {}) {
   const port = options.port === 0 ? await freePort(0, host) : (options.port ?? 54321);
   const dbPort = options.dbPort === 0 ? await freePort(0, host) : (options.dbPort ?? 54322);
   const publicUrl = `http://${host}:${port}`;
+  // Where links in emails lead (GoTrue's site_url): the web app, served by the gateway unless SITE_URL says otherwise.
+  const siteUrl = env.SITE_URL || publicUrl;
   const stops = [];
   const stop = async () => {
     for (const fn of stops.splice(0).reverse()) {
@@ -87,8 +89,7 @@ export async function startPlatform(options = {}) {
           SMTP_USER: smtp.user,
           SMTP_PASS: smtp.pass,
           SMTP_SECURE: smtp.secure ? 'true' : undefined,
-          // Where links in emails point: the web app, served by the gateway unless SITE_URL says otherwise.
-          SITE_URL: env.SITE_URL || publicUrl,
+          SITE_URL: siteUrl,
         },
       }),
       web ? buildWeb({ dataDir, anonKey: keys.anonKey, log }) : Promise.resolve(null),
@@ -99,7 +100,7 @@ export async function startPlatform(options = {}) {
     const gateway = await startGateway({
       host,
       port,
-      auth: createAuth({ sql, keys, publicUrl, mailer, ...authSettings }),
+      auth: createAuth({ sql, keys, publicUrl, siteUrl, mailer, ...authSettings }),
       storage: createStorage({ sql, keys, dataDir, publicUrl }),
       functionsUrl: functions.url,
       webDir: webBuild?.dir ?? null,

@@ -43,7 +43,7 @@ create table public.notifications (
   constraint notifications_kind_known check (kind in (
     'training-assigned', 'training-due-soon', 'training-overdue', 'manager-escalation',
     'certificate-expiring', 'certificate-expired', 'certificate-issued',
-    'enrolment-approved', 'enrolment-declined')),
+    'enrolment-approved', 'enrolment-declined', 'account-welcome')),
   constraint notifications_email_status_known check (email_status in ('queued', 'sent', 'failed', 'skipped')),
   constraint notifications_email_attempts_range check (email_attempts >= 0),
   constraint notifications_link_path_shape check (link_path is null or link_path ~ '^/[^/]'),

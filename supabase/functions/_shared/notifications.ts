@@ -16,6 +16,11 @@ export const NOTIFICATION_KINDS = [
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
+/** Kinds no preference lists or switches off: the welcome to a new account (17_account_welcome.sql). */
+export const UNSWITCHABLE_NOTIFICATION_KINDS = ['account-welcome'] as const;
+/** Every kind a notice may have. */
+export type AnyNotificationKind = NotificationKind | (typeof UNSWITCHABLE_NOTIFICATION_KINDS)[number];
+
 /** Overdue and expiry notices: their email cannot be switched off (the database's check agrees). */
 export const MANDATORY_NOTIFICATION_KINDS: readonly NotificationKind[] = ['training-overdue', 'certificate-expiring', 'certificate-expired'];
 
@@ -39,7 +44,7 @@ export const MANDATORY_EMAIL_MESSAGE = 'Email about overdue training and expirin
 /** One notice as GET /api/notifications lists it. */
 export interface Notification {
   id: string;
-  kind: NotificationKind;
+  kind: AnyNotificationKind;
   title: string;
   body: string;
   linkPath: string | null;

@@ -20,3 +20,15 @@ export const passwordChangeSchema = z
     path: ['confirmPassword'],
   });
 export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
+
+/** PUT /api/profile/password/recovery: a new password from a recovery link's session (no current one). */
+export const passwordRecoverySchema = z
+  .object({
+    newPassword: newPasswordField,
+    confirmPassword: confirmPasswordField,
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  });
+export type PasswordRecoveryInput = z.infer<typeof passwordRecoverySchema>;

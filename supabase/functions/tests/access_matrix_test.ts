@@ -121,6 +121,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'PUT /api/profile/password': {
     body: (_w, p) => ({ currentPassword: p.password ?? 'x', newPassword: p.password ?? 'abcdefgh', confirmPassword: p.password ?? 'abcdefgh' }),
   },
+  // A password session is never a recovery link's: 403 for everyone signed in (issue 19).
+  'PUT /api/profile/password/recovery': { body: () => ({ newPassword: 'Matrix-recovered-1', confirmPassword: 'Matrix-recovered-1' }) },
   'POST /api/courses': {
     body: () => ({ title: 'Matrix course', description: 'A course created by the access matrix test.', service: 'UKPS' }),
   },
@@ -484,6 +486,18 @@ const DIRECT: Record<string, (w: World, p: Persona) => Promise<string>> = {
       if (session) await direct('POST', '/auth/v1/logout?scope=local', { ...p, token: session }).then(status);
     }
   },
+  // Issue 19: a reset link for any address answers alike whether the address has an account or not.
+  'POST /auth/v1/recover (known and unknown address)': async (_w, p) => {
+    const ask = async (email: string) => {
+      const answer = await direct('POST', '/auth/v1/recover', p, JSON.stringify({ email }), 'application/json');
+      return `${answer.status} ${await answer.text()}`;
+    };
+    const known = await ask(learner.email ?? '');
+    const unknown = await ask(`nobody.${unique()}@example.test`);
+    return known === unknown ? `${known.split(' ')[0]} (the same answer)` : `${known} / ${unknown}`;
+  },
+  'POST /auth/v1/admin/generate_link': async (_w, p) =>
+    status(await direct('POST', '/auth/v1/admin/generate_link', p, JSON.stringify({ type: 'recovery', email: learner.email }), 'application/json')),
   'POST /auth/v1/signup (no apikey)': async () => {
     const answer = await fetch(`${config.supabaseUrl}/auth/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     return status(answer);

@@ -45,8 +45,14 @@ export const routes: RouteObject[] = [
       { path: 'course/:id/module/:moduleId', lazy: () => import('./routes/module').then((m) => ({ Component: m.ModuleRoute })) },
       { path: 'accessibility', lazy: () => import('./routes/accessibility').then((m) => ({ Component: m.AccessibilityRoute })) },
       { path: 'verify/:code', lazy: () => import('./routes/verify').then((m) => ({ Component: m.VerifyRoute })) },
+      { path: 'auth/forgot', lazy: () => import('./routes/forgot-password').then((m) => ({ Component: m.ForgotPasswordRoute })) },
       { path: '*', lazy: () => import('./routes/not-found').then((m) => ({ Component: m.NotFoundRoute })) },
     ],
+    }, {
+      // Outside RequirePasswordChosen: a reset link is how a person with a temporary password may
+      // also set their own (issue 19).
+      path: 'auth/reset',
+      lazy: () => import('./routes/reset-password').then((m) => ({ Component: m.ResetPasswordRoute })),
     }],
   },
 ];

@@ -156,9 +156,10 @@ export { ApiError };
 export const PASSWORD_CHANGE_REQUIRED = 'password_change_required';
 export const PASSWORD_CHANGE_REQUIRED_MESSAGE = 'Choose a new password before continuing';
 
-/** What a person who must still choose a new password may call: the change itself, sign-out, who
- * they are, and the public settings that the page shell shows. */
-const ALLOWED_WHILE_PASSWORD_CHANGE_PENDING = /^\/api\/(profile\/password|logout|login|register|user|settings)\/?$/;
+/** What a person who must still choose a new password may call: the change itself (with the current
+ * password, or from a recovery link's session), sign-out, who they are, and the public settings
+ * that the page shell shows. */
+const ALLOWED_WHILE_PASSWORD_CHANGE_PENDING = /^\/api\/(profile\/password(\/recovery)?|logout|login|register|user|settings)\/?$/;
 
 /**
  * A signed-in person flagged must_change_password (a temporary password from an admin or an

@@ -4,8 +4,8 @@
 // here. The preferences: routes/notification-preferences.ts.
 import { Hono } from 'hono';
 import {
+  type AnyNotificationKind,
   type Notification,
-  type NotificationKind,
   notificationListQuerySchema,
   type NotificationPage,
 } from '../../_shared/notifications.ts';
@@ -21,7 +21,7 @@ const NOTICE_NOT_FOUND = 'Notification not found';
 
 interface NoticeRow {
   id: string;
-  kind: NotificationKind;
+  kind: AnyNotificationKind;
   title: string;
   body: string;
   linkPath: string | null;

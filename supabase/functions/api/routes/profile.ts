@@ -4,7 +4,12 @@
 // sign-in limit).
 import { Hono } from 'hono';
 import type { AuthSession } from '../../_shared/domain.ts';
-import { CURRENT_PASSWORD_INCORRECT, passwordChangeSchema, profileSchema } from '../../_shared/profile.ts';
+import {
+  CURRENT_PASSWORD_INCORRECT,
+  passwordChangeSchema,
+  passwordRecoverySchema,
+  profileSchema,
+} from '../../_shared/profile.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
@@ -146,5 +151,53 @@ export function profileRoutes(config: Config, db: Db) {
     return c.body(null, 204);
   });
 
+  // "Forgot password?" and the welcome email (issue 19): the link in the email opens a session whose
+  // amr says an emailed link opened it ('otp' in Supabase Auth's implicit flow, 'recovery' under
+  // PKCE): it proves the mailbox, as the reset itself does. Within the hour it was opened, that
+  // session may set a new password without the current one. Auth keeps this session and ends the others;
+  // then a temporary password no longer holds the person back (only after a password was set).
+  routes.put('/password/recovery', async (c) => {
+    const caller = requireUser(c);
+    const input = await jsonBody(c, passwordRecoverySchema);
+    if (!recoveryOpenedWithinHour(caller.db.claims.amr)) {
+      throw new ApiError(403, 'This page needs the link from a password reset email. Ask for a new link.');
+    }
+    await refuseCommonPassword(input.newPassword, 'newPassword');
+    const asUser = { apikey: config.anonKey, authorization: `Bearer ${caller.token}`, 'content-type': 'application/json' };
+    const response = await fetch(`${config.supabaseUrl}/auth/v1/user`, {
+      method: 'PUT',
+      headers: asUser,
+      body: JSON.stringify({ password: input.newPassword }),
+    });
+    if (response.status === 400 || response.status === 422) {
+      const body = await response.json().catch(() => ({}));
+      const message = String(body.msg ?? body.message ?? 'Password could not be changed');
+      throw new ApiError(400, message, { newPassword: message });
+    }
+    await response.body?.cancel();
+    if (!response.ok) throw new Error(`Auth password update failed with ${response.status}`);
+    const others = await fetch(`${config.supabaseUrl}/auth/v1/logout?scope=others`, { method: 'POST', headers: asUser });
+    await others.body?.cancel();
+    if (!others.ok) throw new Error(`Ending the other sessions failed with ${others.status}`);
+    await passwordChosen(caller.userId);
+    return c.body(null, 204);
+  });
+
   return routes;
+}
+
+/** How long after a recovery link was opened its session may set a password (Auth's link lifetime). */
+const RECOVERY_WINDOW_SECONDS = 3600;
+/** The amr methods of a session opened from an emailed link or code. */
+const EMAILED_LINK_METHODS = new Set(['otp', 'recovery']);
+
+/** Whether the token's amr claim says an emailed link (otp, recovery) opened its session within the hour. */
+function recoveryOpenedWithinHour(amr: unknown): boolean {
+  if (!Array.isArray(amr)) return false;
+  const now = Date.now() / 1000;
+  return amr.some((entry) =>
+    entry !== null && typeof entry === 'object' &&
+    EMAILED_LINK_METHODS.has(String((entry as { method?: unknown }).method)) &&
+    typeof (entry as { timestamp?: unknown }).timestamp === 'number' &&
+    now - (entry as { timestamp: number }).timestamp <= RECOVERY_WINDOW_SECONDS);
 }

@@ -1,5 +1,6 @@
 // Login form: @mantine/form with the shared loginSchema; server field errors land under the fields.
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Link } from 'react-router';
 import { useState } from 'react';
 import { visibilityToggleProps as TOGGLE_PROPS } from './password-toggle';
 import { useForm } from '@mantine/form';
@@ -64,6 +65,11 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
           key={form.key('password')}
           {...form.getInputProps('password')}
         />
+        <Group justify="flex-end" mt={-8}>
+          <Anchor component={Link} to="/auth/forgot" size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
         <Button type="submit" fullWidth loading={login.isPending}>
           Login
         </Button>

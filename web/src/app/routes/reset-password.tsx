@@ -1,0 +1,90 @@
+// /auth/reset (issue 19): where a password reset or welcome email's link lands. Auth has put the
+// recovery session in the URL fragment (or its error, for a used or expired link); the page keeps
+// the session, removes the tokens from the address bar, and asks for the new password. Outside
+// RequirePasswordChosen: a person who still holds a temporary password sets their own here.
+import { Alert, Anchor, Card, Center, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { readRecoveryFragment, startRecoverySession } from '@/features/auth/api/recovery';
+import { ResetPasswordForm } from '@/features/auth/components/ResetPasswordForm';
+import { PageSpinner } from '@/components/PageSpinner';
+import { readStoredSession } from '@/lib/supabase';
+import { userKeys } from '@/lib/query-keys';
+import { PageMeta } from '@/lib/page/page-meta';
+
+type State = 'starting' | 'ready' | 'refused';
+
+export function ResetPasswordRoute() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [state, setState] = useState<State>('starting');
+  const started = useRef(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    // Once: the fragment is read and removed on the first run (React's strict mode runs effects twice).
+    if (started.current) return;
+    started.current = true;
+    const fragment = readRecoveryFragment(window.location.hash);
+    if (fragment.kind !== 'none') window.history.replaceState(window.history.state, '', window.location.pathname);
+    if (fragment.kind === 'error') return setState('refused');
+    if (fragment.kind === 'none') return setState(readStoredSession() ? 'ready' : 'refused');
+    startRecoverySession(fragment).then(
+      () => setState('ready'),
+      () => setState('refused'),
+    );
+  }, []);
+
+  // Refused after the form was sent: the form is gone, so the focus goes to what replaced it.
+  const [refusedOnSubmit, setRefusedOnSubmit] = useState(false);
+  useEffect(() => {
+    if (refusedOnSubmit) heading.current?.focus();
+  }, [refusedOnSubmit]);
+
+  const changed = async () => {
+    await queryClient.invalidateQueries({ queryKey: userKeys.current });
+    void navigate('/dashboard', { replace: true });
+  };
+
+  if (state === 'starting') return <PageSpinner label="Checking your link" />;
+
+  return (
+    <Center py="lg">
+      <Stack w="100%" maw={440} gap="md">
+        <PageMeta title="Choose a new password" description="Choose a new password for your account." />
+        {state === 'refused' ? (
+          <>
+            <Title order={1} ta="center" size="h2" ref={heading} tabIndex={-1}>
+              This link has expired
+            </Title>
+            <Alert color="red" variant="light" title="The link cannot be used" role="alert">
+              A password link works once, for 1 hour. This one has been used, has expired or is incomplete.
+            </Alert>
+            <Text ta="center">
+              <Anchor component={Link} to="/auth/forgot">
+                Ask for a new link
+              </Anchor>
+            </Text>
+          </>
+        ) : (
+          <>
+            <Title order={1} ta="center" size="h2">
+              Choose a new password
+            </Title>
+            <Card withBorder padding="lg">
+              <Text mb="md">Choose the password you will use to sign in from now on.</Text>
+              <ResetPasswordForm
+                onChanged={() => void changed()}
+                onLinkRefused={() => {
+                  setRefusedOnSubmit(true);
+                  setState('refused');
+                }}
+              />
+            </Card>
+          </>
+        )}
+      </Stack>
+    </Center>
+  );
+}
