@@ -40,12 +40,14 @@ create table public.notifications (
   email_next_attempt_at timestamptz,
   email_last_error text,
   email_sent_at timestamptz,
+  email_resends integer not null default 0,
   constraint notifications_kind_known check (kind in (
     'training-assigned', 'training-due-soon', 'training-overdue', 'manager-escalation',
     'certificate-expiring', 'certificate-expired', 'certificate-issued',
     'enrolment-approved', 'enrolment-declined')),
   constraint notifications_email_status_known check (email_status in ('queued', 'sent', 'failed', 'skipped')),
   constraint notifications_email_attempts_range check (email_attempts >= 0),
+  constraint notifications_email_resends_range check (email_resends >= 0),
   constraint notifications_link_path_shape check (link_path is null or link_path ~ '^/[^/]'),
   constraint notifications_once unique nulls not distinct
     (recipient_id, kind, person_id, course_id, subject_id, occasion, threshold, cycle)
