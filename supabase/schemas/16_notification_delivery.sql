@@ -84,6 +84,7 @@ returns table (
 language plpgsql security definer
 set search_path = ''
 as $$
+#variable_conflict use_column
 begin
   if p_now is null or p_limit is null or p_limit not between 1 and 1000
      or p_lease_seconds is null or p_lease_seconds not between 10 and 86400 then
