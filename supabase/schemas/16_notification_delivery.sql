@@ -186,7 +186,7 @@ begin
     raise exception 'Notification not found' using errcode = 'P0002';
   end if;
   if v_row.email_status not in ('sent', 'failed') then
-    raise exception 'Only a sent or failed email can be sent again' using errcode = 'P0409';
+    raise exception 'Only a sent or failed email can be sent again' using errcode = '55000';
   end if;
   update public.notifications n set
     email_status = 'queued', email_attempts = 0, email_next_attempt_at = null, email_last_error = null,
@@ -200,6 +200,6 @@ begin
 end;
 $$;
 comment on function private.resend_notification_email(uuid) is
-  'Administrators (national, or of the recipient''s organisation): requeues a sent or failed email and audits notification.resent. P0002 when not found or not theirs; P0409 when it is queued or skipped.';
+  'Administrators (national, or of the recipient''s organisation): requeues a sent or failed email and audits notification.resent. P0002 when not found or not theirs; 55000 when it is queued or skipped.';
 revoke all on function private.resend_notification_email(uuid) from public;
 grant execute on function private.resend_notification_email(uuid) to authenticated;

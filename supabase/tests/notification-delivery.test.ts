@@ -183,7 +183,7 @@ describe.each(backends)('notification delivery on $name', ({ create }) => {
     const mine = await notice(db, member);
     const theirs = await notice(db, outsider);
     const resend = (who: Persona | null, id: string) => queryAs<{ status: string }>(db, who, 'select private.resend_notification_email($1) as status', [id]);
-    expect(await sqlState(() => resend(orgAdmin, mine))).toBe('P0409'); // still queued
+    expect(await sqlState(() => resend(orgAdmin, mine))).toBe('55000'); // still queued
     for (const c of await claim(3000)) await record(c.id, c.attempt, c.id === mine ? null : 'boom', 3000);
     expect((await state(mine)).email_status).toBe('sent');
     expect(await sqlState(() => resend(orgAdmin, theirs))).toBe('P0002');

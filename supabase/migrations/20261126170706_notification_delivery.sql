@@ -142,7 +142,7 @@ begin
     raise exception 'Notification not found' using errcode = 'P0002';
   end if;
   if v_row.email_status not in ('sent', 'failed') then
-    raise exception 'Only a sent or failed email can be sent again' using errcode = 'P0409';
+    raise exception 'Only a sent or failed email can be sent again' using errcode = '55000';
   end if;
   update public.notifications n set
     email_status = 'queued', email_attempts = 0, email_next_attempt_at = null, email_last_error = null,
@@ -180,7 +180,7 @@ COMMENT ON FUNCTION "private"."email_retry_delay"(integer) IS 'Backoff after the
 
 COMMENT ON FUNCTION "private"."record_notification_email"(uuid, integer, text, timestamp with time zone) IS 'Delivery worker: records attempt p_attempt of an email as sent (p_error null) or failed: queued again after 1 min, 5 min, 30 min, 2 h, 6 h, then failed. Returns the new status, or null when that attempt is no longer the current claim (its lease ran out and another worker took it).';
 
-COMMENT ON FUNCTION "private"."resend_notification_email"(uuid) IS 'Administrators (national, or of the recipient''s organisation): requeues a sent or failed email and audits notification.resent. P0002 when not found or not theirs; P0409 when it is queued or skipped.';
+COMMENT ON FUNCTION "private"."resend_notification_email"(uuid) IS 'Administrators (national, or of the recipient''s organisation): requeues a sent or failed email and audits notification.resent. P0002 when not found or not theirs; 55000 when it is queued or skipped.';
 
 REVOKE ALL ON FUNCTION "private"."claim_notification_emails"(timestamp WITH time zone, integer, integer) FROM PUBLIC;
 
