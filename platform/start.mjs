@@ -13,7 +13,7 @@ import { startGateway } from './gateway.mjs';
 import { startFunctions } from './functions.mjs';
 import { buildWeb } from './web.mjs';
 import { freePort } from './ports.mjs';
-import { schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
+import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -82,7 +82,13 @@ export async function startPlatform(options = {}) {
     stops.push(gateway.stop);
 
     // Notifications (issue 19): the schedule pg_cron runs on hosted Supabase.
-    const notifications = startNotificationScheduler({ sql, everySeconds: options.notificationsEverySeconds ?? 0, log });
+    const deliverUrl = `${publicUrl}/functions/v1/api/notifications/deliver`;
+    const notifications = startNotificationScheduler({
+      sql,
+      everySeconds: options.notificationsEverySeconds ?? 0,
+      log,
+      deliver: () => deliverThrough({ url: deliverUrl, serviceRoleKey: keys.serviceRoleKey }),
+    });
     stops.push(notifications.stop);
 
     return {
@@ -93,6 +99,8 @@ export async function startPlatform(options = {}) {
       serviceRoleKey: keys.serviceRoleKey,
       mailUrl: mail.url,
       decideNotifications: notifications.runOnce,
+      // Sends the queued emails now, as the schedule does after each decision.
+      deliverNotifications: notifications.deliverOnce,
       stop,
     };
   } catch (error) {
