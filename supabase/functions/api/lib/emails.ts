@@ -46,21 +46,14 @@ export function siteLink(siteUrl: string, path: string | null): string {
   return `${siteUrl}${path}`;
 }
 
-/** The words of the link to the item, by kind. */
-function linkLabel(kind: string): string {
-  switch (kind) {
-    case 'manager-escalation':
-      return 'See their training';
-    case 'certificate-issued':
-      return 'See your certificate';
-    case 'certificate-expiring':
-    case 'certificate-expired':
-      return 'See your certificates';
-    case 'account-welcome':
-      return 'Choose your password';
-    default:
-      return 'Open the course';
-  }
+/** The words of the link to the item, by what it opens. */
+function linkLabel(kind: string, path: string | null): string {
+  if (kind === 'account-welcome') return 'Choose your password';
+  if (path?.startsWith('/course/')) return 'Open the course';
+  if (path?.startsWith('/team/')) return 'See their training';
+  if (path?.startsWith('/verify/')) return 'See the certificate';
+  if (path === '/certificates') return 'See your certificates';
+  return 'Open it on the site';
 }
 
 /** The email of one notification. */
@@ -70,7 +63,7 @@ export function renderNotificationEmail(notice: EmailNotice, site: EmailSite): R
   const subject = oneLine(welcome ? `Your account on ${siteName}` : notice.title);
   const itemLink = welcome && site.actionLink ? site.actionLink : siteLink(site.siteUrl, notice.linkPath);
   const preferencesLink = siteLink(site.siteUrl, PREFERENCES_PATH);
-  const label = linkLabel(notice.kind);
+  const label = linkLabel(notice.kind, notice.linkPath);
   const greeting = `Hello ${notice.recipientName.trim() || 'there'},`;
   const lines = welcome
     ? [

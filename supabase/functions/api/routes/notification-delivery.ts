@@ -52,18 +52,19 @@ function presentedKey(authorization: string | undefined, apikey: string | undefi
   return apikey ?? null;
 }
 
-export function notificationDeliverRoutes(config: Config, db: Db, mail: MailConfig | null = mailConfigFromEnv()) {
+/** mail: the SMTP settings; by default read from the environment at each call (SMTP_*, SITE_URL). */
+export function notificationDeliverRoutes(config: Config, db: Db, mail?: MailConfig | null) {
   const routes = new Hono<Env>();
 
   routes.post('/', async (c) => {
     const key = presentedKey(c.req.header('authorization'), c.req.header('apikey'));
     if (key === null) throw unauthorized();
     if (!(await sameSecret(key, config.serviceRoleKey))) throw new ApiError(403, SERVICE_ONLY);
-    const hasBody = c.req.header('content-length') !== undefined && c.req.header('content-length') !== '0' ||
-      c.req.header('transfer-encoding') !== undefined;
-    const { max } = hasBody ? await jsonBody(c, deliverBodySchema) : {};
-    if (!mail) throw new ApiError(503, 'Email is not set up: the function has no SMTP_HOST');
-    const result = await deliverNotifications(db, config, mail, { max });
+    // pg_net sends '{}'; a call without a body takes the defaults.
+    const { max } = c.req.raw.body !== null ? await jsonBody(c, deliverBodySchema) : {};
+    const smtp = mail === undefined ? mailConfigFromEnv() : mail;
+    if (!smtp) throw new ApiError(503, 'Email is not set up: the function has no SMTP_HOST');
+    const result = await deliverNotifications(db, config, smtp, { max });
     return c.json(result, 200, { 'cache-control': 'no-store' });
   });
 
