@@ -140,3 +140,17 @@ export const deliverBodySchema = z.strictObject({
   max: z.number({ error: 'Max must be a whole number from 1 to 5000' }).int('Max must be a whole number from 1 to 5000')
     .min(1, 'Max must be a whole number from 1 to 5000').max(5000, 'Max must be a whole number from 1 to 5000').optional(),
 }, { error: 'Unknown field' });
+
+/** Short names of the kinds for the administrators' Delivery list (any other kind shows as it is). */
+export const NOTIFICATION_KIND_NAMES: Record<string, string> = {
+  'training-assigned': 'Training assigned',
+  'training-due-soon': 'Training due soon',
+  'training-overdue': 'Training overdue',
+  'manager-escalation': 'Report overdue',
+  'certificate-expiring': 'Certificate expiring',
+  'certificate-expired': 'Certificate expired',
+  'certificate-issued': 'Certificate issued',
+  'enrolment-approved': 'Enrolment approved',
+  'enrolment-declined': 'Enrolment declined',
+  'account-welcome': 'Welcome',
+};
