@@ -24,6 +24,8 @@ export function useResendDelivery() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.post<Delivery>(`/notifications/${id}/resend`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...adminKeys.all, 'deliveries'] }),
+    // Other pages and filters are stale; the page on screen is not fetched again (the tab puts the
+    // answer in its row, so the row and its focused button stay where they are).
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...adminKeys.all, 'deliveries'], refetchType: 'none' }),
   });
 }

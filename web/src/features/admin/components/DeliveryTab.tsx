@@ -25,18 +25,11 @@ const STATUS_OPTIONS = [
   ...EMAIL_STATUSES.map((value) => ({ value, label: EMAIL_STATUS_LABELS[value] })),
 ];
 
-const STATUS_COLOURS: Record<EmailStatus, string | undefined> = {
-  queued: undefined,
-  sent: 'green.9',
-  failed: 'red.9',
-  skipped: undefined,
-};
-
 function StatusText({ delivery }: { delivery: Delivery }) {
   const retrying = delivery.status === 'queued' && delivery.attempts > 0 && delivery.nextAttemptAt;
   return (
     <Stack gap={2}>
-      <Text size="sm" fw={700} c={STATUS_COLOURS[delivery.status]}>{EMAIL_STATUS_LABELS[delivery.status]}</Text>
+      <Text size="sm" fw={700}>{EMAIL_STATUS_LABELS[delivery.status]}</Text>
       <Text size="sm">{delivery.attempts === 1 ? '1 attempt' : `${delivery.attempts} attempts`}</Text>
       {retrying ? <Text size="sm">Next try {formatDateTime(delivery.nextAttemptAt)}</Text> : null}
     </Stack>
@@ -121,12 +114,12 @@ export function DeliveryTab() {
                     <Table.Td><Text size="sm">{delivery.sentAt ? formatDateTime(delivery.sentAt) : '-'}</Text></Table.Td>
                     <Table.Td>
                       {canResend || queuedAgain ? (
-                        // aria-disabled, not disabled, once queued: a disabled button would lose the focus.
+                        // aria-disabled, not disabled (nor Mantine's loading, which disables): a disabled button loses the focus.
                         <Button
                           size="xs"
                           variant="default"
                           aria-disabled={queuedAgain || undefined}
-                          loading={resend.isPending && resend.variables === delivery.id}
+                          aria-busy={(resend.isPending && resend.variables === delivery.id) || undefined}
                           aria-label={queuedAgain
                             ? `Queued to send again to ${delivery.recipient.name}: ${delivery.title}`
                             : `Send again to ${delivery.recipient.name}: ${delivery.title}`}
@@ -147,7 +140,8 @@ export function DeliveryTab() {
         <Group justify="space-between">
           <Text size="sm">{data.total} emails</Text>
           <Pagination total={Math.ceil(data.total / DELIVERY_PAGE_SIZE)} value={page} onChange={setPage}
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
+            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            getItemProps={(item) => ({ 'aria-label': `Page ${item}` })} />
         </Group>
       ) : null}
     </Stack>
