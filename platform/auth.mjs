@@ -54,7 +54,7 @@ class HttpError extends Error {
  * @property {import('postgres').Sql} sql postgres.js client connected as the superuser
  * @property {import('./keys.mjs').Keys} keys signing keys
  * @property {string} publicUrl the platform's public base URL (issuer is <publicUrl>/auth/v1)
- * @property {{ send(message: { to: string, subject: string, text: string }): void }} [mailbox] where emails go
+ * @property {import('./mailer.mjs').Mailer | null} [mailer] sends Auth's emails over SMTP (none: they are only logged)
  * @property {boolean} [securePasswordChange] `[auth.email] secure_password_change`: a password change
  *   from a session older than 24 hours needs the code `GET /reauthenticate` emails (as GoTrue)
  * @property {boolean} [doubleConfirmChanges] `[auth.email] double_confirm_changes`: an email change
@@ -92,7 +92,7 @@ function otpCode() {
  * @param {AuthOptions} options
  * @returns {{ fetch(request: Request): Promise<Response>, verifyAccessToken(token: string): Promise<Record<string, any> | null> }}
  */
-export function createAuth({ sql, keys, publicUrl, mailbox = null, securePasswordChange = false, doubleConfirmChanges = false }) {
+export function createAuth({ sql, keys, publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false }) {
   const issuer = `${publicUrl.replace(/\/+$/, '')}/auth/v1`;
 
   // ---------------------------------------------------------------- users
@@ -484,10 +484,22 @@ export function createAuth({ sql, keys, publicUrl, mailbox = null, securePasswor
     return json(200, await userJson(user));
   }
 
-  /** @param {string} to @param {string} subject @param {string} text */
-  function sendMail(to, subject, text) {
-    if (mailbox) mailbox.send({ to, subject, text });
-    else console.log(`[auth] mail to ${to}: ${subject}\n${text}`);
+  /**
+   * Sends an email and waits for the SMTP server to take it. A failure is thrown as GoTrue answers
+   * it: 500 "Error sending ... email" (never a hang: the mailer has timeouts).
+   * @param {{ to: string, subject: string, text: string }[]} emails @param {string} what e.g. 'reauthentication'
+   */
+  async function sendMail(emails, what) {
+    if (!mailer) {
+      for (const { to, subject, text } of emails) console.log(`[auth] mail to ${to}: ${subject}\n${text}`);
+      return;
+    }
+    try {
+      await Promise.all(emails.map((email) => mailer.send(email)));
+    } catch (error) {
+      console.error(`[auth] sending the ${what} email failed: ${/** @type {Error} */ (error).message}`);
+      throw new HttpError(fail(500, 'unexpected_failure', `Error sending ${what} email`));
+    }
   }
 
   /** GET /reauthenticate: emails the signed-in user a code for a password change. */
@@ -497,7 +509,15 @@ export function createAuth({ sql, keys, publicUrl, mailbox = null, securePasswor
     const code = otpCode();
     await sql`update auth.users set reauthentication_token = ${otpHash(user.email, code)}, reauthentication_sent_at = now()
       where id = ${user.id}`;
-    sendMail(user.email, 'Confirm reauthentication', `Enter the code: ${code}`);
+    try {
+      await sendMail([{ to: user.email, subject: 'Confirm reauthentication', text: `Enter the code: ${code}` }], 'reauthentication');
+    } catch (error) {
+      // A code nobody received must not replace one that was (GoTrue rolls the change back).
+      await sql`update auth.users set reauthentication_token = ${user.reauthentication_token ?? ''},
+          reauthentication_sent_at = ${user.reauthentication_sent_at ?? null}
+        where id = ${user.id} and reauthentication_token = ${otpHash(user.email, code)}`;
+      throw error;
+    }
     return json(200, {});
   }
 
@@ -533,8 +553,21 @@ export function createAuth({ sql, keys, publicUrl, mailbox = null, securePasswor
         email_change_token_current = ${otpHash(user.email, current)}, email_change_confirm_status = 0,
         email_change_sent_at = now()
       where id = ${user.id}`;
-    sendMail(user.email, 'Confirm email change', `Confirm the change of your email to ${email} with the code: ${current}`);
-    sendMail(email, 'Confirm email change', `Confirm this new email address with the code: ${next}`);
+    try {
+      await sendMail([
+        { to: user.email, subject: 'Confirm email change', text: `Confirm the change of your email to ${email} with the code: ${current}` },
+        { to: email, subject: 'Confirm email change', text: `Confirm this new email address with the code: ${next}` },
+      ], 'change');
+    } catch (error) {
+      // Undone, so the account does not show a pending change whose codes never arrived.
+      await sql`update auth.users set email_change = ${user.email_change ?? ''},
+          email_change_token_new = ${user.email_change_token_new ?? ''},
+          email_change_token_current = ${user.email_change_token_current ?? ''},
+          email_change_confirm_status = ${user.email_change_confirm_status ?? 0},
+          email_change_sent_at = ${user.email_change_sent_at ?? null}
+        where id = ${user.id} and email_change_token_new = ${otpHash(email, next)}`;
+      throw error;
+    }
     return null;
   }
 

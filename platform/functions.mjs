@@ -10,12 +10,14 @@ const denoBin = path.join(repoRoot, 'node_modules', '.bin', 'deno');
 
 /**
  * @param {{ supabaseUrl: string, anonKey: string, serviceRoleKey: string, dbUrl: string, port?: number,
- *   preparedStatements?: boolean, log?: (line: string) => void }} options
+ *   preparedStatements?: boolean, env?: Record<string, string | undefined>, log?: (line: string) => void }} options
  *   preparedStatements: only for a real Postgres (the embedded PGlite keeps every connection in one session)
+ *   env: more of the function's environment (the SMTP settings and SITE_URL the platform gives it);
+ *   an undefined value leaves the variable out
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
  */
 export async function startFunctions({
-  supabaseUrl, anonKey, serviceRoleKey, dbUrl, port = 0, preparedStatements = false, log = (line) => process.stderr.write(line),
+  supabaseUrl, anonKey, serviceRoleKey, dbUrl, port = 0, preparedStatements = false, env = {}, log = (line) => process.stderr.write(line),
 }) {
   const listenPort = port || (await freePort());
   const functionDir = path.join(repoRoot, 'supabase', 'functions', 'api');
@@ -36,6 +38,7 @@ export async function startFunctions({
         SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey,
         SUPABASE_DB_URL: dbUrl,
         DB_PREPARED_STATEMENTS: preparedStatements ? 'on' : 'off',
+        ...env,
       },
     },
   );

@@ -13,6 +13,10 @@ import { loadKeys } from './keys.mjs';
 import { createAuth } from './auth.mjs';
 import { createStorage } from './storage.mjs';
 import { startGateway } from './gateway.mjs';
+import { createMailbox, startSmtpCatcher } from './mail.mjs';
+import { DEFAULT_FROM, createMailer } from './mailer.mjs';
+import { freePort } from './ports.mjs';
+import net from 'node:net';
 
 /**
  * A scratch database: in-memory PGlite with the bootstrap applied, served on a free port.
@@ -693,5 +697,93 @@ describe('auth: a new password ends sessions', () => {
     const again = /** @type {any} */ ((await anonClient().auth.signInWithPassword({ email, password: 'third-pass-3' })).data.session);
     await serviceClient().auth.admin.updateUserById(userId, { user_metadata: { name: 'Same' } });
     expect(await getUser(again.access_token)).toBe(200);
+  });
+});
+
+describe('auth: emails over SMTP', () => {
+  const mailbox = createMailbox();
+  /** @type {Awaited<ReturnType<typeof startSmtpCatcher>>} */
+  let catcher;
+  /** @type {net.Server} */
+  let silent;
+  /** @type {import('./mailer.mjs').Mailer[]} */
+  const mailers = [];
+  /** An Auth like the platform's (both [auth.email] settings on) sending through the given SMTP server. */
+  const authSendingTo = (/** @type {number} */ port, timeoutMs = 10_000) => {
+    const mailer = createMailer({ host: '127.0.0.1', port, timeoutMs });
+    mailers.push(mailer);
+    return createAuth({ sql, keys, publicUrl: gateway.url, mailer, securePasswordChange: true, doubleConfirmChanges: true });
+  };
+  const call = (/** @type {ReturnType<typeof createAuth>} */ auth, /** @type {string} */ path, /** @type {string} */ token, /** @type {RequestInit} */ init = {}) =>
+    auth.fetch(new Request(`${gateway.url}/auth/v1${path}`, {
+      ...init,
+      headers: { apikey: keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    }));
+  const signedIn = async () => {
+    const email = newEmail();
+    await anonClient().auth.signUp({ email, password: 'password-1' });
+    const { data } = await anonClient().auth.signInWithPassword({ email, password: 'password-1' });
+    return { email, token: /** @type {string} */ (data.session?.access_token), id: /** @type {string} */ (data.user?.id) };
+  };
+
+  beforeAll(async () => {
+    catcher = await startSmtpCatcher({ mailbox, port: 0 });
+    // Accepts connections and never says a word: a hung SMTP server.
+    silent = net.createServer(() => {});
+    await new Promise((resolve) => silent.listen(0, '127.0.0.1', () => resolve(undefined)));
+  });
+  afterAll(async () => {
+    for (const mailer of mailers) mailer.close();
+    await catcher?.stop();
+    await new Promise((resolve) => (silent ? silent.close(() => resolve(undefined)) : resolve(undefined)));
+  });
+
+  it('sends the reauthentication code and both email-change codes through SMTP, from the configured sender', async () => {
+    const auth = authSendingTo(catcher.port);
+    const person = await signedIn();
+    expect((await call(auth, '/reauthenticate', person.token)).status).toBe(200);
+    const [reauth] = mailbox.messages.filter((m) => m.To.some((t) => t.Address === person.email));
+    expect(reauth.Subject).toBe('Confirm reauthentication');
+    expect(reauth.Text).toMatch(/code: \d{6}/);
+    expect(reauth.From).toEqual({ Name: 'Emergency Services Learning', Address: 'noreply@emergency-services-learning.uk' });
+    expect(DEFAULT_FROM).toBe('Emergency Services Learning <noreply@emergency-services-learning.uk>');
+
+    const next = newEmail();
+    const change = await call(auth, '/user', person.token, { method: 'PUT', body: JSON.stringify({ email: next }) });
+    expect(change.status).toBe(200);
+    expect(mailbox.messages.find((m) => m.To.some((t) => t.Address === next))?.Text).toMatch(/new email address with the code: \d{6}/);
+    expect(mailbox.messages.filter((m) => m.To.some((t) => t.Address === person.email) && m.Subject === 'Confirm email change')).toHaveLength(1);
+  });
+
+  it('SMTP down: reauthentication answers 500 "Error sending reauthentication email" and keeps the code already sent', async () => {
+    const person = await signedIn();
+    expect((await call(authSendingTo(catcher.port), '/reauthenticate', person.token)).status).toBe(200);
+    const [before] = await sql`select reauthentication_token, reauthentication_sent_at from auth.users where id = ${person.id}`;
+    const down = authSendingTo(await freePort());
+    const answer = await call(down, '/reauthenticate', person.token);
+    expect(answer.status).toBe(500);
+    expect(await answer.json()).toMatchObject({ error_code: 'unexpected_failure', msg: 'Error sending reauthentication email' });
+    const [after] = await sql`select reauthentication_token, reauthentication_sent_at from auth.users where id = ${person.id}`;
+    expect(after).toEqual(before);
+  });
+
+  it('SMTP down: an email change answers 500 "Error sending change email" and leaves no pending change', async () => {
+    const person = await signedIn();
+    const answer = await call(authSendingTo(await freePort()), '/user', person.token, { method: 'PUT', body: JSON.stringify({ email: newEmail() }) });
+    expect(answer.status).toBe(500);
+    expect(await answer.json()).toMatchObject({ error_code: 'unexpected_failure', msg: 'Error sending change email' });
+    const [row] = await sql`select email, email_change, email_change_token_new, email_change_sent_at from auth.users where id = ${person.id}`;
+    expect(row).toEqual({ email: person.email, email_change: '', email_change_token_new: '', email_change_sent_at: null });
+    const user = await (await call(authSendingTo(catcher.port), '/user', person.token)).json();
+    expect(user.new_email).toBeUndefined();
+  });
+
+  it('a silent SMTP server fails the request after the timeout instead of holding it', async () => {
+    const person = await signedIn();
+    const port = /** @type {import('node:net').AddressInfo} */ (silent.address()).port;
+    const started = Date.now();
+    const answer = await call(authSendingTo(port, 500), '/reauthenticate', person.token);
+    expect(answer.status).toBe(500);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -7,7 +7,8 @@ import postgres from 'postgres';
 import { startDatabase } from './db.mjs';
 import { loadKeys } from './keys.mjs';
 import { createAuth, authSettingsFromConfig } from './auth.mjs';
-import { createMailbox, startMailServer } from './mail.mjs';
+import { createMailbox, startMailServer, startSmtpCatcher } from './mail.mjs';
+import { DEFAULT_FROM, createMailer, smtpFromEnv } from './mailer.mjs';
 import { createStorage } from './storage.mjs';
 import { startGateway } from './gateway.mjs';
 import { startFunctions } from './functions.mjs';
@@ -18,9 +19,12 @@ import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * @param {{ dataDir?: string, host?: string, port?: number, dbPort?: number, mailPort?: number, databaseUrl?: string,
- *   web?: boolean, notificationsEverySeconds?: number, log?: (msg: string) => void }} [options]
+ * @param {{ dataDir?: string, host?: string, port?: number, dbPort?: number, mailPort?: number, smtpPort?: number,
+ *   databaseUrl?: string, web?: boolean, notificationsEverySeconds?: number, env?: Record<string, string | undefined>,
+ *   log?: (msg: string) => void }} [options]
  * notificationsEverySeconds: run private.decide_notifications(now()) this often (0 or absent: never).
+ * env: where SMTP_HOST/SMTP_PORT (another SMTP server instead of the catcher), SMTP_FROM, SMTP_USER,
+ *   SMTP_PASS, SMTP_SECURE and SITE_URL are read (default process.env).
  */
 export async function startPlatform(options = {}) {
   const {
@@ -28,6 +32,7 @@ export async function startPlatform(options = {}) {
     host = '127.0.0.1',
     databaseUrl = undefined,
     web = true,
+    env = process.env,
     log = (msg) => console.log(msg),
   } = options;
   fs.mkdirSync(dataDir, { recursive: true });
@@ -52,6 +57,20 @@ export async function startPlatform(options = {}) {
     stops.push(() => sql.end({ timeout: 5 }));
 
     const keys = await loadKeys(dataDir);
+
+    // The mail catcher, as `supabase start` runs Mailpit (SMTP 54325, page and API 54324). Auth and
+    // the function send over SMTP to it, or to the server SMTP_HOST/SMTP_PORT name.
+    const free = options.port === 0;
+    const mailbox = createMailbox();
+    // It takes mail from anyone who connects, so it listens on loopback only, whatever host is.
+    const catcher = await startSmtpCatcher({ mailbox, host: '127.0.0.1', port: free ? 0 : (options.smtpPort ?? 54325), log });
+    stops.push(catcher.stop);
+    const mail = await startMailServer({ mailbox, host, port: free ? 0 : (options.mailPort ?? 54324), smtp: `${catcher.host}:${catcher.port}` });
+    stops.push(mail.stop);
+    const smtp = smtpFromEnv(env) ?? { host: catcher.host, port: catcher.port, from: env.SMTP_FROM || DEFAULT_FROM, secure: false, user: undefined, pass: undefined };
+    const mailer = createMailer(smtp);
+    stops.push(() => mailer.close());
+
     const [functions, webBuild] = await Promise.all([
       startFunctions({
         supabaseUrl: publicUrl,
@@ -59,20 +78,28 @@ export async function startPlatform(options = {}) {
         serviceRoleKey: keys.serviceRoleKey,
         dbUrl: database.url,
         preparedStatements: Boolean(databaseUrl),
+        // A contract with the function's email delivery (docs/ARCHITECTURE.md). SMTP_USER, SMTP_PASS
+        // and SMTP_SECURE only for a hosted server (undefined leaves them out of the child's environment).
+        env: {
+          SMTP_HOST: smtp.host,
+          SMTP_PORT: String(smtp.port),
+          SMTP_FROM: smtp.from,
+          SMTP_USER: smtp.user,
+          SMTP_PASS: smtp.pass,
+          SMTP_SECURE: smtp.secure ? 'true' : undefined,
+          // Where links in emails point: the web app, served by the gateway unless SITE_URL says otherwise.
+          SITE_URL: env.SITE_URL || publicUrl,
+        },
       }),
       web ? buildWeb({ dataDir, anonKey: keys.anonKey, log }) : Promise.resolve(null),
     ]);
     stops.push(functions.stop);
 
-    // Auth's emails go to the mail catcher (as `supabase start` runs Mailpit on 54324).
-    const mailbox = createMailbox();
-    const mail = await startMailServer({ mailbox, host, port: options.port === 0 ? 0 : (options.mailPort ?? 54324) });
-    stops.push(mail.stop);
     const authSettings = authSettingsFromConfig(fs.readFileSync(path.join(repoRoot, 'supabase', 'config.toml'), 'utf8'));
     const gateway = await startGateway({
       host,
       port,
-      auth: createAuth({ sql, keys, publicUrl, mailbox, ...authSettings }),
+      auth: createAuth({ sql, keys, publicUrl, mailer, ...authSettings }),
       storage: createStorage({ sql, keys, dataDir, publicUrl }),
       functionsUrl: functions.url,
       webDir: webBuild?.dir ?? null,
@@ -98,6 +125,8 @@ export async function startPlatform(options = {}) {
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
       mailUrl: mail.url,
+      smtpPort: catcher.port,
+      smtpUrl: catcher.url,
       decideNotifications: notifications.runOnce,
       // Sends the queued emails now, as the schedule does after each decision.
       deliverNotifications: notifications.deliverOnce,
@@ -135,7 +164,7 @@ export async function main(argv = process.argv.slice(2)) {
       `  App:             ${platform.url}`,
       `  API:             ${platform.url}/functions/v1/api`,
       `  Database:        ${platform.dbUrl}`,
-      `  Mail (Auth's emails): ${platform.mailUrl}/api/v1/messages`,
+      `  Mail catcher:    ${platform.mailUrl} (SMTP ${platform.smtpUrl})`,
       `  Anon key:        ${platform.anonKey}`,
       `  Service role key: ${platform.serviceRoleKey}`,
       '',
@@ -146,7 +175,7 @@ export async function main(argv = process.argv.slice(2)) {
     ].join('\n'),
   );
   // A machine-readable line for scripts that start the platform as a child process.
-  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey, mailUrl: platform.mailUrl })}`);
+  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey, mailUrl: platform.mailUrl, smtpPort: platform.smtpPort, smtpUrl: platform.smtpUrl })}`);
 
   let stopping = false;
   const shutdown = async () => {

@@ -7,6 +7,8 @@ import { ensureDependencies } from './ensure-deps.mjs';
 
 ensureDependencies();
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+// Links in emails point at Vite's dev server (its default port), which serves the app here.
+process.env.SITE_URL ||= 'http://localhost:5173';
 const { main } = await import('../platform/start.mjs');
 const platform = await main(['--no-web']);
 const vite = spawn(path.join(repoRoot, 'node_modules', '.bin', 'vite'), ['--config', 'web/vite.config.ts'], {

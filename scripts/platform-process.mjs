@@ -18,13 +18,13 @@ process.once('exit', () => {
 
 /**
  * @param {{ dataDir: string, port?: number, dbPort?: number, databaseUrl?: string, web?: boolean,
- *   timeoutMs?: number, quiet?: boolean }} options
+ *   timeoutMs?: number, quiet?: boolean, env?: Record<string, string> }} options env: more of its environment
  */
-export function startPlatformProcess({ dataDir, port = 0, dbPort = 0, databaseUrl = '', web = false, timeoutMs = 180_000, quiet = true }) {
+export function startPlatformProcess({ dataDir, port = 0, dbPort = 0, databaseUrl = '', web = false, timeoutMs = 180_000, quiet = true, env = {} }) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['platform/start.mjs', ...(web ? [] : ['--no-web'])], {
       cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DB_PORT: String(dbPort), DATABASE_URL: databaseUrl },
+      env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), DB_PORT: String(dbPort), DATABASE_URL: databaseUrl },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group: kill(-pid) reaches the Deno function and the CLI too
     });
@@ -117,7 +117,8 @@ async function waitForGroupToEnd(pgid, timeoutMs = 10_000) {
   }
 }
 
-function groupMembers(pgid) {
+/** The live processes of a process group (the platform's: node, the Deno function, the CLI). */
+export function groupMembers(pgid) {
   const members = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
