@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
 import { call, closePoolAfterTests, config, db, register, test, unique } from './helpers.ts';
-import { closeTransports, deliverNotifications, type MailConfig, messageIdFor } from '../api/lib/delivery.ts';
+import { closeTransports, deliverNotifications, type MailConfig, mailConfigFromEnv, messageIdFor } from '../api/lib/delivery.ts';
 import { escapeHtml, renderNotificationEmail } from '../api/lib/emails.ts';
 
 const SITE_URL = 'http://127.0.0.1:5173';
@@ -147,6 +147,14 @@ test('two deliver runs at once send each email once, with the notification\'s Me
   const message = catcher.find(messageId(ids[0]))!;
   assert.match(headerOf(message, 'To')!, new RegExp(learner.email.replace(/[.]/g, '\\.')));
   assert.equal(headerOf(message, 'Auto-Submitted'), 'auto-generated');
+  const [{ siteName: site }] = await db.sql<{ siteName: string }[]>`select site_name from public.settings`;
+  assert.equal(headerOf(message, 'From'), `${site} <notifications@example.test>`);
+  // SMTP_FROM as the platform gives it, a name and an address: the address is the sender's.
+  const env: Record<string, string> = { SMTP_HOST: 'smtp.example.test', SMTP_FROM: 'Emergency Services Learning <noreply@example.test>', SITE_URL: 'https://learn.example.test/' };
+  assert.deepEqual(mailConfigFromEnv((name) => env[name]), {
+    host: 'smtp.example.test', port: 587, secure: false, user: undefined, pass: undefined, from: 'noreply@example.test', siteUrl: 'https://learn.example.test',
+  });
+  assert.equal(mailConfigFromEnv(() => undefined), null);
   assert.match(message, /multipart\/alternative/);
   assert.doesNotMatch(message, /<img/i);
   // The site's name from the settings, the escaped title and name, the item and the preferences.
@@ -324,6 +332,35 @@ test('at send time: nothing for a deactivated person, and none to a manager abou
   assert.equal(catcher.countOf(messageId(gone)), 0);
   const rows = await statusOf([escalation.id, gone]);
   assert.deepEqual(rows.map((r) => r.emailStatus), ['skipped', 'skipped']);
+});
+
+test('through the platform: the schedule\'s call reaches the running function, which sends to the platform\'s mail catcher', async () => {
+  const mailUrl = (Deno.env.get('MAIL_URL') ?? '').replace(/\/+$/, '');
+  assert.ok(mailUrl, 'MAIL_URL names the platform\'s mail catcher');
+  await drain();
+  const learner = await person();
+  const ids = await queued(learner.id, 3, 'Manual Handling is overdue');
+  const endpoint = `${config.supabaseUrl}/functions/v1/api/notifications/deliver`;
+  const refused = await fetch(endpoint, { method: 'POST', headers: { apikey: config.anonKey, authorization: `Bearer ${config.anonKey}` } });
+  assert.equal(refused.status, 403);
+  await refused.body?.cancel();
+  const answer = await fetch(endpoint, {
+    method: 'POST',
+    headers: { apikey: config.serviceRoleKey, authorization: `Bearer ${config.serviceRoleKey}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const result = await answer.json();
+  assert.equal(answer.status, 200, JSON.stringify(result));
+  assert.equal(result.sent, 3);
+  const listed = await (await fetch(`${mailUrl}/api/v1/messages`)).json() as { messages: { MessageID: string; Subject: string; To: { Address: string }[] }[] };
+  const siteHost = new URL(config.supabaseUrl).hostname; // the platform's SITE_URL by default
+  for (const id of ids) {
+    const found = listed.messages.filter((m) => m.MessageID.startsWith(`notification.${id}.0@`));
+    assert.equal(found.length, 1, id);
+    assert.equal(found[0].Subject, 'Manual Handling is overdue');
+    assert.equal(found[0].To[0].Address, learner.email);
+    assert.ok(found[0].MessageID.endsWith(`@${siteHost}`));
+  }
 });
 
 test('(stop the SMTP server)', async () => {

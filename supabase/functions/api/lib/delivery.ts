@@ -22,9 +22,15 @@ export interface MailConfig {
   secure: boolean;
   user?: string;
   pass?: string;
+  /** The sender's address (the name shown is the site's name from the settings). */
   from: string;
   /** The web app's address, without a trailing slash. */
   siteUrl: string;
+}
+
+/** The address of SMTP_FROM, which may be `address` or `Name <address>`. */
+export function senderAddress(value: string): string {
+  return /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(value)?.[1] ?? value.trim();
 }
 
 /** The mail settings from the environment, or null when SMTP_HOST is not set (email off). */
@@ -39,7 +45,7 @@ export function mailConfigFromEnv(env: (name: string) => string | undefined = (n
     secure,
     user: env('SMTP_USER') || undefined,
     pass: env('SMTP_PASS') || undefined,
-    from: env('SMTP_FROM') || 'no-reply@example.uk',
+    from: senderAddress(env('SMTP_FROM') || 'noreply@example.uk'),
     siteUrl: (env('SITE_URL') || 'http://127.0.0.1:5173').replace(/\/+$/, ''),
   };
 }
