@@ -171,9 +171,14 @@ alter table public.notification_preferences enable row level security;
 -- Policies
 -- ---------------------------------------------------------------------------
 
-create policy "people read their own notices"
+-- Administrators read their people's too: the Delivery list (16_notification_delivery.sql).
+create policy "people read their own notices, administrators their people's"
   on public.notifications for select to authenticated
-  using (recipient_id = (select auth.uid()));
+  using (
+    recipient_id = (select auth.uid())
+    or (select private.is_admin())
+    or recipient_id in (select private.administered_person_ids())
+  );
 
 create policy "people mark their own notices read"
   on public.notifications for update to authenticated

@@ -11,8 +11,8 @@
 -- * At send time a notice is skipped (not sent) when the recipient is deactivated, has no address or
 --   switched the kind off, when the person an escalation is about no longer reports to the
 --   recipient, or when the person has left the organisation whose course it is about.
--- * Administrators read the notices of the people they administer (the Delivery list) and requeue a
---   sent or failed email (private.resend_notification_email, audited as notification.resent).
+-- * Administrators read the notices of the people they administer (the Delivery list; the select
+--   policy in 15_notifications.sql) and requeue a sent or failed email (private.resend_notification_email, audited as notification.resent).
 
 -- ---------------------------------------------------------------------------
 -- Comments
@@ -35,17 +35,6 @@ comment on column public.notifications.email_resends is
 create index notifications_created_idx on public.notifications (created_at desc, id desc);
 
 create index notifications_email_status_created_idx on public.notifications (email_status, created_at desc, id desc);
-
--- ---------------------------------------------------------------------------
--- Policies
--- ---------------------------------------------------------------------------
-
-create policy "administrators read the notices of the people they administer"
-  on public.notifications for select to authenticated
-  using (
-    (select private.is_admin())
-    or recipient_id in (select private.administered_person_ids())
-  );
 
 -- ---------------------------------------------------------------------------
 -- Functions

@@ -2,6 +2,8 @@
 
 SET local check_function_bodies = off;
 
+DROP POLICY "people read their own notices" ON "public"."notifications";
+
 ALTER TABLE "public"."notifications"
   ADD COLUMN "email_resends" integer NOT NULL DEFAULT 0;
 
@@ -163,10 +165,12 @@ CREATE INDEX notifications_created_idx ON public.notifications USING btree (crea
 
 CREATE INDEX notifications_email_status_created_idx ON public.notifications USING btree (email_status, created_at DESC, id DESC);
 
-CREATE POLICY "administrators read the notices of the people they administer" ON "public"."notifications"
+CREATE POLICY "people read their own notices, administrators their people's" ON "public"."notifications"
   FOR SELECT
   TO "authenticated"
-  USING ((( SELECT private.is_admin() AS is_admin) OR (recipient_id IN ( SELECT private.administered_person_ids() AS administered_person_ids))));
+  USING
+    (((recipient_id = ( SELECT auth.uid() AS uid)) OR ( SELECT private.is_admin() AS is_admin) OR (recipient_id IN ( SELECT private.administered_person_ids() AS
+    administered_person_ids))));
 
 COMMENT ON COLUMN "public"."notifications"."email_attempts" IS 'Delivery attempts of the current send (one per claim); the fencing token of private.record_notification_email.';
 
