@@ -173,6 +173,18 @@ test('two deliver runs at once send each email once, with the notification\'s Me
   assert.ok(!email.html.includes('<Safety>'));
   assert.ok(!email.html.includes('<b>O'));
   assert.ok(email.html.includes(`href="${SITE_URL}/profile"`));
+
+  // A welcome (issue 19's account-welcome): the set-password link Auth made at send time, escaped.
+  const link = `${config.supabaseUrl}/auth/v1/verify?token=abc&type=recovery&redirect_to=${SITE_URL}/auth/reset`;
+  const welcome = renderNotificationEmail(
+    { kind: 'account-welcome', title: `Welcome to ${siteName}`, body: 'Your account has been created.', linkPath: null, recipientName: 'Wyn', data: { username: 'wyn.new' } },
+    { siteName, siteUrl: SITE_URL, actionLink: link },
+  );
+  assert.equal(welcome.subject, `Your account on ${siteName}`);
+  assert.match(welcome.text, /Your username is wyn\.new\./);
+  assert.ok(welcome.text.includes(`Choose your password: ${link}`));
+  assert.ok(welcome.html.includes(`href="${escapeHtml(link)}"`));
+  assert.ok(!welcome.html.includes('&type=recovery'));
 });
 
 test('a run killed half-way (claimed, never recorded): its emails go out once after the lease, with the rest', async () => {

@@ -66,6 +66,7 @@ interface ClaimedRow {
   title: string;
   body: string;
   linkPath: string | null;
+  data: Record<string, unknown> | null;
   recipientEmail: string;
   recipientName: string;
 }
@@ -169,7 +170,7 @@ export async function deliverNotifications(db: Db, config: Config, mail: MailCon
   while (result.claimed < max) {
     const { rows, siteName } = await db.withServiceRole(async (tx) => {
       const rows = await tx<ClaimedRow[]>`
-        select id, attempt, resends, kind, title, body, link_path, recipient_email, recipient_name
+        select id, attempt, resends, kind, title, body, data, link_path, recipient_email, recipient_name
         from private.claim_notification_emails(coalesce(${now()}::timestamptz, now()),
           ${Math.min(BATCH_SIZE, max - result.claimed)}, ${LEASE_SECONDS})`;
       const [settings] = rows.length > 0 ? await tx<{ siteName: string }[]>`select site_name from public.settings where id` : [];
@@ -182,7 +183,7 @@ export async function deliverNotifications(db: Db, config: Config, mail: MailCon
       try {
         const actionLink = row.kind === 'account-welcome' ? await setPasswordLink(config, mail, row.recipientEmail) : undefined;
         const email = renderNotificationEmail(
-          { kind: row.kind, title: row.title, body: row.body, linkPath: row.linkPath, recipientName: row.recipientName },
+          { kind: row.kind, title: row.title, body: row.body, linkPath: row.linkPath, recipientName: row.recipientName, data: row.data ?? {} },
           { siteName, siteUrl: mail.siteUrl, actionLink },
         );
         await transport.sendMail({

@@ -10,6 +10,8 @@ export interface EmailNotice {
   body: string;
   linkPath: string | null;
   recipientName: string;
+  /** The facts the notice was made from (account-welcome: the username). */
+  data?: Record<string, unknown>;
 }
 
 export interface EmailSite {
@@ -65,10 +67,12 @@ export function renderNotificationEmail(notice: EmailNotice, site: EmailSite): R
   const preferencesLink = siteLink(site.siteUrl, PREFERENCES_PATH);
   const label = linkLabel(notice.kind, notice.linkPath);
   const greeting = `Hello ${notice.recipientName.trim() || 'there'},`;
+  const username = typeof notice.data?.username === 'string' ? notice.data.username : '';
+  // A welcome's own body speaks of "the email we sent": this is that email, so it says it itself.
   const lines = welcome
     ? [
       `An account has been made for you on ${siteName}.`,
-      notice.body,
+      username ? `Your username is ${username}.` : '',
       'Use the link below to choose your own password. It works once and expires after a short time; if it has expired, use "Forgot password?" on the sign-in page.',
     ]
     : [notice.title, notice.body];
