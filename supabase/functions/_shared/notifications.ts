@@ -152,5 +152,6 @@ export const NOTIFICATION_KIND_NAMES: Record<string, string> = {
   'certificate-issued': 'Certificate issued',
   'enrolment-approved': 'Enrolment approved',
   'enrolment-declined': 'Enrolment declined',
+  'manager-digest': 'Weekly team digest',
   'account-welcome': 'Welcome',
 };

@@ -53,6 +53,7 @@ function linkLabel(kind: string, path: string | null): string {
   if (kind === 'account-welcome') return 'Choose your password';
   if (path?.startsWith('/course/')) return 'Open the course';
   if (path?.startsWith('/team/')) return 'See their training';
+  if (path === '/team') return 'See your team';
   if (path?.startsWith('/verify/')) return 'See the certificate';
   if (path === '/certificates') return 'See your certificates';
   return 'Open it on the site';
