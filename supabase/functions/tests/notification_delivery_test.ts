@@ -124,6 +124,9 @@ test('deliver: the service role key only (401 without a key, 403 with any other)
   assert.ok(bad.json.fields);
   assert.equal((await call('POST', '/api/notifications/deliver', { headers: { ...service, 'content-type': 'application/json' }, raw: '{' })).status, 400);
   assert.equal((await call('GET', '/api/notifications/deliver', { headers: service })).status !== 200, true);
+  assert.equal((await call('POST', '/api/notifications/deliver', { headers: service, raw: '' })).status, 200);
+  assert.equal((await call('POST', '/api/notifications/deliver', { headers: service, raw: 'x'.repeat(5000) })).status, 413);
+  assert.equal((await call('POST', '/api/notifications/deliver', { headers: service, raw: '[1]' })).status, 400);
   const ok = await deliver({ max: 10 });
   assert.equal(ok.status, 200, ok.text);
   assert.deepEqual(Object.keys(ok.json).sort(), ['claimed', 'failed', 'sent']);
