@@ -76,13 +76,16 @@ export function startNotificationScheduler({ sql, everySeconds, log = (msg) => c
   };
 }
 
+/** Emails one scheduled call sends at most (as the hosted schedule's body in docs/ARCHITECTURE.md). */
+export const DELIVER_MAX = 2000;
+
 /**
  * The call pg_cron makes through pg_net on hosted Supabase: POST the function's deliver endpoint
  * with the service role key. Resolves to its answer ({ claimed, sent, failed }); rejects on any
  * other status.
- * @param {{ url: string, serviceRoleKey: string, max?: number }} options url: .../functions/v1/api/notifications/deliver
+ * @param {{ url: string, serviceRoleKey: string, max?: number }} options url: .../functions/v1/api/notifications/deliver; max: DELIVER_MAX
  */
-export async function deliverThrough({ url, serviceRoleKey, max }) {
+export async function deliverThrough({ url, serviceRoleKey, max = DELIVER_MAX }) {
   const response = await fetch(url, {
     method: 'POST',
     headers: { apikey: serviceRoleKey, authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'application/json' },

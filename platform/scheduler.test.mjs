@@ -105,7 +105,7 @@ describe('notification scheduler', () => {
     try {
       await until(async () => calls.length >= 2);
       expect(await runs()).toBeGreaterThan(before);
-      expect(calls[0]).toMatchObject({ method: 'POST', url: '/functions/v1/api/notifications/deliver', authorization: 'Bearer service-key', apikey: 'service-key', body: '{}' });
+      expect(calls[0]).toMatchObject({ method: 'POST', url: '/functions/v1/api/notifications/deliver', authorization: 'Bearer service-key', apikey: 'service-key', body: '{"max":2000}' });
       expect(logs).toContain('notifications: 2 emails sent, 1 failed');
       status = 503;
       const seen = calls.length;
