@@ -12,8 +12,8 @@
 --   on enrollments (a decline deletes the enrolment, so the decision is kept here for the function).
 --
 -- A person reads their own notices and may change only read_at; nobody inserts or deletes them
--- through the API roles. Email delivery (the email_* columns) is not built yet: notices stay 'queued'
--- (or 'skipped' when the person switched that kind off or has no address).
+-- through the API roles. A notice is written 'queued' for email (or 'skipped' when the person switched
+-- that kind off or has no address); delivery: 16_notification_delivery.sql.
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -117,7 +117,7 @@ comment on column public.notifications.read_at is
   'When the recipient marked it read; the only column they may change.';
 
 comment on column public.notifications.email_status is
-  'queued (to send) | sent | failed (retries spent) | skipped (switched off by the person, or no address). Delivery is not built yet.';
+  'queued (to send, or to retry) | sent | failed (retries spent) | skipped (not to be sent: switched off, no address, or no longer due at send time; the reason in email_last_error).';
 
 comment on table public.notification_preferences is
   'A person''s notification choices (no row = defaults: every email on, en-GB). Read and changed only by the person.';

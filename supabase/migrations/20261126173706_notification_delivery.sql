@@ -178,6 +178,8 @@ COMMENT ON COLUMN "public"."notifications"."email_next_attempt_at" IS 'When the 
 
 COMMENT ON COLUMN "public"."notifications"."email_resends" IS 'How often an administrator requeued the email (part of its Message-ID, so a resent copy is not taken for a duplicate).';
 
+COMMENT ON COLUMN "public"."notifications"."email_status" IS 'queued (to send, or to retry) | sent | failed (retries spent) | skipped (not to be sent: switched off, no address, or no longer due at send time; the reason in email_last_error).';
+
 COMMENT ON FUNCTION "private"."claim_notification_emails"(timestamp with time zone, integer, integer) IS 'Delivery worker: locks up to p_limit due queued emails (skip locked), skips those that must no longer be sent (deactivated, no address, switched off, no longer a report, left the organisation), counts an attempt and leases the rest for p_lease_seconds; returns them with the recipient''s address and name. 22023 on bad arguments.';
 
 COMMENT ON FUNCTION "private"."email_retry_delay"(integer) IS 'Backoff after the n-th failed delivery attempt: 1 min, 5 min, 30 min, 2 h, 6 h; null from the sixth (final).';
