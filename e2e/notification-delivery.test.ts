@@ -17,6 +17,7 @@ describe('the Delivery tab end to end', () => {
   let sql: postgres.Sql;
   const learner = { username: `dlv_${suffix}`, email: `dlv.${suffix}@example.uk`, name: `Dee Livery ${suffix}`, password: 'delivery-pass-1' };
   let failedId = '';
+  let learnerId = '';
 
   async function choose(label: string, option: string) {
     await page.getByLabel(label, { exact: true }).filter({ visible: true }).first().click();
@@ -28,23 +29,25 @@ describe('the Delivery tab end to end', () => {
     const registered = await apiCall('POST', '/register', undefined, { ...learner, confirmPassword: learner.password });
     expect(registered.status, registered.text).toBe(201);
     const id = registered.json.user.id as string;
-    // Three emails as the worker leaves them, newest first; then 30 older ones so there are pages.
+    learnerId = id;
+    // Three emails as the worker leaves them, newest first; then 30 older ones so there are pages. They
+    // are dated twenty years on, so no notice another test writes (some move time forward) comes first.
     const rows = await sql<{ id: string; title: string }[]>`
       insert into public.notifications (recipient_id, kind, person_id, occasion, title, link_path, created_at,
         email_status, email_attempts, email_last_error, email_sent_at, email_next_attempt_at)
       values
         (${id}::uuid, 'certificate-issued', ${id}::uuid, current_date - 3001, ${`Certificate issued ${suffix}`}, '/certificates',
-          now() - interval '3 minutes', 'sent', 1, null, now() - interval '2 minutes', null),
+          now() + interval '20 years' - interval '3 minutes', 'sent', 1, null, now() + interval '20 years' - interval '2 minutes', null),
         (${id}::uuid, 'training-overdue', ${id}::uuid, current_date - 3002, ${`Fire Safety is overdue ${suffix}`}, '/certificates',
-          now() - interval '2 minutes', 'failed', 6, 'connect ECONNREFUSED 127.0.0.1:54325', null, null),
+          now() + interval '20 years' - interval '2 minutes', 'failed', 6, 'connect ECONNREFUSED 127.0.0.1:54325', null, null),
         (${id}::uuid, 'training-due-soon', ${id}::uuid, current_date - 3003, ${`Fire Safety is due in 3 days ${suffix}`}, '/certificates',
-          now() - interval '1 minute', 'queued', 1, 'connect ECONNREFUSED 127.0.0.1:54325', null, now() + interval '1 minute')
+          now() + interval '20 years' - interval '1 minute', 'queued', 1, 'connect ECONNREFUSED 127.0.0.1:54325', null, now() + interval '1 minute')
       returning id, title`;
     failedId = rows.find((r) => r.title.startsWith('Fire Safety is overdue'))!.id;
     await sql`
       insert into public.notifications (recipient_id, kind, person_id, occasion, title, link_path, created_at, email_status, email_last_error)
       select ${id}::uuid, 'certificate-expiring', ${id}::uuid, current_date - 4000 - g, 'Older notice ' || g, '/certificates',
-             now() - interval '1 day' - make_interval(mins => g), 'skipped', 'Not sent: the recipient switched this email off'
+             now() + interval '20 years' - interval '1 day' - make_interval(mins => g), 'skipped', 'Not sent: the recipient switched this email off'
       from generate_series(1, 30) g`;
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
@@ -52,6 +55,7 @@ describe('the Delivery tab end to end', () => {
   });
   afterAll(async () => {
     await browser?.close();
+    if (learnerId && sql) await sql`delete from public.notifications where recipient_id = ${learnerId}::uuid`;
     await sql?.end();
   });
 

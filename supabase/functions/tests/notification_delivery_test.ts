@@ -88,11 +88,13 @@ async function person(role = 'STUDENT') {
   return { id: made.user.id as string, token: made.session.access_token as string, email: made.input.email, name: made.input.name };
 }
 
-/** n queued notices for the person, as private.decide_notifications writes them. */
+/** n queued notices for the person, as private.decide_notifications writes them; dated ten years on,
+ * so the Delivery list's first page shows them whatever other tests wrote (some move time forward). */
 async function queued(userId: string, n: number, title = 'Fire Safety is overdue'): Promise<string[]> {
   const rows = await db.sql<{ id: string }[]>`
-    insert into public.notifications (recipient_id, kind, person_id, occasion, title, body, link_path)
-    select ${userId}::uuid, 'training-overdue', ${userId}::uuid, current_date - 1000 - g, ${title}, 'It was due on 1 November 2026.', '/certificates'
+    insert into public.notifications (recipient_id, kind, person_id, occasion, title, body, link_path, created_at)
+    select ${userId}::uuid, 'training-overdue', ${userId}::uuid, current_date - 1000 - g, ${title}, 'It was due on 1 November 2026.', '/certificates',
+           now() + interval '10 years' - make_interval(secs => g)
     from generate_series(1, ${n}) g
     returning id`;
   return rows.map((r) => r.id);
