@@ -2,15 +2,21 @@
 // `select private.decide_notifications(now())`, which writes every notice then due, once each. A run
 // never overlaps the previous one here (the function is safe if two do, e.g. with a second
 // platform on the same database); a failure is logged and the next tick tries again, never crashing
-// the platform. Email delivery is not built yet: the notices it writes wait as 'queued'.
+// the platform. After each run it calls the function's delivery worker (POST
+// /api/notifications/deliver with the service role key), as pg_net does on hosted Supabase
+// (docs/ARCHITECTURE.md, "Notification emails"), which sends the queued emails.
 
 /**
- * @param {{ sql: import('postgres').Sql, everySeconds: number, log?: (msg: string) => void }} options
- * @returns {{ runOnce: () => Promise<number | null>, stop: () => Promise<void> }}
+ * @param {{ sql: import('postgres').Sql, everySeconds: number, log?: (msg: string) => void,
+ *   deliver?: () => Promise<unknown> }} options
+ *   deliver: sends the queued emails (deliverThrough); absent: the scheduler only decides.
+ * @returns {{ runOnce: () => Promise<number | null>, deliverOnce: () => Promise<unknown>, stop: () => Promise<void> }}
  */
-export function startNotificationScheduler({ sql, everySeconds, log = (msg) => console.log(msg) }) {
+export function startNotificationScheduler({ sql, everySeconds, log = (msg) => console.log(msg), deliver = null }) {
   let running = null;
+  let delivering = null;
   let stopped = false;
+  let lastDeliveryFailure = '';
 
   async function runOnce() {
     if (running) return running;
@@ -30,17 +36,65 @@ export function startNotificationScheduler({ sql, everySeconds, log = (msg) => c
     return running;
   }
 
-  const timer = everySeconds > 0 ? setInterval(() => { if (!stopped) void runOnce(); }, everySeconds * 1000) : null;
+  /** Sends what is queued; null when the worker failed (logged once per distinct failure). */
+  async function deliverOnce() {
+    if (!deliver) return null;
+    if (delivering) return delivering;
+    delivering = (async () => {
+      try {
+        const result = await deliver();
+        lastDeliveryFailure = '';
+        if (result && (result.sent > 0 || result.failed > 0)) log(`notifications: ${result.sent} emails sent, ${result.failed} failed`);
+        return result;
+      } catch (error) {
+        if (error.message !== lastDeliveryFailure) log(`notifications: delivery failed (${error.message}); trying again in ${everySeconds} s`);
+        lastDeliveryFailure = error.message;
+        return null;
+      } finally {
+        delivering = null;
+      }
+    })();
+    return delivering;
+  }
+
+  const tick = async () => {
+    await runOnce();
+    if (!stopped) await deliverOnce();
+  };
+  const timer = everySeconds > 0 ? setInterval(() => { if (!stopped) void tick(); }, everySeconds * 1000) : null;
   timer?.unref?.();
 
   return {
     runOnce,
+    deliverOnce,
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
       if (running) await running;
+      if (delivering) await delivering;
     },
   };
+}
+
+/** Emails one scheduled call sends at most (as the hosted schedule's body in docs/ARCHITECTURE.md). */
+export const DELIVER_MAX = 2000;
+
+/**
+ * The call pg_cron makes through pg_net on hosted Supabase: POST the function's deliver endpoint
+ * with the service role key. Resolves to its answer ({ claimed, sent, failed }); rejects on any
+ * other status.
+ * @param {{ url: string, serviceRoleKey: string, max?: number }} options url: .../functions/v1/api/notifications/deliver; max: DELIVER_MAX
+ */
+export async function deliverThrough({ url, serviceRoleKey, max = DELIVER_MAX }) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { apikey: serviceRoleKey, authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(max ? { max } : {}),
+    signal: AbortSignal.timeout(280_000),
+  });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(`HTTP ${response.status}${body?.message ? `: ${body.message}` : ''}`);
+  return body;
 }
 
 /**

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
 import { createPGlite } from './pglite.mjs';
-import { schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
+import http from 'node:http';
+import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
 
 let db;
 let server;
@@ -79,5 +80,41 @@ describe('notification scheduler', () => {
     expect(schedulerSeconds({ PORT: '0', NOTIFICATIONS_EVERY_SECONDS: '5' })).toBe(5);
     expect(schedulerSeconds({ NOTIFICATIONS_EVERY_SECONDS: '0' })).toBe(0);
     expect(() => schedulerSeconds({ NOTIFICATIONS_EVERY_SECONDS: 'often' })).toThrow(/NOTIFICATIONS_EVERY_SECONDS/);
+  });
+
+  it('after each decision it calls the deliver endpoint with the service role key; a failing call is logged once and retried', async () => {
+    // A small HTTP server in the function's place: it records each call and answers as the worker does.
+    const calls = [];
+    let status = 200;
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => { body += chunk; });
+      req.on('end', () => {
+        calls.push({ method: req.method, url: req.url, authorization: req.headers.authorization, apikey: req.headers.apikey, body });
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(status === 200 ? { claimed: 3, sent: 2, failed: 1 } : { message: 'Email is not set up' }));
+      });
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${server.address().port}/functions/v1/api/notifications/deliver`;
+    const logs = [];
+    const before = await runs();
+    const scheduler = startNotificationScheduler({
+      sql, everySeconds: 0.1, log: (m) => logs.push(m), deliver: () => deliverThrough({ url, serviceRoleKey: 'service-key' }),
+    });
+    try {
+      await until(async () => calls.length >= 2);
+      expect(await runs()).toBeGreaterThan(before);
+      expect(calls[0]).toMatchObject({ method: 'POST', url: '/functions/v1/api/notifications/deliver', authorization: 'Bearer service-key', apikey: 'service-key', body: '{"max":2000}' });
+      expect(logs).toContain('notifications: 2 emails sent, 1 failed');
+      status = 503;
+      const seen = calls.length;
+      await until(async () => calls.length >= seen + 3);
+      expect(logs.filter((m) => m.includes('delivery failed (HTTP 503: Email is not set up)'))).toHaveLength(1);
+      expect(await scheduler.deliverOnce()).toBeNull();
+    } finally {
+      await scheduler.stop();
+      server.close();
+    }
   });
 });

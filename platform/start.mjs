@@ -14,7 +14,7 @@ import { startGateway } from './gateway.mjs';
 import { startFunctions } from './functions.mjs';
 import { buildWeb } from './web.mjs';
 import { freePort } from './ports.mjs';
-import { schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
+import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -110,7 +110,13 @@ export async function startPlatform(options = {}) {
     stops.push(gateway.stop);
 
     // Notifications (issue 19): the schedule pg_cron runs on hosted Supabase.
-    const notifications = startNotificationScheduler({ sql, everySeconds: options.notificationsEverySeconds ?? 0, log });
+    const deliverUrl = `${publicUrl}/functions/v1/api/notifications/deliver`;
+    const notifications = startNotificationScheduler({
+      sql,
+      everySeconds: options.notificationsEverySeconds ?? 0,
+      log,
+      deliver: () => deliverThrough({ url: deliverUrl, serviceRoleKey: keys.serviceRoleKey }),
+    });
     stops.push(notifications.stop);
 
     return {
@@ -123,6 +129,8 @@ export async function startPlatform(options = {}) {
       smtpPort: catcher.port,
       smtpUrl: catcher.url,
       decideNotifications: notifications.runOnce,
+      // Sends the queued emails now, as the schedule does after each decision.
+      deliverNotifications: notifications.deliverOnce,
       stop,
     };
   } catch (error) {

@@ -12,8 +12,8 @@
 --   on enrollments (a decline deletes the enrolment, so the decision is kept here for the function).
 --
 -- A person reads their own notices and may change only read_at; nobody inserts or deletes them
--- through the API roles. Email delivery (the email_* columns) is not built yet: notices stay 'queued'
--- (or 'skipped' when the person switched that kind off or has no address).
+-- through the API roles. A notice is written 'queued' for email (or 'skipped' when the person switched
+-- that kind off or has no address); delivery: 16_notification_delivery.sql.
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -40,12 +40,14 @@ create table public.notifications (
   email_next_attempt_at timestamptz,
   email_last_error text,
   email_sent_at timestamptz,
+  email_resends integer not null default 0,
   constraint notifications_kind_known check (kind in (
     'training-assigned', 'training-due-soon', 'training-overdue', 'manager-escalation',
     'certificate-expiring', 'certificate-expired', 'certificate-issued',
     'enrolment-approved', 'enrolment-declined', 'account-welcome')),
   constraint notifications_email_status_known check (email_status in ('queued', 'sent', 'failed', 'skipped')),
   constraint notifications_email_attempts_range check (email_attempts >= 0),
+  constraint notifications_email_resends_range check (email_resends >= 0),
   constraint notifications_link_path_shape check (link_path is null or link_path ~ '^/[^/]'),
   constraint notifications_once unique nulls not distinct
     (recipient_id, kind, person_id, course_id, subject_id, occasion, threshold, cycle)
@@ -115,7 +117,7 @@ comment on column public.notifications.read_at is
   'When the recipient marked it read; the only column they may change.';
 
 comment on column public.notifications.email_status is
-  'queued (to send) | sent | failed (retries spent) | skipped (switched off by the person, or no address). Delivery is not built yet.';
+  'queued (to send, or to retry) | sent | failed (retries spent) | skipped (not to be sent: switched off, no address, or no longer due at send time; the reason in email_last_error).';
 
 comment on table public.notification_preferences is
   'A person''s notification choices (no row = defaults: every email on, en-GB). Read and changed only by the person.';
@@ -169,9 +171,14 @@ alter table public.notification_preferences enable row level security;
 -- Policies
 -- ---------------------------------------------------------------------------
 
-create policy "people read their own notices"
+-- Administrators read their people's too: the Delivery list (16_notification_delivery.sql).
+create policy "people read their own notices, administrators their people's"
   on public.notifications for select to authenticated
-  using (recipient_id = (select auth.uid()));
+  using (
+    recipient_id = (select auth.uid())
+    or (select private.is_admin())
+    or recipient_id in (select private.administered_person_ids())
+  );
 
 create policy "people mark their own notices read"
   on public.notifications for update to authenticated

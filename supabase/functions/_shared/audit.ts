@@ -29,6 +29,7 @@ export const AUDIT_KINDS: Record<string, string> = {
   'required_training.removed': 'Required training removed',
   'certificate.revoked': 'Certificate revoked',
   'certificate.reissued': 'Certificate reissued',
+  'notification.resent': 'Email sent again',
 };
 
 export interface AuditSentenceInput {
@@ -70,6 +71,7 @@ export function auditSentence(event: AuditSentenceInput): string {
     case 'required_training.removed': return `${who} removed a required training rule for ${what}`;
     case 'certificate.revoked': return `${who} revoked the certificate ${what}`;
     case 'certificate.reissued': return `${who} reissued the certificate ${what}`;
+    case 'notification.resent': return `${who} sent a notification email to ${what} again`;
     default: return `${who}: ${AUDIT_KINDS[event.action] ?? event.action}${label ? ` ${what}` : ''}`;
   }
 }

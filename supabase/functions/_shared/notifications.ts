@@ -97,3 +97,66 @@ export type NotificationPreferencesInput = z.input<typeof notificationPreference
 export function emailOffKinds(email: Partial<Record<NotificationKind, boolean | undefined>>): NotificationKind[] {
   return NOTIFICATION_KINDS.filter((kind) => email[kind] === false);
 }
+
+// ---------------------------------------------------------------------------
+// Email delivery (the administrators' Delivery list, GET /api/notifications/deliveries)
+// ---------------------------------------------------------------------------
+
+/** queued (to send, or waiting to retry) | sent | failed (retries spent) | skipped (not to be sent). */
+export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export const EMAIL_STATUS_LABELS: Record<EmailStatus, string> = {
+  queued: 'Queued',
+  sent: 'Sent',
+  failed: 'Failed',
+  skipped: 'Not sent',
+};
+
+/** One notice's email as the Delivery list shows it. */
+export interface Delivery {
+  id: string;
+  kind: string;
+  title: string;
+  status: EmailStatus;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  nextAttemptAt: string | null;
+  recipient: { id: string; name: string; email: string };
+}
+
+export interface DeliveryPage {
+  items: Delivery[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export const deliveryListQuerySchema = z.object({
+  page: notificationListQuerySchema.shape.page,
+  pageSize: notificationListQuerySchema.shape.pageSize,
+  status: z.enum(EMAIL_STATUSES, { error: 'Status must be queued, sent, failed or skipped' }).optional(),
+});
+
+/** POST /api/notifications/deliver (the schedule's call): how many emails at most this run sends. */
+export const deliverBodySchema = z.strictObject({
+  max: z.number({ error: 'Max must be a whole number from 1 to 5000' }).int('Max must be a whole number from 1 to 5000')
+    .min(1, 'Max must be a whole number from 1 to 5000').max(5000, 'Max must be a whole number from 1 to 5000').optional(),
+}, { error: 'Unknown field' });
+
+/** Short names of the kinds for the administrators' Delivery list (any other kind shows as it is). */
+export const NOTIFICATION_KIND_NAMES: Record<string, string> = {
+  'training-assigned': 'Training assigned',
+  'training-due-soon': 'Training due soon',
+  'training-overdue': 'Training overdue',
+  'manager-escalation': 'Report overdue',
+  'certificate-expiring': 'Certificate expiring',
+  'certificate-expired': 'Certificate expired',
+  'certificate-issued': 'Certificate issued',
+  'enrolment-approved': 'Enrolment approved',
+  'enrolment-declined': 'Enrolment declined',
+  'manager-digest': 'Weekly team digest',
+  'account-welcome': 'Welcome',
+};

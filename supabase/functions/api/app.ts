@@ -32,6 +32,7 @@ import { cpdEntryRoutes } from './routes/cpd-entries.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { teamRoutes } from './routes/team.ts';
+import { notificationDeliverRoutes, notificationDeliveryRoutes } from './routes/notification-delivery.ts';
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
@@ -46,6 +47,9 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     }),
   );
+  // The schedule's call, with the service role key (checked there): before the caller middleware,
+  // which knows only visitors and people.
+  app.route('/notifications/deliver', notificationDeliverRoutes(config, db));
   app.use('*', createCallerMiddleware(config, db));
   app.use('*', createPasswordChangeGate(db));
   // One router per resource, at its prefix: the file that answers a URL is named by its first segments.
@@ -75,6 +79,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/me/cpd-entries', cpdEntryRoutes(config, db));
   app.route('/me/required-training', myRequiredTrainingRoutes(config, db));
   app.route('/notifications', notificationRoutes(config, db));
+  app.route('/notifications', notificationDeliveryRoutes(config, db)); // /deliveries, /:id/resend (admins)
   app.route('/me/notification-preferences', notificationPreferenceRoutes(config, db));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));

@@ -233,6 +233,14 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/notifications': {},
   'PUT /api/notifications/{notice}/read': {},
   'POST /api/notifications/read-all': {},
+  'POST /api/notifications/deliver': {},
+  'GET /api/notifications/deliveries': {},
+  'POST /api/notifications/{notice}/resend': {
+    // Only a sent or failed email can be sent again: the world's notice as the worker leaves a sent one.
+    prepare: async (w) => {
+      await db.sql`update public.notifications set email_status = 'sent', email_attempts = 1, email_sent_at = now() where id = ${w.notice}`;
+    },
+  },
   'GET /api/me/notification-preferences': {},
   'PUT /api/me/notification-preferences': { body: () => ({ language: 'en-GB', email: { 'training-due-soon': false } }) },
 };

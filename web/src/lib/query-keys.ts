@@ -103,6 +103,8 @@ export const adminKeys = {
   roles: () => [...adminKeys.all, 'roles'] as const,
   audit: (page: number, filters: object) => [...adminKeys.all, 'audit', page, filters] as const,
   certificates: (filters: { search: string; page: number; pageSize: number }) => [...adminKeys.all, 'certificates', filters] as const,
+  /** GET /api/notifications/deliveries: the Delivery tab (issue 19). */
+  deliveries: (filters: { status: string | null; page: number }) => [...adminKeys.all, 'deliveries', filters] as const,
   /** After any admin write: users, the permission matrix, certificates and the activity trail. */
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
 };

@@ -1,8 +1,8 @@
 // Admin Dashboard (/admin): tabs users, organisations, courses, permissions, settings, the activity
-// (audit) list, required training and certificates. The tab is kept in the URL (?tab=) so it
+// (audit) list, required training, certificates and the notification emails' delivery. The tab is kept in the URL (?tab=) so it
 // survives a reload. A national administrator (no organisation) sees every tab; an organisation's
 // administrator (issue 18) only those they can use: users, their organisation, courses and required
-// training (permissions, settings, the activity trail and the certificate register are national).
+// training and delivery (permissions, settings, the activity trail and the certificate register are national).
 import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
@@ -10,16 +10,17 @@ import type { CurrentUser } from '@shared/domain.ts';
 import { ActivityTab } from './ActivityTab';
 import { CertificatesTab } from './CertificatesTab';
 import { CoursesTab } from './CoursesTab';
+import { DeliveryTab } from './DeliveryTab';
 import { OrganisationTab } from './OrganisationTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
 import { UsersTab } from './UsersTab';
 import { PageMeta } from '@/lib/page/page-meta';
 
-const TABS = ['users', 'organisation', 'courses', 'permissions', 'settings', 'activity', 'required', 'certificates'] as const;
+const TABS = ['users', 'organisation', 'courses', 'permissions', 'settings', 'activity', 'required', 'certificates', 'delivery'] as const;
 type Tab = (typeof TABS)[number];
 /** What an organisation's administrator may use. */
-const ORGANISATION_TABS: readonly Tab[] = ['users', 'organisation', 'courses', 'required'];
+const ORGANISATION_TABS: readonly Tab[] = ['users', 'organisation', 'courses', 'required', 'delivery'];
 
 /** The tabs this administrator sees: all for a national one, their organisation's for the others. */
 export function visibleTabs(user: Pick<CurrentUser, 'organisation'>): readonly Tab[] {
@@ -53,6 +54,7 @@ export function AdminDashboard({ user, requiredTrainingTab }: { user: CurrentUse
           {shown('activity') ? <Tabs.Tab value="activity">Activity</Tabs.Tab> : null}
           <Tabs.Tab value="required">Required training</Tabs.Tab>
           {shown('certificates') ? <Tabs.Tab value="certificates">Certificates</Tabs.Tab> : null}
+          <Tabs.Tab value="delivery">Delivery</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="users" pt="md"><UsersTab currentUserId={user.id} /></Tabs.Panel>
         <Tabs.Panel value="organisation" pt="md"><OrganisationTab user={user} /></Tabs.Panel>
@@ -62,6 +64,7 @@ export function AdminDashboard({ user, requiredTrainingTab }: { user: CurrentUse
         {shown('activity') ? <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel> : null}
         <Tabs.Panel value="required" pt="md">{requiredTrainingTab}</Tabs.Panel>
         {shown('certificates') ? <Tabs.Panel value="certificates" pt="md"><CertificatesTab /></Tabs.Panel> : null}
+        <Tabs.Panel value="delivery" pt="md"><DeliveryTab /></Tabs.Panel>
       </Tabs>
     </Stack>
   );

@@ -131,7 +131,7 @@ describe('AdminDashboard tabs', () => {
     renderWithProviders(<AdminDashboard user={national} requiredTrainingTab={null} />, {
       user: national, route: '/admin?tab=organisation', queryData: seeded,
     });
-    expect(tabs()).toEqual(['Users', 'Organisations', 'Courses', 'Permissions', 'Settings', 'Activity', 'Required training', 'Certificates']);
+    expect(tabs()).toEqual(['Users', 'Organisations', 'Courses', 'Permissions', 'Settings', 'Activity', 'Required training', 'Certificates', 'Delivery']);
     expect(screen.getByRole('tab', { name: 'Organisations' })).toHaveAttribute('aria-selected', 'true');
   });
 
@@ -139,7 +139,7 @@ describe('AdminDashboard tabs', () => {
     renderWithProviders(<AdminDashboard user={orgAdmin} requiredTrainingTab={null} />, {
       user: orgAdmin, route: '/admin?tab=organisation', queryData: seeded,
     });
-    expect(tabs()).toEqual(['Users', 'Organisation', 'Courses', 'Required training']);
+    expect(tabs()).toEqual(['Users', 'Organisation', 'Courses', 'Required training', 'Delivery']);
     expect(screen.getByText(/of Northshire Police\.$/)).toBeInTheDocument();
     expect(screen.getByRole('list', { name: 'Units of Northshire Police' })).toBeInTheDocument();
   });

@@ -1,0 +1,121 @@
+// The notification emails (issue 19): plain text and simple accessible HTML in en-GB, with the
+// site's name, a link to the thing the notice is about and one to the person's preferences. No
+// images, no tracking: every link is the site's own address. Every value from the database is
+// escaped in the HTML; links are built only from SITE_URL and the notice's app path.
+
+/** What a template needs of one claimed notification. */
+export interface EmailNotice {
+  kind: string;
+  title: string;
+  body: string;
+  linkPath: string | null;
+  recipientName: string;
+  /** The facts the notice was made from (account-welcome: the username). */
+  data?: Record<string, unknown>;
+}
+
+export interface EmailSite {
+  siteName: string;
+  /** The web app's address, without a trailing slash. */
+  siteUrl: string;
+  /** For account-welcome: the set-password link from Auth, made at send time. */
+  actionLink?: string;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Where people choose their notification emails (the profile page's Notifications section). */
+export const PREFERENCES_PATH = '/profile';
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
+}
+
+/** A subject on one line (a newline in a header would start another header). */
+function oneLine(value: string): string {
+  return value.replace(/[\r\n\t]+/g, ' ').replace(/\s{2,}/g, ' ').trim().slice(0, 200);
+}
+
+/** An app path as an absolute link on the site; only paths (a leading single slash) are kept. */
+export function siteLink(siteUrl: string, path: string | null): string {
+  if (!path || !/^\/(?!\/)/.test(path)) return `${siteUrl}/`;
+  return `${siteUrl}${path}`;
+}
+
+/** The words of the link to the item, by what it opens. */
+function linkLabel(kind: string, path: string | null): string {
+  if (kind === 'account-welcome') return 'Choose your password';
+  if (path?.startsWith('/course/')) return 'Open the course';
+  if (path?.startsWith('/team/')) return 'See their training';
+  if (path === '/team') return 'See your team';
+  if (path?.startsWith('/verify/')) return 'See the certificate';
+  if (path === '/certificates') return 'See your certificates';
+  return 'Open it on the site';
+}
+
+/** The email of one notification. */
+export function renderNotificationEmail(notice: EmailNotice, site: EmailSite): RenderedEmail {
+  const siteName = oneLine(site.siteName);
+  const welcome = notice.kind === 'account-welcome';
+  const subject = oneLine(welcome ? `Your account on ${siteName}` : notice.title);
+  const itemLink = welcome && site.actionLink ? site.actionLink : siteLink(site.siteUrl, notice.linkPath);
+  const preferencesLink = siteLink(site.siteUrl, PREFERENCES_PATH);
+  const label = linkLabel(notice.kind, notice.linkPath);
+  const greeting = `Hello ${notice.recipientName.trim() || 'there'},`;
+  const username = typeof notice.data?.username === 'string' ? notice.data.username : '';
+  // A welcome's own body speaks of "the email we sent": this is that email, so it says it itself.
+  const lines = welcome
+    ? [
+      `An account has been made for you on ${siteName}.`,
+      username ? `Your username is ${username}.` : '',
+      'Use the link below to choose your own password. It works once and expires after a short time; if it has expired, use "Forgot password?" on the sign-in page.',
+    ]
+    : [notice.title, notice.body];
+  const footer = welcome
+    ? `You get this email because an administrator added you to ${siteName}.`
+    : `You get this email because of your notification settings on ${siteName}.`;
+
+  const text = [
+    greeting,
+    '',
+    ...lines.filter((line) => line.trim() !== '').flatMap((line) => [line, '']),
+    `${label}: ${itemLink}`,
+    '',
+    '--',
+    footer,
+    `Choose which emails you get: ${preferencesLink}`,
+    '',
+  ].join('\n');
+
+  const paragraph = 'margin:0 0 16px 0;font-size:16px;line-height:1.5;';
+  const bodyLines = welcome ? lines : lines.slice(1);
+  const html = `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(subject)}</title>
+</head>
+<body style="margin:0;padding:24px;background:#ffffff;color:#1a1a1a;font-family:Arial,Helvetica,sans-serif;">
+<main style="max-width:600px;margin:0 auto;">
+<p style="${paragraph}">${escapeHtml(greeting)}</p>
+${welcome ? '' : `<h1 style="margin:0 0 16px 0;font-size:22px;line-height:1.3;">${escapeHtml(notice.title)}</h1>\n`}${
+    bodyLines.filter((line) => line.trim() !== '').map((line) => `<p style="${paragraph}">${escapeHtml(line)}</p>`).join('\n')
+  }
+<p style="${paragraph}"><a href="${escapeHtml(itemLink)}" style="color:#0b4fa8;text-decoration:underline;">${escapeHtml(label)}</a></p>
+<hr style="border:0;border-top:1px solid #6b6b6b;margin:24px 0;">
+<p style="margin:0 0 8px 0;font-size:14px;line-height:1.5;color:#3d3d3d;">${escapeHtml(footer)}</p>
+<p style="margin:0;font-size:14px;line-height:1.5;color:#3d3d3d;"><a href="${escapeHtml(preferencesLink)}" style="color:#0b4fa8;text-decoration:underline;">Choose which emails you get</a></p>
+<p style="margin:16px 0 0 0;font-size:14px;line-height:1.5;color:#3d3d3d;">${escapeHtml(siteName)}</p>
+</main>
+</body>
+</html>
+`;
+  return { subject, text, html };
+}
