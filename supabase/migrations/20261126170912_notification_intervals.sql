@@ -43,33 +43,42 @@ CREATE OR REPLACE FUNCTION private.decide_notifications (
            -- the weekly digest: Mondays from 07:00 London, one per ISO week (its Monday)
            extract(isodow from p_now at time zone 'Europe/London') = 1
              and (p_now at time zone 'Europe/London')::time >= time '07:00' as digest_day,
-           date_trunc('week', p_now at time zone 'Europe/London') at time zone 'Europe/London' as week_start
+           date_trunc('week', p_now at time zone 'Europe/London') at time zone 'Europe/London' as week_start,
+           private.mandatory_notification_kinds() as mandatory_kinds
     from public.settings s
     where s.id
+  ),
+  -- The rules of published courses, a unit rule with its unit's subtree listed once.
+  rules as materialized (
+    select r.course_id, c.title, r.role, r.service, r.organisation_id,
+           case when r.unit_id is not null then array(select private.unit_subtree(r.unit_id)) end as units,
+           r.created_at, r.due_within_days,
+           coalesce(r.notify_due_soon_days, cfg.due_soon_days) as due_soon_days,
+           coalesce(r.notify_escalation_days, cfg.escalation_days) as escalation_days
+    from public.required_training r
+    cross join cfg
+    join public.courses c on c.id = r.course_id and c.status = 'ACTIVE'
   ),
   -- Required training: one row per active person and required, published course, with when it
   -- was assigned and first due (the rule of private.required_training_status, at p_now), and its
   -- notice intervals.
   required as (
-    select p.id as user_id, p.manager_id, r.course_id, c.title,
+    select p.id as user_id, p.manager_id, p.name, r.course_id, r.title,
            min(greatest(r.created_at, coalesce(e.created_at, p.created_at))) as assigned_at,
            min(greatest(r.created_at, coalesce(e.created_at, p.created_at))
                + make_interval(days => r.due_within_days)) as first_due,
            -- (as jsonb: arrays of different lengths cannot be aggregated into one array)
-           (array_agg(to_jsonb(coalesce(r.notify_due_soon_days, cfg.due_soon_days))
-                      order by coalesce(r.notify_due_soon_days, cfg.due_soon_days) desc))[1] as due_soon_days,
-           min(coalesce(r.notify_escalation_days, cfg.escalation_days)) as escalation_days
-    from public.required_training r
-    cross join cfg
-    join public.courses c on c.id = r.course_id and c.status = 'ACTIVE'
+           (array_agg(to_jsonb(r.due_soon_days) order by r.due_soon_days desc))[1] as due_soon_days,
+           min(r.escalation_days) as escalation_days
+    from rules r
     join public.profiles p
       on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
+         -- a rule scoped to an organisation or a unit (its subtree)
+         and (r.organisation_id is null or p.organisation_id = r.organisation_id)
+         and (r.units is null or p.unit_id = any (r.units))
     left join public.enrollments e on e.user_id = p.id and e.course_id = r.course_id
     where p.deactivated_at is null
-      -- A rule scoped to an organisation or a unit (its subtree).
-      and (r.organisation_id is null or p.organisation_id = r.organisation_id)
-      and (r.unit_id is null or p.unit_id in (select private.unit_subtree(r.unit_id)))
-    group by p.id, p.manager_id, r.course_id, c.title
+    group by p.id, r.course_id, r.title
   ),
   items as (
     select q.*, cert.id is null as never_held,
@@ -144,7 +153,7 @@ CREATE OR REPLACE FUNCTION private.decide_notifications (
     -- Assigned (a first assignment, told within 14 days of it).
     select i.user_id, 'training-assigned', i.user_id, i.course_id, null::uuid, i.first_due, 0, 0,
            'Required training: ' || i.title,
-           'Complete it by ' || private.notice_date(i.first_due) || '.',
+           'Complete it by ' || to_char(i.first_due at time zone 'Europe/London', 'FMDD FMMonth YYYY') || '.',
            jsonb_build_object('courseTitle', i.title, 'dueAt', i.first_due),
            '/course/' || i.course_id
     from items i
@@ -154,7 +163,7 @@ CREATE OR REPLACE FUNCTION private.decide_notifications (
     -- been reached (one not already passed when the training was assigned).
     select i.user_id, 'training-due-soon', i.user_id, i.course_id, null, i.due_at, t.days, 0,
            i.title || ' is due in ' || t.days || case t.days when 1 then ' day' else ' days' end,
-           'Complete it by ' || private.notice_date(i.due_at) || '.',
+           'Complete it by ' || to_char(i.due_at at time zone 'Europe/London', 'FMDD FMMonth YYYY') || '.',
            jsonb_build_object('courseTitle', i.title, 'dueAt', i.due_at, 'days', t.days),
            '/course/' || i.course_id
     from items i
@@ -168,7 +177,7 @@ CREATE OR REPLACE FUNCTION private.decide_notifications (
     select i.user_id, 'training-overdue', i.user_id, i.course_id, null, i.due_at, 0,
            floor(extract(epoch from p_now - i.due_at) / (86400 * cfg.overdue_every))::integer,
            i.title || ' is overdue',
-           'It was due on ' || private.notice_date(i.due_at) || '.',
+           'It was due on ' || to_char(i.due_at at time zone 'Europe/London', 'FMDD FMMonth YYYY') || '.',
            jsonb_build_object('courseTitle', i.title, 'dueAt', i.due_at),
            '/course/' || i.course_id
     from items i cross join cfg
@@ -177,19 +186,18 @@ CREATE OR REPLACE FUNCTION private.decide_notifications (
     -- Escalation to the direct line manager when a report is overdue by the rule's days
     -- (threshold = those days).
     select i.manager_id, 'manager-escalation', i.user_id, i.course_id, null, i.due_at, i.escalation_days, 0,
-           p.name || ' is overdue with ' || i.title,
-           'It was due on ' || private.notice_date(i.due_at) || '.',
-           jsonb_build_object('courseTitle', i.title, 'dueAt', i.due_at, 'personName', p.name, 'personId', p.id,
+           i.name || ' is overdue with ' || i.title,
+           'It was due on ' || to_char(i.due_at at time zone 'Europe/London', 'FMDD FMMonth YYYY') || '.',
+           jsonb_build_object('courseTitle', i.title, 'dueAt', i.due_at, 'personName', i.name, 'personId', i.user_id,
              'days', i.escalation_days),
-           '/team/' || p.id
+           '/team/' || i.user_id
     from items i
-    join public.profiles p on p.id = i.user_id
     where i.manager_id is not null and i.due_at <= p_now - make_interval(days => i.escalation_days)
     union all
     -- Certificate expiring: the nearest of the settings' days before expiry that has been reached.
     select x.user_id, 'certificate-expiring', x.user_id, x.course_id, x.id, x.expires_at, t.days, 0,
            'Your ' || x.course_title || ' certificate expires in ' || t.days || case t.days when 1 then ' day' else ' days' end,
-           'It expires on ' || private.notice_date(x.expires_at) || '.',
+           'It expires on ' || to_char(x.expires_at at time zone 'Europe/London', 'FMDD FMMonth YYYY') || '.',
            jsonb_build_object('courseTitle', x.course_title, 'expiresAt', x.expires_at, 'days', t.days),
            '/certificates'
     from expiring x
@@ -202,7 +210,7 @@ CREATE OR REPLACE FUNCTION private.decide_notifications (
     union all
     select x.user_id, 'certificate-expired', x.user_id, x.course_id, x.id, x.expires_at, 0, 0,
            'Your ' || x.course_title || ' certificate has expired',
-           'It expired on ' || private.notice_date(x.expires_at) || '.',
+           'It expired on ' || to_char(x.expires_at at time zone 'Europe/London', 'FMDD FMMonth YYYY') || '.',
            jsonb_build_object('courseTitle', x.course_title, 'expiresAt', x.expires_at),
            '/certificates'
     from expiring x
@@ -246,7 +254,7 @@ CREATE OR REPLACE FUNCTION private.decide_notifications (
                || case g.people when 1 then ' person.' else ' people.' end,
              (select string_agg(l ->> 'personName' || ': ' || (l ->> 'courseTitle')
                        || case l ->> 'what' when 'overdue' then ' overdue since ' else ' certificate expires on ' end
-                       || private.notice_date((l ->> 'at')::timestamptz), E'\n' order by o)
+                       || to_char((l ->> 'at')::timestamptz at time zone 'Europe/London', 'FMDD FMMonth YYYY'), E'\n' order by o)
               from unnest(g.lines) with ordinality u(l, o)),
              case when g.overdue + g.expiring > 10 then 'And ' || (g.overdue + g.expiring - 10) || ' more on your team page.' end),
            jsonb_build_object('overdue', g.overdue, 'expiring', g.expiring, 'people', g.people,
@@ -262,11 +270,12 @@ CREATE OR REPLACE FUNCTION private.decide_notifications (
            k.link_path, p_now,
            case
              when btrim(rp.email) = '' then 'skipped'
-             when k.kind <> all (private.mandatory_notification_kinds())
+             when k.kind <> all (cfg.mandatory_kinds)
                   and coalesce(pref.email_off @> array[k.kind], false) then 'skipped'
              else 'queued'
            end
     from candidates k
+    cross join cfg
     join public.profiles rp on rp.id = k.recipient_id and rp.deactivated_at is null
     left join public.notification_preferences pref on pref.user_id = k.recipient_id
     on conflict on constraint notifications_once do nothing
