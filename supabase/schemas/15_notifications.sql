@@ -259,10 +259,11 @@ as $$
            private.mandatory_notification_kinds() as mandatory_kinds
     from public.settings s
     where s.id
+    limit 1 -- (one row: the planner is told so)
   ),
   -- The rules of published courses, a unit rule with its unit's subtree listed once.
   rules as materialized (
-    select r.course_id, c.title, r.role, r.service, r.organisation_id,
+    select row_number() over () as rn, r.course_id, c.title, r.role, r.service, r.organisation_id,
            case when r.unit_id is not null then array(select private.unit_subtree(r.unit_id)) end as units,
            r.created_at, r.due_within_days,
            coalesce(r.notify_due_soon_days, cfg.due_soon_days) as due_soon_days,
@@ -274,6 +275,21 @@ as $$
   -- Required training: one row per active person and required, published course, with when it
   -- was assigned and first due (the rule of private.required_training_status, at p_now), and its
   -- notice intervals.
+  -- The rules are matched once per placement (role, services, organisation, unit) that active
+  -- people share, a few thousand, not once per person (as private.required_training_states_query).
+  -- (the rules' numbers per placement, so that the planner expects as many rows as there are and
+  -- joins the people by hash)
+  placed as materialized (
+    select k.role, k.services, k.organisation_id, k.unit_id,
+           unnest(array(
+             select r.rn from rules r
+             where (r.role is null or k.role = r.role) and (r.service is null or k.services @> array[r.service])
+               -- a rule scoped to an organisation or a unit (its subtree)
+               and (r.organisation_id is null or k.organisation_id = r.organisation_id)
+               and (r.units is null or k.unit_id = any (r.units)))) as rn
+    from (select distinct p.role, p.services, p.organisation_id, p.unit_id
+          from public.profiles p where p.deactivated_at is null) k
+  ),
   required as (
     select p.id as user_id, p.manager_id, p.name, r.course_id, r.title,
            min(greatest(r.created_at, coalesce(e.created_at, p.created_at))) as assigned_at,
@@ -282,12 +298,15 @@ as $$
            -- (as jsonb: arrays of different lengths cannot be aggregated into one array)
            (array_agg(to_jsonb(r.due_soon_days) order by r.due_soon_days desc))[1] as due_soon_days,
            min(r.escalation_days) as escalation_days
-    from rules r
-    join public.profiles p
-      on (r.role is null or p.role = r.role) and (r.service is null or p.services @> array[r.service])
-         -- a rule scoped to an organisation or a unit (its subtree)
-         and (r.organisation_id is null or p.organisation_id = r.organisation_id)
-         and (r.units is null or p.unit_id = any (r.units))
+    from public.profiles p
+    -- by placement (hashable: no organisation or unit is the nil uuid)
+    join placed k
+      on k.role = p.role and k.services = p.services
+         and coalesce(k.organisation_id, '00000000-0000-0000-0000-000000000000'::uuid)
+             = coalesce(p.organisation_id, '00000000-0000-0000-0000-000000000000'::uuid)
+         and coalesce(k.unit_id, '00000000-0000-0000-0000-000000000000'::uuid)
+             = coalesce(p.unit_id, '00000000-0000-0000-0000-000000000000'::uuid)
+    join rules r on r.rn = k.rn
     left join public.enrollments e on e.user_id = p.id and e.course_id = r.course_id
     where p.deactivated_at is null
     group by p.id, r.course_id, r.title

@@ -83,13 +83,14 @@ function typedDays(value: unknown): unknown {
  */
 export const noticeDayListField = z.preprocess(
   typedDays,
+  // (each day checked by the list's own refinement, so that the message is on the field, not on an item)
   z
-    .array(z.number({ error: DAY_LIST_MESSAGE }).int(DAY_LIST_MESSAGE).min(1, DAY_LIST_MESSAGE).max(365, DAY_LIST_MESSAGE),
-      { error: DAY_LIST_MESSAGE })
+    .array(z.unknown(), { error: DAY_LIST_MESSAGE })
     .min(1, DAY_LIST_MESSAGE)
     .max(5, DAY_LIST_MESSAGE)
+    .refine((days) => days.every((d) => typeof d === 'number' && Number.isInteger(d) && d >= 1 && d <= 365), DAY_LIST_MESSAGE)
     .refine((days) => new Set(days).size === days.length, 'Enter each number of days once')
-    .transform((days) => [...days].sort((a, b) => b - a)),
+    .transform((days) => (days as number[]).slice().sort((a, b) => b - a)),
 );
 
 /** A rule's override: as above, or null (blank) for the settings' default. */
