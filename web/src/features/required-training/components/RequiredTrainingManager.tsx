@@ -187,7 +187,7 @@ function RuleFieldsForm({
         value={value.notifyDueSoonDays}
         onChange={(e) => onChange({ ...value, notifyDueSoonDays: e.currentTarget.value })}
         error={errors.notifyDueSoonDays}
-        w={240}
+        w={280}
       />
       <NumberInput
         label="Tell the line manager after (days overdue)"
