@@ -155,18 +155,25 @@ CREATE OR REPLACE FUNCTION private.decide_notifications (
     join public.profiles m on m.id = ch.manager_id
     where m.manager_id is not null and ch.depth < 32
   ),
+  -- Per manager: the counts, and the first 10 lines (overdue first, the longest overdue first), the
+  -- people's names read for those lines only (an aggregate's arguments are evaluated only for the
+  -- rows its filter lets through).
   digest as (
-    select ch.manager_id,
-           count(*) filter (where n.what = 'overdue') as overdue,
-           count(*) filter (where n.what = 'expiring') as expiring,
-           count(distinct ch.person_id) as people,
-           (array_agg(jsonb_build_object('personName', p.name, 'personId', p.id, 'courseTitle', n.title,
-                        'what', n.what, 'at', n.at)
-                      order by n.what desc, n.at, p.name, n.title))[1:10] as lines
-    from chain ch
-    join noteworthy n on n.user_id = ch.person_id
-    join public.profiles p on p.id = ch.person_id
-    group by ch.manager_id
+    select r.manager_id,
+           count(*) filter (where r.what = 'overdue') as overdue,
+           count(*) filter (where r.what = 'expiring') as expiring,
+           count(distinct r.person_id) as people,
+           jsonb_agg(jsonb_build_object(
+                       'personName', (select p.name from public.profiles p where p.id = r.person_id),
+                       'personId', r.person_id, 'courseTitle', r.title, 'what', r.what, 'at', r.at)
+                     order by r.rn) filter (where r.rn <= 10) as lines
+    from (
+      select ch.manager_id, ch.person_id, n.what, n.title, n.at,
+             row_number() over (partition by ch.manager_id order by n.what desc, n.at, ch.person_id, n.title) as rn
+      from chain ch
+      join noteworthy n on n.user_id = ch.person_id
+    ) r
+    group by r.manager_id
   ),
   candidates (recipient_id, kind, person_id, course_id, subject_id, occasion, threshold, cycle, title, body, data, link_path) as (
     -- Assigned (a first assignment, told within 14 days of it).
@@ -274,10 +281,10 @@ CREATE OR REPLACE FUNCTION private.decide_notifications (
              (select string_agg(l ->> 'personName' || ': ' || (l ->> 'courseTitle')
                        || case l ->> 'what' when 'overdue' then ' overdue since ' else ' certificate expires on ' end
                        || to_char((l ->> 'at')::timestamptz at time zone 'Europe/London', 'FMDD FMMonth YYYY'), E'\n' order by o)
-              from unnest(g.lines) with ordinality u(l, o)),
+              from jsonb_array_elements(g.lines) with ordinality u(l, o)),
              case when g.overdue + g.expiring > 10 then 'And ' || (g.overdue + g.expiring - 10) || ' more on your team page.' end),
            jsonb_build_object('overdue', g.overdue, 'expiring', g.expiring, 'people', g.people,
-             'weekOf', cfg.week_start, 'lines', to_jsonb(g.lines)),
+             'weekOf', cfg.week_start, 'lines', g.lines),
            '/team'
     from digest g cross join cfg
   ),
