@@ -47,9 +47,25 @@ create table public.settings (
   footer_text text not null default '© 2026 Emergency Services Learning. All rights reserved.',
   enable_analytics boolean not null default true,
   auto_enrollment boolean not null default false,
+  notify_due_soon_days integer[] not null default '{14,3}',
+  notify_expiry_days integer[] not null default '{60,30,7}',
+  notify_overdue_every_days integer not null default 7,
+  notify_escalation_days integer not null default 7,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint settings_single_row check (id),
+  -- Day lists: 1 to 5 whole days of 1 to 365, distinct and stored largest first (the first is the
+  -- earliest notice; the API sorts them).
+  constraint settings_notify_due_soon_days_shape check ((array_ndims(notify_due_soon_days) = 1 and array_lower(notify_due_soon_days, 1) = 1 and cardinality(notify_due_soon_days) between 1 and 5
+    and array_position(notify_due_soon_days, null) is null and notify_due_soon_days[1] <= 365 and notify_due_soon_days[cardinality(notify_due_soon_days)] >= 1
+    and (cardinality(notify_due_soon_days) < 2 or notify_due_soon_days[1] > notify_due_soon_days[2]) and (cardinality(notify_due_soon_days) < 3 or notify_due_soon_days[2] > notify_due_soon_days[3])
+    and (cardinality(notify_due_soon_days) < 4 or notify_due_soon_days[3] > notify_due_soon_days[4]) and (cardinality(notify_due_soon_days) < 5 or notify_due_soon_days[4] > notify_due_soon_days[5]))),
+  constraint settings_notify_expiry_days_shape check ((array_ndims(notify_expiry_days) = 1 and array_lower(notify_expiry_days, 1) = 1 and cardinality(notify_expiry_days) between 1 and 5
+    and array_position(notify_expiry_days, null) is null and notify_expiry_days[1] <= 365 and notify_expiry_days[cardinality(notify_expiry_days)] >= 1
+    and (cardinality(notify_expiry_days) < 2 or notify_expiry_days[1] > notify_expiry_days[2]) and (cardinality(notify_expiry_days) < 3 or notify_expiry_days[2] > notify_expiry_days[3])
+    and (cardinality(notify_expiry_days) < 4 or notify_expiry_days[3] > notify_expiry_days[4]) and (cardinality(notify_expiry_days) < 5 or notify_expiry_days[4] > notify_expiry_days[5]))),
+  constraint settings_notify_overdue_every_days_range check (notify_overdue_every_days between 1 and 365),
+  constraint settings_notify_escalation_days_range check (notify_escalation_days between 1 and 365),
   constraint settings_site_name_present check (char_length(btrim(site_name)) between 1 and 200),
   constraint settings_admin_email_shape check (admin_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$')
 );
@@ -121,6 +137,18 @@ comment on column public.settings.enable_analytics is
 
 comment on column public.settings.auto_enrollment is
   'When on, a newly registered user is enrolled in every featured published course.';
+
+comment on column public.settings.notify_due_soon_days is
+  'Default days before a required course''s due date when "due soon" notices go (largest first); a rule may override.';
+
+comment on column public.settings.notify_expiry_days is
+  'Days before a certificate expires when "expiring" notices go (largest first).';
+
+comment on column public.settings.notify_overdue_every_days is
+  'An overdue notice goes on the due date, then every this many days.';
+
+comment on column public.settings.notify_escalation_days is
+  'Default days overdue after which the line manager is told; a rule may override.';
 
 comment on table private.profile_search_words is
   'Each profile''s words (runs of letters and digits of lower(name || '' '' || username || '' '' || email)) with its created_at, kept by the triggers on public.profiles; read by private.user_search_page.';
@@ -224,9 +252,11 @@ grant update (username, name, role, services, organisation_id, unit_id, manager_
 revoke all on public.settings from anon, authenticated, service_role;
 grant all on public.settings to service_role;
 grant select (id, site_name, course_access, certificate_template, footer_text, enable_analytics,
-  auto_enrollment, created_at, updated_at) on public.settings to anon, authenticated;
+  auto_enrollment, notify_due_soon_days, notify_expiry_days, notify_overdue_every_days,
+  notify_escalation_days, created_at, updated_at) on public.settings to anon, authenticated;
 grant update (site_name, admin_email, course_access, certificate_template, footer_text,
-  enable_analytics, auto_enrollment) on public.settings to authenticated;
+  enable_analytics, auto_enrollment, notify_due_soon_days, notify_expiry_days, notify_overdue_every_days,
+  notify_escalation_days) on public.settings to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions

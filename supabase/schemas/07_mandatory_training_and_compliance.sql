@@ -23,6 +23,8 @@ create table public.required_training (
   unit_id uuid,
   due_within_days integer not null default 30,
   renew_before_days integer not null default 30,
+  notify_due_soon_days integer[],
+  notify_escalation_days integer,
   created_by uuid references public.profiles (id) on delete set null default auth.uid(),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
@@ -30,6 +32,12 @@ create table public.required_training (
   constraint required_training_unit_needs_organisation check (unit_id is null or organisation_id is not null),
   constraint required_training_due_within_days_range check (due_within_days between 1 and 365),
   constraint required_training_renew_before_days_range check (renew_before_days between 0 and 365),
+  -- As settings.notify_due_soon_days: 1 to 5 distinct days of 1 to 365, largest first.
+  constraint required_training_notify_due_soon_days_shape check (notify_due_soon_days is null or (array_ndims(notify_due_soon_days) = 1 and array_lower(notify_due_soon_days, 1) = 1 and cardinality(notify_due_soon_days) between 1 and 5
+    and array_position(notify_due_soon_days, null) is null and notify_due_soon_days[1] <= 365 and notify_due_soon_days[cardinality(notify_due_soon_days)] >= 1
+    and (cardinality(notify_due_soon_days) < 2 or notify_due_soon_days[1] > notify_due_soon_days[2]) and (cardinality(notify_due_soon_days) < 3 or notify_due_soon_days[2] > notify_due_soon_days[3])
+    and (cardinality(notify_due_soon_days) < 4 or notify_due_soon_days[3] > notify_due_soon_days[4]) and (cardinality(notify_due_soon_days) < 5 or notify_due_soon_days[4] > notify_due_soon_days[5]))),
+  constraint required_training_notify_escalation_days_range check (notify_escalation_days between 1 and 365),
   constraint required_training_scope_key unique nulls not distinct (course_id, role, service, organisation_id, unit_id)
 );
 
@@ -57,6 +65,12 @@ comment on column public.required_training.due_within_days is
 
 comment on column public.required_training.renew_before_days is
   'For courses whose certificate expires: renewal is due this many days before expiry.';
+
+comment on column public.required_training.notify_due_soon_days is
+  'Days before the due date when "due soon" notices go, for this rule (null: settings.notify_due_soon_days).';
+
+comment on column public.required_training.notify_escalation_days is
+  'Days overdue after which the line manager is told, for this rule (null: settings.notify_escalation_days).';
 
 comment on column public.required_training.created_by is
   'Who made the rule (set null when that user is deleted).';
@@ -128,10 +142,10 @@ create policy "instructors remove rules of their courses in their services; admi
 revoke all on public.required_training from anon, authenticated, service_role;
 grant select, delete on public.required_training to authenticated;
 grant all on public.required_training to service_role;
-grant insert (course_id, role, service, organisation_id, unit_id, due_within_days, renew_before_days) on
-  public.required_training to authenticated;
-grant update (role, service, organisation_id, unit_id, due_within_days, renew_before_days) on
-  public.required_training to authenticated;
+grant insert (course_id, role, service, organisation_id, unit_id, due_within_days, renew_before_days,
+  notify_due_soon_days, notify_escalation_days) on public.required_training to authenticated;
+grant update (role, service, organisation_id, unit_id, due_within_days, renew_before_days,
+  notify_due_soon_days, notify_escalation_days) on public.required_training to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -176,6 +190,9 @@ set search_path = ''
 as $$
   select jsonb_build_object('role', p_rule.role, 'service', p_rule.service,
     'dueWithinDays', p_rule.due_within_days, 'renewBeforeDays', p_rule.renew_before_days)
+    -- The notice overrides only when set, so a rule without them reads as before.
+    || jsonb_strip_nulls(jsonb_build_object('notifyDueSoonDays', p_rule.notify_due_soon_days,
+         'notifyEscalationDays', p_rule.notify_escalation_days))
     || case when p_rule.organisation_id is null then '{}'::jsonb
             else jsonb_build_object('organisationId', p_rule.organisation_id, 'unitId', p_rule.unit_id) end
 $$;

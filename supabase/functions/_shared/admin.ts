@@ -13,7 +13,7 @@ import {
 } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
 import { UUID_PATTERN } from './ids.ts';
-import { usernameField } from './schemas.ts';
+import { noticeDayListField, noticeDaysField, usernameField } from './schemas.ts';
 
 /** Role presets for the permission dialog: the services each role is given by default. */
 export const ROLE_SERVICE_PRESETS: Record<Role, ServiceCode[]> = {
@@ -109,6 +109,15 @@ export const settingsSchema = z.object({
   footerText: z.string({ error: 'Footer text must be text' }).max(500, 'Footer text must be at most 500 characters'),
   enableAnalytics: z.boolean({ error: 'Enable analytics must be true or false' }),
   autoEnrollment: z.boolean({ error: 'Auto-enrolment must be true or false' }),
+  // Notifications (issue 19): the default intervals; left out, they stay as they are.
+  /** Days before a required course is due when "due soon" notices go (a rule may override). */
+  dueSoonDays: noticeDayListField.optional(),
+  /** Days before a certificate expires when "expiring" notices go. */
+  expiryWarningDays: noticeDayListField.optional(),
+  /** An overdue notice on the due date, then every so many days. */
+  overdueRepeatDays: noticeDaysField.optional(),
+  /** Days overdue after which the line manager is told (a rule may override). */
+  escalationDays: noticeDaysField.optional(),
 });
 export type SettingsInput = z.input<typeof settingsSchema>;
 
@@ -121,6 +130,10 @@ export const DEFAULT_SETTINGS: SettingsInput = {
   footerText: '© 2026 Emergency Services Learning. All rights reserved. Training for the UK emergency services.',
   enableAnalytics: true,
   autoEnrollment: false,
+  dueSoonDays: [14, 3],
+  expiryWarningDays: [60, 30, 7],
+  overdueRepeatDays: 7,
+  escalationDays: 7,
 };
 
 /** GET /api/settings. contactEmail: signed-in callers only; adminEmail: admins only. */
@@ -131,6 +144,11 @@ export interface PublicSettings {
   footerText: string;
   enableAnalytics: boolean;
   autoEnrollment: boolean;
+  /** The notification intervals (largest first). */
+  dueSoonDays: number[];
+  expiryWarningDays: number[];
+  overdueRepeatDays: number;
+  escalationDays: number;
   updatedAt: string;
   contactEmail: string | null;
   adminEmail?: string;

@@ -6,6 +6,7 @@ import { UUID_PATTERN } from './ids.ts';
 import { ROLES, type Role } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
 import { csvDate, csvFileName, csvList } from './csv.ts';
+import { noticeDayListOverrideField, noticeDaysOverrideField } from './schemas.ts';
 
 /** overdue | due-soon | in-progress | done, most urgent first. */
 export const TRAINING_STATUSES = ['overdue', 'due-soon', 'in-progress', 'done'] as const;
@@ -57,6 +58,10 @@ export const requiredTrainingCreateSchema = z
     unitId: unitField.nullable().optional(),
     dueWithinDays: dueWithinDaysField.default(30),
     renewBeforeDays: renewBeforeDaysField.default(30),
+    /** Days before the due date for "due soon" notices (null: the settings' default). */
+    notifyDueSoonDays: noticeDayListOverrideField.optional(),
+    /** Days overdue after which the line manager is told (null: the settings' default). */
+    notifyEscalationDays: noticeDaysOverrideField.optional(),
   })
   .strict()
   .refine(nationalNeedsRoleOrService, roleOrServiceMessage)
@@ -72,6 +77,8 @@ export const requiredTrainingUpdateSchema = z
     unitId: unitField.nullable().optional(),
     dueWithinDays: dueWithinDaysField.optional(),
     renewBeforeDays: renewBeforeDaysField.optional(),
+    notifyDueSoonDays: noticeDayListOverrideField.optional(),
+    notifyEscalationDays: noticeDaysOverrideField.optional(),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update', path: ['_'] })
@@ -104,6 +111,9 @@ export interface RequiredTrainingRule {
   unit: { id: string; name: string } | null;
   dueWithinDays: number;
   renewBeforeDays: number;
+  /** The rule's own notice intervals (null: the settings' defaults). */
+  notifyDueSoonDays: number[] | null;
+  notifyEscalationDays: number | null;
   createdAt: string;
   createdBy: { id: string; name: string } | null;
   /** May the caller change or remove it (admins any; instructors their courses in their services). */

@@ -58,3 +58,52 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   }
   return fields;
 }
+
+// Notification intervals (issue 19): the settings' defaults and a required-training rule's own.
+const NOTICE_DAYS_MESSAGE = 'Enter a whole number of days between 1 and 365';
+
+/** One interval in days, 1 to 365 (the database's checks agree). */
+export const noticeDaysField = z
+  .number({ error: NOTICE_DAYS_MESSAGE })
+  .int(NOTICE_DAYS_MESSAGE)
+  .min(1, NOTICE_DAYS_MESSAGE)
+  .max(365, NOTICE_DAYS_MESSAGE);
+
+const DAY_LIST_MESSAGE = 'Enter 1 to 5 numbers of days between 1 and 365, separated by commas, e.g. 14, 3';
+
+/** Words of a typed list ("14, 3") as numbers; anything else as given. */
+function typedDays(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  return value.split(/[\s,]+/).filter(Boolean).map((word) => (/^\d{1,4}$/.test(word) ? Number(word) : Number.NaN));
+}
+
+/**
+ * 1 to 5 distinct days of 1 to 365, as numbers or typed ("14, 3"); answered largest first, as the
+ * database keeps them (its checks agree).
+ */
+export const noticeDayListField = z.preprocess(
+  typedDays,
+  // (each day checked by the list's own refinement, so that the message is on the field, not on an item)
+  z
+    .array(z.unknown(), { error: DAY_LIST_MESSAGE })
+    .min(1, DAY_LIST_MESSAGE)
+    .max(5, DAY_LIST_MESSAGE)
+    .refine((days) => days.every((d) => typeof d === 'number' && Number.isInteger(d) && d >= 1 && d <= 365), DAY_LIST_MESSAGE)
+    .refine((days) => new Set(days).size === days.length, 'Enter each number of days once')
+    .transform((days) => (days as number[]).slice().sort((a, b) => b - a)),
+);
+
+/** A rule's override: as above, or null (blank) for the settings' default. */
+export const noticeDayListOverrideField = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? null : value),
+  noticeDayListField.nullable(),
+);
+
+/** A rule's single-day override, or null (blank) for the settings' default. */
+export const noticeDaysOverrideField = z.preprocess(
+  (value) => (value === '' ? null : value),
+  noticeDaysField.nullable(),
+);
+
+/** A day list as people type it: 14, 3. */
+export const formatDayList = (days: readonly number[] | null | undefined): string => (days ?? []).join(', ');

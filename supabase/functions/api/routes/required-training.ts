@@ -35,6 +35,12 @@ export function fromDatabase(error: unknown): never {
   if (code === '22023' && hint === 'organisation_id') throw new ApiError(400, 'Validation failed', { organisationId: message });
   if (code === '22023') throw new ApiError(400, 'Validation failed', { courseId: message || 'Only a published course can be required' });
   if (code === '23505') throw new ApiError(409, 'This course is already required for that role and service.');
+  if (code === '23514' && constraint === 'required_training_notify_due_soon_days_shape') {
+    throw new ApiError(400, 'Validation failed', { notifyDueSoonDays: 'Enter 1 to 5 numbers of days between 1 and 365' });
+  }
+  if (code === '23514' && constraint === 'required_training_notify_escalation_days_range') {
+    throw new ApiError(400, 'Validation failed', { notifyEscalationDays: 'Enter a whole number of days between 1 and 365' });
+  }
   if (code === '23514' && constraint === 'required_training_unit_needs_organisation') {
     throw new ApiError(400, 'Validation failed', { organisationId: 'Choose the organisation of the unit' });
   }
@@ -63,6 +69,8 @@ interface RuleRow {
   unitName: string | null;
   dueWithinDays: number;
   renewBeforeDays: number;
+  notifyDueSoonDays: number[] | null;
+  notifyEscalationDays: number | null;
   createdAt: Date;
   createdBy: string | null;
   createdByName: string | null;
@@ -80,6 +88,8 @@ function toRule(r: RuleRow) {
     unit: r.unitId ? { id: r.unitId, name: r.unitName ?? '' } : null,
     dueWithinDays: r.dueWithinDays,
     renewBeforeDays: r.renewBeforeDays,
+    notifyDueSoonDays: r.notifyDueSoonDays,
+    notifyEscalationDays: r.notifyEscalationDays,
     createdAt: r.createdAt,
     createdBy: r.createdBy && r.createdByName ? { id: r.createdBy, name: r.createdByName } : null,
     canManage: r.canManage,
@@ -91,7 +101,7 @@ function selectRules(tx: Tx, opts: { id?: string; courseId?: string; limit: numb
   return tx<RuleRow[]>`
     select r.id, r.course_id, c.title as course_title, c.service::text as course_service, c.certificate_valid_months,
            r.role::text, r.service::text, r.organisation_id, o.name as organisation_name, r.unit_id, u.name as unit_name,
-           r.due_within_days, r.renew_before_days, r.created_at,
+           r.due_within_days, r.renew_before_days, r.notify_due_soon_days, r.notify_escalation_days, r.created_at,
            r.created_by, p.name as created_by_name,
            private.manages_required_training(r.course_id, r.service, r.organisation_id) as can_manage,
            count(*) over () as total
@@ -119,6 +129,9 @@ async function refuseOrNotFound(tx: Tx, id: string): Promise<never> {
   throw ruleNotFound();
 }
 
+/** A day list as a Postgres array literal; null stays null. */
+const dayList = (days: number[] | null | undefined) => (days ? `{${days.join(',')}}` : null);
+
 /**
  * A new rule; its id. An organisation's administrator who names no organisation makes a rule of
  * their own (they may make no other: RLS).
@@ -126,10 +139,12 @@ async function refuseOrNotFound(tx: Tx, id: string): Promise<never> {
 async function insertRule(tx: Tx, body: z.infer<typeof requiredTrainingCreateSchema>): Promise<string> {
   const given = Object.hasOwn(body, 'organisationId');
   const [created] = await tx<{ id: string }[]>`
-    insert into public.required_training (course_id, role, service, organisation_id, unit_id, due_within_days, renew_before_days)
+    insert into public.required_training (course_id, role, service, organisation_id, unit_id, due_within_days, renew_before_days,
+      notify_due_soon_days, notify_escalation_days)
     values (${body.courseId}::uuid, ${body.role ?? null}::public.user_role, ${body.service ?? null}::public.service_code,
             case when ${given} then ${body.organisationId ?? null}::uuid else private.administered_organisation_id() end,
-            ${body.unitId ?? null}::uuid, ${body.dueWithinDays}, ${body.renewBeforeDays})
+            ${body.unitId ?? null}::uuid, ${body.dueWithinDays}, ${body.renewBeforeDays},
+            ${dayList(body.notifyDueSoonDays)}::integer[], ${body.notifyEscalationDays ?? null}::integer)
     returning id`;
   return created.id;
 }
@@ -146,7 +161,12 @@ async function updateRule(tx: Tx, id: string, body: z.infer<typeof requiredTrain
                      when ${has('organisationId')} and ${body.organisationId ?? null}::uuid is distinct from organisation_id then null
                      else unit_id end,
       due_within_days = coalesce(${body.dueWithinDays ?? null}::integer, due_within_days),
-      renew_before_days = coalesce(${body.renewBeforeDays ?? null}::integer, renew_before_days)
+      renew_before_days = coalesce(${body.renewBeforeDays ?? null}::integer, renew_before_days),
+      -- the overrides: given (a value, or null for the settings' default) or kept
+      notify_due_soon_days = case when ${has('notifyDueSoonDays')} then ${dayList(body.notifyDueSoonDays)}::integer[]
+                                  else notify_due_soon_days end,
+      notify_escalation_days = case when ${has('notifyEscalationDays')} then ${body.notifyEscalationDays ?? null}::integer
+                                    else notify_escalation_days end
     where id = ${id}::uuid
     returning id`;
   return updated.length > 0;

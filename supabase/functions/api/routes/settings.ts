@@ -19,6 +19,10 @@ function toPublicSettings(row: Record<string, unknown>): PublicSettings {
     footerText: String(row.footerText ?? ''),
     enableAnalytics: row.enableAnalytics === true,
     autoEnrollment: row.autoEnrollment === true,
+    dueSoonDays: (row.notifyDueSoonDays as number[]) ?? [],
+    expiryWarningDays: (row.notifyExpiryDays as number[]) ?? [],
+    overdueRepeatDays: Number(row.notifyOverdueEveryDays),
+    escalationDays: Number(row.notifyEscalationDays),
     updatedAt: isoTimestamp(updatedAt)!,
     contactEmail: (row.contactEmail as string | null) ?? null,
   };
@@ -30,7 +34,8 @@ function toPublicSettings(row: Record<string, unknown>): PublicSettings {
 export async function readSettings(tx: Tx, withAdminEmail: boolean): Promise<PublicSettings> {
   const [row] = await tx<Record<string, unknown>[]>`
     select site_name, course_access::text as course_access, certificate_template::text as certificate_template,
-           footer_text, enable_analytics, auto_enrollment, updated_at, private.contact_email() as contact_email
+           footer_text, enable_analytics, auto_enrollment, notify_due_soon_days, notify_expiry_days,
+           notify_overdue_every_days, notify_escalation_days, updated_at, private.contact_email() as contact_email
     from public.settings where id`;
   if (!row) throw new Error('The settings row is missing');
   if (withAdminEmail) {
@@ -40,7 +45,10 @@ export async function readSettings(tx: Tx, withAdminEmail: boolean): Promise<Pub
   return toPublicSettings(row);
 }
 
-/** Writes the whole settings form. */
+/** A day list as a Postgres array literal (null: leave the column as it is). */
+const dayList = (days: number[] | undefined) => (days ? `{${days.join(',')}}` : null);
+
+/** Writes the whole settings form (the notification intervals only when given). */
 async function updateSettings(tx: Tx, input: z.infer<typeof settingsSchema>): Promise<void> {
   await tx`
     update public.settings set
@@ -50,7 +58,11 @@ async function updateSettings(tx: Tx, input: z.infer<typeof settingsSchema>): Pr
       certificate_template = ${input.certificateTemplate}::public.certificate_template,
       footer_text = ${input.footerText},
       enable_analytics = ${input.enableAnalytics},
-      auto_enrollment = ${input.autoEnrollment}
+      auto_enrollment = ${input.autoEnrollment},
+      notify_due_soon_days = coalesce(${dayList(input.dueSoonDays)}::integer[], notify_due_soon_days),
+      notify_expiry_days = coalesce(${dayList(input.expiryWarningDays)}::integer[], notify_expiry_days),
+      notify_overdue_every_days = coalesce(${input.overdueRepeatDays ?? null}::integer, notify_overdue_every_days),
+      notify_escalation_days = coalesce(${input.escalationDays ?? null}::integer, notify_escalation_days)
     where id`;
 }
 

@@ -1,11 +1,13 @@
 // Settings tab: the settings record with 'Reset to Defaults' (fills the
-// form, saves nothing) and 'Save Settings'.
+// form, saves nothing) and 'Save Settings'. Under "Notifications" (issue 19) the default intervals of
+// the notices; day lists are typed as "14, 3" and checked by the same schema as the API's.
 import { useEffect } from 'react';
-import { Button, Group, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { DEFAULT_SETTINGS, settingsSchema, type SettingsInput } from '@shared/admin.ts';
+import { formatDayList } from '@shared/schemas.ts';
 import { CERTIFICATE_TEMPLATE_LABELS, CERTIFICATE_TEMPLATES, COURSE_ACCESS_LABELS, COURSE_ACCESS_OPTIONS } from '@shared/domain.ts';
 import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -15,12 +17,28 @@ import { useSaveSettings } from '../api/settings';
 const accessData = COURSE_ACCESS_OPTIONS.map((value) => ({ value, label: COURSE_ACCESS_LABELS[value] }));
 const templateData = CERTIFICATE_TEMPLATES.map((value) => ({ value, label: CERTIFICATE_TEMPLATE_LABELS[value] }));
 
+/** The form's values: the day lists as typed text, the single days as the number fields hold them. */
+type SettingsForm = Omit<SettingsInput, 'dueSoonDays' | 'expiryWarningDays' | 'overdueRepeatDays' | 'escalationDays'> & {
+  dueSoonDays: string;
+  expiryWarningDays: string;
+  overdueRepeatDays: number | string;
+  escalationDays: number | string;
+};
+
+const DEFAULT_FORM: SettingsForm = {
+  ...DEFAULT_SETTINGS,
+  dueSoonDays: formatDayList(DEFAULT_SETTINGS.dueSoonDays as number[]),
+  expiryWarningDays: formatDayList(DEFAULT_SETTINGS.expiryWarningDays as number[]),
+  overdueRepeatDays: DEFAULT_SETTINGS.overdueRepeatDays as number,
+  escalationDays: DEFAULT_SETTINGS.escalationDays as number,
+};
+
 export function SettingsTab({ currentUserId }: { currentUserId: string }) {
   const { data, isPending, isError, error } = useQuery(settingsQueryOptions(currentUserId));
   const save = useSaveSettings();
-  const form = useForm<SettingsInput>({
+  const form = useForm<SettingsForm>({
     mode: 'controlled',
-    initialValues: DEFAULT_SETTINGS,
+    initialValues: DEFAULT_FORM,
     validate: zod4Resolver(settingsSchema, { errorPriority: 'first' }),
   });
   useEffect(() => {
@@ -33,13 +51,18 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
       footerText: data.footerText,
       enableAnalytics: data.enableAnalytics,
       autoEnrollment: data.autoEnrollment,
+      dueSoonDays: formatDayList(data.dueSoonDays),
+      expiryWarningDays: formatDayList(data.expiryWarningDays),
+      overdueRepeatDays: data.overdueRepeatDays,
+      escalationDays: data.escalationDays,
     });
     form.resetDirty();
     // Only when the saved settings change on the server, not on every refetch of the same ones.
   }, [data?.updatedAt]);
 
   const submit = form.onSubmit((values) => {
-    save.mutate(values, {
+    // Validated by the resolver: parsing gives the day lists as numbers, largest first.
+    save.mutate(settingsSchema.parse(values), {
       onSuccess: () => notifySuccess('Settings updated', 'System settings have been updated successfully.'),
       onError: (e) => {
         if (e instanceof ApiError && e.fields) form.setErrors(e.fields);
@@ -49,7 +72,7 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
   });
 
   function reset() {
-    form.setValues(DEFAULT_SETTINGS);
+    form.setValues(DEFAULT_FORM);
     form.clearErrors();
     notifySuccess('Settings reset', 'Settings have been reset to default values. Click Save Settings to apply.');
   }
@@ -69,6 +92,20 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
         <Switch label="Enable analytics" {...form.getInputProps('enableAnalytics', { type: 'checkbox' })} />
         <Switch label="Automatic enrolment of new users in featured courses"
           {...form.getInputProps('autoEnrollment', { type: 'checkbox' })} />
+        <Title order={2} size="h4" mt="md">Notifications</Title>
+        <Text size="sm">
+          When people are reminded about required training and certificates. A required-training rule may set its own
+          reminder days and when the line manager is told. Line managers get a weekly summary of their team on Mondays
+          from 07:00.
+        </Text>
+        <TextInput label="Due soon reminders (days before the due date)" required inputMode="numeric"
+          description="Up to 5 numbers separated by commas, e.g. 14, 3" {...form.getInputProps('dueSoonDays')} />
+        <TextInput label="Certificate expiry reminders (days before expiry)" required inputMode="numeric"
+          description="Up to 5 numbers separated by commas, e.g. 60, 30, 7" {...form.getInputProps('expiryWarningDays')} />
+        <NumberInput label="Repeat overdue reminders every (days)" required min={1} max={365} allowDecimal={false}
+          description="The first goes on the due date" {...form.getInputProps('overdueRepeatDays')} />
+        <NumberInput label="Tell the line manager after (days overdue)" required min={1} max={365} allowDecimal={false}
+          {...form.getInputProps('escalationDays')} />
         <Group justify="flex-end">
           <Button variant="default" onClick={reset}>Reset to Defaults</Button>
           <Button type="submit" loading={save.isPending}>Save Settings</Button>

@@ -5,6 +5,8 @@
 // Issue 18: a national administrator may scope a rule to an organisation and one of its units (with
 // the units below it); an organisation's administrator's rules are always of their organisation
 // (shown fixed), optionally of one unit. The rules list says where each applies.
+// Issue 19: a rule may set its own "due soon" reminder days and when the line manager is told;
+// left blank, the site's defaults (Settings) apply.
 import { useState } from 'react';
 import {
   Button,
@@ -19,10 +21,14 @@ import {
   Stack,
   Table,
   Text,
+  TextInput,
   Title,
 } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { type CurrentUser, ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
 import type { RequiredTrainingRule } from '@shared/compliance.ts';
+import { formatDayList } from '@shared/schemas.ts';
+import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -42,7 +48,23 @@ interface RuleFields {
   unitId: string;
   dueWithinDays: number | string;
   renewBeforeDays: number | string;
+  /** Typed days ("14, 3"); blank: the site's default. */
+  notifyDueSoonDays: string;
+  /** Blank: the site's default. */
+  notifyEscalationDays: number | string;
 }
+
+/** The site's default intervals, for the fields' descriptions. */
+interface NoticeDefaults {
+  dueSoonDays: number[];
+  escalationDays: number;
+}
+
+/** The overrides as the API takes them: blank is null (the site's default). */
+const overrides = (f: RuleFields) => ({
+  notifyDueSoonDays: f.notifyDueSoonDays.trim() === '' ? null : f.notifyDueSoonDays,
+  notifyEscalationDays: f.notifyEscalationDays === '' ? null : Number(f.notifyEscalationDays),
+});
 
 function appliesTo(rule: Pick<RequiredTrainingRule, 'role' | 'service'> & Partial<Pick<RequiredTrainingRule, 'organisation' | 'unit'>>): string {
   const role = rule.role ? `${ROLE_LABELS[rule.role]}s` : 'Everyone';
@@ -61,6 +83,7 @@ function RuleFieldsForm({
   errors,
   organisations,
   fixedOrganisation,
+  defaults,
 }: {
   value: RuleFields;
   onChange: (next: RuleFields) => void;
@@ -72,6 +95,7 @@ function RuleFieldsForm({
   organisations: Option[] | null;
   /** An organisation's administrator: their organisation, fixed. */
   fixedOrganisation: Option | null;
+  defaults: NoticeDefaults | undefined;
 }) {
   const organisationId = fixedOrganisation?.value ?? value.organisationId;
   const units = useUnitOptions(organisations !== null || fixedOrganisation ? organisationId || null : null);
@@ -155,6 +179,27 @@ function RuleFieldsForm({
         error={errors.renewBeforeDays}
         w={180}
       />
+      <TextInput
+        label="Due soon reminders (days before)"
+        description={`Blank: the site default${defaults ? ` (${formatDayList(defaults.dueSoonDays)})` : ''}`}
+        placeholder="e.g. 14, 3"
+        inputMode="numeric"
+        value={value.notifyDueSoonDays}
+        onChange={(e) => onChange({ ...value, notifyDueSoonDays: e.currentTarget.value })}
+        error={errors.notifyDueSoonDays}
+        w={280}
+      />
+      <NumberInput
+        label="Tell the line manager after (days overdue)"
+        description={`Blank: the site default${defaults ? ` (${defaults.escalationDays})` : ''}`}
+        min={1}
+        max={365}
+        allowDecimal={false}
+        value={value.notifyEscalationDays}
+        onChange={(v) => onChange({ ...value, notifyEscalationDays: v })}
+        error={errors.notifyEscalationDays}
+        w={290}
+      />
     </>
   );
 }
@@ -177,9 +222,11 @@ export function RequiredTrainingManager({ user }: { user: User }) {
   const create = useCreateRule();
   const update = useUpdateRule();
   const remove = useDeleteRule();
+  const settings = useQuery(settingsQueryOptions(user.id));
 
   const blank: RuleFields = {
     role: ANY, service: isAdmin ? ANY : (services[0] ?? ANY), organisationId: ANY, unitId: ANY, dueWithinDays: 30, renewBeforeDays: 30,
+    notifyDueSoonDays: '', notifyEscalationDays: '',
   };
   /** The scope as the API takes it: a national administrator names the organisation (or null);
    * an organisation's administrator leaves it to the API (their own); instructors national. */
@@ -208,6 +255,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
         ...scope(fields),
         dueWithinDays: Number(fields.dueWithinDays),
         renewBeforeDays: Number(fields.renewBeforeDays),
+        ...overrides(fields),
       },
       {
         onSuccess: (rule) => {
@@ -229,6 +277,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
     setEditFields({
       role: rule.role ?? ANY, service: rule.service ?? ANY, organisationId: rule.organisation?.id ?? ANY, unitId: rule.unit?.id ?? ANY,
       dueWithinDays: rule.dueWithinDays, renewBeforeDays: rule.renewBeforeDays,
+      notifyDueSoonDays: formatDayList(rule.notifyDueSoonDays), notifyEscalationDays: rule.notifyEscalationDays ?? '',
     });
   }
 
@@ -244,6 +293,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
           ...scope(editFields),
           dueWithinDays: Number(editFields.dueWithinDays),
           renewBeforeDays: Number(editFields.renewBeforeDays),
+          ...overrides(editFields),
         },
       },
       {
@@ -290,7 +340,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
                 w={320}
                 required
               />
-              <RuleFieldsForm value={fields} onChange={setFields} services={services} anyService={isAdmin} errors={createErrors}
+              <RuleFieldsForm value={fields} onChange={setFields} services={services} anyService={isAdmin} errors={createErrors} defaults={settings.data}
                 organisations={organisationChoices} fixedOrganisation={fixedOrganisation} />
             </Group>
             <Group>
@@ -358,7 +408,11 @@ export function RequiredTrainingManager({ user }: { user: User }) {
                     </Group>
                   </Table.Td>
                   <Table.Td>{appliesTo(rule)}</Table.Td>
-                  <Table.Td>{rule.dueWithinDays} days</Table.Td>
+                  <Table.Td>
+                    {rule.dueWithinDays} days
+                    {rule.notifyDueSoonDays && <Text size="xs">Reminders {formatDayList(rule.notifyDueSoonDays)} days before</Text>}
+                    {rule.notifyEscalationDays && <Text size="xs">Manager told after {rule.notifyEscalationDays} days overdue</Text>}
+                  </Table.Td>
                   <Table.Td>{rule.course.certificateValidMonths ? `${rule.renewBeforeDays} days` : 'Not applicable'}</Table.Td>
                   <Table.Td>
                     {rule.canManage ? (
@@ -396,7 +450,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
         <form onSubmit={onSaveEdit} noValidate>
           <Stack>
             <Group align="flex-start" gap="sm">
-              <RuleFieldsForm value={editFields} onChange={setEditFields} services={services} anyService={isAdmin} errors={editErrors}
+              <RuleFieldsForm value={editFields} onChange={setEditFields} services={services} anyService={isAdmin} errors={editErrors} defaults={settings.data}
                 organisations={organisationChoices} fixedOrganisation={fixedOrganisation} />
             </Group>
             <Group justify="flex-end">
