@@ -337,7 +337,7 @@ ALTER TABLE "public"."notifications"
   ADD CONSTRAINT "notifications_kind_known"
     CHECK
     ((kind = ANY (ARRAY['training-assigned'::text, 'training-due-soon'::text, 'training-overdue'::text, 'manager-escalation'::text, 'certificate-expiring'::text,
-    'certificate-expired'::text, 'certificate-issued'::text, 'enrolment-approved'::text, 'enrolment-declined'::text, 'manager-digest'::text])));
+    'certificate-expired'::text, 'certificate-issued'::text, 'enrolment-approved'::text, 'enrolment-declined'::text, 'manager-digest'::text, 'account-welcome'::text])));
 
 ALTER TABLE "public"."required_training"
   ADD CONSTRAINT "required_training_notify_due_soon_days_shape"
