@@ -10,6 +10,8 @@
 //   timing  the national compliance summary (GET /api/compliance as the national administrator),
 //           single requests one after another
 //   writes  enrol, progress (PUT /enrollments/:id), module completion, quiz (open, then submit)
+//   notifications  one decision over the scaled database (scripts/bench-notifications.mjs, rolled
+//           back) and delivery of 500 emails to the mail catcher (scripts/bench-delivery.mjs)
 // at 1, 8 and 32 connections (BENCH_SECONDS each after a warm-up; each read twice, in rounds of
 // opposite order between the two databases, merged). In the same run it measures the
 // ceilings (scripts/bench-ceiling.mjs in Deno): the same bytes without a database, the catalogue's
@@ -38,6 +40,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { measureDecide } from './bench-notifications.mjs';
+import { benchDelivery, DELIVERY_BUDGET_PER_SECOND } from './bench-delivery.mjs';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
@@ -63,6 +67,7 @@ export const BUDGETS = {
   growth: 0.15, // scaled vs seed throughput
   rssBytes: 500 * 1024 * 1024,
   singleRequestMs: 500, // the national compliance summary, median of single requests on a quiet machine
+  decideSeconds: 10, // one run of private.decide_notifications at 100,000 people (issue 19)
 };
 /** Single requests timed one after another (after one warm-up) for the single-request budgets. */
 const SINGLE_REQUESTS = 5;
@@ -862,6 +867,19 @@ async function runPhases(phases) {
     s.phase.checks = await concurrencyChecks(s.platform, s.sql, s.checkLearner, s.checkCourse, s.fixtures.instructorId);
     for (const c of s.phase.checks) log(`  ${tag(s)} ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
   }
+  // Notifications (issue 19), on the scaled database: one decision over everyone (rolled back, so the
+  // database is left as it was; the first run on a database never decided writes the whole backlog,
+  // the worst case, then a second run finds everything written), and delivery to the mail catcher.
+  if (selected('notifications')) {
+    const s = phases[0];
+    const decide = await measureDecide(s.dbUrl, { repeat: true });
+    s.phase.notifications = { decide };
+    log(`  ${tag(s)} notifications decided: ${decide.written} written in ${decide.seconds} s (database CPU ${decide.cpuSeconds ?? '-'} s); again: ${decide.repeatWritten} in ${decide.repeatSeconds} s`);
+    s.phase.notifications.delivery = await benchDelivery({
+      url: s.platform.url, serviceRoleKey: s.platform.serviceRoleKey, dbUrl: s.dbUrl, mailUrl: s.platform.mailUrl, emails: 500,
+      log: (msg) => log(`  ${tag(s)} ${msg}`),
+    });
+  }
 }
 
 const tag = (s) => (s.label.startsWith('Seed') ? '[seed]  ' : '[scaled]');
@@ -948,6 +966,19 @@ function judge(scaled, seed) {
       });
   }
   for (const c of scaled.checks) budgets.push({ budget: `correctness under load: ${c.name}`, value: c.detail, pass: c.pass });
+  if (scaled.notifications) {
+    const { decide, delivery } = scaled.notifications;
+    budgets.push({
+      budget: `notifications: one run decides every due notice in under ${BUDGETS.decideSeconds} s (first run on the scaled database: the whole backlog)`,
+      value: `${decide.seconds} s for ${decide.written} notices (database CPU ${decide.cpuSeconds ?? '-'} s); a second run ${decide.repeatSeconds} s`,
+      pass: decide.seconds < BUDGETS.decideSeconds,
+    });
+    budgets.push({
+      budget: `notifications: delivery to the local mail catcher >= ${DELIVERY_BUDGET_PER_SECOND} emails a second`,
+      value: `${delivery.perSecond} a second (${delivery.emails} in ${delivery.seconds} s)`,
+      pass: delivery.perSecond >= DELIVERY_BUDGET_PER_SECOND,
+    });
+  }
   for (const phase of [scaled, seed].filter(Boolean)) {
     budgets.push({
       budget: `platform resident memory (${phase.label}) < 500 MB`,
