@@ -315,7 +315,8 @@ grant execute on function private.required_training_due_soon_days() to authentic
 -- person, $2 service, $3 role, $4 course, $5 organisation, $6 unit (with its sub-units). Set-based:
 -- the people are filtered first (the filters and the caller's scope), the rules are read once (a
 -- unit rule's sub-units listed once per rule), enrolments and the latest certificates are joined
--- once, and no function is called per row.
+-- once, and no function is called per row. Each status row carries its placement's number
+-- (`statuses.placement`, a row of `placements`), by which the compliance counts group.
 create function private.required_training_states_query()
 returns text
 language sql immutable
@@ -390,20 +391,14 @@ as $$ select $q$
                        and k.unit_id is not distinct from p.unit_id
                   then true else false end
   ),
-  -- The latest certificate not revoked of each person and required course (of two issued at the
-  -- same moment, the later cycle): the required courses' certificates by their index, the later
-  -- ones left out by a hash anti-join, no sort.
+  -- The latest certificate not revoked of each person and required course.
   certs as (
-    select ct.user_id, ct.course_id, ct.id, ct.expires_at
+    select distinct on (ct.user_id, ct.course_id) ct.user_id, ct.course_id, ct.id, ct.expires_at
     from public.certificates ct
     where ct.revoked_at is null
       and ct.course_id = any ((select array_agg(r.course_id) from rules r)::uuid[])
       and ($1::uuid is null or ct.user_id = $1)
-      and not exists (
-        select 1 from public.certificates later
-        where later.user_id = ct.user_id and later.course_id = ct.course_id and later.revoked_at is null
-          and later.course_id = any ((select array_agg(r.course_id) from rules r)::uuid[])
-          and (later.issued_at > ct.issued_at or (later.issued_at = ct.issued_at and later.cycle > ct.cycle)))
+    order by ct.user_id, ct.course_id, ct.issued_at desc
   ),
   judged as (
     select p.id as user_id, p.services, p.organisation_id, p.unit_id, m.course_id, p.placement,
