@@ -109,18 +109,20 @@ begin
   perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
   -- Counted inside the status rule's own statement; the scope rule only for those who are not
   -- national administrators (who see everyone).
-  -- The people are counted first by placement, course and status (a few thousand groups
-  -- nationally, each status worked out once, grouped by a number), then each group is counted under
-  -- each of its placement's services.
+  -- The people are counted first by placement, course and status (grouped by a number, each status
+  -- worked out once), then by what the counts depend on (services, organisation, course and status:
+  -- a few hundred groups nationally, so that the scope is checked once per group), then each group
+  -- is counted under each of its services.
   return query execute private.required_training_states_query() || $q$,
   grouped as (
-    select k.services, k.organisation_id, g.course_id, g.status, g.n
+    select k.services, k.organisation_id, g.course_id, g.status, sum(g.n)::bigint as n
     from (
       select st.placement, st.course_id, st.status, count(*) as n
       from statuses st
       group by st.placement, st.course_id, st.status
     ) g
     join placements k on k.placement = g.placement
+    group by k.services, k.organisation_id, g.course_id, g.status
   ),
   counted as (
     select s.service, g.course_id,
@@ -234,13 +236,14 @@ begin
       select $6, $6 where $6::uuid is not null
     ),
     grouped as (
-      select k.unit_id, k.services, k.organisation_id, g.course_id, g.status, g.n
+      select k.unit_id, k.services, k.organisation_id, g.course_id, g.status, sum(g.n)::bigint as n
       from (
         select st.placement, st.course_id, st.status, count(*) as n
         from statuses st
         group by st.placement, st.course_id, st.status
       ) g
       join placements k on k.placement = g.placement
+      group by k.unit_id, k.services, k.organisation_id, g.course_id, g.status
     ),
     counted as (
       select gr.group_id, st.course_id,
@@ -375,6 +378,8 @@ CREATE OR REPLACE FUNCTION private.required_training_states_query()
       select en.id, en.user_id, en.course_id, en.progress, en.created_at from public.enrollments en
       where en.course_id = any ((select array_agg(rc.course_id) from rules rc)::uuid[])
         and ($1::uuid is null or en.user_id = $1)
+        -- an organisation's or a unit's: only its people's (a few thousand to hash, not every enrolment)
+        and ($5::uuid is null or en.user_id in (select v.id from visible v))
     ) e on e.user_id = p.id and e.course_id = m.course_id
     left join certs cert on cert.user_id = p.id and cert.course_id = m.course_id
     -- worked out once per row (not again in each use of due_at below)
