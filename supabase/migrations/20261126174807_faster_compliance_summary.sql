@@ -320,6 +320,7 @@ CREATE OR REPLACE FUNCTION private.required_training_states_query()
            min(r.created_at) + make_interval(days => min(r.due_within_days)) as first_rule_due,
            make_interval(days => min(r.due_within_days)) as due_within,
            make_interval(days => max(r.renew_before_days)) as renew_before,
+           count(*) as rule_count,
            array_agg(r.created_at) as rule_created, array_agg(r.due_within_days) as rule_days
     from placements k
     join rules r
@@ -328,6 +329,17 @@ CREATE OR REPLACE FUNCTION private.required_training_states_query()
                    and (r.units is null or k.unit_id = any (r.units))
               then true else false end
     group by k.placement, r.course_id
+  ),
+  -- Two rules (a course required twice, with different periods), the common case of several:
+  -- each rule's created_at and days as columns, so that a person's due date is one least() rather
+  -- than a subquery per person.
+  placed2 as (
+    select pl.*,
+           case when pl.rule_count = 2 then pl.rule_created[1] end as created_1,
+           case when pl.rule_count = 2 then make_interval(days => pl.rule_days[1]) end as days_1,
+           case when pl.rule_count = 2 then pl.rule_created[2] end as created_2,
+           case when pl.rule_count = 2 then make_interval(days => pl.rule_days[2]) end as days_2
+    from placed pl
   ),
   -- Each person with their placement's number: hashed by unit (else organisation) and role, the
   -- rest of the placement compared inside a CASE (so that the planner expects many people per
@@ -364,6 +376,9 @@ CREATE OR REPLACE FUNCTION private.required_training_states_query()
              when cert.id is null then
                case when m.same_days
                     then greatest(m.first_rule_due, coalesce(e.created_at, p.created_at) + m.due_within)
+                    when m.rule_count = 2
+                    then least(greatest(m.created_1, coalesce(e.created_at, p.created_at)) + m.days_1,
+                               greatest(m.created_2, coalesce(e.created_at, p.created_at)) + m.days_2)
                     else (select min(greatest(x.created_at, coalesce(e.created_at, p.created_at))
                                      + make_interval(days => x.days))
                           from unnest(m.rule_created, m.rule_days) x(created_at, days))
@@ -373,7 +388,7 @@ CREATE OR REPLACE FUNCTION private.required_training_states_query()
              else cert.expires_at - m.renew_before
            end as due_at
     from people p
-    join placed m on m.placement = p.placement
+    join placed2 m on m.placement = p.placement
     left join (
       select en.id, en.user_id, en.course_id, en.progress, en.created_at from public.enrollments en
       where en.course_id = any ((select array_agg(rc.course_id) from rules rc)::uuid[])
