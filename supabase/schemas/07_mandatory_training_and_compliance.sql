@@ -332,7 +332,8 @@ grant execute on function private.required_training_due_soon_days() to authentic
 -- person, $2 service, $3 role, $4 course, $5 organisation, $6 unit (with its sub-units). Set-based:
 -- the people are filtered first (the filters and the caller's scope), the rules are read once (a
 -- unit rule's sub-units listed once per rule), enrolments and the latest certificates are joined
--- once, and no function is called per row.
+-- once, and no function is called per row. Each status row carries its placement's number
+-- (`statuses.placement`, a row of `placements`), by which the compliance counts group.
 create function private.required_training_states_query()
 returns text
 language sql immutable
@@ -366,52 +367,58 @@ as $$ select $q$
            or p.organisation_id = me.admin_org
            or p.id in (select private.managed_person_ids()))
   ),
-  -- The rules are matched once per placement (role, services, organisation, unit) that the people
-  -- share, not once per person: a few thousand placements at national size, not 100,000 people.
-  -- Per placement and course: the rules' days to complete (one value in practice, then the
-  -- earliest rule decides; else each rule's created_at and days, for the earliest due date per
-  -- person) and the longest renewal period.
+  -- The placements (role, services, organisation, unit) the people share, each given a number: a
+  -- few thousand at national size, not 100,000 people.
+  placements as materialized (
+    select row_number() over () as placement, k.role, k.services, k.organisation_id, k.unit_id
+    from (select distinct v.role, v.services, v.organisation_id, v.unit_id from visible v) k
+  ),
+  -- The rules are matched once per placement. Per placement and course: the rules' days to
+  -- complete (one value in practice, then the earliest rule decides; else each rule's created_at and
+  -- days, for the earliest due date per person) and the longest renewal period. The match is one
+  -- CASE, which the planner counts as matching half the pairs (its own estimate of the ORs was one
+  -- row, and it then built its hash tables on the people's side).
   placed as (
-    select k.role, k.services, k.organisation_id, k.unit_id, r.course_id,
+    select k.placement, r.course_id,
            min(r.due_within_days) = max(r.due_within_days) as same_days,
            min(r.created_at) + make_interval(days => min(r.due_within_days)) as first_rule_due,
            make_interval(days => min(r.due_within_days)) as due_within,
-           make_interval(days => max(r.renew_before_days)) as renew_before
-    from (select distinct v.role, v.services, v.organisation_id, v.unit_id from visible v) k
+           make_interval(days => max(r.renew_before_days)) as renew_before,
+           count(*) as rule_count,
+           array_agg(r.created_at) as rule_created, array_agg(r.due_within_days) as rule_days
+    from placements k
     join rules r
-      on (r.role is null or k.role = r.role) and (r.service is null or k.services @> array[r.service])
-         and (r.organisation_id is null or k.organisation_id = r.organisation_id)
-         and (r.units is null or k.unit_id = any (r.units))
-    group by k.role, k.services, k.organisation_id, k.unit_id, r.course_id
+      on case when (r.role is null or k.role = r.role) and (r.service is null or k.services @> array[r.service])
+                   and (r.organisation_id is null or k.organisation_id = r.organisation_id)
+                   and (r.units is null or k.unit_id = any (r.units))
+              then true else false end
+    group by k.placement, r.course_id
   ),
-  required as (
-    select p.id as user_id, p.services, p.organisation_id, p.unit_id, m.course_id,
-           e.id as enrollment_id, coalesce(e.progress, 0) as progress,
-           -- the earliest of greatest(rule created, enrolled or joined) + the rule's days
-           case when m.same_days
-                then greatest(m.first_rule_due, coalesce(e.created_at, p.created_at) + m.due_within)
-                else (select min(greatest(x.created_at, coalesce(e.created_at, p.created_at))
-                                 + make_interval(days => x.due_within_days))
-                      from rules x
-                      where x.course_id = m.course_id
-                        and (x.role is null or p.role = x.role) and (x.service is null or p.services @> array[x.service])
-                        and (x.organisation_id is null or p.organisation_id = x.organisation_id)
-                        and (x.units is null or p.unit_id = any (x.units)))
-           end as first_due,
-           m.renew_before
+  -- Two rules (a course required twice, with different periods), the common case of several:
+  -- each rule's created_at and days as columns, so that a person's due date is one least() rather
+  -- than a subquery per person.
+  placed2 as (
+    select pl.*,
+           case when pl.rule_count = 2 then pl.rule_created[1] end as created_1,
+           case when pl.rule_count = 2 then make_interval(days => pl.rule_days[1]) end as days_1,
+           case when pl.rule_count = 2 then pl.rule_created[2] end as created_2,
+           case when pl.rule_count = 2 then make_interval(days => pl.rule_days[2]) end as days_2
+    from placed pl
+  ),
+  -- Each person with their placement's number: hashed by unit (else organisation) and role, the
+  -- rest of the placement compared inside a CASE (so that the planner expects many people per
+  -- placement: with every column a join key it expected one, and then built its hash tables on the
+  -- people's side rather than on the enrolments' and certificates').
+  people as (
+    select p.id, p.services, p.organisation_id, p.unit_id, p.created_at, k.placement
     from visible p
-    -- by placement (hashable: no organisation or unit is the nil uuid)
-    join placed m
-      on m.role = p.role and m.services = p.services
-         and coalesce(m.organisation_id, '00000000-0000-0000-0000-000000000000'::uuid)
-             = coalesce(p.organisation_id, '00000000-0000-0000-0000-000000000000'::uuid)
-         and coalesce(m.unit_id, '00000000-0000-0000-0000-000000000000'::uuid)
-             = coalesce(p.unit_id, '00000000-0000-0000-0000-000000000000'::uuid)
-    left join (
-      select en.id, en.user_id, en.course_id, en.progress, en.created_at from public.enrollments en
-      where en.course_id = any ((select array_agg(rc.course_id) from rules rc)::uuid[])
-        and ($1::uuid is null or en.user_id = $1)
-    ) e on e.user_id = p.id and e.course_id = m.course_id
+    join placements k
+      on coalesce(k.unit_id, k.organisation_id, '00000000-0000-0000-0000-000000000000'::uuid)
+         = coalesce(p.unit_id, p.organisation_id, '00000000-0000-0000-0000-000000000000'::uuid)
+         and k.role = p.role
+         and case when k.services = p.services and k.organisation_id is not distinct from p.organisation_id
+                       and k.unit_id is not distinct from p.unit_id
+                  then true else false end
   ),
   -- The latest certificate not revoked of each person and required course.
   certs as (
@@ -423,20 +430,43 @@ as $$ select $q$
     order by ct.user_id, ct.course_id, ct.issued_at desc
   ),
   judged as (
-    select q.*, cert.id as certificate_id, cert.expires_at as certificate_expires_at,
+    select p.id as user_id, p.services, p.organisation_id, p.unit_id, m.course_id, p.placement,
+           e.id as enrollment_id, coalesce(e.progress, 0) as progress,
+           cert.id as certificate_id, cert.expires_at as certificate_expires_at,
            -- valid or expiring (private.certificate_state of a certificate not revoked)
            cert.id is not null and (cert.expires_at is null or cert.expires_at > now()) as certified,
            case
-             when cert.id is null then q.first_due
+             -- the earliest of greatest(rule created, enrolled or joined) + the rule's days
+             when cert.id is null then
+               case when m.same_days
+                    then greatest(m.first_rule_due, coalesce(e.created_at, p.created_at) + m.due_within)
+                    when m.rule_count = 2
+                    then least(greatest(m.created_1, coalesce(e.created_at, p.created_at)) + m.days_1,
+                               greatest(m.created_2, coalesce(e.created_at, p.created_at)) + m.days_2)
+                    else (select min(greatest(x.created_at, coalesce(e.created_at, p.created_at))
+                                     + make_interval(days => x.days))
+                          from unnest(m.rule_created, m.rule_days) x(created_at, days))
+               end
              when cert.expires_at is null then null
              when cert.expires_at <= now() then cert.expires_at
-             else cert.expires_at - q.renew_before
+             else cert.expires_at - m.renew_before
            end as due_at
-    from required q
-    left join certs cert on cert.user_id = q.user_id and cert.course_id = q.course_id
+    from people p
+    join placed2 m on m.placement = p.placement
+    left join (
+      select en.id, en.user_id, en.course_id, en.progress, en.created_at from public.enrollments en
+      where en.course_id = any ((select array_agg(rc.course_id) from rules rc)::uuid[])
+        and ($1::uuid is null or en.user_id = $1)
+        -- an organisation's or a unit's: only its people's (a few thousand to hash, not every enrolment)
+        and ($5::uuid is null or en.user_id in (select v.id from visible v))
+    ) e on e.user_id = p.id and e.course_id = m.course_id
+    left join certs cert on cert.user_id = p.id and cert.course_id = m.course_id
+    -- worked out once per row (not again in each use of due_at below)
+    offset 0
   ),
   statuses as (
-    select j.user_id, j.services, j.organisation_id, j.unit_id, j.course_id, j.enrollment_id, j.progress, j.due_at,
+    select j.user_id, j.services, j.organisation_id, j.unit_id, j.course_id, j.placement, j.enrollment_id, j.progress,
+           j.due_at,
            case
              when j.certified then
                case when j.due_at is null or j.due_at > now() + make_interval(days => private.required_training_due_soon_days())
@@ -663,14 +693,20 @@ begin
   perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
   -- Counted inside the status rule's own statement; the scope rule only for those who are not
   -- national administrators (who see everyone).
-  -- The people are counted first by what the counts depend on (services, organisation, course and
-  -- status: a few thousand groups nationally, each status worked out once), then each group is
-  -- counted under each of its services.
+  -- The people are counted first by placement, course and status (grouped by a number, each status
+  -- worked out once), then by what the counts depend on (services, organisation, course and status:
+  -- a few hundred groups nationally, so that the scope is checked once per group), then each group
+  -- is counted under each of its services.
   return query execute private.required_training_states_query() || $q$,
   grouped as (
-    select st.services, st.organisation_id, st.course_id, st.status, count(*) as n
-    from statuses st
-    group by st.services, st.organisation_id, st.course_id, st.status
+    select k.services, k.organisation_id, g.course_id, g.status, sum(g.n)::bigint as n
+    from (
+      select st.placement, st.course_id, st.status, count(*) as n
+      from statuses st
+      group by st.placement, st.course_id, st.status
+    ) g
+    join placements k on k.placement = g.placement
+    group by k.services, k.organisation_id, g.course_id, g.status
   ),
   counted as (
     select s.service, g.course_id,
@@ -756,9 +792,13 @@ begin
   if v_organisation is null then
     return query execute private.required_training_states_query() || $q$,
     grouped as (
-      select st.organisation_id, st.course_id, st.status, count(*) as n
-      from statuses st
-      group by st.organisation_id, st.course_id, st.status
+      select k.organisation_id, g.course_id, g.status, g.n
+      from (
+        select st.placement, st.course_id, st.status, count(*) as n
+        from statuses st
+        group by st.placement, st.course_id, st.status
+      ) g
+      join placements k on k.placement = g.placement
     ),
     counted as (
       select g.organisation_id as group_id, g.course_id,
@@ -789,9 +829,14 @@ begin
       select $6, $6 where $6::uuid is not null
     ),
     grouped as (
-      select st.unit_id, st.services, st.organisation_id, st.course_id, st.status, count(*) as n
-      from statuses st
-      group by st.unit_id, st.services, st.organisation_id, st.course_id, st.status
+      select k.unit_id, k.services, k.organisation_id, g.course_id, g.status, sum(g.n)::bigint as n
+      from (
+        select st.placement, st.course_id, st.status, count(*) as n
+        from statuses st
+        group by st.placement, st.course_id, st.status
+      ) g
+      join placements k on k.placement = g.placement
+      group by k.unit_id, k.services, k.organisation_id, g.course_id, g.status
     ),
     counted as (
       select gr.group_id, st.course_id,
@@ -847,10 +892,14 @@ returns table(
   certificate_expires_at timestamp with time zone,
   total bigint
 )
-language plpgsql stable
+language plpgsql volatile security definer
 set search_path = ''
+set work_mem = '64MB'
+set enable_nestloop = on
+set enable_mergejoin = on
+set enable_sort = on
+set jit = off
 as $$
-#variable_conflict use_column
 declare
   v_national boolean;
   v_organisation uuid;
@@ -858,16 +907,35 @@ begin
   perform private.require_compliance_viewer();
   v_national := private.is_admin();
   v_organisation := private.compliance_organisation(p_organisation_id);
-  return query
-  select st.user_id, st.username, st.name, st.email, st.role, st.services, st.course_id, st.course_title,
-         st.progress, st.due_at, st.status, st.certificate_expires_at, count(*) over ()
-  from private.required_training_status(null, p_service, p_role, p_course_id, v_organisation, p_unit_id) st
-  where (p_status is null or st.status = p_status)
-    and (v_national or private.compliance_in_scope(p_service, st.services, st.organisation_id))
-  -- private.required_training_status_rank, written out (a function call per row costs at national size)
-  order by case st.status when 'overdue' then 1 when 'due-soon' then 2 when 'in-progress' then 3 else 4 end,
-           st.due_at nulls last, st.name, st.user_id, st.course_title
-  limit greatest(p_limit, 0) offset greatest(p_offset, 0);
+  perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
+  -- Inside the status rule's own statement. Only the rows that can reach the page (up to it by
+  -- urgency and due date, with ties) are named and sorted by name: the order over all rows decides
+  -- among ties exactly as before, without every person's name and course title joined and sorted.
+  return query execute private.required_training_states_query() || $q$,
+  chosen as (
+    select st.user_id, st.services, st.course_id, st.progress, st.due_at, st.status, st.certificate_expires_at,
+           -- private.required_training_status_rank, written out (a function call per row costs at national size)
+           case st.status when 'overdue' then 1 when 'due-soon' then 2 when 'in-progress' then 3 else 4 end as urgency,
+           count(*) over () as total
+    from statuses st
+    where ($8::text is null or st.status = $8)
+      and ($7 or private.compliance_in_scope($2, st.services, st.organisation_id))
+  ),
+  reaching as (
+    select ch.* from chosen ch
+    order by ch.urgency, ch.due_at nulls last
+    fetch first ($9::bigint + $10) rows with ties
+  )
+  select r.user_id, p.username, p.name, case when me.admin or p.id = me.uid then p.email end, p.role, r.services,
+         r.course_id, c.title, r.progress, r.due_at, r.status, r.certificate_expires_at, r.total
+  from reaching r
+  cross join me
+  join public.profiles p on p.id = r.user_id
+  join public.courses c on c.id = r.course_id
+  order by r.urgency, r.due_at nulls last, p.name, r.user_id, c.title
+  limit $9 offset $10 $q$
+  using null::uuid, p_service, p_role, p_course_id, v_organisation, p_unit_id, v_national, p_status,
+        greatest(p_limit, 0), greatest(p_offset, 0);
 end;
 $$;
 comment on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer,uuid,uuid) is

@@ -345,6 +345,87 @@ describe.each(backends)('mandatory training on $name', ({ create }) => {
       // A visitor asking for statuses directly gets nothing (and anon may not even call it).
       expect(await sqlState(() => queryAs(db, visitor, 'select * from private.required_training_status()'))).toBe('42501');
     });
+
+    it('a course required by two or three rules of different periods is due by the earliest, for one person and in the lists', async () => {
+      await db.query('delete from public.certificates where course_id = $1', [manualHandling]);
+      // Both students (a test above made ambo2 an instructor); their roles come back at the end.
+      const roles = (await db.query<{ id: string; role: string }>('select id, role::text from public.profiles where id = any ($1::uuid[])', [[ambo1.id, ambo2.id]])).rows;
+      await db.query(`update public.profiles set role = 'STUDENT' where id = any ($1::uuid[])`, [[ambo1.id, ambo2.id]]);
+      // The UKAS rule: made 10 days ago, 60 days. Ambo1 enrolled 50 days ago, ambo2 5 days ago.
+      await db.query(`update public.required_training set due_within_days = 60, created_at = now() - interval '10 days' where course_id = $1`, [manualHandling]);
+      const enrolledAgo = (who: Persona, days: number) =>
+        db.query('update public.enrollments set created_at = now() - make_interval(days => $3) where user_id = $1 and course_id = $2', [who.id, manualHandling, days]);
+      await enrolledAgo(ambo1, 50);
+      await enrolledAgo(ambo2, 5);
+      const dueIn = async (who: Persona) => (new Date((await statusOf(who, manualHandling))!.due_at as string).getTime() - Date.now()) / DAY;
+      const listed = async () => {
+        const all = await queryAs<StatusRow>(db, admin, 'select * from private.required_training_status(null, null, null, $1)', [manualHandling]);
+        return new Map(all.rows.map((r) => [r.user_id, r]));
+      };
+      try {
+        // A second rule for students: made 40 days ago, 20 days. Ambo1: the later of 40 and 50 days
+        // ago, plus 20: 20 days overdue (60 days from 10 days ago would be in 50). Ambo2: 5 days ago
+        // plus 20: due in 15.
+        await db.query(insertRule(manualHandling, 'STUDENT', null, '20'));
+        await db.query(`update public.required_training set created_at = now() - interval '40 days' where course_id = $1 and role = 'STUDENT'`, [manualHandling]);
+        expect(await dueIn(ambo1)).toBeCloseTo(-20, 0);
+        expect((await statusOf(ambo1, manualHandling))?.status).toBe('overdue');
+        expect(await dueIn(ambo2)).toBeCloseTo(15, 0);
+        expect((await statusOf(ambo2, manualHandling))?.status).toBe('due-soon');
+        let all = await listed();
+        for (const who of [ambo1, ambo2]) expect(all.get(who.id)).toEqual(await statusOf(who, manualHandling));
+
+        // A third, of UKAS students: made 200 days ago, 3 days: the earliest for both (47 and 2 days overdue).
+        await db.query(insertRule(manualHandling, 'STUDENT', 'UKAS', '3'));
+        await db.query(`update public.required_training set created_at = now() - interval '200 days' where course_id = $1 and role = 'STUDENT' and service = 'UKAS'`, [manualHandling]);
+        expect(await dueIn(ambo1)).toBeCloseTo(-47, 0);
+        expect(await dueIn(ambo2)).toBeCloseTo(-2, 0);
+        expect((await statusOf(ambo2, manualHandling))?.status).toBe('overdue');
+        all = await listed();
+        for (const who of [ambo1, ambo2]) expect(all.get(who.id)).toEqual(await statusOf(who, manualHandling));
+
+        // The counts agree with the statuses.
+        const summary = await queryAs<{ service: string; overdue: string; people: string }>(db, admin, 'select * from private.compliance_summary(null, null, $1)', [manualHandling]);
+        const ukas = await queryAs<StatusRow>(db, admin, `select * from private.required_training_status(null, 'UKAS', null, $1)`, [manualHandling]);
+        const row = summary.rows.find((r) => r.service === 'UKAS')!;
+        expect(Number(row.people)).toBe(ukas.rows.length);
+        expect(Number(row.overdue)).toBe(ukas.rows.filter((r) => r.status === 'overdue').length);
+      } finally {
+        await db.query(`delete from public.required_training where course_id = $1 and role = 'STUDENT'`, [manualHandling]);
+        for (const r of roles) await db.query('update public.profiles set role = $2::public.user_role where id = $1', [r.id, r.role]);
+      }
+    });
+
+    it('every page of the people list is the same slice of the whole list, most urgent first, then by due date and name', async () => {
+      // Required of all students: many share a due date (enrolled by the rule at the same moment), so
+      // their names decide, across page boundaries too.
+      await db.query(insertRule(resilience, 'STUDENT', null));
+      try {
+        type Person = { user_id: string; course_id: string; name: string; status: string; due_at: Date | string | null; total: string };
+        const whole = (await queryAs<Person>(db, admin, 'select * from private.compliance_people(p_limit => 10000)')).rows;
+        expect(whole.length).toBeGreaterThan(5);
+        expect(whole.every((r) => Number(r.total) === whole.length)).toBe(true);
+        const urgency = ['overdue', 'due-soon', 'in-progress', 'done'];
+        const time = (r: Person) => (r.due_at === null ? Infinity : new Date(r.due_at as string).getTime());
+        for (let i = 1; i < whole.length; i++) {
+          const [a, b] = [whole[i - 1], whole[i]];
+          const order = urgency.indexOf(a.status) - urgency.indexOf(b.status) || time(a) - time(b);
+          expect(order <= 0).toBe(true);
+          if (order === 0) expect(a.name.localeCompare(b.name, 'en') <= 0 || a.name === b.name).toBe(true);
+        }
+        // ties of urgency and due date exist: pages of one row put a page boundary inside each
+        expect(whole.some((r, i) => i > 0 && r.status === whole[i - 1].status && time(r) === time(whole[i - 1]))).toBe(true);
+        for (const size of [1, 3]) {
+          const paged: Person[] = [];
+          for (let offset = 0; offset < whole.length; offset += size) {
+            paged.push(...(await queryAs<Person>(db, admin, 'select * from private.compliance_people(p_limit => $1, p_offset => $2)', [size, offset])).rows);
+          }
+          expect(paged.map((r) => `${r.user_id} ${r.course_id}`)).toEqual(whole.map((r) => `${r.user_id} ${r.course_id}`));
+        }
+      } finally {
+        await db.query('delete from public.required_training where course_id = $1', [resilience]);
+      }
+    });
   });
 
   // Rules of an organisation and of a unit (issue 18): two organisations, A (a tree: area > station >
