@@ -1,10 +1,11 @@
 // /api/compliance: who has done their required training, by course and service (the summary), the
 // people behind a figure (the drill-down), its CSV export, and the breakdown by organisation and
 // unit (/units: per group and course, the share compliant). Each takes organisationId and unitId
-// (a unit with its sub-units); an organisation's administrator reads only their organisation. Every status comes from ONE SQL
-// function, private.required_training_status (through private.compliance_summary and
-// private.compliance_people), run under the caller's rights, so an instructor's figures and export
-// hold only what they may see. The rules themselves: routes/required-training.ts.
+// (a unit with its sub-units); an organisation's administrator reads only their organisation. Every status comes from ONE
+// rule in SQL, private.required_training_states_query() (run by private.compliance_summary,
+// private.compliance_units and private.compliance_people, each scoped to the caller), so an
+// instructor's figures and export hold only what they may see. The rules themselves:
+// routes/required-training.ts.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
