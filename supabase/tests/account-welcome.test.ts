@@ -97,13 +97,15 @@ describe.each(backends)('the welcome notice on $name', ({ create }) => {
     expect(await welcomes(db, added.id)).toHaveLength(1);
   });
 
-  it('is read by its recipient only', async () => {
+  it('is read by its recipient and their administrator only (the Delivery list), by no other person', async () => {
     const own = await queryAs<Notice>(db, added, `select * from public.notifications where kind = 'account-welcome'`);
     expect(own.rows.map((row) => row.recipient_id)).toEqual([added.id]);
-    for (const other of [registered, personas.admin, personas.learner]) {
+    for (const other of [registered, personas.learner]) {
       const rows = await queryAs(db, other, `select 1 from public.notifications where recipient_id = $1`, [added.id]);
       expect(rows.rows).toEqual([]);
     }
+    const byAdmin = await queryAs(db, personas.admin, `select 1 from public.notifications where recipient_id = $1`, [added.id]);
+    expect(byAdmin.rows).toHaveLength(1);
     expect(await sqlState(() => queryAs(db, null, `select 1 from public.notifications`))).toBe('42501');
   });
 
