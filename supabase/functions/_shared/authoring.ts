@@ -227,6 +227,7 @@ export const scormModuleCreateSchema = z.object({
   courseId: z.string().optional(),
 });
 export type ScormModuleCreateInput = z.infer<typeof scormModuleCreateSchema>;
+export type ScormModuleCreateBody = z.input<typeof scormModuleCreateSchema>;
 export type ModuleCreateBody = z.input<typeof moduleCreateSchema>;
 
 /** PUT /api/modules/:id. */
