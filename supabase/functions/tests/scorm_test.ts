@@ -235,10 +235,20 @@ test('a stored (uncompressed) zip is read too', async () => {
   assert.equal(answer.json.title, 'Stored');
 });
 
-test('cleanup: deleting the course removes the package row', async () => {
+test('deleting a SCORM module removes its row and its files', async () => {
+  const extra = await call('POST', `/api/courses/${courseId}/modules`, { token: instructor, body: { kind: 'scorm', title: 'Second package' } });
+  assert.equal((await uploadZip(extra.json.id, scorm12Package(), instructor)).status, 201);
+  assert.equal((await storedNames(`${extra.json.id}/`)).length, 6);
+  assert.equal((await call('DELETE', `/api/modules/${extra.json.id}`, { token: instructor })).status, 204);
+  assert.deepEqual(await storedNames(`${extra.json.id}/`), []);
+});
+
+test('deleting the course removes the package rows and their files', async () => {
+  assert.ok((await storedNames(`${moduleId}/`)).length > 0);
   assert.equal((await call('DELETE', `/api/courses/${courseId}`, { token: instructor })).status, 204);
   const rows = await db.sql`select 1 from public.scorm_packages where module_id = ${moduleId}::uuid`;
   assert.equal(rows.length, 0);
+  assert.deepEqual(await storedNames(`${moduleId}/`), []);
 });
 
 closePoolAfterTests();

@@ -14,6 +14,7 @@ import { ApiError, pgError } from '../../lib/errors.ts';
 import { pathId } from '../../lib/params.ts';
 import { objectName, removeImages } from '../../lib/images.ts';
 import { access, accessQuery, MSG, readEnrollment, type Row, toAccess, userIdOf } from '../../lib/learning.ts';
+import { removePrefix } from '../../lib/scorm.ts';
 import { courseToChange, me, NOT_YOURS, replaceImage } from '../../lib/authoring.ts';
 import { readModule, readModules, toModule } from '../modules/queries.ts';
 import {
@@ -100,6 +101,7 @@ export function courseRoutes(config: Config, db: Db) {
     });
     await removeImages(config, 'course-covers', [objectName(config, 'course-covers', id, removed.cover)]);
     await removeImages(config, 'module-images', removed.images.map((url) => objectName(config, 'module-images', id, url)));
+    for (const prefix of removed.scormPrefixes) await removePrefix(config, prefix);
     return c.body(null, 204);
   });
 

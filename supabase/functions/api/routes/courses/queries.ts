@@ -209,15 +209,17 @@ export async function updateCourse(tx: Tx, id: string, input: CourseUpdateInput)
 }
 
 /** Deletes the course; its cover and module images (to remove from storage), or null when RLS kept it. */
-export async function deleteCourse(tx: Tx, id: string): Promise<{ cover: string | null; images: string[] } | null> {
+export async function deleteCourse(tx: Tx, id: string): Promise<{ cover: string | null; images: string[]; scormPrefixes: string[] } | null> {
   const images = await tx<{ image: string }[]>`
     select b.image from public.course_modules m
     cross join lateral private.module_body(m.id) b
     where m.course_id = ${id}::uuid and b.image is not null`;
+  const packages = await tx<{ storagePrefix: string }[]>`
+    select storage_prefix from public.scorm_packages where course_id = ${id}::uuid`;
   const [row] = await guarded(() => tx<{ coverImage: string | null }[]>`
     delete from public.courses where id = ${id}::uuid returning cover_image`);
   if (!row) return null;
-  return { cover: row.coverImage, images: images.map((r) => r.image) };
+  return { cover: row.coverImage, images: images.map((r) => r.image), scormPrefixes: packages.map((p) => p.storagePrefix) };
 }
 
 /** A new module at `orderIndex` (pushing the later ones down; beyond the end is the end). */
