@@ -58,6 +58,9 @@ const notice = '80000000-0000-4000-a000-0000000000f3';
 /** Per table: the target row (the learner's record, the instructor's course content, ...), and
  * for each operation the statement that tries to reach it. Inserts make a row of the same kind
  * for the caller (their own enrolment, course, CPD entry) or, where no one may, any row. */
+/** A SCORM module of course 1 with its package (issue 20). */
+const scormModule = '20000000-0000-4000-a000-0000000000f9';
+
 const TABLES: Record<string, Record<Operation, string>> = {
   profiles: {
     select: `select 1 from public.profiles where id = '${ids.student}'`,
@@ -84,6 +87,13 @@ const TABLES: Record<string, Record<Operation, string>> = {
              values ('${course1}', 'Matrix module', 'Content of a module from the table matrix.', 99)`,
     update: `update public.course_modules set title = title where id = '${ids.module(1, 1)}'`,
     delete: `delete from public.course_modules where id = '${ids.module(1, 1)}'`,
+  },
+  scorm_packages: {
+    select: `select 1 from public.scorm_packages where module_id = '${scormModule}'`,
+    insert: `insert into public.scorm_packages (module_id, course_id, version, title, scos, storage_prefix, file_count, unpacked_bytes)
+             values ('${ids.module(1, 1)}', '${course1}', '1.2', 'Forged', '[{"id":"a","title":"a","href":"a.html"}]', '${ids.module(1, 1)}/1/', 1, 1)`,
+    update: `update public.scorm_packages set completion_rule = 'completed' where module_id = '${scormModule}'`,
+    delete: `delete from public.scorm_packages where module_id = '${scormModule}'`,
   },
   quizzes: {
     select: `select 1 from public.quizzes where id = '${ids.quiz(1, 2)}'`,
@@ -235,6 +245,9 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     await db.query(`insert into public.notifications (id, recipient_id, kind, person_id, occasion, title)
       values ($1, $2, 'training-overdue', $2, current_date, 'Matrix notice')`, [notice, ids.student]);
     await db.query(`insert into public.notification_preferences (user_id) values ($1)`, [ids.student]);
+    await db.query(`insert into public.course_modules (id, course_id, title, kind, order_index) values ($1, $2, 'Matrix SCORM module', 'scorm', 90)`, [scormModule, course1]);
+    await db.query(`insert into public.scorm_packages (module_id, course_id, version, title, scos, storage_prefix, file_count, unpacked_bytes)
+      values ($1, $2, '1.2', 'Matrix package', '[{"id":"a","title":"a","href":"a.html"}]', $3, 1, 1)`, [scormModule, course1, `${scormModule}/1/`]);
   });
   afterAll(async () => {
     if (process.env.MATRIX_PRINT) console.log(observed.join('\n'));

@@ -18,6 +18,8 @@ import { access, MSG, quizAttempts, readEnrollment, refusal, type Row, userIdOf 
 import { readQuizOfModule } from '../quizzes/queries.ts';
 import { readModule, readModuleDetail, toModule, updateModule } from './queries.ts';
 import { openLearnerQuiz, upsertQuiz } from './quiz.ts';
+import { scormRoutes } from './scorm.ts';
+import { removePrefix } from '../../lib/scorm.ts';
 
 export function moduleRoutes(config: Config, db: Db) {
   const routes = new Hono<Env>();
@@ -94,12 +96,15 @@ export function moduleRoutes(config: Config, db: Db) {
     const id = pathId(c, 'id', MSG.moduleNotFound);
     const removed = await db.withCaller(caller.db, async (tx) => {
       const current = await moduleToChange(tx, id, caller.userId);
+      const [pkg] = await tx<{ storagePrefix: string }[]>`select storage_prefix from public.scorm_packages where module_id = ${id}::uuid`;
       const rows = await guarded(() => tx`delete from public.course_modules where id = ${id}::uuid returning id`);
       if (rows.length === 0) throw new ApiError(403, NOT_YOURS);
       await tx`select private.renumber_modules(${current.courseId}::uuid)`;
-      return { image: current.image, courseId: current.courseId };
+      return { image: current.image, courseId: current.courseId, scormPrefix: pkg?.storagePrefix ?? null };
     });
     await removeImages(config, 'module-images', [objectName(config, 'module-images', removed.courseId, removed.image)]);
+    // A SCORM module's unpacked files go with it (after the delete has committed).
+    if (removed.scormPrefix) await removePrefix(config, removed.scormPrefix);
     return c.body(null, 204);
   });
 
@@ -183,6 +188,9 @@ export function moduleRoutes(config: Config, db: Db) {
     });
     return c.body(null, 204);
   });
+
+  // ---- The author's SCORM package (issue 20)
+  scormRoutes(routes, config, db);
 
   return routes;
 }
