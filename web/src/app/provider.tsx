@@ -13,8 +13,7 @@ function Toasts() {
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>
-      {/* Below the 60 px header, so that a toast never covers the bell or the account menu. */}
-      <Notifications limit={1} position="top-right" containerWidth={420} styles={{ root: { top: 'calc(60px + var(--mantine-spacing-xs))' } }} />
+      <Notifications limit={1} position="top-right" containerWidth={420} />
     </Suspense>
   );
 }
