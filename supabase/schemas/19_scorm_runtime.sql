@@ -358,3 +358,70 @@ comment on function private.scorm_save(uuid,integer,jsonb,boolean) is
   'Learner: saves the values the content reported through their open session (seq strictly increasing), the statuses, score and total time, and completes the module when the package''s rule is met for every SCO. P0002 not their session; 55000 hint scorm_seq / scorm_finished; 22023 bad values.';
 revoke all on function private.scorm_save(uuid,integer,jsonb,boolean) from public;
 grant execute on function private.scorm_save(uuid,integer,jsonb,boolean) to authenticated;
+
+-- The instructor's view of a SCORM module: the course's active learners (by name, paged), each with
+-- every SCO's latest status, best score, total time over attempts, attempts and last activity.
+-- Invoker: the caller's policies decide what is read; checked first that the caller manages the course.
+create function private.scorm_module_learners(p_module_id uuid, p_limit integer default 20, p_offset integer default 0)
+returns table(
+  user_id uuid,
+  name text,
+  username text,
+  module_completed boolean,
+  scos jsonb,
+  total bigint
+)
+language plpgsql stable
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  v_course_id uuid;
+begin
+  perform private.require_instructor();
+  select m.course_id into v_course_id from public.course_modules m where m.id = p_module_id;
+  if v_course_id is null or v_course_id not in (select private.managed_course_ids()) then
+    raise exception 'You can only see learners of courses you manage' using errcode = '42501';
+  end if;
+  return query
+    with learners as (
+      select e.user_id, p.name, p.username, count(*) over () as total
+      from public.enrollments e
+      join public.profiles p on p.id = e.user_id
+      where e.course_id = v_course_id and e.status = 'ACTIVE'
+      order by p.name, e.user_id
+      limit greatest(least(p_limit, 100), 0) offset greatest(p_offset, 0)
+    )
+    select l.user_id, l.name, l.username,
+           coalesce((select u.completed from public.user_module_progress u
+                     where u.user_id = l.user_id and u.module_id = p_module_id), false),
+           coalesce((
+             select jsonb_agg(jsonb_build_object(
+                      'scoId', s.sco_id,
+                      'completionStatus', s.completion_status,
+                      'successStatus', s.success_status,
+                      'score', s.best_score,
+                      'totalSeconds', s.total_seconds,
+                      'attempts', s.attempts,
+                      'lastActivity', s.last_activity) order by s.sco_id)
+             from (
+               select a.sco_id,
+                      (array_agg(a.completion_status order by a.attempt desc))[1] as completion_status,
+                      (array_agg(a.success_status order by a.attempt desc))[1] as success_status,
+                      max(a.score) as best_score,
+                      sum(a.total_seconds) as total_seconds,
+                      count(*) as attempts,
+                      max(a.updated_at) as last_activity
+               from public.scorm_attempts a
+               where a.module_id = p_module_id and a.user_id = l.user_id
+               group by a.sco_id
+             ) s), '[]'::jsonb),
+           l.total
+    from learners l
+    order by l.name, l.user_id;
+end;
+$$;
+comment on function private.scorm_module_learners(uuid,integer,integer) is
+  'Instructor or admin managing the course: each active learner''s SCORM attempts at the module, per SCO, paged by name. 42501 otherwise.';
+revoke all on function private.scorm_module_learners(uuid,integer,integer) from public;
+grant execute on function private.scorm_module_learners(uuid,integer,integer) to authenticated;
