@@ -539,3 +539,8 @@ REVOKE ALL ON TABLE "public"."scorm_sessions" FROM "authenticated";
 GRANT SELECT ON TABLE "public"."scorm_sessions" TO "authenticated";
 
 GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "public"."scorm_sessions" TO "postgres", "service_role";
+
+-- The diff leaves out revoking the default privileges anon gets on a new table (see the schema file).
+REVOKE ALL ON TABLE "public"."scorm_attempts" FROM "anon";
+
+REVOKE ALL ON TABLE "public"."scorm_sessions" FROM "anon";
