@@ -26,12 +26,12 @@ async function scormCourse(version: '1.2' | '2004', scos: string[], rule = 'comp
   const [module] = await db.sql<{ id: string }[]>`
     insert into public.course_modules (course_id, title, order_index, kind) values (${course.id}::uuid, 'The package', 1, 'scorm')
     returning id`;
-  const scoList = JSON.stringify(scos.map((id) => ({ id, title: `SCO ${id}`, href: `${id}/index.html?x=1` })));
+  const scoList = db.sql.json(scos.map((id) => ({ id, title: `SCO ${id}`, href: `${id}/index.html?x=1` })));
   await db.sql`
     insert into public.scorm_packages (module_id, course_id, version, edition, title, scos, storage_prefix, file_count,
       unpacked_bytes, completion_rule, score_is_quiz_score)
     values (${module.id}::uuid, ${course.id}::uuid, ${version}, ${version === '2004' ? '3rd' : null}, 'Test package',
-      ${scoList}::jsonb, ${module.id + '/1/'}, 4, 2048, ${rule}, ${quizScore})`;
+      ${scoList}, ${module.id + '/1/'}, 4, 2048, ${rule}, ${quizScore})`;
   return { courseId: course.id, moduleId: module.id };
 }
 
@@ -109,7 +109,7 @@ test('SCORM 1.2: player, session, validation, order, finish, ownership; passed c
   assert(certificate, 'a certificate was issued');
   const record = await call('GET', '/api/me/learning-record', { token: learner.token });
   assertEquals(record.status, 200);
-  const course = (record.json.courses as { courseId: string; score: number | null }[]).find((c) => c.courseId === courseId);
+  const course = (record.json.completedCourses as { courseId: string; score: number | null }[]).find((c) => c.courseId === courseId);
   assertEquals(course?.score, 92);
 
   // The other learner never reported anything: their module is not complete.
