@@ -204,6 +204,14 @@ test('SCORM learners: the course\'s instructor and admins see each learner\'s st
   assertEquals({ ...row.scos[0], lastActivity: typeof row.scos[0].lastActivity }, {
     scoId: 's', status: 'completed', score: 64, totalSeconds: 3600, attempts: 1, lastActivity: 'string',
   });
+  // The Students view shows the course's SCORM modules with the learner's status and score.
+  const students = await call('GET', `/api/instructor/students?courseId=${courseId}`, { token: instructor });
+  assertEquals(students.status, 200);
+  assertEquals(students.json.items.length, 1);
+  assertEquals(students.json.items[0].scorm, [{ moduleId, title: 'The package', status: 'completed', score: 64, attempts: 1 }]);
+  const other = await call('GET', '/api/instructor/students?pageSize=100', { token: await login('instructor') });
+  const contentRows = (other.json.items as { course: { id: string }; scorm: unknown[] }[]).filter((i) => i.course.id !== courseId);
+  assert(contentRows.every((i) => Array.isArray(i.scorm)), 'every row has its SCORM list');
   assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners`, { token: await login('admin') })).status, 200);
   assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners`, { token: learner.token })).status, 403);
   assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners`)).status, 401);
