@@ -100,6 +100,8 @@ export interface CourseModule {
   orderIndex: number;
   duration: number;
   hasQuiz: boolean;
+  /** content: a Markdown body; scorm: a SCORM package (GET /api/modules/:id/scorm). */
+  kind: 'content' | 'scorm';
   image: string | null;
   createdAt: string;
   updatedAt: string;

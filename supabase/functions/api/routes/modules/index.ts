@@ -18,6 +18,7 @@ import { access, MSG, quizAttempts, readEnrollment, refusal, type Row, userIdOf 
 import { readQuizOfModule } from '../quizzes/queries.ts';
 import { readModule, readModuleDetail, toModule, updateModule } from './queries.ts';
 import { openLearnerQuiz, upsertQuiz } from './quiz.ts';
+import { scormRoutes } from './scorm.ts';
 
 export function moduleRoutes(config: Config, db: Db) {
   const routes = new Hono<Env>();
@@ -183,6 +184,9 @@ export function moduleRoutes(config: Config, db: Db) {
     });
     return c.body(null, 204);
   });
+
+  // ---- The author's SCORM package (issue 20)
+  scormRoutes(routes, config, db);
 
   return routes;
 }
