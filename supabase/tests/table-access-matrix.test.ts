@@ -54,13 +54,15 @@ const course1 = ids.course(1);
 const cpdEntry = '80000000-0000-4000-a000-0000000000f1';
 const rule = '80000000-0000-4000-a000-0000000000f2';
 const notice = '80000000-0000-4000-a000-0000000000f3';
-const scormModule = '80000000-0000-4000-a000-0000000000f4';
 const scormAttempt = '80000000-0000-4000-a000-0000000000f5';
 const scormSession = '80000000-0000-4000-a000-0000000000f6';
 
 /** Per table: the target row (the learner's record, the instructor's course content, ...), and
  * for each operation the statement that tries to reach it. Inserts make a row of the same kind
  * for the caller (their own enrolment, course, CPD entry) or, where no one may, any row. */
+/** A SCORM module of course 1 with its package (issue 20). */
+const scormModule = '20000000-0000-4000-a000-0000000000f9';
+
 const TABLES: Record<string, Record<Operation, string>> = {
   profiles: {
     select: `select 1 from public.profiles where id = '${ids.student}'`,
@@ -87,6 +89,13 @@ const TABLES: Record<string, Record<Operation, string>> = {
              values ('${course1}', 'Matrix module', 'Content of a module from the table matrix.', 99)`,
     update: `update public.course_modules set title = title where id = '${ids.module(1, 1)}'`,
     delete: `delete from public.course_modules where id = '${ids.module(1, 1)}'`,
+  },
+  scorm_packages: {
+    select: `select 1 from public.scorm_packages where module_id = '${scormModule}'`,
+    insert: `insert into public.scorm_packages (module_id, course_id, version, title, scos, storage_prefix, file_count, unpacked_bytes)
+             values ('${ids.module(1, 1)}', '${course1}', '1.2', 'Forged', '[{"id":"a","title":"a","href":"a.html"}]', '${ids.module(1, 1)}/1/', 1, 1)`,
+    update: `update public.scorm_packages set completion_rule = 'completed' where module_id = '${scormModule}'`,
+    delete: `delete from public.scorm_packages where module_id = '${scormModule}'`,
   },
   quizzes: {
     select: `select 1 from public.quizzes where id = '${ids.quiz(1, 2)}'`,
@@ -251,13 +260,11 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     await db.query(`insert into public.notifications (id, recipient_id, kind, person_id, occasion, title)
       values ($1, $2, 'training-overdue', $2, current_date, 'Matrix notice')`, [notice, ids.student]);
     await db.query(`insert into public.notification_preferences (user_id) values ($1)`, [ids.student]);
-    // The learner's attempt and session at a SCORM module of course 1 (the instructor's).
-    await db.query(`insert into public.course_modules (id, course_id, title, order_index, kind) values ($1, $2, 'Matrix SCORM', 99, 'scorm')`,
-      [scormModule, course1]);
+    await db.query(`insert into public.course_modules (id, course_id, title, kind, order_index) values ($1, $2, 'Matrix SCORM module', 'scorm', 90)`, [scormModule, course1]);
     await db.query(`insert into public.scorm_packages (module_id, course_id, version, title, scos, storage_prefix, file_count, unpacked_bytes)
-      values ($1::uuid, $2, '1.2', 'Matrix package', '[{"id":"sco-1","title":"One","href":"index.html"}]', $1::text || '/1/', 1, 10)`,
-      [scormModule, course1]);
-    await db.query(`insert into public.scorm_attempts (id, user_id, module_id, sco_id, completion_status) values ($1, $2, $3, 'sco-1', 'incomplete')`,
+      values ($1, $2, '1.2', 'Matrix package', '[{"id":"a","title":"a","href":"a.html"}]', $3, 1, 1)`, [scormModule, course1, `${scormModule}/1/`]);
+    // The learner's attempt and session at that SCORM module (course 1 is the instructor's).
+    await db.query(`insert into public.scorm_attempts (id, user_id, module_id, sco_id, completion_status) values ($1, $2, $3, 'a', 'incomplete')`,
       [scormAttempt, ids.student, scormModule]);
     await db.query(`insert into public.scorm_sessions (id, attempt_id, user_id, seq) values ($1, $2, $3, 2)`,
       [scormSession, scormAttempt, ids.student]);

@@ -17,6 +17,7 @@
 // Run `MATRIX_PRINT=1 deno test … access_matrix_test.ts` to print the observed table.
 import assert from 'node:assert/strict';
 import { app, call, closePoolAfterTests, config, db, register, test, unique } from './helpers.ts';
+import { scorm12Package } from './scorm_packages.ts';
 
 const PERSONAS = ['visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin'] as const;
 /** Issue 18: the personas of an organisation, in their own table (docs/ACCESS-MATRIX.md, "Organisations' personas"). */
@@ -142,6 +143,17 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'PUT /api/modules/{module}': { body: () => ({ title: 'Renamed module' }) },
   'DELETE /api/modules/{module}': {},
   'POST /api/modules/{module}/images': { form: image('moduleImage') },
+  // The matrix's module is a content module: its author and admins get 409 (not a SCORM module);
+  // scorm_test.ts proves the uploads themselves.
+  'POST /api/modules/{module}/scorm': {
+    form: () => {
+      const form = new FormData();
+      form.append('package', new File([scorm12Package() as Uint8Array<ArrayBuffer>], 'package.zip', { type: 'application/zip' }));
+      return form;
+    },
+  },
+  'GET /api/modules/{module}/scorm': {},
+  'PUT /api/modules/{module}/scorm/settings': { body: () => ({ completionRule: 'passed', scoreIsQuizScore: false }) },
   'GET /api/modules/{module}/quiz/authoring': {},
   'PUT /api/modules/{module}/quiz': { body: () => ({ title: 'Matrix quiz', passingScore: 60 }) },
   'DELETE /api/modules/{module}/quiz': {},

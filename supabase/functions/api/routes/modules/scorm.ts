@@ -21,10 +21,14 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 /** The module once the caller may change it, with its kind, current revision and the upload limit. */
 async function scormModuleToChange(tx: Tx, id: string, userId: string) {
   await moduleToChange(tx, id, userId);
-  const [row] = await tx<{ kind: string; revision: number | null; maxMb: number }[]>`
-    select m.kind, p.revision, (select s.scorm_max_upload_mb from public.settings s where s.id) as max_mb
+  // The database's own rule (private.save_scorm_package's), so that nobody it would refuse in the
+  // end (an organisation's administrator on a national course) has a package checked and stored first.
+  const [row] = await tx<{ kind: string; revision: number | null; maxMb: number; mayEdit: boolean }[]>`
+    select m.kind, p.revision, (select s.scorm_max_upload_mb from public.settings s where s.id) as max_mb,
+           private.may_edit_module(m.id) as may_edit
     from public.course_modules m left join public.scorm_packages p on p.module_id = m.id
     where m.id = ${id}::uuid`;
+  if (!row.mayEdit) throw new ApiError(403, NOT_YOURS);
   if (row.kind !== 'scorm') throw new ApiError(409, NOT_SCORM);
   return { revision: row.revision ?? 0, maxBytes: Number(row.maxMb ?? 200) * 1024 * 1024 };
 }

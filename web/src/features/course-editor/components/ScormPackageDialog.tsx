@@ -1,7 +1,7 @@
 // A SCORM module's package (issue 20): upload or replace the .zip (the server checks it and says
 // why it refuses one), what the package holds (title, version, its SCOs in order with their launch
 // files) and what completes the module.
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Checkbox, Code, FileInput, Group, Loader, Modal, Radio, Stack, Text, Title } from '@mantine/core';
 import { type ScormCompletionRule, type ScormPackage, scormVersionLabel } from '@shared/scorm.ts';
 import type { CourseModule } from '@shared/catalogue.ts';
@@ -15,7 +15,8 @@ const RULES: { value: ScormCompletionRule; label: string }[] = [
   { value: 'passed', label: 'Passed' },
 ];
 
-function megabytes(bytes: number): string {
+function size(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en-GB')} KB`;
   return `${(bytes / 1024 / 1024).toLocaleString('en-GB', { maximumFractionDigits: 1 })} MB`;
 }
 
@@ -25,6 +26,11 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
   const [file, setFile] = useState<File | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const uploadButton = useRef<HTMLButtonElement>(null);
+  const [refocus, setRefocus] = useState(0);
+  // Focus stays on the action the author took, whatever the answer: once the button is enabled again.
+  useEffect(() => {
+    if (refocus > 0 && !upload.isPending) uploadButton.current?.focus();
+  }, [refocus, upload.isPending]);
 
   async function send() {
     if (!file) {
@@ -39,8 +45,7 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
     } catch (error) {
       setUploadError(errorDescription(error, 'The package could not be uploaded.'));
     } finally {
-      // Focus stays on the action the author took, whatever the answer.
-      uploadButton.current?.focus();
+      setRefocus((n) => n + 1);
     }
   }
 
@@ -76,7 +81,7 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
             }}
           />
           <Group justify="flex-end">
-            <Button ref={uploadButton} onClick={() => void send()} loading={upload.isPending} disabled={upload.isPending}>
+            <Button ref={uploadButton} onClick={() => void send()} loading={upload.isPending}>
               {pkg.data ? 'Upload replacement' : 'Upload package'}
             </Button>
           </Group>
@@ -104,7 +109,7 @@ function PackageDetails({ pkg }: { pkg: ScormPackage }) {
         {pkg.title}
       </Title>
       <Text size="sm">
-        {scormVersionLabel(pkg.version, pkg.edition)} · {pkg.fileCount.toLocaleString('en-GB')} files, {megabytes(pkg.unpackedBytes)} · revision {pkg.revision}
+        {scormVersionLabel(pkg.version, pkg.edition)} · {pkg.fileCount.toLocaleString('en-GB')} files, {size(pkg.unpackedBytes)} · revision {pkg.revision}
       </Text>
       <Text size="sm" fw={600} id="scorm-scos-label">
         {pkg.scos.length === 1 ? 'Launches' : `${pkg.scos.length} parts (SCOs), in order`}

@@ -1,0 +1,95 @@
+// Issue 20's authoring in Chromium against the real platform: the instructor adds a module of type
+// "SCORM package" in the course editor, uploads a renamed PNG (refused with the server's reason under
+// the file input, focus kept on the upload button), then a multi-SCO SCORM 2004 package, sees its
+// title, version and SCOs in order with their launch files, and saves what completes the module;
+// axe and the contrast check at 1366 and 390 px.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { apiCall, apiLogin, uiLogin } from './api';
+import { malformed, scorm2004Package } from '../supabase/functions/tests/scorm_packages';
+
+describe('SCORM package authoring', () => {
+  let browser: Browser;
+  let page: Page;
+  let courseId = '';
+  let token = '';
+
+  beforeAll(async () => {
+    token = (await apiLogin('instructor')).token;
+    const course = await apiCall('POST', '/courses', token, {
+      title: 'SCORM authoring journey', description: 'A course that plays SCORM packages.', service: 'UKPS', duration: 1,
+    });
+    expect(course.status, course.text).toBe(201);
+    courseId = course.json.id;
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
+  });
+  afterAll(async () => {
+    if (courseId) await apiCall('DELETE', `/courses/${courseId}`, token);
+    await browser?.close();
+  });
+
+  it('adds a module of type SCORM package', async () => {
+    await uiLogin(page, 'instructor');
+    await page.goto(`${baseUrl}/course/edit/${courseId}`);
+    await page.getByRole('tab', { name: /Modules & Quizzes/ }).click();
+    await page.getByRole('button', { name: 'Add Your First Module' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Module' });
+    await dialog.getByRole('radio', { name: 'SCORM package' }).check();
+    await expect.poll(() => dialog.getByLabel('Module Content').count()).toBe(0);
+    await dialog.getByLabel('Module Title').fill('Casualty care package');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Create Module' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('SCORM package', { exact: true }).waitFor();
+  });
+
+  it('refuses a renamed PNG with the server\'s reason and keeps focus on the upload button', async () => {
+    await page.getByRole('button', { name: 'Package: Casualty care package' }).click();
+    const dialog = page.getByRole('dialog', { name: 'SCORM package: Casualty care package' });
+    await dialog.getByText('No package uploaded yet', { exact: false }).waitFor();
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'course.zip', mimeType: 'application/zip', buffer: Buffer.from(malformed.renamedPng()) });
+    await dialog.getByRole('button', { name: 'Upload package' }).click();
+    await dialog.getByText('The file is not a zip archive: export the course again as a SCORM 1.2 or 2004 package').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Upload package');
+    await expectAccessible(page);
+  });
+
+  it('uploads a multi-SCO SCORM 2004 package and shows its SCOs in order with their launch files', async () => {
+    const dialog = page.getByRole('dialog', { name: 'SCORM package: Casualty care package' });
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'casualty.zip', mimeType: 'application/zip', buffer: Buffer.from(scorm2004Package()) });
+    await dialog.getByRole('button', { name: 'Upload package' }).click();
+    await dialog.getByRole('heading', { name: 'Casualty care' }).waitFor();
+    await dialog.getByText(/SCORM 2004 \(3rd edition\) · 8 files, \d+ KB · revision 1/).waitFor();
+    const items = dialog.getByRole('list', { name: '3 parts (SCOs), in order' }).getByRole('listitem');
+    await expect.poll(() => items.allTextContents()).toEqual([
+      'Primary survey assess/index.html',
+      'Catastrophic bleeding bleeding/index.html?section=bleeding',
+      'Airway management airway/index.html',
+    ]);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Upload replacement');
+    await screenshot(page, 'scorm-package-1366');
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'scorm-package-390');
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
+  it('saves what completes the module, from the keyboard', async () => {
+    const dialog = page.getByRole('dialog', { name: 'SCORM package: Casualty care package' });
+    await dialog.getByRole('radio', { name: 'Completed or passed (either)' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => dialog.getByRole('radio', { name: 'Passed', exact: true }).isChecked()).toBe(true);
+    await dialog.getByRole('checkbox', { name: 'The package\'s score counts as the module\'s quiz score' }).focus();
+    await page.keyboard.press('Space');
+    await dialog.getByRole('button', { name: 'Save settings' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Settings saved', { exact: true }).waitFor();
+    const modules = await apiCall('GET', `/courses/${courseId}/modules`, token);
+    const scorm = await apiCall('GET', `/modules/${modules.json[0].id}/scorm`, token);
+    expect([scorm.json.completionRule, scorm.json.scoreIsQuizScore]).toEqual(['passed', true]);
+  });
+});
