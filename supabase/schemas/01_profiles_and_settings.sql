@@ -51,6 +51,7 @@ create table public.settings (
   notify_expiry_days integer[] not null default '{60,30,7}',
   notify_overdue_every_days integer not null default 7,
   notify_escalation_days integer not null default 7,
+  scorm_max_upload_mb integer not null default 200,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint settings_single_row check (id),
@@ -66,6 +67,7 @@ create table public.settings (
     and (cardinality(notify_expiry_days) < 4 or notify_expiry_days[3] > notify_expiry_days[4]) and (cardinality(notify_expiry_days) < 5 or notify_expiry_days[4] > notify_expiry_days[5]))),
   constraint settings_notify_overdue_every_days_range check (notify_overdue_every_days between 1 and 365),
   constraint settings_notify_escalation_days_range check (notify_escalation_days between 1 and 365),
+  constraint settings_scorm_max_upload_mb_range check (scorm_max_upload_mb between 1 and 2048),
   constraint settings_site_name_present check (char_length(btrim(site_name)) between 1 and 200),
   constraint settings_admin_email_shape check (admin_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$')
 );
@@ -253,10 +255,10 @@ revoke all on public.settings from anon, authenticated, service_role;
 grant all on public.settings to service_role;
 grant select (id, site_name, course_access, certificate_template, footer_text, enable_analytics,
   auto_enrollment, notify_due_soon_days, notify_expiry_days, notify_overdue_every_days,
-  notify_escalation_days, created_at, updated_at) on public.settings to anon, authenticated;
+  notify_escalation_days, scorm_max_upload_mb, created_at, updated_at) on public.settings to anon, authenticated;
 grant update (site_name, admin_email, course_access, certificate_template, footer_text,
   enable_analytics, auto_enrollment, notify_due_soon_days, notify_expiry_days, notify_overdue_every_days,
-  notify_escalation_days) on public.settings to authenticated;
+  notify_escalation_days, scorm_max_upload_mb) on public.settings to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions

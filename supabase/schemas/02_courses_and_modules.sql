@@ -45,8 +45,10 @@ create table public.course_modules (
   duration integer not null default 15,
   has_quiz boolean not null default false,
   image text,
+  kind text not null default 'content',
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
+  constraint course_modules_kind check (kind in ('content', 'scorm')),
   constraint course_modules_title_length check (char_length(btrim(title)) between 3 and 200),
   constraint course_modules_order_positive check (order_index >= 1),
   constraint course_modules_duration_positive check (duration >= 1)
@@ -101,6 +103,9 @@ comment on column public.course_modules.duration is
 
 comment on column public.course_modules.has_quiz is
   'True when the module ends with a quiz that must be passed to complete it.';
+
+comment on column public.course_modules.kind is
+  'content: a Markdown body (and perhaps a quiz); scorm: a SCORM package (public.scorm_packages), content stays empty.';
 
 comment on column public.course_modules.image is
   'Public URL (or storage path) of an image in bucket module-images.';
@@ -254,9 +259,9 @@ grant update (title, description, service, author_id, duration, level, featured,
 revoke all on public.course_modules from anon, authenticated, service_role;
 grant delete on public.course_modules to authenticated;
 grant all on public.course_modules to service_role;
-grant select (id, course_id, title, order_index, duration, has_quiz, created_at, updated_at) on
+grant select (id, course_id, title, order_index, duration, has_quiz, kind, created_at, updated_at) on
   public.course_modules to anon, authenticated;
-grant insert (course_id, title, content, order_index, duration, has_quiz) on public.course_modules
+grant insert (course_id, title, content, order_index, duration, has_quiz, kind) on public.course_modules
   to authenticated;
 grant update (course_id, title, content, order_index, duration, has_quiz) on public.course_modules
   to authenticated;

@@ -283,17 +283,24 @@ comment on function private.refresh_enrollment(uuid,uuid) is
   'Internal: progress = round(100 x completed / modules); completes and certifies at 100. A completed enrolment stays completed.';
 revoke all on function private.refresh_enrollment(uuid,uuid) from public;
 
--- Internal: is the module complete for the user (read, and its quiz passed when it has one)?
+-- Internal: is the module complete for the user (read, and its quiz passed when it has one)? A
+-- SCORM module also needs its package's completion rule met for every SCO
+-- (private.scorm_module_met, 19_scorm_runtime.sql), so marking it read alone never completes it.
+-- plpgsql, because it reads what later schema files create.
 create function private.settle_module(p_user_id uuid, p_module_id uuid)
 returns void
-language sql security definer
+language plpgsql security definer
 set search_path = ''
 as $$
+begin
   update public.user_module_progress ump
   set completed = true, completed_at = now()
   where ump.user_id = p_user_id and ump.module_id = p_module_id and not ump.completed
     and ump.read_at is not null
     and (ump.quiz_passed or not exists (select 1 from public.quizzes q where q.module_id = p_module_id))
+    and (not exists (select 1 from public.scorm_packages p where p.module_id = p_module_id)
+         or private.scorm_module_met(p_user_id, p_module_id));
+end;
 $$;
 comment on function private.settle_module(uuid,uuid) is
   'Internal: marks the module complete when read and its quiz (if any) passed.';

@@ -129,6 +129,7 @@ revoke all on function private.cpd_entry_date_not_future() from public;
 -- Score: for each quiz of the course, the learner's best passed attempt (percent of points) in that
 -- cycle's period, i.e. completed after the previous certificate of the course was issued and no later
 -- than this one (the attempts that earned it); the course's score is the mean of those, rounded.
+-- A SCORM module whose package's score counts as its quiz score counts as a quiz here.
 -- Null when the course has no quiz or no passed attempt falls in the period.
 -- Security definer so that an archived or withdrawn course still shows its hours and quiz score,
 -- which the learner can no longer read; it answers only for the caller themselves, a national admin
@@ -181,6 +182,18 @@ begin
           and a.completed_at <= h.issued_at
           and (h.previous_issued_at is null or a.completed_at > h.previous_issued_at)
         group by q.id
+        union all
+        -- A SCORM package whose score counts as the module's quiz score (19_scorm_runtime.sql):
+        -- the best attempt that met the module's rule in the same period.
+        select max(round(100.0 * a.score))
+        from public.course_modules m
+        join public.scorm_packages p on p.module_id = m.id and p.score_is_quiz_score
+        join public.scorm_attempts a on a.module_id = m.id and a.user_id = p_user_id
+        where m.course_id = h.course_id
+          and a.met_at is not null and a.score is not null
+          and a.met_at <= h.issued_at
+          and (h.previous_issued_at is null or a.met_at > h.previous_issued_at)
+        group by m.id
       ) best
     ) s on true
     order by h.issued_at desc, h.id;

@@ -221,13 +221,14 @@ describe.each(backends)('functions on $name', ({ create }) => {
   });
 
   describe('storage', () => {
-    it('has the two public image buckets, 5 MiB, images only', async () => {
+    it('has the two public image buckets, 5 MiB, images only, and the public SCORM bucket (any file)', async () => {
       const r = await db.query(
         `select id, public, file_size_limit::int as limit, array_to_string(allowed_mime_types, ',') as types from storage.buckets order by id`,
       );
       expect(r.rows).toEqual([
         { id: 'course-covers', public: true, limit: 5242880, types: 'image/png,image/jpeg,image/gif,image/webp' },
         { id: 'module-images', public: true, limit: 5242880, types: 'image/png,image/jpeg,image/gif,image/webp' },
+        { id: 'scorm-content', public: true, limit: null, types: null },
       ]);
     });
 

@@ -33,6 +33,7 @@ import { notificationRoutes } from './routes/notifications.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { teamRoutes } from './routes/team.ts';
 import { notificationDeliverRoutes, notificationDeliveryRoutes } from './routes/notification-delivery.ts';
+import { scormRoutes } from './routes/scorm.ts';
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
@@ -59,6 +60,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/profile', profileRoutes(config, db));
   app.route('/courses', courseRoutes(config, db));
   app.route('/modules', moduleRoutes(config, db));
+  app.route('/', scormRoutes(config, db)); // /modules/:id/scorm/*, /scorm/sessions/:id (the SCORM run-time)
   app.route('/quizzes', quizRoutes(config, db));
   app.route('/questions', questionRoutes(config, db));
   app.route('/enrollments', enrollmentRoutes(config, db));

@@ -1,0 +1,208 @@
+// The SCORM run-time on the server (issue 20): what the player needs to start a package, sessions of
+// an attempt at a SCO, the saves the content's run-time sends, and the instructor's view of learners.
+// Values are checked against the data model of the package's version (_shared/scorm-data-model.ts);
+// ownership, order (seq), the statuses and completion are decided in SQL (19_scorm_runtime.sql).
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  initialCmi,
+  type ScormVersion,
+  scoStatus,
+  validateScormValues,
+} from '../../_shared/scorm-data-model.ts';
+import type { Config } from '../lib/config.ts';
+import type { Db } from '../lib/db.ts';
+import { type Env, requireUser } from '../lib/auth.ts';
+import { jsonBody } from '../lib/body.ts';
+import { ApiError, fromSqlFunction, pgError } from '../lib/errors.ts';
+import { firstQueryValues, pageFields, pagingQuery, pathId } from '../lib/params.ts';
+import { access, MSG, refusal, type Row } from '../lib/learning.ts';
+import { isoTimestamp } from '../../_shared/dates.ts';
+
+const NO_PACKAGE = 'This module has no SCORM package';
+const SESSION_NOT_FOUND = 'Session not found';
+
+const saveSchema = z.strictObject({
+  seq: z.number({ error: 'seq must be a whole number' }).int('seq must be a whole number')
+    .min(1, 'seq must be at least 1').max(2147483647, 'seq is too large'),
+  values: z.record(z.string().max(255, 'Element names are at most 255 characters'), z.unknown(), {
+    error: 'values must be an object of element names and string values',
+  }).refine((v) => Object.keys(v).length <= 2000, 'At most 2,000 elements per save'),
+  finish: z.boolean({ error: 'finish must be true or false' }).optional(),
+});
+
+const learnersQuery = z.object(pageFields);
+
+const percent = (fraction: unknown): number | null =>
+  fraction == null ? null : Math.round(Number(fraction) * 1000) / 10;
+
+export function scormRoutes(config: Config, db: Db) {
+  const routes = new Hono<Env>();
+
+  // What the player starts with: the package, its SCOs in order with the learner's status on each.
+  routes.get('/modules/:moduleId/scorm/player', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'moduleId', MSG.moduleNotFound);
+    const result = await db.withCaller(caller.db, async (tx) => {
+      const rights = await access(tx, { ofModule: id });
+      if (!rights.visible) return new ApiError(404, MSG.moduleNotFound);
+      if (!rights.studiable) return refusal(caller, rights.enrollmentStatus, 'read');
+      const [pkg] = await tx<Row[]>`
+        select p.version, p.title, p.scos, p.storage_prefix,
+               coalesce((select u.completed from public.user_module_progress u
+                         where u.module_id = p.module_id and u.user_id = (select auth.uid())), false) as module_completed,
+               coalesce((
+                 select jsonb_object_agg(a.sco_id, jsonb_build_object(
+                          'completion', a.completion_status, 'success', a.success_status, 'score', a.score, 'met', a.met))
+                 from (
+                   -- The latest attempt's status, unless an earlier one met the rule (kept as the SCO's).
+                   select distinct on (a.sco_id) a.sco_id, a.completion_status, a.success_status, a.score,
+                          a.met_at is not null as met
+                   from public.scorm_attempts a
+                   where a.module_id = p.module_id and a.user_id = (select auth.uid())
+                   order by a.sco_id, (a.met_at is not null) desc, a.attempt desc
+                 ) a), '{}'::jsonb)::text as attempts
+        from public.scorm_packages p where p.module_id = ${id}::uuid`;
+      if (!pkg) return new ApiError(404, NO_PACKAGE);
+      // As text: the driver camel-cases JSON keys, and these keys are the package's SCO ids.
+      const attempts = JSON.parse(String(pkg.attempts)) as Record<string, { completion: string; success: string; score: number | null }>;
+      const scos = (pkg.scos as { id: string; title: string; href: string }[]).map((s) => {
+        const a = attempts[s.id];
+        return {
+          id: s.id,
+          title: s.title,
+          href: s.href,
+          status: scoStatus(a?.completion, a?.success),
+          score: percent(a?.score),
+        };
+      });
+      return {
+        moduleId: id,
+        version: String(pkg.version) as ScormVersion,
+        title: String(pkg.title),
+        contentBase: `${config.supabaseUrl}/storage/v1/object/public/scorm-content/${
+          String(pkg.storagePrefix).split('/').map(encodeURIComponent).join('/')
+        }`,
+        scos,
+        moduleCompleted: Boolean(pkg.moduleCompleted),
+      };
+    });
+    if (result instanceof ApiError) throw result;
+    return c.json(result);
+  });
+
+  // Opens a session (a sitting of the latest unfinished attempt, or a new attempt) on a SCO.
+  routes.post('/modules/:moduleId/scorm/scos/:scoId/sessions', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'moduleId', MSG.moduleNotFound);
+    const scoId = c.req.param('scoId') ?? '';
+    if (scoId.length < 1 || scoId.length > 255) throw new ApiError(404, 'No such SCO in this package');
+    const result = await db.withCaller(caller.db, async (tx) => {
+      const rights = await access(tx, { ofModule: id });
+      if (!rights.visible) return new ApiError(404, MSG.moduleNotFound);
+      if (!rights.studiable) return refusal(caller, rights.enrollmentStatus, 'read');
+      const [exists] = await tx<Row[]>`select 1 as one from public.scorm_packages p where p.module_id = ${id}::uuid`;
+      if (!exists) return new ApiError(404, NO_PACKAGE);
+      try {
+        const [row] = await tx<Row[]>`select o.session_id, o.version, o.entry, o.cmi::text as cmi, o.total_seconds, o.learner_id, o.learner_name
+          from private.scorm_open_session(${id}::uuid, ${scoId}) o`;
+        const version = String(row.version) as ScormVersion;
+        return {
+          sessionId: String(row.sessionId),
+          seq: 0,
+          cmi: initialCmi(version, {
+            learnerId: String(row.learnerId),
+            learnerName: String(row.learnerName ?? ''),
+            entry: String(row.entry),
+            // As text: the driver camel-cases JSON keys, and these are element names.
+            saved: JSON.parse(String(row.cmi ?? '{}')) as Record<string, string>,
+            totalSeconds: Number(row.totalSeconds ?? 0),
+          }),
+        };
+      } catch (error) {
+        if (pgError(error)?.hint === 'scorm_not_enrolled') return new ApiError(403, MSG.notEnrolledProgress);
+        fromSqlFunction(error);
+      }
+    });
+    if (result instanceof ApiError) throw result;
+    return c.json(result, 201);
+  });
+
+  // A save from the content's run-time: Commit, Finish/Terminate (finish: true), or the 30 s timer.
+  routes.put('/scorm/sessions/:sessionId', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'sessionId', SESSION_NOT_FOUND);
+    const body = await jsonBody(c, saveSchema);
+    const result = await db.withCaller(caller.db, async (tx) => {
+      // Under RLS a learner sees only their own sessions: anyone else's is not found.
+      const [session] = await tx<Row[]>`
+        select p.version from public.scorm_sessions s
+        join public.scorm_attempts a on a.id = s.attempt_id
+        join public.scorm_packages p on p.module_id = a.module_id
+        where s.id = ${id}::uuid and s.user_id = (select auth.uid())`;
+      if (!session) return new ApiError(404, SESSION_NOT_FOUND);
+      const { values, fields } = validateScormValues(String(session.version) as ScormVersion, body.values);
+      if (Object.keys(fields).length > 0) return new ApiError(400, 'Validation failed', fields);
+      try {
+        const [row] = await tx<Row[]>`
+          select * from private.scorm_save(${id}::uuid, ${body.seq}::integer, ${tx.json(values)}::jsonb, ${body.finish === true})`;
+        return {
+          seq: Number(row.seq),
+          scoStatus: scoStatus(String(row.completionStatus), String(row.successStatus)),
+          moduleCompleted: Boolean(row.moduleCompleted),
+          ...(row.enrollmentId ? { courseProgress: Number(row.progress) } : {}),
+        };
+      } catch (error) {
+        const hint = pgError(error)?.hint;
+        if (hint === 'scorm_seq') return new ApiError(409, 'This save is out of order: seq must be greater than the last one');
+        if (hint === 'scorm_finished') return new ApiError(409, 'This session has finished: open a new session');
+        fromSqlFunction(error);
+      }
+    });
+    if (result instanceof ApiError) throw result;
+    return c.json(result);
+  });
+
+  // The instructor's view: each learner's status, score, time and attempts per SCO.
+  routes.get('/modules/:moduleId/scorm/learners', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'moduleId', MSG.moduleNotFound);
+    const { page, pageSize } = pagingQuery(learnersQuery, firstQueryValues(c));
+    const result = await db.withCaller(caller.db, async (tx) => {
+      const [module] = await tx<Row[]>`
+        select m.id, exists (select 1 from public.scorm_packages p where p.module_id = m.id) as has_package
+        from public.course_modules m where m.id = ${id}::uuid`;
+      if (!module) return new ApiError(404, MSG.moduleNotFound);
+      if (!module.hasPackage) return new ApiError(404, NO_PACKAGE);
+      try {
+        const rows = await tx<Row[]>`
+          select * from private.scorm_module_learners(${id}::uuid, ${pageSize}::integer, ${(page - 1) * pageSize}::integer)`;
+        return {
+          items: rows.map((r) => ({
+            userId: String(r.userId),
+            name: String(r.name ?? ''),
+            username: String(r.username ?? ''),
+            moduleCompleted: Boolean(r.moduleCompleted),
+            scos: (r.scos as Row[]).map((s) => ({
+              scoId: String(s.scoId),
+              status: scoStatus(String(s.completionStatus), String(s.successStatus)),
+              score: percent(s.score),
+              totalSeconds: Math.round(Number(s.totalSeconds ?? 0)),
+              attempts: Number(s.attempts),
+              lastActivity: isoTimestamp(s.lastActivity),
+            })),
+          })),
+          total: rows.length > 0 ? Number(rows[0].total) : 0,
+          page,
+          pageSize,
+        };
+      } catch (error) {
+        fromSqlFunction(error);
+      }
+    });
+    if (result instanceof ApiError) throw result;
+    return c.json(result);
+  });
+
+  return routes;
+}
