@@ -127,6 +127,8 @@ export interface Enrollment {
 /** GET /api/modules/:id */
 export interface ModuleDetail extends CourseModule {
   content: string;
+  /** 'scorm': the module is a SCORM package, played in the SCORM player (issue 20). */
+  moduleKind: 'content' | 'scorm';
   previousId: string | null;
   nextId: string | null;
   position: number;

@@ -52,6 +52,8 @@ export function moduleRoutes(config: Config, db: Db) {
     return {
       ...toModule(config, row, true),
       content: String(row.content ?? ''),
+      // A SCORM package's module is played, not read (issue 20).
+      moduleKind: row.kind === 'scorm' ? 'scorm' : 'content',
       previousId: (row.previousId as string | null) ?? null,
       nextId: (row.nextId as string | null) ?? null,
       position: Number(row.position),

@@ -36,7 +36,7 @@ export async function readModuleDetail(tx: Tx, id: string, userId: string | null
       where m.course_id = (select course_id from public.course_modules where id = ${id}::uuid)
       window w as (order by m.order_index, m.created_at, m.id)
     )
-    select m.id, m.course_id, m.title, b.content, m.order_index, m.duration,
+    select m.id, m.course_id, m.title, m.kind, b.content, m.order_index, m.duration,
            (m.has_quiz or q.id is not null) as has_quiz, b.image, m.created_at, m.updated_at,
            coalesce(p.completed, false) as completed, (p.read_at is not null) as read,
            coalesce(p.quiz_passed, false) as quiz_passed,

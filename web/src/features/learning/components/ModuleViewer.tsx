@@ -27,11 +27,6 @@ import { PageMeta } from '@/lib/page/page-meta';
 // The SCORM player only for a package module (issue 20): other modules never load it.
 const ScormPlayer = lazy(() => import('./ScormPlayer'));
 
-/** A module whose content is a SCORM package (the field arrives with issue 20's schema). */
-function isScorm(module: object): boolean {
-  return 'kind' in module && module.kind === 'scorm';
-}
-
 /** '3 of 5 modules complete' and the rounded percentage the bar shows. */
 export function moduleProgress(modules: Pick<CourseModule, 'completed'>[]): { done: number; total: number; percent: number; text: string } {
   const total = modules.length;
@@ -174,7 +169,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   const courseEnrollment = course.data?.enrollment ?? null;
   const certificateId = courseEnrollment?.completed ? courseEnrollment.certificateId : null;
   // 'Mark as complete and continue' only where marking completes the module (a quiz still to pass does not).
-  const scorm = isScorm(data);
+  const scorm = data.moduleKind === 'scorm';
   // A package completes the module by what it reports (the server decides), never by a button.
   const canCompleteAndContinue = !scorm && enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
 
