@@ -298,12 +298,12 @@ begin
   where ump.user_id = p_user_id and ump.module_id = p_module_id and not ump.completed
     and ump.read_at is not null
     and (ump.quiz_passed or not exists (select 1 from public.quizzes q where q.module_id = p_module_id))
-    and (not exists (select 1 from public.scorm_packages p where p.module_id = p_module_id)
+    and (not exists (select 1 from public.course_modules m where m.id = p_module_id and m.kind = 'scorm')
          or private.scorm_module_met(p_user_id, p_module_id));
 end;
 $$;
 comment on function private.settle_module(uuid,uuid) is
-  'Internal: marks the module complete when read and its quiz (if any) passed.';
+  'Internal: marks the module complete when read and its quiz (if any) passed; a SCORM module also when its package''s rule is met for every SCO.';
 revoke all on function private.settle_module(uuid,uuid) from public;
 
 create function private.mark_module_read(p_module_id uuid)

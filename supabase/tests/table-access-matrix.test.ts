@@ -54,6 +54,9 @@ const course1 = ids.course(1);
 const cpdEntry = '80000000-0000-4000-a000-0000000000f1';
 const rule = '80000000-0000-4000-a000-0000000000f2';
 const notice = '80000000-0000-4000-a000-0000000000f3';
+const scormModule = '80000000-0000-4000-a000-0000000000f4';
+const scormAttempt = '80000000-0000-4000-a000-0000000000f5';
+const scormSession = '80000000-0000-4000-a000-0000000000f6';
 
 /** Per table: the target row (the learner's record, the instructor's course content, ...), and
  * for each operation the statement that tries to reach it. Inserts make a row of the same kind
@@ -171,6 +174,19 @@ const TABLES: Record<string, Record<Operation, string>> = {
     update: `update public.notification_preferences set language = language where user_id = '${ids.student}'`,
     delete: `delete from public.notification_preferences where user_id = '${ids.student}'`,
   },
+  scorm_attempts: {
+    select: `select 1 from public.scorm_attempts where id = '${scormAttempt}'`,
+    insert: `insert into public.scorm_attempts (user_id, module_id, sco_id, attempt, completion_status, success_status)
+             values (coalesce(auth.uid(), '${ids.student}'), '${scormModule}', 'sco-1', 9, 'completed', 'passed')`,
+    update: `update public.scorm_attempts set completion_status = 'completed', success_status = 'passed' where id = '${scormAttempt}'`,
+    delete: `delete from public.scorm_attempts where id = '${scormAttempt}'`,
+  },
+  scorm_sessions: {
+    select: `select 1 from public.scorm_sessions where id = '${scormSession}'`,
+    insert: `insert into public.scorm_sessions (attempt_id, user_id) values ('${scormAttempt}', coalesce(auth.uid(), '${ids.student}'))`,
+    update: `update public.scorm_sessions set seq = 0, finished_at = null where id = '${scormSession}'`,
+    delete: `delete from public.scorm_sessions where id = '${scormSession}'`,
+  },
 };
 
 /** The functions of a line manager's team (issue 18): a statement per function that reaches the
@@ -235,6 +251,16 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     await db.query(`insert into public.notifications (id, recipient_id, kind, person_id, occasion, title)
       values ($1, $2, 'training-overdue', $2, current_date, 'Matrix notice')`, [notice, ids.student]);
     await db.query(`insert into public.notification_preferences (user_id) values ($1)`, [ids.student]);
+    // The learner's attempt and session at a SCORM module of course 1 (the instructor's).
+    await db.query(`insert into public.course_modules (id, course_id, title, order_index, kind) values ($1, $2, 'Matrix SCORM', 99, 'scorm')`,
+      [scormModule, course1]);
+    await db.query(`insert into public.scorm_packages (module_id, course_id, version, title, scos, storage_prefix, file_count, unpacked_bytes)
+      values ($1::uuid, $2, '1.2', 'Matrix package', '[{"id":"sco-1","title":"One","href":"index.html"}]', $1::text || '/1/', 1, 10)`,
+      [scormModule, course1]);
+    await db.query(`insert into public.scorm_attempts (id, user_id, module_id, sco_id, completion_status) values ($1, $2, $3, 'sco-1', 'incomplete')`,
+      [scormAttempt, ids.student, scormModule]);
+    await db.query(`insert into public.scorm_sessions (id, attempt_id, user_id, seq) values ($1, $2, $3, 2)`,
+      [scormSession, scormAttempt, ids.student]);
   });
   afterAll(async () => {
     if (process.env.MATRIX_PRINT) console.log(observed.join('\n'));

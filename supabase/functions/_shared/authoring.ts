@@ -217,6 +217,17 @@ export const moduleCreateSchema = z.object({
   courseId: z.string().optional(),
 });
 export type ModuleCreateInput = z.infer<typeof moduleCreateSchema>;
+
+/** POST /api/courses/:courseId/modules with kind 'scorm': no body, the package is uploaded next. */
+export const scormModuleCreateSchema = z.object({
+  kind: z.literal('scorm', { error: 'Kind must be content or scorm' }),
+  title: moduleTitle,
+  orderIndex: orderIndex.optional(),
+  duration: moduleDuration.default(DEFAULT_MODULE_DURATION),
+  courseId: z.string().optional(),
+});
+export type ScormModuleCreateInput = z.infer<typeof scormModuleCreateSchema>;
+export type ScormModuleCreateBody = z.input<typeof scormModuleCreateSchema>;
 export type ModuleCreateBody = z.input<typeof moduleCreateSchema>;
 
 /** PUT /api/modules/:id. */

@@ -100,6 +100,8 @@ export interface CourseModule {
   orderIndex: number;
   duration: number;
   hasQuiz: boolean;
+  /** content: a Markdown body; scorm: a SCORM package (GET /api/modules/:id/scorm). */
+  kind: 'content' | 'scorm';
   image: string | null;
   createdAt: string;
   updatedAt: string;
@@ -127,8 +129,6 @@ export interface Enrollment {
 /** GET /api/modules/:id */
 export interface ModuleDetail extends CourseModule {
   content: string;
-  /** 'scorm': the module is a SCORM package, played in the SCORM player (issue 20). */
-  moduleKind: 'content' | 'scorm';
   previousId: string | null;
   nextId: string | null;
   position: number;

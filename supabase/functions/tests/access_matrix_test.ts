@@ -50,6 +50,12 @@ interface World {
   cpd: string;
   /** The learner's notice (issue 19). */
   notice: string;
+  /** Issue 20: a SCORM module (its own course of the instructor's, the learner enrolled), its SCO,
+   * and the learner's open run-time session on it. */
+  scormCourse: string;
+  scormModule: string;
+  sco: string;
+  scormSession: string;
   /** An organisation (one for the whole walk) and a fresh top-level unit of it. */
   organisation: string;
   unit: string;
@@ -232,6 +238,11 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'DELETE /api/me/cpd-entries/{cpd}': {},
   'GET /api/notifications': {},
   'PUT /api/notifications/{notice}/read': {},
+  // Issue 20: the SCORM run-time.
+  'GET /api/modules/{scormModule}/scorm/player': {},
+  'POST /api/modules/{scormModule}/scorm/scos/{sco}/sessions': {},
+  'PUT /api/scorm/sessions/{scormSession}': { body: () => ({ seq: 1, values: { 'cmi.core.lesson_status': 'incomplete' } }) },
+  'GET /api/modules/{scormModule}/scorm/learners': {},
   'POST /api/notifications/read-all': {},
   'POST /api/notifications/deliver': {},
   'GET /api/notifications/deliveries': {},
@@ -349,6 +360,22 @@ async function freshWorld(withVictim = false): Promise<World> {
     ), cpd as (
       insert into public.cpd_entries (user_id, activity_date, activity, hours, learnt)
       values (${learner.id!}::uuid, current_date - 2, 'Matrix CPD', 1, 'Matrix notes') returning id
+    ), scorm_course as (
+      insert into public.courses (title, description, service, author_id, status)
+      values ('Matrix SCORM course', 'A SCORM course made for the access matrix.', 'UKPS', ${instructor.id!}, 'ACTIVE') returning id
+    ), scorm_module as (
+      insert into public.course_modules (course_id, title, order_index, kind)
+      select id, 'Matrix SCORM module', 1, 'scorm' from scorm_course returning id, course_id
+    ), scorm_package as (
+      insert into public.scorm_packages (module_id, course_id, version, title, scos, storage_prefix, file_count, unpacked_bytes)
+      select id, course_id, '1.2', 'Matrix package', '[{"id":"sco-1","title":"One","href":"index.html"}]', id::text || '/1/', 1, 10
+      from scorm_module returning module_id
+    ), scorm_enrolment as (
+      insert into public.enrollments (user_id, course_id, status) select ${learner.id!}::uuid, id, 'ACTIVE' from scorm_course returning id
+    ), scorm_attempt as (
+      insert into public.scorm_attempts (user_id, module_id, sco_id) select ${learner.id!}::uuid, id, 'sco-1' from scorm_module returning id
+    ), scorm_session as (
+      insert into public.scorm_sessions (attempt_id, user_id) select id, ${learner.id!}::uuid from scorm_attempt returning id
     ), notice as (
       insert into public.notifications (recipient_id, kind, person_id, course_id, occasion, title)
       select ${learner.id!}::uuid, 'training-overdue', ${learner.id!}::uuid, id, current_date, 'Matrix notice' from course
@@ -359,7 +386,9 @@ async function freshWorld(withVictim = false): Promise<World> {
            (select id from enrolment) as enrollment, (select id from pending) as pending,
            (select id from certificate) as certificate, (select verification_code from certificate) as code,
            ${learner.id!}::uuid as learner, ${victim}::uuid as victim, (select id from attempt) as attempt,
-           (select id from rule) as rule, (select id from cpd) as cpd, (select id from notice) as notice`;
+           (select id from rule) as rule, (select id from cpd) as cpd, (select id from notice) as notice,
+           (select id from scorm_course) as scorm_course, (select id from scorm_module) as scorm_module, 'sco-1' as sco,
+           (select id from scorm_session) as scorm_session`;
   const [unit] = await db.sql<{ id: string }[]>`
     insert into public.units (organisation_id, name) values (${organisation.id}, ${`Matrix unit ${unique()}`}) returning id`;
   return { ...w, organisation: organisation.id, unit: unit.id };
@@ -368,7 +397,7 @@ async function freshWorld(withVictim = false): Promise<World> {
 /** Removes a world's course (modules, quizzes and enrolments go with it), so the other suites
  * sharing this platform never meet the matrix's data. */
 async function removeWorld(w: World) {
-  await db.sql`delete from public.courses where id = ${w.course}`;
+  await db.sql`delete from public.courses where id in (${w.course}, ${w.scormCourse})`;
   await db.sql`delete from public.cpd_entries where id = ${w.cpd}`;
   await db.sql`delete from public.units where organisation_id = ${w.organisation} and parent_id is not null`;
   await db.sql`delete from public.units where id = ${w.unit}`;

@@ -92,7 +92,11 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infe
 
 /** readJson + validate, refusing protected fields the endpoint does not take. */
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const value = await readJson(c);
+  return checkedBody(schema, await readJson(c));
+}
+
+/** validate, refusing protected fields the endpoint does not take (for a body already read). */
+export function checkedBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const forbidden = forbiddenKeys(schema, value);
   if (forbidden.length > 0) {
     throw new ApiError(400, 'Validation failed', Object.fromEntries(forbidden.map((key) => [key, 'This field cannot be set here'])));

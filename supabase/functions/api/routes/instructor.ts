@@ -11,6 +11,7 @@ import { type Env, requireUser } from '../lib/auth.ts';
 import { validate } from '../lib/body.ts';
 import { ApiError, fromSqlFunction } from '../lib/errors.ts';
 import { pageFields } from '../lib/params.ts';
+import { scoStatus } from '../../_shared/scorm-data-model.ts';
 
 export const STUDENT_STATUSES = ['pending', 'in-progress', 'completed'] as const;
 
@@ -21,6 +22,37 @@ const studentsQuery = z.object({
 });
 
 const analyticsQuery = z.object(pageFields);
+
+interface ScormRow {
+  userId: string;
+  courseId: string;
+  moduleId: string;
+  title: string;
+  completed: boolean;
+  bestScore: string | null;
+  attempts: number | null;
+  latestCompletion: string | null;
+  latestSuccess: string | null;
+  passed: boolean | null;
+}
+
+/** A SCORM module of a learner's row: completed (passed when the package reported a pass), else the latest attempt's status. */
+function scormModuleStatus(m: ScormRow) {
+  const status = m.completed
+    ? (m.passed ? 'passed' : 'completed')
+    : !m.attempts
+    ? 'not attempted'
+    : scoStatus(m.latestCompletion, m.latestSuccess) === 'failed'
+    ? 'failed'
+    : 'incomplete';
+  return {
+    moduleId: m.moduleId,
+    title: m.title,
+    status,
+    score: m.bestScore == null ? null : Math.round(Number(m.bestScore) * 1000) / 10,
+    attempts: m.attempts ?? 0,
+  };
+}
 
 const instructorOnly = () => new ApiError(403, "You don't have instructor permissions.");
 
@@ -51,11 +83,30 @@ export function instructorRoutes(_config: Config, db: Db) {
     const caller = requireUser(c);
     const query = validate(studentsQuery, c.req.query());
     const offset = (query.page - 1) * query.pageSize;
-    const rows = await db
-      .withCaller(caller.db, (tx) =>
-        tx<({ total: string } & Record<string, unknown>)[]>`
+    const { rows, scorm } = await db
+      .withCaller(caller.db, async (tx) => {
+        const rows = await tx<({ total: string } & Record<string, unknown>)[]>`
           select * from private.instructor_students(
-            ${query.courseId ?? null}::uuid, ${query.status ?? null}, ${query.pageSize}, ${offset})`)
+            ${query.courseId ?? null}::uuid, ${query.status ?? null}, ${query.pageSize}, ${offset})`;
+        // Issue 20: each row's SCORM modules with the learner's status and best score, for the page's
+        // rows in one statement (attempts read under the caller's RLS).
+        const scorm = rows.length === 0 ? [] : await tx<ScormRow[]>`
+          select x.user_id, x.course_id, m.id as module_id, m.title,
+                 coalesce(u.completed, false) as completed,
+                 a.best_score, a.attempts, a.latest_completion, a.latest_success, a.passed
+          from unnest(${rows.map((r) => String(r.userId))}::uuid[], ${rows.map((r) => String(r.courseId))}::uuid[]) x(user_id, course_id)
+          join public.course_modules m on m.course_id = x.course_id and m.kind = 'scorm'
+          left join public.user_module_progress u on u.user_id = x.user_id and u.module_id = m.id
+          left join lateral (
+            select max(sa.score) as best_score, count(*)::int as attempts,
+                   (array_agg(sa.completion_status order by sa.updated_at desc))[1] as latest_completion,
+                   (array_agg(sa.success_status order by sa.updated_at desc))[1] as latest_success,
+                   bool_or(sa.success_status = 'passed') as passed
+            from public.scorm_attempts sa where sa.module_id = m.id and sa.user_id = x.user_id
+          ) a on true
+          order by m.order_index, m.id`;
+        return { rows, scorm };
+      })
       .catch(fromSqlFunction);
     const total = rows.length > 0 ? Number(rows[0].total) : await countWhenPastTheEnd();
     async function countWhenPastTheEnd() {
@@ -70,6 +121,7 @@ export function instructorRoutes(_config: Config, db: Db) {
       ...rest,
       learner: { id: userId, name, username },
       course: { id: courseId, title: courseTitle, service },
+      scorm: scorm.filter((m) => m.userId === userId && m.courseId === courseId).map(scormModuleStatus),
     }));
     return c.json({ items, total, page: query.page, pageSize: query.pageSize });
   });

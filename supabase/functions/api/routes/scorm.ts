@@ -121,7 +121,7 @@ export function scormRoutes(config: Config, db: Db) {
           }),
         };
       } catch (error) {
-        if (pgError(error)?.hint === 'scorm_not_enrolled') return new ApiError(403, MSG.notEnrolledProgress);
+        if (pgError(error)?.hint === 'scorm_not_enrolled') throw new ApiError(403, MSG.notEnrolledProgress);
         fromSqlFunction(error);
       }
     });
@@ -154,9 +154,10 @@ export function scormRoutes(config: Config, db: Db) {
           ...(row.enrollmentId ? { courseProgress: Number(row.progress) } : {}),
         };
       } catch (error) {
+        // Thrown, not returned: the failed statement has ended the transaction, which rolls back.
         const hint = pgError(error)?.hint;
-        if (hint === 'scorm_seq') return new ApiError(409, 'This save is out of order: seq must be greater than the last one');
-        if (hint === 'scorm_finished') return new ApiError(409, 'This session has finished: open a new session');
+        if (hint === 'scorm_seq') throw new ApiError(409, 'This save is out of order: seq must be greater than the last one');
+        if (hint === 'scorm_finished') throw new ApiError(409, 'This session has finished: open a new session');
         fromSqlFunction(error);
       }
     });

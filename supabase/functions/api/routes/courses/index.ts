@@ -4,12 +4,12 @@
 // the learner's rights, authoring.ts for the author's).
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { courseCreateSchema, courseUpdateSchema, MESSAGES, moduleCreateSchema, moduleReorderSchema } from '../../../_shared/authoring.ts';
+import { courseCreateSchema, courseUpdateSchema, MESSAGES, moduleCreateSchema, moduleReorderSchema, scormModuleCreateSchema } from '../../../_shared/authoring.ts';
 import { type Course, courseListQuerySchema, type Enrollment, enrollBodySchema, type PagedList } from '../../../_shared/catalogue.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../lib/db.ts';
 import { type Env, requireUser } from '../../lib/auth.ts';
-import { jsonBody, optionalJson, validate } from '../../lib/body.ts';
+import { checkedBody, jsonBody, optionalJson, readJson, validate } from '../../lib/body.ts';
 import { ApiError, pgError } from '../../lib/errors.ts';
 import { pathId } from '../../lib/params.ts';
 import { objectName, removeImages } from '../../lib/images.ts';
@@ -141,7 +141,13 @@ export function courseRoutes(config: Config, db: Db) {
   routes.post('/:courseId/modules', async (c) => {
     const caller = requireUser(c);
     const courseId = pathId(c, 'courseId', MSG.courseNotFound);
-    const input = await jsonBody(c, moduleCreateSchema);
+    // kind 'scorm': a module without a body, whose package is uploaded next (POST /api/modules/:id/scorm).
+    const value = await readJson(c);
+    const kind = value !== null && typeof value === 'object' ? (value as { kind?: unknown }).kind : undefined;
+    if (kind !== undefined && kind !== 'content' && kind !== 'scorm') {
+      throw new ApiError(400, 'Validation failed', { kind: 'Kind must be content or scorm' });
+    }
+    const input = kind === 'scorm' ? checkedBody(scormModuleCreateSchema, value) : checkedBody(moduleCreateSchema, value);
     const module = await db.withCaller(caller.db, async (tx) => {
       await courseToChange(tx, courseId, caller.userId);
       return await readModule(tx, await insertModule(tx, courseId, input));

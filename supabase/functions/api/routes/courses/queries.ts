@@ -1,7 +1,7 @@
 // The SQL and row mapping of /api/courses: the catalogue page (one statement with module counts,
 // authors and the caller's enrolment), a course's module list, and the author's writes.
 import type postgres from 'postgres';
-import type { CourseCreateInput, CourseUpdateInput, ModuleCreateInput } from '../../../_shared/authoring.ts';
+import type { CourseCreateInput, CourseUpdateInput, ModuleCreateInput, ScormModuleCreateInput } from '../../../_shared/authoring.ts';
 import type { Course, CourseListQuery } from '../../../_shared/catalogue.ts';
 import { isoTimestamp } from '../../../_shared/dates.ts';
 import type { Config } from '../../lib/config.ts';
@@ -112,7 +112,7 @@ export function catalogueStatements(tx: Statements, query: CourseListQuery, user
 /** A course's modules with the caller's progress (not yet run); content and image only where the caller may read. */
 export function courseModulesQuery(tx: Statements, courseId: string, userId: string | null) {
   return tx<Row[]>`
-    select m.id, m.course_id, m.title, b.content, m.order_index, m.duration,
+    select m.id, m.course_id, m.title, b.content, m.order_index, m.duration, m.kind,
            (m.has_quiz or q.id is not null) as has_quiz, b.image, m.created_at, m.updated_at,
            coalesce(p.completed, false) as completed, (p.read_at is not null) as read,
            coalesce(p.quiz_passed, false) as quiz_passed
@@ -221,7 +221,7 @@ export async function deleteCourse(tx: Tx, id: string): Promise<{ cover: string 
 }
 
 /** A new module at `orderIndex` (pushing the later ones down; beyond the end is the end). */
-export async function insertModule(tx: Tx, courseId: string, input: ModuleCreateInput): Promise<string> {
+export async function insertModule(tx: Tx, courseId: string, input: ModuleCreateInput | ScormModuleCreateInput): Promise<string> {
   const [{ count }] = await tx<{ count: number }[]>`
     select count(*)::int as count from public.course_modules where course_id = ${courseId}::uuid`;
   const position = Math.min(input.orderIndex ?? count + 1, count + 1);
@@ -229,8 +229,9 @@ export async function insertModule(tx: Tx, courseId: string, input: ModuleCreate
     update public.course_modules set order_index = order_index + 1
     where course_id = ${courseId}::uuid and order_index >= ${position}`);
   const [row] = await guarded(() => tx<{ id: string }[]>`
-    insert into public.course_modules (course_id, title, content, order_index, duration)
-    values (${courseId}::uuid, ${input.title}, ${input.content}, ${position}, ${input.duration})
+    insert into public.course_modules (course_id, title, content, order_index, duration, kind)
+    values (${courseId}::uuid, ${input.title}, ${'content' in input ? input.content : ''}, ${position}, ${input.duration},
+            ${'kind' in input ? input.kind : 'content'})
     returning id`);
   await tx`select private.renumber_modules(${courseId}::uuid)`;
   return row.id;

@@ -18,6 +18,7 @@ import { access, MSG, quizAttempts, readEnrollment, refusal, type Row, userIdOf 
 import { readQuizOfModule } from '../quizzes/queries.ts';
 import { readModule, readModuleDetail, toModule, updateModule } from './queries.ts';
 import { openLearnerQuiz, upsertQuiz } from './quiz.ts';
+import { scormRoutes } from './scorm.ts';
 
 export function moduleRoutes(config: Config, db: Db) {
   const routes = new Hono<Env>();
@@ -52,8 +53,6 @@ export function moduleRoutes(config: Config, db: Db) {
     return {
       ...toModule(config, row, true),
       content: String(row.content ?? ''),
-      // A SCORM package's module is played, not read (issue 20).
-      moduleKind: row.kind === 'scorm' ? 'scorm' : 'content',
       previousId: (row.previousId as string | null) ?? null,
       nextId: (row.nextId as string | null) ?? null,
       position: Number(row.position),
@@ -185,6 +184,9 @@ export function moduleRoutes(config: Config, db: Db) {
     });
     return c.body(null, 204);
   });
+
+  // ---- The author's SCORM package (issue 20)
+  scormRoutes(routes, config, db);
 
   return routes;
 }

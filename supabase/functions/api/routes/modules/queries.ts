@@ -17,6 +17,7 @@ export function toModule(config: Config, row: Row, withContent: boolean): Course
     orderIndex: Number(row.orderIndex),
     duration: Number(row.duration),
     hasQuiz: Boolean(row.hasQuiz),
+    kind: row.kind === 'scorm' ? 'scorm' : 'content',
     image: withContent ? publicUrl(config, 'module-images', row.image) : null,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
@@ -36,7 +37,7 @@ export async function readModuleDetail(tx: Tx, id: string, userId: string | null
       where m.course_id = (select course_id from public.course_modules where id = ${id}::uuid)
       window w as (order by m.order_index, m.created_at, m.id)
     )
-    select m.id, m.course_id, m.title, m.kind, b.content, m.order_index, m.duration,
+    select m.id, m.course_id, m.title, b.content, m.order_index, m.duration, m.kind,
            (m.has_quiz or q.id is not null) as has_quiz, b.image, m.created_at, m.updated_at,
            coalesce(p.completed, false) as completed, (p.read_at is not null) as read,
            coalesce(p.quiz_passed, false) as quiz_passed,
@@ -58,7 +59,7 @@ export async function readModuleDetail(tx: Tx, id: string, userId: string | null
 // The author's view. content and image come from private.module_body (b), joined by moduleSource:
 // the API roles cannot select those columns of public.course_modules directly.
 const moduleColumns = (tx: Tx) => tx`
-  m.id, m.course_id, m.title, coalesce(b.content, '') as content, m.order_index, m.duration, m.has_quiz, b.image,
+  m.id, m.course_id, m.title, coalesce(b.content, '') as content, m.order_index, m.duration, m.has_quiz, m.kind, b.image,
   m.created_at, m.updated_at,
   exists (select 1 from public.user_module_progress p
           where p.module_id = m.id and p.user_id = (select auth.uid()) and p.completed) as completed`;

@@ -2,7 +2,7 @@
 // writes: create, update, delete, reorder, image.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CourseModule } from '@shared/catalogue.ts';
-import type { ModuleCreateBody, ModuleUpdateInput } from '@shared/authoring.ts';
+import type { ModuleCreateBody, ModuleUpdateInput, ScormModuleCreateBody } from '@shared/authoring.ts';
 import { api } from '@/lib/api-client';
 import { courseModulesQueryOptions } from '@/lib/courses';
 import { courseKeys } from '@/lib/query-keys';
@@ -21,7 +21,7 @@ function useRefreshCourse(courseId: string) {
 export function useCreateModule(courseId: string) {
   const refresh = useRefreshCourse(courseId);
   return useMutation({
-    mutationFn: (input: ModuleCreateBody) => api.post<CourseModule>(`/courses/${courseId}/modules`, { ...input, courseId }),
+    mutationFn: (input: ModuleCreateBody | ScormModuleCreateBody) => api.post<CourseModule>(`/courses/${courseId}/modules`, { ...input, courseId }),
     onSuccess: refresh,
   });
 }

@@ -1,7 +1,8 @@
 // Add New Module / Edit Module: title, markdown content with a live (safe) preview, an image sent
-// once the module is saved, order (default count + 1) and duration in minutes (default 15).
+// once the module is saved, order (default count + 1) and duration in minutes (default 15). A new
+// module is content or a SCORM package (issue 20: its .zip is uploaded from the module's card).
 import { useState } from 'react';
-import { Button, FileInput, Group, Modal, NumberInput, Paper, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, FileInput, Group, Modal, NumberInput, Paper, Radio, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { DEFAULT_MODULE_DURATION, IMAGE_ACCEPT, MESSAGES, moduleFormSchema, type ModuleFormValues } from '@shared/authoring.ts';
@@ -23,6 +24,7 @@ export function ModuleDialog({
   nextOrder: number;
   onClose: () => void;
 }) {
+  const [kind, setKind] = useState<CourseModule['kind']>(module?.kind ?? 'content');
   const form = useForm<ModuleFormValues>({
     mode: 'controlled',
     initialValues: {
@@ -31,7 +33,11 @@ export function ModuleDialog({
       orderIndex: module?.orderIndex ?? nextOrder,
       duration: module?.duration ?? DEFAULT_MODULE_DURATION,
     },
-    validate: zod4Resolver(moduleFormSchema, { errorPriority: 'first' }),
+    // A SCORM module has no body: its title, order and duration only.
+    validate: (values) =>
+      kind === 'scorm'
+        ? zod4Resolver(moduleFormSchema.omit({ content: true }), { errorPriority: 'first' })(values)
+        : zod4Resolver(moduleFormSchema, { errorPriority: 'first' })(values),
   });
   const [image, setImage] = useState<File | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
@@ -43,7 +49,14 @@ export function ModuleDialog({
   async function save(values: ModuleFormValues) {
     let saved: CourseModule;
     try {
-      saved = module ? await update.mutateAsync({ id: module.id, input: values }) : await create.mutateAsync(values);
+      if (kind === 'scorm') {
+        const { title, orderIndex, duration } = values;
+        saved = module
+          ? await update.mutateAsync({ id: module.id, input: { title, orderIndex, duration } })
+          : await create.mutateAsync({ kind: 'scorm', title, orderIndex, duration });
+      } else {
+        saved = module ? await update.mutateAsync({ id: module.id, input: values }) : await create.mutateAsync(values);
+      }
       notifySuccess(module ? 'Module updated' : 'Module created', `"${saved.title}" has been saved.`);
     } catch (error) {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
@@ -64,9 +77,27 @@ export function ModuleDialog({
 
   return (
     <Modal opened onClose={onClose} title={module ? 'Edit Module' : 'Add New Module'} size="xl" closeButtonProps={{ 'aria-label': 'Close dialog' }}>
-      <form noValidate aria-label={module ? 'Edit Module' : 'Add New Module'} onSubmit={form.onSubmit((values) => void save(moduleFormSchema.parse(values)))}>
+      <form
+        noValidate
+        aria-label={module ? 'Edit Module' : 'Add New Module'}
+        onSubmit={form.onSubmit((values) => void save(kind === 'scorm' ? values : moduleFormSchema.parse(values)))}
+      >
         <Stack gap="md">
+          {module ? null : (
+            <Radio.Group label="Module type" value={kind} onChange={(value) => setKind(value === 'scorm' ? 'scorm' : 'content')}>
+              <Group gap="lg" mt={6}>
+                <Radio value="content" label="Content (text and images)" />
+                <Radio value="scorm" label="SCORM package" />
+              </Group>
+            </Radio.Group>
+          )}
           <TextInput label="Module Title" required withAsterisk={false} data-autofocus key={form.key('title')} {...form.getInputProps('title')} />
+          {kind === 'scorm' ? (
+            <Text size="sm">
+              {module ? 'Upload or replace the package from the module\'s Package button.' : 'After creating the module, upload the package\'s .zip from its Package button.'}
+            </Text>
+          ) : null}
+          {kind === 'scorm' ? null : (
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Textarea
               label="Module Content"
@@ -93,6 +124,8 @@ export function ModuleDialog({
               </Paper>
             </Stack>
           </SimpleGrid>
+          )}
+          {kind === 'scorm' ? null : (
           <FileInput
             label="Module Image"
             description={module?.image ? 'Choosing a new image replaces the current one' : 'PNG, JPEG, WebP or GIF, up to 5 MB; uploaded when the module is saved'}
@@ -112,6 +145,7 @@ export function ModuleDialog({
               setImage(file);
             }}
           />
+          )}
           <Group grow align="flex-start">
             <NumberInput label="Order" min={1} allowDecimal={false} required withAsterisk={false} key={form.key('orderIndex')} {...form.getInputProps('orderIndex')} />
             <NumberInput

@@ -10,6 +10,7 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useDeleteModule, useModules, useReorderModules } from '../api/modules';
 import { ModuleDialog } from './ModuleDialog';
 import { QuizDialog } from './QuizDialog';
+import { ScormPackageDialog } from './ScormPackageDialog';
 import { moveId } from '@/lib/move-id';
 
 export const DELETE_MODULE_TEXT =
@@ -24,6 +25,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<CourseModule | null>(null);
   const [quizFor, setQuizFor] = useState<CourseModule | null>(null);
+  const [packageFor, setPackageFor] = useState<CourseModule | null>(null);
   const list = modules.data ?? [];
 
   function add() {
@@ -104,6 +106,11 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                     <Badge variant="filled" color="blue.9">
                       Module {module.orderIndex}
                     </Badge>
+                    {module.kind === 'scorm' ? (
+                      <Badge variant="filled" color="teal.9">
+                        SCORM package
+                      </Badge>
+                    ) : null}
                     {module.hasQuiz ? (
                       <Badge variant="filled" color="grape.9">
                         Has Quiz
@@ -117,7 +124,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                     {module.title}
                   </Title>
                   <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {modulePreview(module.content ?? '')}
+                    {module.kind === 'scorm' ? 'Plays an uploaded SCORM package' : modulePreview(module.content ?? '')}
                   </Text>
                 </Stack>
                 <Group gap={4} wrap="nowrap">
@@ -143,9 +150,15 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                 <Button size="xs" variant="default" onClick={() => setEditing({ mode: 'edit', module })} aria-label={`Edit Module: ${module.title}`}>
                   Edit Module
                 </Button>
-                <Button size="xs" variant="default" onClick={() => setQuizFor(module)} aria-label={`${module.hasQuiz ? 'Edit Quiz' : 'Add Quiz'}: ${module.title}`}>
-                  {module.hasQuiz ? 'Edit Quiz' : 'Add Quiz'}
-                </Button>
+                {module.kind === 'scorm' ? (
+                  <Button size="xs" variant="default" onClick={() => setPackageFor(module)} aria-label={`Package: ${module.title}`}>
+                    Package
+                  </Button>
+                ) : (
+                  <Button size="xs" variant="default" onClick={() => setQuizFor(module)} aria-label={`${module.hasQuiz ? 'Edit Quiz' : 'Add Quiz'}: ${module.title}`}>
+                    {module.hasQuiz ? 'Edit Quiz' : 'Add Quiz'}
+                  </Button>
+                )}
                 <Button
                   size="xs"
                   variant="filled"
@@ -171,6 +184,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
         />
       ) : null}
       {courseId && quizFor ? <QuizDialog courseId={courseId} module={quizFor} onClose={() => setQuizFor(null)} /> : null}
+      {courseId && packageFor ? <ScormPackageDialog courseId={courseId} module={packageFor} onClose={() => setPackageFor(null)} /> : null}
 
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete module" centered closeButtonProps={{ 'aria-label': 'Close dialog' }}>
         <Stack>

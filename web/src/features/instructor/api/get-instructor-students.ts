@@ -5,6 +5,17 @@ import { instructorKeys } from '@/lib/query-keys';
 
 export type StudentStatus = 'pending' | 'in-progress' | 'completed';
 
+export type ScormStatus = 'not attempted' | 'incomplete' | 'completed' | 'passed' | 'failed';
+
+/** A SCORM module of the learner's course: their status, best score (percent) and attempts (issue 20). */
+export interface StudentScormModule {
+  moduleId: string;
+  title: string;
+  status: ScormStatus;
+  score: number | null;
+  attempts: number;
+}
+
 export interface InstructorStudent {
   id: string;
   learner: { id: string; name: string; username: string };
@@ -14,6 +25,7 @@ export interface InstructorStudent {
   startedAt: string;
   completedAt: string | null;
   lastActivity: string;
+  scorm: StudentScormModule[];
 }
 
 export interface StudentsPage {

@@ -5,7 +5,13 @@ import { Badge, Button, Center, Group, Loader, Pagination, Progress, Select, Sta
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { CourseSelect } from '@/components/CourseSelect';
-import { STUDENTS_PAGE_SIZE, type InstructorStudent, type StudentStatus, useInstructorStudents } from '../api/get-instructor-students';
+import {
+  type InstructorStudent,
+  type ScormStatus,
+  STUDENTS_PAGE_SIZE,
+  type StudentStatus,
+  useInstructorStudents,
+} from '../api/get-instructor-students';
 import { type Decision, useDecideEnrollment } from '../api/decide-enrollment';
 import { formatDate } from '@/lib/format';
 
@@ -16,6 +22,39 @@ const STATUS_STYLES: Record<StudentStatus, { backgroundColor: string; color: str
   'in-progress': { backgroundColor: 'var(--mantine-color-blue-9)', color: '#fff' },
   completed: { backgroundColor: 'var(--mantine-color-teal-9)', color: '#fff' },
 };
+
+const SCORM_LABELS: Record<ScormStatus, string> = {
+  'not attempted': 'Not attempted',
+  incomplete: 'Incomplete',
+  completed: 'Completed',
+  passed: 'Passed',
+  failed: 'Failed',
+};
+
+/** The learner's SCORM modules on the course: status, best score and attempts (issue 20). */
+function ScormCell({ student }: { student: InstructorStudent }) {
+  if (!student.scorm?.length) {
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={2}>
+      {student.scorm.map((m) => (
+        <Text key={m.moduleId} size="sm" data-scorm-module={m.moduleId}>
+          <Text span fw={500} size="sm">
+            {m.title}:
+          </Text>{' '}
+          {SCORM_LABELS[m.status]}
+          {m.score != null ? `, ${m.score}%` : ''}
+          {m.attempts > 0 ? ` (${m.attempts} ${m.attempts === 1 ? 'attempt' : 'attempts'})` : ''}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
 
 export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: boolean; initialStatus?: StudentStatus | null }) {
   const [courseId, setCourseId] = useState<string | null>(null);
@@ -42,6 +81,8 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
   }
 
   const data = students.data;
+  // The SCORM column appears only when a listed course has a SCORM package module.
+  const showScorm = Boolean(data?.items.some((student) => student.scorm?.length));
   return (
     <Stack gap="md">
       <Group align="flex-end">
@@ -93,6 +134,7 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
                 <Table.Th scope="col">Course</Table.Th>
                 <Table.Th scope="col">Progress</Table.Th>
                 <Table.Th scope="col">Status</Table.Th>
+                {showScorm && <Table.Th scope="col">SCORM</Table.Th>}
                 <Table.Th scope="col">Last activity</Table.Th>
                 <Table.Th scope="col">Actions</Table.Th>
               </Table.Tr>
@@ -122,6 +164,11 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
                       {STATUS_LABELS[student.status]}
                     </Badge>
                   </Table.Td>
+                  {showScorm && (
+                    <Table.Td>
+                      <ScormCell student={student} />
+                    </Table.Td>
+                  )}
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(student.lastActivity)}</Table.Td>
                   <Table.Td>
                     {student.status === 'pending' ? (

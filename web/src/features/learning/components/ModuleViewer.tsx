@@ -169,7 +169,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   const courseEnrollment = course.data?.enrollment ?? null;
   const certificateId = courseEnrollment?.completed ? courseEnrollment.certificateId : null;
   // 'Mark as complete and continue' only where marking completes the module (a quiz still to pass does not).
-  const scorm = data.moduleKind === 'scorm';
+  const scorm = data.kind === 'scorm';
   // A package completes the module by what it reports (the server decides), never by a button.
   const canCompleteAndContinue = !scorm && enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
 

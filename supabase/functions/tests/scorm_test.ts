@@ -1,0 +1,244 @@
+// SCORM packages (issue 20) against the real platform: an author adds a SCORM module and uploads
+// packages built as authoring tools export them; the files land in Storage with their types; others
+// are refused; every malformed package is refused with its reason and leaves nothing stored.
+import assert from 'node:assert/strict';
+import { call, closePoolAfterTests, config, db, register, test } from './helpers.ts';
+import { malformed, scorm12Package, scorm2004Package, zipOf } from './scorm_packages.ts';
+
+async function login(username: string): Promise<string> {
+  const answer = await call('POST', '/api/login', { body: { username, password: 'password123' } });
+  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
+  return answer.json.session.access_token;
+}
+
+let instructor = '';
+let student = '';
+let other = '';
+let courseId = '';
+let moduleId = '';
+let contentModuleId = '';
+
+const zipHeaders = { 'content-type': 'application/zip' };
+const uploadZip = (id: string, bytes: Uint8Array, token?: string, headers: Record<string, string> = zipHeaders) =>
+  call('POST', `/api/modules/${id}/scorm`, { token, raw: bytes as Uint8Array<ArrayBuffer>, headers });
+
+async function storedNames(prefix: string): Promise<{ name: string; mimetype: string }[]> {
+  // The type without parameters: the platform's Storage keeps only that much (hosted Supabase all).
+  return [...await db.sql<{ name: string; mimetype: string }[]>`
+    select name, split_part(metadata->>'mimetype', ';', 1) as mimetype from storage.objects
+    where bucket_id = 'scorm-content' and name like ${prefix + '%'} order by name`];
+}
+
+test('setup: an instructor\'s course with a SCORM module and a content module; a learner; another instructor', async () => {
+  instructor = await login('instructor');
+  student = (await register()).session.access_token;
+  const o = await register();
+  await db.sql`update public.profiles set role = 'INSTRUCTOR', services = '{UKPS,MISC}' where id = ${o.user.id}::uuid`;
+  other = o.session.access_token;
+  const course = await call('POST', '/api/courses', {
+    token: instructor,
+    body: { title: 'SCORM test course', description: 'A course with SCORM packages in it.', service: 'UKPS', duration: 1 },
+  });
+  assert.equal(course.status, 201, course.text);
+  courseId = course.json.id;
+  await db.sql`update public.courses set status = 'ACTIVE' where id = ${courseId}::uuid`;
+
+  const bad = await call('POST', `/api/courses/${courseId}/modules`, { token: instructor, body: { kind: 'video', title: 'A video module' } });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json.fields.kind, 'Kind must be content or scorm');
+  const created = await call('POST', `/api/courses/${courseId}/modules`, { token: instructor, body: { kind: 'scorm', title: 'Fire safety package' } });
+  assert.equal(created.status, 201, created.text);
+  assert.equal(created.json.kind, 'scorm');
+  assert.equal(created.json.content, '');
+  moduleId = created.json.id;
+  const content = await call('POST', `/api/courses/${courseId}/modules`, {
+    token: instructor,
+    body: { title: 'A reading module', content: 'Long enough content for a module body here.' },
+  });
+  assert.equal(content.status, 201, content.text);
+  assert.equal(content.json.kind, 'content');
+  contentModuleId = content.json.id;
+});
+
+test('only the course\'s author may upload: visitor 401, learner and other instructor 403, unknown module 404, a content module 409', async () => {
+  const pkg = scorm12Package();
+  assert.equal((await uploadZip(moduleId, pkg)).status, 401);
+  const learner = await uploadZip(moduleId, pkg, student);
+  assert.equal(learner.status, 403);
+  assert.equal(learner.json.message, 'You can only change courses you author');
+  assert.equal((await uploadZip(moduleId, pkg, other)).status, 403);
+  assert.equal((await uploadZip('00000000-0000-4000-a000-00000000dead', pkg, instructor)).status, 404);
+  const notScorm = await uploadZip(contentModuleId, pkg, instructor);
+  assert.equal(notScorm.status, 409);
+  assert.match(notScorm.json.message, /not a SCORM package module/);
+  assert.equal((await call('GET', `/api/modules/${moduleId}/scorm`, { token: instructor })).status, 404);
+  assert.deepEqual(await storedNames(`${moduleId}/`), []);
+});
+
+test('a single-SCO SCORM 1.2 package (Articulate-like) is checked, unpacked with content types and recorded', async () => {
+  const answer = await uploadZip(moduleId, scorm12Package(), instructor);
+  assert.equal(answer.status, 201, answer.text);
+  const pkg = answer.json;
+  assert.equal(pkg.title, 'Fire safety awareness');
+  assert.equal(pkg.version, '1.2');
+  assert.equal(pkg.edition, null);
+  assert.equal(pkg.revision, 1);
+  assert.equal(pkg.fileCount, 6);
+  assert.equal(pkg.completionRule, 'completed-or-passed');
+  assert.equal(pkg.scoreIsQuizScore, false);
+  assert.deepEqual(pkg.scos.map((s: { id: string; href: string }) => [s.id, s.href]), [['Fire_Safety_SCO', 'index_lms.html']]);
+  const base = `${config.supabaseUrl}/storage/v1/object/public/scorm-content/${moduleId}/1/`;
+  assert.equal(pkg.baseUrl, base);
+  assert.equal(pkg.scos[0].url, `${base}index_lms.html`);
+
+  const stored = await storedNames(`${moduleId}/1/`);
+  assert.deepEqual(stored.map((o) => [o.name.slice(moduleId.length + 3), o.mimetype]), [
+    ['imsmanifest.xml', 'application/xml'],
+    ['index_lms.html', 'text/html'],
+    ['lms/scormdriver.js', 'text/javascript'],
+    ['metadata.xml', 'application/xml'],
+    ['story_content/logo.png', 'image/png'],
+    ['story_content/styles.css', 'text/css'],
+  ]);
+  // Served through the public URL, byte for byte (the image with its type).
+  const page = await fetch(`${base}index_lms.html`);
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /api\.LMSSetValue\('cmi\.core\.lesson_status', 'passed'\)/);
+  const logo = await fetch(`${base}story_content/logo.png`);
+  assert.equal(logo.headers.get('content-type'), 'image/png');
+  assert.equal((await logo.arrayBuffer()).byteLength, 70);
+
+  const row = await db.sql`select course_id, storage_prefix, file_count, unpacked_bytes > 0 as sized from public.scorm_packages where module_id = ${moduleId}::uuid`;
+  assert.deepEqual(row[0], { courseId, storagePrefix: `${moduleId}/1/`, fileCount: 6, sized: true });
+});
+
+test('the author reads the package; others may not (GET /api/modules/:id/scorm)', async () => {
+  const mine = await call('GET', `/api/modules/${moduleId}/scorm`, { token: instructor });
+  assert.equal(mine.status, 200);
+  assert.equal(mine.json.title, 'Fire safety awareness');
+  assert.equal((await call('GET', `/api/modules/${moduleId}/scorm`)).status, 401);
+  assert.equal((await call('GET', `/api/modules/${moduleId}/scorm`, { token: student })).status, 403);
+  assert.equal((await call('GET', `/api/modules/${moduleId}/scorm`, { token: other })).status, 403);
+});
+
+test('the author sets the completion rule and the score as quiz score; bad values 400; others 403', async () => {
+  const path = `/api/modules/${moduleId}/scorm/settings`;
+  const set = await call('PUT', path, { token: instructor, body: { completionRule: 'passed', scoreIsQuizScore: true } });
+  assert.equal(set.status, 200, set.text);
+  assert.equal(set.json.completionRule, 'passed');
+  assert.equal(set.json.scoreIsQuizScore, true);
+  const bad = await call('PUT', path, { token: instructor, body: { completionRule: 'viewed', scoreIsQuizScore: 'yes' } });
+  assert.equal(bad.status, 400);
+  assert.ok(bad.json.fields.completionRule);
+  assert.ok(bad.json.fields.scoreIsQuizScore);
+  assert.equal((await call('PUT', path, { token: student, body: { completionRule: 'completed', scoreIsQuizScore: false } })).status, 403);
+  assert.equal((await call('PUT', path, { token: other, body: { completionRule: 'completed', scoreIsQuizScore: false } })).status, 403);
+  assert.equal((await call('PUT', path, { body: { completionRule: 'completed', scoreIsQuizScore: false } })).status, 401);
+  const [row] = await db.sql`select completion_rule, score_is_quiz_score from public.scorm_packages where module_id = ${moduleId}::uuid`;
+  assert.deepEqual(row, { completionRule: 'passed', scoreIsQuizScore: true });
+});
+
+const REFUSALS: [string, () => Uint8Array, number, RegExp][] = [
+  ['a renamed PNG', malformed.renamedPng, 415, /^The file is not a zip archive: export the course again as a SCORM 1\.2 or 2004 package$/],
+  ['no manifest', malformed.noManifest, 422, /^The package has no imsmanifest\.xml at its top level: export it again as SCORM 1\.2 or 2004$/],
+  ['the manifest in a sub-folder', malformed.manifestInFolder, 422, /no imsmanifest\.xml at its top level: it is in the folder "Fire Safety Export\/"/],
+  ['a path with ..', malformed.dotDot, 422, /a path that leads outside it \("\.\.\/\.\.\/etc\/evil\.html"\)/],
+  ['an absolute path', malformed.absolutePath, 422, /an absolute path \("\/etc\/evil\.html"\)/],
+  ['a symbolic link', malformed.symlink, 422, /contains a link \("story_content\/logo\.png"\); links are not allowed/],
+  ['a zip bomb (ratio)', malformed.zipBomb, 413, /looks like a zip bomb/],
+  ['a zip bomb (declared size)', malformed.declaredHuge, 413, /unpacks to more than 1 GB/],
+  ['a lying header', malformed.lyingHeader, 422, /"assets\/liar\.bin" is damaged or larger than its zip header says/],
+  ['an unsupported version', malformed.unsupportedVersion, 422, /SCORM version "1\.1", which is not supported/],
+  ['nothing to launch', malformed.noSco, 422, /nothing a learner can launch/],
+];
+
+for (const [what, build, status, message] of REFUSALS) {
+  test(`refuses ${what} with ${status} and its reason, storing nothing and keeping the package`, async () => {
+    const bytes = build();
+    const answer = await uploadZip(moduleId, bytes, instructor);
+    assert.equal(answer.status, status, answer.text);
+    assert.match(answer.json.message, message);
+    assert.equal(answer.json.fields.package, answer.json.message);
+    assert.deepEqual((await storedNames(`${moduleId}/`)).map((o) => o.name.split('/')[1]), Array(6).fill('1'));
+    const [row] = await db.sql`select revision from public.scorm_packages where module_id = ${moduleId}::uuid`;
+    assert.equal(row.revision, 1);
+  });
+}
+
+test('the zip bombs are a few KB and are refused without inflating them whole (quickly)', async () => {
+  const bomb = malformed.zipBomb();
+  assert.ok(bomb.length < 200 * 1024, `bomb is ${bomb.length} bytes`);
+  const started = performance.now();
+  assert.equal((await uploadZip(moduleId, malformed.declaredHuge(), instructor)).status, 413);
+  assert.ok(performance.now() - started < 2000);
+});
+
+test('a body that is neither a zip type nor multipart is 415; an empty one 400; over the site\'s limit 413', async () => {
+  const text = await uploadZip(moduleId, scorm12Package(), instructor, { 'content-type': 'text/plain' });
+  assert.equal(text.status, 415);
+  assert.match(text.json.message, /Send the package as a \.zip file/);
+  const empty = await uploadZip(moduleId, new Uint8Array(), instructor);
+  assert.equal(empty.status, 400);
+  assert.equal(empty.json.fields.package, 'Choose a .zip file to upload');
+  await db.sql`update public.settings set scorm_max_upload_mb = 1 where id`;
+  try {
+    const noise = crypto.getRandomValues(new Uint8Array(60_000));
+    const big = scorm12Package({ extra: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`media/n${i}.bin`, noise])) });
+    assert.ok(big.length > 1024 * 1024);
+    const answer = await uploadZip(moduleId, big, instructor);
+    assert.equal(answer.status, 413);
+    assert.equal(answer.json.message, 'The package is larger than 1 MB, this site\'s limit for SCORM packages');
+  } finally {
+    await db.sql`update public.settings set scorm_max_upload_mb = 200 where id`;
+  }
+});
+
+test('replacing with a multi-SCO SCORM 2004 3rd edition package (multipart) bumps the revision and removes the old files', async () => {
+  const form = new FormData();
+  form.append('package', new File([scorm2004Package() as Uint8Array<ArrayBuffer>], 'casualty.zip', { type: 'application/x-zip-compressed' }));
+  const answer = await call('POST', `/api/modules/${moduleId}/scorm`, { token: instructor, raw: form });
+  assert.equal(answer.status, 200, answer.text);
+  assert.equal(answer.json.version, '2004');
+  assert.equal(answer.json.edition, '3rd');
+  assert.equal(answer.json.title, 'Casualty care');
+  assert.equal(answer.json.revision, 2);
+  assert.deepEqual(answer.json.scos.map((s: { id: string; title: string; href: string }) => [s.id, s.title, s.href]), [
+    ['ITEM_ASSESS', 'Primary survey', 'assess/index.html'],
+    ['ITEM_BLEED', 'Catastrophic bleeding', 'bleeding/index.html?section=bleeding'],
+    ['ITEM_AIRWAY', 'Airway management', 'airway/index.html'],
+  ]);
+  // The settings stay with the module.
+  assert.equal(answer.json.completionRule, 'passed');
+  assert.deepEqual(await storedNames(`${moduleId}/1/`), []);
+  const stored = await storedNames(`${moduleId}/2/`);
+  assert.equal(stored.length, 8);
+  assert.ok(stored.some((o) => o.name.endsWith('shared/font.woff2') && o.mimetype === 'font/woff2'));
+  const launch = await fetch(answer.json.scos[1].url);
+  assert.equal(launch.status, 200);
+  assert.match(await launch.text(), /API_1484_11/);
+});
+
+test('editions: 2nd (CAM 1.3) and 4th are read from schemaversion', async () => {
+  for (const edition of ['2nd', '4th'] as const) {
+    const answer = await uploadZip(moduleId, scorm2004Package({ edition }), instructor);
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.json.edition, edition);
+  }
+  const [row] = await db.sql`select revision from public.scorm_packages where module_id = ${moduleId}::uuid`;
+  assert.equal(row.revision, 4);
+  assert.equal((await storedNames(`${moduleId}/`)).every((o) => o.name.startsWith(`${moduleId}/4/`)), true);
+});
+
+test('a stored (uncompressed) zip is read too', async () => {
+  const answer = await uploadZip(moduleId, zipOf({ 'imsmanifest.xml': (await import('./scorm_packages.ts')).scorm12Manifest('Stored'), 'index_lms.html': 'x' }, { level: 0 }), instructor);
+  assert.equal(answer.status, 200, answer.text);
+  assert.equal(answer.json.title, 'Stored');
+});
+
+test('cleanup: deleting the course removes the package row', async () => {
+  assert.equal((await call('DELETE', `/api/courses/${courseId}`, { token: instructor })).status, 204);
+  const rows = await db.sql`select 1 from public.scorm_packages where module_id = ${moduleId}::uuid`;
+  assert.equal(rows.length, 0);
+});
+
+closePoolAfterTests();

@@ -1,0 +1,111 @@
+// SCORM packages (supabase/schemas/18_scorm_packages.sql): whoever may read a module reads its
+// package row; nobody writes the table directly through the API roles; private.save_scorm_package
+// and private.set_scorm_settings accept the course's author (and admins) only, each proved both ways.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOtherInstructor, backends, ids, personas, queryAs, sqlState, type TestDatabase } from './helpers/database';
+
+const { admin, instructor, learner, otherInstructor } = personas;
+const visitor = null;
+// Course 1 is ACTIVE and authored by the seed instructor; course 16 is a DRAFT of the admin's.
+const publishedModule = '20000000-0000-4000-a000-0000000000f1';
+const draftModule = '20000000-0000-4000-a000-0000000000f2';
+const scos = JSON.stringify([{ id: 'SCO1', title: 'Fire safety', href: 'index_lms.html' }]);
+
+const save = (moduleId: string, revision: number, version = '1.2', edition: string | null = null) =>
+  `select private.save_scorm_package('${moduleId}', ${revision}, '${version}', ${edition ? `'${edition}'` : 'null'}, 'Fire safety awareness', '${scos}'::jsonb, 6, 12345)`;
+
+describe.each(backends)('SCORM packages on $name', ({ create }) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await create();
+    await addOtherInstructor(db);
+    await db.query(`insert into public.course_modules (id, course_id, title, kind, order_index) values
+      ($1, $2, 'A SCORM module', 'scorm', 50), ($3, $4, 'A draft SCORM module', 'scorm', 50)`,
+    [publishedModule, ids.course(1), draftModule, ids.course(16)]);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('refuses a module kind other than content or scorm', async () => {
+    expect(await sqlState(() => db.query(`update public.course_modules set kind = 'video' where id = $1`, [publishedModule]))).toBe('23514');
+  });
+
+  it('lets the course\'s author record a package, and refuses a learner, another instructor and a visitor', async () => {
+    for (const persona of [learner, otherInstructor]) {
+      expect(await sqlState(() => queryAs(db, persona, save(publishedModule, 1)))).toBe('42501');
+    }
+    expect(await sqlState(() => queryAs(db, visitor, save(publishedModule, 1)))).toBe('42501');
+    const r = await queryAs<{ old: string | null }>(db, instructor, `${save(publishedModule, 1)} as old`);
+    expect(r.rows[0].old).toBeNull();
+    const row = (await db.query('select course_id, storage_prefix, revision, uploaded_by from public.scorm_packages where module_id = $1', [publishedModule])).rows[0];
+    expect(row).toEqual({ course_id: ids.course(1), storage_prefix: `${publishedModule}/1/`, revision: 1, uploaded_by: instructor.id });
+  });
+
+  it('replaces a package only with the next revision (a concurrent replacement is refused) and returns the old prefix', async () => {
+    expect(await sqlState(() => queryAs(db, instructor, save(publishedModule, 1)))).toBe('55000');
+    expect(await sqlState(() => queryAs(db, instructor, save(publishedModule, 3)))).toBe('55000');
+    const r = await queryAs<{ old: string }>(db, instructor, `${save(publishedModule, 2, '2004', '3rd')} as old`);
+    expect(r.rows[0].old).toBe(`${publishedModule}/1/`);
+    expect(await sqlState(() => queryAs(db, instructor, save(publishedModule, 3, '2004', '5th')))).toBe('23514');
+  });
+
+  it('refuses a content module (22023) and lets an admin record any course\'s package', async () => {
+    expect(await sqlState(() => queryAs(db, instructor, save(ids.module(1, 1), 1)))).toBe('22023');
+    await queryAs(db, admin, save(draftModule, 1));
+    expect((await db.query('select revision from public.scorm_packages where module_id = $1', [draftModule])).rows).toEqual([{ revision: 1 }]);
+  });
+
+  it('lets whoever sees the course read the row: the published one to everyone, the draft to its author and admins only', async () => {
+    for (const persona of [visitor, learner, otherInstructor, instructor, admin]) {
+      const r = await queryAs(db, persona, 'select module_id from public.scorm_packages where module_id = $1', [publishedModule]);
+      expect(r.rows, String(persona?.email)).toHaveLength(1);
+    }
+    for (const persona of [visitor, learner, otherInstructor, instructor]) {
+      const r = await queryAs(db, persona, 'select module_id from public.scorm_packages where module_id = $1', [draftModule]);
+      expect(r.rows, String(persona?.email)).toHaveLength(0);
+    }
+    expect((await queryAs(db, admin, 'select module_id from public.scorm_packages where module_id = $1', [draftModule])).rows).toHaveLength(1);
+  });
+
+  it('refuses direct writes to every API role, the author included', async () => {
+    for (const persona of [visitor, learner, instructor, admin]) {
+      expect(await sqlState(() => queryAs(db, persona, `update public.scorm_packages set revision = 9, storage_prefix = module_id || '/9/' where module_id = $1`, [publishedModule]))).toBe('42501');
+      expect(await sqlState(() => queryAs(db, persona, 'delete from public.scorm_packages where module_id = $1', [publishedModule]))).toBe('42501');
+      expect(await sqlState(() => queryAs(db, persona, `insert into public.scorm_packages (module_id, course_id, version, title, scos, storage_prefix, file_count, unpacked_bytes)
+        values ($1, $2, '1.2', 't', '[{}]', $3, 1, 1)`, [ids.module(1, 2), ids.course(1), `${ids.module(1, 2)}/1/`]))).toBe('42501');
+    }
+  });
+
+  it('lets the author (and admins) set the completion rule, and nobody else', async () => {
+    const set = (rule: string, score: boolean, moduleId = publishedModule) =>
+      `select private.set_scorm_settings('${moduleId}', '${rule}', ${score})`;
+    for (const persona of [learner, otherInstructor]) expect(await sqlState(() => queryAs(db, persona, set('passed', true)))).toBe('42501');
+    expect(await sqlState(() => queryAs(db, visitor, set('passed', true)))).toBe('42501');
+    await queryAs(db, instructor, set('passed', true));
+    expect((await db.query('select completion_rule, score_is_quiz_score from public.scorm_packages where module_id = $1', [publishedModule])).rows)
+      .toEqual([{ completion_rule: 'passed', score_is_quiz_score: true }]);
+    expect(await sqlState(() => queryAs(db, instructor, set('viewed', true)))).toBe('23514');
+    await queryAs(db, admin, set('completed', false));
+    // No package yet: P0002.
+    await db.query(`insert into public.course_modules (id, course_id, title, kind, order_index) values ($1, $2, 'Empty SCORM module', 'scorm', 51)`,
+      ['20000000-0000-4000-a000-0000000000f3', ids.course(1)]);
+    expect(await sqlState(() => queryAs(db, instructor, set('passed', true, '20000000-0000-4000-a000-0000000000f3')))).toBe('P0002');
+  });
+
+  it('keeps the upload limit in the settings between 1 and 2048 MB', async () => {
+    expect((await db.query('select scorm_max_upload_mb from public.settings')).rows).toEqual([{ scorm_max_upload_mb: 200 }]);
+    expect(await sqlState(() => db.query('update public.settings set scorm_max_upload_mb = 0'))).toBe('23514');
+    expect(await sqlState(() => db.query('update public.settings set scorm_max_upload_mb = 2049'))).toBe('23514');
+    // A learner's update finds no row under RLS; an admin's goes through.
+    await queryAs(db, learner, 'update public.settings set scorm_max_upload_mb = 10');
+    expect((await db.query('select scorm_max_upload_mb from public.settings')).rows).toEqual([{ scorm_max_upload_mb: 200 }]);
+    await queryAs(db, admin, 'update public.settings set scorm_max_upload_mb = 500');
+    expect((await db.query('select scorm_max_upload_mb from public.settings')).rows).toEqual([{ scorm_max_upload_mb: 500 }]);
+  });
+
+  it('goes with its module', async () => {
+    await db.query('delete from public.course_modules where id = $1', [draftModule]);
+    expect((await db.query('select 1 from public.scorm_packages where module_id = $1', [draftModule])).rows).toEqual([]);
+  });
+});

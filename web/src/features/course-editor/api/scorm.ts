@@ -1,0 +1,46 @@
+// A SCORM module's package (issue 20): GET /api/modules/:id/scorm for the author, the upload (the
+// zip as multipart field `package`) and PUT .../scorm/settings.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ScormPackage, ScormSettingsInput } from '@shared/scorm.ts';
+import { api, ApiError } from '@/lib/api-client';
+import { courseKeys } from '@/lib/query-keys';
+
+const scormKey = (moduleId: string) => ['scorm-package', moduleId] as const;
+
+/** The package, or null when none has been uploaded yet (404). */
+export function useScormPackage(moduleId: string) {
+  return useQuery({
+    queryKey: scormKey(moduleId),
+    queryFn: async () => {
+      try {
+        return await api.get<ScormPackage>(`/modules/${moduleId}/scorm`);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+export function useUploadScormPackage(courseId: string, moduleId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append('package', file);
+      return api.post<ScormPackage>(`/modules/${moduleId}/scorm`, form);
+    },
+    onSuccess: async (pkg) => {
+      queryClient.setQueryData(scormKey(moduleId), pkg);
+      await courseKeys.invalidateOutline(queryClient, courseId);
+    },
+  });
+}
+
+export function useSaveScormSettings(moduleId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ScormSettingsInput) => api.put<ScormPackage>(`/modules/${moduleId}/scorm/settings`, input),
+    onSuccess: (pkg) => queryClient.setQueryData(scormKey(moduleId), pkg),
+  });
+}
