@@ -134,7 +134,7 @@ describe('the SCORM player end to end', () => {
     const src = new URL(String(await frame.getAttribute('src')));
     expect(src.origin).not.toBe(new URL(baseUrl).origin);
     expect(src.pathname).toBe('/storage/v1/object/public/scorm-content/_player/launcher.html');
-    await expect.poll(() => sco().locator('#found').textContent()).toBe('found');
+    await expect.poll(() => sco().locator('#found').textContent(), { timeout: 15_000 }).toBe('found');
     expect(await sco().locator('#entry').textContent()).toBe('(none)');
     await page.getByTestId('scorm-status').getByText('Started.').waitFor();
   });
@@ -160,7 +160,7 @@ describe('the SCORM player end to end', () => {
 
   it('saves what the content commits, and what it set when the page goes away', async () => {
     await sco().getByRole('button', { name: 'Half way' }).click();
-    await expect.poll(async () => (await savedCmi())['cmi.core.lesson_location']).toBe('page-2');
+    await expect.poll(async () => (await savedCmi())['cmi.core.lesson_location'], { timeout: 10_000 }).toBe('page-2');
     const saved = await savedCmi();
     expect(saved['cmi.suspend_data']).toBe('half-way');
     expect(saved['cmi.core.lesson_status']).toBe('incomplete');
@@ -175,8 +175,9 @@ describe('the SCORM player end to end', () => {
   it('resumes where the learner left off', async () => {
     await page.goto(`${baseUrl}${modulePath()}`);
     await page.getByText('In progress', { exact: true }).waitFor();
+    expect(await page.getByTestId('scorm-player').textContent()).not.toContain('score');
     await page.getByRole('button', { name: 'Resume' }).click();
-    await expect.poll(() => sco().locator('#entry').textContent()).toBe('resume');
+    await expect.poll(() => sco().locator('#entry').textContent(), { timeout: 15_000 }).toBe('resume');
     expect(await sco().locator('#location').textContent()).toBe('page-3');
     expect(await sco().locator('#suspend').textContent()).toBe('half-way');
     await page.getByTestId('scorm-status').getByText('Resumed where you left off.').waitFor();
@@ -206,7 +207,7 @@ describe('the SCORM player end to end', () => {
   it('"Save and exit" closes the frame and keeps the place', async () => {
     await page.goto(`${baseUrl}${modulePath()}`);
     await page.getByRole('button', { name: /^(Start|Resume)$/ }).click();
-    await expect.poll(() => sco().locator('#found').textContent()).toBe('found');
+    await expect.poll(() => sco().locator('#found').textContent(), { timeout: 15_000 }).toBe('found');
     await page.getByRole('button', { name: 'Save and exit' }).click();
     await page.getByTestId('scorm-status').getByText('Saved: you can carry on from where you left off.').waitFor();
     expect(await page.locator('[data-testid="scorm-frame"]').count()).toBe(0);

@@ -96,6 +96,11 @@ export class ScormSaver {
   }
 }
 
+/** ' · score 85' once the SCO is done (a score while in progress says nothing yet). */
+function scoreText(sco: ScormSco): string {
+  return sco.score !== null && ['passed', 'completed', 'failed'].includes(sco.status ?? '') ? ` · score ${sco.score}` : '';
+}
+
 function timeNow() {
   return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' }).format(new Date());
 }
@@ -251,7 +256,7 @@ export default function ScormPlayer({ moduleId, enrolled }: { moduleId: string; 
                   <Text size="sm" fw={sco.id === playing ? 700 : 400}>
                     {sco.title}
                     {` · ${scoStatusText(sco.status)}`}
-                    {sco.score !== null ? ` · score ${sco.score}` : ''}
+                    {scoreText(sco)}
                   </Text>
                   {enrolled && sco.id !== playing ? (
                     <Button size="compact-sm" variant="light" onClick={() => setPlaying(sco.id)} aria-label={`${startLabel(sco)} ${sco.title}`}>
@@ -265,7 +270,7 @@ export default function ScormPlayer({ moduleId, enrolled }: { moduleId: string; 
         ) : offered ? (
           <Text size="sm">
             {scoStatusText(offered.status)}
-            {offered.score !== null ? ` · score ${offered.score}` : ''}
+            {scoreText(offered)}
           </Text>
         ) : null}
         {!enrolled ? (
