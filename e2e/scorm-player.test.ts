@@ -135,7 +135,7 @@ describe('the SCORM player end to end', () => {
     expect(src.origin).not.toBe(new URL(baseUrl).origin);
     expect(src.pathname).toBe('/storage/v1/object/public/scorm-content/_player/launcher.html');
     await expect.poll(() => sco().locator('#found').textContent(), { timeout: 15_000 }).toBe('found');
-    expect(await sco().locator('#entry').textContent()).toBe('(none)');
+    expect(await sco().locator('#entry').textContent()).toBe('ab-initio');
     await page.getByTestId('scorm-status').getByText('Started.').waitFor();
   });
 
@@ -187,8 +187,7 @@ describe('the SCORM player end to end', () => {
     await screenshot(page, 'scorm-player-1366');
     await expectAccessible(page);
     await page.setViewportSize({ width: 390, height: 844 });
-    const box = await page.locator('[data-testid="scorm-frame"]').boundingBox();
-    expect(box?.width ?? 0).toBeGreaterThan(330);
+    await expect.poll(async () => (await page.locator('[data-testid="scorm-frame"]').boundingBox())?.width ?? 0, { timeout: 5_000 }).toBeGreaterThan(330);
     await screenshot(page, 'scorm-player-390');
     await expectAccessible(page);
     await page.setViewportSize({ width: 1366, height: 900 });
