@@ -47,7 +47,10 @@ export async function startPlatform(options = {}) {
   const port = options.port === 0 ? await freePort(0, host) : (options.port ?? 54321);
   const dbPort = options.dbPort === 0 ? await freePort(0, host) : (options.dbPort ?? 54322);
   // SCORM content gets its own origin (a second port): untrusted, it must not share the app's.
-  const contentPort = options.port === 0 ? await freePort(0, host) : (options.contentPort ?? 54329);
+  // 54329 beside the default ports; a free one when the gateway's port was chosen (tests, restarts).
+  const contentPort = options.contentPort !== undefined && options.contentPort !== 0
+    ? options.contentPort
+    : port === 54321 && options.contentPort === undefined ? 54329 : await freePort(0, host);
   const publicUrl = `http://${host}:${port}`;
   const contentOrigin = `http://${host}:${contentPort}`;
   const contentUrl = `${contentOrigin}/storage/v1/object/public/scorm-content`;
@@ -171,6 +174,7 @@ export async function main(argv = process.argv.slice(2)) {
     dataDir: process.env.DATA_DIR ? path.resolve(process.env.DATA_DIR) : undefined,
     port: process.env.PORT !== undefined ? Number(process.env.PORT) : undefined,
     dbPort: process.env.DB_PORT !== undefined ? Number(process.env.DB_PORT) : undefined,
+    contentPort: process.env.CONTENT_PORT !== undefined ? Number(process.env.CONTENT_PORT) : undefined,
     databaseUrl: process.env.DATABASE_URL || undefined,
     web: !argv.includes('--no-web'),
     notificationsEverySeconds: schedulerSeconds(process.env),
