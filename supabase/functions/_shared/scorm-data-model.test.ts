@@ -125,3 +125,12 @@ describe('SCORM data model (what the content may write)', () => {
     expect(scoStatus('unknown', 'unknown')).toBe('not attempted');
   });
 });
+
+describe('scorePercent', () => {
+  it('answers a stored fraction as a percentage with one decimal', async () => {
+    const { scorePercent } = await import('./scorm-data-model');
+    expect(scorePercent(0.875)).toBe(87.5);
+    expect(scorePercent('0.92')).toBe(92);
+    expect(scorePercent(null)).toBeNull();
+  });
+});

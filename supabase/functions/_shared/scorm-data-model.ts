@@ -259,3 +259,8 @@ export function scoStatus(completion: string | null | undefined, success: string
   if (completion === 'incomplete') return 'incomplete';
   return 'not attempted';
 }
+
+/** A stored score (fraction 0-1) as the percentage the API answers (one decimal), or null. */
+export function scorePercent(fraction: unknown): number | null {
+  return fraction == null ? null : Math.round(Number(fraction) * 1000) / 10;
+}

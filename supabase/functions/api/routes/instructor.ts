@@ -11,7 +11,7 @@ import { type Env, requireUser } from '../lib/auth.ts';
 import { validate } from '../lib/body.ts';
 import { ApiError, fromSqlFunction } from '../lib/errors.ts';
 import { pageFields } from '../lib/params.ts';
-import { scoStatus } from '../../_shared/scorm-data-model.ts';
+import { scorePercent, scoStatus } from '../../_shared/scorm-data-model.ts';
 
 export const STUDENT_STATUSES = ['pending', 'in-progress', 'completed'] as const;
 
@@ -49,7 +49,7 @@ function scormModuleStatus(m: ScormRow) {
     moduleId: m.moduleId,
     title: m.title,
     status,
-    score: m.bestScore == null ? null : Math.round(Number(m.bestScore) * 1000) / 10,
+    score: scorePercent(m.bestScore),
     attempts: m.attempts ?? 0,
   };
 }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import {
   initialCmi,
   type ScormVersion,
+  scorePercent,
   scoStatus,
   validateScormValues,
 } from '../../_shared/scorm-data-model.ts';
@@ -32,9 +33,6 @@ const saveSchema = z.strictObject({
 });
 
 const learnersQuery = z.object(pageFields);
-
-const percent = (fraction: unknown): number | null =>
-  fraction == null ? null : Math.round(Number(fraction) * 1000) / 10;
 
 export function scormRoutes(config: Config, db: Db) {
   const routes = new Hono<Env>();
@@ -73,7 +71,7 @@ export function scormRoutes(config: Config, db: Db) {
           title: s.title,
           href: s.href,
           status: scoStatus(a?.completion, a?.success),
-          score: percent(a?.score),
+          score: scorePercent(a?.score),
         };
       });
       return {
@@ -188,7 +186,7 @@ export function scormRoutes(config: Config, db: Db) {
             scos: (r.scos as Row[]).map((s) => ({
               scoId: String(s.scoId),
               status: scoStatus(String(s.completionStatus), String(s.successStatus)),
-              score: percent(s.score),
+              score: scorePercent(s.score),
               totalSeconds: Math.round(Number(s.totalSeconds ?? 0)),
               attempts: Number(s.attempts),
               lastActivity: isoTimestamp(s.lastActivity),

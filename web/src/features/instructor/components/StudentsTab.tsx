@@ -126,7 +126,11 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
         </Stack>
       )}
       {data && data.items.length > 0 && (
-        <Table.ScrollContainer minWidth={720}>
+        <Table.ScrollContainer
+          minWidth={showScorm ? 900 : 720}
+          // Wider with the SCORM column: the region that scrolls sideways is reachable by keyboard.
+          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Students (scrolls sideways)' } }}
+        >
           <Table striped highlightOnHover aria-label="Students">
             <Table.Thead>
               <Table.Tr>
