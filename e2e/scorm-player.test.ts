@@ -78,6 +78,22 @@ const SCO_PAGE = `<!doctype html>
 </script>
 </body></html>`;
 
+/** A SCORM 2004 SCO that reports itself completed as soon as it runs (one page for both parts). */
+const SCO_2004_PAGE = `<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><title>Part</title></head>
+<body><p>2004 API: <span id="found">looking</span>; <span id="done"></span></p>
+<script>
+  var win = window, api = null;
+  for (var n = 0; win && n < 10; n++) { if (win.API_1484_11) { api = win.API_1484_11; break; } if (win.parent === win) break; win = win.parent; }
+  document.getElementById('found').textContent = api ? 'found' : 'missing';
+  api.Initialize('');
+  api.SetValue('cmi.location', 'end');
+  api.SetValue('cmi.completion_status', 'completed');
+  api.Commit('');
+  api.Terminate('');
+  document.getElementById('done').textContent = 'terminated';
+</script></body></html>`;
+
 describe('the SCORM player end to end', () => {
   let browser: Browser;
   let page: Page;
@@ -85,6 +101,7 @@ describe('the SCORM player end to end', () => {
   let courseId = '';
   let moduleId = '';
   let learnerId = '';
+  let module2004Id = '';
   const learner = { username: `scp_${suffix}`, email: `scp.${suffix}@example.uk`, name: `Sam Scorm ${suffix}`, password: 'scorm-pass-1' };
   const modulePath = () => `/course/${courseId}/module/${moduleId}`;
   const sco = (): FrameLocator => page.frameLocator('[data-testid="scorm-frame"]').frameLocator('#sco');
@@ -110,6 +127,18 @@ describe('the SCORM player end to end', () => {
       body: SCO_PAGE,
     });
     expect(stored.status, await stored.clone().text()).toBe(200);
+    [{ id: module2004Id }] = await sql`insert into public.course_modules (course_id, title, order_index, kind)
+      values (${courseId}::uuid, 'Breathing apparatus', 2, 'scorm') returning id`;
+    await sql`insert into public.scorm_packages (module_id, course_id, version, edition, title, scos, storage_prefix, file_count, unpacked_bytes)
+      values (${module2004Id}::uuid, ${courseId}::uuid, '2004', '3rd', 'Breathing apparatus',
+              ${sql.json([{ id: 'part-1', title: 'Part one', href: 'sco.html?part=1' }, { id: 'part-2', title: 'Part two', href: 'sco.html?part=2' }])}::jsonb,
+              ${`${module2004Id}/1/`}, 1, ${SCO_2004_PAGE.length})`;
+    const stored2004 = await fetch(`${baseUrl}/storage/v1/object/scorm-content/${module2004Id}/1/sco.html`, {
+      method: 'POST',
+      headers: { apikey: serviceKey, authorization: `Bearer ${serviceKey}`, 'content-type': 'text/html' },
+      body: SCO_2004_PAGE,
+    });
+    expect(stored2004.status, await stored2004.clone().text()).toBe(200);
     const registered = await apiCall('POST', '/register', undefined, { ...learner, confirmPassword: learner.password });
     expect(registered.status, registered.text).toBe(201);
     learnerId = registered.json.user.id;
@@ -215,5 +244,24 @@ describe('the SCORM player end to end', () => {
     await page.getByRole('button', { name: 'Save and exit' }).click();
     await page.getByTestId('scorm-status').getByText('Saved: you can carry on from where you left off.').waitFor();
     expect(await page.locator('[data-testid="scorm-frame"]').count()).toBe(0);
+  });
+
+  it('plays a multi-SCO 2004 package part by part: API_1484_11 found, completion saved per part', async () => {
+    await page.goto(`${baseUrl}/course/${courseId}/module/${module2004Id}`);
+    const parts = page.getByRole('list', { name: 'Parts of this package' });
+    await parts.getByText('Part one · Not started').waitFor();
+    await parts.getByText('Part two · Not started').waitFor();
+    await page.getByRole('button', { name: 'Start Part one' }).click();
+    await expect.poll(() => sco().locator('#done').textContent(), { timeout: 15_000 }).toBe('terminated');
+    expect(await sco().locator('#found').textContent()).toBe('found');
+    await page.getByTestId('scorm-status').getByText('Finished and saved.').waitFor();
+    const [attempt] = await sql`select cmi from public.scorm_attempts where module_id = ${module2004Id}::uuid and user_id = ${learnerId}::uuid and sco_id = 'part-1'`;
+    expect(attempt?.cmi['cmi.completion_status']).toBe('completed');
+    expect(attempt?.cmi['cmi.location']).toBe('end');
+    await parts.getByText('Part one · Completed').waitFor();
+    await page.getByRole('button', { name: 'Start Part two' }).click();
+    await page.getByTestId('scorm-status').getByText('Finished and saved: you have completed this module.').waitFor();
+    await parts.getByText('Part two · Completed').waitFor();
+    await expectAccessible(page);
   });
 });

@@ -4,7 +4,7 @@
 // postMessage. Here those reports are checked (origin and frame) and saved with the learner's token,
 // in order: on Commit, on Finish, every 30 seconds and when the page goes away. Loaded lazily: pages
 // without a package never load it.
-import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDeviceFloppy, IconPlayerPlay } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -242,12 +242,10 @@ export default function ScormPlayer({ moduleId, enrolled }: { moduleId: string; 
   return (
     <Paper withBorder p={{ base: 'sm', sm: 'lg' }} component="section" aria-labelledby="scorm-heading" data-testid="scorm-player">
       <Stack gap="md">
-        <Group justify="space-between" gap="xs">
-          <Title order={2} size="h3" id="scorm-heading">
-            {data.title}
-          </Title>
-          {data.moduleCompleted ? <Badge color="green.9">Completed</Badge> : null}
-        </Group>
+        {/* The module's completion is shown in the page's header, beside its duration. */}
+        <Title order={2} size="h3" id="scorm-heading">
+          {data.title}
+        </Title>
         {multi ? (
           <Stack component="ol" gap={6} aria-label="Parts of this package" style={{ margin: 0, paddingLeft: '1.25rem' }}>
             {data.scos.map((sco) => (
