@@ -55,8 +55,13 @@ export default defineConfig([
     },
   },
   {
-    files: ['web/public/**/*.js', 'web/theme-init.js'],
+    files: ['web/public/**/*.js', 'web/theme-init.js', 'web/scorm-player/*.js'],
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } },
+  },
+  {
+    // The SCORM player's launcher page, served on the content origin (issue 20).
+    files: ['web/scorm-player/*.js'],
+    languageOptions: { globals: { URL: 'readonly', URLSearchParams: 'readonly' } },
   },
   {
     files: ['web/*.{ts,mjs}'],

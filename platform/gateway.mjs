@@ -23,28 +23,59 @@ export const CORS_HEADERS = {
  * function sit behind this gateway); nothing may frame it. README's deploy section lists the same
  * headers for a hosted deployment (where connect-src and img-src also name the Supabase URL).
  */
-export const WEB_SECURITY_HEADERS = {
-  'content-security-policy': [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
+export const WEB_SECURITY_HEADERS = webSecurityHeaders(null);
+
+/**
+ * The web app's security headers; `contentOrigin` (the SCORM content origin, issue 20) is the only
+ * origin the app may frame: the SCORM player's launcher page.
+ * @param {string | null} contentOrigin
+ */
+export function webSecurityHeaders(contentOrigin) {
+  return {
+    'content-security-policy': [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      ...(contentOrigin ? [`frame-src ${contentOrigin}`] : []),
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+    'cross-origin-opener-policy': 'same-origin',
+  };
+}
+
+/** The bucket of unpacked SCORM packages and the path its public objects have on Storage. */
+export const SCORM_BUCKET = 'scorm-content';
+export const SCORM_PUBLIC_PREFIX = `/storage/v1/object/public/${SCORM_BUCKET}/`;
+
+/**
+ * The content security policy of SCORM content (untrusted, docs/ARCHITECTURE.md): its own files
+ * only (inline script and eval allowed: authoring tools' exports need them), no requests to other
+ * origins, framed only by the app (and by the launcher page of its own origin), forms only to itself.
+ * @param {string} appOrigin
+ */
+export function scormContentCsp(appOrigin) {
+  return [
+    "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
-  'cross-origin-opener-policy': 'same-origin',
-};
+    `frame-ancestors 'self' ${appOrigin}`,
+  ].join('; ');
+}
 
 const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -97,6 +128,8 @@ const HOP_BY_HOP = new Set([
  * @property {FetchService} storage
  * @property {string | null} [functionsUrl] base URL of the function server (e.g. http://127.0.0.1:54330)
  * @property {string | null} [webDir] folder of the built web app, or null
+ * @property {string[] | null} [apiKeys]
+ * @property {string | null} [contentOrigin] the SCORM content origin the app may frame
  */
 
 /**
@@ -104,8 +137,9 @@ const HOP_BY_HOP = new Set([
  * @param {GatewayOptions} options
  * @returns {Promise<{ url: string, port: number, stop(): Promise<void> }>}
  */
-export async function startGateway({ host = '127.0.0.1', port = 54321, auth, storage, functionsUrl = null, webDir = null, apiKeys = null }) {
+export async function startGateway({ host = '127.0.0.1', port = 54321, auth, storage, functionsUrl = null, webDir = null, apiKeys = null, contentOrigin = null }) {
   const webRoot = webDir ? resolve(webDir) : null;
+  const securityHeaders = webSecurityHeaders(contentOrigin);
   const knownKeys = apiKeys ? new Set(apiKeys) : null;
 
   /**
@@ -312,7 +346,7 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
       etag,
       'last-modified': lastModified,
       vary: 'Accept-Encoding',
-      ...WEB_SECURITY_HEADERS,
+      ...securityHeaders,
     };
     if (contentEncoding) headers['content-encoding'] = contentEncoding;
     if (notModified(req, etag, info.mtime)) {
@@ -422,4 +456,96 @@ function forwardedFor(req) {
 function sendJson(res, status, body, headers = CORS_HEADERS) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
   res.end(JSON.stringify(body));
+}
+
+/**
+ * The SCORM content origin (issue 20): a second port that serves only the public objects of the
+ * `scorm-content` bucket, read-only, at the same paths as Storage's public URLs (so a Storage URL
+ * becomes a content URL by changing its origin), plus the player's launcher page under `_player/`.
+ * The content is untrusted: it gets a different origin from the app (it cannot read the app's
+ * storage or tokens), a CSP keeping it to its own files, and no cookies or CORS.
+ * @param {{ host?: string, port?: number, storage: FetchService, appOrigin: string, playerFiles?: Record<string, string> }} options
+ *   playerFiles: `_player/<name>` -> file on disk (the launcher page and its scripts).
+ * @returns {Promise<{ url: string, origin: string, port: number, stop(): Promise<void> }>}
+ */
+export async function startContentServer({ host = '127.0.0.1', port = 54329, storage, appOrigin, playerFiles = {} }) {
+  const headers = {
+    'content-security-policy': scormContentCsp(appOrigin),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
+  };
+  const refuse = (/** @type {import('node:http').ServerResponse} */ res, /** @type {number} */ status, /** @type {string} */ message, extra = {}) => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers, ...extra });
+    res.end(message);
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      console.error('[content]', error);
+      if (!res.headersSent) refuse(res, 500, 'Internal error');
+      else res.destroy();
+    });
+  });
+
+  /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
+  async function handle(req, res) {
+    req.resume();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+    const path = new URL(req.url ?? '/', 'http://content.local').pathname;
+    if (!path.startsWith(SCORM_PUBLIC_PREFIX)) return refuse(res, 404, 'Not found');
+    const name = path.slice(SCORM_PUBLIC_PREFIX.length);
+    const playerFile = name.startsWith('_player/') ? playerFiles[name.slice('_player/'.length)] : undefined;
+    if (playerFile) {
+      const info = await stat(playerFile).catch(() => null);
+      if (!info?.isFile()) return refuse(res, 404, 'Not found');
+      const type = CONTENT_TYPES[/** @type {keyof typeof CONTENT_TYPES} */ (extname(playerFile).toLowerCase())] ?? 'application/octet-stream';
+      res.writeHead(200, { ...headers, 'content-type': type, 'content-length': String(info.size), 'cache-control': 'no-cache' });
+      if (req.method === 'HEAD') return res.end();
+      createReadStream(playerFile).on('error', () => res.destroy()).pipe(res);
+      return;
+    }
+    // Only what a browser sends for a plain read goes on to Storage: never credentials.
+    /** @type {Record<string, string>} */
+    const forwarded = {};
+    for (const header of ['range', 'if-none-match', 'if-modified-since', 'accept']) {
+      const value = req.headers[header];
+      if (typeof value === 'string') forwarded[header] = value;
+    }
+    const response = await storage.fetch(new Request(`http://content.local/object/public/${SCORM_BUCKET}/${name}`, { method: req.method, headers: forwarded }));
+    /** @type {Record<string, string>} */
+    const out = {};
+    for (const [header, value] of response.headers) {
+      if (header === 'set-cookie' || header.startsWith('access-control-') || header === 'content-security-policy' || header === 'content-disposition') continue;
+      out[header] = value;
+    }
+    // Storage serves anything but an image as an inert download (it must never be a page on the
+    // app's Storage origin); here, on the content origin, a file is served as what its name says,
+    // as a static host would.
+    if (response.ok) out['content-type'] = CONTENT_TYPES[/** @type {keyof typeof CONTENT_TYPES} */ (extname(name).toLowerCase())] ?? 'application/octet-stream';
+    const body = [204, 304].includes(response.status) ? null : response.body;
+    await sendResponse(new Response(body, { status: response.status, headers: out }), res, headers, req.method === 'HEAD');
+  }
+
+  await new Promise((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolvePromise(undefined);
+    });
+  });
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${urlHost}:${address.port}`;
+  return {
+    origin,
+    url: `${origin}${SCORM_PUBLIC_PREFIX.slice(0, -1)}`,
+    port: address.port,
+    stop() {
+      return new Promise((resolvePromise) => {
+        server.close(() => resolvePromise(undefined));
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 200).unref();
+      });
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { createAuth, authSettingsFromConfig } from './auth.mjs';
 import { createMailbox, startMailServer, startSmtpCatcher } from './mail.mjs';
 import { DEFAULT_FROM, createMailer, smtpFromEnv } from './mailer.mjs';
 import { createStorage } from './storage.mjs';
-import { startGateway } from './gateway.mjs';
+import { startContentServer, startGateway } from './gateway.mjs';
 import { startFunctions } from './functions.mjs';
 import { buildWeb } from './web.mjs';
 import { freePort } from './ports.mjs';
@@ -18,8 +18,16 @@ import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
+/** The SCORM player's launcher page and its scripts, served as `_player/<name>` on the content origin (issue 20). */
+export const SCORM_PLAYER_FILES = {
+  'launcher.html': path.join(repoRoot, 'web', 'scorm-player', 'launcher.html'),
+  'launcher.js': path.join(repoRoot, 'web', 'scorm-player', 'launcher.js'),
+  'scorm12.min.js': path.join(repoRoot, 'node_modules', 'scorm-again', 'dist', 'scorm12.min.js'),
+  'scorm2004.min.js': path.join(repoRoot, 'node_modules', 'scorm-again', 'dist', 'scorm2004.min.js'),
+};
+
 /**
- * @param {{ dataDir?: string, host?: string, port?: number, dbPort?: number, mailPort?: number, smtpPort?: number,
+ * @param {{ dataDir?: string, host?: string, port?: number, dbPort?: number, contentPort?: number, mailPort?: number, smtpPort?: number,
  *   databaseUrl?: string, web?: boolean, notificationsEverySeconds?: number, env?: Record<string, string | undefined>,
  *   log?: (msg: string) => void }} [options]
  * notificationsEverySeconds: run private.decide_notifications(now()) this often (0 or absent: never).
@@ -38,7 +46,14 @@ export async function startPlatform(options = {}) {
   fs.mkdirSync(dataDir, { recursive: true });
   const port = options.port === 0 ? await freePort(0, host) : (options.port ?? 54321);
   const dbPort = options.dbPort === 0 ? await freePort(0, host) : (options.dbPort ?? 54322);
+  // SCORM content gets its own origin (a second port): untrusted, it must not share the app's.
+  // 54329 beside the default ports; a free one when the gateway's port was chosen (tests, restarts).
+  const contentPort = options.contentPort !== undefined && options.contentPort !== 0
+    ? options.contentPort
+    : port === 54321 && options.contentPort === undefined ? 54329 : await freePort(0, host);
   const publicUrl = `http://${host}:${port}`;
+  const contentOrigin = `http://${host}:${contentPort}`;
+  const contentUrl = `${contentOrigin}/storage/v1/object/public/scorm-content`;
   // Where links in emails lead (GoTrue's site_url): the web app, served by the gateway unless SITE_URL says otherwise.
   const siteUrl = env.SITE_URL || publicUrl;
   const stops = [];
@@ -90,6 +105,8 @@ export async function startPlatform(options = {}) {
           SMTP_PASS: smtp.pass,
           SMTP_SECURE: smtp.secure ? 'true' : undefined,
           SITE_URL: siteUrl,
+          // Where the SCORM player loads packages from (hosted: the content host's URL of the bucket).
+          SCORM_CONTENT_URL: contentUrl,
         },
       }),
       web ? buildWeb({ dataDir, anonKey: keys.anonKey, log }) : Promise.resolve(null),
@@ -97,11 +114,15 @@ export async function startPlatform(options = {}) {
     stops.push(functions.stop);
 
     const authSettings = authSettingsFromConfig(fs.readFileSync(path.join(repoRoot, 'supabase', 'config.toml'), 'utf8'));
+    const storage = createStorage({ sql, keys, dataDir, publicUrl });
+    const content = await startContentServer({ host, port: contentPort, storage, appOrigin: new URL(siteUrl).origin, playerFiles: SCORM_PLAYER_FILES });
+    stops.push(content.stop);
     const gateway = await startGateway({
       host,
       port,
       auth: createAuth({ sql, keys, publicUrl, siteUrl, mailer, ...authSettings }),
-      storage: createStorage({ sql, keys, dataDir, publicUrl }),
+      storage,
+      contentOrigin,
       functionsUrl: functions.url,
       webDir: webBuild?.dir ?? null,
       // Auth and Storage refuse a request without one of the project's keys, as hosted Supabase does.
@@ -126,6 +147,7 @@ export async function startPlatform(options = {}) {
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
       mailUrl: mail.url,
+      contentUrl,
       smtpPort: catcher.port,
       smtpUrl: catcher.url,
       decideNotifications: notifications.runOnce,
@@ -152,6 +174,7 @@ export async function main(argv = process.argv.slice(2)) {
     dataDir: process.env.DATA_DIR ? path.resolve(process.env.DATA_DIR) : undefined,
     port: process.env.PORT !== undefined ? Number(process.env.PORT) : undefined,
     dbPort: process.env.DB_PORT !== undefined ? Number(process.env.DB_PORT) : undefined,
+    contentPort: process.env.CONTENT_PORT !== undefined ? Number(process.env.CONTENT_PORT) : undefined,
     databaseUrl: process.env.DATABASE_URL || undefined,
     web: !argv.includes('--no-web'),
     notificationsEverySeconds: schedulerSeconds(process.env),
@@ -166,6 +189,7 @@ export async function main(argv = process.argv.slice(2)) {
       `  API:             ${platform.url}/functions/v1/api`,
       `  Database:        ${platform.dbUrl}`,
       `  Mail catcher:    ${platform.mailUrl} (SMTP ${platform.smtpUrl})`,
+      `  SCORM content:   ${platform.contentUrl}`,
       `  Anon key:        ${platform.anonKey}`,
       `  Service role key: ${platform.serviceRoleKey}`,
       '',
@@ -176,7 +200,7 @@ export async function main(argv = process.argv.slice(2)) {
     ].join('\n'),
   );
   // A machine-readable line for scripts that start the platform as a child process.
-  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey, mailUrl: platform.mailUrl, smtpPort: platform.smtpPort, smtpUrl: platform.smtpUrl })}`);
+  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey, mailUrl: platform.mailUrl, contentUrl: platform.contentUrl, smtpPort: platform.smtpPort, smtpUrl: platform.smtpUrl })}`);
 
   let stopping = false;
   const shutdown = async () => {

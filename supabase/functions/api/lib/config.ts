@@ -9,6 +9,11 @@ export interface Config {
   serviceRoleKey: string;
   /** Postgres connection string (a role that may `set role anon|authenticated|service_role`). */
   dbUrl: string;
+  /**
+   * Where the scorm-content bucket's files are served to browsers: its own origin, never the app's
+   * (issue 20; SCORM_CONTENT_URL). Absent: Storage's public URL of the bucket.
+   */
+  scormContentUrl?: string;
 }
 
 function required(name: string): string {
@@ -23,5 +28,6 @@ export function configFromEnv(): Config {
     anonKey: required('SUPABASE_ANON_KEY'),
     serviceRoleKey: required('SUPABASE_SERVICE_ROLE_KEY'),
     dbUrl: required('SUPABASE_DB_URL'),
+    scormContentUrl: Deno.env.get('SCORM_CONTENT_URL')?.replace(/\/+$/, '') || undefined,
   };
 }

@@ -78,7 +78,8 @@ export function scormRoutes(config: Config, db: Db) {
         moduleId: id,
         version: String(pkg.version) as ScormVersion,
         title: String(pkg.title),
-        contentBase: `${config.supabaseUrl}/storage/v1/object/public/scorm-content/${
+        // On the content origin (SCORM_CONTENT_URL), never the app's: the content is untrusted.
+        contentBase: `${config.scormContentUrl ?? `${config.supabaseUrl}/storage/v1/object/public/scorm-content`}/${
           String(pkg.storagePrefix).split('/').map(encodeURIComponent).join('/')
         }`,
         scos,

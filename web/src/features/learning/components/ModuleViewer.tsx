@@ -8,7 +8,7 @@
 import { Alert, Anchor, Button, Grid, Group, Image, Paper, Progress, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCircleCheck, IconClock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { CourseModule, Enrollment } from '@shared/catalogue.ts';
 import type { User } from '@shared/domain.ts';
@@ -23,6 +23,9 @@ import { certificatePath, downloadCertificate } from '@/lib/certificates';
 import { useCompleteModule, useModule } from '../api/module';
 import { QuizPanel } from './QuizPanel';
 import { PageMeta } from '@/lib/page/page-meta';
+
+// The SCORM player only for a package module (issue 20): other modules never load it.
+const ScormPlayer = lazy(() => import('./ScormPlayer'));
 
 /** '3 of 5 modules complete' and the rounded percentage the bar shows. */
 export function moduleProgress(modules: Pick<CourseModule, 'completed'>[]): { done: number; total: number; percent: number; text: string } {
@@ -166,7 +169,9 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   const courseEnrollment = course.data?.enrollment ?? null;
   const certificateId = courseEnrollment?.completed ? courseEnrollment.certificateId : null;
   // 'Mark as complete and continue' only where marking completes the module (a quiz still to pass does not).
-  const canCompleteAndContinue = enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
+  const scorm = data.kind === 'scorm';
+  // A package completes the module by what it reports (the server decides), never by a button.
+  const canCompleteAndContinue = !scorm && enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
 
   /** The toast after a module: the course's completion with its certificate, else the progress. */
   function notifyCompleted(enrollment: Enrollment) {
@@ -286,14 +291,20 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               </Group>
             </Stack>
 
-            <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label="Module content">
-              <Stack gap="md">
-                {data.image ? <Image src={data.image} alt={`Illustration for ${data.title}`} radius="md" mah={360} fit="contain" /> : null}
-                <MarkdownContent source={withoutLeadingTitle(data.content, data.title)} headingOffset={1} />
-              </Stack>
-            </Paper>
+            {scorm ? (
+              <Suspense fallback={<Text size="sm">Loading the package…</Text>}>
+                <ScormPlayer moduleId={data.id} enrolled={enrolled} />
+              </Suspense>
+            ) : (
+              <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label="Module content">
+                <Stack gap="md">
+                  {data.image ? <Image src={data.image} alt={`Illustration for ${data.title}`} radius="md" mah={360} fit="contain" /> : null}
+                  <MarkdownContent source={withoutLeadingTitle(data.content, data.title)} headingOffset={1} />
+                </Stack>
+              </Paper>
+            )}
 
-            {enrolled ? (
+            {scorm ? null : enrolled ? (
               <Group>
                 {data.read ? (
                   <Text fw={600} ref={statusRef} tabIndex={-1} data-testid="module-status">

@@ -1,0 +1,91 @@
+// The SCORM run-time's endpoints (issue 20): the module's player (package, SCOs, their status), a
+// session per launch of a SCO (its initial cmi, resume included), and the saves of what the content
+// reported, numbered in order (seq).
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, apiBaseUrl } from '@/lib/api-client';
+import { accessToken, supabaseAnonKey } from '@/lib/supabase';
+import { moduleKeys } from '@/lib/query-keys';
+
+export type ScormVersion = '1.2' | '2004';
+
+export interface ScormSco {
+  id: string;
+  title: string;
+  href: string;
+  status: string | null;
+  score: number | null;
+}
+
+export interface ScormPlayerData {
+  moduleId: string;
+  version: ScormVersion;
+  title: string;
+  /** Where the package's files are, on the content origin. */
+  contentBase: string;
+  /** The launcher page on the content origin; when absent it is `_player/launcher.html` at the bucket's root. */
+  launcherUrl?: string;
+  scos: ScormSco[];
+  moduleCompleted: boolean;
+}
+
+export interface ScormSession {
+  sessionId: string;
+  seq: number;
+  cmi: Record<string, string>;
+}
+
+export interface ScormSaveResult {
+  seq: number;
+  scoStatus: string | null;
+  moduleCompleted: boolean;
+  courseProgress?: number;
+}
+
+export interface ScormSave {
+  seq: number;
+  values: Record<string, string>;
+  finish?: boolean;
+}
+
+export const scormPlayerQueryOptions = (moduleId: string) =>
+  queryOptions({ queryKey: [...moduleKeys.detail(moduleId), 'scorm'], queryFn: () => api.get<ScormPlayerData>(`/modules/${moduleId}/scorm/player`) });
+export const useScormPlayer = (moduleId: string) => useQuery(scormPlayerQueryOptions(moduleId));
+
+export const startScormSession = (moduleId: string, scoId: string) =>
+  api.post<ScormSession>(`/modules/${moduleId}/scorm/scos/${encodeURIComponent(scoId)}/sessions`);
+
+export const saveScormSession = (sessionId: string, body: ScormSave) => api.put<ScormSaveResult>(`/scorm/sessions/${sessionId}`, body);
+
+/**
+ * The save when the page is going away (pagehide): a keepalive request, which the browser sends
+ * after the page is gone. The token is the one read before (nothing may be awaited here).
+ */
+export function saveScormSessionOnLeave(sessionId: string, body: ScormSave, token: string) {
+  void fetch(`${apiBaseUrl}/scorm/sessions/${sessionId}`, {
+    method: 'PUT',
+    keepalive: true,
+    headers: { 'Content-Type': 'application/json', apikey: supabaseAnonKey, Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  }).catch(() => {});
+}
+
+export { accessToken };
+
+/** The launcher page's address: the player's own, else `_player/launcher.html` beside the packages in the bucket. */
+export function launcherAddress(player: Pick<ScormPlayerData, 'contentBase' | 'launcherUrl'>, appOrigin: string): URL | null {
+  try {
+    let url: URL;
+    if (player.launcherUrl) url = new URL(player.launcherUrl);
+    else {
+      const base = new URL(player.contentBase);
+      const marker = '/scorm-content/';
+      const at = base.pathname.indexOf(marker);
+      if (at < 0) return null;
+      url = new URL(`${base.pathname.slice(0, at + marker.length)}_player/launcher.html`, base.origin);
+    }
+    url.searchParams.set('app', appOrigin);
+    return url;
+  } catch {
+    return null;
+  }
+}
