@@ -12,6 +12,8 @@
 //   writes  enrol, progress (PUT /enrollments/:id), module completion, quiz (open, then submit)
 //   notifications  one decision over the scaled database (scripts/bench-notifications.mjs, rolled
 //           back) and delivery of 500 emails to the mail catcher (scripts/bench-delivery.mjs)
+//   scorm   a 50 MB package of 2,000 files uploaded (scripts/bench-scorm.mjs) and the run-time's
+//           saves at 8 connections (scripts/bench-scorm-saves.mjs)
 // at 1, 8 and 32 connections (BENCH_SECONDS each after a warm-up; each read twice, in rounds of
 // opposite order between the two databases, merged). In the same run it measures the
 // ceilings (scripts/bench-ceiling.mjs in Deno): the same bytes without a database, the catalogue's
@@ -42,6 +44,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { measureDecide } from './bench-notifications.mjs';
 import { benchDelivery, DELIVERY_BUDGET_PER_SECOND } from './bench-delivery.mjs';
+import { benchScorm, SCORM_BUDGET_SECONDS, SCORM_RSS_GROWTH_BUDGET } from './bench-scorm.mjs';
+import { benchScormSaves } from './bench-scorm-saves.mjs';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
@@ -880,6 +884,18 @@ async function runPhases(phases) {
       log: (msg) => log(`  ${tag(s)} ${msg}`),
     });
   }
+  // SCORM (issue 20), on the scaled database: a 50 MB package of 2,000 files checked and unpacked,
+  // and the run-time's saves at 8 connections (judged against the same run's module completion).
+  if (selected('scorm')) {
+    const s = phases[0];
+    const upload = await benchScorm({ url: s.platform.url, anonKey: s.platform.anonKey, rssByCommand: s.platform.rssByCommand, log: (msg) => log(`  ${tag(s)} ${msg}`) });
+    const saves = await benchScormSaves({
+      url: s.platform.url, anonKey: s.platform.anonKey, serviceRoleKey: s.platform.serviceRoleKey, dbUrl: s.dbUrl,
+      connections: 8, seconds: SECONDS, warmup: WARMUP, log: (msg) => log(`  ${tag(s)} ${msg}`),
+    });
+    s.phase.scorm = { upload, saves };
+    log(`  ${tag(s)} SCORM saves at 8: ${saves.rps} req/s, p95 ${saves.p95} ms (${saves.ok} of ${saves.requests} 2xx)`);
+  }
 }
 
 const tag = (s) => (s.label.startsWith('Seed') ? '[seed]  ' : '[scaled]');
@@ -966,6 +982,21 @@ function judge(scaled, seed) {
       });
   }
   for (const c of scaled.checks) budgets.push({ budget: `correctness under load: ${c.name}`, value: c.detail, pass: c.pass });
+  if (scaled.scorm) {
+    const { upload, saves } = scaled.scorm;
+    const growth = upload.denoRssPeak - upload.denoRssBefore;
+    budgets.push({
+      budget: `SCORM: a ${Math.round(upload.zipBytes / 1024 / 1024)} MB package of ${upload.files} files checked and unpacked in under ${SCORM_BUDGET_SECONDS} s, the function's memory growing by under ${SCORM_RSS_GROWTH_BUDGET / 1024 / 1024} MB`,
+      value: `${upload.seconds} s (answer ${upload.status}), function RSS +${Math.round(growth / 1024 / 1024)} MB`,
+      pass: upload.status >= 200 && upload.status < 300 && upload.seconds < SCORM_BUDGET_SECONDS && growth < SCORM_RSS_GROWTH_BUDGET,
+    });
+    const completion = scaled.endpoints['module completion'] ? at(scaled.endpoints['module completion'].levels, 8) : null;
+    budgets.push({
+      budget: 'SCORM: a run-time save costs no more than a module completion (p95 at 8 connections, same run)',
+      value: completion ? `${saves.p95} ms against ${completion.p95} ms; ${saves.ok} of ${saves.requests} 2xx` : 'module completion not measured in this run',
+      pass: Boolean(completion) && saves.ok === saves.requests && saves.p95 <= completion.p95,
+    });
+  }
   if (scaled.notifications) {
     const { decide, delivery } = scaled.notifications;
     budgets.push({
