@@ -38,7 +38,7 @@ describe.each(backends)('SCORM run-time on $name', ({ create }) => {
       await db.query(
         `insert into public.scorm_packages (module_id, course_id, version, edition, title, scos, storage_prefix, file_count,
            unpacked_bytes, completion_rule, score_is_quiz_score)
-         values ($1::uuid, $2, $3, $4, 'A package', $5::jsonb, $1::text || '/1/', 3, 1000, $6, $7)`,
+         values ($1::uuid, $2, $3, $4, 'A package', $5::text::jsonb, $1::text || '/1/', 3, 1000, $6, $7)`,
         [id, courseId, p.version, p.version === '2004' ? '3rd' : null,
           JSON.stringify(p.scos.map((s) => ({ id: s, title: `SCO ${s}`, href: `${s}/index.html` }))),
           p.rule ?? 'completed-or-passed', p.quizScore ?? false],
@@ -57,7 +57,7 @@ describe.each(backends)('SCORM run-time on $name', ({ create }) => {
     )).rows[0];
   const save = async (who: Persona, session: string, seq: number, values: Record<string, string>, finish = false) =>
     (await queryAs<{ seq: number; completion_status: string; success_status: string; module_completed: boolean; progress: number | null }>(
-      db, who, 'select * from private.scorm_save($1, $2, $3::jsonb, $4)', [session, seq, JSON.stringify(values), finish],
+      db, who, 'select * from private.scorm_save($1, $2, $3::text::jsonb, $4)', [session, seq, JSON.stringify(values), finish],
     )).rows[0];
   const enrolment = async (who: Persona, courseId: string) =>
     (await db.query<{ progress: number; completed: boolean }>(
