@@ -112,14 +112,15 @@ describe('the platform killed during writes and restarted on the same data', () 
   it('then serves a mixed learner workload at 16 connections: no error, no memory growth, no connection leak', async () => {
     expect(platform, 'the restarted platform').toBeDefined();
     // The warm-up lets the function's heap reach its working size (a 150 s soak grows 0.4 % after it).
-    const result = await runSoak({ platform, seconds: 40, connections: 16, warmupSeconds: 20 });
+    const result = await runSoak({ platform, seconds: 60, connections: 16, warmupSeconds: 30 });
     expect(result.errorSamples).toEqual([]);
     expect(result.errors).toBe(0);
     expect(result.requests).toBeGreaterThan(100);
-    // The 10 % budget is the 600 s soak's (`npm run test:soak`); over these 20 s on a machine shared
-    // with other work, RSS wanders by up to 12 % without a leak (seen in full runs), while a leak
-    // of any weight grows past 15 % here.
+    // The 10 % budget is the 600 s soak's (`npm run test:soak`). Here, on a machine shared with
+    // other work, the function's RSS swings with its garbage collector by up to 15 % between two
+    // samples (a 150 s soak: +3 % overall, the window 30-60 s +5 %; one full run's 40 s: +15.5 %),
+    // so 30 s of warm-up, then 30 s judged against 15 %: a leak of any weight still shows.
     expect(result.rss.growth).toBeLessThanOrEqual(0.15);
     expect(result.passed.connections).toBe(true);
-  }, 120_000);
+  }, 150_000);
 });
