@@ -48,7 +48,7 @@ export function scorm2004Page(title: string, body = `
   api.Commit('');
   api.Terminate('');`): string {
   return `<!doctype html>
-<html lang="en-GB"><head><meta charset="utf-8"><title>${title}</title><script src="../shared/launch.js"></script></head>
+<html lang="en-GB"><head><meta charset="utf-8"><title>${title}</title><script src="../common/launch.js"></script></head>
 <body><h1>${title}</h1><p id="status">Loading</p>
 <script>
 function findAPI(w) { for (var i = 0; w && i < 10; i++) { if (w.API_1484_11) return w.API_1484_11; if (w.parent === w) break; w = w.parent; } return null; }
@@ -170,12 +170,12 @@ export function scorm2004Manifest(title: string, edition: '2nd' | '3rd' | '4th' 
       <file href="airway/index.html" />
       <dependency identifierref="SHARED" />
     </resource>
-    <resource identifier="RES_GLOSSARY" type="webcontent" adlcp:scormType="asset" href="shared/glossary.html">
-      <file href="shared/glossary.html" />
+    <resource identifier="RES_GLOSSARY" type="webcontent" adlcp:scormType="asset" href="common/glossary.html">
+      <file href="common/glossary.html" />
     </resource>
     <resource identifier="SHARED" type="webcontent" adlcp:scormType="asset">
-      <file href="shared/launch.js" />
-      <file href="shared/theme.css" />
+      <file href="common/launch.js" />
+      <file href="common/theme.css" />
     </resource>
   </resources>
 </manifest>`;
@@ -190,10 +190,10 @@ export function scorm2004Package(options: Scorm2004Options = {}): Uint8Array {
     'assess/index.html': scorm2004Page('Primary survey', scripts[0]),
     'bleeding/index.html': scorm2004Page('Catastrophic bleeding', scripts[1]),
     'airway/index.html': scorm2004Page('Airway management', scripts[2]),
-    'shared/glossary.html': '<!doctype html><html lang="en-GB"><head><title>Glossary</title></head><body><p>Terms</p></body></html>',
-    'shared/launch.js': 'window.launchLoaded = true;\n',
-    'shared/theme.css': 'h1 { color: #003d6b; }\n',
-    'shared/font.woff2': new Uint8Array([0x77, 0x4f, 0x46, 0x32, 0, 1, 0, 0]),
+    'common/glossary.html': '<!doctype html><html lang="en-GB"><head><title>Glossary</title></head><body><p>Terms</p></body></html>',
+    'common/launch.js': 'window.launchLoaded = true;\n',
+    'common/theme.css': 'h1 { color: #003d6b; }\n',
+    'common/font.woff2': new Uint8Array([0x77, 0x4f, 0x46, 0x32, 0, 1, 0, 0]),
     ...options.extra,
   });
 }

@@ -212,7 +212,7 @@ test('replacing with a multi-SCO SCORM 2004 3rd edition package (multipart) bump
   assert.deepEqual(await storedNames(`${moduleId}/1/`), []);
   const stored = await storedNames(`${moduleId}/2/`);
   assert.equal(stored.length, 8);
-  assert.ok(stored.some((o) => o.name.endsWith('shared/font.woff2') && o.mimetype === 'font/woff2'));
+  assert.ok(stored.some((o) => o.name.endsWith('common/font.woff2') && o.mimetype === 'font/woff2'));
   const launch = await fetch(answer.json.scos[1].url);
   assert.equal(launch.status, 200);
   assert.match(await launch.text(), /API_1484_11/);
