@@ -67,7 +67,8 @@ create table public.settings (
     and (cardinality(notify_expiry_days) < 4 or notify_expiry_days[3] > notify_expiry_days[4]) and (cardinality(notify_expiry_days) < 5 or notify_expiry_days[4] > notify_expiry_days[5]))),
   constraint settings_notify_overdue_every_days_range check (notify_overdue_every_days between 1 and 365),
   constraint settings_notify_escalation_days_range check (notify_escalation_days between 1 and 365),
-  constraint settings_scorm_max_upload_mb_range check (scorm_max_upload_mb between 1 and 2048),
+  -- 1,024 at most: a package may unpack to at most 1 GB (supabase/functions/api/lib/scorm.ts).
+  constraint settings_scorm_max_upload_mb_range check (scorm_max_upload_mb between 1 and 1024),
   constraint settings_site_name_present check (char_length(btrim(site_name)) between 1 and 200),
   constraint settings_admin_email_shape check (admin_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$')
 );
@@ -151,6 +152,9 @@ comment on column public.settings.notify_overdue_every_days is
 
 comment on column public.settings.notify_escalation_days is
   'Default days overdue after which the line manager is told; a rule may override.';
+
+comment on column public.settings.scorm_max_upload_mb is
+  'The largest SCORM package (zip) an author may upload, in MB (1 to 1,024); the api function refuses a larger one with 413 before reading it whole.';
 
 comment on table private.profile_search_words is
   'Each profile''s words (runs of letters and digits of lower(name || '' '' || username || '' '' || email)) with its created_at, kept by the triggers on public.profiles; read by private.user_search_page.';

@@ -1,11 +1,15 @@
 // SCORM packages (supabase/schemas/18_scorm_packages.sql): whoever may read a module reads its
 // package row; nobody writes the table directly through the API roles; private.save_scorm_package
-// and private.set_scorm_settings accept the course's author (and admins) only, each proved both ways.
+// and private.set_scorm_settings accept the course's author (and admins) only, each proved both ways;
+// the upload limit (settings.scorm_max_upload_mb) is read by everyone and set by national administrators.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOtherInstructor, backends, ids, personas, queryAs, sqlState, type TestDatabase } from './helpers/database';
+import { addOtherInstructor, backends, createUser, ids, personas, queryAs, sqlState, type Persona, type TestDatabase } from './helpers/database';
 
 const { admin, instructor, learner, otherInstructor } = personas;
 const visitor = null;
+// An organisation's administrator: an ADMIN, but not of the platform-wide settings.
+const orgAdmin: Persona = { id: '00000000-0000-4000-a000-0000000031a0', email: 'sp.orgadmin@example.uk' };
+const organisation = '00000000-0000-4000-a000-0000000031a1';
 // Course 1 is ACTIVE and authored by the seed instructor; course 16 is a DRAFT of the admin's.
 const publishedModule = '20000000-0000-4000-a000-0000000000f1';
 const draftModule = '20000000-0000-4000-a000-0000000000f2';
@@ -93,15 +97,38 @@ describe.each(backends)('SCORM packages on $name', ({ create }) => {
     expect(await sqlState(() => queryAs(db, instructor, set('passed', true, '20000000-0000-4000-a000-0000000000f3')))).toBe('P0002');
   });
 
-  it('keeps the upload limit in the settings between 1 and 2048 MB', async () => {
+  it('keeps the upload limit in the settings: 200 MB by default, whole MB from 1 to 1,024', async () => {
     expect((await db.query('select scorm_max_upload_mb from public.settings')).rows).toEqual([{ scorm_max_upload_mb: 200 }]);
-    expect(await sqlState(() => db.query('update public.settings set scorm_max_upload_mb = 0'))).toBe('23514');
-    expect(await sqlState(() => db.query('update public.settings set scorm_max_upload_mb = 2049'))).toBe('23514');
-    // A learner's update finds no row under RLS; an admin's goes through.
-    await queryAs(db, learner, 'update public.settings set scorm_max_upload_mb = 10');
+    for (const bad of [0, -1, 1025, 2048]) {
+      expect(await sqlState(() => queryAs(db, admin, 'update public.settings set scorm_max_upload_mb = $1', [bad])), String(bad)).toBe('23514');
+    }
+    expect(await sqlState(() => queryAs(db, admin, 'update public.settings set scorm_max_upload_mb = null'))).toBe('23502');
+    for (const good of [1, 1024, 200]) {
+      expect((await queryAs(db, admin, 'update public.settings set scorm_max_upload_mb = $1 returning scorm_max_upload_mb', [good])).rows)
+        .toEqual([{ scorm_max_upload_mb: good }]);
+    }
+  });
+
+  it('lets everyone read the upload limit (the upload control states it) and only a national administrator change it, audited', async () => {
+    await createUser(db, { id: orgAdmin.id, email: orgAdmin.email, username: 'sp_orgadmin', name: 'Orla Org', role: 'ADMIN', services: ['UKPS'] });
+    await db.query(`insert into public.organisations (id, name, code, service) values ($1, 'Scormshire Police', 'SCP', 'UKPS')`, [organisation]);
+    await db.query('update public.profiles set organisation_id = $2 where id = $1', [orgAdmin.id, organisation]);
+    for (const persona of [visitor, learner, instructor, otherInstructor, orgAdmin, admin]) {
+      const r = await queryAs(db, persona, 'select scorm_max_upload_mb from public.settings');
+      expect(r.rows, String(persona?.email)).toEqual([{ scorm_max_upload_mb: 200 }]);
+    }
+    const change = 'update public.settings set scorm_max_upload_mb = 10 returning scorm_max_upload_mb';
+    // Under RLS the update finds no row for anyone but a national administrator; a visitor has no grant.
+    for (const persona of [learner, instructor, otherInstructor, orgAdmin]) {
+      expect((await queryAs(db, persona, change)).rows, persona.email).toEqual([]);
+    }
+    expect(await sqlState(() => queryAs(db, visitor, change))).toBe('42501');
     expect((await db.query('select scorm_max_upload_mb from public.settings')).rows).toEqual([{ scorm_max_upload_mb: 200 }]);
-    await queryAs(db, admin, 'update public.settings set scorm_max_upload_mb = 500');
-    expect((await db.query('select scorm_max_upload_mb from public.settings')).rows).toEqual([{ scorm_max_upload_mb: 500 }]);
+    expect((await queryAs(db, admin, change)).rows).toEqual([{ scorm_max_upload_mb: 10 }]);
+    const audit = await db.query<{ actor_id: string; old_data: unknown; new_data: unknown }>(
+      `select actor_id, old_data, new_data from public.audit_events where action = 'settings.updated' order by id desc limit 1`);
+    expect(audit.rows).toEqual([{ actor_id: admin.id, old_data: { scorm_max_upload_mb: 200 }, new_data: { scorm_max_upload_mb: 10 } }]);
+    await queryAs(db, admin, 'update public.settings set scorm_max_upload_mb = 200');
   });
 
   it('goes with its module', async () => {

@@ -14,6 +14,7 @@ import {
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { noticeDayListField, noticeDaysField, usernameField } from './schemas.ts';
+import { SCORM_UPLOAD_LIMIT_MB, scormUploadLimitField } from './scorm.ts';
 
 /** Role presets for the permission dialog: the services each role is given by default. */
 export const ROLE_SERVICE_PRESETS: Record<Role, ServiceCode[]> = {
@@ -118,6 +119,8 @@ export const settingsSchema = z.object({
   overdueRepeatDays: noticeDaysField.optional(),
   /** Days overdue after which the line manager is told (a rule may override). */
   escalationDays: noticeDaysField.optional(),
+  /** The largest SCORM package accepted, in MB (issue 20); left out, it stays as it is. */
+  scormMaxUploadMb: scormUploadLimitField.optional(),
 });
 export type SettingsInput = z.input<typeof settingsSchema>;
 
@@ -134,6 +137,7 @@ export const DEFAULT_SETTINGS: SettingsInput = {
   expiryWarningDays: [60, 30, 7],
   overdueRepeatDays: 7,
   escalationDays: 7,
+  scormMaxUploadMb: SCORM_UPLOAD_LIMIT_MB.default,
 };
 
 /** GET /api/settings. contactEmail: signed-in callers only; adminEmail: admins only. */
@@ -149,6 +153,8 @@ export interface PublicSettings {
   expiryWarningDays: number[];
   overdueRepeatDays: number;
   escalationDays: number;
+  /** The largest SCORM package accepted, in MB (the course editor's upload control states it). */
+  scormMaxUploadMb: number;
   updatedAt: string;
   contactEmail: string | null;
   adminEmail?: string;

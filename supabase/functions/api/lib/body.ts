@@ -9,12 +9,38 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 
 const tooLarge = () => new ApiError(413, 'Request body is too large');
 
-/** Reads the raw body, refusing (413) once it passes `max` bytes. */
-export async function readBytes(request: Request, max: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > max) throw tooLarge();
+/**
+ * Reads the raw body, refusing (413) once it passes `max` bytes: at once when Content-Length says so
+ * (nothing read), else as soon as the stream passes it, so at most `max` bytes are ever held.
+ * `refuse` words the 413: it gets the declared length, or null when the stream passed the limit.
+ */
+export async function readBytes(
+  request: Request,
+  max: number,
+  refuse: (declared: number | null) => ApiError = tooLarge,
+): Promise<Uint8Array> {
+  const length = request.headers.get('content-length');
+  const declared = length === null || length.trim() === '' ? NaN : Number(length);
+  if (Number.isFinite(declared) && declared > max) throw refuse(declared);
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
+  // With a declared length the bytes go straight into one buffer of that size: no second copy
+  // when the chunks are joined (a SCORM package is up to the site's limit, hundreds of MB).
+  if (Number.isSafeInteger(declared) && declared > 0) {
+    const bytes = new Uint8Array(declared);
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.byteLength > declared) {
+        await reader.cancel().catch(() => {});
+        throw new ApiError(400, 'The body is longer than its Content-Length');
+      }
+      bytes.set(value, size);
+      size += value.byteLength;
+    }
+    return size === declared ? bytes : bytes.subarray(0, size);
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -23,7 +49,7 @@ export async function readBytes(request: Request, max: number): Promise<Uint8Arr
     size += value.byteLength;
     if (size > max) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw refuse(null);
     }
     chunks.push(value);
   }

@@ -354,7 +354,8 @@ export function scormPublicUrl(config: Config, name: string): string {
   return `${config.supabaseUrl}/storage/v1/object/public/${SCORM_BUCKET}/${objectPath(name)}`;
 }
 
-async function putObject(config: Config, name: string, body: Uint8Array, type: string): Promise<void> {
+/** Stores one file of the package; `label` is its name inside the package (for a refusal). */
+async function putObject(config: Config, name: string, label: string, body: Uint8Array, type: string): Promise<void> {
   const send = (contentType: string) =>
     fetch(`${config.supabaseUrl}/storage/v1/object/${SCORM_BUCKET}/${objectPath(name)}`, {
       method: 'POST',
@@ -369,6 +370,12 @@ async function putObject(config: Config, name: string, body: Uint8Array, type: s
     response = await send('application/octet-stream');
   }
   const text = await response.text();
+  // Storage's own limit on one object (hosted Supabase: the project's "upload file size limit", 50 MB
+  // on the free plan; hosted Storage answers 400 with statusCode "413"): the author's file, not a fault.
+  if (response.status === 413 || (response.status === 400 && /"statusCode"\s*:\s*"413"/.test(text))) {
+    const megabytes = (body.byteLength / 1024 / 1024).toLocaleString('en-GB', { maximumFractionDigits: 1 });
+    throw refuse(413, `The package's file "${label.slice(0, 120)}" is ${megabytes} MB, more than this site's file storage accepts for one file: export it again with smaller media (compressed video and audio), or ask your administrator to raise the storage's file size limit`);
+  }
   if (!response.ok) throw new Error(`Storage upload of ${name} failed with ${response.status}: ${text.slice(0, 200)}`);
 }
 
@@ -393,7 +400,7 @@ export async function unpackToStorage(config: Config, bytes: Uint8Array, pkg: Ch
       if (total > MAX_UNPACKED_BYTES) throw refuse(413, 'The package unpacks to more than 1 GB; packages may unpack to at most 1 GB');
       const body = chunks.length === 1 ? chunks[0] : concat(chunks, size);
       const name = prefix + entry.name;
-      await putObject(config, name, body, contentTypeOf(entry.name));
+      await putObject(config, name, entry.name, body, contentTypeOf(entry.name));
       stored.push(name);
     }
   };

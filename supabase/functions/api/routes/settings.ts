@@ -23,6 +23,7 @@ function toPublicSettings(row: Record<string, unknown>): PublicSettings {
     expiryWarningDays: (row.notifyExpiryDays as number[]) ?? [],
     overdueRepeatDays: Number(row.notifyOverdueEveryDays),
     escalationDays: Number(row.notifyEscalationDays),
+    scormMaxUploadMb: Number(row.scormMaxUploadMb),
     updatedAt: isoTimestamp(updatedAt)!,
     contactEmail: (row.contactEmail as string | null) ?? null,
   };
@@ -35,7 +36,7 @@ export async function readSettings(tx: Tx, withAdminEmail: boolean): Promise<Pub
   const [row] = await tx<Record<string, unknown>[]>`
     select site_name, course_access::text as course_access, certificate_template::text as certificate_template,
            footer_text, enable_analytics, auto_enrollment, notify_due_soon_days, notify_expiry_days,
-           notify_overdue_every_days, notify_escalation_days, updated_at, private.contact_email() as contact_email
+           notify_overdue_every_days, notify_escalation_days, scorm_max_upload_mb, updated_at, private.contact_email() as contact_email
     from public.settings where id`;
   if (!row) throw new Error('The settings row is missing');
   if (withAdminEmail) {
@@ -48,7 +49,7 @@ export async function readSettings(tx: Tx, withAdminEmail: boolean): Promise<Pub
 /** A day list as a Postgres array literal (null: leave the column as it is). */
 const dayList = (days: number[] | undefined) => (days ? `{${days.join(',')}}` : null);
 
-/** Writes the whole settings form (the notification intervals only when given). */
+/** Writes the whole settings form (the notification intervals and the SCORM limit only when given). */
 async function updateSettings(tx: Tx, input: z.infer<typeof settingsSchema>): Promise<void> {
   await tx`
     update public.settings set
@@ -62,7 +63,8 @@ async function updateSettings(tx: Tx, input: z.infer<typeof settingsSchema>): Pr
       notify_due_soon_days = coalesce(${dayList(input.dueSoonDays)}::integer[], notify_due_soon_days),
       notify_expiry_days = coalesce(${dayList(input.expiryWarningDays)}::integer[], notify_expiry_days),
       notify_overdue_every_days = coalesce(${input.overdueRepeatDays ?? null}::integer, notify_overdue_every_days),
-      notify_escalation_days = coalesce(${input.escalationDays ?? null}::integer, notify_escalation_days)
+      notify_escalation_days = coalesce(${input.escalationDays ?? null}::integer, notify_escalation_days),
+      scorm_max_upload_mb = coalesce(${input.scormMaxUploadMb ?? null}::integer, scorm_max_upload_mb)
     where id`;
 }
 

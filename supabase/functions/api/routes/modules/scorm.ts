@@ -2,7 +2,7 @@
 // holds, and sets what completes the module. The checks: ../../lib/scorm.ts; the row is written only
 // by private.save_scorm_package (18_scorm_packages.sql), after every file is stored.
 import type { Hono } from 'hono';
-import { type ScormPackage, scormSettingsSchema } from '../../../_shared/scorm.ts';
+import { type ScormPackage, SCORM_UPLOAD_LIMIT_MB, scormOverLimit, scormSettingsSchema, scormTooLargeMessage } from '../../../_shared/scorm.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Db, Tx } from '../../lib/db.ts';
 import { type Env, requireUser } from '../../lib/auth.ts';
@@ -18,7 +18,7 @@ const NO_PACKAGE = 'This module has no SCORM package yet';
 const ZIP_TYPES = /^(application\/zip|application\/x-zip-compressed|application\/x-zip|application\/octet-stream)\s*(;|$)/i;
 const MULTIPART_OVERHEAD = 64 * 1024;
 
-/** The module once the caller may change it, with its kind, current revision and the upload limit. */
+/** The module once the caller may change it, with its kind, current revision and the upload limit (MB). */
 async function scormModuleToChange(tx: Tx, id: string, userId: string) {
   await moduleToChange(tx, id, userId);
   // The database's own rule (private.save_scorm_package's), so that nobody it would refuse in the
@@ -30,7 +30,7 @@ async function scormModuleToChange(tx: Tx, id: string, userId: string) {
     where m.id = ${id}::uuid`;
   if (!row.mayEdit) throw new ApiError(403, NOT_YOURS);
   if (row.kind !== 'scorm') throw new ApiError(409, NOT_SCORM);
-  return { revision: row.revision ?? 0, maxBytes: Number(row.maxMb ?? 200) * 1024 * 1024 };
+  return { revision: row.revision ?? 0, maxMb: Number(row.maxMb ?? SCORM_UPLOAD_LIMIT_MB.default) };
 }
 
 function toPackage(config: Config, row: Row): ScormPackage {
@@ -64,35 +64,36 @@ async function readPackage(tx: Tx, id: string): Promise<Row | undefined> {
   return row;
 }
 
-/** The zip's bytes: the raw body (a zip type or octet-stream) or the multipart field `package`. */
-async function readPackageBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+/**
+ * The zip's bytes: the raw body (a zip type or octet-stream) or the multipart field `package`.
+ * Over the site's limit is 413 before the body is read whole (Content-Length, else as the stream
+ * passes it), so memory stays within the limit. The raw body is the lighter path (one buffer, sized by
+ * Content-Length; the web app sends that); multipart holds the body and the parsed file both for a while.
+ */
+async function readPackageBody(request: Request, maxMb: number): Promise<Uint8Array> {
   const type = request.headers.get('content-type') ?? '';
-  const megabytes = Math.round(maxBytes / 1024 / 1024);
-  const tooLarge = `The package is larger than ${megabytes} MB, this site's limit for SCORM packages`;
-  const read = async (max: number) => {
-    try {
-      return await readBytes(request, max);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 413) throw new ApiError(413, tooLarge, { package: tooLarge });
-      throw error;
-    }
+  const maxBytes = maxMb * 1024 * 1024;
+  const tooLarge = (bytes: number | null) => {
+    const message = scormTooLargeMessage(bytes, maxMb);
+    return new ApiError(413, message, { package: message });
   };
   if (ZIP_TYPES.test(type)) {
-    const bytes = await read(maxBytes);
+    const bytes = await readBytes(request, maxBytes, tooLarge);
     if (bytes.length === 0) throw new ApiError(400, 'Validation failed', { package: 'Choose a .zip file to upload' });
     return bytes;
   }
   if (/^multipart\/form-data\s*;/i.test(type)) {
-    const raw = await read(maxBytes + MULTIPART_OVERHEAD);
+    let raw: Uint8Array | null = await readBytes(request, maxBytes + MULTIPART_OVERHEAD, tooLarge);
     let form: FormData;
     try {
       form = await new Response(raw as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData();
     } catch {
       throw new ApiError(400, 'Invalid multipart body');
     }
+    raw = null; // the parsed file holds the bytes now
     const file = form.get('package');
     if (!(file instanceof File) || file.size === 0) throw new ApiError(400, 'Validation failed', { package: 'Choose a .zip file to upload' });
-    if (file.size > maxBytes) throw new ApiError(413, tooLarge, { package: tooLarge });
+    if (scormOverLimit(file.size, maxMb)) throw tooLarge(file.size);
     return new Uint8Array(await file.arrayBuffer());
   }
   const message = 'Send the package as a .zip file (application/zip) or as multipart/form-data with the field "package"';
@@ -105,7 +106,7 @@ export function scormRoutes(routes: Hono<Env>, config: Config, db: Db) {
     const id = pathId(c, 'id', MSG.moduleNotFound);
     // The right first, so nobody but an author makes the server read (or check) a large body.
     const current = await db.withCaller(caller.db, (tx) => scormModuleToChange(tx, id, caller.userId));
-    const bytes = await readPackageBody(c.req.raw, current.maxBytes);
+    const bytes = await readPackageBody(c.req.raw, current.maxMb);
     const pkg = checkPackage(bytes);
     const revision = current.revision + 1;
     const prefix = `${id}/${revision}/`;
