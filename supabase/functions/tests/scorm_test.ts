@@ -173,24 +173,148 @@ test('the zip bombs are a few KB and are refused without inflating them whole (q
   assert.ok(performance.now() - started < 2000);
 });
 
-test('a body that is neither a zip type nor multipart is 415; an empty one 400; over the site\'s limit 413', async () => {
+test('a body that is neither a zip type nor multipart is 415; an empty one 400', async () => {
   const text = await uploadZip(moduleId, scorm12Package(), instructor, { 'content-type': 'text/plain' });
   assert.equal(text.status, 415);
   assert.match(text.json.message, /Send the package as a \.zip file/);
   const empty = await uploadZip(moduleId, new Uint8Array(), instructor);
   assert.equal(empty.status, 400);
   assert.equal(empty.json.fields.package, 'Choose a .zip file to upload');
-  await db.sql`update public.settings set scorm_max_upload_mb = 1 where id`;
-  try {
-    const noise = crypto.getRandomValues(new Uint8Array(60_000));
-    const big = scorm12Package({ extra: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`media/n${i}.bin`, noise])) });
-    assert.ok(big.length > 1024 * 1024);
-    const answer = await uploadZip(moduleId, big, instructor);
-    assert.equal(answer.status, 413);
-    assert.equal(answer.json.message, 'The package is larger than 1 MB, this site\'s limit for SCORM packages');
-  } finally {
-    await db.sql`update public.settings set scorm_max_upload_mb = 200 where id`;
+});
+
+// ------------------------------------------------------------ the upload limit (a setting)
+
+const MB = 1024 * 1024;
+const LIMIT_FIELD = 'Enter a whole number of megabytes between 1 and 1,024';
+const ADVICE = 'Export it again with smaller media (compressed video and audio), or split the course into several packages; a national administrator can raise the limit in Settings.';
+
+/** Sets the limit through the API as the national administrator (the whole settings form, as the Settings tab sends it). */
+async function setLimit(megabytes: unknown, token?: string) {
+  const admin = token ?? await login('admin');
+  const current = (await call('GET', '/api/settings', { token: admin })).json;
+  return await call('PUT', '/api/settings', { token: admin, body: { ...current, scormMaxUploadMb: megabytes } });
+}
+
+/** A body that counts what the server pulls from it: `total` bytes (or endless), 256 KB a chunk. */
+function countedBody(total = Infinity) {
+  const pulled = { bytes: 0 };
+  const chunk = new Uint8Array(256 * 1024);
+  // highWaterMark 0: nothing is read ahead of the server's own reads.
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled.bytes >= total) return controller.close();
+      const part = chunk.subarray(0, Math.min(chunk.length, total - pulled.bytes));
+      pulled.bytes += part.length;
+      controller.enqueue(part.slice());
+    },
+  }, { highWaterMark: 0 });
+  return { stream, pulled };
+}
+
+test('the upload limit is a setting: everyone reads it (200 MB), only a national administrator sets it, whole MB from 1 to 1,024', async () => {
+  assert.equal((await call('GET', '/api/settings')).json.scormMaxUploadMb, 200);
+  assert.equal((await call('GET', '/api/settings', { token: instructor })).json.scormMaxUploadMb, 200);
+  const admin = await login('admin');
+  const body = (await call('GET', '/api/settings', { token: admin })).json;
+  const change = { ...body, scormMaxUploadMb: 5 };
+  // An organisation's administrator is an ADMIN, but not of the platform's settings.
+  const org = await register();
+  const [organisation] = await db.sql<{ id: string }[]>`
+    insert into public.organisations (name, code, service) values ('Uploadshire Police', ${`U${Date.now().toString(36)}`}, 'UKPS') returning id`;
+  await db.sql`update public.profiles set role = 'ADMIN', organisation_id = ${organisation.id}::uuid where id = ${org.user.id}::uuid`;
+  assert.equal((await call('PUT', '/api/settings', { body: change })).status, 401);
+  for (const token of [student, instructor, org.session.access_token]) {
+    assert.equal((await call('PUT', '/api/settings', { token, body: change })).status, 403);
   }
+  for (const bad of [0, -1, 1025, 2048, 2.5, '200', null]) {
+    const answer = await call('PUT', '/api/settings', { token: admin, body: { ...body, scormMaxUploadMb: bad } });
+    assert.equal(answer.status, 400, `${bad}: ${answer.text}`);
+    assert.equal(answer.json.fields.scormMaxUploadMb, LIMIT_FIELD, String(bad));
+  }
+  assert.equal((await call('GET', '/api/settings')).json.scormMaxUploadMb, 200);
+  // Left out (an older form), the limit stays as it is.
+  const { scormMaxUploadMb: _left, ...withoutLimit } = body;
+  assert.equal((await call('PUT', '/api/settings', { token: admin, body: withoutLimit })).json.scormMaxUploadMb, 200);
+  try {
+    for (const good of [1, 1024, 5]) {
+      const saved = await call('PUT', '/api/settings', { token: admin, body: { ...body, scormMaxUploadMb: good } });
+      assert.equal(saved.status, 200, saved.text);
+      assert.equal(saved.json.scormMaxUploadMb, good);
+    }
+    assert.equal((await call('GET', '/api/settings')).json.scormMaxUploadMb, 5);
+    const [row] = await db.sql<{ scormMaxUploadMb: number }[]>`select scorm_max_upload_mb from public.settings`;
+    assert.equal(row.scormMaxUploadMb, 5);
+    const audit = await call('GET', '/api/audit?pageSize=50', { token: admin });
+    const event = audit.json.items.find((e: { action: string; newData: Record<string, unknown> }) =>
+      e.action === 'settings.updated' && Object.values(e.newData ?? {}).includes(5));
+    assert.ok(event, 'the change is in the audit trail');
+    assert.equal(event.actor.username, 'admin');
+  } finally {
+    assert.equal((await setLimit(200, admin)).status, 200);
+  }
+});
+
+test('over a lowered limit a package is 413 with its size and the limit, before the body is read whole; under it, it is stored', async () => {
+  assert.equal((await setLimit(1)).status, 200);
+  try {
+    // Content-Length over the limit: refused before a byte of the body is read.
+    const declared = countedBody();
+    const early = await uploadZip(moduleId, declared.stream as unknown as Uint8Array, instructor,
+      { 'content-type': 'application/zip', 'content-length': String(250 * MB) });
+    assert.equal(early.status, 413, early.text);
+    const stated = `The package is 250 MB; the largest package this site accepts is 1 MB. ${ADVICE}`;
+    assert.equal(early.json.message, stated);
+    assert.equal(early.json.fields.package, stated);
+    assert.equal(declared.pulled.bytes, 0);
+
+    // No Content-Length (a streamed body): refused once the stream passes the limit, not read to its end.
+    const endless = countedBody();
+    const streamed = await uploadZip(moduleId, endless.stream as unknown as Uint8Array, instructor);
+    assert.equal(streamed.status, 413, streamed.text);
+    assert.equal(streamed.json.message, `The package is larger than 1 MB, the largest package this site accepts. ${ADVICE}`);
+    assert.ok(endless.pulled.bytes <= 1.25 * MB, `read ${endless.pulled.bytes} bytes`);
+
+    // A real package just over: its size to a tenth of a MB, never rounded down to the limit.
+    const noise = crypto.getRandomValues(new Uint8Array(60_000));
+    const big = scorm12Package({ extra: Object.fromEntries(Array.from({ length: 18 }, (_, i) => [`media/n${i}.bin`, noise.map((b) => b ^ i)])) });
+    // Over 1 MB by less than the multipart allowance (64 KB), so that as multipart the file's size decides.
+    assert.ok(big.length > MB && big.length < MB + 60 * 1024, `${big.length} bytes`);
+    const over = await uploadZip(moduleId, big, instructor, { ...zipHeaders, 'content-length': String(big.length) });
+    assert.equal(over.status, 413);
+    assert.equal(over.json.message, `The package is ${Math.ceil((big.length / MB) * 10) / 10} MB; the largest package this site accepts is 1 MB. ${ADVICE}`);
+    // As multipart: the body is read (it is within the limit and the form's allowance), the file's size decides.
+    const form = new FormData();
+    form.append('package', new File([big as Uint8Array<ArrayBuffer>], 'big.zip', { type: 'application/zip' }));
+    const multipart = await call('POST', `/api/modules/${moduleId}/scorm`, { token: instructor, raw: form });
+    assert.equal(multipart.status, 413);
+    assert.equal(multipart.json.message, over.json.message);
+    assert.equal((await db.sql`select 1 from public.scorm_packages where module_id = ${moduleId}::uuid and revision > 1`).length, 0);
+
+    // Under the limit (a module of its own, so the revisions of the module above stay as the next tests expect).
+    const small = await call('POST', `/api/courses/${courseId}/modules`, { token: instructor, body: { kind: 'scorm', title: 'Small package' } });
+    const bytes = scorm12Package();
+    const stored = await uploadZip(small.json.id, bytes, instructor, { ...zipHeaders, 'content-length': String(bytes.length) });
+    assert.equal(stored.status, 201, stored.text);
+    assert.equal((await storedNames(`${small.json.id}/1/`)).length, 6);
+    assert.equal((await call('DELETE', `/api/modules/${small.json.id}`, { token: instructor })).status, 204);
+  } finally {
+    assert.equal((await setLimit(200)).status, 200);
+  }
+});
+
+test('a file bigger than Storage takes for one object (50 MB here) is 413 with its name, not a 500; nothing is kept', async () => {
+  const extra = await call('POST', `/api/courses/${courseId}/modules`, { token: instructor, body: { kind: 'scorm', title: 'Video package' } });
+  // Stored, not deflated: a zip of 51 MB that is no bomb.
+  const bytes = zipOf({
+    'imsmanifest.xml': (await import('./scorm_packages.ts')).scorm12Manifest('Video'),
+    'index_lms.html': '<p>Video</p>',
+    'media/briefing.mp4': new Uint8Array(51 * MB),
+  }, { level: 0 });
+  const answer = await uploadZip(extra.json.id, bytes, instructor);
+  assert.equal(answer.status, 413, answer.text.slice(0, 300));
+  assert.match(answer.json.message, /^The package's file "media\/briefing\.mp4" is 51 MB, more than this site's file storage accepts for one file: /);
+  assert.deepEqual(await storedNames(`${extra.json.id}/`), []);
+  assert.equal((await call('DELETE', `/api/modules/${extra.json.id}`, { token: instructor })).status, 204);
 });
 
 test('replacing with a multi-SCO SCORM 2004 3rd edition package (multipart) bumps the revision and removes the old files', async () => {

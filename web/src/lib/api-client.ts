@@ -1,6 +1,6 @@
-// The single API client for the api function (see docs/ARCHITECTURE.md): JSON in and out, the session's access
-// token as bearer (else the anon key), and every non-2xx answer turned into an ApiError whose
-// message is `<status>: <message>`, the form the toasts show.
+// The single API client for the api function (see docs/ARCHITECTURE.md): JSON in and out (a form or a
+// file may go out as it is), the session's access token as bearer (else the anon key), and every
+// non-2xx answer turned into an ApiError whose message is `<status>: <message>`, the form the toasts show.
 import type { ApiErrorBody } from '@shared/domain.ts';
 import { accessToken, supabaseAnonKey, supabaseUrl } from './supabase';
 
@@ -46,6 +46,10 @@ export async function request<T>(method: Method, path: string, options: RequestO
   };
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body instanceof Blob) {
+    // A file sent as it is (a SCORM package): its own type, and a Content-Length the server checks first.
+    headers['Content-Type'] = options.body.type || 'application/octet-stream';
     body = options.body;
   } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';

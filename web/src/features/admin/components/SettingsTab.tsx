@@ -1,6 +1,7 @@
 // Settings tab: the settings record with 'Reset to Defaults' (fills the
 // form, saves nothing) and 'Save Settings'. Under "Notifications" (issue 19) the default intervals of
-// the notices; day lists are typed as "14, 3" and checked by the same schema as the API's.
+// the notices; day lists are typed as "14, 3" and checked by the same schema as the API's. Under
+// "SCORM packages" (issue 20) the largest package authors may upload.
 import { useEffect } from 'react';
 import { Button, Group, NumberInput, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -8,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { DEFAULT_SETTINGS, settingsSchema, type SettingsInput } from '@shared/admin.ts';
 import { formatDayList } from '@shared/schemas.ts';
+import { SCORM_UPLOAD_LIMIT_MB } from '@shared/scorm.ts';
 import { CERTIFICATE_TEMPLATE_LABELS, CERTIFICATE_TEMPLATES, COURSE_ACCESS_LABELS, COURSE_ACCESS_OPTIONS } from '@shared/domain.ts';
 import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -18,11 +20,12 @@ const accessData = COURSE_ACCESS_OPTIONS.map((value) => ({ value, label: COURSE_
 const templateData = CERTIFICATE_TEMPLATES.map((value) => ({ value, label: CERTIFICATE_TEMPLATE_LABELS[value] }));
 
 /** The form's values: the day lists as typed text, the single days as the number fields hold them. */
-type SettingsForm = Omit<SettingsInput, 'dueSoonDays' | 'expiryWarningDays' | 'overdueRepeatDays' | 'escalationDays'> & {
+type SettingsForm = Omit<SettingsInput, 'dueSoonDays' | 'expiryWarningDays' | 'overdueRepeatDays' | 'escalationDays' | 'scormMaxUploadMb'> & {
   dueSoonDays: string;
   expiryWarningDays: string;
   overdueRepeatDays: number | string;
   escalationDays: number | string;
+  scormMaxUploadMb: number | string;
 };
 
 const DEFAULT_FORM: SettingsForm = {
@@ -31,6 +34,7 @@ const DEFAULT_FORM: SettingsForm = {
   expiryWarningDays: formatDayList(DEFAULT_SETTINGS.expiryWarningDays as number[]),
   overdueRepeatDays: DEFAULT_SETTINGS.overdueRepeatDays as number,
   escalationDays: DEFAULT_SETTINGS.escalationDays as number,
+  scormMaxUploadMb: DEFAULT_SETTINGS.scormMaxUploadMb as number,
 };
 
 export function SettingsTab({ currentUserId }: { currentUserId: string }) {
@@ -55,6 +59,7 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
       expiryWarningDays: formatDayList(data.expiryWarningDays),
       overdueRepeatDays: data.overdueRepeatDays,
       escalationDays: data.escalationDays,
+      scormMaxUploadMb: data.scormMaxUploadMb,
     });
     form.resetDirty();
     // Only when the saved settings change on the server, not on every refetch of the same ones.
@@ -106,6 +111,11 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
           description="The first goes on the due date" {...form.getInputProps('overdueRepeatDays')} />
         <NumberInput label="Tell the line manager after (days overdue)" required min={1} max={365} allowDecimal={false}
           {...form.getInputProps('escalationDays')} />
+        <Title order={2} size="h4" mt="md">SCORM packages</Title>
+        <NumberInput label="Largest SCORM package (MB)" required min={SCORM_UPLOAD_LIMIT_MB.min} max={SCORM_UPLOAD_LIMIT_MB.max}
+          allowDecimal={false} allowNegative={false} clampBehavior="none"
+          description={`Authors cannot upload a package (.zip) larger than this. ${SCORM_UPLOAD_LIMIT_MB.min} to ${SCORM_UPLOAD_LIMIT_MB.max.toLocaleString('en-GB')} MB; the default is ${SCORM_UPLOAD_LIMIT_MB.default} MB.`}
+          {...form.getInputProps('scormMaxUploadMb')} />
         <Group justify="flex-end">
           <Button variant="default" onClick={reset}>Reset to Defaults</Button>
           <Button type="submit" loading={save.isPending}>Save Settings</Button>

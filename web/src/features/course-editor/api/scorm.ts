@@ -1,5 +1,5 @@
 // A SCORM module's package (issue 20): GET /api/modules/:id/scorm for the author, the upload (the
-// zip as multipart field `package`) and PUT .../scorm/settings.
+// zip as the body, application/zip) and PUT .../scorm/settings.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ScormPackage, ScormSettingsInput } from '@shared/scorm.ts';
 import { api, ApiError } from '@/lib/api-client';
@@ -25,11 +25,9 @@ export function useScormPackage(moduleId: string) {
 export function useUploadScormPackage(courseId: string, moduleId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => {
-      const form = new FormData();
-      form.append('package', file);
-      return api.post<ScormPackage>(`/modules/${moduleId}/scorm`, form);
-    },
+    // The zip as the raw body, not multipart: the server reads it into one buffer sized by its
+    // Content-Length (and refuses an over-size one before reading it).
+    mutationFn: (file: File) => api.post<ScormPackage>(`/modules/${moduleId}/scorm`, file.slice(0, file.size, 'application/zip')),
     onSuccess: async (pkg) => {
       queryClient.setQueryData(scormKey(moduleId), pkg);
       await courseKeys.invalidateOutline(queryClient, courseId);

@@ -1,11 +1,20 @@
 // A SCORM module's package (issue 20): upload or replace the .zip (the server checks it and says
-// why it refuses one), what the package holds (title, version, its SCOs in order with their launch
+// why it refuses one; a file over the site's size limit, settings.scormMaxUploadMb, is refused here
+// before it is sent, in the server's words), what the package holds (title, version, its SCOs in order with their launch
 // files) and what completes the module.
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Checkbox, Code, FileInput, Group, Loader, Modal, Radio, Stack, Text, Title } from '@mantine/core';
-import { type ScormCompletionRule, type ScormPackage, scormVersionLabel } from '@shared/scorm.ts';
+import {
+  type ScormCompletionRule,
+  type ScormPackage,
+  scormOverLimit,
+  scormTooLargeMessage,
+  scormVersionLabel,
+} from '@shared/scorm.ts';
 import type { CourseModule } from '@shared/catalogue.ts';
 import { errorDescription } from '@/lib/api-client';
+import { useUser } from '@/lib/auth/user';
+import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useSaveScormSettings, useScormPackage, useUploadScormPackage } from '../api/scorm';
 
@@ -27,6 +36,10 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
   const [uploadError, setUploadError] = useState<string | null>(null);
   const uploadButton = useRef<HTMLButtonElement>(null);
   const [refocus, setRefocus] = useState(0);
+  const { data: user, isPending: userPending } = useUser();
+  const limitMb = useSiteSettings(userPending ? undefined : (user?.id ?? null)).data?.scormMaxUploadMb;
+  const tooLarge = (chosen: File | null) =>
+    chosen && limitMb !== undefined && scormOverLimit(chosen.size, limitMb) ? scormTooLargeMessage(chosen.size, limitMb) : null;
   // Focus stays on the action the author took, whatever the answer: once the button is enabled again.
   useEffect(() => {
     if (refocus > 0 && !upload.isPending) uploadButton.current?.focus();
@@ -35,6 +48,12 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
   async function send() {
     if (!file) {
       setUploadError('Choose a .zip file to upload');
+      return;
+    }
+    // The server checks again; this spares the author sending hundreds of MB to be refused.
+    const over = tooLarge(file);
+    if (over) {
+      setUploadError(over);
       return;
     }
     setUploadError(null);
@@ -68,7 +87,7 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
         <Stack gap="xs">
           <FileInput
             label={pkg.data ? 'Replace the package (.zip)' : 'SCORM package (.zip)'}
-            description="SCORM 1.2 or 2004 (2nd, 3rd or 4th edition), up to the site's size limit"
+            description={`SCORM 1.2 or 2004 (2nd, 3rd or 4th edition), up to ${limitMb === undefined ? 'the site\'s size limit' : `${limitMb.toLocaleString('en-GB')} MB`}`}
             placeholder="Choose a .zip file"
             accept=".zip,application/zip,application/x-zip-compressed"
             clearable
@@ -76,7 +95,7 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
             value={file}
             error={uploadError}
             onChange={(chosen) => {
-              setUploadError(null);
+              setUploadError(tooLarge(chosen));
               setFile(chosen);
             }}
           />
