@@ -1,5 +1,6 @@
 // The Admin Dashboard in a real browser against the real platform: find and promote a learner,
-// bulk-set a role's services, course access that takes effect, settings reset and save, add a user
+// bulk-set a role's services, course access that takes effect, settings reset and save, the largest
+// SCORM package (a field message on a bad value, then saved), add a user
 // who signs in with the temporary password, delete a user, and the activity list. Every global
 // setting changed here is restored (other suites share the platform).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ type Settings = Record<string, unknown>;
 const settingsBody = (s: Settings) => ({
   siteName: s.siteName, adminEmail: s.adminEmail, courseAccess: s.courseAccess, certificateTemplate: s.certificateTemplate,
   footerText: s.footerText, enableAnalytics: s.enableAnalytics, autoEnrollment: s.autoEnrollment,
+  scormMaxUploadMb: s.scormMaxUploadMb,
 });
 
 describe('admin dashboard end to end', () => {
@@ -180,6 +182,43 @@ describe('admin dashboard end to end', () => {
       await page.waitForFunction((expected) => document.title === `Admin Dashboard · ${expected}`, name);
       await screenshot(page, 'admin-site-name');
     } finally {
+      await call('PUT', '/settings', adminToken, settingsBody(original));
+    }
+  });
+
+  it('sets the largest SCORM package: a field message on a bad value, then saved, accessible at desktop and phone widths', async () => {
+    const viewport = page.viewportSize();
+    try {
+      await page.reload();
+      await page.getByRole('form', { name: 'System settings' }).waitFor();
+      await page.getByRole('heading', { name: 'SCORM packages' }).waitFor();
+      const limit = page.getByRole('textbox', { name: 'Largest SCORM package (MB)' });
+      await expect(limit.inputValue()).resolves.toBe(String(original.scormMaxUploadMb));
+      await page.getByText('Authors cannot upload a package (.zip) larger than this. 1 to 1,024 MB; the default is 200 MB.').waitFor();
+      await limit.fill('2000');
+      await page.getByRole('button', { name: 'Save Settings' }).click();
+      await page.getByText('Enter a whole number of megabytes between 1 and 1,024').waitFor();
+      await expect(limit.getAttribute('aria-invalid')).resolves.toBe('true');
+      // The message is the field's accessible description, so a screen reader hears it on the field.
+      const described = await limit.evaluate((input) => (input.getAttribute('aria-describedby') ?? '').split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
+      expect(described).toContain('Enter a whole number of megabytes between 1 and 1,024');
+      await expect((await call('GET', '/settings', adminToken)).json.scormMaxUploadMb).toBe(original.scormMaxUploadMb);
+      await expectAccessible(page);
+      await screenshot(page, 'admin-settings-scorm-limit-error');
+
+      await limit.fill('150');
+      await page.getByRole('button', { name: 'Save Settings' }).click();
+      await page.getByText('System settings have been updated successfully.').first().waitFor();
+      await expect.poll(async () => (await call('GET', '/settings')).json.scormMaxUploadMb).toBe(150);
+      await page.reload();
+      await expect(page.getByRole('textbox', { name: 'Largest SCORM package (MB)' }).inputValue()).resolves.toBe('150');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('textbox', { name: 'Largest SCORM package (MB)' }).scrollIntoViewIfNeeded();
+      await expectAccessible(page);
+      await screenshot(page, 'admin-settings-scorm-limit-phone');
+    } finally {
+      if (viewport) await page.setViewportSize(viewport);
       await call('PUT', '/settings', adminToken, settingsBody(original));
     }
   });

@@ -2,18 +2,28 @@
 // "SCORM package" in the course editor, uploads a renamed PNG (refused with the server's reason under
 // the file input, focus kept on the upload button), then a multi-SCO SCORM 2004 package, sees its
 // title, version and SCOs in order with their launch files, and saves what completes the module;
-// axe and the contrast check at 1366 and 390 px.
+// the upload control states the site's size limit and refuses a file over it before sending it;
+// axe and the contrast check at 1366 and 390 px. The limit changed here is restored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin, uiLogin } from './api';
 import { malformed, scorm2004Package } from '../supabase/functions/tests/scorm_packages';
 
+/** The site's limit (MB), set as the Settings tab does: the whole form with the new value. */
+async function setLimit(megabytes: number) {
+  const admin = (await apiLogin('admin')).token;
+  const current = (await apiCall('GET', '/settings', admin)).json;
+  const saved = await apiCall('PUT', '/settings', admin, { ...current, scormMaxUploadMb: megabytes });
+  expect(saved.status, saved.text).toBe(200);
+}
+
 describe('SCORM package authoring', () => {
   let browser: Browser;
   let page: Page;
   let courseId = '';
   let token = '';
+  let limitChanged = false;
 
   beforeAll(async () => {
     token = (await apiLogin('instructor')).token;
@@ -26,6 +36,7 @@ describe('SCORM package authoring', () => {
     page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
   });
   afterAll(async () => {
+    if (limitChanged) await setLimit(200);
     if (courseId) await apiCall('DELETE', `/courses/${courseId}`, token);
     await browser?.close();
   });
@@ -91,5 +102,39 @@ describe('SCORM package authoring', () => {
     const modules = await apiCall('GET', `/courses/${courseId}/modules`, token);
     const scorm = await apiCall('GET', `/modules/${modules.json[0].id}/scorm`, token);
     expect([scorm.json.completionRule, scorm.json.scoreIsQuizScore]).toEqual(['passed', true]);
+  });
+
+  it('states the site\'s size limit and refuses a file over it before sending it, in the server\'s words', async () => {
+    const dialog = page.getByRole('dialog', { name: 'SCORM package: Casualty care package' });
+    // The dialog reads the limit when the page loads it: set, then open afresh.
+    const reopen = async (megabytes: number) => {
+      limitChanged = true;
+      await setLimit(megabytes);
+      await page.reload();
+      await page.getByRole('tab', { name: /Modules & Quizzes/ }).click();
+      await page.getByRole('button', { name: 'Package: Casualty care package' }).click();
+      await dialog.getByText(`SCORM 1.2 or 2004 (2nd, 3rd or 4th edition), up to ${megabytes} MB`).waitFor();
+    };
+    await reopen(200);
+    await reopen(1);
+    let uploads = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && /\/modules\/[^/]+\/scorm$/.test(new URL(request.url()).pathname)) uploads += 1;
+    });
+    // 1.5 MB: over the limit, refused as soon as it is chosen and again on Upload, and never sent.
+    const big = Buffer.concat([Buffer.from(scorm2004Package()), Buffer.alloc(1.5 * 1024 * 1024 - scorm2004Package().length)]);
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'big.zip', mimeType: 'application/zip', buffer: big });
+    const message = 'The package is 1.5 MB; the largest package this site accepts is 1 MB. Export it again with smaller media (compressed video and audio), or split the course into several packages; a national administrator can raise the limit in Settings.';
+    await dialog.getByText(message).waitFor();
+    await dialog.getByRole('button', { name: 'Upload replacement' }).click();
+    await dialog.getByText(message).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Upload replacement');
+    const input = dialog.getByRole('button', { name: /Replace the package/ });
+    await expect(input.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expectAccessible(page);
+    await screenshot(page, 'scorm-package-over-limit');
+    expect(uploads).toBe(0);
+    const modules = await apiCall('GET', `/courses/${courseId}/modules`, token);
+    expect((await apiCall('GET', `/modules/${modules.json[0].id}/scorm`, token)).json.revision).toBe(1);
   });
 });

@@ -59,10 +59,10 @@ export const scormUploadLimitField = z
   .min(SCORM_UPLOAD_LIMIT_MB.min, LIMIT_MESSAGE)
   .max(SCORM_UPLOAD_LIMIT_MB.max, LIMIT_MESSAGE);
 
-/** A size in MB as a refusal states it, never rounded down to the limit it is over ("200.1 MB"). */
+/** A size in MB as a refusal states it: whole MB from 10 MB, else to a tenth, never rounded down to the limit ("200.1 MB"). */
 function overLimitMb(bytes: number, limitMb: number): string {
   const whole = Math.round(bytes / MEGABYTE);
-  const value = whole > limitMb ? whole : Math.ceil((bytes / MEGABYTE) * 10) / 10;
+  const value = whole >= 10 && whole > limitMb ? whole : Math.ceil((bytes / MEGABYTE) * 10) / 10;
   return `${value.toLocaleString('en-GB', { maximumFractionDigits: 1 })} MB`;
 }
 
