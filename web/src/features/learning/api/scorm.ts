@@ -83,10 +83,9 @@ export const SCORM_LEARNERS_PAGE_SIZE = 20;
  * The instructor's view of a SCORM module's learners, a page at a time; null when the caller does
  * not manage the course (403) or the module has no package (404): the page then shows nothing.
  */
-export function useScormLearners(moduleId: string, page: number, enabled: boolean) {
+export function useScormLearners(moduleId: string, page: number) {
   return useQuery({
     queryKey: moduleKeys.scormLearners(moduleId, page),
-    enabled,
     placeholderData: keepPreviousData,
     queryFn: async () => {
       try {

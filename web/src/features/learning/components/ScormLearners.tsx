@@ -72,7 +72,7 @@ function LearnerCards({ rows, multi }: { rows: { learner: ScormLearner; parts: P
 
 export default function ScormLearners({ moduleId }: { moduleId: string }) {
   const [page, setPage] = useState(1);
-  const learners = useScormLearners(moduleId, page, true);
+  const learners = useScormLearners(moduleId, page);
   // The package's parts in the manifest's order, with their titles (the list holds only ids).
   const player = useScormPlayer(moduleId);
   const phone = usePhoneLayout();
