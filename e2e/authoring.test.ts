@@ -2,18 +2,12 @@
 // uploads a cover, adds three modules (one with an image), reorders them, writes a quiz with a
 // multiple-choice and a true/false question and publishes; the admin's course is refused for edit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import type { Browser, Page } from 'playwright-core';
+import { baseUrl, chooseOption, expectAccessible, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin, uiLogin } from './api';
 import { makePng } from './files';
 
 const ADMIN_COURSE = '10000000-0000-4000-a000-000000000004';
-
-
-async function chooseOption(page: Page, scope: Page | Locator, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 describe('course authoring end to end', () => {
   let browser: Browser;

@@ -2,7 +2,7 @@
 // scripts/test.mjs started the way `npm start` does (PLATFORM_URL).
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'vitest';
 import { axeTagsFor, WCAG_STANDARD } from '../web/src/lib/accessibility-statement';
@@ -43,6 +43,12 @@ export async function launchBrowser(): Promise<Browser> {
   launchedBrowsers.add(browser);
   browser.on('disconnected', () => launchedBrowsers.delete(browser));
   return browser;
+}
+
+/** Picks `option` in the Mantine Select labelled `label` inside `scope` (its options open in a portal on `page`). */
+export async function chooseOption(page: Page, scope: Page | Locator, label: string, option: string) {
+  await scope.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 export async function screenshot(page: Page, name: string) {

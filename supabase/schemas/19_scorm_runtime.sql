@@ -160,7 +160,8 @@ comment on function private.scorm_module_met(uuid,uuid) is
 revoke all on function private.scorm_module_met(uuid,uuid) from public;
 
 -- Opens a session on the SCO for the signed-in learner: resumes the latest attempt unless it met the
--- rule (then a new attempt). Returns what the player initialises the run-time with.
+-- rule (then a new attempt), and ends the learner's sittings of the SCO left open (their time counted).
+-- Returns what the player initialises the run-time with.
 create function private.scorm_open_session(p_module_id uuid, p_sco_id text)
 returns table(
   session_id uuid,
@@ -195,6 +196,21 @@ begin
   end if;
   -- One opening per learner and SCO at a time, so two openings do not both start attempt n + 1.
   perform pg_advisory_xact_lock(hashtextextended('scorm:' || v_uid::text || ':' || p_module_id::text || ':' || p_sco_id, 0));
+  -- A sitting left without Finish (the tab closed, the page reloaded) ends when the next one opens:
+  -- the session time it last reported counts towards its attempt's time, as a finished one's does.
+  with left_open as (
+    update public.scorm_sessions s set finished_at = now()
+    from public.scorm_attempts a
+    where a.id = s.attempt_id and a.user_id = v_uid and a.module_id = p_module_id and a.sco_id = p_sco_id
+      and s.finished_at is null
+    returning s.attempt_id, s.session_time
+  ), per_attempt as (
+    select l.attempt_id, sum(extract(epoch from l.session_time::interval)) as seconds
+    from left_open l where l.session_time is not null
+    group by l.attempt_id
+  )
+  update public.scorm_attempts a set total_seconds = a.total_seconds + p.seconds
+  from per_attempt p where a.id = p.attempt_id;
   select a.* into v_attempt from public.scorm_attempts a
   where a.module_id = p_module_id and a.user_id = v_uid and a.sco_id = p_sco_id
   order by a.attempt desc limit 1;
@@ -217,7 +233,7 @@ begin
 end;
 $$;
 comment on function private.scorm_open_session(uuid,text) is
-  'Learner (enrolled): opens a session on a SCO of the module''s package, resuming the latest attempt unless it met the rule. 42501 not allowed or not enrolled (hint scorm_not_enrolled), P0002 no such SCO.';
+  'Learner (enrolled): opens a session on a SCO of the module''s package, resuming the latest attempt unless it met the rule, and ends the learner''s sittings of the SCO left open (their reported time counted). 42501 not allowed or not enrolled (hint scorm_not_enrolled), P0002 no such SCO.';
 revoke all on function private.scorm_open_session(uuid,text) from public;
 grant execute on function private.scorm_open_session(uuid,text) to authenticated;
 

@@ -87,6 +87,27 @@ describe.each(backends)('SCORM run-time on $name', ({ create }) => {
     expect(Number(attempt.total_seconds)).toBe(600);
   });
 
+  it('a sitting left without Finish (tab closed, page reloaded) ends when the next opens, its reported time counted once', async () => {
+    const { modules: [m] } = await course([{ version: '1.2', scos: ['left'] }]);
+    const first = await open(personas.learner, m, 'left');
+    await save(personas.learner, first.session_id, 1, {
+      'cmi.core.lesson_status': 'incomplete', 'cmi.core.exit': 'suspend', 'cmi.core.session_time': '0000:05:00',
+    });
+    const again = await open(personas.learner, m, 'left');
+    expect([again.attempt, again.entry, Number(again.total_seconds)]).toEqual([1, 'resume', 300]);
+    // The sitting left behind is over: a late save of it is refused, so its time cannot count twice.
+    expect(await sqlState(() => save(personas.learner, first.session_id, 2, { 'cmi.core.session_time': '0000:06:00' }, true))).toBe('55000');
+    await save(personas.learner, again.session_id, 1, {
+      'cmi.core.lesson_status': 'passed', 'cmi.core.session_time': '0000:12:30', 'cmi.core.exit': '',
+    }, true);
+    // A finished sitting is not counted again when the next one opens.
+    await open(personas.learner, m, 'left');
+    const [attempt] = (await db.query<{ total_seconds: string }>(
+      'select total_seconds from public.scorm_attempts where module_id = $1 and user_id = $2 and attempt = 1', [m, personas.learner.id],
+    )).rows;
+    expect(Number(attempt.total_seconds)).toBe(1050);
+  });
+
   it('2004 multi-SCO: the module completes only when every SCO is completed and not failed', async () => {
     const { courseId, modules: [m] } = await course([{ version: '2004', scos: ['a', 'b'], rule: 'completed' }]);
     const a = await open(personas.learner, m, 'a');

@@ -214,6 +214,18 @@ test('SCORM learners: the course\'s instructor and admins see each learner\'s st
   assert(contentRows.every((i) => Array.isArray(i.scorm)), 'every row has its SCORM list');
   assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners`, { token: await login('admin') })).status, 200);
   assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners`, { token: learner.token })).status, 403);
+  // An instructor who does not manage the course (another author's) is refused, and sees no learner.
+  const outsider = await register();
+  await db.sql`update public.profiles set role = 'INSTRUCTOR', services = '{UKPS,MISC}' where id = ${outsider.user.id}::uuid`;
+  const outsiderToken = await login(outsider.input.username, outsider.input.password);
+  const refused = await call('GET', `/api/modules/${moduleId}/scorm/learners`, { token: outsiderToken });
+  assertEquals(refused.status, 403);
+  assert(!refused.text.includes(learner.id), 'no learner in the refusal');
+  assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners?pageSize=101`, { token: instructor })).status, 400);
+  assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners?page=abc`, { token: instructor })).status, 400);
+  // Paged: the second page of one learner is empty, and still says how many there are.
+  const second = await call('GET', `/api/modules/${moduleId}/scorm/learners?page=2&pageSize=1`, { token: instructor });
+  assertEquals([second.status, second.json.items, second.json.total], [200, [], 1]);
   assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners`)).status, 401);
   assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners?page=0`, { token: instructor })).status, 400);
   assertEquals((await call('GET', `/api/modules/${crypto.randomUUID()}/scorm/learners`, { token: instructor })).status, 404);

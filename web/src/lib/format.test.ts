@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatHours } from './format';
+import { formatDate, formatDateTime, formatHours, formatTimeSpent } from './format';
 
 describe('formatting', () => {
   it("says '1 hour' and 'N hours'", () => {
     expect(formatHours(1)).toBe('1 hour');
     expect(formatHours(2)).toBe('2 hours');
     expect(formatHours(12)).toBe('12 hours');
+  });
+
+  it('writes a time spent in words', () => {
+    expect(formatTimeSpent(0)).toBe('None');
+    expect(formatTimeSpent(1)).toBe('1 second');
+    expect(formatTimeSpent(45)).toBe('45 seconds');
+    expect(formatTimeSpent(60)).toBe('1 minute');
+    expect(formatTimeSpent(12 * 60 + 30)).toBe('12 minutes');
+    expect(formatTimeSpent(3600)).toBe('1 hour');
+    expect(formatTimeSpent(3600 + 5 * 60)).toBe('1 hour 5 minutes');
+    expect(formatTimeSpent(2 * 3600 + 60)).toBe('2 hours 1 minute');
   });
 
   it('writes UK dates in London time', () => {

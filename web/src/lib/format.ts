@@ -16,3 +16,15 @@ export function formatDateTime(iso: string | null | undefined): string {
 export function formatHours(hours: number): string {
   return `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
 }
+
+/** A time spent, in words: '45 seconds', '12 minutes', '1 hour 5 minutes'; 'None' for none. */
+export function formatTimeSpent(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s === 0) return 'None';
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (s < 60) return plural(s, 'second');
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  if (hours === 0) return plural(minutes, 'minute');
+  return minutes === 0 ? plural(hours, 'hour') : `${plural(hours, 'hour')} ${plural(minutes, 'minute')}`;
+}

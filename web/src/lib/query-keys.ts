@@ -62,6 +62,8 @@ export const moduleKeys = {
   all: ['modules'] as const,
   detail: (id: string) => [...moduleKeys.all, id] as const,
   authoringQuiz: (id: string) => [...moduleKeys.detail(id), 'quiz', 'authoring'] as const,
+  /** GET /api/modules/:id/scorm/learners?page=…: the instructor's view of a SCORM module. */
+  scormLearners: (id: string, page: number) => [...moduleKeys.detail(id), 'scorm-learners', queryParams({ page })] as const,
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: moduleKeys.all }),
 };
 

@@ -177,6 +177,10 @@ export function scormRoutes(config: Config, db: Db) {
       try {
         const rows = await tx<Row[]>`
           select * from private.scorm_module_learners(${id}::uuid, ${pageSize}::integer, ${(page - 1) * pageSize}::integer)`;
+        // A page past the end has no row to carry the total: it is read from the first page.
+        const [first] = rows.length === 0 && page > 1
+          ? await tx<Row[]>`select total from private.scorm_module_learners(${id}::uuid, 1, 0)`
+          : rows;
         return {
           items: rows.map((r) => ({
             userId: String(r.userId),
@@ -192,7 +196,7 @@ export function scormRoutes(config: Config, db: Db) {
               lastActivity: isoTimestamp(s.lastActivity),
             })),
           })),
-          total: rows.length > 0 ? Number(rows[0].total) : 0,
+          total: first ? Number(first.total) : 0,
           page,
           pageSize,
         };

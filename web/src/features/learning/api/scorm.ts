@@ -1,8 +1,8 @@
 // The SCORM run-time's endpoints (issue 20): the module's player (package, SCOs, their status), a
 // session per launch of a SCO (its initial cmi, resume included), and the saves of what the content
 // reported, numbered in order (seq).
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, apiBaseUrl } from '@/lib/api-client';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, ApiError, apiBaseUrl } from '@/lib/api-client';
 import { accessToken, supabaseAnonKey } from '@/lib/supabase';
 import { moduleKeys } from '@/lib/query-keys';
 
@@ -50,6 +50,53 @@ export interface ScormSave {
 export const scormPlayerQueryOptions = (moduleId: string) =>
   queryOptions({ queryKey: [...moduleKeys.detail(moduleId), 'scorm'], queryFn: () => api.get<ScormPlayerData>(`/modules/${moduleId}/scorm/player`) });
 export const useScormPlayer = (moduleId: string) => useQuery(scormPlayerQueryOptions(moduleId));
+
+/** One learner's record of a SCO: latest status, best score (percent), time over all attempts. */
+export interface ScormLearnerSco {
+  scoId: string;
+  status: string | null;
+  score: number | null;
+  totalSeconds: number;
+  attempts: number;
+  lastActivity: string | null;
+}
+
+export interface ScormLearner {
+  userId: string;
+  name: string;
+  username: string;
+  moduleCompleted: boolean;
+  /** Only the SCOs the learner has opened. */
+  scos: ScormLearnerSco[];
+}
+
+export interface ScormLearnersPage {
+  items: ScormLearner[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export const SCORM_LEARNERS_PAGE_SIZE = 20;
+
+/**
+ * The instructor's view of a SCORM module's learners, a page at a time; null when the caller does
+ * not manage the course (403) or the module has no package (404): the page then shows nothing.
+ */
+export function useScormLearners(moduleId: string, page: number) {
+  return useQuery({
+    queryKey: moduleKeys.scormLearners(moduleId, page),
+    placeholderData: keepPreviousData,
+    queryFn: async () => {
+      try {
+        return await api.get<ScormLearnersPage>(`/modules/${moduleId}/scorm/learners?page=${page}&pageSize=${SCORM_LEARNERS_PAGE_SIZE}`);
+      } catch (error) {
+        if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return null;
+        throw error;
+      }
+    },
+  });
+}
 
 export const startScormSession = (moduleId: string, scoId: string) =>
   api.post<ScormSession>(`/modules/${moduleId}/scorm/scos/${encodeURIComponent(scoId)}/sessions`);

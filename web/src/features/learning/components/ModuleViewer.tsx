@@ -26,6 +26,9 @@ import { PageMeta } from '@/lib/page/page-meta';
 
 // The SCORM player only for a package module (issue 20): other modules never load it.
 const ScormPlayer = lazy(() => import('./ScormPlayer'));
+// The learners' SCORM progress, asked for only by instructors and administrators (the server decides
+// whether they manage this course).
+const ScormLearners = lazy(() => import('./ScormLearners'));
 
 /** '3 of 5 modules complete' and the rounded percentage the bar shows. */
 export function moduleProgress(modules: Pick<CourseModule, 'completed'>[]): { done: number; total: number; percent: number; text: string } {
@@ -303,6 +306,12 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
                 </Stack>
               </Paper>
             )}
+
+            {scorm && (user?.role === 'INSTRUCTOR' || user?.role === 'ADMIN') ? (
+              <Suspense fallback={null}>
+                <ScormLearners moduleId={data.id} />
+              </Suspense>
+            ) : null}
 
             {scorm ? null : enrolled ? (
               <Group>
