@@ -171,6 +171,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   const enrolled = Boolean(user) && data.enrolled;
   const courseEnrollment = course.data?.enrollment ?? null;
   const certificateId = courseEnrollment?.completed ? courseEnrollment.certificateId : null;
+  const staff = user?.role === 'INSTRUCTOR' || user?.role === 'ADMIN';
   // 'Mark as complete and continue' only where marking completes the module (a quiz still to pass does not).
   const scorm = data.kind === 'scorm';
   // A package completes the module by what it reports (the server decides), never by a button.
@@ -296,7 +297,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
 
             {scorm ? (
               <Suspense fallback={<Text size="sm">Loading the package…</Text>}>
-                <ScormPlayer moduleId={data.id} enrolled={enrolled} />
+                <ScormPlayer moduleId={data.id} enrolled={enrolled} staff={staff} />
               </Suspense>
             ) : (
               <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label="Module content">
@@ -307,7 +308,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               </Paper>
             )}
 
-            {scorm && (user?.role === 'INSTRUCTOR' || user?.role === 'ADMIN') ? (
+            {scorm && staff ? (
               <Suspense fallback={null}>
                 <ScormLearners moduleId={data.id} />
               </Suspense>

@@ -216,7 +216,7 @@ function ScoFrame({ moduleId, player, sco, onStatus, onClosed }: {
   );
 }
 
-export default function ScormPlayer({ moduleId, enrolled }: { moduleId: string; enrolled: boolean }) {
+export default function ScormPlayer({ moduleId, enrolled, staff = false }: { moduleId: string; enrolled: boolean; staff?: boolean }) {
   const player = useScormPlayer(moduleId);
   const [playing, setPlaying] = useState<string | null>(null);
   const [status, setStatus] = useState('');
@@ -272,7 +272,12 @@ export default function ScormPlayer({ moduleId, enrolled }: { moduleId: string; 
           </Text>
         ) : null}
         {!enrolled ? (
-          <Text size="sm" c="dimmed">Enrol in this course to play this package.</Text>
+          <Text size="sm" c="dimmed">
+            {/* Instructors and administrators see the package's outline and, below, their learners' figures. */}
+            {staff
+              ? 'Learners play this package here once they are enrolled; enrol in the course to try it as a learner.'
+              : 'Enrol in this course to play this package.'}
+          </Text>
         ) : current ? (
           <ScoFrame
             key={current.id}
