@@ -212,25 +212,22 @@ CREATE OR REPLACE FUNCTION private.note_compliance_change (
   SET search_path TO ''
   AS $function$
 declare
-  v_organisations uuid[];
   v_organisation uuid;
 begin
   if p_organisations is null then
     -- every organisation, kept or not yet: a first refresh in flight is waited for as any other
-    v_organisations := array(select o.id from public.organisations o order by 1);
-  else
-    v_organisations := array(select distinct o from unnest(p_organisations) o where o is not null order by 1);
+    p_organisations := array(select o.id from public.organisations o);
   end if;
-  foreach v_organisation in array v_organisations loop
+  foreach v_organisation in array p_organisations loop
+    continue when v_organisation is null;
     -- held until commit: a refresh of this organisation waits for this write (and it for a refresh)
     perform pg_advisory_xact_lock_shared(hashtext('private.compliance_summary'), hashtext(v_organisation::text));
+    -- After the lock (a statement of its own, so that it sees a refresh that has just committed).
+    if exists (select 1 from private.compliance_summary_scopes s where s.organisation_id = v_organisation)
+       and not exists (select 1 from private.compliance_summary_changes c where c.organisation_id = v_organisation) then
+      insert into private.compliance_summary_changes (organisation_id) values (v_organisation);
+    end if;
   end loop;
-  -- After the locks (a statement of its own, so that it sees a refresh that has just committed).
-  insert into private.compliance_summary_changes (organisation_id)
-  select s.organisation_id
-  from private.compliance_summary_scopes s
-  where s.organisation_id = any (v_organisations)
-    and not exists (select 1 from private.compliance_summary_changes c where c.organisation_id = s.organisation_id);
 end;
 $function$;
 
