@@ -4,7 +4,7 @@
 // rule computes at that moment (private.required_training_states, counted here per service and
 // course), and only those who see the whole organisation are served from it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, createUser, ids, personas, queryAs, type Persona, type TestDatabase } from './helpers/database';
+import { backends, claimsFor, createUser, ids, personas, queryAs, type Persona, type TestDatabase } from './helpers/database';
 
 const orgA = 'c4000000-0000-4000-a000-000000000001';
 const orgB = 'c4000000-0000-4000-a000-000000000002';
@@ -167,6 +167,19 @@ describe.each(backends)('the kept compliance summary on $name', ({ create }) => 
       await db.query('update public.profiles set deactivated_at = null where id = $1', [learners[3].id]);
     }
     expect(row(await expectFollows(orgA), required)!.people).toBe(beforeA.people);
+  });
+
+  it('in a transaction of one snapshot (repeatable read), is computed for the answer and not kept', async () => {
+    await db.query('delete from private.compliance_summary_scopes where organisation_id = $1', [orgA]);
+    const rows = await db.transaction(async (tx) => {
+      await tx.query('set transaction isolation level repeatable read');
+      await tx.query('set local role authenticated');
+      await tx.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claimsFor(adminA))]);
+      return (await tx.query('select * from private.compliance_summary(p_organisation_id => $1)', [orgA])).rows;
+    });
+    expect(numbers(rows)).toEqual(await computed(orgA));
+    expect((await db.query('select 1 from private.compliance_summary_scopes where organisation_id = $1', [orgA])).rows).toHaveLength(0);
+    await expectFollows(orgA);
   });
 
   it('is served only to those who see the whole organisation; filters as computed', async () => {

@@ -119,6 +119,14 @@ CREATE OR REPLACE FUNCTION private.compliance_summary_of_organisation (
   SET search_path TO ''
   AS $function$
 begin
+  -- A refresh needs a snapshot per statement (after its lock): in a transaction of one snapshot,
+  -- the counts are computed for this answer and not kept.
+  if current_setting('transaction_isolation') <> 'read committed' then
+    return query
+      select r.service, r.course_id, r.people, r.compliant, r.due_soon, r.overdue, r.in_progress
+      from private.compliance_summary_rows(null, null, null, p_organisation_id, null, private.is_admin(), false) r;
+    return;
+  end if;
   if not private.compliance_summary_is_current(p_organisation_id) then
     perform private.refresh_compliance_summary(p_organisation_id);
   end if;
@@ -222,9 +230,11 @@ begin
     continue when v_organisation is null;
     -- held until commit: a refresh of this organisation waits for this write (and it for a refresh)
     perform pg_advisory_xact_lock_shared(hashtext('private.compliance_summary'), hashtext(v_organisation::text));
-    -- After the lock (a statement of its own, so that it sees a refresh that has just committed).
-    if exists (select 1 from private.compliance_summary_scopes s where s.organisation_id = v_organisation)
-       and not exists (select 1 from private.compliance_summary_changes c where c.organisation_id = v_organisation) then
+    -- After the lock (a statement of its own, so that it sees a refresh that has just committed; a
+    -- transaction with one snapshot for all its statements would not, so it always notes).
+    if current_setting('transaction_isolation') <> 'read committed'
+       or exists (select 1 from private.compliance_summary_scopes s where s.organisation_id = v_organisation)
+          and not exists (select 1 from private.compliance_summary_changes c where c.organisation_id = v_organisation) then
       insert into private.compliance_summary_changes (organisation_id) values (v_organisation);
     end if;
   end loop;
