@@ -660,6 +660,93 @@ comment on function private.compliance_organisation(uuid) is
 revoke all on function private.compliance_organisation(uuid) from public;
 grant execute on function private.compliance_organisation(uuid) to authenticated, service_role;
 
+-- The summary's counts, computed: per service and required course, for the caller's scope (the
+-- status rule's filters and private.compliance_in_scope unless p_national). With p_next, also the
+-- earliest moment after now() at which one of the counted statuses changes by time alone (a due
+-- date coming within the due-soon window, passing, or a certificate expiring), for the cached
+-- summaries (private.compliance_summary_of_organisation); else next_change is null.
+create function private.compliance_summary_rows(
+  p_service public.service_code,
+  p_role public.user_role,
+  p_course_id uuid,
+  p_organisation_id uuid,
+  p_unit_id uuid,
+  p_national boolean,
+  p_next boolean
+)
+returns table(
+  service public.service_code,
+  course_id uuid,
+  course_title text,
+  people bigint,
+  compliant bigint,
+  due_soon bigint,
+  overdue bigint,
+  in_progress bigint,
+  next_change timestamp with time zone
+)
+language plpgsql volatile
+set search_path = ''
+as $$
+begin
+  perform private.required_training_join_by_hash(null, p_organisation_id, p_unit_id);
+  -- Counted inside the status rule's own statement; the scope rule only for those who are not
+  -- national administrators (who see everyone).
+  -- The people are counted first by placement, course and status (grouped by a number, each status
+  -- worked out once), then by what the counts depend on (services, organisation, course and status:
+  -- a few hundred groups nationally, so that the scope is checked once per group), then each group
+  -- is counted under each of its services.
+  return query execute private.required_training_states_query() || format($q$,
+  grouped as (
+    select k.services, k.organisation_id, g.course_id, g.status, sum(g.n)::bigint as n, min(g.next_change) as next_change
+    from (
+      select st.placement, st.course_id, st.status, count(*) as n, %s as next_change
+      from statuses st
+      group by st.placement, st.course_id, st.status
+    ) g
+    join placements k on k.placement = g.placement
+    group by k.services, k.organisation_id, g.course_id, g.status
+  ),
+  counted as (
+    select s.service, g.course_id,
+           sum(g.n)::bigint as people,
+           coalesce(sum(g.n) filter (where g.status = 'done'), 0)::bigint as compliant,
+           coalesce(sum(g.n) filter (where g.status = 'due-soon'), 0)::bigint as due_soon,
+           coalesce(sum(g.n) filter (where g.status = 'overdue'), 0)::bigint as overdue,
+           coalesce(sum(g.n) filter (where g.status = 'in-progress'), 0)::bigint as in_progress,
+           min(g.next_change) as next_change
+    from grouped g
+    -- each of the people's services (one row of no service for people of none)
+    cross join lateral unnest(case when cardinality(g.services) = 0 then array[null]::public.service_code[]
+                                   else g.services end) s(service)
+    where ($2::public.service_code is null or s.service = $2)
+      and ($7 or private.compliance_in_scope($2, array_remove(array[s.service], null), g.organisation_id))
+    group by s.service, g.course_id
+  )
+  select k.service, k.course_id, c.title, k.people, k.compliant, k.due_soon, k.overdue, k.in_progress, k.next_change
+  from counted k
+  join public.courses c on c.id = k.course_id
+  order by k.service nulls last, c.title, k.course_id $q$,
+    -- The moments the status rule (private.required_training_states_query) turns on: due_at within
+    -- the due-soon window, due_at passed, the certificate expired; the earliest still to come.
+    case when p_next then $n$min(least(
+        case when st.due_at - make_interval(days => private.required_training_due_soon_days()) > now()
+             then st.due_at - make_interval(days => private.required_training_due_soon_days()) end,
+        case when st.due_at > now() then st.due_at end,
+        case when st.certificate_expires_at > now() then st.certificate_expires_at end))$n$
+    else 'null::timestamptz' end)
+  using null::uuid, p_service, p_role, p_course_id, p_organisation_id, p_unit_id, p_national;
+end;
+$$;
+comment on function private.compliance_summary_rows(public.service_code,public.user_role,uuid,uuid,uuid,boolean,boolean) is
+  'The compliance summary computed from the status rule (per service and required course: people, compliant, due soon, overdue, in progress) for the caller''s scope; with p_next, the earliest moment a counted status changes by time alone.';
+revoke all on function
+  private.compliance_summary_rows(public.service_code,public.user_role,uuid,uuid,uuid,boolean,boolean) from public;
+
+-- The summary of a whole organisation, asked by its administrator or a national administrator
+-- (who both see all its people), is read from the counts kept for it
+-- (private.compliance_summary_of_organisation, 20_compliance_summary_counts.sql), filtered by
+-- service or course when asked; any other (national, by role or unit, an instructor's) is computed.
 create function private.compliance_summary(
   p_service public.service_code default NULL::public.service_code,
   p_role public.user_role default NULL::public.user_role,
@@ -687,51 +774,30 @@ set jit = off
 as $$
 declare
   v_organisation uuid;
+  v_national boolean;
 begin
   perform private.require_compliance_viewer();
   v_organisation := private.compliance_organisation(p_organisation_id);
-  perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
-  -- Counted inside the status rule's own statement; the scope rule only for those who are not
-  -- national administrators (who see everyone).
-  -- The people are counted first by placement, course and status (grouped by a number, each status
-  -- worked out once), then by what the counts depend on (services, organisation, course and status:
-  -- a few hundred groups nationally, so that the scope is checked once per group), then each group
-  -- is counted under each of its services.
-  return query execute private.required_training_states_query() || $q$,
-  grouped as (
-    select k.services, k.organisation_id, g.course_id, g.status, sum(g.n)::bigint as n
-    from (
-      select st.placement, st.course_id, st.status, count(*) as n
-      from statuses st
-      group by st.placement, st.course_id, st.status
-    ) g
-    join placements k on k.placement = g.placement
-    group by k.services, k.organisation_id, g.course_id, g.status
-  ),
-  counted as (
-    select s.service, g.course_id,
-           sum(g.n)::bigint as people,
-           coalesce(sum(g.n) filter (where g.status = 'done'), 0)::bigint as compliant,
-           coalesce(sum(g.n) filter (where g.status = 'due-soon'), 0)::bigint as due_soon,
-           coalesce(sum(g.n) filter (where g.status = 'overdue'), 0)::bigint as overdue,
-           coalesce(sum(g.n) filter (where g.status = 'in-progress'), 0)::bigint as in_progress
-    from grouped g
-    -- each of the people's services (one row of no service for people of none)
-    cross join lateral unnest(case when cardinality(g.services) = 0 then array[null]::public.service_code[]
-                                   else g.services end) s(service)
-    where ($2::public.service_code is null or s.service = $2)
-      and ($7 or private.compliance_in_scope($2, array_remove(array[s.service], null), g.organisation_id))
-    group by s.service, g.course_id
-  )
-  select k.service, k.course_id, c.title, k.people, k.compliant, k.due_soon, k.overdue, k.in_progress
-  from counted k
-  join public.courses c on c.id = k.course_id
-  order by k.service nulls last, c.title, k.course_id $q$
-  using null::uuid, p_service, p_role, p_course_id, v_organisation, p_unit_id, private.is_admin();
+  v_national := private.is_admin();
+  if v_organisation is not null and p_role is null and p_unit_id is null
+     and (v_national or v_organisation = private.administered_organisation_id())
+     and exists (select 1 from public.organisations o where o.id = v_organisation) then
+    return query
+      select k.service, k.course_id, c.title, k.people, k.compliant, k.due_soon, k.overdue, k.in_progress
+      from private.compliance_summary_of_organisation(v_organisation) k
+      join public.courses c on c.id = k.course_id
+      where (p_service is null or k.service = p_service)
+        and (p_course_id is null or k.course_id = p_course_id)
+      order by k.service nulls last, c.title, k.course_id;
+    return;
+  end if;
+  return query
+    select r.service, r.course_id, r.course_title, r.people, r.compliant, r.due_soon, r.overdue, r.in_progress
+    from private.compliance_summary_rows(p_service, p_role, p_course_id, v_organisation, p_unit_id, v_national, false) r;
 end;
 $$;
 comment on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) is
-  'Instructors and admins: per service and required course, people required, compliant (done), due soon, overdue, in progress; optionally of one organisation and unit (with its sub-units).';
+  'Instructors and admins: per service and required course, people required, compliant (done), due soon, overdue, in progress; optionally of one organisation and unit (with its sub-units). A whole organisation''s, for its or a national administrator, from the kept counts.';
 revoke all on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) from
   public;
 grant execute on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) to

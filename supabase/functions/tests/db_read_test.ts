@@ -71,6 +71,10 @@ test('read: a session that is gone is refused (401) and its statements see only 
   const refused = await db.read(gone, (q) => [q`select current_user::text as who`]).catch((error) => error);
   assert(refused instanceof ApiError, String(refused));
   assertEquals(refused.status, 401);
+  // A statement a visitor may not run (a function granted to users only) fails: still 401, not 403.
+  const denied = await db.read(gone, (q) => [q`select * from private.compliance_summary()`]).catch((error) => error);
+  assert(denied instanceof ApiError, String(denied));
+  assertEquals(denied.status, 401);
 });
 
 test('read: a connection cut during a read fails it; the same pool serves again when the database is back', async () => {

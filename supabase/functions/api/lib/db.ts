@@ -230,6 +230,10 @@ export function createDb(url: string): Db {
       const failure = settled.find((outcome) => outcome?.status === 'rejected');
       if (failure) {
         lost = connectionLost((failure as PromiseRejectedResult).reason);
+        // A session that is gone ran the statements as a visitor: a function granted only to users
+        // then failed for want of rights, and the answer is still 401, not that failure.
+        const checked = settled[1];
+        if (checked?.status === 'fulfilled' && (checked.value as postgres.Row[])[0]?.ok !== true) throw unauthorized(SESSION_REFUSED);
         throw (failure as PromiseRejectedResult).reason;
       }
       const [, setupRows] = settled as PromiseFulfilledResult<postgres.Row[]>[];
