@@ -246,7 +246,7 @@ describe.each(PASSES)('query plans of the benchmarked endpoints (small preset pl
     for (const endpoint of endpointsOf()) expect(endpoint.statements.length, endpoint.name).toBeGreaterThan(0);
     // The statements inside our SQL functions are there (e.g. the instructor figures' own queries).
     const stats = endpointsOf().find((e) => e.name === 'instructor statistics')!;
-    expect(stats.statements.some((s) => /from public\.enrollments e/i.test(s.query))).toBe(true);
+    expect(stats.statements.some((s) => /from private\.course_enrolment_figures f/i.test(s.query))).toBe(true);
   });
 
   it('reads no large table whole: an index condition (or a LIMIT) bounds every scan of one', () => {
