@@ -401,7 +401,12 @@ GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "pr
 GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "private"."instructor_learners" TO "postgres";
 
 -- Data step (by hand): the counters of the enrolments already there, with enrolments and courses
--- held still meanwhile (a write committed during the count would be counted twice or never).
-LOCK TABLE public.courses, public.enrollments IN SHARE MODE;
-
-SELECT private.recount_enrolment_figures();
+-- held still until the migration commits (a write committed during the count would be counted
+-- twice or never). In a DO block: the CLI sends the migration as one implicit transaction, where a
+-- LOCK TABLE of its own is refused.
+DO $$
+BEGIN
+  LOCK TABLE public.courses, public.enrollments IN SHARE MODE;
+  PERFORM private.recount_enrolment_figures();
+END
+$$;
