@@ -17,6 +17,7 @@ CREATE OR REPLACE FUNCTION private.quiz_attempt_status (
   )
   LANGUAGE plpgsql
   STABLE
+  SECURITY DEFINER
   SET search_path TO ''
   AS $function$
 #variable_conflict use_column
@@ -26,6 +27,7 @@ begin
     select q.id, q.max_attempts, q.retry_wait_minutes, q.show_correct_answers, m.course_id
     from public.quizzes q join public.course_modules m on m.id = q.module_id
     where q.id = p_quiz_id
+      and ((select auth.role()) = 'service_role' or private.can_view_course(m.course_id))
   ), counted as (
     select count(*)::int as used, max(a.completed_at) as last_completed
     from quiz, public.quiz_attempts a
