@@ -5,19 +5,23 @@
 -- on public.enrollments and public.courses keep in the same transaction as each write, so the
 -- Overview costs the same however many learners an instructor has (issue 17): per course, the
 -- approved and pending enrolments, the completed ones and the sum of their progress; per instructor,
--- on how many of their courses each learner is approved, and how many learners that makes.
+-- on how many of their courses each learner is approved, and how many learners that makes. A
+-- course's counters are split over 16 rows by learner (slot), so that learners enrolling on or
+-- progressing through one course at the same moment seldom wait for each other's row.
 
 -- ---------------------------------------------------------------------------
 -- Tables
 -- ---------------------------------------------------------------------------
 
 create table private.course_enrolment_figures (
-  course_id uuid primary key references public.courses (id) on delete cascade,
-  author_id uuid,
+  course_id uuid not null references public.courses (id) on delete cascade,
+  slot smallint not null,
   enrolled integer not null default 0,
   pending integer not null default 0,
   completed integer not null default 0,
-  progress_sum bigint not null default 0
+  progress_sum bigint not null default 0,
+  primary key (course_id, slot),
+  constraint course_enrolment_figures_slot_range check (slot between 0 and 15)
 );
 
 create table private.instructor_learners (
@@ -37,7 +41,7 @@ create table private.instructor_figures (
 -- ---------------------------------------------------------------------------
 
 comment on table private.course_enrolment_figures is
-  'Per course with enrolments: approved (ACTIVE) and pending enrolments, completed approved ones and the sum of the approved ones'' progress, kept by the triggers on public.enrollments; author_id follows the course''s. Read by private.instructor_stats.';
+  'Per course with enrolments and slot (private.enrolment_figures_slot of the learner): approved (ACTIVE) and pending enrolments, completed approved ones and the sum of the approved ones'' progress, kept by the triggers on public.enrollments. A course''s figures are the sum of its slots. Read by private.instructor_stats.';
 
 comment on table private.instructor_learners is
   'Per course author and learner: on how many of the author''s courses the learner''s enrolment is approved (rows at 0 are deleted). Kept by the triggers on public.enrollments and public.courses.';
@@ -316,17 +320,44 @@ comment on function private.drop_instructor_learners(uuid,uuid[]) is
   'Internal: each learner given is approved on one course of the author fewer (private.instructor_learners, and private.instructor_figures for a learner the author no longer has).';
 revoke all on function private.drop_instructor_learners(uuid,uuid[]) from public;
 
+-- Which of a course's 16 rows of counters a learner's enrolment is counted in.
+create function private.enrolment_figures_slot(p_user_id uuid)
+returns smallint
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  return (hashtextextended(p_user_id::text, 0) & 15)::smallint;
+end;
+$$;
+comment on function private.enrolment_figures_slot(uuid) is
+  'Internal: the slot (0 to 15) of private.course_enrolment_figures that counts the learner''s enrolments.';
+revoke all on function private.enrolment_figures_slot(uuid) from public;
+
+-- The author of a course, for the learners' standing. None while the course is being deleted: its
+-- enrolments go by cascade after private.forget_course_figures has taken their learners out.
+create function private.course_author(p_course_id uuid)
+returns uuid
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (select c.author_id from public.courses c where c.id = p_course_id);
+end;
+$$;
+comment on function private.course_author(uuid) is
+  'Internal: the course''s author_id (null when there is none, or the course is gone).';
+revoke all on function private.course_author(uuid) from public;
+
 -- After a row of public.enrollments is written: its old figures out of its course's counters, its
--- new ones in (one update when the course is the same), and the learner's standing with the course's
--- author when the enrolment became or stopped being approved.
+-- new ones in (one update when the course and learner are the same), and the learner's standing with
+-- the course's author when the enrolment became or stopped being approved.
 create function private.count_enrolment_figures()
 returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
 declare
-  v_old_author uuid;
-  v_new_author uuid;
   v_was boolean := tg_op <> 'INSERT' and old.status = 'ACTIVE';
   v_is boolean := tg_op <> 'DELETE' and new.status = 'ACTIVE';
   v_same boolean := tg_op = 'UPDATE' and old.course_id = new.course_id and old.user_id = new.user_id;
@@ -338,36 +369,32 @@ begin
         completed = f.completed + (v_is and new.completed)::integer - (v_was and old.completed)::integer,
         progress_sum = f.progress_sum + case when v_is then new.progress else 0 end
                                       - case when v_was then old.progress else 0 end
-    where f.course_id = new.course_id
-    returning f.author_id into v_old_author;
-    v_new_author := v_old_author;
+    where f.course_id = new.course_id and f.slot = private.enrolment_figures_slot(new.user_id);
   else
     if tg_op <> 'INSERT' then
-      -- No row when the course is being deleted: private.forget_course_figures has taken it out.
+      -- No row when the course is being deleted (its rows go with it).
       update private.course_enrolment_figures f
       set enrolled = f.enrolled - v_was::integer,
           pending = f.pending - (old.status = 'PENDING')::integer,
           completed = f.completed - (v_was and old.completed)::integer,
           progress_sum = f.progress_sum - case when v_was then old.progress else 0 end
-      where f.course_id = old.course_id
-      returning f.author_id into v_old_author;
+      where f.course_id = old.course_id and f.slot = private.enrolment_figures_slot(old.user_id);
     end if;
     if tg_op <> 'DELETE' then
-      insert into private.course_enrolment_figures as f (course_id, author_id, enrolled, pending, completed, progress_sum)
-      select c.id, c.author_id, v_is::integer, (new.status = 'PENDING')::integer, (v_is and new.completed)::integer,
-             case when v_is then new.progress else 0 end
-      from public.courses c where c.id = new.course_id
-      on conflict (course_id) do update
+      insert into private.course_enrolment_figures as f (course_id, slot, enrolled, pending, completed, progress_sum)
+      values (new.course_id, private.enrolment_figures_slot(new.user_id), v_is::integer,
+              (new.status = 'PENDING')::integer, (v_is and new.completed)::integer,
+              case when v_is then new.progress else 0 end)
+      on conflict (course_id, slot) do update
         set enrolled = f.enrolled + excluded.enrolled, pending = f.pending + excluded.pending,
-            completed = f.completed + excluded.completed, progress_sum = f.progress_sum + excluded.progress_sum
-      returning f.author_id into v_new_author;
+            completed = f.completed + excluded.completed, progress_sum = f.progress_sum + excluded.progress_sum;
     end if;
   end if;
   if v_was and not (v_same and v_is) then
-    perform private.drop_instructor_learners(v_old_author, array[old.user_id]);
+    perform private.drop_instructor_learners(private.course_author(old.course_id), array[old.user_id]);
   end if;
   if v_is and not (v_same and v_was) then
-    perform private.add_instructor_learners(v_new_author, array[new.user_id]);
+    perform private.add_instructor_learners(private.course_author(new.course_id), array[new.user_id]);
   end if;
   return null;
 end;
@@ -392,26 +419,21 @@ comment on function private.clear_enrolment_figures() is
   'After-truncate trigger on enrollments: no enrolment, no figures.';
 revoke all on function private.clear_enrolment_figures() from public;
 
--- Before a course is deleted (its enrolments go with it, by cascade): its counters and its approved
--- learners' standing with its author go first, so the enrolments' own triggers find nothing to undo.
+-- Before a course is deleted (its enrolments and counters go with it, by cascade): its approved
+-- learners leave its author's, while the course can still be read.
 create function private.forget_course_figures()
 returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
-declare
-  v_author uuid;
 begin
-  delete from private.course_enrolment_figures f where f.course_id = old.id returning f.author_id into v_author;
-  if found then
-    perform private.drop_instructor_learners(v_author, array(
-      select e.user_id from public.enrollments e where e.course_id = old.id and e.status = 'ACTIVE'));
-  end if;
+  perform private.drop_instructor_learners(old.author_id, array(
+    select e.user_id from public.enrollments e where e.course_id = old.id and e.status = 'ACTIVE'));
   return old;
 end;
 $$;
 comment on function private.forget_course_figures() is
-  'Before-delete trigger on courses: removes the course''s enrolment figures and its approved learners from its author''s.';
+  'Before-delete trigger on courses: removes the course''s approved learners from its author''s (private.instructor_learners).';
 revoke all on function private.forget_course_figures() from public;
 
 -- A course changes hands (or loses its author, deleted): its approved learners move with it.
@@ -421,22 +443,16 @@ language plpgsql security definer
 set search_path = ''
 as $$
 declare
-  v_old_author uuid;
-  v_learners uuid[];
+  v_learners uuid[] := array(
+    select e.user_id from public.enrollments e where e.course_id = new.id and e.status = 'ACTIVE');
 begin
-  select f.author_id into v_old_author from private.course_enrolment_figures f where f.course_id = new.id for update;
-  if not found then
-    return null;
-  end if;
-  update private.course_enrolment_figures f set author_id = new.author_id where f.course_id = new.id;
-  v_learners := array(select e.user_id from public.enrollments e where e.course_id = new.id and e.status = 'ACTIVE');
-  perform private.drop_instructor_learners(v_old_author, v_learners);
+  perform private.drop_instructor_learners(old.author_id, v_learners);
   perform private.add_instructor_learners(new.author_id, v_learners);
   return null;
 end;
 $$;
 comment on function private.move_course_figures() is
-  'After-update trigger on courses.author_id: the course''s figures and approved learners move to the new author.';
+  'After-update trigger on courses.author_id: the course''s approved learners move to the new author.';
 revoke all on function private.move_course_figures() from public;
 
 -- Every counter worked out afresh from the tables: the migration that brought them in, and
@@ -450,14 +466,14 @@ begin
   delete from private.course_enrolment_figures;
   delete from private.instructor_learners;
   delete from private.instructor_figures;
-  insert into private.course_enrolment_figures (course_id, author_id, enrolled, pending, completed, progress_sum)
-  select c.id, c.author_id,
+  insert into private.course_enrolment_figures (course_id, slot, enrolled, pending, completed, progress_sum)
+  select e.course_id, private.enrolment_figures_slot(e.user_id),
          count(*) filter (where e.status = 'ACTIVE'),
          count(*) filter (where e.status = 'PENDING'),
          count(*) filter (where e.status = 'ACTIVE' and e.completed),
          coalesce(sum(e.progress) filter (where e.status = 'ACTIVE'), 0)
-  from public.enrollments e join public.courses c on c.id = e.course_id
-  group by c.id, c.author_id;
+  from public.enrollments e
+  group by 1, 2;
   insert into private.instructor_learners (author_id, user_id, enrolments)
   select c.author_id, e.user_id, count(*)
   from public.enrollments e join public.courses c on c.id = e.course_id
@@ -497,8 +513,8 @@ begin
     from public.courses c
     where c.author_id = (select auth.uid())
   ),
-  -- The counters the triggers keep (private.count_enrolment_figures), one row per course with
-  -- enrolments: the same figures as counting the enrolments, at the cost of the instructor's courses.
+  -- The counters the triggers keep (private.count_enrolment_figures), at most 16 rows per course:
+  -- the same figures as counting the enrolments, at the cost of the instructor's courses.
   figures as (
     select coalesce(sum(f.enrolled), 0)::integer as total,
            coalesce(sum(f.completed), 0)::integer as done,

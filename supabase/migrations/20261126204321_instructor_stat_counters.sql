@@ -3,13 +3,14 @@
 SET local check_function_bodies = off;
 
 CREATE TABLE "private"."course_enrolment_figures" (
-  "course_id"    uuid    NOT NULL,
-  "author_id"    uuid,
-  "enrolled"     integer NOT NULL DEFAULT 0,
-  "pending"      integer NOT NULL DEFAULT 0,
-  "completed"    integer NOT NULL DEFAULT 0,
-  "progress_sum" bigint  NOT NULL DEFAULT 0,
-  CONSTRAINT "course_enrolment_figures_pkey" PRIMARY KEY (course_id)
+  "course_id"    uuid     NOT NULL,
+  "slot"         smallint NOT NULL,
+  "enrolled"     integer  NOT NULL DEFAULT 0,
+  "pending"      integer  NOT NULL DEFAULT 0,
+  "completed"    integer  NOT NULL DEFAULT 0,
+  "progress_sum" bigint   NOT NULL DEFAULT 0,
+  CONSTRAINT "course_enrolment_figures_pkey" PRIMARY KEY (course_id, slot),
+  CONSTRAINT "course_enrolment_figures_slot_range" CHECK (((slot >= 0) AND (slot <= 15)))
 );
 
 ALTER TABLE "private"."course_enrolment_figures"
@@ -84,8 +85,6 @@ CREATE OR REPLACE FUNCTION private.count_enrolment_figures()
   SET search_path TO ''
   AS $function$
 declare
-  v_old_author uuid;
-  v_new_author uuid;
   v_was boolean := tg_op <> 'INSERT' and old.status = 'ACTIVE';
   v_is boolean := tg_op <> 'DELETE' and new.status = 'ACTIVE';
   v_same boolean := tg_op = 'UPDATE' and old.course_id = new.course_id and old.user_id = new.user_id;
@@ -97,38 +96,48 @@ begin
         completed = f.completed + (v_is and new.completed)::integer - (v_was and old.completed)::integer,
         progress_sum = f.progress_sum + case when v_is then new.progress else 0 end
                                       - case when v_was then old.progress else 0 end
-    where f.course_id = new.course_id
-    returning f.author_id into v_old_author;
-    v_new_author := v_old_author;
+    where f.course_id = new.course_id and f.slot = private.enrolment_figures_slot(new.user_id);
   else
     if tg_op <> 'INSERT' then
-      -- No row when the course is being deleted: private.forget_course_figures has taken it out.
+      -- No row when the course is being deleted (its rows go with it).
       update private.course_enrolment_figures f
       set enrolled = f.enrolled - v_was::integer,
           pending = f.pending - (old.status = 'PENDING')::integer,
           completed = f.completed - (v_was and old.completed)::integer,
           progress_sum = f.progress_sum - case when v_was then old.progress else 0 end
-      where f.course_id = old.course_id
-      returning f.author_id into v_old_author;
+      where f.course_id = old.course_id and f.slot = private.enrolment_figures_slot(old.user_id);
     end if;
     if tg_op <> 'DELETE' then
-      insert into private.course_enrolment_figures as f (course_id, author_id, enrolled, pending, completed, progress_sum)
-      select c.id, c.author_id, v_is::integer, (new.status = 'PENDING')::integer, (v_is and new.completed)::integer,
-             case when v_is then new.progress else 0 end
-      from public.courses c where c.id = new.course_id
-      on conflict (course_id) do update
+      insert into private.course_enrolment_figures as f (course_id, slot, enrolled, pending, completed, progress_sum)
+      values (new.course_id, private.enrolment_figures_slot(new.user_id), v_is::integer,
+              (new.status = 'PENDING')::integer, (v_is and new.completed)::integer,
+              case when v_is then new.progress else 0 end)
+      on conflict (course_id, slot) do update
         set enrolled = f.enrolled + excluded.enrolled, pending = f.pending + excluded.pending,
-            completed = f.completed + excluded.completed, progress_sum = f.progress_sum + excluded.progress_sum
-      returning f.author_id into v_new_author;
+            completed = f.completed + excluded.completed, progress_sum = f.progress_sum + excluded.progress_sum;
     end if;
   end if;
   if v_was and not (v_same and v_is) then
-    perform private.drop_instructor_learners(v_old_author, array[old.user_id]);
+    perform private.drop_instructor_learners(private.course_author(old.course_id), array[old.user_id]);
   end if;
   if v_is and not (v_same and v_was) then
-    perform private.add_instructor_learners(v_new_author, array[new.user_id]);
+    perform private.add_instructor_learners(private.course_author(new.course_id), array[new.user_id]);
   end if;
   return null;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION private.course_author (
+  p_course_id uuid
+)
+  RETURNS uuid
+  LANGUAGE plpgsql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+begin
+  return (select c.author_id from public.courses c where c.id = p_course_id);
 end;
 $function$;
 
@@ -161,20 +170,28 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.enrolment_figures_slot (
+  p_user_id uuid
+)
+  RETURNS smallint
+  LANGUAGE plpgsql
+  IMMUTABLE
+  SET search_path TO ''
+  AS $function$
+begin
+  return (hashtextextended(p_user_id::text, 0) & 15)::smallint;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.forget_course_figures()
   RETURNS TRIGGER
   LANGUAGE plpgsql
   SECURITY DEFINER
   SET search_path TO ''
   AS $function$
-declare
-  v_author uuid;
 begin
-  delete from private.course_enrolment_figures f where f.course_id = old.id returning f.author_id into v_author;
-  if found then
-    perform private.drop_instructor_learners(v_author, array(
-      select e.user_id from public.enrollments e where e.course_id = old.id and e.status = 'ACTIVE'));
-  end if;
+  perform private.drop_instructor_learners(old.author_id, array(
+    select e.user_id from public.enrollments e where e.course_id = old.id and e.status = 'ACTIVE'));
   return old;
 end;
 $function$;
@@ -207,8 +224,8 @@ begin
     from public.courses c
     where c.author_id = (select auth.uid())
   ),
-  -- The counters the triggers keep (private.count_enrolment_figures), one row per course with
-  -- enrolments: the same figures as counting the enrolments, at the cost of the instructor's courses.
+  -- The counters the triggers keep (private.count_enrolment_figures), at most 16 rows per course:
+  -- the same figures as counting the enrolments, at the cost of the instructor's courses.
   figures as (
     select coalesce(sum(f.enrolled), 0)::integer as total,
            coalesce(sum(f.completed), 0)::integer as done,
@@ -245,16 +262,10 @@ CREATE OR REPLACE FUNCTION private.move_course_figures()
   SET search_path TO ''
   AS $function$
 declare
-  v_old_author uuid;
-  v_learners uuid[];
+  v_learners uuid[] := array(
+    select e.user_id from public.enrollments e where e.course_id = new.id and e.status = 'ACTIVE');
 begin
-  select f.author_id into v_old_author from private.course_enrolment_figures f where f.course_id = new.id for update;
-  if not found then
-    return null;
-  end if;
-  update private.course_enrolment_figures f set author_id = new.author_id where f.course_id = new.id;
-  v_learners := array(select e.user_id from public.enrollments e where e.course_id = new.id and e.status = 'ACTIVE');
-  perform private.drop_instructor_learners(v_old_author, v_learners);
+  perform private.drop_instructor_learners(old.author_id, v_learners);
   perform private.add_instructor_learners(new.author_id, v_learners);
   return null;
 end;
@@ -270,14 +281,14 @@ begin
   delete from private.course_enrolment_figures;
   delete from private.instructor_learners;
   delete from private.instructor_figures;
-  insert into private.course_enrolment_figures (course_id, author_id, enrolled, pending, completed, progress_sum)
-  select c.id, c.author_id,
+  insert into private.course_enrolment_figures (course_id, slot, enrolled, pending, completed, progress_sum)
+  select e.course_id, private.enrolment_figures_slot(e.user_id),
          count(*) filter (where e.status = 'ACTIVE'),
          count(*) filter (where e.status = 'PENDING'),
          count(*) filter (where e.status = 'ACTIVE' and e.completed),
          coalesce(sum(e.progress) filter (where e.status = 'ACTIVE'), 0)
-  from public.enrollments e join public.courses c on c.id = e.course_id
-  group by c.id, c.author_id;
+  from public.enrollments e
+  group by 1, 2;
   insert into private.instructor_learners (author_id, user_id, enrolments)
   select c.author_id, e.user_id, count(*)
   from public.enrollments e join public.courses c on c.id = e.course_id
@@ -352,15 +363,19 @@ COMMENT ON FUNCTION "private"."clear_enrolment_figures"() IS 'After-truncate tri
 
 COMMENT ON FUNCTION "private"."count_enrolment_figures"() IS 'After-trigger on enrollments (insert, delete, and updates of status, progress, completed, course or learner): keeps private.course_enrolment_figures and the author''s learners in step.';
 
+COMMENT ON FUNCTION "private"."course_author"(uuid) IS 'Internal: the course''s author_id (null when there is none, or the course is gone).';
+
 COMMENT ON FUNCTION "private"."drop_instructor_learners"(uuid, uuid[]) IS 'Internal: each learner given is approved on one course of the author fewer (private.instructor_learners, and private.instructor_figures for a learner the author no longer has).';
 
-COMMENT ON FUNCTION "private"."forget_course_figures"() IS 'Before-delete trigger on courses: removes the course''s enrolment figures and its approved learners from its author''s.';
+COMMENT ON FUNCTION "private"."enrolment_figures_slot"(uuid) IS 'Internal: the slot (0 to 15) of private.course_enrolment_figures that counts the learner''s enrolments.';
 
-COMMENT ON FUNCTION "private"."move_course_figures"() IS 'After-update trigger on courses.author_id: the course''s figures and approved learners move to the new author.';
+COMMENT ON FUNCTION "private"."forget_course_figures"() IS 'Before-delete trigger on courses: removes the course''s approved learners from its author''s (private.instructor_learners).';
+
+COMMENT ON FUNCTION "private"."move_course_figures"() IS 'After-update trigger on courses.author_id: the course''s approved learners move to the new author.';
 
 COMMENT ON FUNCTION "private"."recount_enrolment_figures"() IS 'Internal: recomputes private.course_enrolment_figures, private.instructor_learners and private.instructor_figures from public.enrollments and public.courses.';
 
-COMMENT ON TABLE "private"."course_enrolment_figures" IS 'Per course with enrolments: approved (ACTIVE) and pending enrolments, completed approved ones and the sum of the approved ones'' progress, kept by the triggers on public.enrollments; author_id follows the course''s. Read by private.instructor_stats.';
+COMMENT ON TABLE "private"."course_enrolment_figures" IS 'Per course with enrolments and slot (private.enrolment_figures_slot of the learner): approved (ACTIVE) and pending enrolments, completed approved ones and the sum of the approved ones'' progress, kept by the triggers on public.enrollments. A course''s figures are the sum of its slots. Read by private.instructor_stats.';
 
 COMMENT ON TABLE "private"."instructor_figures" IS 'Per course author: the distinct learners approved on their courses (the rows of private.instructor_learners), changed only when a learner''s first or last approved enrolment with the author comes or goes.';
 
@@ -378,9 +393,17 @@ REVOKE ALL ON FUNCTION "private"."count_enrolment_figures"() FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."count_enrolment_figures"() TO "postgres";
 
+REVOKE ALL ON FUNCTION "private"."course_author"(uuid) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."course_author"(uuid) TO "postgres";
+
 REVOKE ALL ON FUNCTION "private"."drop_instructor_learners"(uuid, uuid[]) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."drop_instructor_learners"(uuid, uuid[]) TO "postgres";
+
+REVOKE ALL ON FUNCTION "private"."enrolment_figures_slot"(uuid) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."enrolment_figures_slot"(uuid) TO "postgres";
 
 REVOKE ALL ON FUNCTION "private"."forget_course_figures"() FROM PUBLIC;
 
