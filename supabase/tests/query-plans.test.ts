@@ -37,6 +37,8 @@ const LARGE = new Set([
   'public.enrollments', 'public.profiles', 'public.courses', 'public.course_modules', 'public.user_module_progress',
   'public.quiz_attempts', 'public.certificates', 'public.quizzes', 'public.quiz_questions', 'public.audit_events',
   'auth.users', 'auth.sessions', 'auth.identities', 'public.units',
+  // The instructors' Overview counters (issue 17): up to 16 rows per course, a row per author and learner.
+  'private.course_enrolment_figures', 'private.instructor_learners',
 ]);
 
 /** Tables planned at the full preset's size rather than SCALE times the small one's. */
