@@ -41,3 +41,7 @@ join public.profiles p on p.id = e.user_id
 join public.courses c on c.id = e.course_id
 where en.completed
 order by e.en;
+
+-- The instructors' enrolment figures, which the triggers on public.enrollments (off here) would
+-- have kept (supabase/schemas/06_instructor_dashboard.sql).
+select private.recount_enrolment_figures();

@@ -581,7 +581,14 @@ grant execute on function private.enrolled_courses(uuid) to authenticated, servi
 -- The caller's standing on a quiz (it lives here, not in 03_quizzes.sql, because it reads the
 -- enrolment's cycle, and public.enrollments is created after the quiz tables): scored attempts in
 -- the current cycle (a recertifying learner starts again: attempts before the cycle's start do not
--- count), what is left and when the next attempt may start. Security invoker: reads only the caller's own attempts and enrolment.
+-- count), what is left and when the next attempt may start. It reads only the caller's own attempts
+-- and enrolment, and a quiz of a course the caller can see (private.can_view_course, the rule of
+-- the policies that would otherwise hide it; a service_role caller, which bypasses them, sees all).
+-- plpgsql and security definer, so that its plan is made once per connection (issue 17): a SQL
+-- function with a SET clause is never inlined and planned its query again on every call, and a plan
+-- that row-level security shaped was made again whenever the role changed, between the api's call
+-- (authenticated) and private.check_quiz_attempt_allowed's (inside the security-definer start and
+-- submission): four plans for each quiz opened and submitted.
 create function private.quiz_attempt_status(p_quiz_id uuid)
 returns table(
   attempts_used integer,
@@ -591,13 +598,17 @@ returns table(
   show_correct_answers text,
   retry_wait_minutes integer
 )
-language sql stable
+language plpgsql stable security definer
 set search_path = ''
 as $$
+#variable_conflict use_column
+begin
+  return query
   with quiz as (
     select q.id, q.max_attempts, q.retry_wait_minutes, q.show_correct_answers, m.course_id
     from public.quizzes q join public.course_modules m on m.id = q.module_id
     where q.id = p_quiz_id
+      and ((select auth.role()) = 'service_role' or private.can_view_course(m.course_id))
   ), counted as (
     select count(*)::int as used, max(a.completed_at) as last_completed
     from quiz, public.quiz_attempts a
@@ -616,7 +627,8 @@ as $$
               else null end,
          q.show_correct_answers,
          q.retry_wait_minutes
-  from quiz q cross join counted c
+  from quiz q cross join counted c;
+end;
 $$;
 comment on function private.quiz_attempt_status(uuid) is
   'The caller''s scored attempts at the quiz in the current cycle, the maximum, the attempts left (null = unlimited), when the next may start when waiting (else null) and the answer-display setting.';

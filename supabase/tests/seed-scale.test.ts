@@ -1,6 +1,7 @@
 // npm run seed:scale writes its rows with the triggers off (session_replication_role = replica), so
-// it must write what they would have: the catalogue's totals (private.course_counts) and the words of
-// the user search (private.profile_search_words). After the small preset both equal what is computed
+// it must write what they would have: the catalogue's totals (private.course_counts), the words of
+// the user search (private.profile_search_words) and the instructors' enrolment figures
+// (private.course_enrolment_figures and the rest). After the small preset each equals what is computed
 // afresh from the tables, on each backend. With the triggers off nothing checks the organisations'
 // data either (private.check_profile_placement, the foreign keys), so the shape is proven here: every
 // generated person in an organisation and a unit of it, a line manager of the same organisation for
@@ -9,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, PRESETS } from '../../scripts/seed-scale/generate.mjs';
 import { backends, type TestDatabase } from './helpers/database';
+import { ENROLMENT_FIGURES_DRIFT } from './helpers/enrolment-figures';
 
 describe.each(backends)('npm run seed:scale (small preset) on $name', ({ create }) => {
   let db: TestDatabase;
@@ -163,6 +165,12 @@ describe.each(backends)('npm run seed:scale (small preset) on $name', ({ create 
       full join (select status, service, count(*) as n from public.courses where organisation_id is null group by 1, 2) c on c.status = k.status and c.service = k.service
       where coalesce(k.courses, 0) <> coalesce(c.n, 0)`);
     expect(drift.rows).toEqual([]);
+  });
+
+  it('keeps the instructors\' enrolment figures (private.recount_enrolment_figures)', async () => {
+    expect((await db.query(ENROLMENT_FIGURES_DRIFT)).rows).toEqual([]);
+    const { rows } = await db.query<{ n: number }>('select count(*)::int as n from private.course_enrolment_figures where enrolled > 0');
+    expect(rows[0].n).toBeGreaterThan(0);
   });
 
   it('writes the words of every profile for the user search, and nothing else', async () => {

@@ -6,7 +6,7 @@ import type { Enrollment } from '../../_shared/catalogue.ts';
 import { isoTimestamp } from '../../_shared/dates.ts';
 import { noAttemptsLeftMessage, type QuizAttempts, retryWaitMessage } from '../../_shared/quiz.ts';
 import type { Config } from './config.ts';
-import type { Statements, Tx } from './db.ts';
+import type { Db, DbCaller, Statements, Tx } from './db.ts';
 import type { Caller } from './auth.ts';
 import { ApiError, pgError } from './errors.ts';
 
@@ -59,12 +59,25 @@ export async function quizAttempts(tx: Tx, quizId: string): Promise<QuizAttempts
   };
 }
 
+/**
+ * A quiz start or submission that the database refused, thrown out of the route's transaction,
+ * which rolls it back (nothing was written before it). The statement runs without a savepoint:
+ * SAVEPOINT and RELEASE were two more round trips on every start and submission for a rare refusal
+ * (issue 17); what the learner is told is read afterwards by attemptRefusal.
+ */
+export class AttemptFailed extends Error {
+  constructor(readonly quizId: string, override readonly cause: unknown) {
+    super('The quiz attempt was refused');
+  }
+}
+
 /** A start or a submission the quiz's maximum or wait refuses (55000 from the database): 409 with
- * what the learner can do, and Retry-After while waiting. Null for any other error. */
-export async function attemptRefusal(tx: Tx, quizId: string, error: unknown): Promise<ApiError | null> {
+ * what the learner can do, and Retry-After while waiting, read in a transaction of its own (the
+ * refused one is rolled back). Null for any other error. */
+export async function attemptRefusal(db: Db, caller: DbCaller, quizId: string, error: unknown): Promise<ApiError | null> {
   const pg = pgError(error);
   if (pg?.code !== '55000' || (pg.hint !== 'quiz_no_attempts_left' && pg.hint !== 'quiz_retry_wait')) return null;
-  const attempts = await quizAttempts(tx, quizId);
+  const attempts = await db.withCaller(caller, (tx) => quizAttempts(tx, quizId));
   if (pg.hint === 'quiz_no_attempts_left') return new ApiError(409, noAttemptsLeftMessage(attempts.max ?? attempts.used));
   // A running attempt that began within the wait (the wait is over now): the next start restarts it.
   if (attempts.nextAttemptAt == null) return new ApiError(409, MSG.attemptStartedInWait);
@@ -72,8 +85,14 @@ export async function attemptRefusal(tx: Tx, quizId: string, error: unknown): Pr
   return new ApiError(409, retryWaitMessage(attempts.nextAttemptAt), undefined, { 'Retry-After': String(seconds) });
 }
 
-/** An enrolment in the contract's shape, with its course and the certificate it earned (if any). */
-export async function readEnrollment(tx: Tx, id: string): Promise<Enrollment | null> {
+/**
+ * An enrolment in the contract's shape, with its course and the certificate it earned (if any): by
+ * its id, or as a learner's enrolment on a course (so that it can be sent with other statements).
+ */
+export async function readEnrollment(tx: Tx, id: string | { userId: string; courseId: string }): Promise<Enrollment | null> {
+  const which = typeof id === 'string'
+    ? tx`e.id = ${id}::uuid`
+    : tx`e.user_id = ${id.userId}::uuid and e.course_id = ${id.courseId}::uuid`;
   const [row] = await tx<Row[]>`
     select e.id, e.user_id, e.course_id, e.progress, e.completed, e.status::text as status, e.started_at,
            e.completed_at, e.last_accessed_module_id,
@@ -85,7 +104,7 @@ export async function readEnrollment(tx: Tx, id: string): Promise<Enrollment | n
              order by ct.cycle desc, ct.issued_at desc limit 1) as certificate_id
     from public.enrollments e
     left join public.courses c on c.id = e.course_id
-    where e.id = ${id}::uuid`;
+    where ${which}`;
   if (!row) return null;
   return {
     id: String(row.id),
@@ -118,21 +137,26 @@ export interface Access {
   enrollmentStatus: string | null;
 }
 
+/** A course: by its id, or as the course of a module or of a quiz. */
+export type CourseOf = string | { ofModule: string } | { ofQuiz: string };
+
 /**
  * What the caller may do with a course: see it, study its content, and their enrolment status.
- * The course is given by id, or as the course of a module, so that a module's route needs no
- * statement of its own to find it (a module the caller cannot see has no course: not visible).
+ * The course is given by id, or as the course of a module or a quiz, so that their routes need no
+ * statement of their own to find it (a module the caller cannot see has no course: not visible).
  */
-export async function access(tx: Tx, course: string | { ofModule: string }): Promise<Access> {
+export async function access(tx: Tx, course: CourseOf): Promise<Access> {
   const [row] = await accessQuery(tx, course);
   return toAccess(row);
 }
 
 /** The statement of `access`, not yet run (for a read that sends it with others). */
-export function accessQuery(tx: Statements, course: string | { ofModule: string }) {
+export function accessQuery(tx: Statements, course: CourseOf) {
   const courseId = typeof course === 'string'
     ? tx`${course}::uuid`
-    : tx`(select m.course_id from public.course_modules m where m.id = ${course.ofModule}::uuid)`;
+    : 'ofModule' in course
+    ? tx`(select m.course_id from public.course_modules m where m.id = ${course.ofModule}::uuid)`
+    : tx`(select m.course_id from public.quizzes q join public.course_modules m on m.id = q.module_id where q.id = ${course.ofQuiz}::uuid)`;
   return tx<Row[]>`
     with target as (select ${courseId} as id)
     select private.can_view_course(t.id) as visible,

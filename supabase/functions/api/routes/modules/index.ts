@@ -14,7 +14,7 @@ import { ApiError } from '../../lib/errors.ts';
 import { objectName, removeImages } from '../../lib/images.ts';
 import { pathId } from '../../lib/params.ts';
 import { guarded, moduleToChange, NOT_YOURS, notFound, replaceImage } from '../../lib/authoring.ts';
-import { access, MSG, quizAttempts, readEnrollment, refusal, type Row, userIdOf } from '../../lib/learning.ts';
+import { access, AttemptFailed, attemptRefusal, MSG, quizAttempts, readEnrollment, refusal, type Row, userIdOf } from '../../lib/learning.ts';
 import { readQuizOfModule } from '../quizzes/queries.ts';
 import { readModule, readModuleDetail, toModule, updateModule } from './queries.ts';
 import { openLearnerQuiz, upsertQuiz } from './quiz.ts';
@@ -151,7 +151,11 @@ export function moduleRoutes(config: Config, db: Db) {
   routes.get('/:id/quiz', async (c) => {
     const id = pathId(c, 'id', MSG.moduleNotFound);
     const caller = c.get('caller');
-    const result = await db.withCaller(caller.db, (tx): Promise<LearnerQuiz | ApiError> => openLearnerQuiz(tx, caller, id));
+    const result = await db.withCaller(caller.db, (tx): Promise<LearnerQuiz | ApiError> => openLearnerQuiz(tx, caller, id))
+      .catch(async (error) => {
+        if (!(error instanceof AttemptFailed)) throw error;
+        throw await attemptRefusal(db, caller.db, error.quizId, error.cause) ?? error.cause;
+      });
     if (result instanceof ApiError) throw result;
     return c.json(result);
   });

@@ -8,9 +8,10 @@ import type { Tx } from '../../lib/db.ts';
 import type { Caller } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { guarded } from '../../lib/authoring.ts';
-import { access, attemptRefusal, iso, MSG, quizAttempts, refusal, type Row } from '../../lib/learning.ts';
+import { access, AttemptFailed, iso, MSG, quizAttempts, refusal, type Row } from '../../lib/learning.ts';
 
-/** Opens the module's quiz for the caller: starts (or resumes) an attempt and serves its questions. */
+/** Opens the module's quiz for the caller: starts (or resumes) an attempt and serves its questions.
+ * A start the database refuses throws AttemptFailed. */
 export async function openLearnerQuiz(tx: Tx, caller: Caller, id: string): Promise<LearnerQuiz | ApiError> {
   // The quiz and the rights on its course in one pipeline.
   const [[quiz], rights] = await Promise.all([
@@ -27,17 +28,12 @@ export async function openLearnerQuiz(tx: Tx, caller: Caller, id: string): Promi
   if (!quiz.id) return new ApiError(404, MSG.quizNotFound);
   if (caller.kind !== 'user' || !rights.studiable) return refusal(caller, rights.enrollmentStatus, 'quiz');
   const quizId = String(quiz.id);
-  // The attempt first: beyond the quiz's maximum or within its wait nothing (no question) is served.
-  let attempt: Row;
-  try {
-    [attempt] = await tx.savepoint((sp) =>
-      sp<Row[]>`select a.id, a.started_at, now() as server_now from private.start_quiz_attempt(${quizId}::uuid) a`
-    );
-  } catch (error) {
-    const refused = await attemptRefusal(tx, quizId, error);
-    if (refused) return refused;
-    throw error;
-  }
+  // The attempt first: beyond the quiz's maximum or within its wait nothing (no question) is served
+  // (the refusal is thrown out of the transaction: see AttemptFailed).
+  const [attempt] = await tx<Row[]>`select a.id, a.started_at, now() as server_now from private.start_quiz_attempt(${quizId}::uuid) a`
+    .catch((error) => {
+      throw new AttemptFailed(quizId, error);
+    });
   // The questions, the standing and the history do not depend on each other: one pipeline.
   const [questions, attempts, [history]] = await Promise.all([
     tx<Row[]>`select * from private.quiz_questions_for_learner(${quizId}::uuid)`,

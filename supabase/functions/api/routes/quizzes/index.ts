@@ -10,7 +10,7 @@ import { jsonBody } from '../../lib/body.ts';
 import { ApiError, pgError } from '../../lib/errors.ts';
 import { pathId } from '../../lib/params.ts';
 import { NOT_YOURS, quizToChange } from '../../lib/authoring.ts';
-import { access, attemptRefusal, MSG, refusal, type Row } from '../../lib/learning.ts';
+import { access, AttemptFailed, attemptRefusal, MSG, refusal, type Row } from '../../lib/learning.ts';
 import { attemptResult, insertQuestion, readQuestion, readQuestions, readQuizForAttempt } from './queries.ts';
 
 export function quizRoutes(_config: Config, db: Db) {
@@ -26,26 +26,26 @@ export function quizRoutes(_config: Config, db: Db) {
       normalised[questionId.toLowerCase()] = [...new Set(Array.isArray(chosen) ? chosen : [chosen])].sort((a, b) => a - b);
     }
     const result = await db.withCaller(caller.db, async (tx): Promise<QuizResult | ApiError> => {
-      const quiz = await readQuizForAttempt(tx, id);
+      // The quiz and the rights on its course in one pipeline.
+      const [quiz, rights] = await Promise.all([readQuizForAttempt(tx, id), access(tx, { ofQuiz: id })]);
       if (!quiz) return new ApiError(404, MSG.quizNotFound);
-      const rights = await access(tx, String(quiz.courseId));
       if (!rights.visible) return new ApiError(404, MSG.quizNotFound);
       if (!rights.studiable) return refusal(caller, rights.enrollmentStatus, 'quiz');
-      let attempt: Row;
-      try {
-        [attempt] = await tx.savepoint((sp) =>
-          sp<Row[]>`select * from private.finish_quiz_attempt(${id}::uuid, ${sp.json(normalised)}, ${QUIZ_GRACE_SECONDS})`
-        );
-      } catch (error) {
-        const refused = await attemptRefusal(tx, id, error);
-        if (refused) return refused;
-        const pg = pgError(error);
-        if (pg?.hint === 'quiz_time_up') return new ApiError(400, MSG.timeUp);
-        if (pg?.hint === 'quiz_not_started') return new ApiError(400, MSG.notStarted);
-        if (pg?.code === '42501') return new ApiError(403, MSG.enrolToQuiz);
-        throw error;
-      }
+      // A refusal is thrown out of the transaction (AttemptFailed) and answered below.
+      const [attempt] = await tx<Row[]>`select * from private.finish_quiz_attempt(${id}::uuid, ${tx.json(normalised)}, ${QUIZ_GRACE_SECONDS})`
+        .catch((error) => {
+          throw new AttemptFailed(id, error);
+        });
       return await attemptResult(tx, caller.userId, quiz, attempt, normalised);
+    }).catch(async (error) => {
+      if (!(error instanceof AttemptFailed)) throw error;
+      const refused = await attemptRefusal(db, caller.db, id, error.cause);
+      if (refused) return refused;
+      const pg = pgError(error.cause);
+      if (pg?.hint === 'quiz_time_up') return new ApiError(400, MSG.timeUp);
+      if (pg?.hint === 'quiz_not_started') return new ApiError(400, MSG.notStarted);
+      if (pg?.code === '42501') return new ApiError(403, MSG.enrolToQuiz);
+      throw error.cause;
     });
     if (result instanceof ApiError) throw result;
     return c.json(result, 201);

@@ -60,15 +60,13 @@ export async function readQuizForAttempt(tx: Tx, id: string): Promise<Row | unde
  */
 export async function attemptResult(tx: Tx, userId: string, quiz: Row, attempt: Row, chosenAnswers: Record<string, number[]>): Promise<QuizResult> {
   const id = String(quiz.id);
-  const [review, attempts, [progress], [enrollment]] = await Promise.all([
+  const [review, attempts, [progress], enrollment] = await Promise.all([
     tx<Row[]>`select * from private.quiz_attempt_review(${String(attempt.id)}::uuid)`,
     quizAttempts(tx, id),
     tx<Row[]>`
     select p.completed from public.user_module_progress p
     where p.user_id = ${userId}::uuid and p.module_id = ${String(quiz.moduleId)}::uuid`,
-    tx<Row[]>`
-    select e.id from public.enrollments e
-    where e.user_id = ${userId}::uuid and e.course_id = ${String(quiz.courseId)}::uuid`,
+    readEnrollment(tx, { userId, courseId: String(quiz.courseId) }),
   ]);
   const score = Number(attempt.score);
   const maxScore = Number(attempt.maxScore);
@@ -111,6 +109,6 @@ export async function attemptResult(tx: Tx, userId: string, quiz: Row, attempt: 
     }),
     attempts,
     moduleCompleted: Boolean(progress?.completed),
-    enrollment: enrollment ? await readEnrollment(tx, String(enrollment.id)) : null,
+    enrollment,
   };
 }
