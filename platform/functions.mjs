@@ -20,13 +20,18 @@ const denoBin = path.join(repoRoot, 'node_modules', '.bin', 'deno');
  * @returns {Promise<{ url: string, tmpDir: string, stop: () => Promise<void> }>}
  */
 export async function startFunctions({
-  supabaseUrl, anonKey, serviceRoleKey, dbUrl, tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-fn-')), port = 0, preparedStatements = false, env = {}, log = (line) => process.stderr.write(line),
+  supabaseUrl, anonKey, serviceRoleKey, dbUrl, tmpDir: givenTmpDir, port = 0, preparedStatements = false, env = {}, log = (line) => process.stderr.write(line),
 }) {
   const listenPort = port || (await freePort());
   const functionDir = path.join(repoRoot, 'supabase', 'functions', 'api');
   // Writes only to its own temporary directory, as a hosted function may write only under /tmp
   // (the SCORM upload spools the zip there: docs/ARCHITECTURE.md).
+  const tmpDir = givenTmpDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'esl-fn-'));
   fs.mkdirSync(tmpDir, { recursive: true });
+  // A directory made here goes when the function stops; a given one is the caller's.
+  const removeTmp = () => {
+    if (givenTmpDir === undefined) fs.rmSync(tmpDir, { recursive: true, force: true });
+  };
   const child = spawn(
     denoBin,
     ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${tmpDir}`, '--config', path.join(functionDir, 'deno.json'), path.join(functionDir, 'index.ts')],
@@ -72,8 +77,12 @@ export async function startFunctions({
     stop: () =>
       new Promise((resolve) => {
         process.removeListener('exit', killOnExit);
-        if (exited) return resolve();
-        child.once('exit', () => resolve());
+        const done = () => {
+          removeTmp();
+          resolve();
+        };
+        if (exited) return done();
+        child.once('exit', done);
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 3000).unref();
       }),
