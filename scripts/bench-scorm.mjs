@@ -16,8 +16,8 @@ import { zipSync, strToU8 } from 'fflate';
 
 /** The issue's budget, in seconds. */
 export const SCORM_BUDGET_SECONDS = 30;
-/** What "bounded" means here: the peak may exceed the idle process by at most the zip twice over
- * (the request body, and the multipart copy the runtime may keep) plus a margin, never the unpacked size. */
+/** What "bounded" means here: the peak may exceed the idle process by the files in flight and the
+ * runtime's garbage, never the zip (it is spooled to a temporary file) nor the unpacked size. */
 export const SCORM_RSS_GROWTH_BUDGET = 200 * 1024 * 1024;
 
 /** A SCORM 1.2 package of `files` files totalling about `bytes` bytes (stored: random bytes do not compress). */
