@@ -27,6 +27,8 @@ export async function startFunctions({
   // Writes only to its own temporary directory, as a hosted function may write only under /tmp
   // (the SCORM upload spools the zip there: docs/ARCHITECTURE.md).
   const tmpDir = givenTmpDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'esl-fn-'));
+  // Emptied at start, as a new hosted instance's /tmp is: what a killed upload left goes.
+  fs.rmSync(tmpDir, { recursive: true, force: true });
   fs.mkdirSync(tmpDir, { recursive: true });
   // A directory made here goes when the function stops; a given one is the caller's.
   const removeTmp = () => {
