@@ -13,7 +13,8 @@ const denoBin = path.join(repoRoot, 'node_modules', '.bin', 'deno');
 /**
  * @param {{ supabaseUrl: string, anonKey: string, serviceRoleKey: string, dbUrl: string, tmpDir?: string, port?: number,
  *   preparedStatements?: boolean, env?: Record<string, string | undefined>, log?: (line: string) => void }} options
- *   tmpDir: the function's temporary directory (its TMPDIR, the only place it may write; absent: a new one)
+ *   tmpDir: the function's temporary directory (its TMPDIR, the only place it may write), emptied at start;
+ *   absent: a new one, removed at stop
  *   preparedStatements: only for a real Postgres (the embedded PGlite keeps every connection in one session)
  *   env: more of the function's environment (the SMTP settings and SITE_URL the platform gives it);
  *   an undefined value leaves the variable out
