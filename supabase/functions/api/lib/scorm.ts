@@ -61,11 +61,6 @@ export interface ZipSource {
   read(offset: number, length: number): Promise<Uint8Array>;
 }
 
-/** A zip already in memory (a small one, or a test's). */
-export function bytesSource(bytes: Uint8Array): ZipSource {
-  return { size: bytes.length, read: (offset, length) => Promise.resolve(bytes.subarray(offset, offset + length)) };
-}
-
 /**
  * A zip in an open file. Reads are queued, one at a time: seek and read are two steps on one handle,
  * and the upload workers read concurrently.
