@@ -94,6 +94,7 @@ export async function startPlatform(options = {}) {
         anonKey: keys.anonKey,
         serviceRoleKey: keys.serviceRoleKey,
         dbUrl: database.url,
+        tmpDir: path.join(dataDir, 'function-tmp'),
         preparedStatements: Boolean(databaseUrl),
         // A contract with the function's email delivery (docs/ARCHITECTURE.md). SMTP_USER, SMTP_PASS
         // and SMTP_SECURE only for a hosted server (undefined leaves them out of the child's environment).

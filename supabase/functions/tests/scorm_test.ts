@@ -302,6 +302,90 @@ test('over a lowered limit a package is 413 with its size and the limit, before 
   }
 });
 
+test('the zip is spooled to a temporary file, removed after a success, a refusal, a damaged file and a body over the limit', async () => {
+  const spool = await Deno.makeTempDir({ prefix: 'scorm-spool-test-' });
+  const tmpdir = Deno.env.get('TMPDIR');
+  // The upload's temporary file goes to the process's TMPDIR (hosted: /tmp), here one of its own.
+  Deno.env.set('TMPDIR', spool);
+  const left = async () => (await Array.fromAsync(Deno.readDir(spool))).map((e) => e.name);
+  const extra = await call('POST', `/api/courses/${courseId}/modules`, { token: instructor, body: { kind: 'scorm', title: 'Spooled package' } });
+  try {
+    // While the body streams in, the zip is in a file there, not in memory.
+    const bytes = scorm12Package();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let part = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (part++ === 0) return controller.enqueue(bytes.slice(0, 100));
+        await gate;
+        controller.enqueue(bytes.slice(100));
+        controller.close();
+      },
+    }, { highWaterMark: 0 });
+    const pending = uploadZip(extra.json.id, stream as unknown as Uint8Array, instructor);
+    for (let i = 0; i < 200 && (await left()).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    const during = await left();
+    release();
+    const stored = await pending;
+    assert.equal(stored.status, 201, stored.text);
+    assert.equal(during.length, 1);
+    assert.match(during[0], /^scorm-upload-.*\.zip$/);
+    assert.deepEqual(await left(), [], 'removed after a success');
+
+    const refused = await uploadZip(extra.json.id, malformed.noManifest(), instructor);
+    assert.equal(refused.status, 422);
+    assert.deepEqual(await left(), [], 'removed after a refusal');
+    const damaged = await uploadZip(extra.json.id, malformed.lyingHeader(), instructor);
+    assert.equal(damaged.status, 422);
+    assert.deepEqual(await left(), [], 'removed after a file failed to inflate');
+    const form = new FormData();
+    form.append('package', new File([scorm2004Package() as Uint8Array<ArrayBuffer>], 'casualty.zip', { type: 'application/zip' }));
+    assert.equal((await call('POST', `/api/modules/${extra.json.id}/scorm`, { token: instructor, raw: form })).status, 200);
+    assert.deepEqual(await left(), [], 'removed after a multipart upload');
+
+    assert.equal((await setLimit(1)).status, 200);
+    try {
+      const endless = countedBody();
+      const over = await uploadZip(extra.json.id, endless.stream as unknown as Uint8Array, instructor);
+      assert.equal(over.status, 413, over.text);
+      assert.equal(over.json.message, `The package is larger than 1 MB, the largest package this site accepts. ${ADVICE}`);
+      assert.deepEqual(await left(), [], 'removed after a body over the limit');
+    } finally {
+      assert.equal((await setLimit(200)).status, 200);
+    }
+  } finally {
+    if (tmpdir === undefined) Deno.env.delete('TMPDIR');
+    else Deno.env.set('TMPDIR', tmpdir);
+    await Deno.remove(spool, { recursive: true });
+    assert.equal((await call('DELETE', `/api/modules/${extra.json.id}`, { token: instructor })).status, 204);
+  }
+});
+
+test('a multipart body over 16 MB is 413, saying to send the zip as the body; the same zip as application/zip is read', async () => {
+  const extra = await call('POST', `/api/courses/${courseId}/modules`, { token: instructor, body: { kind: 'scorm', title: 'Large multipart package' } });
+  try {
+    const bytes = zipOf({
+      'imsmanifest.xml': (await import('./scorm_packages.ts')).scorm12Manifest('Large'),
+      'index_lms.html': '<p>Large</p>',
+      'media/clip.bin': crypto.getRandomValues(new Uint8Array(65536)).map((b, i) => b ^ (i & 255)),
+      'media/film.mp4': new Uint8Array(17 * MB).map((_, i) => (i * 7919) & 255),
+    }, { level: 0 });
+    const form = new FormData();
+    form.append('package', new File([bytes as Uint8Array<ArrayBuffer>], 'large.zip', { type: 'application/zip' }));
+    const multipart = await call('POST', `/api/modules/${extra.json.id}/scorm`, { token: instructor, raw: form });
+    assert.equal(multipart.status, 413, multipart.text.slice(0, 300));
+    const message = 'A package over 16 MB cannot be sent as multipart/form-data: send the .zip file itself as the body (Content-Type application/zip)';
+    assert.equal(multipart.json.message, message);
+    assert.equal(multipart.json.fields.package, message);
+    const raw = await uploadZip(extra.json.id, bytes, instructor);
+    assert.equal(raw.status, 201, raw.text.slice(0, 300));
+    assert.equal(raw.json.fileCount, 4);
+  } finally {
+    assert.equal((await call('DELETE', `/api/modules/${extra.json.id}`, { token: instructor })).status, 204);
+  }
+});
+
 test('a file bigger than Storage takes for one object (50 MB here) is 413 with its name, not a 500; nothing is kept', async () => {
   const extra = await call('POST', `/api/courses/${courseId}/modules`, { token: instructor, body: { kind: 'scorm', title: 'Video package' } });
   // Stored, not deflated: a zip of 51 MB that is no bomb.

@@ -47,9 +47,66 @@ const le16 = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8);
 const le32 = (b: Uint8Array, at: number) => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
 
 /** True when the bytes start as a zip does (a local file header, or the end record of an empty zip). */
-export function looksLikeZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 22 && bytes[0] === 0x50 && bytes[1] === 0x4b &&
+export function looksLikeZip(bytes: Uint8Array, size = bytes.length): boolean {
+  return size >= 22 && bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b &&
     ((bytes[2] === 3 && bytes[3] === 4) || (bytes[2] === 5 && bytes[3] === 6));
+}
+
+/**
+ * A zip read by offset, so a package is never held whole (docs/ARCHITECTURE.md): the upload is
+ * spooled to a temporary file and read from there. `read` may return fewer bytes at the end.
+ */
+export interface ZipSource {
+  size: number;
+  read(offset: number, length: number): Promise<Uint8Array>;
+}
+
+/**
+ * A zip in an open file. Reads are queued, one at a time: seek and read are two steps on one handle,
+ * and the upload workers read concurrently.
+ */
+export async function fileSource(file: Deno.FsFile): Promise<ZipSource> {
+  const size = (await file.stat()).size;
+  let queue: Promise<unknown> = Promise.resolve();
+  const readAt = async (offset: number, length: number): Promise<Uint8Array> => {
+    const wanted = Math.max(0, Math.min(length, size - offset));
+    const out = new Uint8Array(wanted);
+    await file.seek(offset, Deno.SeekMode.Start);
+    let at = 0;
+    while (at < wanted) {
+      const n = await file.read(out.subarray(at));
+      if (n === null) break;
+      at += n;
+    }
+    return at === wanted ? out : out.subarray(0, at);
+  };
+  return {
+    size,
+    read(offset, length) {
+      const result = queue.then(() => readAt(offset, length));
+      queue = result.catch(() => {});
+      return result;
+    },
+  };
+}
+
+/**
+ * Reads a region of the source through a window of at least `WINDOW` bytes, for walking records
+ * in order (the central directory) without holding it whole.
+ */
+function windowed(source: ZipSource, from: number, to: number) {
+  const WINDOW = 1024 * 1024;
+  let start = 0;
+  let buffer: Uint8Array = new Uint8Array();
+  return async (at: number, length: number): Promise<Uint8Array | null> => {
+    if (at < from || at + length > to) return null;
+    if (at < start || at + length > start + buffer.length) {
+      start = at;
+      buffer = await source.read(at, Math.min(to - at, Math.max(length, WINDOW)));
+      if (buffer.length < length) return null;
+    }
+    return buffer.subarray(at - start, at - start + length);
+  };
 }
 
 /** The entry's name as a safe relative path, or a refusal (absolute, `..`, a drive, control characters). */
@@ -70,20 +127,23 @@ function safePath(raw: string): string {
 }
 
 /** The central directory's entries, checked: no links, no encryption, within the limits. */
-export function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {
-  if (!looksLikeZip(bytes)) throw refuse(415, NOT_A_ZIP);
+export async function readCentralDirectory(source: ZipSource): Promise<ZipEntry[]> {
+  if (!looksLikeZip(await source.read(0, 4), source.size)) throw refuse(415, NOT_A_ZIP);
   // The end-of-central-directory record: 22 bytes plus a comment of up to 65,535.
+  const tailStart = Math.max(0, source.size - 22 - 65535);
+  const tail = await source.read(tailStart, source.size - tailStart);
   let end = -1;
-  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 65535); at--) {
-    if (le32(bytes, at) === 0x06054b50) {
+  for (let at = tail.length - 22; at >= 0; at--) {
+    if (le32(tail, at) === 0x06054b50) {
       end = at;
       break;
     }
   }
   if (end < 0) throw refuse(415, NOT_A_ZIP);
-  const count = le16(bytes, end + 10);
-  const dirSize = le32(bytes, end + 12);
-  const dirOffset = le32(bytes, end + 16);
+  const count = le16(tail, end + 10);
+  const dirSize = le32(tail, end + 12);
+  const dirOffset = le32(tail, end + 16);
+  end += tailStart;
   if (count === 0xffff || dirOffset === 0xffffffff) {
     throw refuse(413, `The package is too large to check (a ZIP64 archive): packages may hold at most ${MAX_FILES.toLocaleString('en-GB')} files`);
   }
@@ -95,20 +155,24 @@ export function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {
   const entries: ZipEntry[] = [];
   const seen = new Set<string>();
   let total = 0;
+  const directory = windowed(source, dirOffset, end);
   let at = dirOffset;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > end || le32(bytes, at) !== 0x02014b50) throw refuse(415, NOT_A_ZIP);
-    const madeBy = bytes[at + 5];
-    const flags = le16(bytes, at + 8);
-    const method = le16(bytes, at + 10);
-    const compressedSize = le32(bytes, at + 20);
-    const size = le32(bytes, at + 24);
-    const nameLength = le16(bytes, at + 28);
-    const extraLength = le16(bytes, at + 30);
-    const commentLength = le16(bytes, at + 32);
-    const external = le32(bytes, at + 38);
-    const offset = le32(bytes, at + 42);
-    const raw = decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    const fixed = await directory(at, 46);
+    if (!fixed || le32(fixed, 0) !== 0x02014b50) throw refuse(415, NOT_A_ZIP);
+    const madeBy = fixed[5];
+    const flags = le16(fixed, 8);
+    const method = le16(fixed, 10);
+    const compressedSize = le32(fixed, 20);
+    const size = le32(fixed, 24);
+    const nameLength = le16(fixed, 28);
+    const extraLength = le16(fixed, 30);
+    const commentLength = le16(fixed, 32);
+    const external = le32(fixed, 38);
+    const offset = le32(fixed, 42);
+    const nameBytes = await directory(at + 46, nameLength);
+    if (!nameBytes) throw refuse(415, NOT_A_ZIP);
+    const raw = decoder.decode(nameBytes);
     at += 46 + nameLength + extraLength + commentLength;
     const name = safePath(raw);
     // Unix (3) and macOS (19) keep the file mode in the high 16 bits: 0o120000 is a symbolic link.
@@ -141,23 +205,21 @@ export function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {
 }
 
 /**
- * Inflates one entry in chunks, calling `onChunk` per chunk; refuses as soon as the output passes the
- * size the directory declared (a lying header) or the data is damaged.
+ * Inflates one entry in chunks read from the source, calling `onChunk` per chunk (awaited, so a
+ * slow consumer holds back the reading); refuses as soon as the output passes the size the
+ * directory declared (a lying header) or the data is damaged.
  */
-export function inflateEntry(bytes: Uint8Array, entry: ZipEntry, onChunk: (chunk: Uint8Array) => void): number {
-  const local = entry.offset;
-  if (le32(bytes, local) !== 0x04034b50) throw refuse(415, NOT_A_ZIP);
-  const start = local + 30 + le16(bytes, local + 26) + le16(bytes, local + 28);
-  const data = bytes.subarray(start, start + entry.compressedSize);
-  if (data.length !== entry.compressedSize) throw refuse(415, NOT_A_ZIP);
+export async function inflateEntry(source: ZipSource, entry: ZipEntry, onChunk: (chunk: Uint8Array) => void | Promise<void>): Promise<number> {
+  const local = await source.read(entry.offset, 30);
+  if (local.length < 30 || le32(local, 0) !== 0x04034b50) throw refuse(415, NOT_A_ZIP);
+  const start = entry.offset + 30 + le16(local, 26) + le16(local, 28);
+  if (start + entry.compressedSize > source.size) throw refuse(415, NOT_A_ZIP);
   const damaged = () => refuse(422, `The package's file "${entry.name.slice(0, 120)}" is damaged or larger than its zip header says: ${REEXPORT}`);
-  if (entry.method === 0) {
-    if (entry.compressedSize !== entry.size) throw damaged();
-    onChunk(data);
-    return data.length;
-  }
+  if (entry.method === 0 && entry.compressedSize !== entry.size) throw damaged();
+  const STEP = 256 * 1024;
   let produced = 0;
   let failure: ApiError | null = null;
+  let pending: Uint8Array[] = [];
   const inflater = new Inflate((chunk) => {
     if (failure) return;
     produced += chunk.length;
@@ -165,15 +227,25 @@ export function inflateEntry(bytes: Uint8Array, entry: ZipEntry, onChunk: (chunk
       failure = damaged();
       return;
     }
-    onChunk(chunk);
+    pending.push(chunk);
   });
-  const STEP = 64 * 1024;
-  try {
-    for (let at = 0; at < data.length && !failure; at += STEP) {
-      inflater.push(data.subarray(at, Math.min(data.length, at + STEP)), at + STEP >= data.length);
+  for (let at = 0; at < entry.compressedSize && !failure; at += STEP) {
+    const data = await source.read(start + at, Math.min(STEP, entry.compressedSize - at));
+    if (data.length === 0) throw refuse(415, NOT_A_ZIP);
+    if (entry.method === 0) {
+      produced += data.length;
+      await onChunk(data);
+      continue;
     }
-  } catch {
-    throw damaged();
+    try {
+      inflater.push(data, at + STEP >= entry.compressedSize);
+    } catch {
+      throw damaged();
+    }
+    if (failure) break;
+    const ready = pending;
+    pending = [];
+    for (const chunk of ready) await onChunk(chunk);
   }
   if (failure) throw failure;
   if (produced !== entry.size) throw damaged();
@@ -181,10 +253,10 @@ export function inflateEntry(bytes: Uint8Array, entry: ZipEntry, onChunk: (chunk
 }
 
 /** The whole of one (small) entry. */
-function entryBytes(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
+async function entryBytes(source: ZipSource, entry: ZipEntry): Promise<Uint8Array> {
   const out = new Uint8Array(entry.size);
   let at = 0;
-  inflateEntry(bytes, entry, (chunk) => {
+  await inflateEntry(source, entry, (chunk) => {
     out.set(chunk, at);
     at += chunk.length;
   });
@@ -305,8 +377,8 @@ export function parseManifest(xml: string, files: Set<string>): Omit<CheckedPack
 }
 
 /** Every check of a package, from its central directory and manifest; nothing is inflated but the manifest. */
-export function checkPackage(bytes: Uint8Array): CheckedPackage {
-  const entries = readCentralDirectory(bytes);
+export async function checkPackage(source: ZipSource): Promise<CheckedPackage> {
+  const entries = await readCentralDirectory(source);
   const manifestEntry = entries.find((e) => e.name.toLowerCase() === 'imsmanifest.xml');
   if (!manifestEntry) {
     const nested = entries.find((e) => e.name.toLowerCase().endsWith('/imsmanifest.xml'));
@@ -320,7 +392,7 @@ export function checkPackage(bytes: Uint8Array): CheckedPackage {
     throw refuse(422, `The package has no imsmanifest.xml at its top level: ${REEXPORT}`);
   }
   if (manifestEntry.size > MAX_MANIFEST_BYTES) throw refuse(413, 'The package\'s imsmanifest.xml is larger than 8 MB');
-  const xml = new TextDecoder('utf-8').decode(entryBytes(bytes, manifestEntry));
+  const xml = new TextDecoder('utf-8').decode(await entryBytes(source, manifestEntry));
   const files = new Set(entries.map((e) => e.name));
   const parsed = parseManifest(xml, files);
   return { ...parsed, files: entries, unpackedBytes: entries.reduce((sum, e) => sum + e.size, 0) };
@@ -380,10 +452,11 @@ async function putObject(config: Config, name: string, label: string, body: Uint
 }
 
 /**
- * Unpacks every file under `prefix`, a few at a time, one file's bytes in memory per worker.
+ * Unpacks every file under `prefix`, a few at a time, reading each from the source as it goes; one
+ * file's bytes are in memory per worker (a file is at most Storage's per-object limit, else refused).
  * Returns the names stored; on failure removes what it stored and rethrows.
  */
-export async function unpackToStorage(config: Config, bytes: Uint8Array, pkg: CheckedPackage, prefix: string): Promise<string[]> {
+export async function unpackToStorage(config: Config, source: ZipSource, pkg: CheckedPackage, prefix: string): Promise<string[]> {
   const stored: string[] = [];
   let next = 0;
   let total = 0;
@@ -392,8 +465,8 @@ export async function unpackToStorage(config: Config, bytes: Uint8Array, pkg: Ch
     while (next < pkg.files.length && failure === null) {
       const entry = pkg.files[next++];
       const chunks: Uint8Array[] = [];
-      const size = inflateEntry(bytes, entry, (chunk) => {
-        // fflate reuses no buffers, but copy to be safe from a later push overwriting one.
+      const size = await inflateEntry(source, entry, (chunk) => {
+        // Copied: the chunk may be a view of a buffer reused by a later read.
         chunks.push(chunk.slice());
       });
       total += size;

@@ -11,7 +11,7 @@ import { ApiError, pgError } from '../../lib/errors.ts';
 import { pathId } from '../../lib/params.ts';
 import { moduleToChange, NOT_YOURS } from '../../lib/authoring.ts';
 import { MSG, type Row } from '../../lib/learning.ts';
-import { checkPackage, removeObjects, removePrefix, scormPublicUrl, unpackToStorage } from '../../lib/scorm.ts';
+import { checkPackage, fileSource, removeObjects, removePrefix, scormPublicUrl, unpackToStorage, type ZipSource } from '../../lib/scorm.ts';
 
 const NOT_SCORM = 'This module is not a SCORM package module: add a module of type "SCORM package" to upload one';
 const NO_PACKAGE = 'This module has no SCORM package yet';
@@ -64,40 +64,106 @@ async function readPackage(tx: Tx, id: string): Promise<Row | undefined> {
   return row;
 }
 
+/** A multipart body is parsed in memory (the body and the parsed file both): only this large. */
+const MULTIPART_MAX_MB = 16;
+const CHOOSE_ZIP = 'Choose a .zip file to upload';
+
+/** Writes all of `bytes` (a write may take only part). */
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+}
+
 /**
- * The zip's bytes: the raw body (a zip type or octet-stream) or the multipart field `package`.
- * Over the site's limit is 413 before the body is read whole (Content-Length, else as the stream
- * passes it), so memory stays within the limit. The raw body is the lighter path (one buffer, sized by
- * Content-Length; the web app sends that); multipart holds the body and the parsed file both for a while.
+ * Streams the raw body into `file`, refusing (413) as soon as it passes `maxBytes`, so neither the
+ * memory nor the disk holds more than the limit. Returns the bytes written.
  */
-async function readPackageBody(request: Request, maxMb: number): Promise<Uint8Array> {
+async function spoolBody(request: Request, file: Deno.FsFile, maxBytes: number, declared: number, tooLarge: (bytes: number | null) => ApiError): Promise<number> {
+  if (!request.body) return 0;
+  const reader = request.body.getReader();
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return size;
+      size += value.byteLength;
+      if (Number.isSafeInteger(declared) && size > declared) throw new ApiError(400, 'The body is longer than its Content-Length');
+      if (size > maxBytes) throw tooLarge(null);
+      await writeAll(file, value);
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Runs `use` on the uploaded zip, spooled to a temporary file and read from there by offset
+ * (docs/ARCHITECTURE.md: a hosted function has 256 MB of memory, less than a package may be). The
+ * zip is the raw body (a zip type or octet-stream; the web app sends that) or, up to
+ * MULTIPART_MAX_MB, the multipart field `package`. Over the site's limit is 413 before the body is
+ * read whole (Content-Length, else as the stream passes it). The file is removed however it ends.
+ */
+async function withPackageFile<T>(request: Request, maxMb: number, use: (source: ZipSource) => Promise<T>): Promise<T> {
   const type = request.headers.get('content-type') ?? '';
   const maxBytes = maxMb * 1024 * 1024;
   const tooLarge = (bytes: number | null) => {
     const message = scormTooLargeMessage(bytes, maxMb);
     return new ApiError(413, message, { package: message });
   };
+  const length = request.headers.get('content-length');
+  const declared = length === null || length.trim() === '' ? NaN : Number(length);
+  let form: File | null = null;
   if (ZIP_TYPES.test(type)) {
-    const bytes = await readBytes(request, maxBytes, tooLarge);
-    if (bytes.length === 0) throw new ApiError(400, 'Validation failed', { package: 'Choose a .zip file to upload' });
-    return bytes;
+    if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(declared);
+  } else if (/^multipart\/form-data\s*;/i.test(type)) {
+    form = await multipartPackage(request, type, maxMb, tooLarge);
+  } else {
+    const message = 'Send the package as a .zip file (application/zip) or as multipart/form-data with the field "package"';
+    throw new ApiError(415, message, { package: message });
   }
-  if (/^multipart\/form-data\s*;/i.test(type)) {
-    let raw: Uint8Array | null = await readBytes(request, maxBytes + MULTIPART_OVERHEAD, tooLarge);
-    let form: FormData;
+  const path = await Deno.makeTempFile({ prefix: 'scorm-upload-', suffix: '.zip' });
+  try {
+    const file = await Deno.open(path, { read: true, write: true });
     try {
-      form = await new Response(raw as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData();
-    } catch {
-      throw new ApiError(400, 'Invalid multipart body');
+      let size: number;
+      if (form) {
+        await writeAll(file, new Uint8Array(await form.arrayBuffer()));
+        size = form.size;
+        form = null;
+      } else {
+        size = await spoolBody(request, file, maxBytes, declared, tooLarge);
+      }
+      if (size === 0) throw new ApiError(400, 'Validation failed', { package: CHOOSE_ZIP });
+      return await use(await fileSource(file));
+    } finally {
+      file.close();
     }
-    raw = null; // the parsed file holds the bytes now
-    const file = form.get('package');
-    if (!(file instanceof File) || file.size === 0) throw new ApiError(400, 'Validation failed', { package: 'Choose a .zip file to upload' });
-    if (scormOverLimit(file.size, maxMb)) throw tooLarge(file.size);
-    return new Uint8Array(await file.arrayBuffer());
+  } finally {
+    await Deno.remove(path).catch((error) => console.error(`Removing ${path} failed:`, error));
   }
-  const message = 'Send the package as a .zip file (application/zip) or as multipart/form-data with the field "package"';
-  throw new ApiError(415, message, { package: message });
+}
+
+/** The multipart field `package`, the body read in memory up to MULTIPART_MAX_MB (or the site's limit if lower). */
+async function multipartPackage(request: Request, type: string, maxMb: number, tooLarge: (bytes: number | null) => ApiError): Promise<File> {
+  const limit = maxMb * 1024 * 1024 + MULTIPART_OVERHEAD;
+  const cap = Math.min(limit, MULTIPART_MAX_MB * 1024 * 1024);
+  const refuse = (declared: number | null) => {
+    if (declared === null ? cap === limit : declared > limit) return tooLarge(declared);
+    const message = `A package over ${MULTIPART_MAX_MB} MB cannot be sent as multipart/form-data: send the .zip file itself as the body (Content-Type application/zip)`;
+    return new ApiError(413, message, { package: message });
+  };
+  let raw: Uint8Array | null = await readBytes(request, cap, refuse);
+  let form: FormData;
+  try {
+    form = await new Response(raw as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw new ApiError(400, 'Invalid multipart body');
+  }
+  raw = null; // the parsed file holds the bytes now
+  const file = form.get('package');
+  if (!(file instanceof File) || file.size === 0) throw new ApiError(400, 'Validation failed', { package: CHOOSE_ZIP });
+  if (scormOverLimit(file.size, maxMb)) throw tooLarge(file.size);
+  return file;
 }
 
 export function scormRoutes(routes: Hono<Env>, config: Config, db: Db) {
@@ -106,11 +172,12 @@ export function scormRoutes(routes: Hono<Env>, config: Config, db: Db) {
     const id = pathId(c, 'id', MSG.moduleNotFound);
     // The right first, so nobody but an author makes the server read (or check) a large body.
     const current = await db.withCaller(caller.db, (tx) => scormModuleToChange(tx, id, caller.userId));
-    const bytes = await readPackageBody(c.req.raw, current.maxMb);
-    const pkg = checkPackage(bytes);
     const revision = current.revision + 1;
     const prefix = `${id}/${revision}/`;
-    const stored = await unpackToStorage(config, bytes, pkg, prefix);
+    const [pkg, stored] = await withPackageFile(c.req.raw, current.maxMb, async (source) => {
+      const pkg = await checkPackage(source);
+      return [pkg, await unpackToStorage(config, source, pkg, prefix)] as const;
+    });
     let replaced: string | null;
     let row: Row;
     try {

@@ -25,8 +25,8 @@ export function useScormPackage(moduleId: string) {
 export function useUploadScormPackage(courseId: string, moduleId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    // The zip as the raw body, not multipart: the server reads it into one buffer sized by its
-    // Content-Length (and refuses an over-size one before reading it).
+    // The zip as the raw body, not multipart: the server streams it to a temporary file (and
+    // refuses an over-size one by its Content-Length before reading it); multipart only to 16 MB.
     mutationFn: (file: File) => api.post<ScormPackage>(`/modules/${moduleId}/scorm`, file.slice(0, file.size, 'application/zip')),
     onSuccess: async (pkg) => {
       queryClient.setQueryData(scormKey(moduleId), pkg);
