@@ -2,6 +2,55 @@
 
 SET local check_function_bodies = off;
 
+CREATE OR REPLACE FUNCTION private.team_member_record (
+  p_person uuid
+)
+  RETURNS TABLE (
+    user_id      uuid,
+    username     text,
+    name         text,
+    unit_id      uuid,
+    unit_name    text,
+    direct       boolean,
+    required     jsonb,
+    completions  jsonb,
+    certificates jsonb
+  )
+  LANGUAGE sql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  SET jit TO 'off'
+  AS $function$
+  select r.user_id, r.username, r.name, r.unit_id, r.unit_name, r.direct,
+         coalesce((
+           select jsonb_agg(jsonb_build_object(
+                    'courseId', st.course_id, 'courseTitle', st.course_title, 'status', st.status,
+                    'dueAt', st.due_at, 'progress', st.progress)
+                  order by private.required_training_status_rank(st.status), st.due_at nulls last, st.course_title)
+           from private.required_training_status(r.user_id) st
+         ), '[]'::jsonb),
+         coalesce((
+           select jsonb_agg(jsonb_build_object(
+                    'courseId', e.course_id, 'courseTitle', c.title, 'completedAt', e.completed_at)
+                  order by e.completed_at desc, c.title)
+           from public.enrollments e
+           join public.courses c on c.id = e.course_id
+           where e.user_id = r.user_id and e.completed
+         ), '[]'::jsonb),
+         coalesce((
+           select jsonb_agg(jsonb_build_object(
+                    'id', ct.id, 'courseId', ct.course_id, 'courseTitle', ct.course_title,
+                    'issuedAt', ct.issued_at, 'expiresAt', ct.expires_at,
+                    'state', private.certificate_state(ct.expires_at, ct.revoked_at))
+                  order by ct.issued_at desc, ct.id)
+           from public.certificates ct
+           where ct.user_id = r.user_id
+         ), '[]'::jsonb)
+  from private.team_reports() r
+  where r.user_id = p_person
+$function$;
+
 CREATE OR REPLACE FUNCTION private.team_members (
   p_unit_id uuid    DEFAULT NULL::uuid,
   p_status  text    DEFAULT NULL::text,
@@ -29,6 +78,7 @@ CREATE OR REPLACE FUNCTION private.team_members (
   STABLE
   SECURITY DEFINER
   SET search_path TO ''
+  SET jit TO 'off'
   AS $function$
 #variable_conflict use_column
 declare
@@ -97,6 +147,28 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.team_reports()
+  RETURNS TABLE (
+    user_id   uuid,
+    username  text,
+    name      text,
+    unit_id   uuid,
+    unit_name text,
+    direct    boolean
+  )
+  LANGUAGE sql
+  STABLE
+  SECURITY DEFINER
+  ROWS 40
+  SET search_path TO ''
+  AS $function$
+  select p.id, p.username, p.name, u.id, u.name, p.manager_id is not distinct from (select auth.uid())
+  from private.managed_person_ids() m(id)
+  join public.profiles p on p.id = m.id
+  left join public.units u on u.id = p.unit_id
+  where p.deactivated_at is null
+$function$;
+
 CREATE OR REPLACE FUNCTION private.team_status_counts (
   p_people uuid[]
 )
@@ -110,9 +182,10 @@ CREATE OR REPLACE FUNCTION private.team_status_counts (
   LANGUAGE plpgsql
   STABLE
   SECURITY DEFINER
+  ROWS 40
   SET search_path TO ''
   SET work_mem TO '64MB'
-  SET enable_nestloop TO 'on'
+  SET enable_nestloop TO 'off'
   SET enable_mergejoin TO 'on'
   SET enable_sort TO 'on'
   SET jit TO 'off'
@@ -158,6 +231,7 @@ CREATE OR REPLACE FUNCTION private.team_summary()
   STABLE
   SECURITY DEFINER
   SET search_path TO ''
+  SET jit TO 'off'
   AS $function$
   with r as materialized (
     select t.user_id, t.direct from private.team_reports() t
