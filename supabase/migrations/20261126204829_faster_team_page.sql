@@ -185,7 +185,7 @@ CREATE OR REPLACE FUNCTION private.team_status_counts (
   ROWS 40
   SET search_path TO ''
   SET work_mem TO '64MB'
-  SET enable_nestloop TO 'off'
+  SET enable_nestloop TO 'on'
   SET enable_mergejoin TO 'on'
   SET enable_sort TO 'on'
   SET jit TO 'off'
@@ -197,7 +197,7 @@ begin
   foreach v_rewrite slice 1 in array array[
     ['($1::uuid is null or p.id = $1)', 'p.id = any ($1)'],
     ['($1::uuid is null or ct.user_id = $1)', 'ct.user_id = any ($1)'],
-    ['($1::uuid is null or en.user_id = $1)', 'en.user_id = any ($1)'],
+    ['($1::uuid is null or en.user_id = $1)', 'true'],
     ['ct.course_id = any ((select array_agg(r.course_id) from rules r)::uuid[])', 'ct.course_id = any ($7)'],
     ['en.course_id = any ((select array_agg(rc.course_id) from rules rc)::uuid[])', 'en.course_id = any ($7)']
   ] loop
