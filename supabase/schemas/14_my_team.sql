@@ -4,6 +4,7 @@
 -- (private.managed_person_ids in 00_foundations_and_roles.sql). These functions give the caller,
 -- and only the caller, their own reports:
 -- * private.team_reports: the caller's active reports with unit and whether they report directly;
+-- * private.team_status_counts: THE status rule over a set of people, counted per person;
 -- * private.team_summary: how many people, how many with something overdue or due soon;
 -- * private.team_members: each report with unit, required-training status counts, certificates
 --   expiring within 60 days and the last activity, filtered and paged (and the CSV export);
@@ -19,6 +20,7 @@
 -- person, their enrolments and certificates are found by an index whose first column is the person
 -- (profiles_manager_idx finds the reports). One status call per report cost about 3 ms of Postgres
 -- CPU each (planning the rule for one person); the set-based call plans it once (docs/PERFORMANCE.md).
+-- The drill-down (one person) still calls private.required_training_status for that person.
 -- Deactivated people are left out, as in compliance.
 
 -- ---------------------------------------------------------------------------
