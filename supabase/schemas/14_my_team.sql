@@ -4,6 +4,7 @@
 -- (private.managed_person_ids in 00_foundations_and_roles.sql). These functions give the caller,
 -- and only the caller, their own reports:
 -- * private.team_reports: the caller's active reports with unit and whether they report directly;
+-- * private.team_status_counts: THE status rule over a set of people, counted per person;
 -- * private.team_summary: how many people, how many with something overdue or due soon;
 -- * private.team_members: each report with unit, required-training status counts, certificates
 --   expiring within 60 days and the last activity, filtered and paged (and the CSV export);
@@ -12,13 +13,15 @@
 --
 -- They are security definer because a manager may not read their reports' quiz attempts (the last
 -- activity reads them); each starts from private.managed_person_ids(), so it returns nothing of
--- anyone outside the caller's reports. Statuses come from THE status rule,
--- private.required_training_status, called for one person at a time by primary key (it never
--- scans profiles for such a call), and only for the people of the page unless a status filter
--- needs them all (about 1 ms a person: a team of 20 answers in 15 to 20 ms, one of 240 in about a
--- quarter of a second, with 100,000 people on the platform). Deactivated people are left out, as
--- in compliance. Every read per person is by an index whose first column is the person
--- (profiles_manager_idx finds the reports).
+-- anyone outside the caller's reports. Statuses come from THE status rule
+-- (private.required_training_states_query in 07_mandatory_training_and_compliance.sql), worked out
+-- for all the people needed in one statement by private.team_status_counts: the whole team for the
+-- summary, the page's people for the list unless a status filter needs every chosen person. Each
+-- person, their enrolments and certificates are found by an index whose first column is the person
+-- (profiles_manager_idx finds the reports). One status call per report cost about 3 ms of Postgres
+-- CPU each (planning the rule for one person); the set-based call plans it once (docs/PERFORMANCE.md).
+-- The drill-down (one person) still calls private.required_training_status for that person.
+-- Deactivated people are left out, as in compliance.
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -34,7 +37,7 @@ returns table(
   unit_name text,
   direct boolean
 )
-language sql stable security definer
+language sql stable security definer rows 40
 set search_path = ''
 as $$
   select p.id, p.username, p.name, u.id, u.name, p.manager_id is not distinct from (select auth.uid())
@@ -48,6 +51,65 @@ comment on function private.team_reports() is
 revoke all on function private.team_reports() from public;
 grant execute on function private.team_reports() to authenticated, service_role;
 
+-- THE status rule (private.required_training_states_query in 07_mandatory_training_and_compliance.sql)
+-- for a set of people in one statement, counted per person, planned once for the set rather than once
+-- per person (about 3 ms each). Its one-person filters ($1) are rewritten: the person and their
+-- certificates become "any of these people"; the enrolments' filter is dropped, as the join on person
+-- and course finds each by its key (with "any of these people" there, each of its probes read every
+-- listed person's enrolments of the course: 2.3 s for 331 people). The required courses of enrolments
+-- and certificates are given as values ($7, every course of a rule; the joins keep only the rule's
+-- own): computed inside the statement, the planner cannot tell that they have tens of thousands of
+-- enrolments and read them all by course (110 ms for 19 people). Its own scope still applies (only
+-- people the caller may see). Raises if the rule's text no longer has these filters.
+create function private.team_status_counts(p_people uuid[])
+returns table(
+  user_id uuid,
+  overdue integer,
+  due_soon integer,
+  in_progress integer,
+  done integer
+)
+language plpgsql stable security definer rows 40
+set search_path = ''
+set work_mem = '64MB'
+set enable_nestloop = on
+set enable_mergejoin = on
+set enable_sort = on
+set jit = off
+as $$
+declare
+  v_query text := private.required_training_states_query();
+  v_rewrite text[];
+begin
+  foreach v_rewrite slice 1 in array array[
+    ['($1::uuid is null or p.id = $1)', 'p.id = any ($1)'],
+    ['($1::uuid is null or ct.user_id = $1)', 'ct.user_id = any ($1)'],
+    ['($1::uuid is null or en.user_id = $1)', 'true'],
+    ['ct.course_id = any ((select array_agg(r.course_id) from rules r)::uuid[])', 'ct.course_id = any ($7)'],
+    ['en.course_id = any ((select array_agg(rc.course_id) from rules rc)::uuid[])', 'en.course_id = any ($7)']
+  ] loop
+    if strpos(v_query, v_rewrite[1]) = 0 then
+      raise exception 'private.required_training_states_query() no longer reads %', v_rewrite[1];
+    end if;
+    v_query := replace(v_query, v_rewrite[1], v_rewrite[2]);
+  end loop;
+  return query execute v_query || $q$
+    select st.user_id,
+           (count(*) filter (where st.status = 'overdue'))::integer,
+           (count(*) filter (where st.status = 'due-soon'))::integer,
+           (count(*) filter (where st.status = 'in-progress'))::integer,
+           (count(*) filter (where st.status = 'done'))::integer
+    from statuses st
+    group by st.user_id $q$
+    using p_people, null::public.service_code, null::public.user_role, null::uuid, null::uuid, null::uuid,
+          array(select distinct r.course_id from public.required_training r);
+end;
+$$;
+comment on function private.team_status_counts(uuid[]) is
+  'THE status rule over the given people (those the caller may see) in one statement: per person with required training, how many courses are overdue, due soon, in progress, done.';
+revoke all on function private.team_status_counts(uuid[]) from public;
+grant execute on function private.team_status_counts(uuid[]) to authenticated, service_role;
+
 create function private.team_summary()
 returns table(
   people bigint,
@@ -58,7 +120,11 @@ returns table(
 )
 language sql stable security definer
 set search_path = ''
+set jit = off
 as $$
+  with r as materialized (
+    select t.user_id, t.direct from private.team_reports() t
+  )
   select count(*),
          count(*) filter (where r.direct),
          count(*) filter (where s.overdue > 0),
@@ -70,14 +136,8 @@ as $$
              and not exists (select 1 from public.certificates n
                              where n.user_id = c.user_id and n.course_id = c.course_id
                                and n.revoked_at is null and n.issued_at > c.issued_at)))
-  from private.team_reports() r
-  cross join lateral (
-    select (count(*) filter (where st.status = 'overdue'))::integer as overdue,
-           (count(*) filter (where st.status = 'due-soon'))::integer as due_soon,
-           (count(*) filter (where st.status = 'in-progress'))::integer as in_progress,
-           (count(*) filter (where st.status = 'done'))::integer as done
-    from private.required_training_status(r.user_id) st
-  ) s
+  from r
+  left join private.team_status_counts(array(select r2.user_id from r r2)) s on s.user_id = r.user_id
 $$;
 comment on function private.team_summary() is
   'The caller''s team in figures: people, direct reports, people with something overdue, due soon, or a certificate expiring within 60 days.';
@@ -109,6 +169,7 @@ returns table(
 )
 language plpgsql stable security definer
 set search_path = ''
+set jit = off
 as $$
 #variable_conflict use_column
 declare
@@ -127,23 +188,23 @@ begin
       and (v_search is null or strpos(lower(r.name), v_search) > 0 or strpos(lower(r.username), v_search) > 0)
   ),
   -- Without a status filter only the page's people are judged; with one, every chosen person is.
+  counted as materialized (
+    select k.* from private.team_status_counts(
+      case when p_status is null
+           then array(select c.user_id from chosen c
+                      order by c.unit_name nulls last, c.unit_id, c.name, c.user_id
+                      limit v_limit offset v_offset)
+           else array(select c.user_id from chosen c) end) k
+  ),
   judged as (
-    select c.*, s.overdue, s.due_soon, s.in_progress, s.done, count(*) over () as total
+    select c.*, coalesce(k.overdue, 0) as overdue, coalesce(k.due_soon, 0) as due_soon,
+           coalesce(k.in_progress, 0) as in_progress, coalesce(k.done, 0) as done,
+           count(*) over () as total
     from chosen c
-    cross join lateral (
-        select (count(*) filter (where st.status = 'overdue'))::integer as overdue,
-               (count(*) filter (where st.status = 'due-soon'))::integer as due_soon,
-               (count(*) filter (where st.status = 'in-progress'))::integer as in_progress,
-               (count(*) filter (where st.status = 'done'))::integer as done
-        from private.required_training_status(c.user_id) st
-      ) s
-    where p_status is not null
-      and case p_status when 'overdue' then s.overdue when 'due-soon' then s.due_soon
-                        when 'in-progress' then s.in_progress else s.done end > 0
-    union all
-    select c.*, null, null, null, null, count(*) over ()
-    from chosen c
+    left join counted k on k.user_id = c.user_id
     where p_status is null
+       or case p_status when 'overdue' then k.overdue when 'due-soon' then k.due_soon
+                        when 'in-progress' then k.in_progress else k.done end > 0
   ),
   paged as (
     select j.* from judged j
@@ -151,8 +212,7 @@ begin
     limit v_limit offset v_offset
   )
   select pg.user_id, pg.username, pg.name, pg.unit_id, pg.unit_name, pg.direct,
-         coalesce(pg.overdue, s.overdue), coalesce(pg.due_soon, s.due_soon),
-         coalesce(pg.in_progress, s.in_progress), coalesce(pg.done, s.done),
+         pg.overdue, pg.due_soon, pg.in_progress, pg.done,
          coalesce(cert.expiring, 0)::integer, cert.next_expiry,
          greatest(
            (select max(ump.updated_at) from public.user_module_progress ump where ump.user_id = pg.user_id),
@@ -163,14 +223,6 @@ begin
          ),
          pg.total
   from paged pg
-  left join lateral (
-    select (count(*) filter (where st.status = 'overdue'))::integer as overdue,
-           (count(*) filter (where st.status = 'due-soon'))::integer as due_soon,
-           (count(*) filter (where st.status = 'in-progress'))::integer as in_progress,
-           (count(*) filter (where st.status = 'done'))::integer as done
-    from private.required_training_status(pg.user_id) st
-    where pg.overdue is null
-  ) s on true
   left join lateral (
     -- The current (latest, unrevoked) certificate of each course, when it expires within 60 days.
     select count(*) as expiring, min(cur.expires_at) as next_expiry
@@ -204,6 +256,7 @@ returns table(
 )
 language sql stable security definer
 set search_path = ''
+set jit = off
 as $$
   select r.user_id, r.username, r.name, r.unit_id, r.unit_name, r.direct,
          coalesce((
