@@ -4,7 +4,7 @@
 -- (private.managed_person_ids in 00_foundations_and_roles.sql). These functions give the caller,
 -- and only the caller, their own reports:
 -- * private.team_reports: the caller's active reports with unit and whether they report directly;
--- * private.team_status_counts: THE status rule over a set of people, counted per person;
+-- * private.team_status_counts: each report's required courses counted by status (kept counts);
 -- * private.team_summary: how many people, how many with something overdue or due soon;
 -- * private.team_members: each report with unit, required-training status counts, certificates
 --   expiring within 60 days and the last activity, filtered and paged (and the CSV export);
@@ -13,14 +13,14 @@
 --
 -- They are security definer because a manager may not read their reports' quiz attempts (the last
 -- activity reads them); each starts from private.managed_person_ids(), so it returns nothing of
--- anyone outside the caller's reports. Statuses come from THE status rule
--- (private.required_training_states_query in 07_mandatory_training_and_compliance.sql), worked out
--- for all the people needed in one statement by private.team_status_counts: the whole team for the
--- summary, the page's people for the list unless a status filter needs every chosen person. Each
+-- anyone outside the caller's reports. Statuses are THE status rule's
+-- (private.required_training_states_query in 07_mandatory_training_and_compliance.sql), counted per
+-- person and kept per organisation with its compliance summary (20_compliance_summary_counts.sql):
+-- a page reads its people's counts after checking the organisation's kept data is current, rather
+-- than running the rule (planning it alone cost about 5 ms a page: docs/PERFORMANCE.md). Each
 -- person, their enrolments and certificates are found by an index whose first column is the person
--- (profiles_manager_idx finds the reports). One status call per report cost about 3 ms of Postgres
--- CPU each (planning the rule for one person); the set-based call plans it once (docs/PERFORMANCE.md).
--- The drill-down (one person) still calls private.required_training_status for that person.
+-- (profiles_manager_idx finds the reports). The drill-down (one person) still calls
+-- private.required_training_status for that person.
 -- Deactivated people are left out, as in compliance.
 
 -- ---------------------------------------------------------------------------
@@ -51,16 +51,13 @@ comment on function private.team_reports() is
 revoke all on function private.team_reports() from public;
 grant execute on function private.team_reports() to authenticated, service_role;
 
--- THE status rule (private.required_training_states_query in 07_mandatory_training_and_compliance.sql)
--- for a set of people in one statement, counted per person, planned once for the set rather than once
--- per person (about 3 ms each). Its one-person filters ($1) are rewritten: the person and their
--- certificates become "any of these people"; the enrolments' filter is dropped, as the join on person
--- and course finds each by its key (with "any of these people" there, each of its probes read every
--- listed person's enrolments of the course: 2.3 s for 331 people). The required courses of enrolments
--- and certificates are given as values ($7, every course of a rule; the joins keep only the rule's
--- own): computed inside the statement, the planner cannot tell that they have tens of thousands of
--- enrolments and read them all by course (110 ms for 19 people). Its own scope still applies (only
--- people the caller may see). Raises if the rule's text no longer has these filters.
+-- Each given person's required courses counted by status, as THE status rule gives them: read from
+-- the counts kept for the caller's organisation (private.compliance_person_counts, computed again
+-- first when out of date, as the kept compliance summary is: 20_compliance_summary_counts.sql), as
+-- every report is of their manager's organisation (13_organisations.sql). Running the rule on each
+-- request cost about 17 ms of Postgres CPU a page, mostly planning it (docs/PERFORMANCE.md). In a
+-- transaction of one snapshot (not read committed) nothing can be kept, so the rule runs for the
+-- organisation. Not granted: only team_summary and team_members call it, with the caller's reports.
 create function private.team_status_counts(p_people uuid[])
 returns table(
   user_id uuid,
@@ -69,46 +66,41 @@ returns table(
   in_progress integer,
   done integer
 )
-language plpgsql stable security definer rows 40
+language plpgsql volatile security definer rows 40
 set search_path = ''
-set work_mem = '64MB'
-set enable_nestloop = on
-set enable_mergejoin = on
-set enable_sort = on
 set jit = off
 as $$
+#variable_conflict use_column
 declare
-  v_query text := private.required_training_states_query();
-  v_rewrite text[];
+  v_organisation uuid := private.current_organisation_id();
 begin
-  foreach v_rewrite slice 1 in array array[
-    ['($1::uuid is null or p.id = $1)', 'p.id = any ($1)'],
-    ['($1::uuid is null or ct.user_id = $1)', 'ct.user_id = any ($1)'],
-    ['($1::uuid is null or en.user_id = $1)', 'true'],
-    ['ct.course_id = any ((select array_agg(r.course_id) from rules r)::uuid[])', 'ct.course_id = any ($7)'],
-    ['en.course_id = any ((select array_agg(rc.course_id) from rules rc)::uuid[])', 'en.course_id = any ($7)']
-  ] loop
-    if strpos(v_query, v_rewrite[1]) = 0 then
-      raise exception 'private.required_training_states_query() no longer reads %', v_rewrite[1];
-    end if;
-    v_query := replace(v_query, v_rewrite[1], v_rewrite[2]);
-  end loop;
-  return query execute v_query || $q$
-    select st.user_id,
-           (count(*) filter (where st.status = 'overdue'))::integer,
-           (count(*) filter (where st.status = 'due-soon'))::integer,
-           (count(*) filter (where st.status = 'in-progress'))::integer,
-           (count(*) filter (where st.status = 'done'))::integer
-    from statuses st
-    group by st.user_id $q$
-    using p_people, null::public.service_code, null::public.user_role, null::uuid, null::uuid, null::uuid,
-          array(select distinct r.course_id from public.required_training r);
+  if v_organisation is null or cardinality(p_people) = 0 then
+    return;
+  end if;
+  if current_setting('transaction_isolation') <> 'read committed' then
+    return query
+      select st.user_id,
+             (count(*) filter (where st.status = 'overdue'))::integer,
+             (count(*) filter (where st.status = 'due-soon'))::integer,
+             (count(*) filter (where st.status = 'in-progress'))::integer,
+             (count(*) filter (where st.status = 'done'))::integer
+      from private.required_training_states(null, null, null, null, v_organisation, null) st
+      where st.user_id = any (p_people)
+      group by st.user_id;
+    return;
+  end if;
+  if not private.compliance_summary_is_current(v_organisation) then
+    perform private.refresh_compliance_summary(v_organisation);
+  end if;
+  return query
+    select k.user_id, k.overdue, k.due_soon, k.in_progress, k.done
+    from private.compliance_person_counts k
+    where k.organisation_id = v_organisation and k.user_id = any (p_people);
 end;
 $$;
 comment on function private.team_status_counts(uuid[]) is
-  'THE status rule over the given people (those the caller may see) in one statement: per person with required training, how many courses are overdue, due soon, in progress, done.';
+  'For team_summary and team_members: per given person of the caller''s organisation with required training, how many courses are overdue, due soon, in progress, done (the kept counts of THE status rule, refreshed first when out of date).';
 revoke all on function private.team_status_counts(uuid[]) from public;
-grant execute on function private.team_status_counts(uuid[]) to authenticated, service_role;
 
 create function private.team_summary()
 returns table(
@@ -118,7 +110,7 @@ returns table(
   due_soon bigint,
   expiring bigint
 )
-language sql stable security definer
+language sql volatile security definer
 set search_path = ''
 set jit = off
 as $$
@@ -167,7 +159,7 @@ returns table(
   last_activity_at timestamp with time zone,
   total bigint
 )
-language plpgsql stable security definer
+language plpgsql volatile security definer
 set search_path = ''
 set jit = off
 as $$
