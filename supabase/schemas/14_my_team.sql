@@ -5,6 +5,8 @@
 -- and only the caller, their own reports:
 -- * private.team_reports: the caller's active reports with unit and whether they report directly;
 -- * private.team_status_counts: each report's required courses counted by status (kept counts);
+-- * private.team_page: the page in one statement (figures, units, the page of reports), which
+--   private.team_summary and private.team_members (also the CSV export) read;
 -- * private.team_summary: how many people, how many with something overdue or due soon;
 -- * private.team_members: each report with unit, required-training status counts, certificates
 --   expiring within 60 days and the last activity, filtered and paged (and the CSV export);
@@ -102,6 +104,125 @@ comment on function private.team_status_counts(uuid[]) is
   'For team_summary and team_members: per given person of the caller''s organisation with required training, how many courses are overdue, due soon, in progress, done (the kept counts of THE status rule, refreshed first when out of date).';
 revoke all on function private.team_status_counts(uuid[]) from public;
 
+-- The whole "My team" page in one statement, from one walk of the manager chain: a first row (no
+-- user_id) with the team in figures and its units, then the page of reports. The three statements
+-- it replaced walked the chain once each (about 0.9 ms each at national size: docs/PERFORMANCE.md).
+create function private.team_page(
+  p_unit_id uuid default null,
+  p_status text default null,
+  p_search text default null,
+  p_limit integer default 20,
+  p_offset integer default 0
+)
+returns table(
+  user_id uuid,
+  username text,
+  name text,
+  unit_id uuid,
+  unit_name text,
+  direct boolean,
+  overdue integer,
+  due_soon integer,
+  in_progress integer,
+  done integer,
+  expiring_certificates integer,
+  next_expiry timestamp with time zone,
+  last_activity_at timestamp with time zone,
+  total bigint,
+  team_people bigint,
+  team_direct bigint,
+  team_overdue bigint,
+  team_due_soon bigint,
+  team_expiring bigint,
+  team_units jsonb
+)
+language plpgsql volatile security definer
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+declare
+  v_search text := nullif(lower(btrim(coalesce(p_search, ''))), '');
+  v_limit integer := least(greatest(coalesce(p_limit, 20), 0), 100000);
+  v_offset integer := greatest(coalesce(p_offset, 0), 0);
+begin
+  if p_status is not null and p_status not in ('overdue', 'due-soon', 'in-progress', 'done') then
+    raise exception 'Status must be overdue, due-soon, in-progress or done' using errcode = '22023';
+  end if;
+  return query
+  with team as materialized (
+    select r.* from private.team_reports() r
+  ),
+  -- every report's counts (kept: one lookup each), for the figures and the filter alike
+  counted as materialized (
+    select k.* from private.team_status_counts(array(select t.user_id from team t)) k
+  ),
+  judged as (
+    select t.*, coalesce(k.overdue, 0) as overdue, coalesce(k.due_soon, 0) as due_soon,
+           coalesce(k.in_progress, 0) as in_progress, coalesce(k.done, 0) as done,
+           count(*) over () as total
+    from team t
+    left join counted k on k.user_id = t.user_id
+    where (p_unit_id is null or t.unit_id in (select private.unit_subtree(p_unit_id)))
+      and (v_search is null or strpos(lower(t.name), v_search) > 0 or strpos(lower(t.username), v_search) > 0)
+      and (p_status is null
+           or case p_status when 'overdue' then k.overdue when 'due-soon' then k.due_soon
+                            when 'in-progress' then k.in_progress else k.done end > 0)
+  ),
+  paged as (
+    select j.* from judged j
+    order by j.unit_name nulls last, j.unit_id, j.name, j.user_id
+    limit v_limit offset v_offset
+  )
+  select null::uuid, null::text, null::text, null::uuid, null::text, null::boolean,
+         null::integer, null::integer, null::integer, null::integer, null::integer,
+         null::timestamptz, null::timestamptz, null::bigint,
+         count(*), count(*) filter (where t.direct),
+         count(*) filter (where k.overdue > 0),
+         count(*) filter (where k.due_soon > 0),
+         count(*) filter (where exists (
+           select 1 from public.certificates c
+           where c.user_id = t.user_id and c.revoked_at is null
+             and c.expires_at > now() and c.expires_at <= now() + interval '60 days'
+             and not exists (select 1 from public.certificates n
+                             where n.user_id = c.user_id and n.course_id = c.course_id
+                               and n.revoked_at is null and n.issued_at > c.issued_at))),
+         (select coalesce(jsonb_agg(jsonb_build_object('id', u.unit_id, 'name', u.unit_name) order by u.unit_name, u.unit_id), '[]')
+          from (select distinct t2.unit_id, t2.unit_name from team t2 where t2.unit_id is not null) u)
+  from team t
+  left join counted k on k.user_id = t.user_id
+  union all
+  (select pg.user_id, pg.username, pg.name, pg.unit_id, pg.unit_name, pg.direct,
+         pg.overdue, pg.due_soon, pg.in_progress, pg.done,
+         coalesce(cert.expiring, 0)::integer, cert.next_expiry,
+         greatest(
+           (select max(ump.updated_at) from public.user_module_progress ump where ump.user_id = pg.user_id),
+           (select max(coalesce(qa.completed_at, qa.started_at)) from public.quiz_attempts qa
+            where qa.user_id = pg.user_id),
+           (select max(greatest(e.created_at, e.started_at, e.completed_at)) from public.enrollments e
+            where e.user_id = pg.user_id)
+         ),
+         pg.total, null::bigint, null::bigint, null::bigint, null::bigint, null::bigint, null::jsonb
+  from paged pg
+  left join lateral (
+    -- The current (latest, unrevoked) certificate of each course, when it expires within 60 days.
+    select count(*) as expiring, min(cur.expires_at) as next_expiry
+    from (
+      select distinct on (c.course_id) c.expires_at
+      from public.certificates c
+      where c.user_id = pg.user_id and c.revoked_at is null
+      order by c.course_id, c.issued_at desc
+    ) cur
+    where cur.expires_at > now() and cur.expires_at <= now() + interval '60 days'
+  ) cert on true
+  order by pg.unit_name nulls last, pg.unit_id, pg.name, pg.user_id);
+end;
+$$;
+comment on function private.team_page(uuid,text,text,integer,integer) is
+  'The caller''s "My team" page in one statement: a first row without user_id holding the team in figures (people, direct, with something overdue, due soon, a certificate expiring within 60 days) and its units; then the reports (as private.team_members), filtered and paged, with the total.';
+revoke all on function private.team_page(uuid,text,text,integer,integer) from public;
+grant execute on function private.team_page(uuid,text,text,integer,integer) to authenticated, service_role;
+
 create function private.team_summary()
 returns table(
   people bigint,
@@ -112,24 +233,10 @@ returns table(
 )
 language sql volatile security definer
 set search_path = ''
-set jit = off
 as $$
-  with r as materialized (
-    select t.user_id, t.direct from private.team_reports() t
-  )
-  select count(*),
-         count(*) filter (where r.direct),
-         count(*) filter (where s.overdue > 0),
-         count(*) filter (where s.due_soon > 0),
-         count(*) filter (where exists (
-           select 1 from public.certificates c
-           where c.user_id = r.user_id and c.revoked_at is null
-             and c.expires_at > now() and c.expires_at <= now() + interval '60 days'
-             and not exists (select 1 from public.certificates n
-                             where n.user_id = c.user_id and n.course_id = c.course_id
-                               and n.revoked_at is null and n.issued_at > c.issued_at)))
-  from r
-  left join private.team_status_counts(array(select r2.user_id from r r2)) s on s.user_id = r.user_id
+  select p.team_people, p.team_direct, p.team_overdue, p.team_due_soon, p.team_expiring
+  from private.team_page(null, null, null, 0, 0) p
+  where p.user_id is null
 $$;
 comment on function private.team_summary() is
   'The caller''s team in figures: people, direct reports, people with something overdue, due soon, or a certificate expiring within 60 days.';
@@ -159,75 +266,14 @@ returns table(
   last_activity_at timestamp with time zone,
   total bigint
 )
-language plpgsql volatile security definer
+language sql volatile security definer
 set search_path = ''
-set jit = off
 as $$
-#variable_conflict use_column
-declare
-  v_search text := nullif(lower(btrim(coalesce(p_search, ''))), '');
-  v_limit integer := least(greatest(coalesce(p_limit, 20), 0), 100000);
-  v_offset integer := greatest(coalesce(p_offset, 0), 0);
-begin
-  if p_status is not null and p_status not in ('overdue', 'due-soon', 'in-progress', 'done') then
-    raise exception 'Status must be overdue, due-soon, in-progress or done' using errcode = '22023';
-  end if;
-  return query
-  with chosen as materialized (
-    select r.*
-    from private.team_reports() r
-    where (p_unit_id is null or r.unit_id in (select private.unit_subtree(p_unit_id)))
-      and (v_search is null or strpos(lower(r.name), v_search) > 0 or strpos(lower(r.username), v_search) > 0)
-  ),
-  -- Without a status filter only the page's people are judged; with one, every chosen person is.
-  counted as materialized (
-    select k.* from private.team_status_counts(
-      case when p_status is null
-           then array(select c.user_id from chosen c
-                      order by c.unit_name nulls last, c.unit_id, c.name, c.user_id
-                      limit v_limit offset v_offset)
-           else array(select c.user_id from chosen c) end) k
-  ),
-  judged as (
-    select c.*, coalesce(k.overdue, 0) as overdue, coalesce(k.due_soon, 0) as due_soon,
-           coalesce(k.in_progress, 0) as in_progress, coalesce(k.done, 0) as done,
-           count(*) over () as total
-    from chosen c
-    left join counted k on k.user_id = c.user_id
-    where p_status is null
-       or case p_status when 'overdue' then k.overdue when 'due-soon' then k.due_soon
-                        when 'in-progress' then k.in_progress else k.done end > 0
-  ),
-  paged as (
-    select j.* from judged j
-    order by j.unit_name nulls last, j.unit_id, j.name, j.user_id
-    limit v_limit offset v_offset
-  )
-  select pg.user_id, pg.username, pg.name, pg.unit_id, pg.unit_name, pg.direct,
-         pg.overdue, pg.due_soon, pg.in_progress, pg.done,
-         coalesce(cert.expiring, 0)::integer, cert.next_expiry,
-         greatest(
-           (select max(ump.updated_at) from public.user_module_progress ump where ump.user_id = pg.user_id),
-           (select max(coalesce(qa.completed_at, qa.started_at)) from public.quiz_attempts qa
-            where qa.user_id = pg.user_id),
-           (select max(greatest(e.created_at, e.started_at, e.completed_at)) from public.enrollments e
-            where e.user_id = pg.user_id)
-         ),
-         pg.total
-  from paged pg
-  left join lateral (
-    -- The current (latest, unrevoked) certificate of each course, when it expires within 60 days.
-    select count(*) as expiring, min(cur.expires_at) as next_expiry
-    from (
-      select distinct on (c.course_id) c.expires_at
-      from public.certificates c
-      where c.user_id = pg.user_id and c.revoked_at is null
-      order by c.course_id, c.issued_at desc
-    ) cur
-    where cur.expires_at > now() and cur.expires_at <= now() + interval '60 days'
-  ) cert on true
-  order by pg.unit_name nulls last, pg.unit_id, pg.name, pg.user_id;
-end;
+  select p.user_id, p.username, p.name, p.unit_id, p.unit_name, p.direct, p.overdue, p.due_soon, p.in_progress,
+         p.done, p.expiring_certificates, p.next_expiry, p.last_activity_at, p.total
+  from private.team_page(p_unit_id, p_status, p_search, p_limit, p_offset) p
+  where p.user_id is not null
+  order by p.unit_name nulls last, p.unit_id, p.name, p.user_id
 $$;
 comment on function private.team_members(uuid,text,text,integer,integer) is
   'The caller''s reports, grouped by unit: required-training counts by status, certificates expiring within 60 days (count, soonest), last activity; filters unit (with sub-units), status (has a course in it), search (name or username); paged, with the total.';
