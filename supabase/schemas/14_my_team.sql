@@ -4,7 +4,9 @@
 -- (private.managed_person_ids in 00_foundations_and_roles.sql). These functions give the caller,
 -- and only the caller, their own reports:
 -- * private.team_reports: the caller's active reports with unit and whether they report directly;
--- * private.team_status_counts: THE status rule over a set of people, counted per person;
+-- * private.team_status_counts: each report's required courses counted by status (kept counts);
+-- * private.team_page: the page in one statement (figures, units, the page of reports), which
+--   private.team_summary and private.team_members (also the CSV export) read;
 -- * private.team_summary: how many people, how many with something overdue or due soon;
 -- * private.team_members: each report with unit, required-training status counts, certificates
 --   expiring within 60 days and the last activity, filtered and paged (and the CSV export);
@@ -13,14 +15,14 @@
 --
 -- They are security definer because a manager may not read their reports' quiz attempts (the last
 -- activity reads them); each starts from private.managed_person_ids(), so it returns nothing of
--- anyone outside the caller's reports. Statuses come from THE status rule
--- (private.required_training_states_query in 07_mandatory_training_and_compliance.sql), worked out
--- for all the people needed in one statement by private.team_status_counts: the whole team for the
--- summary, the page's people for the list unless a status filter needs every chosen person. Each
+-- anyone outside the caller's reports. Statuses are THE status rule's
+-- (private.required_training_states_query in 07_mandatory_training_and_compliance.sql), counted per
+-- person and kept per organisation with its compliance summary (20_compliance_summary_counts.sql):
+-- a page reads its people's counts after checking the organisation's kept data is current, rather
+-- than running the rule (planning it alone cost about 5 ms a page: docs/PERFORMANCE.md). Each
 -- person, their enrolments and certificates are found by an index whose first column is the person
--- (profiles_manager_idx finds the reports). One status call per report cost about 3 ms of Postgres
--- CPU each (planning the rule for one person); the set-based call plans it once (docs/PERFORMANCE.md).
--- The drill-down (one person) still calls private.required_training_status for that person.
+-- (profiles_manager_idx finds the reports). The drill-down (one person) still calls
+-- private.required_training_status for that person.
 -- Deactivated people are left out, as in compliance.
 
 -- ---------------------------------------------------------------------------
@@ -51,16 +53,13 @@ comment on function private.team_reports() is
 revoke all on function private.team_reports() from public;
 grant execute on function private.team_reports() to authenticated, service_role;
 
--- THE status rule (private.required_training_states_query in 07_mandatory_training_and_compliance.sql)
--- for a set of people in one statement, counted per person, planned once for the set rather than once
--- per person (about 3 ms each). Its one-person filters ($1) are rewritten: the person and their
--- certificates become "any of these people"; the enrolments' filter is dropped, as the join on person
--- and course finds each by its key (with "any of these people" there, each of its probes read every
--- listed person's enrolments of the course: 2.3 s for 331 people). The required courses of enrolments
--- and certificates are given as values ($7, every course of a rule; the joins keep only the rule's
--- own): computed inside the statement, the planner cannot tell that they have tens of thousands of
--- enrolments and read them all by course (110 ms for 19 people). Its own scope still applies (only
--- people the caller may see). Raises if the rule's text no longer has these filters.
+-- Each given person's required courses counted by status, as THE status rule gives them: read from
+-- the counts kept for the caller's organisation (private.compliance_person_counts, computed again
+-- first when out of date, as the kept compliance summary is: 20_compliance_summary_counts.sql), as
+-- every report is of their manager's organisation (13_organisations.sql). Running the rule on each
+-- request cost about 17 ms of Postgres CPU a page, mostly planning it (docs/PERFORMANCE.md). In a
+-- transaction of one snapshot (not read committed) nothing can be kept, so the rule runs for the
+-- organisation. Not granted: only team_summary and team_members call it, with the caller's reports.
 create function private.team_status_counts(p_people uuid[])
 returns table(
   user_id uuid,
@@ -69,46 +68,160 @@ returns table(
   in_progress integer,
   done integer
 )
-language plpgsql stable security definer rows 40
+language plpgsql volatile security definer rows 40
 set search_path = ''
-set work_mem = '64MB'
-set enable_nestloop = on
-set enable_mergejoin = on
-set enable_sort = on
 set jit = off
 as $$
+#variable_conflict use_column
 declare
-  v_query text := private.required_training_states_query();
-  v_rewrite text[];
+  v_organisation uuid := private.current_organisation_id();
 begin
-  foreach v_rewrite slice 1 in array array[
-    ['($1::uuid is null or p.id = $1)', 'p.id = any ($1)'],
-    ['($1::uuid is null or ct.user_id = $1)', 'ct.user_id = any ($1)'],
-    ['($1::uuid is null or en.user_id = $1)', 'true'],
-    ['ct.course_id = any ((select array_agg(r.course_id) from rules r)::uuid[])', 'ct.course_id = any ($7)'],
-    ['en.course_id = any ((select array_agg(rc.course_id) from rules rc)::uuid[])', 'en.course_id = any ($7)']
-  ] loop
-    if strpos(v_query, v_rewrite[1]) = 0 then
-      raise exception 'private.required_training_states_query() no longer reads %', v_rewrite[1];
-    end if;
-    v_query := replace(v_query, v_rewrite[1], v_rewrite[2]);
-  end loop;
-  return query execute v_query || $q$
-    select st.user_id,
-           (count(*) filter (where st.status = 'overdue'))::integer,
-           (count(*) filter (where st.status = 'due-soon'))::integer,
-           (count(*) filter (where st.status = 'in-progress'))::integer,
-           (count(*) filter (where st.status = 'done'))::integer
-    from statuses st
-    group by st.user_id $q$
-    using p_people, null::public.service_code, null::public.user_role, null::uuid, null::uuid, null::uuid,
-          array(select distinct r.course_id from public.required_training r);
+  if v_organisation is null or cardinality(p_people) = 0 then
+    return;
+  end if;
+  if current_setting('transaction_isolation') <> 'read committed' then
+    return query
+      select st.user_id,
+             (count(*) filter (where st.status = 'overdue'))::integer,
+             (count(*) filter (where st.status = 'due-soon'))::integer,
+             (count(*) filter (where st.status = 'in-progress'))::integer,
+             (count(*) filter (where st.status = 'done'))::integer
+      from private.required_training_states(null, null, null, null, v_organisation, null) st
+      where st.user_id = any (p_people)
+      group by st.user_id;
+    return;
+  end if;
+  if not private.compliance_summary_is_current(v_organisation) then
+    perform private.refresh_compliance_summary(v_organisation);
+  end if;
+  return query
+    select k.user_id, k.overdue, k.due_soon, k.in_progress, k.done
+    from private.compliance_person_counts k
+    where k.organisation_id = v_organisation and k.user_id = any (p_people);
 end;
 $$;
 comment on function private.team_status_counts(uuid[]) is
-  'THE status rule over the given people (those the caller may see) in one statement: per person with required training, how many courses are overdue, due soon, in progress, done.';
+  'For team_summary and team_members: per given person of the caller''s organisation with required training, how many courses are overdue, due soon, in progress, done (the kept counts of THE status rule, refreshed first when out of date).';
 revoke all on function private.team_status_counts(uuid[]) from public;
-grant execute on function private.team_status_counts(uuid[]) to authenticated, service_role;
+
+-- The whole "My team" page in one statement, from one walk of the manager chain: a first row (no
+-- user_id) with the team in figures and its units, then the page of reports. The three statements
+-- it replaced walked the chain once each (about 0.9 ms each at national size: docs/PERFORMANCE.md).
+create function private.team_page(
+  p_unit_id uuid default null,
+  p_status text default null,
+  p_search text default null,
+  p_limit integer default 20,
+  p_offset integer default 0
+)
+returns table(
+  user_id uuid,
+  username text,
+  name text,
+  unit_id uuid,
+  unit_name text,
+  direct boolean,
+  overdue integer,
+  due_soon integer,
+  in_progress integer,
+  done integer,
+  expiring_certificates integer,
+  next_expiry timestamp with time zone,
+  last_activity_at timestamp with time zone,
+  total bigint,
+  team_people bigint,
+  team_direct bigint,
+  team_overdue bigint,
+  team_due_soon bigint,
+  team_expiring bigint,
+  team_units jsonb
+)
+language plpgsql volatile security definer
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+declare
+  v_search text := nullif(lower(btrim(coalesce(p_search, ''))), '');
+  v_limit integer := least(greatest(coalesce(p_limit, 20), 0), 100000);
+  v_offset integer := greatest(coalesce(p_offset, 0), 0);
+begin
+  if p_status is not null and p_status not in ('overdue', 'due-soon', 'in-progress', 'done') then
+    raise exception 'Status must be overdue, due-soon, in-progress or done' using errcode = '22023';
+  end if;
+  return query
+  with team as materialized (
+    select r.* from private.team_reports() r
+  ),
+  -- every report's counts (kept: one lookup each), for the figures and the filter alike
+  counted as materialized (
+    select k.* from private.team_status_counts(array(select t.user_id from team t)) k
+  ),
+  judged as (
+    select t.*, coalesce(k.overdue, 0) as overdue, coalesce(k.due_soon, 0) as due_soon,
+           coalesce(k.in_progress, 0) as in_progress, coalesce(k.done, 0) as done,
+           count(*) over () as total
+    from team t
+    left join counted k on k.user_id = t.user_id
+    where (p_unit_id is null or t.unit_id in (select private.unit_subtree(p_unit_id)))
+      and (v_search is null or strpos(lower(t.name), v_search) > 0 or strpos(lower(t.username), v_search) > 0)
+      and (p_status is null
+           or case p_status when 'overdue' then k.overdue when 'due-soon' then k.due_soon
+                            when 'in-progress' then k.in_progress else k.done end > 0)
+  ),
+  paged as (
+    select j.* from judged j
+    order by j.unit_name nulls last, j.unit_id, j.name, j.user_id
+    limit v_limit offset v_offset
+  )
+  select null::uuid, null::text, null::text, null::uuid, null::text, null::boolean,
+         null::integer, null::integer, null::integer, null::integer, null::integer,
+         null::timestamptz, null::timestamptz, null::bigint,
+         count(*), count(*) filter (where t.direct),
+         count(*) filter (where k.overdue > 0),
+         count(*) filter (where k.due_soon > 0),
+         count(*) filter (where exists (
+           select 1 from public.certificates c
+           where c.user_id = t.user_id and c.revoked_at is null
+             and c.expires_at > now() and c.expires_at <= now() + interval '60 days'
+             and not exists (select 1 from public.certificates n
+                             where n.user_id = c.user_id and n.course_id = c.course_id
+                               and n.revoked_at is null and n.issued_at > c.issued_at))),
+         (select coalesce(jsonb_agg(jsonb_build_object('id', u.unit_id, 'name', u.unit_name) order by u.unit_name, u.unit_id), '[]')
+          from (select distinct t2.unit_id, t2.unit_name from team t2 where t2.unit_id is not null) u)
+  from team t
+  left join counted k on k.user_id = t.user_id
+  union all
+  (select pg.user_id, pg.username, pg.name, pg.unit_id, pg.unit_name, pg.direct,
+         pg.overdue, pg.due_soon, pg.in_progress, pg.done,
+         coalesce(cert.expiring, 0)::integer, cert.next_expiry,
+         greatest(
+           (select max(ump.updated_at) from public.user_module_progress ump where ump.user_id = pg.user_id),
+           (select max(coalesce(qa.completed_at, qa.started_at)) from public.quiz_attempts qa
+            where qa.user_id = pg.user_id),
+           (select max(greatest(e.created_at, e.started_at, e.completed_at)) from public.enrollments e
+            where e.user_id = pg.user_id)
+         ),
+         pg.total, null::bigint, null::bigint, null::bigint, null::bigint, null::bigint, null::jsonb
+  from paged pg
+  left join lateral (
+    -- The current (latest, unrevoked) certificate of each course, when it expires within 60 days.
+    select count(*) as expiring, min(cur.expires_at) as next_expiry
+    from (
+      select distinct on (c.course_id) c.expires_at
+      from public.certificates c
+      where c.user_id = pg.user_id and c.revoked_at is null
+      order by c.course_id, c.issued_at desc
+    ) cur
+    where cur.expires_at > now() and cur.expires_at <= now() + interval '60 days'
+  ) cert on true
+  order by pg.unit_name nulls last, pg.unit_id, pg.name, pg.user_id);
+end;
+$$;
+comment on function private.team_page(uuid,text,text,integer,integer) is
+  'The caller''s "My team" page in one statement: a first row without user_id holding the team in figures (people, direct, with something overdue, due soon, a certificate expiring within 60 days) and its units; then the reports (as private.team_members), filtered and paged, with the total.';
+revoke all on function private.team_page(uuid,text,text,integer,integer) from public;
+grant execute on function private.team_page(uuid,text,text,integer,integer) to authenticated, service_role;
 
 create function private.team_summary()
 returns table(
@@ -118,26 +231,12 @@ returns table(
   due_soon bigint,
   expiring bigint
 )
-language sql stable security definer
+language sql volatile security definer
 set search_path = ''
-set jit = off
 as $$
-  with r as materialized (
-    select t.user_id, t.direct from private.team_reports() t
-  )
-  select count(*),
-         count(*) filter (where r.direct),
-         count(*) filter (where s.overdue > 0),
-         count(*) filter (where s.due_soon > 0),
-         count(*) filter (where exists (
-           select 1 from public.certificates c
-           where c.user_id = r.user_id and c.revoked_at is null
-             and c.expires_at > now() and c.expires_at <= now() + interval '60 days'
-             and not exists (select 1 from public.certificates n
-                             where n.user_id = c.user_id and n.course_id = c.course_id
-                               and n.revoked_at is null and n.issued_at > c.issued_at)))
-  from r
-  left join private.team_status_counts(array(select r2.user_id from r r2)) s on s.user_id = r.user_id
+  select p.team_people, p.team_direct, p.team_overdue, p.team_due_soon, p.team_expiring
+  from private.team_page(null, null, null, 0, 0) p
+  where p.user_id is null
 $$;
 comment on function private.team_summary() is
   'The caller''s team in figures: people, direct reports, people with something overdue, due soon, or a certificate expiring within 60 days.';
@@ -167,75 +266,14 @@ returns table(
   last_activity_at timestamp with time zone,
   total bigint
 )
-language plpgsql stable security definer
+language sql volatile security definer
 set search_path = ''
-set jit = off
 as $$
-#variable_conflict use_column
-declare
-  v_search text := nullif(lower(btrim(coalesce(p_search, ''))), '');
-  v_limit integer := least(greatest(coalesce(p_limit, 20), 0), 100000);
-  v_offset integer := greatest(coalesce(p_offset, 0), 0);
-begin
-  if p_status is not null and p_status not in ('overdue', 'due-soon', 'in-progress', 'done') then
-    raise exception 'Status must be overdue, due-soon, in-progress or done' using errcode = '22023';
-  end if;
-  return query
-  with chosen as materialized (
-    select r.*
-    from private.team_reports() r
-    where (p_unit_id is null or r.unit_id in (select private.unit_subtree(p_unit_id)))
-      and (v_search is null or strpos(lower(r.name), v_search) > 0 or strpos(lower(r.username), v_search) > 0)
-  ),
-  -- Without a status filter only the page's people are judged; with one, every chosen person is.
-  counted as materialized (
-    select k.* from private.team_status_counts(
-      case when p_status is null
-           then array(select c.user_id from chosen c
-                      order by c.unit_name nulls last, c.unit_id, c.name, c.user_id
-                      limit v_limit offset v_offset)
-           else array(select c.user_id from chosen c) end) k
-  ),
-  judged as (
-    select c.*, coalesce(k.overdue, 0) as overdue, coalesce(k.due_soon, 0) as due_soon,
-           coalesce(k.in_progress, 0) as in_progress, coalesce(k.done, 0) as done,
-           count(*) over () as total
-    from chosen c
-    left join counted k on k.user_id = c.user_id
-    where p_status is null
-       or case p_status when 'overdue' then k.overdue when 'due-soon' then k.due_soon
-                        when 'in-progress' then k.in_progress else k.done end > 0
-  ),
-  paged as (
-    select j.* from judged j
-    order by j.unit_name nulls last, j.unit_id, j.name, j.user_id
-    limit v_limit offset v_offset
-  )
-  select pg.user_id, pg.username, pg.name, pg.unit_id, pg.unit_name, pg.direct,
-         pg.overdue, pg.due_soon, pg.in_progress, pg.done,
-         coalesce(cert.expiring, 0)::integer, cert.next_expiry,
-         greatest(
-           (select max(ump.updated_at) from public.user_module_progress ump where ump.user_id = pg.user_id),
-           (select max(coalesce(qa.completed_at, qa.started_at)) from public.quiz_attempts qa
-            where qa.user_id = pg.user_id),
-           (select max(greatest(e.created_at, e.started_at, e.completed_at)) from public.enrollments e
-            where e.user_id = pg.user_id)
-         ),
-         pg.total
-  from paged pg
-  left join lateral (
-    -- The current (latest, unrevoked) certificate of each course, when it expires within 60 days.
-    select count(*) as expiring, min(cur.expires_at) as next_expiry
-    from (
-      select distinct on (c.course_id) c.expires_at
-      from public.certificates c
-      where c.user_id = pg.user_id and c.revoked_at is null
-      order by c.course_id, c.issued_at desc
-    ) cur
-    where cur.expires_at > now() and cur.expires_at <= now() + interval '60 days'
-  ) cert on true
-  order by pg.unit_name nulls last, pg.unit_id, pg.name, pg.user_id;
-end;
+  select p.user_id, p.username, p.name, p.unit_id, p.unit_name, p.direct, p.overdue, p.due_soon, p.in_progress,
+         p.done, p.expiring_certificates, p.next_expiry, p.last_activity_at, p.total
+  from private.team_page(p_unit_id, p_status, p_search, p_limit, p_offset) p
+  where p.user_id is not null
+  order by p.unit_name nulls last, p.unit_id, p.name, p.user_id
 $$;
 comment on function private.team_members(uuid,text,text,integer,integer) is
   'The caller''s reports, grouped by unit: required-training counts by status, certificates expiring within 60 days (count, soonest), last activity; filters unit (with sub-units), status (has a course in it), search (name or username); paged, with the total.';

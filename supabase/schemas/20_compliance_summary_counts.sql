@@ -18,6 +18,13 @@
 -- each other. A writer holds a shared advisory lock on the organisation until it commits; a refresh
 -- holds it exclusively, so a refresh sees every change whose note it removes, and a change made
 -- while a refresh runs waits for it and then notes itself against the new counts.
+--
+-- The same refresh keeps each person's counts of required courses by status
+-- (private.compliance_person_counts), which a line manager's team page reads for their reports (all
+-- of the manager's organisation: 13_organisations.sql) rather than running the rule on each request
+-- (private.team_status_counts in 14_my_team.sql). Whoever asks, a refresh works out every person of
+-- the organisation: THE status rule treats the transaction that refreshes as seeing everyone
+-- (private.compliance_refresh_running).
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -41,6 +48,21 @@ create table private.compliance_summary_counts (
   constraint compliance_summary_counts_key unique nulls not distinct (organisation_id, service, course_id)
 );
 
+create table private.compliance_person_counts (
+  organisation_id uuid not null references private.compliance_summary_scopes (organisation_id) on delete cascade,
+  user_id uuid not null,
+  overdue integer not null,
+  due_soon integer not null,
+  in_progress integer not null,
+  done integer not null,
+  constraint compliance_person_counts_pkey primary key (organisation_id, user_id)
+);
+
+-- The transaction (at most one row each, removed before it commits) refreshing kept data.
+create table private.compliance_refreshes (
+  transaction_id xid8 primary key
+);
+
 create table private.compliance_summary_changes (
   id bigint generated always as identity primary key,
   organisation_id uuid not null,
@@ -59,6 +81,12 @@ comment on column private.compliance_summary_scopes.valid_until is
 
 comment on table private.compliance_summary_counts is
   'An organisation''s compliance summary as private.compliance_summary_rows computed it (per service and required course); read by private.compliance_summary_of_organisation.';
+
+comment on table private.compliance_person_counts is
+  'Per person of an organisation with required training: how many courses are overdue, due soon, in progress, done, as THE status rule worked them out at the organisation''s last refresh; read by private.team_status_counts.';
+
+comment on table private.compliance_refreshes is
+  'The transaction now refreshing an organisation''s kept data, for which THE status rule sees everyone (private.compliance_refresh_running); never committed.';
 
 comment on table private.compliance_summary_changes is
   'Organisations whose kept summary a committed write may have changed: the next read computes it again.';
@@ -79,6 +107,10 @@ alter table private.compliance_summary_counts enable row level security;
 
 alter table private.compliance_summary_changes enable row level security;
 
+alter table private.compliance_person_counts enable row level security;
+
+alter table private.compliance_refreshes enable row level security;
+
 -- ---------------------------------------------------------------------------
 -- Policies
 -- ---------------------------------------------------------------------------
@@ -93,6 +125,12 @@ create policy "no direct access" on private.compliance_summary_counts as restric
 create policy "no direct access" on private.compliance_summary_changes as restrictive for all to public
   using (false) with check (false);
 
+create policy "no direct access" on private.compliance_person_counts as restrictive for all to public
+  using (false) with check (false);
+
+create policy "no direct access" on private.compliance_refreshes as restrictive for all to public
+  using (false) with check (false);
+
 -- ---------------------------------------------------------------------------
 -- Grants
 -- ---------------------------------------------------------------------------
@@ -100,6 +138,8 @@ create policy "no direct access" on private.compliance_summary_changes as restri
 revoke all on private.compliance_summary_scopes from anon, authenticated, service_role;
 revoke all on private.compliance_summary_counts from anon, authenticated, service_role;
 revoke all on private.compliance_summary_changes from anon, authenticated, service_role;
+revoke all on private.compliance_person_counts from anon, authenticated, service_role;
+revoke all on private.compliance_refreshes from anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -270,8 +310,23 @@ comment on function private.compliance_summary_is_current(uuid) is
   'True when the organisation''s kept compliance summary is there, not past its valid_until, and no change is noted for it.';
 revoke all on function private.compliance_summary_is_current(uuid) from public;
 
--- The organisation's summary computed again, for the caller (its administrator or a national one,
--- who both see all its people: private.compliance_summary checks it) and kept.
+-- Whether this transaction is refreshing an organisation's kept data (only the refresh, security
+-- definer, can write the row; a transaction that has written nothing has no id and is not).
+create function private.compliance_refresh_running()
+returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select exists (select 1 from private.compliance_refreshes r where r.transaction_id = pg_current_xact_id_if_assigned())
+$$;
+comment on function private.compliance_refresh_running() is
+  'True inside private.refresh_compliance_summary: THE status rule then works out every person of the organisation, whoever the caller.';
+revoke all on function private.compliance_refresh_running() from public;
+grant execute on function private.compliance_refresh_running() to authenticated, service_role;
+
+-- The organisation's summary and its people's counts computed again and kept. Callers check the
+-- rights to what they read of it: private.compliance_summary (its administrator or a national one)
+-- and private.team_status_counts (a manager, their reports).
 create function private.refresh_compliance_summary(p_organisation_id uuid)
 returns void
 language plpgsql volatile security definer
@@ -298,8 +353,22 @@ begin
   values (p_organisation_id, 'infinity')
   on conflict (organisation_id) do nothing;
   delete from private.compliance_summary_counts k where k.organisation_id = p_organisation_id;
+  delete from private.compliance_person_counts k where k.organisation_id = p_organisation_id;
+  insert into private.compliance_refreshes (transaction_id) values (pg_current_xact_id());
+  perform private.required_training_join_by_hash(null, p_organisation_id, null);
+  -- The two statements see the same data: writes that would change it wait for the lock above.
+  execute private.required_training_states_query() || $q$
+    insert into private.compliance_person_counts (organisation_id, user_id, overdue, due_soon, in_progress, done)
+    select $5, st.user_id,
+           count(*) filter (where st.status = 'overdue'),
+           count(*) filter (where st.status = 'due-soon'),
+           count(*) filter (where st.status = 'in-progress'),
+           count(*) filter (where st.status = 'done')
+    from statuses st
+    group by st.user_id $q$
+    using null::uuid, null::public.service_code, null::public.user_role, null::uuid, p_organisation_id, null::uuid;
   with computed as (
-    select r.* from private.compliance_summary_rows(null, null, null, p_organisation_id, null, private.is_admin(), true) r
+    select r.* from private.compliance_summary_rows(null, null, null, p_organisation_id, null, true, true) r
   ),
   kept as (
     insert into private.compliance_summary_counts (organisation_id, service, course_id, people, compliant, due_soon,
@@ -308,6 +377,7 @@ begin
     from computed c
   )
   select min(c.next_change) into v_next from computed c;
+  delete from private.compliance_refreshes r where r.transaction_id = pg_current_xact_id();
   update private.compliance_summary_scopes s
   set valid_until = coalesce(v_next, 'infinity'), refreshed_at = now()
   where s.organisation_id = p_organisation_id;

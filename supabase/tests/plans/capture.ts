@@ -222,6 +222,9 @@ const [t] = await setup<{ manager: string | null; report: string | null; unit: s
           order by r.id limit 1)::text as unit`;
 const teamManager = t?.manager ? await tokenFor(t.manager) : tokens.manager;
 const teamReport = t?.report ?? o.report;
+// The first read after a change computes the organisation's kept counts (every person of it, as the
+// compliance summary's refresh does: 20_compliance_summary_counts.sql); the pages after it read them.
+await call('team page, first after a change', 'GET', '/api/team', teamManager, 200);
 await call('team page', 'GET', '/api/team', teamManager, 200);
 await call('team page, overdue, one unit, search', 'GET',
   `/api/team?status=overdue&search=a${t?.unit ? `&unitId=${t.unit}` : ''}`, teamManager, 200);

@@ -49,12 +49,15 @@ interface MemberRow {
   total: string;
 }
 
-interface SummaryRow {
-  people: string;
-  direct: string;
-  overdue: string;
-  dueSoon: string;
-  expiring: string;
+/** private.team_page: a first row (no user) with the team in figures and its units, then the page. */
+interface PageRow extends Omit<MemberRow, 'userId'> {
+  userId: string | null;
+  teamPeople: string | null;
+  teamDirect: string | null;
+  teamOverdue: string | null;
+  teamDueSoon: string | null;
+  teamExpiring: string | null;
+  teamUnits: { id: string; name: string }[] | null;
 }
 
 interface RecordRow {
@@ -101,13 +104,13 @@ function toMember(r: MemberRow): TeamMember {
   };
 }
 
-function toSummary(r: SummaryRow | undefined): TeamSummary {
+function toSummary(r: PageRow | undefined): TeamSummary {
   return {
-    people: Number(r?.people ?? 0),
-    direct: Number(r?.direct ?? 0),
-    overdue: Number(r?.overdue ?? 0),
-    dueSoon: Number(r?.dueSoon ?? 0),
-    expiring: Number(r?.expiring ?? 0),
+    people: Number(r?.teamPeople ?? 0),
+    direct: Number(r?.teamDirect ?? 0),
+    overdue: Number(r?.teamOverdue ?? 0),
+    dueSoon: Number(r?.teamDueSoon ?? 0),
+    expiring: Number(r?.teamExpiring ?? 0),
   };
 }
 
@@ -143,22 +146,21 @@ export function teamRoutes(_config: Config, db: Db) {
     const caller = requireUser(c);
     const query = validate(listQuery, firstQueryValues(c));
     const offset = (query.page - 1) * query.pageSize;
-    const [rows, summary, units] = await db
-      .withCaller(caller.db, async (tx) => [
-        await selectMembers(tx, query, query.pageSize, offset),
-        await tx<SummaryRow[]>`select people, direct, overdue, due_soon, expiring from private.team_summary()`,
-        await tx<{ id: string; name: string }[]>`
-          select distinct r.unit_id as id, r.unit_name as name from private.team_reports() r
-          where r.unit_id is not null order by 2, 1`,
-      ] as const)
+    // One statement, one walk of the manager chain (private.team_page in 14_my_team.sql).
+    const all = await db
+      .withCaller(caller.db, (tx) => tx<PageRow[]>`
+        select * from private.team_page(${query.unitId ?? null}::uuid, ${query.status ?? null}, ${query.search ?? null},
+                                        ${query.pageSize}, ${offset})`)
       .catch(fromDatabase);
+    const figures = all.find((r) => r.userId === null);
+    const rows = all.filter((r): r is PageRow & MemberRow => r.userId !== null);
     const body: TeamPage = {
       items: rows.map(toMember),
       total: rows.length > 0 ? Number(rows[0].total) : 0,
       page: query.page,
       pageSize: query.pageSize,
-      summary: toSummary(summary[0]),
-      units: units.map((u) => ({ id: u.id, name: u.name })),
+      summary: toSummary(figures),
+      units: (figures?.teamUnits ?? []).map((u) => ({ id: u.id, name: u.name })),
     };
     return c.json(body);
   });
