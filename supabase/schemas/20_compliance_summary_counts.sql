@@ -37,6 +37,8 @@ create table private.compliance_summary_scopes (
 );
 
 create table private.compliance_summary_counts (
+  -- A key of its own: the natural key's service is null on the all-services rows.
+  id bigint generated always as identity primary key,
   organisation_id uuid not null references private.compliance_summary_scopes (organisation_id) on delete cascade,
   service public.service_code,
   course_id uuid not null,

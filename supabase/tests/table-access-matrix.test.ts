@@ -205,6 +205,9 @@ const FUNCTIONS: Record<string, string> = {
   team_members: `select 1 from private.team_members(null, null, null, 100, 0) where user_id = '${ids.student}'`,
   team_summary: 'select 1 from private.team_summary() where people > 0',
   team_member_record: `select 1 from private.team_member_record('${ids.student}')`,
+  team_page: `select 1 from private.team_page(null, null, null, 100, 0) where user_id = '${ids.student}'`,
+  // Reads kept counts of any person it is given: granted to no API role, only team_page calls it.
+  team_status_counts: `select 1 from private.team_status_counts(array['${ids.student}']::uuid[])`,
 };
 
 // ---- The expected table: docs/ACCESS-MATRIX.md, rows `public.<table>` | operation | six answers ----
