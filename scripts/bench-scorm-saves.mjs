@@ -40,9 +40,13 @@ export async function benchScormSaves({ url, anonKey, serviceRoleKey, dbUrl, con
       values (${module.id}::uuid, ${courseId}::uuid, '1.2', 'Bench package',
               ${sql.json([{ id: 'sco-1', title: 'Bench SCO', href: 'index.html' }])}, ${module.id + '/1/'}, 1, 1)`;
 
-    // One learner and one open session per connection.
+    // Learners with one open session each, three per connection. autocannon starts each request
+    // with a fresh context, so the sessions are taken in turn: a session comes round again only
+    // after two dozen other requests, when its last save has long been answered. (With one session
+    // per connection two requests now and then overlapped on one session, and the product rightly
+    // refused the later with 409.)
     const sessions = [];
-    for (let n = 0; n < connections; n += 1) {
+    for (let n = 0; n < connections * 3; n += 1) {
       const email = `bench.scorm.${stamp}.${n}@bench.invalid`;
       const created = await fetch(`${url}/auth/v1/admin/users`, {
         method: 'POST',
@@ -78,7 +82,7 @@ export async function benchScormSaves({ url, anonKey, serviceRoleKey, dbUrl, con
         duration,
         timeout: 10,
         requests: [{
-          // Per connection (context): its own session, so seq rises in order.
+          // Each session's seq rises in order.
           setupRequest: (req, context) => {
             context.session ??= sessions[next++ % sessions.length];
             const s = context.session;
@@ -125,6 +129,9 @@ export async function benchScormSaves({ url, anonKey, serviceRoleKey, dbUrl, con
     log(`  SCORM saves c=${connections}  ${level.rps} req/s  p50 ${level.p50} ms  p95 ${level.p95} ms  p99 ${level.p99} ms  ${JSON.stringify(statuses)}`);
     return level;
   } finally {
+    // Saves autocannon left in flight at the end are still being answered: let them finish before
+    // the course and learners go (deleting under them deadlocks).
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     if (courseId) await sql`delete from public.courses where id = ${courseId}::uuid`;
     for (const id of learnerIds) {
       await fetch(`${url}/auth/v1/admin/users/${id}`, { method: 'DELETE', headers: admin }).catch(() => {});
