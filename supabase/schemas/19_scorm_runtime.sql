@@ -260,7 +260,13 @@ revoke all on function private.scorm_12_statuses(text) from public;
 -- validated by the function against the data model of the package's version; the database checks
 -- their shape again), the statuses and score read from them, the session time into the total on
 -- finish, and the module's completion when the rule is met.
-create function private.scorm_save(p_session_id uuid, p_seq integer, p_values jsonb, p_finish boolean)
+create function private.scorm_save(
+  p_session_id uuid,
+  p_seq integer,
+  p_values jsonb,
+  p_finish boolean,
+  p_versions text[] default null
+)
 returns table(
   seq integer,
   completion_status text,
@@ -310,6 +316,12 @@ begin
   select p.* into v_package from public.scorm_packages p where p.module_id = v_attempt.module_id;
   if not found or not private.can_study_course(v_package.course_id) then
     raise exception 'You may not study this module' using errcode = '42501';
+  end if;
+  -- The function checked the values against the data model of these versions before it knew the
+  -- session's (one round trip a save): another version's values are refused, naming this one.
+  if p_versions is not null and not (v_package.version = any (p_versions)) then
+    raise exception 'The values were checked for another SCORM version' using errcode = '22023',
+      hint = 'scorm_version', detail = v_package.version;
   end if;
 
   -- session_time is the sitting's, not the attempt's: kept on the session, added on finish.
@@ -370,10 +382,10 @@ begin
                       v_enrollment.id, v_enrollment.progress;
 end;
 $$;
-comment on function private.scorm_save(uuid,integer,jsonb,boolean) is
-  'Learner: saves the values the content reported through their open session (seq strictly increasing), the statuses, score and total time, and completes the module when the package''s rule is met for every SCO. P0002 not their session; 55000 hint scorm_seq / scorm_finished; 22023 bad values.';
-revoke all on function private.scorm_save(uuid,integer,jsonb,boolean) from public;
-grant execute on function private.scorm_save(uuid,integer,jsonb,boolean) to authenticated;
+comment on function private.scorm_save(uuid,integer,jsonb,boolean,text[]) is
+  'Learner: saves the values the content reported through their open session (seq strictly increasing), the statuses, score and total time, and completes the module when the package''s rule is met for every SCO. p_versions: the SCORM versions whose data model the values were checked against (null: not checked). P0002 not their session; 55000 hint scorm_seq / scorm_finished; 22023 bad values (hint scorm_version, detail the package''s version, when p_versions does not hold it).';
+revoke all on function private.scorm_save(uuid,integer,jsonb,boolean,text[]) from public;
+grant execute on function private.scorm_save(uuid,integer,jsonb,boolean,text[]) to authenticated;
 
 -- The instructor's view of a SCORM module: the course's active learners (by name, paged), each with
 -- every SCO's latest status, best score, total time over attempts, attempts and last activity.

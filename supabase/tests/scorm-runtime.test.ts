@@ -108,6 +108,25 @@ describe.each(backends)('SCORM run-time on $name', ({ create }) => {
     expect(Number(attempt.total_seconds)).toBe(1050);
   });
 
+  it('values checked for another version are refused (22023, hint scorm_version, the package\'s version as detail), nothing saved', async () => {
+    const { modules: [m] } = await course([{ version: '1.2', scos: ['v'] }]);
+    const s = await open(personas.learner, m, 'v');
+    const saveChecked = (versions: string[]) => queryAs<{ seq: number }>(
+      db, personas.learner, 'select * from private.scorm_save($1, 1, $2::text::jsonb, false, $3::text[])',
+      [s.session_id, JSON.stringify({ 'cmi.suspend_data': 'x' }), versions],
+    );
+    let refused: { code?: string; hint?: string; detail?: string } = {};
+    try {
+      await saveChecked(['2004']);
+    } catch (error) {
+      refused = error as typeof refused;
+    }
+    expect([refused.code, refused.hint, refused.detail]).toEqual(['22023', 'scorm_version', '1.2']);
+    const [session] = (await db.query<{ seq: number }>('select seq from public.scorm_sessions where id = $1', [s.session_id])).rows;
+    expect(session.seq).toBe(0);
+    expect((await saveChecked(['1.2', '2004'])).rows[0].seq).toBe(1);
+  });
+
   it('2004 multi-SCO: the module completes only when every SCO is completed and not failed', async () => {
     const { courseId, modules: [m] } = await course([{ version: '2004', scos: ['a', 'b'], rule: 'completed' }]);
     const a = await open(personas.learner, m, 'a');

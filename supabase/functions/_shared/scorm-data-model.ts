@@ -5,7 +5,8 @@
 // comments are accepted with their patterns and kept for the record; they are not sent back when a
 // session starts (write-only in 1.2, and not needed to resume). docs/ARCHITECTURE.md, "SCORM run-time".
 
-export type ScormVersion = '1.2' | '2004';
+export const SCORM_VERSIONS = ['1.2', '2004'] as const;
+export type ScormVersion = (typeof SCORM_VERSIONS)[number];
 export type ScoStatus = 'not attempted' | 'incomplete' | 'completed' | 'passed' | 'failed';
 
 type Check = (value: string) => string | null;

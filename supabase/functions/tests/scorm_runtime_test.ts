@@ -75,6 +75,16 @@ test('SCORM 1.2: player, session, validation, order, finish, ownership; passed c
   assertEquals(Object.keys(bad.json.fields).sort(), [
     'values.cmi.core.lesson_status', 'values.cmi.core.score.raw', 'values.cmi.core.student_id', 'values.cmi.suspend_data',
   ]);
+  // Values of the other version's data model (checked before the session's version is read): refused
+  // by the save itself, with the message of this session's version, and nothing saved.
+  const otherVersion = await put(learner.token, { seq: 1, values: { 'cmi.completion_status': 'completed', 'cmi.success_status': 'passed' } });
+  assertEquals(otherVersion.status, 400);
+  assertEquals(otherVersion.json.fields, {
+    'values.cmi.completion_status': 'Not an element the content may write in SCORM 1.2',
+    'values.cmi.success_status': 'Not an element the content may write in SCORM 1.2',
+  });
+  assertEquals((await put(other.token, { seq: 1, values: { 'cmi.completion_status': 'completed' } })).status, 404);
+  assertEquals((await put(other.token, { seq: 1, values: { 'cmi.core.lesson_status': 'done' } })).status, 404);
   assertEquals((await put(learner.token, { seq: 0, values: {} })).status, 400);
   assertEquals((await put(learner.token, { seq: 1, values: [] })).status, 400);
   assertEquals((await put(learner.token, { seq: 1, values: {}, extra: true })).status, 400);

@@ -15,10 +15,11 @@ export class ApiError extends Error {
 
 export const unauthorized = (message = 'Not signed in') => new ApiError(401, message);
 
-/** The code and hint of a Postgres error (null for anything else). */
+/** The code, hint and detail of a Postgres error (null for anything else). */
 export interface PgErrorLike {
   code?: string;
   hint?: string;
+  detail?: string;
 }
 export function pgError(error: unknown): PgErrorLike | null {
   return error && typeof error === 'object' && 'code' in error && typeof (error as PgErrorLike).code === 'string'

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import {
   initialCmi,
+  SCORM_VERSIONS,
   type ScormVersion,
   scorePercent,
   scoStatus,
@@ -132,19 +133,25 @@ export function scormRoutes(config: Config, db: Db) {
     const caller = requireUser(c);
     const id = pathId(c, 'sessionId', SESSION_NOT_FOUND);
     const body = await jsonBody(c, saveSchema);
+    // The values are checked against both versions' data models before the session's is known, so
+    // that a save is one statement; private.scorm_save refuses values that fit only the other one.
+    const checked = SCORM_VERSIONS.map((version) => ({ version, ...validateScormValues(version, body.values) }));
+    const fitting = checked.filter((c) => Object.keys(c.fields).length === 0);
+    const refused = (version: string) => new ApiError(400, 'Validation failed', checked.find((c) => c.version === version)?.fields);
     const result = await db.withCaller(caller.db, async (tx) => {
-      // Under RLS a learner sees only their own sessions: anyone else's is not found.
-      const [session] = await tx<Row[]>`
-        select p.version from public.scorm_sessions s
-        join public.scorm_attempts a on a.id = s.attempt_id
-        join public.scorm_packages p on p.module_id = a.module_id
-        where s.id = ${id}::uuid and s.user_id = (select auth.uid())`;
-      if (!session) return new ApiError(404, SESSION_NOT_FOUND);
-      const { values, fields } = validateScormValues(String(session.version) as ScormVersion, body.values);
-      if (Object.keys(fields).length > 0) return new ApiError(400, 'Validation failed', fields);
+      if (fitting.length === 0) {
+        // Fits neither: the field messages are the session's version's (under RLS, only their own).
+        const [session] = await tx<Row[]>`
+          select p.version from public.scorm_sessions s
+          join public.scorm_attempts a on a.id = s.attempt_id
+          join public.scorm_packages p on p.module_id = a.module_id
+          where s.id = ${id}::uuid and s.user_id = (select auth.uid())`;
+        return session ? refused(String(session.version)) : new ApiError(404, SESSION_NOT_FOUND);
+      }
       try {
         const [row] = await tx<Row[]>`
-          select * from private.scorm_save(${id}::uuid, ${body.seq}::integer, ${tx.json(values)}::jsonb, ${body.finish === true})`;
+          select * from private.scorm_save(${id}::uuid, ${body.seq}::integer, ${tx.json(fitting[0].values)}::jsonb,
+                                           ${body.finish === true}, ${fitting.map((c) => c.version)}::text[])`;
         return {
           seq: Number(row.seq),
           scoStatus: scoStatus(String(row.completionStatus), String(row.successStatus)),
@@ -153,9 +160,10 @@ export function scormRoutes(config: Config, db: Db) {
         };
       } catch (error) {
         // Thrown, not returned: the failed statement has ended the transaction, which rolls back.
-        const hint = pgError(error)?.hint;
-        if (hint === 'scorm_seq') throw new ApiError(409, 'This save is out of order: seq must be greater than the last one');
-        if (hint === 'scorm_finished') throw new ApiError(409, 'This session has finished: open a new session');
+        const problem = pgError(error);
+        if (problem?.hint === 'scorm_version') throw refused(String(problem.detail));
+        if (problem?.hint === 'scorm_seq') throw new ApiError(409, 'This save is out of order: seq must be greater than the last one');
+        if (problem?.hint === 'scorm_finished') throw new ApiError(409, 'This session has finished: open a new session');
         fromSqlFunction(error);
       }
     });
