@@ -6,8 +6,9 @@
 -- Overview costs the same however many learners an instructor has (issue 17): per course, the
 -- approved and pending enrolments, the completed ones and the sum of their progress; per instructor,
 -- on how many of their courses each learner is approved, and how many learners that makes. A
--- course's counters are split over 16 rows by learner (slot), so that learners enrolling on or
--- progressing through one course at the same moment seldom wait for each other's row.
+-- course's counters, and an author's count of learners, are split over 16 rows by learner (slot), so
+-- that learners enrolling on or progressing through one course, or one author's courses, at the same
+-- moment seldom wait for each other's row.
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -32,8 +33,11 @@ create table private.instructor_learners (
 );
 
 create table private.instructor_figures (
-  author_id uuid primary key,
-  learners integer not null default 0
+  author_id uuid not null,
+  slot smallint not null,
+  learners integer not null default 0,
+  primary key (author_id, slot),
+  constraint instructor_figures_slot_range check (slot between 0 and 15)
 );
 
 -- ---------------------------------------------------------------------------
@@ -47,7 +51,7 @@ comment on table private.instructor_learners is
   'Per course author and learner: on how many of the author''s courses the learner''s enrolment is approved (rows at 0 are deleted). Kept by the triggers on public.enrollments and public.courses.';
 
 comment on table private.instructor_figures is
-  'Per course author: the distinct learners approved on their courses (the rows of private.instructor_learners), changed only when a learner''s first or last approved enrolment with the author comes or goes.';
+  'Per course author and slot (private.enrolment_figures_slot of the learner): the distinct learners approved on their courses (the rows of private.instructor_learners), changed only when a learner''s first or last approved enrolment with the author comes or goes. An author''s learners are the sum of their slots.';
 
 -- ---------------------------------------------------------------------------
 -- Row-level security
@@ -268,8 +272,6 @@ returns void
 language plpgsql security definer
 set search_path = ''
 as $$
-declare
-  v_new integer;
 begin
   if p_author_id is null or coalesce(cardinality(p_user_ids), 0) = 0 then
     return;
@@ -278,13 +280,13 @@ begin
     insert into private.instructor_learners as l (author_id, user_id, enrolments)
     select p_author_id, u.id, 1 from unnest(p_user_ids) u(id) order by u.id
     on conflict (author_id, user_id) do update set enrolments = l.enrolments + 1
-    returning l.enrolments
+    returning l.user_id, l.enrolments
   )
-  select count(*) filter (where a.enrolments = 1) into v_new from added a;
-  if v_new > 0 then
-    insert into private.instructor_figures as f (author_id, learners) values (p_author_id, v_new)
-    on conflict (author_id) do update set learners = f.learners + excluded.learners;
-  end if;
+  insert into private.instructor_figures as f (author_id, slot, learners)
+  select p_author_id, private.enrolment_figures_slot(a.user_id), count(*)
+  from added a where a.enrolments = 1
+  group by 2 order by 2
+  on conflict (author_id, slot) do update set learners = f.learners + excluded.learners;
 end;
 $$;
 comment on function private.add_instructor_learners(uuid,uuid[]) is
@@ -297,8 +299,6 @@ returns void
 language plpgsql security definer
 set search_path = ''
 as $$
-declare
-  v_gone integer;
 begin
   if p_author_id is null or coalesce(cardinality(p_user_ids), 0) = 0 then
     return;
@@ -306,21 +306,24 @@ begin
   with dropped as (
     update private.instructor_learners l set enrolments = l.enrolments - 1
     where l.author_id = p_author_id and l.user_id = any (p_user_ids)
-    returning l.enrolments
+    returning l.user_id, l.enrolments
+  ),
+  gone as (
+    select private.enrolment_figures_slot(d.user_id) as slot, count(*) as learners
+    from dropped d where d.enrolments <= 0
+    group by 1
   )
-  select count(*) filter (where d.enrolments <= 0) into v_gone from dropped d;
-  if v_gone > 0 then
-    delete from private.instructor_learners l
-    where l.author_id = p_author_id and l.user_id = any (p_user_ids) and l.enrolments <= 0;
-    update private.instructor_figures f set learners = f.learners - v_gone where f.author_id = p_author_id;
-  end if;
+  update private.instructor_figures f set learners = f.learners - g.learners
+  from gone g where f.author_id = p_author_id and f.slot = g.slot;
+  delete from private.instructor_learners l
+  where l.author_id = p_author_id and l.user_id = any (p_user_ids) and l.enrolments <= 0;
 end;
 $$;
 comment on function private.drop_instructor_learners(uuid,uuid[]) is
   'Internal: each learner given is approved on one course of the author fewer (private.instructor_learners, and private.instructor_figures for a learner the author no longer has).';
 revoke all on function private.drop_instructor_learners(uuid,uuid[]) from public;
 
--- Which of a course's 16 rows of counters a learner's enrolment is counted in.
+-- Which of a course's (and an author's) 16 rows of counters a learner's enrolment is counted in.
 create function private.enrolment_figures_slot(p_user_id uuid)
 returns smallint
 language plpgsql immutable
@@ -479,8 +482,9 @@ begin
   from public.enrollments e join public.courses c on c.id = e.course_id
   where e.status = 'ACTIVE' and c.author_id is not null
   group by c.author_id, e.user_id;
-  insert into private.instructor_figures (author_id, learners)
-  select l.author_id, count(*) from private.instructor_learners l group by l.author_id;
+  insert into private.instructor_figures (author_id, slot, learners)
+  select l.author_id, private.enrolment_figures_slot(l.user_id), count(*)
+  from private.instructor_learners l group by 1, 2;
 end;
 $$;
 comment on function private.recount_enrolment_figures() is
@@ -525,7 +529,7 @@ begin
   )
   select
     (select count(*) from mine)::integer,
-    coalesce((select i.learners from private.instructor_figures i where i.author_id = (select auth.uid())), 0),
+    coalesce((select sum(i.learners) from private.instructor_figures i where i.author_id = (select auth.uid())), 0)::integer,
     -- round(avg(progress)) as it was: the same numeric division of the sum by the count.
     case when f.total = 0 then 0 else round(f.progress_sum / f.total)::integer end,
     coalesce((select sum(m.duration) from mine m), 0)::integer,

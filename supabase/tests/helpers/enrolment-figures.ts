@@ -22,8 +22,11 @@ export const ENROLMENT_FIGURES_DRIFT = `
     where e.status = 'ACTIVE' and c.author_id is not null
     group by c.author_id, e.user_id
   ),
-  counted_authors as (select l.author_id, count(*)::int as learners from counted_learners l group by l.author_id),
-  kept_authors as (select i.author_id, i.learners from private.instructor_figures i where i.learners <> 0)
+  counted_authors as (
+    select l.author_id, private.enrolment_figures_slot(l.user_id) as slot, count(*)::int as learners
+    from counted_learners l group by 1, 2
+  ),
+  kept_authors as (select i.author_id, i.slot, i.learners from private.instructor_figures i where i.learners <> 0)
   select 'course figures kept, not counted' as drift, to_jsonb(x) as row from (select * from kept except select * from counted) x
   union all
   select 'course figures counted, not kept', to_jsonb(x) from (select * from counted except select * from kept) x
