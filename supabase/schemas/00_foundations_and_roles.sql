@@ -230,12 +230,14 @@ grant execute on function private.administered_person_ids() to authenticated, se
 
 -- The manager chain is bounded (32 levels): deeper than any real organisation, and a guard against
 -- a cycle that the profiles trigger would otherwise have refused. Level by level, each read by the
--- index on manager_id (a recursive join may read the whole index instead).
+-- index on manager_id (a recursive join may read the whole index instead). Its plan is the generic
+-- one: a custom plan for each level's array was planned again on every call (docs/PERFORMANCE.md).
 create function private.managed_person_ids()
 returns setof uuid
 language plpgsql
  STABLE SECURITY DEFINER ROWS 40
 set search_path = ''
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_me uuid := (select auth.uid());

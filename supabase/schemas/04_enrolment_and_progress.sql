@@ -97,6 +97,10 @@ create index user_module_progress_module_id_idx on public.user_module_progress (
 
 create index user_module_progress_last_attempt_id_idx on public.user_module_progress (last_attempt_id);
 
+-- A person's last activity (the manager's team page, 14_my_team.sql): the newest row from the index
+-- alone, not every progress row of theirs.
+create index user_module_progress_user_activity_idx on public.user_module_progress (user_id, updated_at desc);
+
 -- ---------------------------------------------------------------------------
 -- Row-level security
 -- ---------------------------------------------------------------------------

@@ -39,14 +39,17 @@ returns table(
   unit_name text,
   direct boolean
 )
-language sql stable security definer rows 40
+language plpgsql stable security definer rows 40
 set search_path = ''
 as $$
-  select p.id, p.username, p.name, u.id, u.name, p.manager_id is not distinct from (select auth.uid())
-  from private.managed_person_ids() m(id)
-  join public.profiles p on p.id = m.id
-  left join public.units u on u.id = p.unit_id
-  where p.deactivated_at is null
+begin
+  return query
+    select p.id, p.username, p.name, u.id, u.name, p.manager_id is not distinct from (select auth.uid())
+    from private.managed_person_ids() m(id)
+    join public.profiles p on p.id = m.id
+    left join public.units u on u.id = p.unit_id
+    where p.deactivated_at is null;
+end;
 $$;
 comment on function private.team_reports() is
   'The caller''s active reports (direct and down the manager chain) with their unit and whether they report directly.';

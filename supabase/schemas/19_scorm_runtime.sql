@@ -124,14 +124,16 @@ grant all on public.scorm_sessions to service_role;
 -- completed or passed); 'passed' = passed; 'completed-or-passed' = either.
 create function private.scorm_rule_met(p_rule text, p_completion text, p_success text)
 returns boolean
-language sql immutable
+language plpgsql immutable
 set search_path = ''
 as $$
-  select case p_rule
+begin
+  return case p_rule
     when 'passed' then p_success = 'passed'
     when 'completed-or-passed' then p_success = 'passed' or (p_completion = 'completed' and p_success <> 'failed')
     else p_completion = 'completed' and p_success <> 'failed'
-  end
+  end;
+end;
 $$;
 comment on function private.scorm_rule_met(text,text,text) is
   'True when the statuses meet the completion rule (completed, passed, completed-or-passed).';
@@ -141,10 +143,11 @@ grant execute on function private.scorm_rule_met(text,text,text) to authenticate
 -- The module is met for the learner when every SCO of its package has an attempt that met the rule.
 create function private.scorm_module_met(p_user_id uuid, p_module_id uuid)
 returns boolean
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select exists (select 1 from public.scorm_packages p where p.module_id = p_module_id)
+begin
+  return exists (select 1 from public.scorm_packages p where p.module_id = p_module_id)
      and not exists (
        select 1
        from public.scorm_packages p
@@ -153,7 +156,8 @@ as $$
          and not exists (
            select 1 from public.scorm_attempts a
            where a.user_id = p_user_id and a.module_id = p_module_id and a.sco_id = s.sco ->> 'id'
-             and private.scorm_rule_met(p.completion_rule, a.completion_status, a.success_status)))
+             and private.scorm_rule_met(p.completion_rule, a.completion_status, a.success_status)));
+end;
 $$;
 comment on function private.scorm_module_met(uuid,uuid) is
   'Internal: every SCO of the module''s package has an attempt of the learner meeting the package''s completion rule.';
@@ -240,17 +244,19 @@ grant execute on function private.scorm_open_session(uuid,text) to authenticated
 -- A 1.2 lesson_status as the 2004 pair (completion, success).
 create function private.scorm_12_statuses(p_lesson_status text)
 returns text[]
-language sql immutable
+language plpgsql immutable
 set search_path = ''
 as $$
-  select case p_lesson_status
+begin
+  return case p_lesson_status
     when 'passed' then array['completed', 'passed']
     when 'failed' then array['completed', 'failed']
     when 'completed' then array['completed', 'unknown']
     when 'incomplete' then array['incomplete', 'unknown']
     when 'browsed' then array['incomplete', 'unknown']
     else array['not attempted', 'unknown']
-  end
+  end;
+end;
 $$;
 comment on function private.scorm_12_statuses(text) is
   'SCORM 1.2 lesson_status as {completion_status, success_status}.';

@@ -300,13 +300,15 @@ revoke all on function private.note_compliance_change_of_unit() from public;
 -- Whether an organisation's kept summary holds: kept, not out of date by time, no change waiting.
 create function private.compliance_summary_is_current(p_organisation_id uuid)
 returns boolean
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
-  select exists (
+begin
+  return exists (
     select 1 from private.compliance_summary_scopes s
     where s.organisation_id = p_organisation_id and s.valid_until > now()
-      and not exists (select 1 from private.compliance_summary_changes c where c.organisation_id = p_organisation_id))
+      and not exists (select 1 from private.compliance_summary_changes c where c.organisation_id = p_organisation_id));
+end;
 $$;
 comment on function private.compliance_summary_is_current(uuid) is
   'True when the organisation''s kept compliance summary is there, not past its valid_until, and no change is noted for it.';
@@ -316,10 +318,12 @@ revoke all on function private.compliance_summary_is_current(uuid) from public;
 -- definer, can write the row; a transaction that has written nothing has no id and is not).
 create function private.compliance_refresh_running()
 returns boolean
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select exists (select 1 from private.compliance_refreshes r where r.transaction_id = pg_current_xact_id_if_assigned())
+begin
+  return exists (select 1 from private.compliance_refreshes r where r.transaction_id = pg_current_xact_id_if_assigned());
+end;
 $$;
 comment on function private.compliance_refresh_running() is
   'True inside private.refresh_compliance_summary: THE status rule then works out every person of the organisation, whoever the caller.';
