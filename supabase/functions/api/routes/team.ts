@@ -146,11 +146,14 @@ export function teamRoutes(_config: Config, db: Db) {
     const caller = requireUser(c);
     const query = validate(listQuery, firstQueryValues(c));
     const offset = (query.page - 1) * query.pageSize;
-    // One statement, one walk of the manager chain (private.team_page in 14_my_team.sql).
-    const all = await db
-      .withCaller(caller.db, (tx) => tx<PageRow[]>`
-        select * from private.team_page(${query.unitId ?? null}::uuid, ${query.status ?? null}, ${query.search ?? null},
-                                        ${query.pageSize}, ${offset})`)
+    // One statement, one walk of the manager chain (private.team_page in 14_my_team.sql), sent with
+    // the transaction around it in one round trip.
+    const [all] = await db
+      .read(caller.db, (sql) => [
+        sql<PageRow[]>`
+          select * from private.team_page(${query.unitId ?? null}::uuid, ${query.status ?? null}, ${query.search ?? null},
+                                          ${query.pageSize}, ${offset})`,
+      ])
       .catch(fromDatabase);
     const figures = all.find((r) => r.userId === null);
     const rows = all.filter((r): r is PageRow & MemberRow => r.userId !== null);
