@@ -175,6 +175,9 @@ create index quiz_attempts_user_id_quiz_id_idx on public.quiz_attempts (user_id,
 
 create index quiz_attempts_quiz_id_idx on public.quiz_attempts (quiz_id);
 
+-- A person's last activity (the manager's team page, 14_my_team.sql) from the index alone.
+create index quiz_attempts_user_activity_idx on public.quiz_attempts (user_id) include (started_at, completed_at);
+
 -- ---------------------------------------------------------------------------
 -- Row-level security
 -- ---------------------------------------------------------------------------

@@ -97,9 +97,11 @@ create index user_module_progress_module_id_idx on public.user_module_progress (
 
 create index user_module_progress_last_attempt_id_idx on public.user_module_progress (last_attempt_id);
 
--- A person's last activity (the manager's team page, 14_my_team.sql): the newest row from the index
--- alone, not every progress row of theirs.
+-- A person's last activity (the manager's team page, 14_my_team.sql) from indexes alone: the newest
+-- progress row first, and every enrolment's dates, rather than each row of theirs from the table.
 create index user_module_progress_user_activity_idx on public.user_module_progress (user_id, updated_at desc);
+
+create index enrollments_user_activity_idx on public.enrollments (user_id) include (created_at, started_at, completed_at);
 
 -- ---------------------------------------------------------------------------
 -- Row-level security
