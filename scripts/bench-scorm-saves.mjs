@@ -11,6 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
+import { cpuMsPerAnswer, cpuSummary, cpuTicks } from './bench-cpu.mjs';
 
 const PASSWORD = 'Bench-scorm-Saves-1!';
 
@@ -18,7 +19,8 @@ const PASSWORD = 'Bench-scorm-Saves-1!';
  * @param {{ url: string, anonKey: string, serviceRoleKey: string, dbUrl: string, connections?: number,
  *   seconds?: number, warmup?: number, log?: (msg: string) => void }} platform url: the gateway's address
  * @returns {Promise<{ connections: number, rps: number, p50: number|null, p95: number|null, p99: number|null,
- *   requests: number, ok: number, statuses: Record<string, number>, errors: number }>}
+ *   requests: number, ok: number, statuses: Record<string, number>, errors: number,
+ *   cpuMsPerAnswer: Record<string, number|null> }>}
  */
 export async function benchScormSaves({ url, anonKey, serviceRoleKey, dbUrl, connections = 8, seconds = 5, warmup = 1, log = () => {} }) {
   const sql = postgres(dbUrl, { max: 1, onnotice: () => {} });
@@ -112,7 +114,9 @@ export async function benchScormSaves({ url, anonKey, serviceRoleKey, dbUrl, con
       return instance.then((result) => ({ latencies, statuses, result }));
     };
     if (warmup > 0) await run(warmup);
+    const cpuBefore = cpuTicks();
     const { latencies, statuses, result } = await run(seconds);
+    const cpu = cpuMsPerAnswer(cpuBefore, cpuTicks(), latencies.length);
     latencies.sort((a, b) => a - b);
     const pct = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] : null);
     const level = {
@@ -125,8 +129,10 @@ export async function benchScormSaves({ url, anonKey, serviceRoleKey, dbUrl, con
       ok: statuses[200] ?? 0,
       statuses,
       errors: result.errors + result.timeouts,
+      cpuMsPerAnswer: cpu,
     };
-    log(`  SCORM saves c=${connections}  ${level.rps} req/s  p50 ${level.p50} ms  p95 ${level.p95} ms  p99 ${level.p99} ms  ${JSON.stringify(statuses)}`);
+    log(`  SCORM saves c=${connections}  ${level.rps} req/s  p50 ${level.p50} ms  p95 ${level.p95} ms  p99 ${level.p99} ms  ` +
+      `cpu ms client/node/deno/postgres ${cpuSummary(cpu)}  ${JSON.stringify(statuses)}`);
     return level;
   } finally {
     // Saves autocannon left in flight at the end are still being answered: let them finish before

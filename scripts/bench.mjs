@@ -50,6 +50,7 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
 import { benchResultsDir, resultStamp } from './bench-results.mjs';
+import { cpuMsPerAnswer, cpuSummary, cpuTicks } from './bench-cpu.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -80,38 +81,6 @@ const log = (...args) => console.log(...args);
 
 // ---------------------------------------------------------------------------------------------
 // Measuring
-
-/**
- * CPU time used so far on the machine, in clock ticks (1/100 s), by process group: this process
- * (the autocannon client), the other node processes (the platform's gateway and Auth), deno (the
- * function) and postgres (the backends). The difference over a run, divided by its answers, says
- * where a request's cost goes (`cpuMsPerAnswer`).
- */
-function cpuTicks() {
-  const byPid = new Map();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const group = Number(entry) === process.pid ? 'client' : ['node', 'deno', 'postgres'].includes(name) ? name : 'other';
-      byPid.set(entry, { group, used: Number(fields[11]) + Number(fields[12]) }); // utime + stime
-    } catch {
-      // exited while we looked
-    }
-  }
-  return byPid;
-}
-
-/** CPU ms per answer by group between two cpuTicks() (a process that ended in between is not counted). */
-function cpuMsPerAnswer(before, after, answers) {
-  const ticks = { client: 0, node: 0, deno: 0, postgres: 0, other: 0 };
-  for (const [pid, { group, used }] of after) ticks[group] += used - (before.get(pid)?.used ?? 0);
-  const perAnswer = {};
-  for (const [group, n] of Object.entries(ticks)) perAnswer[group] = answers ? round((n * 10) / answers) : null;
-  return perAnswer;
-}
 
 /**
  * One autocannon run. `next()` returns the next request ({ method, path, headers, body }).
@@ -190,7 +159,6 @@ function mergeRounds(rounds) {
   });
 }
 
-const cpuSummary = (cpu) => ['client', 'node', 'deno', 'postgres'].map((k) => cpu[k]?.toFixed(2) ?? '-').join(' / ');
 
 const round = (x) => (x == null ? null : Math.round(x * 100) / 100);
 
