@@ -359,7 +359,9 @@ as $$ select $q$
     cross join me
     where me.uid is not null and p.deactivated_at is null
       and ($1::uuid is null or p.id = $1)
-      and ($5::uuid is null or p.organisation_id = $5)
+      -- the nil uuid: the people of no organisation (the national summary counts them apart)
+      and ($5::uuid is null or p.organisation_id = $5
+           or ($5 = '00000000-0000-0000-0000-000000000000'::uuid and p.organisation_id is null))
       and ($3::public.user_role is null or p.role = $3)
       and ($2::public.service_code is null or p.services @> array[$2])
       and ($6::uuid is null or p.unit_id in (select private.unit_subtree($6)))
@@ -776,10 +778,42 @@ as $$
 declare
   v_organisation uuid;
   v_national boolean;
+  v_each uuid;
 begin
   perform private.require_compliance_viewer();
   v_organisation := private.compliance_organisation(p_organisation_id);
   v_national := private.is_admin();
+  -- A national administrator's national summary: every organisation's kept counts (each computed
+  -- again first when out of date) added up, with the people of no organisation counted by the rule.
+  -- Everyone belongs to at most one organisation, so the sums are the national figures. (A refresh
+  -- needs a snapshot per statement: in a transaction of one snapshot the whole is computed.)
+  if v_national and v_organisation is null and p_role is null and p_unit_id is null
+     and current_setting('transaction_isolation') = 'read committed' then
+    for v_each in select o.id from public.organisations o order by o.id loop
+      if not private.compliance_summary_is_current(v_each) then
+        perform private.refresh_compliance_summary(v_each);
+      end if;
+    end loop;
+    return query
+      with parts as (
+        select k.service, k.course_id, k.people, k.compliant, k.due_soon, k.overdue, k.in_progress
+        from private.compliance_summary_counts k
+        where k.organisation_id in (select o.id from public.organisations o)
+          and (p_service is null or k.service = p_service)
+          and (p_course_id is null or k.course_id = p_course_id)
+        union all
+        select r.service, r.course_id, r.people, r.compliant, r.due_soon, r.overdue, r.in_progress
+        from private.compliance_summary_rows(p_service, null, p_course_id, '00000000-0000-0000-0000-000000000000'::uuid,
+                                             null, true, false) r
+      )
+      select s.service, s.course_id, c.title, sum(s.people)::bigint, sum(s.compliant)::bigint,
+             sum(s.due_soon)::bigint, sum(s.overdue)::bigint, sum(s.in_progress)::bigint
+      from parts s
+      join public.courses c on c.id = s.course_id
+      group by s.service, s.course_id, c.title
+      order by s.service nulls last, c.title, s.course_id;
+    return;
+  end if;
   if v_organisation is not null and p_role is null and p_unit_id is null
      and (v_national or v_organisation = private.administered_organisation_id())
      and exists (select 1 from public.organisations o where o.id = v_organisation) then

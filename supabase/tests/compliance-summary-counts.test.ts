@@ -37,7 +37,7 @@ describe.each(backends)('the kept compliance summary on $name', ({ create }) => 
   const kept = async (org: string, who: Persona = adminA) =>
     numbers((await queryAs(db, who, 'select * from private.compliance_summary(p_organisation_id => $1)', [org])).rows);
   /** The same counted from the status rule itself, row by row. */
-  const computed = async (org: string) =>
+  const computed = async (org: string | null) =>
     numbers((await queryAs(db, personas.admin, `
       select s.service, st.course_id, count(*) as people,
              count(*) filter (where st.status = 'done') as compliant,
@@ -50,11 +50,15 @@ describe.each(backends)('the kept compliance summary on $name', ({ create }) => 
       group by s.service, st.course_id`, [org])).rows);
   const changesNoted = async (org: string) =>
     Number((await db.query<{ n: string }>('select count(*) as n from private.compliance_summary_changes where organisation_id = $1', [org])).rows[0].n);
+  /** The national summary as served to a national administrator (every organisation's kept counts added up). */
+  const national = async () => numbers((await queryAs(db, personas.admin, 'select * from private.compliance_summary()')).rows);
   const expectFollows = async (org: string) => {
     const expected = await computed(org);
     expect(await kept(org)).toEqual(expected);
     // the national administrator is served the same counts
     expect(await kept(org, personas.admin)).toEqual(expected);
+    // and a national summary that adds up to the status rule's over everyone (people of no organisation too)
+    expect(await national()).toEqual(await computed(null));
     return expected;
   };
   const row = (rows: Row[], course: string) => rows.find((r) => r.course_id === course && r.service === 'UKPS');
