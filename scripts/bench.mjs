@@ -839,6 +839,21 @@ async function runPhases(phases) {
     s.phase.checks = await concurrencyChecks(s.platform, s.sql, s.checkLearner, s.checkCourse, s.fixtures.instructorId);
     for (const c of s.phase.checks) log(`  ${tag(s)} ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
   }
+  // SCORM (issue 20), on the scaled database: a 50 MB package of 2,000 files checked and unpacked,
+  // and the run-time's saves at 8 connections (judged against the same run's module completion, so
+  // measured as it was, after the writes: before the notifications' decision, whose rolled-back
+  // backlog of about 190,000 rows leaves the database vacuuming for a while).
+  if (selected('scorm')) {
+    const s = phases[0];
+    // The saves first: after the upload the function spends a while collecting its garbage.
+    const saves = await benchScormSaves({
+      url: s.platform.url, anonKey: s.platform.anonKey, serviceRoleKey: s.platform.serviceRoleKey, dbUrl: s.dbUrl,
+      connections: 8, seconds: SECONDS, warmup: WARMUP, log: (msg) => log(`  ${tag(s)} ${msg}`),
+    });
+    const upload = await benchScorm({ url: s.platform.url, anonKey: s.platform.anonKey, rssByCommand: s.platform.rssByCommand, log: (msg) => log(`  ${tag(s)} ${msg}`) });
+    s.phase.scorm = { upload, saves };
+    log(`  ${tag(s)} SCORM saves at 8: ${saves.rps} req/s, p95 ${saves.p95} ms (${saves.ok} of ${saves.requests} 2xx)`);
+  }
   // Notifications (issue 19), on the scaled database: one decision over everyone (rolled back, so the
   // database is left as it was; the first run on a database never decided writes the whole backlog,
   // the worst case, then a second run finds everything written), and delivery to the mail catcher.
@@ -851,19 +866,6 @@ async function runPhases(phases) {
       url: s.platform.url, serviceRoleKey: s.platform.serviceRoleKey, dbUrl: s.dbUrl, mailUrl: s.platform.mailUrl, emails: 500,
       log: (msg) => log(`  ${tag(s)} ${msg}`),
     });
-  }
-  // SCORM (issue 20), on the scaled database: a 50 MB package of 2,000 files checked and unpacked,
-  // and the run-time's saves at 8 connections (judged against the same run's module completion).
-  if (selected('scorm')) {
-    const s = phases[0];
-    // The saves first: after the upload the function spends a while collecting its garbage.
-    const saves = await benchScormSaves({
-      url: s.platform.url, anonKey: s.platform.anonKey, serviceRoleKey: s.platform.serviceRoleKey, dbUrl: s.dbUrl,
-      connections: 8, seconds: SECONDS, warmup: WARMUP, log: (msg) => log(`  ${tag(s)} ${msg}`),
-    });
-    const upload = await benchScorm({ url: s.platform.url, anonKey: s.platform.anonKey, rssByCommand: s.platform.rssByCommand, log: (msg) => log(`  ${tag(s)} ${msg}`) });
-    s.phase.scorm = { upload, saves };
-    log(`  ${tag(s)} SCORM saves at 8: ${saves.rps} req/s, p95 ${saves.p95} ms (${saves.ok} of ${saves.requests} 2xx)`);
   }
 }
 
