@@ -136,8 +136,8 @@ export function scormRoutes(config: Config, db: Db) {
     // The values are checked against both versions' data models before the session's is known, so
     // that a save is one statement; private.scorm_save refuses values that fit only the other one.
     const checked = SCORM_VERSIONS.map((version) => ({ version, ...validateScormValues(version, body.values) }));
-    const fitting = checked.filter((c) => Object.keys(c.fields).length === 0);
-    const refused = (version: string) => new ApiError(400, 'Validation failed', checked.find((c) => c.version === version)?.fields);
+    const fitting = checked.filter((check) => Object.keys(check.fields).length === 0);
+    const refused = (version: string) => new ApiError(400, 'Validation failed', checked.find((check) => check.version === version)?.fields);
     const result = await db.withCaller(caller.db, async (tx) => {
       if (fitting.length === 0) {
         // Fits neither: the field messages are the session's version's (under RLS, only their own).
@@ -151,7 +151,7 @@ export function scormRoutes(config: Config, db: Db) {
       try {
         const [row] = await tx<Row[]>`
           select * from private.scorm_save(${id}::uuid, ${body.seq}::integer, ${tx.json(fitting[0].values)}::jsonb,
-                                           ${body.finish === true}, ${fitting.map((c) => c.version)}::text[])`;
+                                           ${body.finish === true}, ${fitting.map((check) => check.version)}::text[])`;
         return {
           seq: Number(row.seq),
           scoStatus: scoStatus(String(row.completionStatus), String(row.successStatus)),
