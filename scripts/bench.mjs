@@ -463,6 +463,19 @@ async function removeBenchWrites(sql, learnerIds, since) {
 // ---------------------------------------------------------------------------------------------
 // Ceilings
 
+/** The port a child process prints once it listens (the first group of `ready`). */
+function readyPort(child, ready, what) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = ready.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code})`)));
+  });
+}
+
 async function startCeiling(dbUrl, bytesFile) {
   const child = spawn(
     path.join(repoRoot, 'node_modules', '.bin', 'deno'),
@@ -481,15 +494,7 @@ async function startCeiling(dbUrl, bytesFile) {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  const port = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /CEILING_READY (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the ceiling server exited (${code})`)));
-  });
+  const port = await readyPort(child, /CEILING_READY (\d+)/, 'the ceiling server');
   const url = `http://127.0.0.1:${port}`;
   // The same ceiling through the platform's gateway, in a node process of its own.
   const gateway = spawn(process.execPath, ['scripts/bench-ceiling-gateway.mjs'], {
@@ -497,15 +502,7 @@ async function startCeiling(dbUrl, bytesFile) {
     env: { ...process.env, CEILING_URL: url },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const gatewayPort = await new Promise((resolve, reject) => {
-    let out = '';
-    gateway.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /CEILING_GATEWAY_READY (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    gateway.once('exit', (code) => reject(new Error(`the ceiling's gateway exited (${code})`)));
-  });
+  const gatewayPort = await readyPort(gateway, /CEILING_GATEWAY_READY (\d+)/, "the ceiling's gateway");
   return {
     url,
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
