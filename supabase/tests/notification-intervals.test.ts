@@ -12,6 +12,7 @@ import {
   personas,
   queryAs,
   sqlState,
+  startRulesOnATuesday,
   type Persona,
   type TestDatabase,
 } from './helpers/database';
@@ -176,10 +177,8 @@ describe.each(backends)('notification intervals on $name', ({ create }) => {
       // The settings: due soon 10 and 5 days before, overdue every 3 days, escalation after 5.
       await queryAs(db, admin, `update public.settings set notify_due_soon_days = '{10,5}', notify_overdue_every_days = 3,
         notify_escalation_days = 5`);
-      const rule = await queryAs<{ created_at: Date }>(db, admin,
-        `insert into public.required_training (course_id, service, due_within_days) values ($1, 'UKFRS', 14) returning created_at`,
-        [course5]);
-      t0 = new Date(rule.rows[0].created_at);
+      await queryAs(db, admin,
+        `insert into public.required_training (course_id, service, due_within_days) values ($1, 'UKFRS', 14)`, [course5]);
       // Course 11: national, due soon 7 days before, escalation after 2; and the unit's own rule of
       // the same course, due soon 12 days before, escalation after 9 (Ann has both: the earliest
       // "due soon" and the shortest escalation win).
@@ -189,6 +188,7 @@ describe.each(backends)('notification intervals on $name', ({ create }) => {
       await queryAs(db, orgAdmin,
         `insert into public.required_training (course_id, organisation_id, unit_id, due_within_days, notify_due_soon_days, notify_escalation_days)
          values ($1, $2, $3, 20, '{12}', 9)`, [course11, org, unit]);
+      t0 = await startRulesOnATuesday(db);
       for (const day of [0, 4, 5, 8, 9, 10, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 22.5]) {
         await db.query('select private.decide_notifications($1::timestamptz)', [at(t0, day)]);
       }
@@ -266,10 +266,9 @@ describe.each(backends)('notification intervals on $name', ({ create }) => {
       await db.query('update public.profiles set manager_id = $1 where id = any($2::uuid[])', [manager.id, [subManager.id, holder.id]]);
       await db.query('update public.profiles set manager_id = $1 where id = any($2::uuid[])', [subManager.id, [learnerA.id, learnerB.id]]);
       await db.query('update public.profiles set manager_id = $1 where id = $2', [quietManager.id, quietReport.id]);
-      const rule = await queryAs<{ created_at: Date }>(db, admin,
-        `insert into public.required_training (course_id, service, due_within_days) values ($1, 'UKFRS', 14) returning created_at`,
-        [course5]);
-      t0 = new Date(rule.rows[0].created_at);
+      await queryAs(db, admin,
+        `insert into public.required_training (course_id, service, due_within_days) values ($1, 'UKFRS', 14)`, [course5]);
+      t0 = await startRulesOnATuesday(db);
       monday1 = await monday(db, at(t0, 15));
       // Hal's certificate expires 20 days after that Monday.
       await db.query(
@@ -365,10 +364,9 @@ describe.each(backends)('notification intervals on $name', ({ create }) => {
       // Course 6 and course 8 are the organisation's own; course 7 national.
       await db.query('update public.courses set organisation_id = $1 where id = any($2::uuid[])', [org, [course6, course8]]);
       await db.query('update public.courses set requires_approval = true where id = $1', [course8]);
-      const rule = await queryAs<{ created_at: Date }>(db, admin,
-        `insert into public.required_training (course_id, organisation_id, due_within_days) values ($1, $2, 14) returning created_at`,
-        [course5, org]);
-      t0 = new Date(rule.rows[0].created_at);
+      await queryAs(db, admin,
+        `insert into public.required_training (course_id, organisation_id, due_within_days) values ($1, $2, 14)`, [course5, org]);
+      t0 = await startRulesOnATuesday(db);
       // Everyone holds a certificate of the organisation's course 6 and of national course 7,
       // expiring 40 days after t0; each asked to join course 8.
       for (const p of [leaver, deactivated, stayer]) {

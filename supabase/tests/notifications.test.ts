@@ -12,6 +12,7 @@ import {
   personas,
   queryAs,
   sqlState,
+  startRulesOnATuesday,
   type Persona,
   type TestDatabase,
 } from './helpers/database';
@@ -63,10 +64,9 @@ async function setUp(db: TestDatabase): Promise<Date> {
     [org, people.map(([p]) => p.id)]);
   await db.query(`update public.profiles set manager_id = $2 where id = any($1::uuid[])`, [[learner1.id, learner2.id, leaver.id], manager.id]);
   await db.query(`update public.profiles set deactivated_at = now() where id = $1`, [leaver.id]);
-  const rule = await queryAs<{ created_at: Date }>(db, admin,
-    `insert into public.required_training (course_id, service, due_within_days) values ($1, 'UKFRS', 14) returning created_at`,
-    [requiredCourse]);
-  return new Date(rule.rows[0].created_at);
+  await queryAs(db, admin,
+    `insert into public.required_training (course_id, service, due_within_days) values ($1, 'UKFRS', 14)`, [requiredCourse]);
+  return startRulesOnATuesday(db);
 }
 
 const at = (t0: Date, days: number, minutes = 0) => new Date(t0.getTime() + days * DAY + minutes * 60_000).toISOString();
@@ -290,10 +290,10 @@ describe.each(backends)('notifications of a unit\'s rule on $name', ({ create })
       await createUser(db, { id: p.id, email: p.email, username, name: username, services: ['UKFRS'] });
       await db.query('update public.profiles set organisation_id = $2, unit_id = $3 where id = $1', [p.id, org, unit]);
     }
-    const rule = await queryAs<{ created_at: Date }>(db, admin,
+    await queryAs(db, admin,
       `insert into public.required_training (course_id, organisation_id, unit_id, due_within_days)
-       values ($1, $2, $3, 14) returning created_at`, [requiredCourse, org, station]);
-    const t0 = new Date(rule.rows[0].created_at);
+       values ($1, $2, $3, 14)`, [requiredCourse, org, station]);
+    const t0 = await startRulesOnATuesday(db);
     await db.query('select private.decide_notifications($1::timestamptz)', [at(t0, 0, 1)]);
     const told = await db.query<{ recipient_id: string }>(
       `select recipient_id from public.notifications where kind = 'training-assigned' and course_id = $1 order by recipient_id`,

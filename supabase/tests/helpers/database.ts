@@ -282,3 +282,24 @@ export async function withCourseAccess<R>(db: TestDatabase, access: string, fn: 
     await db.query('update public.settings set course_access = $1', [before.rows[0].course_access]);
   }
 }
+
+/** The first Tuesday 12:00 UTC (12:00 or 13:00 London) after `from`. */
+export function nextTuesdayNoon(from: Date): Date {
+  const day = 86_400_000;
+  let at = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate(), 12);
+  while (new Date(at).getUTCDay() !== 2 || at <= from.getTime()) at += day;
+  return new Date(at);
+}
+
+/**
+ * Starts every required-training rule at the next Tuesday noon after the latest one, and returns
+ * that time. A test that moves time by whole days from it lands on the same weekdays whatever day
+ * and hour the suite runs (the manager digest is due on Mondays), and every other row's created_at
+ * (people, enrolments) stays before it, as when the rule was just made.
+ */
+export async function startRulesOnATuesday(db: TestDatabase): Promise<Date> {
+  const latest = (await db.query<{ at: Date }>('select max(created_at) as at from public.required_training')).rows[0].at;
+  const start = nextTuesdayNoon(new Date(latest));
+  await db.query('update public.required_training set created_at = $1', [start.toISOString()]);
+  return start;
+}
