@@ -26,7 +26,17 @@ const summary = [];
 const failures = []; // names of failed tests, printed above the totals so a CI log's tail shows them
 const retried = []; // browser tests that failed once and passed on their retry (vitest.config.ts)
 const failedPages = []; // what a failed browser test's pages showed (e2e/failure-report.ts), retries included
-const only = process.argv.slice(2); // e.g. `npm test -- web db` runs just those suites
+// `npm test -- web db` runs just those suites; `npm test -- e2e/learner.test.ts supabase/tests/admin.test.ts`
+// just those files (each in the suite that holds it).
+const args = process.argv.slice(2);
+const files = args.filter((a) => /\.(ts|tsx|mjs)$/.test(a));
+const suiteOfFile = (file) =>
+  file.startsWith('e2e/') ? 'e2e'
+    : file.startsWith('supabase/functions/tests/') ? 'function'
+      : file.startsWith('supabase/tests/') ? 'db'
+        : file.startsWith('platform/') ? 'platform' : 'web';
+const only = [...new Set([...args.filter((a) => !files.includes(a)), ...files.map(suiteOfFile)])];
+const filesOf = (...suites) => files.filter((f) => suites.includes(suiteOfFile(f)));
 
 function wanted(name) {
   return only.length === 0 || only.includes(name);
@@ -54,7 +64,7 @@ function run(command, args, { env = {}, capture = false } = {}) {
 async function vitest(name, projects, env = {}) {
   const outputFile = path.join(resultsDir, `vitest-${name}.json`);
   fs.rmSync(outputFile, { force: true });
-  const args = ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${outputFile}`];
+  const args = ['run', ...projects.flatMap((p) => ['--project', p]), ...filesOf(...projects), '--reporter=default', '--reporter=json', `--outputFile=${outputFile}`];
   const { code, output } = await run(bin('vitest'), args, { env, capture: true });
   if (!fs.existsSync(outputFile)) return record(name, { passed: 0, failed: 1, skipped: 0 });
   const report = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
@@ -87,7 +97,7 @@ async function vitest(name, projects, env = {}) {
 async function denoTests(env, name = 'function') {
   const { code, output } = await run(
     bin('deno'),
-    ['test', '--allow-all', '--config', 'supabase/functions/api/deno.json', 'supabase/functions/tests'],
+    ['test', '--allow-all', '--config', 'supabase/functions/api/deno.json', ...(filesOf('function').length ? filesOf('function') : ['supabase/functions/tests'])],
     { env: { ...env, DENO_DIR: path.join(repoRoot, '.cache', 'deno'), NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }, capture: true },
   );
   const match = output.match(/(?:ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?(?: \| (\d+) ignored)?/);
