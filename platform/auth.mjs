@@ -81,7 +81,24 @@ const RECENT_SESSION_MS = 24 * 3600 * 1000;
 export function authSettingsFromConfig(toml) {
   const section = /\[auth\.email\]([^[]*)/.exec(toml)?.[1] ?? '';
   const flag = (/** @type {string} */ key) => new RegExp(`^\\s*${key}\\s*=\\s*true\\b`, 'm').test(section);
-  return { securePasswordChange: flag('secure_password_change'), doubleConfirmChanges: flag('double_confirm_changes') };
+  return {
+    securePasswordChange: flag('secure_password_change'),
+    doubleConfirmChanges: flag('double_confirm_changes'),
+    beforeUserCreated: postgresHook(toml, 'before_user_created'),
+  };
+}
+
+/**
+ * The Postgres function of an enabled `[auth.hook.<name>]` whose uri is
+ * `pg-functions://postgres/<schema>/<function>`, as `schema.function`; null when there is none.
+ * @param {string} toml
+ * @param {string} name
+ */
+function postgresHook(toml, name) {
+  const section = new RegExp(`\\[auth\\.hook\\.${name}\\]([^[]*)`).exec(toml)?.[1] ?? '';
+  if (!/^\s*enabled\s*=\s*true\b/m.test(section)) return null;
+  const uri = /^\s*uri\s*=\s*"pg-functions:\/\/postgres\/([a-z_][a-z0-9_]*)\/([a-z_][a-z0-9_]*)"/m.exec(section);
+  return uri ? `${uri[1]}.${uri[2]}` : null;
 }
 
 /** GoTrue's stored form of a one-time code: sha224 of the address and the code, hex. */
@@ -105,7 +122,10 @@ function otpCode() {
  * @param {AuthOptions} options
  * @returns {{ fetch(request: Request): Promise<Response>, verifyAccessToken(token: string): Promise<Record<string, any> | null> }}
  */
-export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false }) {
+export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false, beforeUserCreated = null }) {
+  if (beforeUserCreated !== null && !/^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/.test(beforeUserCreated)) {
+    throw new Error(`beforeUserCreated must be schema.function, not ${beforeUserCreated}`);
+  }
   const issuer = `${publicUrl.replace(/\/+$/, '')}/auth/v1`;
   const site = new URL(siteUrl);
 
@@ -178,14 +198,42 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
   }
 
   /**
+   * The before-user-created hook (GoTrue's, in its Postgres function form): called with the user
+   * about to be created; an answer `{error: {http_code, message}}` with a message refuses the
+   * creation with that status (500 when none is given) and the message, before anything is written.
+   * @param {string} id
+   * @param {{ email: string, userMetadata: object, role?: string }} input
+   * @param {object} appMetadata
+   */
+  async function runBeforeUserCreated(id, input, appMetadata) {
+    if (!beforeUserCreated) return;
+    const now = new Date().toISOString();
+    const event = {
+      metadata: { uuid: randomUUID(), time: now, name: 'before-user-created', ip_address: '127.0.0.1' },
+      user: {
+        id, aud: 'authenticated', role: input.role ?? '', email: input.email, phone: '',
+        app_metadata: appMetadata, user_metadata: input.userMetadata ?? {}, identities: [],
+        created_at: now, updated_at: now, is_anonymous: false,
+      },
+    };
+    const [row] = await sql.unsafe(`select ${beforeUserCreated}($1::jsonb) as result`, [sql.json(event)]);
+    const refusal = row?.result?.error;
+    if (refusal && typeof refusal.message === 'string' && refusal.message !== '') {
+      const status = Number.isInteger(refusal.http_code) && refusal.http_code >= 400 && refusal.http_code < 600 ? refusal.http_code : 500;
+      throw new HttpError(json(status, { code: status, msg: refusal.message }));
+    }
+  }
+
+  /**
    * Inserts a user and its email identity. A duplicate email answers 422; any other database error
    * (e.g. a trigger on auth.users failing) answers 500 "Database error saving new user".
    * @param {{ email: string, password: string | null, userMetadata: object, appMetadata?: object, confirmed: boolean, role?: string, duplicateCode: string, duplicateMsg: string }} input
    */
   async function insertUser(input) {
     const id = randomUUID();
-    const hash = input.password ? await bcrypt.hash(input.password, 10) : '';
     const appMetadata = { provider: 'email', providers: ['email'], ...(input.appMetadata ?? {}) };
+    await runBeforeUserCreated(id, input, appMetadata);
+    const hash = input.password ? await bcrypt.hash(input.password, 10) : '';
     const identityData = { sub: id, email: input.email, email_verified: input.confirmed, phone_verified: false };
     try {
       await sql.begin(async (tx) => {

@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import { createClient } from '@supabase/supabase-js';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { loadKeys } from './keys.mjs';
-import { createAuth } from './auth.mjs';
+import { authSettingsFromConfig, createAuth } from './auth.mjs';
 import { createStorage } from './storage.mjs';
 import { startGateway } from './gateway.mjs';
 import { createMailbox, startSmtpCatcher } from './mail.mjs';
@@ -127,6 +127,39 @@ describe('auth: sign-up and sign-in', () => {
       body: JSON.stringify({ email: newEmail(), password: 12 }),
     });
     expect(noPassword.status).toBe(422);
+  });
+
+  it('asks the before-user-created hook first: its refusal is the answer (status and message) and nothing is written', async () => {
+    await sql.unsafe(`
+      create or replace function public.refuse_by_hook(event jsonb) returns jsonb language sql as $$
+        select case when event -> 'user' -> 'user_metadata' ->> 'name' = 'Nobody'
+                    then '{"error": {"http_code": 400, "message": "Name refused"}}'::jsonb else '{}'::jsonb end
+      $$;`);
+    try {
+      const auth = createAuth({ sql, keys, publicUrl: gateway.url, beforeUserCreated: 'public.refuse_by_hook' });
+      const signUp = (/** @type {string} */ email, /** @type {string} */ name) =>
+        auth.fetch(new Request(`${gateway.url}/auth/v1/signup`, {
+          method: 'POST',
+          headers: { apikey: keys.anonKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: 'password-1', data: { name } }),
+        }));
+      const refused = newEmail();
+      const answer = await signUp(refused, 'Nobody');
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ msg: 'Name refused' });
+      expect(await sql`select id from auth.users where email = ${refused}`).toHaveLength(0);
+      const allowed = await signUp(newEmail(), 'Somebody');
+      expect(allowed.status).toBe(200);
+    } finally {
+      await sql.unsafe('drop function public.refuse_by_hook(jsonb);');
+    }
+  });
+
+  it('reads the hook from supabase/config.toml ([auth.hook.before_user_created], a Postgres function)', () => {
+    const toml = '[auth.hook.before_user_created]\nenabled = true\nuri = "pg-functions://postgres/private/before_user_created"\n';
+    expect(authSettingsFromConfig(toml).beforeUserCreated).toBe('private.before_user_created');
+    expect(authSettingsFromConfig(toml.replace('true', 'false')).beforeUserCreated).toBeNull();
+    expect(() => createAuth({ sql, keys, publicUrl: gateway.url, beforeUserCreated: 'x; drop table y' })).toThrow();
   });
 
   it('answers a failing auth.users trigger with 500 "Database error saving new user" and keeps nothing', async () => {

@@ -455,15 +455,16 @@ comment on function private.visible_course_statuses() is
 revoke all on function private.visible_course_statuses() from public;
 grant execute on function private.visible_course_statuses() to authenticated, service_role;
 
--- Characters a name may not hold: C0 and C1 controls, soft hyphen, zero-width and joiners,
--- directional marks, line and paragraph separators, embeddings and overrides, invisible operators,
--- isolates, the byte-order mark.
+-- Characters a name may not hold: C0 and C1 controls, soft hyphen, Arabic letter mark, Hangul
+-- fillers, Mongolian vowel separator, zero-width and joiners, directional marks, line and paragraph
+-- separators, embeddings and overrides, invisible operators, isolates, the byte-order mark (the
+-- list of INVISIBLE_CHARACTERS in supabase/functions/_shared/schemas.ts).
 create function private.has_invisible_characters(p_text text)
 returns boolean
 language sql immutable
 set search_path = ''
 as $$
-  select p_text ~ '[\u0001-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]'
+  select p_text ~ '[\u0001-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0]'
 $$;
 comment on function private.has_invisible_characters(text) is
   'True when the text holds a control, zero-width, directional or other invisible formatting character.';

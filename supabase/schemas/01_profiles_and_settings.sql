@@ -332,8 +332,8 @@ begin
     raise exception 'Username may contain only letters, numbers, dots, dashes and underscores (3 to 50)'
       using errcode = '23514', hint = 'username_invalid';
   end if;
-  if v_name is not null and (private.has_invisible_characters(v_name) or char_length(v_name) > 100) then
-    raise exception 'Name may not contain invisible or control characters, and at most 100 characters'
+  if v_name is not null and (private.has_invisible_characters(v_name) or char_length(v_name) > 200) then
+    raise exception 'Name may not contain invisible or control characters, and at most 200 characters'
       using errcode = '23514', hint = 'name_invalid';
   end if;
   select r.role, r.services into v_role, v_services
@@ -360,6 +360,41 @@ $$;
 comment on function private.handle_new_user() is
   'After-insert trigger on auth.users: creates the profile from raw_user_meta_data {username, name} under the registration rules (23514 otherwise), falling back to the email''s local part; STUDENT without services, or the role and services staged by private.import_users.';
 revoke all on function private.handle_new_user() from public;
+
+-- Supabase Auth's before-user-created hook (supabase/config.toml [auth.hook.before_user_created]):
+-- a sign-up or admin create whose username or name breaks the profile's rules is refused with 400
+-- and the rule's message before anything is written. The profile trigger checks the same, but its
+-- refusal could only reach the client as Auth's 500 "Database error saving new user".
+create function private.before_user_created(event jsonb)
+returns jsonb
+language plpgsql immutable
+set search_path = ''
+as $$
+declare
+  v_meta jsonb := case when jsonb_typeof(event -> 'user' -> 'user_metadata') = 'object'
+                       then event -> 'user' -> 'user_metadata' else '{}'::jsonb end;
+  v_username text := nullif(btrim(v_meta ->> 'username'), '');
+  v_name text := nullif(btrim(normalize(v_meta ->> 'name', NFC)), '');
+  v_problem text;
+begin
+  if v_username is not null and v_username !~ '^[A-Za-z0-9_.-]{3,50}$' then
+    v_problem := 'Username may contain only letters, numbers, dots, dashes and underscores';
+  elsif v_name is not null and private.has_invisible_characters(v_name) then
+    v_problem := 'Name may not contain invisible or control characters';
+  elsif v_name is not null and char_length(v_name) > 200 then
+    v_problem := 'Name must be at most 200 characters';
+  end if;
+  if v_problem is null then
+    return '{}'::jsonb;
+  end if;
+  return jsonb_build_object('error', jsonb_build_object('http_code', 400, 'message', v_problem));
+end;
+$$;
+comment on function private.before_user_created(jsonb) is
+  'Auth''s before-user-created hook: {} to allow, or {error: {http_code: 400, message}} when user_metadata''s username or name breaks the profile''s rules (those of private.handle_new_user).';
+revoke all on function private.before_user_created(jsonb) from public;
+grant usage on schema private to supabase_auth_admin;
+grant execute on function private.before_user_created(jsonb) to supabase_auth_admin;
 
 create function private.sync_profile_email()
 returns trigger

@@ -13,7 +13,7 @@ import {
 } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
 import { UUID_PATTERN } from './ids.ts';
-import { noticeDayListField, noticeDaysField, usernameField } from './schemas.ts';
+import { noticeDayListField, noticeDaysField, usernameField, visibleName } from './schemas.ts';
 import { SCORM_UPLOAD_LIMIT_MB, scormUploadLimitField } from './scorm.ts';
 
 /** Role presets for the permission dialog: the services each role is given by default. */
@@ -40,11 +40,7 @@ const emailField = z
   .trim()
   .email('Please enter a valid email')
   .max(254, 'Please enter a valid email');
-const nameField = z
-  .string({ error: 'Name is required' })
-  .trim()
-  .min(1, 'Name is required')
-  .max(200, 'Name must be at most 200 characters');
+const nameField = visibleName({ min: 1, max: 200, tooShort: 'Name is required', tooLong: 'Name must be at most 200 characters' });
 
 /** Edit User dialog (the specification shows no validation; the database's limits apply). */
 // Organisation, unit and manager (issue 18): an id, or null for none.

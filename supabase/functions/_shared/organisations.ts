@@ -2,6 +2,7 @@
 // (/api/organisations) and the web app's Organisation tab.
 import { z } from 'zod';
 import { UUID_PATTERN } from './ids.ts';
+import { visibleName } from './schemas.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
 
 export interface Organisation {
@@ -26,13 +27,9 @@ export interface Unit {
   people: number;
 }
 
-// Names: trimmed, 1 to 200 characters, no control or invisible formatting characters (the
-// database checks the same).
-const INVISIBLE = /[\u0000-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/;
+// Names: the shared name rule, 1 to 200 characters (the database checks the same).
 const nameField = (what: string) =>
-  z.string({ error: `${what} is required` }).trim()
-    .min(1, `${what} is required`).max(200, `${what} must be at most 200 characters`)
-    .refine((v) => !INVISIBLE.test(v), `${what} may not contain invisible or control characters`);
+  visibleName({ min: 1, max: 200, tooShort: `${what} is required`, tooLong: `${what} must be at most 200 characters` });
 
 export const organisationInputSchema = z.object({
   name: nameField('Name'),

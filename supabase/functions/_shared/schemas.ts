@@ -22,11 +22,41 @@ export const emailField = z
   .trim()
   .email('Invalid email address')
   .max(254, 'Invalid email address');
-export const nameField = z
-  .string({ error: 'Name must be at least 2 characters' })
-  .trim()
-  .min(2, 'Name must be at least 2 characters')
-  .max(100, 'Name must be at most 100 characters');
+
+/**
+ * Characters no name may hold: C0 and C1 controls, soft hyphen, Arabic letter mark, Hangul fillers,
+ * Mongolian vowel separator, zero-width spaces and joiners, directional marks, embeddings, overrides
+ * and isolates, line and paragraph separators, invisible operators, the byte-order mark. They hide
+ * or reorder what a reader sees (a name that looks like another, or reads backwards). The database's
+ * private.has_invisible_characters refuses the same list.
+ */
+export const INVISIBLE_CHARACTERS =
+  /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0]/;
+/** The field message of a name with such a character, the same for people, organisations and units. */
+export const NAME_INVISIBLE = 'Name may not contain invisible or control characters';
+
+/**
+ * The one name rule, for every name written (registration, profile, the admin's user dialog, the
+ * import, organisations and units): trimmed, in NFC (as the database stores it), within the form's
+ * lengths, and free of INVISIBLE_CHARACTERS. Only the lengths and their messages differ by form.
+ */
+export function visibleName(limits: { min: number; max: number; tooShort: string; tooLong: string }) {
+  return z
+    .string({ error: limits.tooShort })
+    .trim()
+    .normalize('NFC')
+    .min(limits.min, limits.tooShort)
+    .max(limits.max, limits.tooLong)
+    .refine((value) => !INVISIBLE_CHARACTERS.test(value), NAME_INVISIBLE);
+}
+
+/** Registration's and the profile's name. */
+export const nameField = visibleName({
+  min: 2,
+  max: 100,
+  tooShort: 'Name must be at least 2 characters',
+  tooLong: 'Name must be at most 100 characters',
+});
 /** The server's answer (field error on the password) when a chosen password is on the common list. */
 export const COMMON_PASSWORD = 'This password is too common and easy to guess. Please choose a different one.';
 export const newPasswordField = z

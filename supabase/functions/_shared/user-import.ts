@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { ROLES, type Role } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
-import { usernameField } from './schemas.ts';
+import { usernameField, visibleName } from './schemas.ts';
 import { UUID_PATTERN } from './ids.ts';
 
 /** A file over this is refused with 413 before it is read. */
@@ -288,7 +288,7 @@ export function readUserCsv(text: string): ReadUserCsv {
 
 // The same rules as the Add User dialog (userCreateSchema), field by field.
 const emailRule = z.string().trim().toLowerCase().email('Invalid email address').max(254, 'Invalid email address');
-const nameRule = z.string().trim().min(1, 'Name is missing').max(200, 'Name must be at most 200 characters');
+const nameRule = visibleName({ min: 1, max: 200, tooShort: 'Name is missing', tooLong: 'Name must be at most 200 characters' });
 
 /** NUL (Postgres text cannot hold it) or a lone surrogate (not well-formed UTF-16). */
 const UNSAFE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

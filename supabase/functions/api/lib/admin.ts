@@ -6,7 +6,8 @@
 import type { Context } from 'hono';
 import type { Db, Statements, Tx } from './db.ts';
 import { type Env, requireUser } from './auth.ts';
-import { ApiError } from './errors.ts';
+import { NAME_INVISIBLE } from '../../_shared/schemas.ts';
+import { ApiError, pgError } from './errors.ts';
 
 export const forbidden = (message = 'Only administrators may do this') => new ApiError(403, message);
 
@@ -28,6 +29,10 @@ export function fromDatabase(error: unknown): never {
   if (code === 'P0409') throw new ApiError(409, LAST_ADMIN);
   if (code === '42501') throw forbidden();
   if (code === '23505') throw new ApiError(409, 'That username or email is already in use');
+  // The profile's own name check (the shared name rule refuses the same before any write).
+  if (code === '23514' && pgError(error)?.constraint_name === 'profiles_name_visible') {
+    throw new ApiError(400, 'Validation failed', { name: NAME_INVISIBLE });
+  }
   throw error;
 }
 

@@ -20,6 +20,7 @@ export interface PgErrorLike {
   code?: string;
   hint?: string;
   detail?: string;
+  constraint_name?: string;
 }
 export function pgError(error: unknown): PgErrorLike | null {
   return error && typeof error === 'object' && 'code' in error && typeof (error as PgErrorLike).code === 'string'
@@ -39,4 +40,13 @@ export function fromSqlFunction(error: unknown): never {
   if (code === 'P0002') throw new ApiError(404, message || 'Not found');
   if (code === '55000') throw new ApiError(409, message || 'Conflict');
   throw error;
+}
+
+/**
+ * The field a refusal of Supabase Auth's before-user-created hook is about (its messages begin with
+ * the field's name, as private.before_user_created writes them), for the 400's `fields`.
+ */
+export function authFieldError(message: string): Record<string, string> | undefined {
+  const field = /^(Name|Username)\b/.exec(message)?.[1].toLowerCase();
+  return field ? { [field]: message } : undefined;
 }

@@ -9,7 +9,7 @@ import type { Config } from '../lib/config.ts';
 import type { Db } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody } from '../lib/body.ts';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError, authFieldError } from '../lib/errors.ts';
 import { refuseCommonPassword } from '../lib/passwords.ts';
 import { clientIp, newDeviceToken, succeeded, takeAttempt, tooMany } from '../lib/rate-limit.ts';
 import { readCurrentUser, readUser } from '../lib/users.ts';
@@ -155,11 +155,11 @@ function signUpError(error: AuthErrorLike): Error {
   if (status === 422 && (error.code === 'user_already_exists' || error.code === 'email_exists')) {
     return emailTaken();
   }
-  // The profile trigger's unique index lost a race with another sign-up of the same username.
-  if (status === 500 && /database error saving new user/i.test(error.message)) {
-    return usernameTaken();
-  }
+  // A 500 "Database error saving new user" is answered above when the username or email was taken
+  // meanwhile; otherwise its cause is unknown here and it stays a server error.
   if (status === 429) return tooMany('register', AUTH_RETRY_AFTER_SECONDS);
-  if (status === 400 || status === 422) return new ApiError(400, error.message || 'Validation failed');
+  if (status === 400 || status === 422) {
+    return new ApiError(400, error.message || 'Validation failed', authFieldError(error.message));
+  }
   return error instanceof Error ? error : new Error(error.message);
 }

@@ -10,7 +10,7 @@ import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../lib/db.ts';
 import { type Env, requireUser } from '../../lib/auth.ts';
 import { jsonBody, validate } from '../../lib/body.ts';
-import { ApiError, pgError } from '../../lib/errors.ts';
+import { ApiError, authFieldError, pgError } from '../../lib/errors.ts';
 import { firstQueryValues, pagingQuery, pathId } from '../../lib/params.ts';
 import { readUser, toUser } from '../../lib/users.ts';
 import {
@@ -109,11 +109,21 @@ export function userRoutes(config: Config, db: Db) {
         if (error.status === 422 || error.code === 'email_exists') {
           throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
         }
-        // The profile trigger's unique username index lost a race with a concurrent sign-up.
+        // Auth answers any failure of the profile trigger as 500 "Database error": a concurrent
+        // sign-up that took the username is one cause, a row the profile refuses another. Only the
+        // database knows which, so ask it again; anything else stays a server error.
         if (error.status >= 500 && /database error/i.test(error.message)) {
-          throw new ApiError(409, 'Username is already taken', { username: 'Username is already taken' });
+          const now = await db.withServiceRole(async (tx) => {
+            const [row] = await tx<{ usernameTaken: boolean; emailTaken: boolean }[]>`
+              select private.username_taken(${input.username}) as username_taken,
+                     private.email_taken(${input.email}) as email_taken`;
+            return row;
+          });
+          if (now.usernameTaken) throw new ApiError(409, 'Username is already taken', { username: 'Username is already taken' });
+          if (now.emailTaken) throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
         }
-        if (error.status === 400) throw new ApiError(400, error.message);
+        // The before-user-created hook's refusal (the same rules as userCreateSchema's).
+        if (error.status === 400) throw new ApiError(400, error.message, authFieldError(error.message));
         throw new Error(`Auth admin create failed: ${error.status} ${error.message}`);
       }
       throw error;
