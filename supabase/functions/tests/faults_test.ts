@@ -4,7 +4,7 @@
 // when it comes back the same app, with the same connection pool, serves again by itself.
 import nodeAssert from 'node:assert/strict';
 import { createApp } from '../api/app.ts';
-import { createDb } from '../api/lib/db.ts';
+import { createDb, POOL_SIZE, type Tx } from '../api/lib/db.ts';
 import { DATABASE_UNAVAILABLE } from '../api/lib/unavailable.ts';
 import { startFaultProxy } from '../../../scripts/fault-proxy.mjs';
 import { closePoolAfterTests, config, db, register, test, uniqueIp } from './helpers.ts';
@@ -103,6 +103,41 @@ test('database gone in the middle of a transaction: it fails and rolls back; the
     const answer = await faulty.request('/api/user', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': uniqueIp() } });
     assertEquals(answer.status, 200);
     assertEquals((await answer.json()).name, input.name);
+  } finally {
+    await faultyDb.sql.end({ timeout: 0 }).catch(() => {});
+    await proxy.close();
+  }
+});
+
+test('database back after a reset: the pool serves again within a second, its transactions and its reads', async () => {
+  const proxy = await startFaultProxy({ target: config.dbUrl });
+  const faultyDb = createDb(proxy.url);
+  const service = <T>(fn: (tx: Tx) => Promise<T>) => faultyDb.withServiceRole(fn);
+  const visitor = { role: 'anon' as const, claims: { role: 'anon' } };
+  try {
+    // Every connection of the pool open, then reset while a transaction runs on each.
+    const busy = Array.from({ length: POOL_SIZE }, () => service((tx) => tx`select pg_sleep(0.3)`).catch((error) => error));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    proxy.cut();
+    for (const outcome of await Promise.all(busy)) assert(outcome instanceof Error, 'a transaction cut by the reset fails');
+    // Requests while the database is away fail at once, each a refused connection.
+    for (let i = 0; i < 2 * POOL_SIZE; i += 1) {
+      const started = performance.now();
+      const outcome = await service((tx) => tx`select 1`).catch((error) => error);
+      assert(outcome instanceof Error, 'no answer while the database is away');
+      assert(performance.now() - started < 2000, `a request during the outage failed at once (${Math.round(performance.now() - started)} ms)`);
+    }
+
+    proxy.restore();
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: POOL_SIZE + 2 }, (_, i) =>
+      i % 2 === 0
+        ? service(async (tx) => (await tx<{ n: number }[]>`select ${i}::int as n`)[0].n)
+        : faultyDb.read(visitor, (q) => [q<{ n: number }[]>`select ${i}::int as n`]).then(([rows]) => rows[0].n)
+    ));
+    const took = performance.now() - started;
+    assertEquals(answers, Array.from({ length: POOL_SIZE + 2 }, (_, i) => i));
+    assert(took < 1500, `the pool served again within a second and a half of the database's return (took ${Math.round(took)} ms)`);
   } finally {
     await faultyDb.sql.end({ timeout: 0 }).catch(() => {});
     await proxy.close();

@@ -114,6 +114,17 @@ function settle(statements: readonly Statement[]): Promise<(PromiseSettledResult
 }
 
 const CONNECT_TIMEOUT_S = 10;
+
+/**
+ * Seconds a closed connection waits before it connects again, by the pool's connection errors in a
+ * row. postgres.js's own backoff grows to 10-20 s while the database is away, and a transaction
+ * handed to such a connection waited that long even once the database was back; here the wait is
+ * at most a quarter of a second, so the pool serves again at once. An outage still fails each
+ * request at once (a refused connection is an error, not a wait).
+ */
+export function reconnectDelay(retries: number): number {
+  return Math.min(0.02 * 2 ** retries, 0.25);
+}
 /** Longer than a reservation waits under full load (32 requests on 8 connections: tens of ms). */
 const RESERVE_RETRY_MS = 1000;
 
@@ -123,6 +134,7 @@ export function createDb(url: string): Db {
     max: POOL_SIZE,
     idle_timeout: 20,
     connect_timeout: CONNECT_TIMEOUT_S,
+    backoff: reconnectDelay,
     // snake_case columns come out camelCase: the one place that converts, so SQL and JSON each keep their own style.
     transform: postgres.camel,
     onnotice: () => {},
