@@ -149,4 +149,31 @@ describe('compliance by unit: an organisation administrator requires a course fo
       .toEqual([[organisationId, 2, 1]]);
     await page.context().close();
   });
+
+  it('a unit added in Admin is in the compliance Unit filter at once, without a reload', async () => {
+    const page = await newPage(people.orgAdmin.username);
+    await page.goto(`${baseUrl}/compliance`);
+    await page.getByRole('heading', { name: 'Compliance', level: 1 }).waitFor();
+    // Marks this document: a reload would lose it.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const unitFilter = page.getByRole('combobox', { name: 'Unit', exact: true });
+    await unitFilter.click();
+    await page.getByRole('option', { name: 'North Area › Central Station', exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('link', { name: 'Admin Dashboard' }).click();
+    await page.getByRole('tab', { name: 'Organisation', exact: true }).click();
+    await page.getByRole('button', { name: 'Add unit', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a top-level unit' });
+    await dialog.getByLabel('Name').fill('Blue Watch');
+    await dialog.getByRole('button', { name: 'Add unit' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByRole('link', { name: 'Compliance', exact: true }).click();
+    await page.getByRole('heading', { name: 'Compliance', level: 1 }).waitFor();
+    await unitFilter.click();
+    await page.getByRole('option', { name: 'Blue Watch', exact: true }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await page.context().close();
+  });
 });

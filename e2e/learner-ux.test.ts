@@ -34,7 +34,7 @@ async function expectInsideViewport(locator: Locator, width: number) {
   expect(box!.x + box!.width).toBeLessThanOrEqual(width);
 }
 
-/** Closes the toast (top right, over the module list) before pressing what lies beneath it. */
+/** Closes the toast (bottom right, over the end of the module list) before pressing what lies beneath it. */
 async function closeToasts(page: Page) {
   const close = page.getByRole('button', { name: 'Close notification' });
   while ((await close.count()) > 0) await close.first().click().catch(() => undefined);

@@ -36,14 +36,13 @@ describe('notifications end to end', () => {
 
   it('shows the unread count on the bell and the notice in its list, accessibly', async () => {
     await uiLogin(page, learner.username, learner.password);
-    // The sign-in toast sits over the header's right end for a few seconds, and a pointer resting on
-    // it (where the bell is) keeps it open: let it come (its container loads with the first toast)
-    // and go before going for the bell.
-    const toast = page.getByText('Login successful');
+    // Toasts come at the bottom right, clear of the header: the bell is pressed while the sign-in
+    // toast is still showing.
+    const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'Login successful' });
     await toast.waitFor();
-    await toast.waitFor({ state: 'hidden' });
+    const [toastBox, headerBox] = await Promise.all([toast.boundingBox(), page.getByRole('banner').boundingBox()]);
+    expect(toastBox!.y).toBeGreaterThan(headerBox!.y + headerBox!.height);
     const bell = page.getByRole('button', { name: 'Notifications, 1 unread' });
-    await bell.waitFor();
     await bell.click();
     const dialog = page.getByRole('dialog', { name: 'Notifications' });
     await dialog.waitFor();

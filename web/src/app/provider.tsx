@@ -13,7 +13,8 @@ function Toasts() {
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>
-      <Notifications limit={1} position="top-right" containerWidth={420} />
+      {/* Bottom right: clear of the header's bell and menu, which people reach for right after signing in. */}
+      <Notifications limit={1} position="bottom-right" containerWidth={420} />
     </Suspense>
   );
 }

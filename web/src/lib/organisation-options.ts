@@ -1,11 +1,22 @@
 // The organisations and units an administrator may choose from (issue 18), for the compliance
-// filters and the required-training rule form: GET /api/organisations (a national administrator
-// every organisation, an organisation's its own) and GET /api/organisations/:id/units, the units
-// labelled with their path ("North Area › Central Station") and sorted by it.
-import { useQuery } from '@tanstack/react-query';
+// filters, the required-training rule form and the Organisation tab: GET /api/organisations (a
+// national administrator every organisation, an organisation's its own) and GET
+// /api/organisations/:id/units. One query per endpoint under organisationKeys, so a change made in
+// the Organisation tab (which invalidates organisationKeys.all) refreshes every filter too; the
+// options label units with their path ("North Area › Central Station") and sort by it.
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Organisation, Unit } from '@shared/organisations.ts';
 import { api } from '@/lib/api-client';
-import { organisationOptionKeys } from '@/lib/query-keys';
+import { organisationKeys } from '@/lib/query-keys';
+
+export const organisationsQueryOptions = () =>
+  queryOptions({ queryKey: organisationKeys.list(), queryFn: () => api.get<Organisation[]>('/organisations') });
+
+export const unitsQueryOptions = (organisationId: string) =>
+  queryOptions({
+    queryKey: organisationKeys.units(organisationId),
+    queryFn: () => api.get<Unit[]>(`/organisations/${encodeURIComponent(organisationId)}/units`),
+  });
 
 export interface Option {
   value: string;
@@ -14,8 +25,7 @@ export interface Option {
 
 export function useOrganisationOptions(enabled: boolean) {
   return useQuery({
-    queryKey: organisationOptionKeys.organisations(),
-    queryFn: () => api.get<Organisation[]>('/organisations'),
+    ...organisationsQueryOptions(),
     select: (list): Option[] => list.map((o) => ({ value: o.id, label: o.name })),
     enabled,
     staleTime: 60_000,
@@ -39,8 +49,7 @@ export function unitOptions(units: Pick<Unit, 'id' | 'parentId' | 'name'>[]): Op
 
 export function useUnitOptions(organisationId: string | null | undefined) {
   return useQuery({
-    queryKey: organisationOptionKeys.units(organisationId ?? ''),
-    queryFn: () => api.get<Unit[]>(`/organisations/${encodeURIComponent(organisationId ?? '')}/units`),
+    ...unitsQueryOptions(organisationId ?? ''),
     select: unitOptions,
     enabled: Boolean(organisationId),
     staleTime: 60_000,

@@ -184,10 +184,3 @@ export function invalidateLearning(queryClient: QueryClient) {
   ]);
 }
 
-/** GET /api/organisations and /api/organisations/:id/units, as choices of the compliance filters
- * and the rule form (web/src/lib/organisation-options.ts). */
-export const organisationOptionKeys = {
-  all: ['organisation-options'] as const,
-  organisations: () => [...organisationOptionKeys.all, 'organisations'] as const,
-  units: (organisationId: string) => [...organisationOptionKeys.all, 'units', organisationId] as const,
-};

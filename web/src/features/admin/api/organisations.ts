@@ -1,21 +1,13 @@
 // The Organisation tab (issue 18): GET/POST /api/organisations (national administrators) and an
 // organisation's units, GET/POST /api/organisations/:id/units and PUT …/units/:unitId (rename, move).
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Organisation, OrganisationInput, Unit, UnitCreateInput, UnitUpdateInput } from '@shared/organisations.ts';
 import { api } from '@/lib/api-client';
+import { organisationsQueryOptions, unitsQueryOptions } from '@/lib/organisation-options';
 import type { UserList } from '@shared/admin.ts';
 import { adminKeys, organisationKeys } from '@/lib/query-keys';
 
-export const organisationsQueryOptions = () =>
-  queryOptions({ queryKey: organisationKeys.list(), queryFn: () => api.get<Organisation[]>('/organisations') });
-
 export const useOrganisations = (enabled = true) => useQuery({ ...organisationsQueryOptions(), enabled });
-
-export const unitsQueryOptions = (organisationId: string) =>
-  queryOptions({
-    queryKey: organisationKeys.units(organisationId),
-    queryFn: () => api.get<Unit[]>(`/organisations/${organisationId}/units`),
-  });
 
 export const useUnits = (organisationId: string) => useQuery(unitsQueryOptions(organisationId));
 
