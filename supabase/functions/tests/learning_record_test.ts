@@ -191,11 +191,16 @@ test('learning record PDF: A4 attachment with name, date, both tables, totals; l
     const answer = await call('POST', '/api/me/cpd-entries', { token: learner.token, body: entry({ activityDate: `2025-0${(i % 9) + 1}-1${i % 10}`, activity: `Airway workshop ${i + 1}`, hours: 2, learnt: longText }) });
     assertEquals(answer.status, 201);
   }
+  // The day it was made, in London: the day before the request or after it (they differ only at midnight).
+  const madeFrom = new Date();
   const response = await raw('/api/me/learning-record.pdf', learner.token);
+  const madeBy = new Date();
   assertEquals(response.status, 200);
   assertEquals(response.headers.get('content-type'), 'application/pdf');
+  const day = [londonDay(madeFrom), londonDay(madeBy)].find((d) => response.headers.get('content-disposition')?.includes(`-${d}.pdf`));
   assertEquals(response.headers.get('content-disposition'),
-    `attachment; filename="learning-record-${learner.username}-${londonToday()}.pdf"; filename*=UTF-8''learning-record-${learner.username}-${londonToday()}.pdf`);
+    `attachment; filename="learning-record-${learner.username}-${day}.pdf"; filename*=UTF-8''learning-record-${learner.username}-${day}.pdf`);
+  const generatedOn = ukLong(new Date(`${day}T12:00:00Z`));
   const bytes = new Uint8Array(await response.arrayBuffer());
   assertEquals(new TextDecoder().decode(bytes.slice(0, 5)), '%PDF-');
   const latin = new TextDecoder('latin1').decode(bytes);
@@ -206,7 +211,7 @@ test('learning record PDF: A4 attachment with name, date, both tables, totals; l
   assert(pages >= 3, `a long record runs over several pages (got ${pages}):\n${text.slice(0, 400)}`);
   for (let p = 1; p <= pages; p += 1) assert(text.includes(`Page ${p} of ${pages}`));
   for (const expected of [
-    'Learning record', learner.name, `Generated on ${ukLong(new Date())}`, 'Total hours: 33.5',
+    'Learning record', learner.name, `Generated on ${generatedOn}`, 'Total hours: 33.5',
     'Completed courses: 2 (3 hours)', 'CPD activities: 13 (30.5 hours)', 'Completed courses', 'CPD activities',
     'Airwave Radio Voice Procedure', 'United Kingdom Police Service', '67%', 'Does not expire',
     'Data Protection and UK', 'Café reflection: trauma', '14 March 2026', 'What I learnt:', 'Reflection:',
@@ -229,10 +234,12 @@ test('learning record PDF: A4 attachment with name, date, both tables, totals; l
 test('learning record CSV: UTF-8 with BOM, header row, ISO dates, formulas neutralised, quoting', async () => {
   const learner = await learnerWithCompletions();
   await call('POST', '/api/me/cpd-entries', { token: learner.token, body: entry({ activity: '=HYPERLINK("http://evil.example","Click")', learnt: 'Line one\nLine "two", with comma', reflection: '+44 1234 567890' }) });
+  const madeFrom = londonDay();
   const response = await raw('/api/me/learning-record.csv', learner.token);
+  const madeBy = londonDay();
   assertEquals(response.status, 200);
   assertEquals(response.headers.get('content-type'), 'text/csv; charset=utf-8');
-  assert(response.headers.get('content-disposition')!.startsWith(`attachment; filename="learning-record-${learner.username}-${londonToday()}.csv"`));
+  assert([madeFrom, madeBy].some((d) => response.headers.get('content-disposition')!.startsWith(`attachment; filename="learning-record-${learner.username}-${d}.csv"`)));
   const bytes = new Uint8Array(await response.arrayBuffer());
   assertEquals([...bytes.slice(0, 3)], [0xef, 0xbb, 0xbf]);
   const text = new TextDecoder().decode(bytes); // drops the BOM
