@@ -66,7 +66,7 @@ export function benchRunMarkdown(report) {
   const held = verdict.budgets.filter((b) => b.pass).length;
   const lines = [];
   lines.push(
-    `Latest full run: **${runDate(report.date)}**${report.minutes ? `, ${report.minutes} minutes` : ''}; ` +
+    `Latest full run: **${runDate(report.date)}**${report.minutes ? `, ${report.minutes} min` : ''}; ` +
       `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, load average at the end ${machine.loadAverage.join(' / ')}. ` +
       `**${held} of ${verdict.budgets.length} budgets hold.** Each figure ${report.seconds} s after a ${report.warmup} s warm-up.`,
     '',
@@ -106,8 +106,9 @@ export function benchRunMarkdown(report) {
   }
   const names = Object.keys(scaled.endpoints);
   const ofEndpoint = (b) => names.some((n) => b.budget.startsWith(`${n}: `));
-  lines.push('', '| Other budgets | Measured | |', '|---|---|---|');
-  for (const b of verdict.budgets.filter((b) => !ofEndpoint(b))) lines.push(`| ${b.budget} | ${b.value} | ${b.pass ? 'PASS' : '**FAIL**'} |`);
+  const others = verdict.budgets.filter((b) => !ofEndpoint(b));
+  if (others.length) lines.push('', '| Other budgets | Measured | |', '|---|---|---|');
+  for (const b of others) lines.push(`| ${b.budget} | ${b.value} | ${b.pass ? 'PASS' : '**FAIL**'} |`);
   const failed = verdict.budgets.filter((b) => !b.pass && ofEndpoint(b));
   lines.push('', failed.length ? 'Endpoint budgets not held:' : 'Every endpoint budget holds.');
   for (const b of failed) lines.push(`- ${b.budget}: ${b.value}`);
@@ -124,8 +125,13 @@ function newestReport() {
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const args = process.argv.slice(2);
   const print = args.includes('--print');
-  const file = args.find((a) => !a.startsWith('--')) ?? newestReport();
-  const body = benchRunMarkdown(JSON.parse(fs.readFileSync(file, 'utf8')));
-  if (print) console.log(body);
-  else writeDocSection('bench', body);
+  try {
+    const file = args.find((a) => !a.startsWith('--')) ?? newestReport();
+    const body = benchRunMarkdown(JSON.parse(fs.readFileSync(file, 'utf8')));
+    if (print) console.log(body);
+    else writeDocSection('bench', body);
+  } catch (error) {
+    console.error(error.message);
+    process.exitCode = 1;
+  }
 }
