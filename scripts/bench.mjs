@@ -280,7 +280,7 @@ async function prepare(platform, sql) {
   // A course's modules are read from courses of three to five modules on both databases (every demo
   // course with modules has that many; a generated one has 0 to 20, ten on average), so that the
   // comparison is of the database's size, not of a longer answer (a generated course's modules
-  // answered 4.9 against 3.4 KB, and its Postgres CPU grew with them: docs/PERFORMANCE.md).
+  // answered 4.9 against 3.4 KB, and its Postgres CPU grew with them).
   const modulesCourses = (await sql`
     select c.id::text from public.courses c
     where c.status = 'ACTIVE' and c.organisation_id is null
