@@ -1,8 +1,9 @@
 // The docs that code can check: ARCHITECTURE.md's routing table lists exactly the routers app.ts
-// mounts (prefix and file), and PERFORMANCE.md keeps the sections the benchmarks rewrite, which
-// scripts/bench-doc.mjs renders from a run's report.
+// mounts (prefix and file), PERFORMANCE.md keeps the sections the benchmarks rewrite (which
+// scripts/bench-doc.mjs renders from a run's report), and the docs' links to files lead somewhere.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchRunMarkdown, replaceSection, runDate } from '../scripts/bench-doc.mjs';
 
@@ -113,5 +114,23 @@ describe('PERFORMANCE.md', () => {
     expect(once).toBe(`before\n<!-- bench:begin -->\n${body}\n<!-- bench:end -->\nafter\n`);
     expect(replaceSection(once, 'bench', body)).toBe(once);
     expect(() => replaceSection('no markers', 'bench', body)).toThrow(/no <!-- bench:begin -->/);
+  });
+});
+
+describe('links between the docs', () => {
+  it('lead to files that exist', () => {
+    const docs = ['README.md', 'SECURITY.md', ...readdirSync(fileURLToPath(new URL('../docs', import.meta.url)), { recursive: true })
+      .filter((file) => String(file).endsWith('.md'))
+      .map((file) => `docs/${file}`)];
+    const broken = [];
+    for (const doc of docs) {
+      for (const [, target] of read(doc).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        const file = join(fileURLToPath(new URL('..', import.meta.url)), dirname(doc), target);
+        if (!existsSync(file)) broken.push(`${doc} -> ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(docs).toContain('docs/decisions/kept-compliance-counts.md');
   });
 });
