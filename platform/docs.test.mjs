@@ -133,4 +133,12 @@ describe('links between the docs', () => {
     expect(broken).toEqual([]);
     expect(docs).toContain('docs/decisions/kept-compliance-counts.md');
   });
+
+  it('include every decision record in the index of docs/decisions', () => {
+    const dir = fileURLToPath(new URL('../docs/decisions', import.meta.url));
+    const index = read('docs/decisions/README.md');
+    const records = readdirSync(dir).filter((file) => file.endsWith('.md') && file !== 'README.md');
+    expect(records.length).toBeGreaterThan(10);
+    expect(records.filter((file) => !index.includes(`](${file})`))).toEqual([]);
+  });
 });
