@@ -7,7 +7,9 @@
 //                                               with the web build) on a fresh, seeded data folder
 //   PLATFORM_URL=<url> npm run bench:lighthouse a platform already running
 //   LIGHTHOUSE_RUNS=5 npm run bench:lighthouse  more runs per page
-// Results go to bench-results/lighthouse-<date>.json and .md (ignored by git; scripts/bench-results.mjs).
+// Results go to bench-results/lighthouse-<date>.json and .md (ignored by git; scripts/bench-results.mjs),
+// and the table to the bench-lighthouse section of docs/PERFORMANCE.md (scripts/bench-doc.mjs;
+// BENCH_DOC=0 leaves the page alone).
 // Exits 1 when a budget fails.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +18,7 @@ import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { startPlatformProcess } from './platform-process.mjs';
 import { benchResultsDir, resultStamp } from './bench-results.mjs';
+import { runDate, writeDocSection } from './bench-doc.mjs';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -118,6 +121,8 @@ async function main() {
     const stamp = resultStamp();
     fs.writeFileSync(path.join(outDir, `lighthouse-${stamp}.json`), JSON.stringify({ date: new Date().toISOString(), runs: RUNS, cpus: os.cpus().length, load: os.loadavg(), results }, null, 2));
     fs.writeFileSync(path.join(outDir, `lighthouse-${stamp}.md`), `# Lighthouse, ${new Date().toISOString()}\n\nLoad average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}\n\n${report}\n`);
+    writeDocSection('bench-lighthouse', `Latest run: **${runDate(stamp)}**; ${os.cpus().length} cores, load average at the end ` +
+      `${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}.\n\n${report}`);
     process.exitCode = allPass ? 0 : 1;
   } finally {
     chrome.kill();

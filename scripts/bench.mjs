@@ -21,7 +21,9 @@
 // claims, and that one again through the platform's gateway (scripts/bench-ceiling-gateway.mjs), the
 // path every endpoint takes. Then it checks correctness under load (50 identical writes at once), samples the resident
 // memory of the platform's process tree, prints every budget with PASS/FAIL and writes
-// bench-results/<date>.json and .md (ignored by git; scripts/bench-results.mjs).
+// bench-results/<date>.json and .md (ignored by git; scripts/bench-results.mjs). A full run (no
+// BENCH_ONLY, both databases) also rewrites the latest-run section of docs/PERFORMANCE.md
+// (scripts/bench-doc.mjs; BENCH_DOC=0 leaves the page alone).
 //
 //   npm run bench                       scaled database esl_scale (npm run seed:scale makes it)
 //   DATABASE_URL=<url> npm run bench    another scaled database
@@ -55,6 +57,7 @@ import postgres from 'postgres';
 import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
 import { benchResultsDir, resultStamp } from './bench-results.mjs';
 import { cpuMsPerAnswer, cpuSummary, cpuTicks } from './bench-cpu.mjs';
+import { benchRunMarkdown, endpointCeilings, GATEWAY_TX, writeDocSection } from './bench-doc.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -80,13 +83,6 @@ export const BUDGETS = {
 };
 /** Single requests timed one after another (after one warm-up) for the single-request budgets. */
 const SINGLE_REQUESTS = 5;
-/**
- * The ceiling every ratio budget is judged against: the transaction-wrapped SQL reached through the
- * platform's gateway, as every endpoint is (scripts/bench-ceiling-gateway.mjs). Measured straight,
- * the ceiling skipped a hop that no endpoint can: at the same CPU an answer as that ceiling, the
- * visitor's catalogue had 1.27x its p95 at 8 (27 November 2026). The straight ratio is still shown.
- */
-const GATEWAY_TX = 'sql-tx via gateway';
 const GATEWAY_TX_PATH = '/functions/v1/sql-tx';
 
 const log = (...args) => console.log(...args);
@@ -284,7 +280,7 @@ async function prepare(platform, sql) {
   // A course's modules are read from courses of three to five modules on both databases (every demo
   // course with modules has that many; a generated one has 0 to 20, ten on average), so that the
   // comparison is of the database's size, not of a longer answer (a generated course's modules
-  // answered 4.9 against 3.4 KB, and its Postgres CPU grew with them: docs/PERFORMANCE.md).
+  // answered 4.9 against 3.4 KB, and its Postgres CPU grew with them).
   const modulesCourses = (await sql`
     select c.id::text from public.courses c
     where c.status = 'ACTIVE' and c.organisation_id is null
@@ -967,8 +963,7 @@ function judge(scaled, seed) {
   for (const [name, e] of Object.entries(scaled.endpoints)) {
     // Each endpoint against the ceiling measured next to it (ceilingNextTo), else the run's first;
     // through the gateway as the endpoint is, with the ratio to the straight one beside it.
-    const tx = scaled.ceilings[`${GATEWAY_TX} next to ${name}`] ?? scaled.ceilings[GATEWAY_TX];
-    const straight = scaled.ceilings[`sql-tx next to ${name}`] ?? scaled.ceilings['sql-tx'];
+    const { gateway: tx, straight } = endpointCeilings(scaled, name);
     const txCeiling32 = at(tx, 32).rps;
     const txP95At8 = at(tx, 8).p95;
     const txP99At32 = at(tx, 32).p99;
@@ -1136,14 +1131,17 @@ async function main() {
   const seed = phases[1]?.phase ?? null;
   const verdict = judge(scaled, seed);
   const date = resultStamp();
-  const report = { date, seconds: SECONDS, warmup: WARMUP, machine: machine(), budgets: BUDGETS, scaled, seed, verdict };
+  const minutes = Number(((Date.now() - started) / 60000).toFixed(1));
+  const report = { date, minutes, seconds: SECONDS, warmup: WARMUP, machine: machine(), budgets: BUDGETS, scaled, seed, verdict };
   const dir = benchResultsDir();
   fs.writeFileSync(path.join(dir, `${date}.json`), JSON.stringify(report, null, 2) + '\n');
   fs.writeFileSync(path.join(dir, `${date}.md`), markdown(report));
   log('\n== Budgets');
   for (const b of verdict.budgets) log(`  ${b.pass ? 'PASS' : 'FAIL'}  ${b.budget}: ${b.value}`);
   const failed = verdict.budgets.filter((b) => !b.pass).length;
-  log(`\n${verdict.budgets.length - failed} of ${verdict.budgets.length} budgets hold; results in ${path.relative(process.cwd(), dir) || '.'}/${date}.json and .md (${((Date.now() - started) / 60000).toFixed(1)} min).`);
+  log(`\n${verdict.budgets.length - failed} of ${verdict.budgets.length} budgets hold; results in ${path.relative(process.cwd(), dir) || '.'}/${date}.json and .md (${minutes} min).`);
+  // Only a full run (every endpoint, both databases) stands as the page's latest figures.
+  if (!ONLY && seed) writeDocSection('bench', benchRunMarkdown(report));
   process.exitCode = failed ? 1 : 0;
 }
 

@@ -8,7 +8,8 @@
 //   PLATFORM_URL=<url> npm run bench:web a platform already running (its database is measured)
 // Each page is loaded cold (new browser context, empty cache) BENCH_WEB_RUNS times (default 5);
 // the median is judged. Results go to bench-results/web-<date>.json and .md
-// (ignored by git; scripts/bench-results.mjs).
+// (ignored by git; scripts/bench-results.mjs), and the pages' table and budgets to the bench-web
+// section of docs/PERFORMANCE.md (scripts/bench-doc.mjs; BENCH_DOC=0 leaves the page alone).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
 import { benchResultsDir, resultStamp } from './bench-results.mjs';
+import { runDate, writeDocSection } from './bench-doc.mjs';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
 const BUDGET = { jsGzipBytes: 200 * 1024, firstCardMs: 1000, lcpMs: 1000 };
@@ -127,11 +129,7 @@ async function main() {
     const dir = benchResultsDir();
     const report = { date, runs: RUNS, machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length }, results, budgets };
     fs.writeFileSync(path.join(dir, `web-${date}.json`), JSON.stringify(report, null, 2) + '\n');
-    const md = [
-      `# Web measurements ${date}`,
-      '',
-      `Debian's Chromium, headless, a new context (empty cache) per load, median of ${RUNS} loads after one warm-up.`,
-      '',
+    const tables = [
       '| Page | First content (ms) | LCP (ms) | JS gzipped / raw (KB) | CSS gzipped / raw (KB) |',
       '|---|---|---|---|---|',
       ...results.map((r) =>
@@ -141,6 +139,13 @@ async function main() {
       '| Budget | Measured | |',
       '|---|---|---|',
       ...budgets.map((b) => `| ${b.budget} | ${b.value} | ${b.pass ? 'PASS' : '**FAIL**'} |`),
+    ];
+    const md = [
+      `# Web measurements ${date}`,
+      '',
+      `Debian's Chromium, headless, a new context (empty cache) per load, median of ${RUNS} loads after one warm-up.`,
+      '',
+      ...tables,
       '',
       'Scripts loaded by /:',
       '',
@@ -148,6 +153,12 @@ async function main() {
       '',
     ].join('\n');
     fs.writeFileSync(path.join(dir, `web-${date}.md`), md);
+    writeDocSection('bench-web', [
+      `Latest run: **${runDate(date)}**; ${report.machine.cpu}, ${report.machine.cores} cores, load average at the end ` +
+        `${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}; median of ${RUNS} cold loads.`,
+      '',
+      ...tables,
+    ].join('\n'));
     console.log(`\nResults in ${path.join(dir, `web-${date}`)}.json and .md`);
     process.exitCode = budgets.every((b) => b.pass) ? 0 : 1;
   } finally {

@@ -1,29 +1,11 @@
--- A line manager's "My team" page (issue 18).
---
--- A manager is anyone with reports (profiles.manager_id), directly or down the chain
--- (private.managed_person_ids in 00_foundations_and_roles.sql). These functions give the caller,
--- and only the caller, their own reports:
--- * private.team_reports: the caller's active reports with unit and whether they report directly;
--- * private.team_status_counts: each report's required courses counted by status (kept counts);
--- * private.team_page: the page in one statement (figures, units, the page of reports), which
---   private.team_summary and private.team_members (also the CSV export) read;
--- * private.team_summary: how many people, how many with something overdue or due soon;
--- * private.team_members: each report with unit, required-training status counts, certificates
---   expiring within 60 days and the last activity, filtered and paged (and the CSV export);
--- * private.team_member_record: one report's required training, completions and certificates
---   (never their CPD entries or reflections), nothing at all for anyone else.
---
--- They are security definer because a manager may not read their reports' quiz attempts (the last
--- activity reads them); each starts from private.managed_person_ids(), so it returns nothing of
--- anyone outside the caller's reports. Statuses are THE status rule's
--- (private.required_training_states_query in 07_mandatory_training_and_compliance.sql), counted per
--- person and kept per organisation with its compliance summary (20_compliance_summary_counts.sql):
--- a page reads its people's counts after checking the organisation's kept data is current, rather
--- than running the rule (planning it alone cost about 5 ms a page: docs/PERFORMANCE.md). Each
--- person, their enrolments and certificates are found by an index whose first column is the person
--- (profiles_manager_idx finds the reports). The drill-down (one person) still calls
--- private.required_training_status for that person.
--- Deactivated people are left out, as in compliance.
+-- A line manager's "My team": their active reports, direct and down the chain, with each report's
+-- required-training status counts, certificates expiring within 60 days and last activity, one
+-- report's record (never their CPD), and the page in one statement (private.team_page). Security
+-- definer, because a manager may not read their reports' quiz attempts; each function starts from
+-- private.managed_person_ids(), so it returns nothing outside the caller's reports. Statuses are read
+-- from the organisation's kept per-person counts (20_compliance_summary_counts.sql); one report's
+-- drill-down runs private.required_training_status. Deactivated people are left out, as in
+-- compliance. Why: docs/decisions/my-team-from-the-manager-chain.md.
 
 -- ---------------------------------------------------------------------------
 -- Functions

@@ -1,30 +1,10 @@
--- The kept compliance summary of each organisation (issue 18, docs/PERFORMANCE.md).
---
--- An organisation's administrator (or a national one) asking for the organisation's summary
--- (private.compliance_summary) would otherwise work out every person's status on each request: tens
--- of milliseconds of the database per answer at national size. So the summary of a whole
--- organisation is computed once by THE status rule (private.compliance_summary_rows) and kept in
--- private.compliance_summary_counts, with the moment it goes out of date by time alone (the earliest
--- due date coming within the due-soon window or passing, or certificate expiring). It is computed
--- again when that moment has passed, or when a write that can change it has noted a change for the
--- organisation in private.compliance_summary_changes: enrolments and certificates (issued, revoked,
--- expiry changed), people joining, leaving, moving organisation or unit,
--- changing role or services, deactivated or reactivated, rules added, changed or removed, a course
--- published or withdrawn, a unit moved. A change to private.required_training_due_soon_days (a
--- migration) must empty these tables.
---
--- Writers never update a shared row: each adds a change row (only when the organisation has kept
--- counts and no change is waiting already), so completions in one organisation do not queue on
--- each other. A writer holds a shared advisory lock on the organisation until it commits; a refresh
--- holds it exclusively, so a refresh sees every change whose note it removes, and a change made
--- while a refresh runs waits for it and then notes itself against the new counts.
---
--- The same refresh keeps each person's counts of required courses by status
--- (private.compliance_person_counts), which a line manager's team page reads for their reports (all
--- of the manager's organisation: 13_organisations.sql) rather than running the rule on each request
--- (private.team_status_counts in 14_my_team.sql). Whoever asks, a refresh works out every person of
--- the organisation: THE status rule treats the transaction that refreshes as seeing everyone
--- (private.compliance_refresh_running).
+-- Each organisation's compliance summary and its people's status counts, kept: computed by THE status
+-- rule (private.compliance_summary_rows) and computed again on the first read after the earliest
+-- moment a status changes by time alone, or after a write noted a change for the organisation in
+-- private.compliance_summary_changes. Writers add a change row under a shared advisory lock on the
+-- organisation, which a refresh takes exclusively, so no change is missed; a change to
+-- private.required_training_due_soon_days (a migration) must empty these tables. Why and what each
+-- write must note: docs/decisions/kept-compliance-counts.md.
 
 -- ---------------------------------------------------------------------------
 -- Tables

@@ -45,7 +45,7 @@ export const enrollBodySchema = z.object({
   courseId: uuidSchema.optional(),
 });
 
-// ---- Answer shapes (docs/CONTRACTS.md), camelCase. ----
+// ---- Answer shapes, camelCase (docs/ARCHITECTURE.md, "Answer shapes"). ----
 
 export interface PagedList<T> {
   items: T[];

@@ -169,7 +169,7 @@ export const personas = {
   otherInstructor: { id: '00000000-0000-4000-a000-0000000000aa', email: 'other.instructor@example.uk' },
 } satisfies Record<string, Persona>;
 
-/** The claims Supabase Auth puts in an access token (docs/CONTRACTS.md). */
+/** The claims Supabase Auth puts in an access token (docs/ARCHITECTURE.md, "The request path"). */
 export function claimsFor(persona: Persona | null): Record<string, unknown> {
   if (!persona) return { role: 'anon', iss: 'supabase-demo' };
   return {
