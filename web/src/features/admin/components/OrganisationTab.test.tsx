@@ -121,6 +121,10 @@ describe('OrganisationTab', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Add a unit under Central Station' }));
     await user.click(dialog.getByRole('button', { name: 'Add unit' }));
     expect(await dialog.findByText('Name is required')).toBeInTheDocument();
+    // The shared name rule: no invisible or bidirectional characters.
+    await user.type(dialog.getByLabelText('Name'), 'Red\u202eWatch');
+    await user.click(dialog.getByRole('button', { name: 'Add unit' }));
+    expect(await dialog.findByText('Name may not contain invisible or control characters')).toBeInTheDocument();
   });
 });
 

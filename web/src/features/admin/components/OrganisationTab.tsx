@@ -14,7 +14,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useSearchParams } from 'react-router';
 import { IconChevronDown, IconPlus } from '@tabler/icons-react';
 import type { CurrentUser } from '@shared/domain.ts';
-import { type Organisation, type OrganisationInput, organisationInputSchema, type Unit } from '@shared/organisations.ts';
+import { type Organisation, type OrganisationInput, organisationInputSchema, type Unit, unitCreateSchema } from '@shared/organisations.ts';
 import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -451,15 +451,13 @@ function UnitNameDialog({ organisationId, title, parentId = null, unit, onDone }
         onSubmit={(event) => {
           event.preventDefault();
           server.clear();
-          const trimmed = name.trim();
-          if (!trimmed) {
-            setError('Name is required');
+          // The shared name rule, with its messages (the API checks the same).
+          const checked = unitCreateSchema.shape.name.safeParse(name);
+          if (!checked.success) {
+            setError(checked.error.issues[0].message);
             return;
           }
-          if (trimmed.length > 200) {
-            setError('Name must be at most 200 characters');
-            return;
-          }
+          const trimmed = checked.data;
           setError(null);
           if (unit) {
             if (trimmed === unit.name) {
