@@ -109,7 +109,7 @@ test('database gone in the middle of a transaction: it fails and rolls back; the
   }
 });
 
-test('database back after a reset: the pool serves again within a second, its transactions and its reads', async () => {
+test('database back after a reset: the pool serves again within seconds (not postgres.js\'s 10-20 s backoff), its transactions and its reads', async () => {
   const proxy = await startFaultProxy({ target: config.dbUrl });
   const faultyDb = createDb(proxy.url);
   const service = <T>(fn: (tx: Tx) => Promise<T>) => faultyDb.withServiceRole(fn);
@@ -125,7 +125,8 @@ test('database back after a reset: the pool serves again within a second, its tr
       const started = performance.now();
       const outcome = await service((tx) => tx`select 1`).catch((error) => error);
       assert(outcome instanceof Error, 'no answer while the database is away');
-      assert(performance.now() - started < 2000, `a request during the outage failed at once (${Math.round(performance.now() - started)} ms)`);
+      // (Limits with room for a loaded machine: postgres.js's own backoff made these waits 5 to 20 s.)
+      assert(performance.now() - started < 3000, `a request during the outage failed at once (${Math.round(performance.now() - started)} ms)`);
     }
 
     proxy.restore();
@@ -137,7 +138,7 @@ test('database back after a reset: the pool serves again within a second, its tr
     ));
     const took = performance.now() - started;
     assertEquals(answers, Array.from({ length: POOL_SIZE + 2 }, (_, i) => i));
-    assert(took < 1500, `the pool served again within a second and a half of the database's return (took ${Math.round(took)} ms)`);
+    assert(took < 3000, `the pool served again within seconds of the database's return (took ${Math.round(took)} ms)`);
   } finally {
     await faultyDb.sql.end({ timeout: 0 }).catch(() => {});
     await proxy.close();
