@@ -151,6 +151,7 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
   const queryClient = useQueryClient();
   const [saving, setSaving] = useState(false);
   const [fullScreen, setFullScreen] = useState(false);
+  const [ended, setEnded] = useState(false);
   const launcher = launcherAddress(player, window.location.origin);
   const launcherHref = launcher?.href ?? null;
 
@@ -213,9 +214,10 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
       } else if (message.type === 'commit' && saver) {
         void saver.save();
       } else if (message.type === 'finish' && saver) {
-        // The package ended its session (its own exit or finish): saved, and the frame closes.
+        // The package ended its session (its own exit or finish): saved; the frame stays for what
+        // the package shows last, and "Save and exit" becomes "Close".
         void saver.save(true).then(() => {
-          if (!cancelled && !unloadedRef.current) close();
+          if (!cancelled) setEnded(true);
         });
       } else if (message.type === 'unloaded') {
         unloadedRef.current?.();
@@ -241,6 +243,10 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
   }, [launcherHref, moduleId, player.version, player.contentBase, sco.id, sco.href, sco.title, queryClient, onStatus, onScoStatus, close]);
 
   async function saveAndExit() {
+    if (ended) {
+      close();
+      return;
+    }
     setSaving(true);
     // The package is unloaded first: its own unload handlers report cmi.exit and session_time (and
     // terminate) before anything is saved and the frame goes. At most 4 seconds are waited.
@@ -290,7 +296,7 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
       />
       <Group gap="sm" wrap="wrap">
         <Button variant="default" onClick={() => void saveAndExit()} loading={saving} leftSection={<IconDeviceFloppy size={18} aria-hidden="true" />}>
-          Save and exit
+          {ended ? 'Close' : 'Save and exit'}
         </Button>
         <Button
           variant="subtle"
@@ -300,7 +306,9 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
           {fullScreen ? 'Leave full screen' : 'Full screen'}
         </Button>
         <Text size="sm" c="dimmed">
-          Save and exit keeps your place. The package&apos;s own exit button does the same.
+          {ended
+            ? 'The package has ended this session and it is saved.'
+            : 'Save and exit keeps your place, as the package\'s own exit button does.'}
         </Text>
       </Group>
     </Stack>

@@ -113,8 +113,9 @@ begin
                       'lastActivity', s.last_activity) order by s.sco_id)
              from (
                select a.sco_id,
-                      (array_agg(a.completion_status order by a.attempt desc))[1] as completion_status,
-                      (array_agg(a.success_status order by a.attempt desc))[1] as success_status,
+                      -- The latest attempt's status, unless an earlier one met the rule (as the player shows it).
+                      (array_agg(a.completion_status order by a.met_at is not null desc, a.attempt desc))[1] as completion_status,
+                      (array_agg(a.success_status order by a.met_at is not null desc, a.attempt desc))[1] as success_status,
                       max(a.score) as best_score,
                       sum(a.total_seconds) as total_seconds,
                       sum(a.server_seconds) as server_seconds,
