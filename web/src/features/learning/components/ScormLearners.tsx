@@ -25,7 +25,9 @@ function timeText(part: Part): string {
   if (!record) return 'None';
   const real = formatTimeSpent(record.serverSeconds);
   const reported = formatTimeSpent(record.totalSeconds);
-  return record.totalSeconds > 0 && reported !== real ? `${real} (package reported ${reported})` : real;
+  // The package's figure only when it is far from the real one (more than a minute and a quarter off).
+  const far = Math.abs(record.totalSeconds - record.serverSeconds) > Math.max(60, record.serverSeconds / 4);
+  return record.totalSeconds > 0 && far && reported !== real ? `${real} (package reported ${reported})` : real;
 }
 
 /** The status, and a warning when the part was met far sooner than it usually takes. */
