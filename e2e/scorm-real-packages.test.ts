@@ -184,7 +184,9 @@ describe('real SCORM packages, played to the end (issue 27)', () => {
     await status().getByText('Finished and saved: you have completed this module.').waitFor({ timeout: 20_000 });
     const saved = await attempt(ids[MBAD]);
     expect([saved.cmi['cmi.location'], saved.completion_status, saved.success_status, saved.score]).toEqual(['end', 'completed', 'passed', 0.9]);
-    expect(Object.keys(saved.cmi).filter((key) => /undefined|learner_id|lesson_status|interactions/.test(key))).toEqual([]);
+    expect(Object.keys(saved.cmi).filter((key) => /undefined|learner_id|lesson_status/.test(key))).toEqual([]);
+    // The run-time took 251 interactions; the server keeps 250, and the rest of that save with them.
+    expect([saved.cmi['cmi.interactions.249.id'], saved.cmi['cmi.interactions.250.id']]).toEqual(['q249', undefined]);
     await page.getByText('You have completed every module of this course. Your certificate is ready.').waitFor({ timeout: 15_000 });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${baseUrl}/course/${courseId}/module/${ids[M2004]}`);

@@ -99,7 +99,7 @@
     }
     if (!frame) return finished();
     frame.addEventListener('load', finished);
-    setTimeout(finished, 3000);
+    window.setTimeout(finished, 3000);
     frame.src = 'about:blank';
   }
 

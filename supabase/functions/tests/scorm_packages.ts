@@ -545,7 +545,8 @@ export function real12Package(options: RealPackageOptions = {}): Uint8Array {
 /**
  * A SCORM 2004 SCO that writes what the run-time refuses, mixed with what it accepts (as some tools
  * do): an objective at index "undefined", a read-only element, values out of their vocabularies and
- * ranges, an unknown element. It completes with 0.9 all the same.
+ * ranges, an unknown element; and 251 interactions, which the run-time takes but the server keeps
+ * only 250 of (the save naming the rest is sent again without them). It completes with 0.9 all the same.
  */
 export const INVALID_WRITES_2004 = `
   api.SetValue('cmi.objectives.undefined.success_status', 'passed');
@@ -554,6 +555,10 @@ export const INVALID_WRITES_2004 = `
   api.SetValue('cmi.completion_status', 'done');
   api.SetValue('cmi.interactions.0.type', 'essay');
   api.SetValue('cmi.core.lesson_status', 'passed');
+  for (var i = 0; i <= 250; i++) {
+    api.SetValue('cmi.interactions.' + i + '.id', 'q' + i);
+    api.SetValue('cmi.interactions.' + i + '.type', 'true-false');
+  }
   api.SetValue('cmi.location', 'end');
   api.SetValue('cmi.score.scaled', '0.9');
   api.SetValue('cmi.success_status', 'passed');

@@ -49,7 +49,10 @@ export function scoStatusText(status: string | null): string {
 export class ScormSaver {
   private pending: Record<string, string> = {};
   private chain: Promise<unknown> = Promise.resolve();
+  /** The session has ended on the server (or can take nothing more). */
   private finished = false;
+  /** A finish is asked for and not yet saved. */
+  private finishing = false;
   token = '';
 
   constructor(
@@ -67,17 +70,31 @@ export class ScormSaver {
     return Object.keys(this.pending).length > 0;
   }
 
-  /** Saves what is pending (with finish, even nothing: the session ends). */
+  /** Saves, in its turn, what is pending then (with finish, even nothing: the session ends). */
   save(finish = false): Promise<unknown> {
-    if (this.finished || (!finish && !this.hasPending)) return this.chain;
-    const values = this.pending;
-    this.pending = {};
-    const seq = ++this.seq;
-    if (finish) this.finished = true;
-    this.chain = this.chain.then(async () => {
+    if (this.finished) return this.chain;
+    if (finish) this.finishing = true;
+    if (!this.finishing && !this.hasPending) return this.chain;
+    this.chain = this.chain.then(() => this.send());
+    return this.chain;
+  }
+
+  private async send() {
+    // When the server names elements it refuses, they are dropped and the rest is sent again at
+    // once, so that one wrong element never blocks the others (a few times at most).
+    for (let tries = 0; tries < 3; tries++) {
+      if (this.finished) return;
+      const finish = this.finishing;
+      if (!finish && !this.hasPending) return;
+      const values = this.pending;
+      this.pending = {};
+      const seq = ++this.seq;
       try {
         this.token = await accessToken();
-        this.onSaved(await saveScormSession(this.sessionId, { seq, values, finish: finish || undefined }), finish);
+        const result = await saveScormSession(this.sessionId, { seq, values, finish: finish || undefined });
+        if (finish) this.finished = true;
+        this.onSaved(result, finish);
+        return;
       } catch (error) {
         if (error instanceof ApiError && error.status === 409) {
           // The sitting is over on the server (finished, or another opened since): nothing more
@@ -90,20 +107,16 @@ export class ScormSaver {
         const refused = error instanceof ApiError && error.status === 400
           ? Object.keys(error.fields ?? {}).filter((key) => key.startsWith('values.')).map((key) => key.slice('values.'.length))
           : [];
-        // Kept for the next save (newer values win); its number is higher still. An element the
-        // server refused is dropped, so that it never blocks the others.
+        // Kept for the next save (newer values win), whose number is higher still.
         const kept = { ...values };
         for (const element of refused) delete kept[element];
         this.pending = { ...kept, ...this.pending };
-        if (finish) this.finished = false;
-        if (refused.length > 0) {
-          void this.save(finish);
+        if (refused.length === 0) {
+          this.onFailed(error);
           return;
         }
-        this.onFailed(error);
       }
-    });
-    return this.chain;
+    }
   }
 
   /** The page is going away: what is pending goes in a keepalive request. */
