@@ -391,3 +391,20 @@ GRANT EXECUTE ON FUNCTION "private"."scorm_value_valid"(text, text, text) TO "po
 REVOKE ALL ON FUNCTION "private"."set_scorm_settings"(uuid, text, boolean, integer) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."set_scorm_settings"(uuid, text, boolean, integer) TO "authenticated", "postgres";
+
+-- Data: sittings saved before server_seconds existed get it from their own timestamps (opening to
+-- last save), summed on their attempts, so that earlier completions are not flagged as quick.
+update public.scorm_sessions
+set server_seconds = greatest(extract(epoch from coalesce(saved_at, started_at) - started_at), 0)
+where server_seconds = 0 and saved_at is not null;
+
+update public.scorm_attempts a
+set server_seconds = s.seconds
+from (select attempt_id, sum(server_seconds) as seconds from public.scorm_sessions group by attempt_id) s
+where s.attempt_id = a.id and a.server_seconds = 0;
+
+-- Data: an attempt that never reported a score was saved with 0; it has no score.
+update public.scorm_attempts
+set score = null
+where score = 0
+  and coalesce(nullif(cmi ->> 'cmi.core.score.raw', ''), nullif(cmi ->> 'cmi.score.raw', ''), nullif(cmi ->> 'cmi.score.scaled', '')) is null;
