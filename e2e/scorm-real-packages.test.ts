@@ -220,4 +220,39 @@ describe('real SCORM packages, played to the end (issue 27)', () => {
     await expect.poll(() => students.first().textContent()).toContain(`${M12}: Passed, 90% (1 attempt)`);
     expect(await students.first().textContent()).toContain(`${M2004}: Passed, 100%`);
   });
+
+  it('an author\'s minimum time: set in the package dialog, a quicker finish says how long is left and completes nothing', async () => {
+    const title = 'Minimum time';
+    await scormModule(title, zipOf({
+      'imsmanifest.xml': real2004Manifest({ title }),
+      'scormcontent/index.html': scorm2004Page(title, `
+        api.SetValue('cmi.score.scaled', '1');
+        api.SetValue('cmi.completion_status', 'completed');
+        api.Commit('');
+        api.Terminate('');`),
+    }), { completionRule: 'passed', scoreIsQuizScore: false });
+    await staffPage.goto(`${baseUrl}/course/edit/${courseId}`);
+    await staffPage.getByRole('tab', { name: /Modules & Quizzes/ }).click();
+    await staffPage.getByRole('button', { name: `Package: ${title}` }).click();
+    const dialog = staffPage.getByRole('dialog', { name: `SCORM package: ${title}` });
+    const minimum = dialog.getByRole('textbox', { name: 'Minimum time (minutes)' });
+    await minimum.fill('30');
+    await dialog.getByRole('button', { name: 'Save settings' }).click();
+    await staffPage.getByText('Settings saved', { exact: true }).waitFor();
+    // The pointer leaves the button it pressed (a hovered button is not what is checked here).
+    await staffPage.mouse.move(0, 0);
+    await expectAccessible(staffPage);
+    await screenshot(staffPage, 'scorm-real-minimum-time-1366');
+    expect((await apiCall('GET', `/modules/${ids[title]}/scorm`, token)).json.minMinutes).toBe(30);
+
+    await page.goto(`${baseUrl}/course/${courseId}/module/${ids[title]}`);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await status().getByText(/^Saved\. This package asks for more of your time before it counts: the module completes once you have spent another (29|30) minutes on it\.$/)
+      .waitFor({ timeout: 20_000 });
+    const [progress] = await sql`select coalesce(bool_or(completed), false) as completed from public.user_module_progress
+      where module_id = ${ids[title]}::uuid and user_id = ${learnerId}::uuid`;
+    expect(progress.completed).toBe(false);
+    const saved = await attempt(ids[title]);
+    expect([saved.success_status, saved.server < 60]).toEqual(['passed', true]);
+  });
 });
