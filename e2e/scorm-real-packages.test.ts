@@ -113,6 +113,14 @@ describe('real SCORM packages, played to the end (issue 27)', () => {
     await page.getByTestId('scorm-sco-status').getByText('In progress', { exact: true }).waitFor();
     await screenshot(page, 'scorm-real-2004-1366');
     await expectAccessible(page);
+    // Full screen: the package and its controls fill the screen, and come back.
+    await page.getByRole('button', { name: 'Full screen' }).click();
+    await page.getByRole('button', { name: 'Leave full screen' }).waitFor();
+    expect(await page.evaluate(() => document.fullscreenElement?.getAttribute('data-testid'))).toBe('scorm-box');
+    await expect.poll(async () => (await page.getByTestId('scorm-frame').boundingBox())?.height ?? 0).toBeGreaterThan(780);
+    await page.getByRole('button', { name: 'Leave full screen' }).click();
+    await page.getByRole('button', { name: 'Full screen' }).waitFor();
+    expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
   });
 
   it('2004: "Save and exit" lets the package report its exit and session time before the frame goes', async () => {
