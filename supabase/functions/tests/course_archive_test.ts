@@ -96,7 +96,7 @@ test('a course with a learner: DELETE answers 409 with the reason, archive hides
     const again = await call('POST', `/api/courses/${id}/restore`, { token: admin });
     assert.equal(again.status, 409);
     assert.equal(again.json.message, 'This course is not archived');
-    assert.equal((await call('POST', `/api/courses/${id}/archive`, { token: admin, body: { extra: 1 } })).status, 400);
+    assert.equal((await call('POST', `/api/courses/${id}/archive`, { token: admin, raw: '{', headers: { 'content-type': 'application/json' } })).status, 400);
   } finally {
     await db.sql`select private.erase_course(${id}::uuid)`;
   }
