@@ -171,10 +171,25 @@ describe('admin dashboard end to end', () => {
     await page.getByText('Course deleted').first().waitFor();
     await expect.poll(() => row(unstarted).count()).toBe(0);
 
-    // Restore: a draft again.
-    await row(started).getByRole('button', { name: `Restore ${started}` }).click();
+    // The course manager lists it under Archived, marked so, and restores it: a draft again.
+    await page.goto(`${baseUrl}/course-manager`);
+    await page.getByRole('heading', { name: 'Course Manager', level: 1 }).waitFor();
+    await row(started).getByText('Archived', { exact: true }).waitFor(); // the All tab
+    await page.getByRole('tab', { name: 'Archived' }).click();
+    await row(started).getByText('Archived', { exact: true }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'course-manager-archived-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page);
+    await screenshot(page, 'course-manager-archived-390');
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.getByRole('button', { name: `Restore ${started}` }).click();
     await page.getByText('Course restored').first().waitFor();
+    await expect.poll(() => row(started).count()).toBe(0);
+    await page.getByRole('tab', { name: 'Drafts' }).click();
     await row(started).getByText('Draft', { exact: true }).waitFor();
+    await page.goto(`${baseUrl}/admin`);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
   });
 
   it('bulk-sets the STUDENT services and the matrix shows it, then restores the preset', async () => {
