@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { baseUrl, chooseOption, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin } from './api';
+import { apiCall, apiLogin, uiLogin, removeCourse } from './api';
 import { malformed, scorm12Package, scorm2004Package } from '../supabase/functions/tests/scorm_packages';
 
 const suffix = `${Date.now().toString(36)}${process.pid.toString(36)}`;
@@ -89,7 +89,7 @@ describe('SCORM packages from upload to certificate (issue 20, "Done when")', ()
     await uiLogin(page, 'instructor');
   });
   afterAll(async () => {
-    if (courseId) await apiCall('DELETE', `/courses/${courseId}`, token);
+    if (courseId) await removeCourse(courseId, token);
     await browser?.close();
   });
 

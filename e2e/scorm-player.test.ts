@@ -151,7 +151,7 @@ describe('the SCORM player end to end', () => {
   afterAll(async () => {
     await browser?.close();
     if (sql) {
-      if (courseId) await sql`delete from public.courses where id = ${courseId}::uuid`;
+      if (courseId) await sql`select private.erase_course(id) from public.courses where id = ${courseId}::uuid`;
       await sql.end({ timeout: 5 });
     }
   });
