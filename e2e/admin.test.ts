@@ -1,12 +1,13 @@
 // The Admin Dashboard in a real browser against the real platform: find and promote a learner,
 // bulk-set a role's services, course access that takes effect, settings reset and save, the largest
 // SCORM package (a field message on a bad value, then saved), add a user
-// who signs in with the temporary password, delete a user, and the activity list. Every global
+// who signs in with the temporary password, delete a user, a course deleted and one with learner
+// records archived (the dialog says which) and restored, and the activity list. Every global
 // setting changed here is restored (other suites share the platform).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall as call, apiLogin } from './api';
+import { apiCall as call, apiLogin, removeCourse } from './api';
 
 const suffix = `${Date.now().toString(36)}${process.pid.toString(36)}`;
 
@@ -22,6 +23,7 @@ describe('admin dashboard end to end', () => {
   let page: Page;
   let adminToken: string;
   let original: Settings;
+  const courseIds: string[] = [];
   const learner = { username: `adm_l_${suffix}`, email: `learner.${suffix}@example.uk`, name: `Lee Learner ${suffix}`, password: 'learner-pass-1' };
   const added = { username: `adm_n_${suffix}`, email: `new.${suffix}@example.uk`, name: `Nia New ${suffix}` };
 
@@ -52,6 +54,7 @@ describe('admin dashboard end to end', () => {
     // Whatever happened above, the shared platform gets its settings and the STUDENT preset back.
     await call('PUT', '/settings', adminToken, settingsBody(original));
     await call('PUT', '/roles/STUDENT/services', adminToken, { services: ['MISC'] });
+    for (const id of courseIds) await removeCourse(id, adminToken);
     await browser?.close();
   });
 
@@ -102,6 +105,91 @@ describe('admin dashboard end to end', () => {
     await page.getByRole('table', { name: 'Courses' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'admin-courses');
+  });
+
+  it('deletes a course nobody started and archives one with learner records, saying which in the dialog, at desktop and phone widths', async () => {
+    const make = async (title: string) => {
+      const created = await call('POST', '/courses', adminToken, {
+        title, description: 'A course of the admin archive test.', service: 'MISC', level: 'BEGINNER', duration: 1, status: 'ACTIVE',
+      });
+      expect(created.status, created.text).toBe(201);
+      return created.json.id as string;
+    };
+    const started = `Archive me ${suffix}`;
+    const unstarted = `Delete me ${suffix}`;
+    const startedId = await make(started);
+    await make(unstarted);
+    courseIds.push(startedId);
+    const learnerToken = (await apiLogin(learner.username, learner.password)).token;
+    expect((await call('POST', `/courses/${startedId}/enroll`, learnerToken)).status).toBe(201);
+
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await openTab('Courses');
+    await page.getByLabel('Search courses').fill(suffix);
+    const row = (title: string) => page.getByRole('row', { name: new RegExp(title) });
+    await row(started).waitFor();
+    await row(unstarted).waitFor();
+
+    // A course with a learner: the dialog says it will be archived, and offers Archive, not Delete.
+    await page.getByRole('button', { name: `Delete ${started}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Course' });
+    await dialog.getByText('has learner records, so it will be archived, not deleted').waitFor();
+    await expect(dialog.getByRole('button', { name: 'Delete', exact: true }).count()).resolves.toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, 'admin-course-archive-dialog-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page);
+    await screenshot(page, 'admin-course-archive-dialog-390');
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await dialog.getByRole('button', { name: 'Archive', exact: true }).click();
+    await page.getByText('Course archived').first().waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    // Marked Archived in the admin's list, with Restore; out of the catalogue.
+    await row(started).getByText('Archived', { exact: true }).waitFor();
+    await row(started).getByRole('button', { name: `Restore ${started}` }).waitFor();
+    const catalogue = await call('GET', `/courses?search=${encodeURIComponent(started)}`, adminToken);
+    expect(catalogue.json.items.map((c: { id: string }) => c.id)).not.toContain(startedId);
+    await expectAccessible(page);
+    await screenshot(page, 'admin-courses-archived-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'admin-courses-archived-390');
+    await page.setViewportSize({ width: 1366, height: 900 });
+
+    // Archived already: the dialog says it cannot be deleted, and only closes.
+    await page.getByRole('button', { name: `Delete ${started}` }).click();
+    await dialog.getByText('is archived and has learner records, so it cannot be deleted').waitFor();
+    await expect(dialog.getByRole('button', { name: 'Archive', exact: true }).count()).resolves.toBe(0);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // A course nobody started: deleted, as the dialog says.
+    await page.getByRole('button', { name: `Delete ${unstarted}` }).click();
+    await dialog.getByText('so it will be deleted').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'admin-course-delete-dialog-1366');
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('Course deleted').first().waitFor();
+    await expect.poll(() => row(unstarted).count()).toBe(0);
+
+    // The course manager lists it under Archived, marked so, and restores it: a draft again.
+    await page.goto(`${baseUrl}/course-manager`);
+    await page.getByRole('heading', { name: 'Course Manager', level: 1 }).waitFor();
+    await row(started).getByText('Archived', { exact: true }).waitFor(); // the All tab
+    await page.getByRole('tab', { name: 'Archived' }).click();
+    await row(started).getByText('Archived', { exact: true }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'course-manager-archived-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page);
+    await screenshot(page, 'course-manager-archived-390');
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.getByRole('button', { name: `Restore ${started}` }).click();
+    await page.getByText('Course restored').first().waitFor();
+    await expect.poll(() => row(started).count()).toBe(0);
+    await page.getByRole('tab', { name: 'Drafts' }).click();
+    await row(started).getByText('Draft', { exact: true }).waitFor();
+    await page.goto(`${baseUrl}/admin`);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
   });
 
   it('bulk-sets the STUDENT services and the matrix shows it, then restores the preset', async () => {

@@ -19,6 +19,14 @@ export async function apiCall<T = any>(method: string, path: string, token?: str
   return { status: response.status, json: (text ? JSON.parse(text) : undefined) as T, text };
 }
 
+/** A test's course gone from the catalogue afterwards: deleted, or archived once learners have
+ * records in it (a course with learner history is never deleted). */
+export async function removeCourse(courseId: string, token: string): Promise<number> {
+  const deleted = await apiCall('DELETE', `/courses/${courseId}`, token);
+  if (deleted.status !== 409) return deleted.status;
+  return (await apiCall('POST', `/courses/${courseId}/archive`, token)).status;
+}
+
 /** Signs in through the API: the access token and who it belongs to. */
 export async function apiLogin(username: string, password = 'password123'): Promise<{ token: string; userId: string; name: string }> {
   const answer = await apiCall('POST', '/login', undefined, { username, password });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin } from './api';
+import { apiCall, apiLogin, uiLogin, removeCourse } from './api';
 
 describe('certificate reissue', () => {
   let browser: Browser;
@@ -38,7 +38,7 @@ describe('certificate reissue', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    if (courseId) await apiCall('DELETE', `/courses/${courseId}`, adminToken);
+    if (courseId) await removeCourse(courseId, adminToken);
   });
 
   it('reissues from the Certificates tab after a confirm dialog; same code, corrected name', async () => {

@@ -7,7 +7,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin } from './api';
+import { apiCall, apiLogin, uiLogin, removeCourse } from './api';
 
 const dbUrl = process.env.SUPABASE_DB_URL ?? 'postgresql://postgres:postgres@127.0.0.1:54322/postgres';
 const ukDate = (iso: string | Date) =>
@@ -68,7 +68,7 @@ describe('certificate validity end to end', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    if (courseId) await apiCall('DELETE', `/courses/${courseId}`, adminToken);
+    if (courseId) await removeCourse(courseId, adminToken);
     await sql?.end();
   });
 

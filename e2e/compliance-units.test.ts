@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin } from './api';
+import { apiCall, apiLogin, uiLogin, removeCourse } from './api';
 
 const dbUrl = process.env.SUPABASE_DB_URL ?? 'postgresql://postgres:postgres@127.0.0.1:54322/postgres';
 
@@ -84,7 +84,7 @@ describe('compliance by unit: an organisation administrator requires a course fo
         await sql`delete from public.organisations where id = ${organisationId}`;
       }
     }
-    if (courseId) await apiCall('DELETE', `/courses/${courseId}`, adminToken);
+    if (courseId) await removeCourse(courseId, adminToken);
     await sql?.end();
     await browser?.close();
   });

@@ -33,7 +33,7 @@ describe('course picker', () => {
   });
   afterAll(async () => {
     if (sql) {
-      await sql`delete from public.courses where title like ${`Picker course ${suffix} %`}`;
+      await sql`select private.erase_course(id) from public.courses where title like ${`Picker course ${suffix} %`}`;
       await sql.end({ timeout: 5 });
     }
     await browser?.close();

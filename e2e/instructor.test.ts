@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin } from './api';
+import { apiCall, apiLogin, uiLogin, removeCourse } from './api';
 
 const JESIP = '10000000-0000-4000-a000-000000000001';
 const CONFLICT_COURSE = '10000000-0000-4000-a000-000000000002';
@@ -40,7 +40,7 @@ describe('instructor dashboard and course manager end to end', () => {
     // Leave no course behind even if a step failed before the delete dialog.
     const left = await apiCall<{ items: { id: string; title: string }[] }>(
       'GET', `/courses?mine=true&search=${encodeURIComponent(suffix)}&pageSize=100`, instructorToken);
-    for (const course of left.json?.items ?? []) await apiCall('DELETE', `/courses/${course.id}`, instructorToken);
+    for (const course of left.json?.items ?? []) await removeCourse(course.id, instructorToken);
     await browser?.close();
   });
 

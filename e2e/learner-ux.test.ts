@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, apiUrl, uiLogin } from './api';
+import { apiCall, apiLogin, apiUrl, uiLogin, removeCourse } from './api';
 import { makePng } from './files';
 
 const AIRWAVE = '10000000-0000-4000-a000-000000000003';
@@ -109,8 +109,8 @@ describe('learner screens of issue 15 (1366 and 390 px)', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    if (courseId) await apiCall('DELETE', `/courses/${courseId}`, adminToken);
-    if (secondId) await apiCall('DELETE', `/courses/${secondId}`, adminToken);
+    if (courseId) await removeCourse(courseId, adminToken);
+    if (secondId) await removeCourse(secondId, adminToken);
   });
 
   it('shows the cover on the catalogue card: lazy, alt="", a fixed box', async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin } from './api';
+import { apiCall, apiLogin, uiLogin, removeCourse } from './api';
 
 const dbUrl = process.env.SUPABASE_DB_URL ?? 'postgresql://postgres:postgres@127.0.0.1:54322/postgres';
 
@@ -89,7 +89,7 @@ describe('My team end to end', () => {
     if (courseId) {
       await sql`delete from public.required_training where course_id = ${courseId}`;
       await sql`delete from public.certificates where course_id = ${courseId}`;
-      await apiCall('DELETE', `/courses/${courseId}`, adminToken);
+      await removeCourse(courseId, adminToken);
     }
     const people = [manager, sergeant, late, keen, outsider].map((p) => p.id).filter(Boolean);
     if (people.length > 0) await sql`update public.profiles set manager_id = null, unit_id = null, organisation_id = null where id in ${sql(people)}`;

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiChooseNewPassword, apiLogin, uiLogin } from './api';
+import { apiCall, apiChooseNewPassword, apiLogin, uiLogin, removeCourse } from './api';
 
 const dbUrl = process.env.SUPABASE_DB_URL ?? 'postgresql://postgres:postgres@127.0.0.1:54322/postgres';
 const mailUrl = process.env.MAIL_URL ?? 'http://127.0.0.1:54324';
@@ -98,7 +98,7 @@ describe('notifications: the journey of issue 19', () => {
     if (sql) {
       if (courseId) {
         await sql`delete from public.required_training where course_id = ${courseId}`;
-        await apiCall('DELETE', `/courses/${courseId}`, adminToken);
+        await removeCourse(courseId, adminToken);
       }
       if (organisationId) {
         await sql`delete from auth.users where id in (select id from public.profiles where organisation_id = ${organisationId})`;

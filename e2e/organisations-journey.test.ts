@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import type { Browser, Download, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin, uiLoginWithTemporaryPassword } from './api';
+import { apiCall, apiLogin, uiLogin, uiLoginWithTemporaryPassword, removeCourse } from './api';
 
 const dbUrl = process.env.SUPABASE_DB_URL ?? 'postgresql://postgres:postgres@127.0.0.1:54322/postgres';
 const suffix = `${Date.now().toString(36)}${process.pid.toString(36)}`.slice(-8).toLowerCase();
@@ -112,7 +112,7 @@ describe('organisations, units and line managers: the journey of issue 18', () =
     if (sql) {
       if (courseId) {
         await sql`delete from public.required_training where course_id = ${courseId}`;
-        await apiCall('DELETE', `/courses/${courseId}`, adminToken);
+        await removeCourse(courseId, adminToken);
       }
       const [mine] = await sql<{ id: string }[]>`select id from public.organisations where code = ${organisation.code}`;
       if (mine) organisationIds.push(mine.id);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin } from './api';
+import { apiCall, apiLogin, uiLogin, removeCourse } from './api';
 import { malformed, scorm2004Package } from '../supabase/functions/tests/scorm_packages';
 
 /** The site's limit (MB), set as the Settings tab does: the whole form with the new value. */
@@ -37,7 +37,7 @@ describe('SCORM package authoring', () => {
   });
   afterAll(async () => {
     if (limitChanged) await setLimit(200);
-    if (courseId) await apiCall('DELETE', `/courses/${courseId}`, token);
+    if (courseId) await removeCourse(courseId, token);
     await browser?.close();
   });
 

@@ -50,7 +50,7 @@ describe('SCORM status in the Students tab', () => {
     await uiLogin(page, 'instructor');
   });
   afterAll(async () => {
-    if (courseId) await sql`delete from public.courses where id = ${courseId}::uuid`;
+    if (courseId) await sql`select private.erase_course(id) from public.courses where id = ${courseId}::uuid`;
     await sql?.end();
     await browser?.close();
   });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AXE_TAGS, baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, uiLogin } from './api';
+import { apiCall, apiLogin, uiLogin, removeCourse } from './api';
 import { LAST_TESTED, TESTED_WIDTHS, WCAG_STANDARD } from '../web/src/lib/accessibility-statement';
 
 interface Stats {
@@ -66,7 +66,7 @@ describe('issue 15: approval per course, overview figures, badges, accessibility
     expect(registered.status, registered.text).toBe(201);
   });
   afterAll(async () => {
-    if (courseId) await apiCall('DELETE', `/courses/${courseId}`, instructorToken);
+    if (courseId) await removeCourse(courseId, instructorToken);
     await browser?.close();
   });
 

@@ -138,7 +138,7 @@ export async function benchScormSaves({ url, anonKey, serviceRoleKey, dbUrl, con
     // Saves autocannon left in flight at the end are still being answered: let them finish before
     // the course and learners go (deleting under them deadlocks).
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    if (courseId) await sql`delete from public.courses where id = ${courseId}::uuid`;
+    if (courseId) await sql`select private.erase_course(id) from public.courses where id = ${courseId}::uuid`;
     for (const id of learnerIds) {
       await fetch(`${url}/auth/v1/admin/users/${id}`, { method: 'DELETE', headers: admin }).catch(() => {});
     }

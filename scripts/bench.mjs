@@ -563,7 +563,7 @@ async function concurrencyChecks(platform, sql, learner, courseId, instructorId)
       detail: `answers below 100: ${JSON.stringify(below)}, highest ${values.at(-1)}, stored ${final.progress}${final.completed ? ' (completed)' : ''}`,
     });
   } finally {
-    await sql`delete from public.courses where id = ${plain.id}::uuid`;
+    await sql`select private.erase_course(id) from public.courses where id = ${plain.id}::uuid`;
   }
   return checks;
 }
@@ -609,11 +609,11 @@ async function closePhase(state) {
   await platform.stop();
   try {
     if (fixtures && since) await removeBenchWrites(sql, fixtures.learners.map((l) => l.id), since);
-    if (state.added) await sql`delete from public.courses where title like 'Bench fixture course %' and author_id = ${fixtures.instructorId}::uuid`;
+    if (state.added) await sql`select private.erase_course(id) from public.courses where title like 'Bench fixture course %' and author_id = ${fixtures.instructorId}::uuid`;
     if (fixtures?.created.length) await sql`delete from auth.users where id = any(${fixtures.created.map((l) => l.id)}::uuid[])`;
     if (fixtures?.benchOrganisation) {
       if (fixtures.benchOrganisation.requiredCourseId) {
-        await sql`delete from public.courses where id = ${fixtures.benchOrganisation.requiredCourseId}::uuid`;
+        await sql`select private.erase_course(id) from public.courses where id = ${fixtures.benchOrganisation.requiredCourseId}::uuid`;
       }
       await sql`delete from auth.users where id = any(${fixtures.benchOrganisation.accountIds}::uuid[])`;
       await sql`delete from public.organisations where id = ${fixtures.benchOrganisation.id}::uuid`;

@@ -6,7 +6,9 @@
 -- admins edit any. A module's body is read through private.module_body/course_module_bodies, which
 -- apply the enrolment rule of the course, not by a direct select of the column.
 -- private.course_counts keeps the number of courses so that a page of the catalogue need not count
--- every row.
+-- every row. Archived courses (a course with learner history is archived, not deleted:
+-- 21_course_archive.sql) stay out of the catalogue's search and totals unless the course lists of
+-- those who manage them ask for them.
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -400,7 +402,7 @@ grant execute on function private.module_body(uuid) to anon, authenticated, serv
 -- Both run their query with EXECUTE, so it is planned for the pattern given (a parameter of a plain
 -- SQL function is planned blind, and the planner then read all 10,000 courses rather than trust the
 -- trigram index with an unknown pattern).
-create function private.course_search_ids(p_pattern text)
+create function private.course_search_ids(p_pattern text, p_include_archived boolean default false)
 returns setof uuid
 language plpgsql
  STABLE SECURITY DEFINER ROWS 50
@@ -419,13 +421,15 @@ begin
             or c.organisation_id = (select private.administered_organisation_id()))
        and (c.organisation_id is null or (select private.is_admin())
             or c.organisation_id = (select private.current_organisation_id()))'
+    -- Archived courses are out of the catalogue: only the course lists of those who manage them ask.
+    || case when p_include_archived then '' else ' and c.status in (''DRAFT'', ''ACTIVE'')' end
     using p_pattern;
 end;
 $$;
-comment on function private.course_search_ids(text) is
-  'Ids of the courses the caller can see whose title or description matches the ILIKE pattern (trigram indexes); the caller then reads the rows under its own row-level security.';
-revoke all on function private.course_search_ids(text) from public;
-grant execute on function private.course_search_ids(text) to anon, authenticated, service_role;
+comment on function private.course_search_ids(text,boolean) is
+  'Ids of the courses the caller can see whose title or description matches the ILIKE pattern (trigram indexes), archived ones only when asked; the caller then reads the rows under its own row-level security.';
+revoke all on function private.course_search_ids(text,boolean) from public;
+grant execute on function private.course_search_ids(text,boolean) to anon, authenticated, service_role;
 
 create function private.course_module_bodies(p_course_id uuid)
 returns table(module_id uuid, content text, image text)
@@ -494,7 +498,8 @@ revoke all on function private.count_courses() from public;
 
 create function private.visible_course_count(
   p_service public.service_code,
-  p_status public.course_status
+  p_status public.course_status,
+  p_include_archived boolean default false
 )
 returns integer
 language plpgsql stable security definer
@@ -506,6 +511,8 @@ begin
       select cc.status, cc.courses from private.course_counts cc
       where (p_service is null or cc.service = p_service)
         and (p_status is null or cc.status = p_status)
+        -- Archived courses are out of the catalogue unless asked for (by status or by the managers' lists).
+        and (p_status is not null or p_include_archived or cc.status in ('DRAFT', 'ACTIVE'))
     )
     select (case
       when (select auth.uid()) is null then
@@ -517,28 +524,31 @@ begin
             join public.courses c on c.organisation_id = o.id
             where true
               and (p_service is null or c.service = p_service)
-              and (p_status is null or c.status = p_status))
+              and (p_status is null or c.status = p_status)
+              and (p_status is not null or p_include_archived or c.status in ('DRAFT', 'ACTIVE')))
       else (select coalesce(sum(courses), 0) from counts where status = 'ACTIVE')
          + (select count(*) from public.courses c
             where c.author_id = (select auth.uid()) and c.status <> 'ACTIVE' and c.organisation_id is null
               and (p_service is null or c.service = p_service)
-              and (p_status is null or c.status = p_status))
+              and (p_status is null or c.status = p_status)
+              and (p_status is not null or p_include_archived or c.status = 'DRAFT'))
          -- The caller's organisation's courses: published, authored, or all for its administrator.
          + (select count(*) from public.courses c
             where c.organisation_id = private.current_organisation_id()
               and (c.status = 'ACTIVE' or c.author_id = (select auth.uid())
                    or c.organisation_id = private.administered_organisation_id())
               and (p_service is null or c.service = p_service)
-              and (p_status is null or c.status = p_status))
+              and (p_status is null or c.status = p_status)
+              and (p_status is not null or p_include_archived or c.status in ('DRAFT', 'ACTIVE')))
     end)::integer
   );
 end;
 $$;
-comment on function private.visible_course_count(public.service_code,public.course_status) is
-  'How many courses the caller can see (the rule of the courses select policies), optionally of one service and/or status, from private.course_counts: the catalogue''s total without counting the courses.';
-revoke all on function private.visible_course_count(public.service_code,public.course_status) from
+comment on function private.visible_course_count(public.service_code,public.course_status,boolean) is
+  'How many courses the caller can see (the rule of the courses select policies), optionally of one service and/or status, archived ones only when asked (by status or p_include_archived), from private.course_counts: the catalogue''s total without counting the courses.';
+revoke all on function private.visible_course_count(public.service_code,public.course_status,boolean) from
   public;
-grant execute on function private.visible_course_count(public.service_code,public.course_status) to
+grant execute on function private.visible_course_count(public.service_code,public.course_status,boolean) to
   anon, authenticated, service_role;
 
 create function private.course_summaries(p_course_ids uuid[])

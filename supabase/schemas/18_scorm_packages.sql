@@ -28,6 +28,7 @@ create table public.scorm_packages (
   unpacked_bytes bigint not null,
   completion_rule text not null default 'completed-or-passed',
   score_is_quiz_score boolean not null default false,
+  min_seconds integer not null default 0,
   uploaded_by uuid references public.profiles (id) on delete set null,
   uploaded_at timestamptz not null default now(),
   constraint scorm_packages_version check (version in ('1.2', '2004')),
@@ -40,7 +41,8 @@ create table public.scorm_packages (
   constraint scorm_packages_storage_prefix_shape check (storage_prefix = module_id::text || '/' || revision::text || '/'),
   constraint scorm_packages_file_count_positive check (file_count >= 1),
   constraint scorm_packages_unpacked_bytes_positive check (unpacked_bytes >= 0),
-  constraint scorm_packages_completion_rule check (completion_rule in ('completed', 'passed', 'completed-or-passed'))
+  constraint scorm_packages_completion_rule check (completion_rule in ('completed', 'passed', 'completed-or-passed')),
+  constraint scorm_packages_min_seconds_range check (min_seconds between 0 and 86400)
 );
 
 -- ---------------------------------------------------------------------------
@@ -70,6 +72,9 @@ comment on column public.scorm_packages.completion_rule is
 
 comment on column public.scorm_packages.score_is_quiz_score is
   'True when the package''s reported score counts as the module''s quiz score.';
+
+comment on column public.scorm_packages.min_seconds is
+  'The author''s minimum time: an attempt meets the completion rule only once its sessions have lasted this long by the server''s clock (0: no minimum).';
 
 -- ---------------------------------------------------------------------------
 -- Indexes
@@ -190,9 +195,10 @@ comment on function private.save_scorm_package(uuid,integer,text,text,text,jsonb
 revoke all on function private.save_scorm_package(uuid,integer,text,text,text,jsonb,integer,bigint) from public;
 grant execute on function private.save_scorm_package(uuid,integer,text,text,text,jsonb,integer,bigint) to authenticated;
 
--- Sets what completes a scorm module and whether its score is the quiz score. 42501 when the
--- caller may not change the module, P0002 when it has no package yet.
-create function private.set_scorm_settings(p_module_id uuid, p_completion_rule text, p_score_is_quiz_score boolean)
+-- Sets what completes a scorm module, whether its score is the quiz score, and the minimum time an
+-- attempt must last (server clock) to count (null keeps it). 42501 when the caller may not change the module,
+-- P0002 when it has no package yet.
+create function private.set_scorm_settings(p_module_id uuid, p_completion_rule text, p_score_is_quiz_score boolean, p_min_seconds integer default null)
 returns void
 language plpgsql security definer
 set search_path = ''
@@ -202,14 +208,14 @@ begin
     raise exception 'You may not change this module' using errcode = '42501';
   end if;
   update public.scorm_packages
-  set completion_rule = p_completion_rule, score_is_quiz_score = p_score_is_quiz_score
+  set completion_rule = p_completion_rule, score_is_quiz_score = p_score_is_quiz_score, min_seconds = coalesce(p_min_seconds, min_seconds)
   where module_id = p_module_id;
   if not found then
     raise exception 'Upload a package first' using errcode = 'P0002';
   end if;
 end;
 $$;
-comment on function private.set_scorm_settings(uuid,text,boolean) is
-  'For a caller who may change the module: its completion rule and whether the package''s score is the quiz score.';
-revoke all on function private.set_scorm_settings(uuid,text,boolean) from public;
-grant execute on function private.set_scorm_settings(uuid,text,boolean) to authenticated;
+comment on function private.set_scorm_settings(uuid,text,boolean,integer) is
+  'For a caller who may change the module: its completion rule, whether the package''s score is the quiz score, and the minimum time in seconds (null: kept).';
+revoke all on function private.set_scorm_settings(uuid,text,boolean,integer) from public;
+grant execute on function private.set_scorm_settings(uuid,text,boolean,integer) to authenticated;

@@ -25,6 +25,7 @@ create table public.scorm_attempts (
   success_status text not null default 'unknown',
   score numeric,
   total_seconds numeric not null default 0,
+  server_seconds numeric not null default 0,
   suspended boolean not null default false,
   met_at timestamptz,
   created_at timestamptz not null default now(),
@@ -36,7 +37,8 @@ create table public.scorm_attempts (
   constraint scorm_attempts_completion_values check (completion_status in ('not attempted', 'unknown', 'incomplete', 'completed')),
   constraint scorm_attempts_success_values check (success_status in ('unknown', 'passed', 'failed')),
   constraint scorm_attempts_score_range check (score is null or score between 0 and 1),
-  constraint scorm_attempts_total_seconds_range check (total_seconds >= 0)
+  constraint scorm_attempts_total_seconds_range check (total_seconds >= 0),
+  constraint scorm_attempts_server_seconds_range check (server_seconds >= 0)
 );
 
 create table public.scorm_sessions (
@@ -45,10 +47,12 @@ create table public.scorm_sessions (
   user_id uuid not null references public.profiles (id) on delete cascade,
   seq integer not null default 0,
   session_time text,
+  server_seconds numeric not null default 0,
   started_at timestamptz not null default now(),
   saved_at timestamptz,
   finished_at timestamptz,
-  constraint scorm_sessions_seq_range check (seq >= 0)
+  constraint scorm_sessions_seq_range check (seq >= 0),
+  constraint scorm_sessions_server_seconds_range check (server_seconds >= 0)
 );
 
 -- ---------------------------------------------------------------------------
@@ -67,12 +71,18 @@ comment on column public.scorm_attempts.score is
   'The score as a fraction 0-1: cmi.score.scaled (2004), else raw / max (max 100 when not reported).';
 comment on column public.scorm_attempts.total_seconds is
   'Total time: the session times of the attempt''s finished sessions.';
+comment on column public.scorm_attempts.server_seconds is
+  'The time its sessions really lasted by the server''s clock (each from its opening to its last save), beside the package''s own total_seconds.';
 comment on column public.scorm_attempts.suspended is
   'The content last exited with suspend: the next session resumes it (entry resume).';
 comment on column public.scorm_attempts.met_at is
   'When this attempt first met the module''s completion rule.';
 comment on table public.scorm_sessions is
   'One sitting of a SCORM attempt: saves arrive with seq strictly increasing; finished sessions accept nothing.';
+comment on column public.scorm_sessions.session_time is
+  'The session time the package last reported (cmi.core.session_time / cmi.session_time).';
+comment on column public.scorm_sessions.server_seconds is
+  'How long the sitting really lasted by the server''s clock: from its opening to its last save.';
 
 -- ---------------------------------------------------------------------------
 -- Indexes
@@ -262,16 +272,113 @@ comment on function private.scorm_12_statuses(text) is
   'SCORM 1.2 lesson_status as {completion_status, success_status}.';
 revoke all on function private.scorm_12_statuses(text) from public;
 
--- Saves what the content reported through the session, in one transaction: the values (already
--- validated by the function against the data model of the package's version; the database checks
--- their shape again), the statuses and score read from them, the session time into the total on
--- finish, and the module's completion when the rule is met.
+-- Whether the content may write the element in the version, and its value fits what the database
+-- reads from it. The function checks the whole data model first (_shared/scorm-data-model.ts); this
+-- is the database's own check, so a caller that skips the function's cannot save another version's
+-- elements or values the statuses, score and time are read from. Indexes 0 to 249.
+create function private.scorm_value_valid(p_version text, p_element text, p_value text)
+returns boolean
+language plpgsql immutable
+set search_path = ''
+as $$
+declare
+  n constant text := '([0-9]|[1-9][0-9]|1[0-9]{2}|2[0-4][0-9])';
+  dec constant text := '^-?[0-9]{1,10}(\.[0-9]{1,10})?$';
+begin
+  if p_value is null then
+    return false;
+  end if;
+  if p_version = '1.2' then
+    return case
+      when p_element = 'cmi.core.lesson_status' then p_value in ('passed', 'completed', 'failed', 'incomplete', 'browsed')
+      when p_element = 'cmi.core.exit' then p_value in ('time-out', 'suspend', 'logout', '')
+      when p_element in ('cmi.core.score.raw', 'cmi.core.score.min', 'cmi.core.score.max')
+        then p_value = '' or (p_value ~ dec and p_value::numeric between 0 and 100)
+      when p_element = 'cmi.core.session_time' then p_value ~ '^[0-9]{2,4}:[0-5][0-9]:[0-5][0-9](\.[0-9]{1,2})?$'
+      when p_element = 'cmi.core.lesson_location' then char_length(p_value) <= 255
+      when p_element in ('cmi.suspend_data', 'cmi.comments') then char_length(p_value) <= 4096
+      when p_element ~ '^cmi\.student_preference\.(audio|language|speed|text)$' then char_length(p_value) <= 255
+      when p_element ~ ('^cmi\.objectives\.' || n || '\.(id|score\.raw|score\.min|score\.max|status)$') then char_length(p_value) <= 255
+      when p_element ~ ('^cmi\.interactions\.' || n || '\.(id|objectives\.' || n || '\.id|time|type|correct_responses\.' || n
+                        || '\.pattern|weighting|student_response|result|latency)$') then char_length(p_value) <= 255
+      else false
+    end;
+  end if;
+  return case
+    when p_element = 'cmi.completion_status' then p_value in ('completed', 'incomplete', 'not attempted', 'unknown')
+    when p_element = 'cmi.success_status' then p_value in ('passed', 'failed', 'unknown')
+    when p_element = 'cmi.exit' then p_value in ('time-out', 'suspend', 'logout', 'normal', '')
+    when p_element = 'cmi.score.scaled' then p_value ~ dec and p_value::numeric between -1 and 1
+    when p_element in ('cmi.score.raw', 'cmi.score.min', 'cmi.score.max') then p_value ~ dec
+    when p_element = 'cmi.progress_measure' then p_value ~ dec and p_value::numeric between 0 and 1
+    when p_element = 'cmi.session_time'
+      then p_value ~ '^P(?!$)([0-9]+Y)?([0-9]+M)?([0-9]+D)?(T(?=[0-9])([0-9]+H)?([0-9]+M)?([0-9]+(\.[0-9]{1,2})?S)?)?$'
+    when p_element = 'cmi.location' then char_length(p_value) <= 1000
+    when p_element = 'cmi.suspend_data' then char_length(p_value) <= 64000
+    when p_element ~ '^cmi\.learner_preference\.(audio_level|language|delivery_speed|audio_captioning)$' then char_length(p_value) <= 250
+    when p_element ~ ('^cmi\.comments_from_learner\.' || n || '\.(comment|location|timestamp)$') then char_length(p_value) <= 4000
+    when p_element ~ ('^cmi\.objectives\.' || n
+                      || '\.(id|score\.scaled|score\.raw|score\.min|score\.max|success_status|completion_status|progress_measure|description)$')
+      then char_length(p_value) <= 4000
+    when p_element ~ ('^cmi\.interactions\.' || n || '\.(id|type|objectives\.' || n || '\.id|timestamp|correct_responses\.' || n
+                      || '\.pattern|weighting|learner_response|result|latency|description)$') then char_length(p_value) <= 4000
+    else false
+  end;
+end;
+$$;
+comment on function private.scorm_value_valid(text,text,text) is
+  'True when the content may write the element in the SCORM version (1.2 or 2004) and the value fits what the database reads from it.';
+revoke all on function private.scorm_value_valid(text,text,text) from public;
+
+-- The SCO's statuses as the LMS derives them from the manifest (SCORM 2004 RTE 4.2.4.1 and 4.2.21.1;
+-- SCORM 1.2's mastery score), as the run-time tells the content: 2004 success_status is passed or
+-- failed by cmi.score.scaled against the passing score (primary objective's minNormalizedMeasure),
+-- completion_status completed or incomplete by cmi.progress_measure against the completion
+-- threshold; 1.2's completed, passed or failed becomes passed or failed by score.raw against
+-- adlcp:masteryscore. Without the score or measure, what the content reported stands.
+create function private.scorm_derived_statuses(p_version text, p_sco jsonb, p_cmi jsonb)
+returns text[]
+language plpgsql immutable
+set search_path = ''
+as $$
+declare
+  v_pair text[];
+  v_number numeric;
+begin
+  if p_version = '1.2' then
+    v_pair := private.scorm_12_statuses(p_cmi ->> 'cmi.core.lesson_status');
+    v_number := nullif(p_cmi ->> 'cmi.core.score.raw', '')::numeric;
+    if v_pair[1] = 'completed' and v_number is not null and p_sco ? 'masteryScore' then
+      v_pair[2] := case when v_number >= (p_sco ->> 'masteryScore')::numeric then 'passed' else 'failed' end;
+    end if;
+    return v_pair;
+  end if;
+  v_pair := array[coalesce(p_cmi ->> 'cmi.completion_status', 'unknown'), coalesce(p_cmi ->> 'cmi.success_status', 'unknown')];
+  v_number := nullif(p_cmi ->> 'cmi.progress_measure', '')::numeric;
+  if v_number is not null and p_sco ? 'completionThreshold' then
+    v_pair[1] := case when v_number >= (p_sco ->> 'completionThreshold')::numeric then 'completed' else 'incomplete' end;
+  end if;
+  v_number := nullif(p_cmi ->> 'cmi.score.scaled', '')::numeric;
+  if v_number is not null and p_sco ? 'passingScore' then
+    v_pair[2] := case when v_number >= (p_sco ->> 'passingScore')::numeric then 'passed' else 'failed' end;
+  end if;
+  return v_pair;
+end;
+$$;
+comment on function private.scorm_derived_statuses(text,jsonb,jsonb) is
+  'The {completion_status, success_status} of saved values, derived from the SCO''s manifest passing score, completion threshold or mastery score when the content reported the score or measure.';
+revoke all on function private.scorm_derived_statuses(text,jsonb,jsonb) from public;
+
+-- Saves what the content reported through the session, in one transaction: the values (checked by
+-- the function against the data model, and here again: private.scorm_value_valid), the statuses
+-- (as the manifest derives them) and score read from them, the session time into the total on
+-- finish, the time the session really lasted by the server's clock, and the module's completion
+-- when the rule is met and the attempt has lasted the package's minimum time.
 create function private.scorm_save(
   p_session_id uuid,
   p_seq integer,
   p_values jsonb,
-  p_finish boolean,
-  p_versions text[] default null
+  p_finish boolean
 )
 returns table(
   seq integer,
@@ -279,7 +386,8 @@ returns table(
   success_status text,
   module_completed boolean,
   enrollment_id uuid,
-  progress integer
+  progress integer,
+  seconds_to_minimum integer
 )
 language plpgsql security definer
 set search_path = ''
@@ -290,6 +398,7 @@ declare
   v_session public.scorm_sessions;
   v_attempt public.scorm_attempts;
   v_package public.scorm_packages;
+  v_sco jsonb;
   v_cmi jsonb;
   v_pair text[];
   v_raw numeric;
@@ -298,6 +407,8 @@ declare
   v_score numeric;
   v_exit text;
   v_time text;
+  v_server numeric;
+  v_rule_met boolean;
   v_met boolean;
   v_done boolean;
   v_enrollment public.enrollments;
@@ -323,26 +434,28 @@ begin
   if not found or not private.can_study_course(v_package.course_id) then
     raise exception 'You may not study this module' using errcode = '42501';
   end if;
-  -- The function checked the values against the data model of these versions before it knew the
-  -- session's (one round trip a save): another version's values are refused, naming this one.
-  if p_versions is not null and not (v_package.version = any (p_versions)) then
-    raise exception 'The values were checked for another SCORM version' using errcode = '22023',
-      hint = 'scorm_version', detail = v_package.version;
+  -- Every element must be one the content may write in the package's version, with a value the
+  -- statuses, score and time can be read from: checked here, whatever the caller checked.
+  if exists (select 1 from jsonb_each_text(p_values) v where not private.scorm_value_valid(v_package.version, v.key, v.value)) then
+    raise exception 'The values do not fit the package''s SCORM version' using errcode = '22023',
+      hint = 'scorm_values', detail = v_package.version;
   end if;
+  select s.sco into v_sco from jsonb_array_elements(v_package.scos) s(sco) where s.sco ->> 'id' = v_attempt.sco_id;
 
   -- session_time is the sitting's, not the attempt's: kept on the session, added on finish.
   v_time := coalesce(p_values ->> (case v_package.version when '1.2' then 'cmi.core.session_time' else 'cmi.session_time' end),
                      v_session.session_time);
   v_cmi := v_attempt.cmi || (p_values - 'cmi.core.session_time' - 'cmi.session_time');
+  -- The server's clock: the sitting has lasted from its opening to this save.
+  v_server := greatest(extract(epoch from now() - v_session.started_at), 0);
 
+  v_pair := private.scorm_derived_statuses(v_package.version, coalesce(v_sco, '{}'::jsonb), v_cmi);
   if v_package.version = '1.2' then
-    v_pair := private.scorm_12_statuses(v_cmi ->> 'cmi.core.lesson_status');
     v_raw := nullif(v_cmi ->> 'cmi.core.score.raw', '')::numeric;
     v_max := nullif(v_cmi ->> 'cmi.core.score.max', '')::numeric;
     v_min := nullif(v_cmi ->> 'cmi.core.score.min', '')::numeric;
     v_exit := v_cmi ->> 'cmi.core.exit';
   else
-    v_pair := array[coalesce(v_cmi ->> 'cmi.completion_status', 'unknown'), coalesce(v_cmi ->> 'cmi.success_status', 'unknown')];
     v_raw := nullif(v_cmi ->> 'cmi.score.raw', '')::numeric;
     v_max := nullif(v_cmi ->> 'cmi.score.max', '')::numeric;
     v_min := nullif(v_cmi ->> 'cmi.score.min', '')::numeric;
@@ -352,8 +465,13 @@ begin
   if v_score is null and v_raw is not null then
     v_score := (v_raw - coalesce(v_min, 0)) / nullif(coalesce(v_max, 100) - coalesce(v_min, 0), 0);
   end if;
-  v_score := least(greatest(v_score, 0), 1);
-  v_met := private.scorm_rule_met(v_package.completion_rule, v_pair[1], v_pair[2]);
+  -- No score reported stays no score (never 0 %).
+  if v_score is not null then
+    v_score := least(greatest(v_score, 0), 1);
+  end if;
+  v_rule_met := private.scorm_rule_met(v_package.completion_rule, v_pair[1], v_pair[2]);
+  -- The attempt meets the rule only once its sittings have lasted the author's minimum time.
+  v_met := v_rule_met and v_attempt.server_seconds - v_session.server_seconds + v_server >= v_package.min_seconds;
 
   update public.scorm_attempts a
   set cmi = v_cmi,
@@ -363,13 +481,14 @@ begin
       suspended = coalesce(v_exit = 'suspend', false),
       total_seconds = a.total_seconds + case when p_finish and v_time is not null
                                              then extract(epoch from v_time::interval) else 0 end,
+      server_seconds = a.server_seconds - v_session.server_seconds + v_server,
       met_at = coalesce(a.met_at, case when v_met then now() end),
       updated_at = now()
   where a.id = v_attempt.id
   returning * into v_attempt;
 
   update public.scorm_sessions s
-  set seq = p_seq, session_time = v_time, saved_at = now(),
+  set seq = p_seq, session_time = v_time, server_seconds = v_server, saved_at = now(),
       finished_at = case when p_finish then now() end
   where s.id = p_session_id;
 
@@ -385,16 +504,19 @@ begin
   where ump.user_id = v_uid and ump.module_id = v_attempt.module_id;
 
   return query select p_seq, v_attempt.completion_status, v_attempt.success_status, v_done,
-                      v_enrollment.id, v_enrollment.progress;
+                      v_enrollment.id, v_enrollment.progress,
+                      case when v_rule_met and v_attempt.met_at is null
+                           then ceil(v_package.min_seconds - v_attempt.server_seconds)::integer end;
 end;
 $$;
-comment on function private.scorm_save(uuid,integer,jsonb,boolean,text[]) is
-  'Learner: saves the values the content reported through their open session (seq strictly increasing), the statuses, score and total time, and completes the module when the package''s rule is met for every SCO. p_versions: the SCORM versions whose data model the values were checked against (null: not checked). P0002 not their session; 55000 hint scorm_seq / scorm_finished; 22023 bad values (hint scorm_version, detail the package''s version, when p_versions does not hold it).';
-revoke all on function private.scorm_save(uuid,integer,jsonb,boolean,text[]) from public;
-grant execute on function private.scorm_save(uuid,integer,jsonb,boolean,text[]) to authenticated;
+comment on function private.scorm_save(uuid,integer,jsonb,boolean) is
+  'Learner: saves the values the content reported through their open session (seq strictly increasing), the statuses (derived from the manifest), score, reported and server-clock time, and completes the module when the package''s rule is met for every SCO and the attempt lasted the package''s minimum time. seconds_to_minimum: the rule is met but the minimum time is not yet. P0002 not their session; 55000 hint scorm_seq / scorm_finished; 22023 bad values (hint scorm_values, detail the package''s version).';
+revoke all on function private.scorm_save(uuid,integer,jsonb,boolean) from public;
+grant execute on function private.scorm_save(uuid,integer,jsonb,boolean) to authenticated;
 
 -- The instructor's view of a SCORM module: the course's active learners (by name, paged), each with
--- every SCO's latest status, best score, total time over attempts, attempts and last activity.
+-- every SCO's latest status, best score, reported and server-clock time over attempts, whether it was
+-- met far below the typical time, attempts and last activity.
 -- Invoker: the caller's policies decide what is read; checked first that the caller manages the course.
 create function private.scorm_module_learners(p_module_id uuid, p_limit integer default 20, p_offset integer default 0)
 returns table(
@@ -425,6 +547,14 @@ begin
       where e.course_id = v_course_id and e.status = 'ACTIVE'
       order by p.name, e.user_id
       limit greatest(least(p_limit, 100), 0) offset greatest(p_offset, 0)
+    ), typical as (
+      -- The package's typical time per SCO: the median server-clock time of the attempts that met
+      -- the rule, once at least three have.
+      select a.sco_id, percentile_cont(0.5) within group (order by a.server_seconds) as typical_seconds
+      from public.scorm_attempts a
+      where a.module_id = p_module_id and a.met_at is not null
+      group by a.sco_id
+      having count(*) >= 3
     )
     select l.user_id, l.name, l.username,
            coalesce((select u.completed from public.user_module_progress u
@@ -436,20 +566,31 @@ begin
                       'successStatus', s.success_status,
                       'score', s.best_score,
                       'totalSeconds', s.total_seconds,
+                      'serverSeconds', s.server_seconds,
+                      'typicalSeconds', t.typical_seconds,
+                      -- Met far sooner than the package usually takes (a quarter of the learners'
+                      -- median), or than the package itself reported: the content may not have run.
+                      'quick', coalesce(s.met_server_seconds < t.typical_seconds / 4, false)
+                               or coalesce(s.met_server_seconds < s.met_total_seconds / 4, false),
                       'attempts', s.attempts,
                       'lastActivity', s.last_activity) order by s.sco_id)
              from (
                select a.sco_id,
-                      (array_agg(a.completion_status order by a.attempt desc))[1] as completion_status,
-                      (array_agg(a.success_status order by a.attempt desc))[1] as success_status,
+                      -- The latest attempt's status, unless an earlier one met the rule (as the player shows it).
+                      (array_agg(a.completion_status order by a.met_at is not null desc, a.attempt desc))[1] as completion_status,
+                      (array_agg(a.success_status order by a.met_at is not null desc, a.attempt desc))[1] as success_status,
                       max(a.score) as best_score,
                       sum(a.total_seconds) as total_seconds,
+                      sum(a.server_seconds) as server_seconds,
+                      min(a.server_seconds) filter (where a.met_at is not null) as met_server_seconds,
+                      (array_agg(a.total_seconds order by a.server_seconds) filter (where a.met_at is not null))[1] as met_total_seconds,
                       count(*) as attempts,
                       max(a.updated_at) as last_activity
                from public.scorm_attempts a
                where a.module_id = p_module_id and a.user_id = l.user_id
                group by a.sco_id
-             ) s), '[]'::jsonb),
+             ) s
+             left join typical t on t.sco_id = s.sco_id), '[]'::jsonb),
            l.total
     from learners l
     order by l.name, l.user_id;

@@ -263,7 +263,7 @@ describe.each(backends)('CPD records on $name', ({ create }) => {
       ]);
     });
 
-    it('an archived course keeps its hours and score for the learner; a deleted one keeps the snapshot without hours', async () => {
+    it('an archived course keeps its hours and score for the learner; an erased one keeps the snapshot without hours', async () => {
       const archived = await rolledBack(db, learner, async (tx) => {
         await asOwner(tx, () => tx.query(`update public.courses set status = 'ARCHIVED' where id = $1`, [ids.course(3)]));
         const visible = await tx.query('select id from public.courses where id = $1', [ids.course(3)]);
@@ -273,7 +273,8 @@ describe.each(backends)('CPD records on $name', ({ create }) => {
       expect(archived.rows.map((row) => [row.hours, row.score])).toEqual([[2, 100]]);
 
       const deleted = await rolledBack(db, learner, async (tx) => {
-        await asOwner(tx, () => tx.query('delete from public.courses where id = $1', [ids.course(3)]));
+        // A course with learner records is never deleted; only the owner's deliberate erasure removes it.
+        await asOwner(tx, () => tx.query('select private.erase_course($1)', [ids.course(3)]));
         return (await tx.query<RecordRow>(record, [learner.id])).rows;
       });
       expect(deleted.map((row) => [row.course_id, row.course_title, row.service, row.hours, row.score])).toEqual([

@@ -195,9 +195,13 @@ describe.each(backends)('schema on $name', ({ create }) => {
   });
 
   describe('deletion', () => {
-    it('deleting a course removes its modules, quizzes, questions, enrolments, attempts and progress, not its certificates', async () => {
+    it('a course with learner records is not deleted, even by the owner; its erasure removes its modules, quizzes, questions, enrolments, attempts and progress, not its certificates', async () => {
       const course = ids.course(3);
-      await db.query('delete from public.courses where id = $1', [course]);
+      const refused = await db.query('delete from public.courses where id = $1', [course]).then(() => null, (e: { code?: string; message?: string }) => e);
+      expect(refused?.code).toBe('23503');
+      expect(refused?.message).toBe('This course has learner records, so it cannot be deleted: archive it instead');
+      expect((await db.query('select 1 from public.courses where id = $1', [course])).rows).toHaveLength(1);
+      await db.query('select private.erase_course($1)', [course]);
       const counts = await db.query<Record<string, number>>(
         `select
            (select count(*)::int from public.course_modules where course_id = $1) as modules,

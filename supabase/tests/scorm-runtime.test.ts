@@ -21,7 +21,7 @@ describe.each(backends)('SCORM run-time on $name', ({ create }) => {
 
   /** A published MISC course of the instructor's with one SCORM module per package, both learners enrolled. */
   async function course(
-    packages: { version: '1.2' | '2004'; scos: string[]; rule?: string; quizScore?: boolean }[],
+    packages: { version: '1.2' | '2004'; scos: (string | Record<string, unknown> & { id: string })[]; rule?: string; quizScore?: boolean; minSeconds?: number }[],
   ): Promise<{ courseId: string; modules: string[] }> {
     n += 1;
     const [{ id: courseId }] = (await db.query<{ id: string }>(
@@ -37,11 +37,11 @@ describe.each(backends)('SCORM run-time on $name', ({ create }) => {
       )).rows;
       await db.query(
         `insert into public.scorm_packages (module_id, course_id, version, edition, title, scos, storage_prefix, file_count,
-           unpacked_bytes, completion_rule, score_is_quiz_score)
-         values ($1::uuid, $2, $3, $4, 'A package', $5::text::jsonb, $1::text || '/1/', 3, 1000, $6, $7)`,
+           unpacked_bytes, completion_rule, score_is_quiz_score, min_seconds)
+         values ($1::uuid, $2, $3, $4, 'A package', $5::text::jsonb, $1::text || '/1/', 3, 1000, $6, $7, $8)`,
         [id, courseId, p.version, p.version === '2004' ? '3rd' : null,
-          JSON.stringify(p.scos.map((s) => ({ id: s, title: `SCO ${s}`, href: `${s}/index.html` }))),
-          p.rule ?? 'completed-or-passed', p.quizScore ?? false],
+          JSON.stringify(p.scos.map((s) => (typeof s === 'string' ? { id: s } : s)).map((s) => ({ title: `SCO ${s.id}`, href: `${s.id}/index.html`, ...s }))),
+          p.rule ?? 'completed-or-passed', p.quizScore ?? false, p.minSeconds ?? 0],
       );
       modules.push(id);
     }
@@ -56,7 +56,7 @@ describe.each(backends)('SCORM run-time on $name', ({ create }) => {
       db, who, 'select * from private.scorm_open_session($1, $2)', [moduleId, sco],
     )).rows[0];
   const save = async (who: Persona, session: string, seq: number, values: Record<string, string>, finish = false) =>
-    (await queryAs<{ seq: number; completion_status: string; success_status: string; module_completed: boolean; progress: number | null }>(
+    (await queryAs<{ seq: number; completion_status: string; success_status: string; module_completed: boolean; progress: number | null; seconds_to_minimum: number | null }>(
       db, who, 'select * from private.scorm_save($1, $2, $3::text::jsonb, $4)', [session, seq, JSON.stringify(values), finish],
     )).rows[0];
   const enrolment = async (who: Persona, courseId: string) =>
@@ -108,23 +108,136 @@ describe.each(backends)('SCORM run-time on $name', ({ create }) => {
     expect(Number(attempt.total_seconds)).toBe(1050);
   });
 
-  it('values checked for another version are refused (22023, hint scorm_version, the package\'s version as detail), nothing saved', async () => {
+  it('scorm_save checks the values against the package\'s version itself (22023, hint scorm_values, the version as detail), nothing saved', async () => {
     const { modules: [m] } = await course([{ version: '1.2', scos: ['v'] }]);
     const s = await open(personas.learner, m, 'v');
-    const saveChecked = (versions: string[]) => queryAs<{ seq: number }>(
-      db, personas.learner, 'select * from private.scorm_save($1, 1, $2::text::jsonb, false, $3::text[])',
-      [s.session_id, JSON.stringify({ 'cmi.suspend_data': 'x' }), versions],
-    );
-    let refused: { code?: string; hint?: string; detail?: string } = {};
-    try {
-      await saveChecked(['2004']);
-    } catch (error) {
-      refused = error as typeof refused;
+    const refusal = async (values: Record<string, string>) => {
+      try {
+        await save(personas.learner, s.session_id, 1, values);
+        return {};
+      } catch (error) {
+        const e = error as { code?: string; hint?: string; detail?: string };
+        return { code: e.code, hint: e.hint, detail: e.detail };
+      }
+    };
+    // A caller that never ran the function's checks: 2004's elements, a read-only one, bad values.
+    for (const values of [
+      { 'cmi.completion_status': 'completed' },
+      { 'cmi.core.student_id': 'someone-else' },
+      { 'cmi.core.lesson_status': 'done' },
+      { 'cmi.core.score.raw': '150' },
+      { 'cmi.core.session_time': 'PT1M' },
+      { 'cmi.objectives.undefined.status': 'passed' },
+      { 'cmi.interactions.250.id': 'q' },
+      { 'cmi.suspend_data': 'x'.repeat(4097) },
+    ]) {
+      expect(await refusal({ 'cmi.core.lesson_location': 'p2', ...values })).toEqual({ code: '22023', hint: 'scorm_values', detail: '1.2' });
     }
-    expect([refused.code, refused.hint, refused.detail]).toEqual(['22023', 'scorm_version', '1.2']);
     const [session] = (await db.query<{ seq: number }>('select seq from public.scorm_sessions where id = $1', [s.session_id])).rows;
     expect(session.seq).toBe(0);
-    expect((await saveChecked(['1.2', '2004'])).rows[0].seq).toBe(1);
+    expect((await save(personas.learner, s.session_id, 1, { 'cmi.suspend_data': 'x'.repeat(4096), 'cmi.objectives.0.id': 'o1' })).seq).toBe(1);
+  });
+
+  it('an attempt that never reported a score has no score, not 0', async () => {
+    const { modules: [m] } = await course([{ version: '2004', scos: ['n'] }]);
+    const s = await open(personas.learner, m, 'n');
+    await save(personas.learner, s.session_id, 1, { 'cmi.completion_status': 'incomplete', 'cmi.location': '3' });
+    const [attempt] = (await db.query<{ score: string | null }>(
+      'select score from public.scorm_attempts where module_id = $1 and user_id = $2', [m, personas.learner.id],
+    )).rows;
+    expect(attempt.score).toBeNull();
+    const [row] = (await queryAs<{ scos: { score: number | null }[] }>(
+      db, personas.instructor, 'select * from private.scorm_module_learners($1, 20, 0) where user_id = $2', [m, personas.learner.id],
+    )).rows;
+    expect(row.scos[0].score).toBeNull();
+  });
+
+  it('2004: the manifest\'s passing score makes success_status from score.scaled, its threshold completion from progress_measure', async () => {
+    const { courseId, modules: [m] } = await course([{
+      version: '2004', rule: 'passed', scos: [{ id: 'p', passingScore: '0.8', completionThreshold: '0.75', objectives: ['PRIMARYOBJ'] }],
+    }]);
+    const s = await open(personas.learner, m, 'p');
+    // The content reports the score and its progress, never success_status (the LMS derives it).
+    const low = await save(personas.learner, s.session_id, 1, { 'cmi.score.scaled': '0.5', 'cmi.progress_measure': '0.5', 'cmi.completion_status': 'completed' });
+    expect([low.completion_status, low.success_status, low.module_completed]).toEqual(['incomplete', 'failed', false]);
+    const high = await save(personas.learner, s.session_id, 2, { 'cmi.score.scaled': '1', 'cmi.progress_measure': '1' }, true);
+    expect([high.completion_status, high.success_status, high.module_completed]).toEqual(['completed', 'passed', true]);
+    expect((await enrolment(personas.learner, courseId)).completed).toBe(true);
+  });
+
+  it('1.2: the manifest\'s mastery score makes a completed lesson passed or failed by score.raw', async () => {
+    const { modules: [m] } = await course([{ version: '1.2', rule: 'passed', scos: [{ id: 'a', masteryScore: '80' }] }]);
+    const s = await open(personas.learner, m, 'a');
+    const failed = await save(personas.learner, s.session_id, 1, { 'cmi.core.lesson_status': 'completed', 'cmi.core.score.raw': '60' });
+    expect([failed.completion_status, failed.success_status, failed.module_completed]).toEqual(['completed', 'failed', false]);
+    const passed = await save(personas.learner, s.session_id, 2, { 'cmi.core.score.raw': '90' }, true);
+    expect([passed.completion_status, passed.success_status, passed.module_completed]).toEqual(['completed', 'passed', true]);
+  });
+
+  it('records how long sessions really lasted (server clock) beside the reported time; an author\'s minimum holds completion back', async () => {
+    const { courseId, modules: [m] } = await course([{ version: '1.2', scos: ['t'], minSeconds: 600 }]);
+    const s = await open(personas.learner, m, 't');
+    // Three calls: open, one save of passed with 100 and a reported half hour, finish. Not enough.
+    const quick = await save(personas.learner, s.session_id, 1, {
+      'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '100', 'cmi.core.session_time': '0000:30:00',
+    }, true);
+    expect(quick.module_completed).toBe(false);
+    expect(quick.seconds_to_minimum).toBeGreaterThan(590);
+    expect((await enrolment(personas.learner, courseId)).completed).toBe(false);
+    const [first] = (await db.query<{ server_seconds: string; session_time: string }>(
+      'select server_seconds, session_time from public.scorm_sessions where id = $1', [s.session_id],
+    )).rows;
+    expect(Number(first.server_seconds)).toBeLessThan(60);
+    expect(first.session_time).toBe('0000:30:00');
+    // The attempt is not met: the next sitting resumes it, and once it has lasted 10 minutes it counts.
+    const again = await open(personas.learner, m, 't');
+    expect(again.attempt).toBe(1);
+    await db.query(`update public.scorm_sessions set started_at = now() - interval '11 minutes' where id = $1`, [again.session_id]);
+    const later = await save(personas.learner, again.session_id, 1, { 'cmi.core.lesson_status': 'passed' }, true);
+    expect([later.module_completed, later.seconds_to_minimum]).toEqual([true, null]);
+    const [attempt] = (await db.query<{ server_seconds: string; total_seconds: string }>(
+      'select server_seconds, total_seconds from public.scorm_attempts where module_id = $1 and user_id = $2', [m, personas.learner.id],
+    )).rows;
+    expect(Number(attempt.server_seconds)).toBeGreaterThanOrEqual(660);
+    expect(Number(attempt.total_seconds)).toBe(1800);
+  });
+
+  it('flags to the instructor a completion far below the package\'s typical time, or far below what the package reported', async () => {
+    const { modules: [m] } = await course([{ version: '2004', scos: ['q'] }]);
+    // Three learners took about 20 minutes each (server clock); the learner took seconds.
+    const others: Persona[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = crypto.randomUUID();
+      const persona = { id, email: `scorm.typical.${n}.${i}@example.uk` };
+      await createUser(db, { id, email: persona.email, username: `scorm_typ_${n}_${i}`, name: `Typical ${i}`, services: ['MISC'] });
+      await db.query(`insert into public.enrollments (user_id, course_id, status)
+                      select $1, course_id, 'ACTIVE' from public.course_modules where id = $2`, [id, m]);
+      const s = await open(persona, m, 'q');
+      await db.query(`update public.scorm_sessions set started_at = now() - interval '20 minutes' where id = $1`, [s.session_id]);
+      await save(persona, s.session_id, 1, { 'cmi.completion_status': 'completed', 'cmi.session_time': 'PT20M' }, true);
+      others.push(persona);
+    }
+    const s = await open(personas.learner, m, 'q');
+    await save(personas.learner, s.session_id, 1, { 'cmi.completion_status': 'completed', 'cmi.session_time': 'PT20M' }, true);
+    const rows = (await queryAs<{ user_id: string; scos: { quick: boolean; typicalSeconds: number; serverSeconds: number; totalSeconds: number }[] }>(
+      db, personas.instructor, 'select * from private.scorm_module_learners($1, 20, 0)', [m],
+    )).rows;
+    const mine = rows.find((r) => r.user_id === personas.learner.id)!.scos[0];
+    expect(mine.quick).toBe(true);
+    expect(Math.round(mine.typicalSeconds)).toBeGreaterThanOrEqual(1199);
+    expect(Number(mine.totalSeconds)).toBe(1200);
+    expect(Number(mine.serverSeconds)).toBeLessThan(60);
+    for (const persona of others) expect(rows.find((r) => r.user_id === persona.id)!.scos[0].quick).toBe(false);
+  });
+
+  it('a module completed quickly with no others to compare is flagged when the package reported far more time than it took', async () => {
+    const { modules: [m] } = await course([{ version: '1.2', scos: ['r'] }]);
+    const s = await open(personas.learner, m, 'r');
+    await save(personas.learner, s.session_id, 1, { 'cmi.core.lesson_status': 'passed', 'cmi.core.session_time': '0000:45:00' }, true);
+    const [row] = (await queryAs<{ scos: { quick: boolean; typicalSeconds: number | null }[] }>(
+      db, personas.instructor, 'select * from private.scorm_module_learners($1, 20, 0) where user_id = $2', [m, personas.learner.id],
+    )).rows;
+    expect(row.scos[0]).toMatchObject({ quick: true, typicalSeconds: null });
   });
 
   it('2004 multi-SCO: the module completes only when every SCO is completed and not failed', async () => {

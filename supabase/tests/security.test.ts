@@ -134,7 +134,8 @@ describe.each(backends)('security: direct database access on $name', ({ create }
       const insert = 'insert into public.enrollments (user_id, course_id, progress, completed) values ($1, $2, $3, $4)';
       expect(await state(otherLearner, insert, [learner.id, ids.course(5), 0, false])).toBe('42501');
       expect(await state(otherLearner, insert, [otherLearner.id, ids.course(seedCourses.draftByInstructor), 0, false])).toBe('42501');
-      expect(await state(otherLearner, insert, [otherLearner.id, ids.course(seedCourses.archivedByAdmin), 0, false])).toBe('42501');
+      // An archived course: refused with its reason (55000) before the policy is asked.
+      expect(await state(otherLearner, insert, [otherLearner.id, ids.course(seedCourses.archivedByAdmin), 0, false])).toBe('55000');
       expect(await state(otherLearner, insert, [otherLearner.id, ids.course(5), 100, true])).toBe('42501');
       expect(await state(otherLearner, insert, [otherLearner.id, ids.course(5), 40, false])).toBe('42501');
       expect(await state(otherLearner, `insert into public.enrollments (user_id, course_id, completed_at)

@@ -51,6 +51,9 @@ const who: Record<(typeof PERSONAS)[number], Persona | null> = {
 };
 
 const course1 = ids.course(1);
+/** The instructor's course that nobody started: a course with learner records is never deleted
+ * (course-archive.test.ts), so the delete policy is walked on this one. */
+const unstartedCourse = '10000000-0000-4000-a000-0000000000e1';
 const cpdEntry = '80000000-0000-4000-a000-0000000000f1';
 const rule = '80000000-0000-4000-a000-0000000000f2';
 const notice = '80000000-0000-4000-a000-0000000000f3';
@@ -81,7 +84,7 @@ const TABLES: Record<string, Record<Operation, string>> = {
     insert: `insert into public.courses (title, description, service, author_id)
              values ('Matrix course', 'A course from the table matrix.', 'UKPS', auth.uid())`,
     update: `update public.courses set title = title where id = '${course1}'`,
-    delete: `delete from public.courses where id = '${course1}'`,
+    delete: `delete from public.courses where id = '${unstartedCourse}'`,
   },
   course_modules: {
     select: `select id from public.course_modules where id = '${ids.module(1, 1)}'`,
@@ -256,6 +259,8 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     await place(ids.student, orgA, unitA, manager.id);
     await place(otherLearner.id, orgA, unitA2, otherUnitManager.id);
     await db.query(`insert into public.audit_events (action, target_type, target_id) values ('matrix.check', 'user', $1)`, [ids.student]);
+    await db.query(`insert into public.courses (id, title, description, service, author_id, status)
+      values ($1, 'Matrix unstarted course', 'A course nobody has started.', 'UKPS', $2, 'ACTIVE')`, [unstartedCourse, ids.instructor]);
     await db.query(`insert into public.required_training (id, course_id, service, created_by) values ($1, $2, 'MISC', $3)`,
       [rule, course1, ids.instructor]);
     await db.query(`insert into public.cpd_entries (id, user_id, activity_date, activity, hours, learnt)

@@ -56,11 +56,20 @@
       var cmi = data.cmi && typeof data.cmi === 'object' ? data.cmi : {};
       api.loadFromFlattenedJSON(cmi, '');
       var names = version === '2004'
-        ? { set: 'SetValue.cmi.*', commit: 'Commit', finish: 'Terminate' }
-        : { set: 'LMSSetValue.cmi.*', commit: 'LMSCommit', finish: 'LMSFinish' };
-      api.on(names.set, function (element, value) {
-        post({ type: 'value', element: String(element), value: String(value) });
-      });
+        ? { set: 'SetValue', commit: 'Commit', finish: 'Terminate' }
+        : { set: 'LMSSetValue', commit: 'LMSCommit', finish: 'LMSFinish' };
+      // Only what the run-time accepted is relayed: a write it refused (an element the package got
+      // wrong, a value out of range) returns "false" to the content and is never saved, so it cannot
+      // block the writes that were right. The content calls the instance's method, so the wrapper
+      // sees every write and its answer.
+      var setValue = api[names.set].bind(api);
+      api[names.set] = function (element, value) {
+        var accepted = setValue(element, value);
+        if (String(accepted) === 'true' && /^cmi\./.test(String(element))) {
+          post({ type: 'value', element: String(element), value: String(value) });
+        }
+        return accepted;
+      };
       api.on(names.commit, function () {
         post({ type: 'commit' });
       });
@@ -78,11 +87,28 @@
     });
   }
 
+  // Leaving ("Save and exit"): the SCO is unloaded first, so that its own unload handlers report
+  // cmi.exit and session_time and terminate (relayed as above) before the app saves and closes.
+  function unload() {
+    var frame = document.getElementById('sco');
+    var done = false;
+    function finished() {
+      if (done) return;
+      done = true;
+      post({ type: 'unloaded' });
+    }
+    if (!frame) return finished();
+    frame.addEventListener('load', finished);
+    window.setTimeout(finished, 3000);
+    frame.src = 'about:blank';
+  }
+
   window.addEventListener('message', function (event) {
     if (event.source !== window.parent || event.origin !== appOrigin) return;
     var data = event.data;
     if (!data || typeof data !== 'object') return;
     if (data.type === 'start' && !started) start(data);
+    else if (data.type === 'unload') unload();
   });
   post({ type: 'ready' });
 })();

@@ -45,7 +45,17 @@ export const MESSAGES = {
   courseServices: 'You can only create courses in your services',
   imageType: 'Only PNG, JPEG, WebP or GIF images are allowed',
   imageTooLarge: 'Images must be 5 MB or smaller',
+  courseHasRecords: 'This course has learner records, so it cannot be deleted: archive it instead',
+  courseNotArchived: 'This course is not archived',
+  courseArchived: 'This course is archived: no one new can enrol',
 } as const;
+
+/** GET /api/courses/:id/deletion: whether a delete would delete the course or must archive it. */
+export interface CourseDeletion {
+  /** True when no one ever enrolled, studied or was certified: the course can be deleted. */
+  deletable: boolean;
+  status: 'DRAFT' | 'ACTIVE' | 'ARCHIVED';
+}
 
 /** Upload cap for covers and module images (the buckets' file_size_limit). */
 /** The editor's choices for a course's own approval setting (courses.requires_approval). */

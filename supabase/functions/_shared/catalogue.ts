@@ -27,6 +27,9 @@ export const courseListQuerySchema = z.object({
   status: z.enum(COURSE_STATUSES, { error: 'Status must be DRAFT, ACTIVE or ARCHIVED' }).optional(),
   mine: z.enum(['true', 'false'], { error: 'mine must be true or false' }).optional()
     .transform((value) => value === 'true'),
+  // Archived courses are out of the catalogue; the course lists of those who manage them ask for them.
+  includeArchived: z.enum(['true', 'false'], { error: 'includeArchived must be true or false' }).optional()
+    .transform((value) => value === 'true'),
 });
 export type CourseListQuery = z.infer<typeof courseListQuerySchema>;
 

@@ -117,6 +117,28 @@ describe('SCORM data model (what the content may write)', () => {
     expect(learnerNameForScorm('Cher')).toBe('Cher');
   });
 
+  it('starts with the manifest\'s objectives, passing score, threshold and mastery score; saved objectives come back', () => {
+    const sco = { objectives: ['PRIMARYOBJ', 'obj_bleeding'], passingScore: '0.8', completionThreshold: '0.75', launchData: 'lang=en' };
+    const first = initialCmi('2004', { learnerId: 'u1', learnerName: 'Sam Taylor', entry: 'ab-initio', saved: {}, totalSeconds: 0, sco });
+    expect(first).toMatchObject({
+      'cmi.objectives.0.id': 'PRIMARYOBJ',
+      'cmi.objectives.1.id': 'obj_bleeding',
+      'cmi.scaled_passing_score': '0.8',
+      'cmi.completion_threshold': '0.75',
+      'cmi.launch_data': 'lang=en',
+    });
+    const again = initialCmi('2004', {
+      learnerId: 'u1', learnerName: 'Sam Taylor', entry: 'resume', totalSeconds: 0, sco,
+      saved: { 'cmi.objectives.1.id': 'obj_bleeding', 'cmi.objectives.1.success_status': 'passed', 'cmi.scaled_passing_score': '0.1' },
+    });
+    expect(again['cmi.objectives.1.success_status']).toBe('passed');
+    // What the manifest sets is the manifest's, whatever was saved.
+    expect(again['cmi.scaled_passing_score']).toBe('0.8');
+    const v12 = initialCmi('1.2', { learnerId: 'u1', learnerName: 'Sam Taylor', entry: '', saved: {}, totalSeconds: 0, sco: { masteryScore: '80' } });
+    expect(v12['cmi.student_data.mastery_score']).toBe('80');
+    expect(initialCmi('2004', { learnerId: 'u1', learnerName: 'S', entry: '', saved: {}, totalSeconds: 0 })['cmi.scaled_passing_score']).toBeUndefined();
+  });
+
   it('names one status per SCO', () => {
     expect(scoStatus('completed', 'passed')).toBe('passed');
     expect(scoStatus('completed', 'failed')).toBe('failed');

@@ -195,7 +195,18 @@ export function duration2004(seconds: number): string {
   return `PT${h ? `${h}H` : ''}${m ? `${m}M` : ''}${Number(s.toFixed(2))}S`;
 }
 
-const NOT_RESTORED = /^cmi\.(interactions|objectives|comments_from_learner)\./;
+// Interactions (write-only in 1.2) and comments are kept for the record, not given back. Objectives
+// are: the content finds its manifest objectives and their statuses where it left them.
+const NOT_RESTORED = /^cmi\.(interactions|comments_from_learner)\./;
+
+/** What the manifest gives the run-time for one SCO (read by the upload: lib/scorm.ts). */
+export interface ScoManifestData {
+  objectives?: string[];
+  passingScore?: string;
+  completionThreshold?: string;
+  masteryScore?: string;
+  launchData?: string;
+}
 
 export interface SessionStart {
   learnerId: string;
@@ -203,6 +214,25 @@ export interface SessionStart {
   entry: string;
   saved: Record<string, string>;
   totalSeconds: number;
+  /** The SCO's manifest data: objectives, passing score, completion threshold, mastery score. */
+  sco?: ScoManifestData;
+}
+
+/** The manifest data of a stored SCO entry (scorm_packages.scos), only the fields of their types. */
+export function scoManifestData(entry: Record<string, unknown>): ScoManifestData {
+  const out: ScoManifestData = {};
+  for (const key of ['passingScore', 'completionThreshold', 'masteryScore', 'launchData'] as const) {
+    if (typeof entry[key] === 'string') out[key] = entry[key];
+  }
+  if (Array.isArray(entry.objectives)) out.objectives = entry.objectives.filter((id): id is string => typeof id === 'string');
+  return out;
+}
+
+/** The manifest's objectives as cmi.objectives.n.id, in the manifest's order. */
+function manifestObjectives(sco: ScoManifestData | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [i, id] of (sco?.objectives ?? []).slice(0, MAX_INDEX + 1).entries()) out[`cmi.objectives.${i}.id`] = id;
+  return out;
 }
 
 /** "Last, First" as 1.2 and 2004 name the learner. */
@@ -218,6 +248,9 @@ export function initialCmi(version: ScormVersion, start: SessionStart): Record<s
   const saved: Record<string, string> = {};
   for (const [k, v] of Object.entries(start.saved)) if (!NOT_RESTORED.test(k)) saved[k] = v;
   const name = learnerNameForScorm(start.learnerName);
+  const sco = start.sco;
+  const fromManifest = (pairs: [string, string | undefined][]) =>
+    Object.fromEntries(pairs.filter((pair): pair is [string, string] => pair[1] !== undefined && pair[1] !== ''));
   if (version === '1.2') {
     return {
       'cmi.core.lesson_status': 'not attempted',
@@ -226,7 +259,9 @@ export function initialCmi(version: ScormVersion, start: SessionStart): Record<s
       'cmi.core.score.raw': '',
       'cmi.core.score.min': '',
       'cmi.core.score.max': '',
+      ...manifestObjectives(sco),
       ...saved,
+      ...fromManifest([['cmi.student_data.mastery_score', sco?.masteryScore], ['cmi.launch_data', sco?.launchData]]),
       'cmi.core.student_id': start.learnerId,
       'cmi.core.student_name': name,
       'cmi.core.credit': 'credit',
@@ -241,7 +276,13 @@ export function initialCmi(version: ScormVersion, start: SessionStart): Record<s
     'cmi.success_status': 'unknown',
     'cmi.location': '',
     'cmi.suspend_data': '',
+    ...manifestObjectives(sco),
     ...saved,
+    ...fromManifest([
+      ['cmi.scaled_passing_score', sco?.passingScore],
+      ['cmi.completion_threshold', sco?.completionThreshold],
+      ['cmi.launch_data', sco?.launchData],
+    ]),
     'cmi.learner_id': start.learnerId,
     'cmi.learner_name': name,
     'cmi.credit': 'credit',

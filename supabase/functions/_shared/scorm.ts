@@ -28,6 +28,8 @@ export interface ScormPackage {
   unpackedBytes: number;
   completionRule: ScormCompletionRule;
   scoreIsQuizScore: boolean;
+  /** The author's minimum time: an attempt counts once its sessions have lasted this long (server clock). */
+  minMinutes: number;
   uploadedAt: string;
 }
 
@@ -35,6 +37,12 @@ export interface ScormPackage {
 export const scormSettingsSchema = z.object({
   completionRule: z.enum(['completed', 'passed', 'completed-or-passed'], { error: 'Choose completed, passed, or either' }),
   scoreIsQuizScore: z.boolean({ error: 'Say whether the package\'s score is the quiz score' }),
+  /** Whole minutes, 0 (no minimum) to 1,440; left out, the current minimum stays. */
+  minMinutes: z.number({ error: 'Minimum time must be a whole number of minutes' })
+    .int('Minimum time must be a whole number of minutes')
+    .min(0, 'Minimum time must be from 0 to 1,440 minutes')
+    .max(1440, 'Minimum time must be from 0 to 1,440 minutes')
+    .optional(),
 });
 export type ScormSettingsInput = z.infer<typeof scormSettingsSchema>;
 

@@ -332,14 +332,14 @@ test('compliance by organisation and unit: the breakdown, the filters, and 400 /
 
 test('(clean up the compliance fixtures)', async () => {
   await db.sql`delete from public.required_training where course_id = ${orgCourse}`;
-  await db.sql`delete from public.courses where id = ${orgCourse}`;
+  await db.sql`select private.erase_course(id) from public.courses where id = ${orgCourse}`;
   await db.sql`update public.profiles set organisation_id = null, unit_id = null, role = 'STUDENT'
     where id in (${orgAdminA.user.id}, ${orgAdminB.user.id}, ${watchLearner.user.id}, ${station2Learner.user.id}, ${learnerB.user.id})`;
   await db.sql`delete from public.units where organisation_id in (${orgA}, ${orgB})`;
   await db.sql`delete from public.organisations where id in (${orgA}, ${orgB})`;
   await db.sql`delete from public.required_training where course_id in (${ukasCourse}, ${miscCourse}, ${draftCourse})`;
   await db.sql`delete from public.certificates where course_id in (${ukasCourse}, ${miscCourse})`;
-  await db.sql`delete from public.courses where id in (${ukasCourse}, ${miscCourse}, ${draftCourse})`;
+  await db.sql`select private.erase_course(id) from public.courses where id in (${ukasCourse}, ${miscCourse}, ${draftCourse})`;
 });
 
 closePoolAfterTests();

@@ -316,7 +316,7 @@ test('certificate PDF: names outside the standard fonts are drawn without failin
       `attachment; filename="certificate-lodz-resume-safety-${cert.verificationCode}.pdf"`,
     );
   } finally {
-    await db.sql`delete from public.courses where id = ${course.id}::uuid`;
+    await db.sql`select private.erase_course(id) from public.courses where id = ${course.id}::uuid`;
   }
 });
 

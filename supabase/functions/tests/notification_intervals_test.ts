@@ -95,7 +95,7 @@ test('required training: a rule\'s own "due soon" days and escalation, set, clea
     assert.equal(badCreate.json.fields.notifyDueSoonDays, 'Enter each number of days once');
   } finally {
     await call('DELETE', `/api/required-training/${id}`, { token: admin });
-    await db.sql`delete from public.courses where id = ${course.id}`;
+    await db.sql`select private.erase_course(id) from public.courses where id = ${course.id}`;
   }
 });
 

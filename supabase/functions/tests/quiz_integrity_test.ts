@@ -99,7 +99,7 @@ test('the author\'s settings are validated (400 with field messages) and saved; 
     const refused = await call('PUT', `/api/modules/${w.module}/quiz`, { token: learner, body: settingsBody({ maxAttempts: 100 }) });
     assert.ok([403, 404].includes(refused.status), refused.text);
   } finally {
-    await db.sql`delete from public.courses where id = ${w.course}::uuid`;
+    await db.sql`select private.erase_course(id) from public.courses where id = ${w.course}::uuid`;
   }
 });
 
@@ -123,7 +123,7 @@ test('default (after passing): a failed attempt sends no correct answer, a passe
     assert.ok(passed.text.includes('SECRET-EXPLANATION'));
     assert.deepEqual(passed.json.attempts, { used: 2, max: null, remaining: null, nextAttemptAt: null });
   } finally {
-    await db.sql`delete from public.courses where id = ${w.course}::uuid`;
+    await db.sql`select private.erase_course(id) from public.courses where id = ${w.course}::uuid`;
   }
 });
 
@@ -137,7 +137,7 @@ test('after every attempt: a failed attempt shows the correct answers', async ()
     assert.equal(failed.json.answersShown, true);
     assert.deepEqual(failed.json.questions[0].correctAnswers, [0]);
   } finally {
-    await db.sql`delete from public.courses where id = ${w.course}::uuid`;
+    await db.sql`select private.erase_course(id) from public.courses where id = ${w.course}::uuid`;
   }
 });
 
@@ -167,7 +167,7 @@ test('the maximum: attempts remaining are reported; beyond it, start and submit 
     const [{ n }] = await db.sql<{ n: number }[]>`select count(*)::int as n from public.quiz_attempts where quiz_id = ${w.quiz}::uuid and completed_at is not null`;
     assert.equal(n, 2);
   } finally {
-    await db.sql`delete from public.courses where id = ${w.course}::uuid`;
+    await db.sql`select private.erase_course(id) from public.courses where id = ${w.course}::uuid`;
   }
 });
 
@@ -196,7 +196,7 @@ test('the wait: the next start and submission are refused with 409 and Retry-Aft
     assert.equal(later.status, 201, later.text);
     assert.equal(later.json.passed, true);
   } finally {
-    await db.sql`delete from public.courses where id = ${w.course}::uuid`;
+    await db.sql`select private.erase_course(id) from public.courses where id = ${w.course}::uuid`;
   }
 });
 

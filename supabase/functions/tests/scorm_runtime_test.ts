@@ -18,7 +18,13 @@ async function login(username: string, password = 'password123'): Promise<string
 
 /** A published MISC course of the demo instructor's with one SCORM module (the package row as the
  * upload would write it; no files needed here). */
-async function scormCourse(version: '1.2' | '2004', scos: string[], rule = 'completed-or-passed', quizScore = false) {
+async function scormCourse(
+  version: '1.2' | '2004',
+  scos: (string | Record<string, unknown> & { id: string })[],
+  rule = 'completed-or-passed',
+  quizScore = false,
+  minSeconds = 0,
+) {
   const [course] = await db.sql<{ id: string }[]>`
     insert into public.courses (title, description, service, author_id, status)
     values (${`SCORM API ${crypto.randomUUID().slice(0, 8)}`}, 'SCORM run-time API test', 'MISC', ${INSTRUCTOR}::uuid, 'ACTIVE')
@@ -26,12 +32,12 @@ async function scormCourse(version: '1.2' | '2004', scos: string[], rule = 'comp
   const [module] = await db.sql<{ id: string }[]>`
     insert into public.course_modules (course_id, title, order_index, kind) values (${course.id}::uuid, 'The package', 1, 'scorm')
     returning id`;
-  const scoList = db.sql.json(scos.map((id) => ({ id, title: `SCO ${id}`, href: `${id}/index.html?x=1` })));
+  const scoList = db.sql.json(scos.map((s) => (typeof s === 'string' ? { id: s } : s)).map((s) => ({ title: `SCO ${s.id}`, href: `${s.id}/index.html?x=1`, ...s })));
   await db.sql`
     insert into public.scorm_packages (module_id, course_id, version, edition, title, scos, storage_prefix, file_count,
-      unpacked_bytes, completion_rule, score_is_quiz_score)
+      unpacked_bytes, completion_rule, score_is_quiz_score, min_seconds)
     values (${module.id}::uuid, ${course.id}::uuid, ${version}, ${version === '2004' ? '3rd' : null}, 'Test package',
-      ${scoList}, ${module.id + '/1/'}, 4, 2048, ${rule}, ${quizScore})`;
+      ${scoList}, ${module.id + '/1/'}, 4, 2048, ${rule}, ${quizScore}, ${minSeconds})`;
   return { courseId: course.id, moduleId: module.id };
 }
 
@@ -186,8 +192,9 @@ test('SCORM routes refuse visitors (401), the unenrolled (403), unknown modules,
   const [content] = await db.sql<{ id: string }[]>`
     insert into public.course_modules (course_id, title, order_index) values (${courseId}::uuid, 'Reading', 2) returning id`;
   assertEquals((await call('GET', `/api/modules/${content.id}/scorm/player`, { token: learner.token })).status, 404);
-  // The content modules' "mark read" does not complete a SCORM module.
-  await call('POST', `/api/modules/${moduleId}/complete`, { token: learner.token });
+  // The content modules' "mark read" does not complete a SCORM module, and says so (409 with the reason).
+  const marked = await call('POST', `/api/modules/${moduleId}/complete`, { token: learner.token });
+  assertEquals([marked.status, marked.json.message], [409, 'This module completes when its SCORM package reports it complete: play the package to the end']);
   const [progress] = await db.sql<{ completed: boolean }[]>`
     select coalesce(bool_or(completed), false) as completed from public.user_module_progress
     where user_id = ${learner.id}::uuid and module_id = ${moduleId}::uuid`;
@@ -211,8 +218,10 @@ test('SCORM learners: the course\'s instructor and admins see each learner\'s st
   assertEquals(row.userId, learner.id);
   assertEquals(row.moduleCompleted, true);
   assertEquals(row.scos.length, 1);
-  assertEquals({ ...row.scos[0], lastActivity: typeof row.scos[0].lastActivity }, {
+  assertEquals({ ...row.scos[0], lastActivity: typeof row.scos[0].lastActivity, serverSeconds: row.scos[0].serverSeconds < 60 }, {
     scoId: 's', status: 'completed', score: 64, totalSeconds: 3600, attempts: 1, lastActivity: 'string',
+    // The package reported an hour; by the server's clock it lasted seconds: flagged.
+    serverSeconds: true, typicalSeconds: null, quick: true,
   });
   // The Students view shows the course's SCORM modules with the learner's status and score.
   const students = await call('GET', `/api/instructor/students?courseId=${courseId}`, { token: instructor });
@@ -239,6 +248,62 @@ test('SCORM learners: the course\'s instructor and admins see each learner\'s st
   assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners`)).status, 401);
   assertEquals((await call('GET', `/api/modules/${moduleId}/scorm/learners?page=0`, { token: instructor })).status, 400);
   assertEquals((await call('GET', `/api/modules/${crypto.randomUUID()}/scorm/learners`, { token: instructor })).status, 404);
+});
+
+test('a session starts with the manifest\'s objectives, passing score and threshold; refused elements are named and the rest saves without them', async () => {
+  const { courseId, moduleId } = await scormCourse('2004', [
+    { id: 'sco', objectives: ['PRIMARYOBJ', 'obj_sieve'], passingScore: '0.8', completionThreshold: '0.75', launchData: 'lang=en-GB' },
+  ], 'passed');
+  const learner = await enrolledLearner(courseId);
+  const opened = await call('POST', `/api/modules/${moduleId}/scorm/scos/sco/sessions`, { token: learner.token });
+  assertEquals(opened.status, 201);
+  const cmi = opened.json.cmi;
+  assertEquals([cmi['cmi.objectives.0.id'], cmi['cmi.objectives.1.id'], cmi['cmi.scaled_passing_score'], cmi['cmi.completion_threshold'], cmi['cmi.launch_data']],
+    ['PRIMARYOBJ', 'obj_sieve', '0.8', '0.75', 'lang=en-GB']);
+  const url = `/api/scorm/sessions/${opened.json.sessionId}`;
+  // What a real package wrote with no objectives loaded: the whole save was refused, element by element.
+  const refused = await call('PUT', url, {
+    token: learner.token,
+    body: { seq: 1, values: { 'cmi.objectives.undefined.success_status': 'passed', 'cmi.score.scaled': '1', 'cmi.progress_measure': '1' } },
+  });
+  assertEquals([refused.status, Object.keys(refused.json.fields)], [400, ['values.cmi.objectives.undefined.success_status']]);
+  // The same save without the refused element is taken; the passing score makes 1 passed.
+  const saved = await call('PUT', url, {
+    token: learner.token,
+    body: { seq: 2, values: { 'cmi.objectives.1.success_status': 'passed', 'cmi.score.scaled': '1', 'cmi.progress_measure': '1', 'cmi.session_time': 'PT4M' }, finish: true },
+  });
+  assertEquals(saved.json, { seq: 2, scoStatus: 'passed', moduleCompleted: true, courseProgress: 100 });
+  // A resumed session gets its objectives back where the content left them.
+  const [attempt] = await db.sql<{ score: string }[]>`select score::text from public.scorm_attempts where module_id = ${moduleId}::uuid`;
+  assertEquals(Number(attempt.score), 1);
+});
+
+test('three calls cannot complete a package with a minimum time: the save says how long is left, the module stays open', async () => {
+  const { courseId, moduleId } = await scormCourse('1.2', ['s'], 'passed', false, 900);
+  const learner = await enrolledLearner(courseId);
+  const opened = await call('POST', `/api/modules/${moduleId}/scorm/scos/s/sessions`, { token: learner.token });
+  const saved = await call('PUT', `/api/scorm/sessions/${opened.json.sessionId}`, {
+    token: learner.token,
+    body: { seq: 1, values: { 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '100' }, finish: true },
+  });
+  assertEquals(saved.status, 200);
+  assertEquals(saved.json.moduleCompleted, false);
+  assert(saved.json.secondsToMinimum > 880 && saved.json.secondsToMinimum <= 900, `seconds left: ${saved.json.secondsToMinimum}`);
+  const [certificates] = await db.sql<{ n: number }[]>`select count(*)::int as n from public.certificates where user_id = ${learner.id}::uuid`;
+  assertEquals(certificates.n, 0);
+  // The author sets the minimum in whole minutes; others may not.
+  const instructor = await login('instructor');
+  const settings = await call('PUT', `/api/modules/${moduleId}/scorm/settings`, {
+    token: instructor, body: { completionRule: 'passed', scoreIsQuizScore: false, minMinutes: 20 },
+  });
+  assertEquals([settings.status, settings.json.minMinutes], [200, 20]);
+  const bad = await call('PUT', `/api/modules/${moduleId}/scorm/settings`, {
+    token: instructor, body: { completionRule: 'passed', scoreIsQuizScore: false, minMinutes: 1441 },
+  });
+  assertEquals([bad.status, bad.json.fields?.minMinutes], [400, 'Minimum time must be from 0 to 1,440 minutes']);
+  assertEquals((await call('PUT', `/api/modules/${moduleId}/scorm/settings`, {
+    token: learner.token, body: { completionRule: 'passed', scoreIsQuizScore: false, minMinutes: 0 },
+  })).status, 403);
 });
 
 closePoolAfterTests();

@@ -3,7 +3,7 @@
 // are refused; every malformed package is refused with its reason and leaves nothing stored.
 import assert from 'node:assert/strict';
 import { call, closePoolAfterTests, config, db, register, test } from './helpers.ts';
-import { malformed, scorm12Package, scorm2004Package, zipOf } from './scorm_packages.ts';
+import { malformed, real2004Manifest, real2004Package, real12Package, scorm12Package, scorm2004Package, zipOf } from './scorm_packages.ts';
 
 async function login(username: string): Promise<string> {
   const answer = await call('POST', '/api/login', { body: { username, password: 'password123' } });
@@ -441,6 +441,35 @@ test('a stored (uncompressed) zip is read too', async () => {
   const answer = await uploadZip(moduleId, zipOf({ 'imsmanifest.xml': (await import('./scorm_packages.ts')).scorm12Manifest('Stored'), 'index_lms.html': 'x' }, { level: 0 }), instructor);
   assert.equal(answer.status, 200, answer.text);
   assert.equal(answer.json.title, 'Stored');
+});
+
+test('the manifest\'s run-time data is kept per SCO: objectives, passing score, completion threshold, launch data; 1.2\'s mastery score', async () => {
+  const storedScos = async () => {
+    const [row] = await db.sql<{ scos: string }[]>`select scos::text as scos from public.scorm_packages where module_id = ${moduleId}::uuid`;
+    return JSON.parse(row.scos);
+  };
+  const real = await uploadZip(moduleId, real2004Package({ passingScore: '0.8', completionThreshold: '0.75' }), instructor);
+  assert.equal(real.status, 200, real.text);
+  assert.deepEqual(await storedScos(), [{
+    id: 'MajorIncidentTriage_SCO', title: 'Major incident triage', href: 'scormcontent/index.html',
+    objectives: ['PRIMARYOBJ', 'obj_sieve', 'obj_sort'], passingScore: '0.8', completionThreshold: '0.75', launchData: 'lang=en-GB',
+  }]);
+  // 4th edition: the threshold is an attribute, used only with completedByMeasure; satisfiedByMeasure
+  // false gives no passing score; a value out of range is left out, not a refusal.
+  const fourth = real2004Manifest({ completionThreshold: '0.5' })
+    .replace('2004 3rd Edition', '2004 4th Edition')
+    .replace('<adlcp:completionThreshold>0.5</adlcp:completionThreshold>', '<adlcp:completionThreshold completedByMeasure="true" minProgressMeasure="0.6" />')
+    .replace('satisfiedByMeasure="true"', 'satisfiedByMeasure="false"');
+  const edition4 = await uploadZip(moduleId, zipOf({ 'imsmanifest.xml': fourth, 'scormcontent/index.html': '<p>x</p>' }), instructor);
+  assert.equal(edition4.status, 200, edition4.text);
+  const [sco4] = await storedScos();
+  assert.deepEqual([sco4.completionThreshold, sco4.passingScore], ['0.6', undefined]);
+  const outOfRange = real2004Manifest({ passingScore: '7' });
+  assert.equal((await uploadZip(moduleId, zipOf({ 'imsmanifest.xml': outOfRange, 'scormcontent/index.html': '<p>x</p>' }), instructor)).status, 200);
+  assert.equal((await storedScos())[0].passingScore, undefined);
+  const v12 = await uploadZip(moduleId, real12Package(), instructor);
+  assert.equal(v12.status, 200, v12.text);
+  assert.equal((await storedScos())[0].masteryScore, '80');
 });
 
 test('deleting a SCORM module removes its row and its files', async () => {

@@ -205,7 +205,7 @@ test('team: the CSV export holds every report, ISO dates, formulas neutralised',
 test('(clean up the team fixtures)', async () => {
   await db.sql`delete from public.required_training where course_id = ${COURSE}`;
   await db.sql`delete from public.certificates where course_id = ${COURSE}`;
-  await db.sql`delete from public.courses where id = ${COURSE}`;
+  await db.sql`select private.erase_course(id) from public.courses where id = ${COURSE}`;
 });
 
 closePoolAfterTests();

@@ -47,6 +47,8 @@ export const courseKeys = {
   pages: (params: Omit<CourseListParams, 'page'>) => [...courseKeys.all, 'pages', queryParams({ ...params })] as const,
   detail: (id: string) => [...courseKeys.all, 'detail', id] as const,
   modules: (id: string) => [...courseKeys.detail(id), 'modules'] as const,
+  /** GET /api/courses/:id/deletion: whether a delete deletes the course or must archive it. */
+  deletion: (id: string) => [...courseKeys.detail(id), 'deletion'] as const,
   /** After a course write: every list, course and outline. */
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: courseKeys.all }),
   /** After a module write: the outline, and the course itself (its module count), not its other children. */

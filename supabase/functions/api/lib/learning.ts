@@ -26,6 +26,7 @@ export const MSG = {
   notYourself: 'You can only enrol yourself',
   courseMismatch: 'The course in the body does not match the address',
   notEnrolledProgress: 'Enrol in this course to keep your progress',
+  scormCompletesItself: 'This module completes when its SCORM package reports it complete: play the package to the end',
   timeUp: 'Time is up: answers must arrive within the time limit. Open the quiz again to retry.',
   notStarted: 'Open the quiz before submitting your answers',
   attemptStartedInWait: 'This attempt began before the wait after your last attempt was over. Open the quiz again to retry.',

@@ -22,6 +22,12 @@ export interface Sco {
   id: string;
   title: string;
   href: string;
+  /** What the manifest gives the run-time (ScoRunTimeData); absent when it gives nothing. */
+  objectives?: string[];
+  passingScore?: string;
+  completionThreshold?: string;
+  masteryScore?: string;
+  launchData?: string;
 }
 export interface ZipEntry {
   name: string;
@@ -302,6 +308,62 @@ export function scormVersion(manifest: Node, rawXml: string): { version: ScormVe
 const joinBase = (...parts: string[]) =>
   parts.filter((p) => p !== '').reduce((acc, p) => (/^[a-z][a-z0-9+.-]*:/i.test(p) || p.startsWith('/') ? p : acc + p), '');
 
+/** A child element by its name without prefix, in any case (tools write datafromlms and dataFromLMS). */
+const child = (node: Node | undefined, name: string): unknown => {
+  if (!node) return undefined;
+  for (const [key, value] of Object.entries(node)) if (!key.startsWith('@_') && key.toLowerCase() === name.toLowerCase()) return value;
+  return undefined;
+};
+const DECIMAL = /^-?\d{1,10}(\.\d{1,10})?$/;
+const decimalIn = (value: string, min: number, max: number): string | undefined =>
+  DECIMAL.test(value) && Number(value) >= min && Number(value) <= max ? value : undefined;
+const MAX_OBJECTIVES = 250;
+
+/**
+ * What the manifest tells the run-time about one SCO, as SCORM's content packaging says the LMS
+ * initialises it: 2004's objectives (imsss:primaryObjective and imsss:objective ids: cmi.objectives),
+ * the primary objective's minNormalizedMeasure when satisfiedByMeasure is true
+ * (cmi.scaled_passing_score), adlcp:completionThreshold (cmi.completion_threshold: the element's
+ * text in the 3rd edition, minProgressMeasure with completedByMeasure in the 4th); 1.2's
+ * adlcp:masteryscore (cmi.student_data.mastery_score); and dataFromLMS (cmi.launch_data). A value
+ * out of its range is left out, never a reason to refuse the package.
+ */
+function scoRunTimeData(version: ScormVersion, item: Node, collection: Node[]): Partial<Sco> {
+  const out: Partial<Sco> = {};
+  const launchData = text(child(item, 'dataFromLMS'));
+  if (launchData) out.launchData = launchData.slice(0, version === '1.2' ? 4096 : 4000);
+  if (version === '1.2') {
+    const mastery = decimalIn(text(child(item, 'masteryscore')), 0, 100);
+    if (mastery !== undefined) out.masteryScore = mastery;
+    return out;
+  }
+  const threshold = asArray(child(item, 'completionThreshold'))[0];
+  if (threshold !== undefined) {
+    const byMeasure = attr(threshold, 'completedByMeasure');
+    const value = byMeasure || attr(threshold, 'minProgressMeasure')
+      ? (byMeasure.toLowerCase() === 'true' ? decimalIn(attr(threshold, 'minProgressMeasure') || '1', 0, 1) : undefined)
+      : decimalIn(text(threshold), 0, 1);
+    if (value !== undefined) out.completionThreshold = value;
+  }
+  // The item's own sequencing, or the collection's one it names (IDRef); the item's objectives win.
+  const own = asArray(child(item, 'sequencing'))[0];
+  const shared = own && attr(own, 'IDRef') ? collection.find((s) => attr(s, 'ID') === attr(own, 'IDRef')) : undefined;
+  const objectivesNode = asArray(child(own, 'objectives'))[0] ?? asArray(child(shared, 'objectives'))[0];
+  if (objectivesNode) {
+    const primary = asArray(child(objectivesNode, 'primaryObjective'))[0];
+    if (primary && attr(primary, 'satisfiedByMeasure').toLowerCase() === 'true') {
+      const passing = decimalIn(text(child(primary, 'minNormalizedMeasure')) || '1', -1, 1);
+      if (passing !== undefined) out.passingScore = passing;
+    }
+    const ids = [primary, ...asArray(child(objectivesNode, 'objective'))]
+      .map((o) => (o ? attr(o, 'objectiveID') : ''))
+      .filter((id) => /^\S{1,4000}$/.test(id));
+    const unique = [...new Set(ids)].slice(0, MAX_OBJECTIVES);
+    if (unique.length > 0) out.objectives = unique;
+  }
+  return out;
+}
+
 /** Parses imsmanifest.xml: version, title, and the SCOs of the default organisation in order. */
 export function parseManifest(xml: string, files: Set<string>): Omit<CheckedPackage, 'files' | 'unpackedBytes'> {
   // No entity declarations: the manifest is untrusted and needs none (entity expansion bombs).
@@ -316,7 +378,7 @@ export function parseManifest(xml: string, files: Set<string>): Omit<CheckedPack
       parseAttributeValue: false,
       processEntities: true,
       htmlEntities: false,
-      isArray: (name) => ['organization', 'item', 'resource', 'file', 'dependency'].includes(name),
+      isArray: (name) => ['organization', 'item', 'resource', 'file', 'dependency', 'objective', 'sequencing'].includes(name),
     });
     doc = parser.parse(xml, true) as Node;
   } catch {
@@ -333,6 +395,7 @@ export function parseManifest(xml: string, files: Set<string>): Omit<CheckedPack
   const resourcesNode = asArray(manifest.resources)[0] ?? {};
   const resources = new Map(asArray(resourcesNode.resource).map((r) => [attr(r, 'identifier'), r]));
   const manifestBase = joinBase(attr(manifest, 'base'), attr(resourcesNode, 'base'));
+  const sequencingCollection = asArray(asArray(manifest.sequencingCollection)[0]?.sequencing);
 
   const scos: Sco[] = [];
   const walk = (items: Node[]) => {
@@ -340,7 +403,12 @@ export function parseManifest(xml: string, files: Set<string>): Omit<CheckedPack
       const ref = attr(item, 'identifierref');
       const resource = ref ? resources.get(ref) : undefined;
       if (resource && attr(resource, 'scormtype').toLowerCase() === 'sco' && attr(resource, 'href')) {
-        scos.push({ id: attr(item, 'identifier') || ref, title: text(item.title) || ref, href: launchHref(item, resource) });
+        scos.push({
+          id: attr(item, 'identifier') || ref,
+          title: text(item.title) || ref,
+          href: launchHref(item, resource),
+          ...scoRunTimeData(version, item, sequencingCollection),
+        });
       }
       walk(asArray(item.item));
     }

@@ -8,6 +8,7 @@ import {
   initialCmi,
   SCORM_VERSIONS,
   type ScormVersion,
+  scoManifestData,
   scorePercent,
   scoStatus,
   validateScormValues,
@@ -107,6 +108,11 @@ export function scormRoutes(config: Config, db: Db) {
         const [row] = await tx<Row[]>`select o.session_id, o.version, o.entry, o.cmi::text as cmi, o.total_seconds, o.learner_id, o.learner_name
           from private.scorm_open_session(${id}::uuid, ${scoId}) o`;
         const version = String(row.version) as ScormVersion;
+        // The SCO's manifest data (objectives, passing score, threshold, mastery score), as text: its
+        // keys are the manifest's, and objective ids must not be camel-cased by the driver.
+        const [manifest] = await tx<Row[]>`
+          select s.sco::text as sco from public.scorm_packages p, jsonb_array_elements(p.scos) s(sco)
+          where p.module_id = ${id}::uuid and s.sco ->> 'id' = ${scoId}`;
         return {
           sessionId: String(row.sessionId),
           seq: 0,
@@ -117,6 +123,7 @@ export function scormRoutes(config: Config, db: Db) {
             // As text: the driver camel-cases JSON keys, and these are element names.
             saved: JSON.parse(String(row.cmi ?? '{}')) as Record<string, string>,
             totalSeconds: Number(row.totalSeconds ?? 0),
+            sco: manifest ? scoManifestData(JSON.parse(String(manifest.sco))) : undefined,
           }),
         };
       } catch (error) {
@@ -134,7 +141,8 @@ export function scormRoutes(config: Config, db: Db) {
     const id = pathId(c, 'sessionId', SESSION_NOT_FOUND);
     const body = await jsonBody(c, saveSchema);
     // The values are checked against both versions' data models before the session's is known, so
-    // that a save is one statement; private.scorm_save refuses values that fit only the other one.
+    // that a save is one statement; private.scorm_save checks them against the package's version
+    // itself and refuses what fits only the other one.
     const checked = SCORM_VERSIONS.map((version) => ({ version, ...validateScormValues(version, body.values) }));
     const fitting = checked.filter((check) => Object.keys(check.fields).length === 0);
     const refused = (version: string) => new ApiError(400, 'Validation failed', checked.find((check) => check.version === version)?.fields);
@@ -151,17 +159,19 @@ export function scormRoutes(config: Config, db: Db) {
       try {
         const [row] = await tx<Row[]>`
           select * from private.scorm_save(${id}::uuid, ${body.seq}::integer, ${tx.json(fitting[0].values)}::jsonb,
-                                           ${body.finish === true}, ${fitting.map((check) => check.version)}::text[])`;
+                                           ${body.finish === true})`;
         return {
           seq: Number(row.seq),
           scoStatus: scoStatus(String(row.completionStatus), String(row.successStatus)),
           moduleCompleted: Boolean(row.moduleCompleted),
           ...(row.enrollmentId ? { courseProgress: Number(row.progress) } : {}),
+          // The rule is met but the attempt has not yet lasted the package's minimum time.
+          ...(row.secondsToMinimum != null ? { secondsToMinimum: Number(row.secondsToMinimum) } : {}),
         };
       } catch (error) {
         // Thrown, not returned: the failed statement has ended the transaction, which rolls back.
         const problem = pgError(error);
-        if (problem?.hint === 'scorm_version') throw refused(String(problem.detail));
+        if (problem?.hint === 'scorm_values') throw refused(String(problem.detail));
         if (problem?.hint === 'scorm_seq') throw new ApiError(409, 'This save is out of order: seq must be greater than the last one');
         if (problem?.hint === 'scorm_finished') throw new ApiError(409, 'This session has finished: open a new session');
         fromSqlFunction(error);
@@ -200,6 +210,9 @@ export function scormRoutes(config: Config, db: Db) {
               status: scoStatus(String(s.completionStatus), String(s.successStatus)),
               score: scorePercent(s.score),
               totalSeconds: Math.round(Number(s.totalSeconds ?? 0)),
+              serverSeconds: Math.round(Number(s.serverSeconds ?? 0)),
+              typicalSeconds: s.typicalSeconds == null ? null : Math.round(Number(s.typicalSeconds)),
+              quick: s.quick === true,
               attempts: Number(s.attempts),
               lastActivity: isoTimestamp(s.lastActivity),
             })),

@@ -4,7 +4,7 @@
 // the learner's rights, authoring.ts for the author's).
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { courseCreateSchema, courseUpdateSchema, MESSAGES, moduleCreateSchema, moduleReorderSchema, scormModuleCreateSchema } from '../../../_shared/authoring.ts';
+import { courseCreateSchema, type CourseDeletion, courseUpdateSchema, MESSAGES, moduleCreateSchema, moduleReorderSchema, scormModuleCreateSchema } from '../../../_shared/authoring.ts';
 import { type Course, courseListQuerySchema, type Enrollment, enrollBodySchema, type PagedList } from '../../../_shared/catalogue.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../lib/db.ts';
@@ -15,16 +15,18 @@ import { pathId } from '../../lib/params.ts';
 import { objectName, removeImages } from '../../lib/images.ts';
 import { access, accessQuery, MSG, readEnrollment, type Row, toAccess, userIdOf } from '../../lib/learning.ts';
 import { removePrefix } from '../../lib/scorm.ts';
-import { courseToChange, me, NOT_YOURS, replaceImage } from '../../lib/authoring.ts';
+import { courseToChange, guarded, me, NOT_YOURS, replaceImage } from '../../lib/authoring.ts';
 import { readModule, readModules, toModule } from '../modules/queries.ts';
 import {
   catalogueStatements,
   courseModulesQuery,
+  courseDeletable,
   deleteCourse,
   insertCourse,
   insertModule,
   readAuthoredCourse,
   selectCourses,
+  setCourseStatus,
   toCourse,
   updateCourse,
 } from './queries.ts';
@@ -90,19 +92,72 @@ export function courseRoutes(config: Config, db: Db) {
     return c.json(course);
   });
 
+  // A course with learner records is never deleted (the database refuses it too: 23503 from
+  // private.keep_course_learner_records); it is archived instead (POST /:id/archive).
   routes.delete('/:id', async (c) => {
     const caller = requireUser(c);
     const id = pathId(c, 'id', MSG.courseNotFound);
     const removed = await db.withCaller(caller.db, async (tx) => {
       await courseToChange(tx, id, caller.userId);
-      const files = await deleteCourse(tx, id);
-      if (!files) throw new ApiError(403, NOT_YOURS);
-      return files;
+      if (!(await courseDeletable(tx, id))) throw new ApiError(409, MESSAGES.courseHasRecords);
+      try {
+        const files = await deleteCourse(tx, id);
+        if (!files) throw new ApiError(403, NOT_YOURS);
+        return files;
+      } catch (error) {
+        // A learner enrolled between the check and the delete.
+        if (pgError(error)?.code === '23503') throw new ApiError(409, MESSAGES.courseHasRecords);
+        throw error;
+      }
     });
     await removeImages(config, 'course-covers', [objectName(config, 'course-covers', id, removed.cover)]);
     await removeImages(config, 'module-images', removed.images.map((url) => objectName(config, 'module-images', id, url)));
     for (const prefix of removed.scormPrefixes) await removePrefix(config, prefix);
     return c.body(null, 204);
+  });
+
+  // What a delete would do: delete the course (no learner records) or nothing, as it must be archived.
+  routes.get('/:id/deletion', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'id', MSG.courseNotFound);
+    const body = await db.withCaller(caller.db, async (tx): Promise<CourseDeletion> => {
+      const course = await courseToChange(tx, id, caller.userId);
+      const [{ status }] = await tx<{ status: CourseDeletion['status'] }[]>`
+        select status::text as status from public.courses where id = ${course.id}::uuid`;
+      return { deletable: await courseDeletable(tx, id), status };
+    });
+    return c.json(body);
+  });
+
+  // Archiving: out of the catalogue and closed to new enrolment, its records kept (any course).
+  routes.post('/:id/archive', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'id', MSG.courseNotFound);
+    if (optionalJson(c)) await jsonBody(c, z.object({}));
+    const course = await db.withCaller(caller.db, async (tx) => {
+      await courseToChange(tx, id, caller.userId);
+      if (!(await setCourseStatus(tx, id, 'ARCHIVED'))) throw new ApiError(403, NOT_YOURS);
+      return await readAuthoredCourse(tx, id);
+    });
+    return c.json(course);
+  });
+
+  // Restoring an archived course makes it a draft: its author publishes it again when it is ready.
+  routes.post('/:id/restore', async (c) => {
+    const caller = requireUser(c);
+    const id = pathId(c, 'id', MSG.courseNotFound);
+    if (optionalJson(c)) await jsonBody(c, z.object({}));
+    const course = await db.withCaller(caller.db, async (tx) => {
+      await courseToChange(tx, id, caller.userId);
+      // The rights first (row-level security lets the caller change the row), then the state.
+      const [row] = await guarded(() => tx<{ status: string }[]>`
+        update public.courses set status = status where id = ${id}::uuid returning status::text as status`);
+      if (!row) throw new ApiError(403, NOT_YOURS);
+      if (row.status !== 'ARCHIVED') throw new ApiError(409, MESSAGES.courseNotArchived);
+      await setCourseStatus(tx, id, 'DRAFT');
+      return await readAuthoredCourse(tx, id);
+    });
+    return c.json(course);
   });
 
   routes.post('/:id/cover', async (c) => {
@@ -204,6 +259,7 @@ export function courseRoutes(config: Config, db: Db) {
       } catch (error) {
         const pg = pgError(error);
         if (pg?.code === '23505') return new ApiError(409, MSG.alreadyEnrolled);
+        if (pg?.code === '55000') return new ApiError(409, MESSAGES.courseArchived);
         if (pg?.code === '42501') return new ApiError(403, MSG.notOpen);
         throw error;
       }

@@ -92,11 +92,14 @@ export function catalogueStatements(tx: Statements, query: CourseListQuery, user
   // motorways safety" found nothing): one index-backed match per word.
   const patterns = searchWords(query.search).map(containsPattern);
   const pattern = patterns.length > 0;
+  // Archived courses only when asked for, by their status or by a manager's list.
+  const includeArchived = query.includeArchived || query.status === 'ARCHIVED';
   const where = tx`
+    ${includeArchived ? tx`` : tx`and c.status in ('DRAFT', 'ACTIVE')`}
     ${query.service ? tx`and c.service = ${query.service}::public.service_code` : tx``}
     ${query.status ? tx`and c.status = ${query.status}::public.course_status` : tx``}
     ${query.mine ? tx`and c.author_id = ${userId}::uuid` : tx``}
-    ${patterns.reduce((words, p) => tx`${words} and c.id in (select private.course_search_ids(${p}))`, tx``)}`;
+    ${patterns.reduce((words, p) => tx`${words} and c.id in (select private.course_search_ids(${p}, ${includeArchived}))`, tx``)}`;
   // The total: without a search or "mine", from the kept per-status-and-service counts
   // (private.visible_course_count, the rule of the courses policies) rather than a count of every
   // visible course; a search or "mine" counts its matches.
@@ -104,7 +107,7 @@ export function catalogueStatements(tx: Statements, query: CourseListQuery, user
     ? tx<{ total: number }[]>`select count(*)::int as total from public.courses c where true ${where}`
     : tx<{ total: number }[]>`
         select private.visible_course_count(${query.service ?? null}::public.service_code,
-                                            ${query.status ?? null}::public.course_status) as total`;
+                                            ${query.status ?? null}::public.course_status, ${includeArchived}) as total`;
   const page = selectCourses(tx, userId, where, query.pageSize, (query.page - 1) * query.pageSize);
   return [totalQuery, page] as [typeof totalQuery, typeof page];
 }
@@ -205,6 +208,19 @@ export async function updateCourse(tx: Tx, id: string, input: CourseUpdateInput)
         then ${input.requiresApproval ?? null}::boolean else requires_approval end
     where id = ${id}::uuid
     returning id`);
+  return rows.length > 0;
+}
+
+/** Whether the course can be deleted (no learner records); 42501 unless the caller may delete it. */
+export async function courseDeletable(tx: Tx, id: string): Promise<boolean> {
+  const [row] = await guarded(() => tx<{ deletable: boolean }[]>`select private.course_deletable(${id}::uuid) as deletable`);
+  return row.deletable;
+}
+
+/** Sets the course's status (archiving, restoring); false when RLS let no row change. */
+export async function setCourseStatus(tx: Tx, id: string, status: 'ARCHIVED' | 'DRAFT'): Promise<boolean> {
+  const rows = await guarded(() => tx`
+    update public.courses set status = ${status}::public.course_status where id = ${id}::uuid returning id`);
   return rows.length > 0;
 }
 

@@ -116,6 +116,9 @@ export function moduleRoutes(config: Config, db: Db) {
       const rights = await access(tx, { ofModule: id });
       if (!rights.visible) return new ApiError(404, MSG.moduleNotFound);
       if (!rights.studiable) return refusal(caller, rights.enrollmentStatus, 'read');
+      // A SCORM module completes only when its package reports it (private.scorm_save): say so.
+      const [kind] = await tx<Row[]>`select m.kind from public.course_modules m where m.id = ${id}::uuid`;
+      if (kind?.kind === 'scorm') return new ApiError(409, MSG.scormCompletesItself);
       const [marked] = await tx<Row[]>`select (private.mark_module_read(${id}::uuid)).id as id`;
       if (!marked?.id) return new ApiError(409, MSG.notEnrolledProgress);
       return (await readEnrollment(tx, String(marked.id)))!;

@@ -52,6 +52,7 @@ function toPackage(config: Config, row: Row): ScormPackage {
     unpackedBytes: Number(row.unpackedBytes),
     completionRule: row.completionRule as ScormPackage['completionRule'],
     scoreIsQuizScore: Boolean(row.scoreIsQuizScore),
+    minMinutes: Number(row.minSeconds ?? 0) / 60,
     uploadedAt: new Date(row.uploadedAt as string).toISOString(),
   };
 }
@@ -59,7 +60,7 @@ function toPackage(config: Config, row: Row): ScormPackage {
 async function readPackage(tx: Tx, id: string): Promise<Row | undefined> {
   const [row] = await tx<Row[]>`
     select module_id, title, version, edition, scos, revision, storage_prefix, file_count, unpacked_bytes,
-           completion_rule, score_is_quiz_score, uploaded_at
+           completion_rule, score_is_quiz_score, min_seconds, uploaded_at
     from public.scorm_packages where module_id = ${id}::uuid`;
   return row;
 }
@@ -219,7 +220,8 @@ export function scormRoutes(routes: Hono<Env>, config: Config, db: Db) {
     const row = await db.withCaller(caller.db, async (tx) => {
       await scormModuleToChange(tx, id, caller.userId);
       try {
-        await tx`select private.set_scorm_settings(${id}::uuid, ${input.completionRule}, ${input.scoreIsQuizScore})`;
+        await tx`select private.set_scorm_settings(${id}::uuid, ${input.completionRule}, ${input.scoreIsQuizScore},
+                                                    ${input.minMinutes === undefined ? null : Math.round(input.minMinutes * 60)}::integer)`;
       } catch (error) {
         const code = pgError(error)?.code;
         if (code === '42501') throw new ApiError(403, NOT_YOURS);

@@ -1,5 +1,6 @@
 // The Courses tab: GET /api/courses (search, service, paging; an admin sees every status through
-// RLS) and the course writes POST/PUT/DELETE /api/courses.
+// RLS, archived ones included) and the course writes POST/PUT /api/courses (delete, archive and
+// restore: @/lib/course-removal).
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Paged } from '@shared/admin.ts';
 import type { AdminQuickCourseValues } from '@shared/authoring.ts';
@@ -27,6 +28,8 @@ export function adminCoursesQueryOptions({ search, service, page }: { search: st
       const params = new URLSearchParams({ page: String(page), pageSize: String(COURSES_PAGE_SIZE) });
       if (filters.search) params.set('search', filters.search);
       if (service) params.set('service', service);
+      // Archived courses are out of the catalogue, but listed (and marked) here.
+      params.set('includeArchived', 'true');
       return api.get<Paged<AdminCourse>>(`/courses?${params}`);
     },
     placeholderData: keepPreviousData,
@@ -51,5 +54,3 @@ export const useQuickCreateCourse = () =>
 export const useQuickUpdateCourse = () =>
   useCourseMutation(({ id, values }: { id: string; values: AdminQuickCourseValues }) =>
     api.put<AdminCourse>(`/courses/${encodeURIComponent(id)}`, values));
-export const useDeleteCourse = () =>
-  useCourseMutation((id: string) => api.delete<void>(`/courses/${encodeURIComponent(id)}`));

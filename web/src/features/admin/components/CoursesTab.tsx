@@ -1,6 +1,7 @@
 // Courses tab: search (title, description), service filter, Create Full Course,
 // Quick Add / Quick Edit (the admin quick form, status default ACTIVE shown as Published), Full Edit,
-// Delete with confirmation.
+// Delete with confirmation (a course with learner records is archived instead), Restore for an
+// archived course.
 import { useEffect, useState } from 'react';
 import { Badge, Button, Group, Modal, NumberInput, Pagination, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -13,9 +14,10 @@ import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { type AdminCourse, COURSES_PAGE_SIZE, useAdminCourses, useDeleteCourse, useQuickCreateCourse, useQuickUpdateCourse } from '../api/courses';
+import { type AdminCourse, COURSES_PAGE_SIZE, useAdminCourses, useQuickCreateCourse, useQuickUpdateCourse } from '../api/courses';
 import { formatDate } from '@/lib/format';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { DeleteCourseDialog } from '@/components/DeleteCourseDialog';
+import { useRestoreCourse } from '@/lib/course-removal';
 import { serviceFilterData } from './UsersTab';
 
 const statusData = COURSE_STATUSES.map((status) => ({ value: status, label: COURSE_STATUS_LABELS[status] }));
@@ -92,14 +94,13 @@ export function CoursesTab() {
   const [quick, setQuick] = useState<{ course: AdminCourse | null } | null>(null);
   const [deleting, setDeleting] = useState<AdminCourse | null>(null);
   const { data, isPending, isError, error } = useAdminCourses({ search: debounced, service: service === 'ALL' ? null : service, page });
-  const remove = useDeleteCourse();
+  const restore = useRestoreCourse();
 
-  function confirmDelete() {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => notifySuccess('Course deleted', `${deleting.title} has been deleted.`),
-      onError: (e) => notifyFailure('Failed to delete course', errorDescription(e, 'Failed to delete course')),
-      onSettled: () => setDeleting(null),
+  // An archived course comes back as a draft, to be published again when it is ready.
+  function restoreCourse(course: AdminCourse) {
+    restore.mutate(course.id, {
+      onSuccess: () => notifySuccess('Course restored', `${course.title} is a draft again.`),
+      onError: (e) => notifyFailure('Failed to restore course', errorDescription(e, 'Failed to restore course')),
     });
   }
 
@@ -148,6 +149,9 @@ export function CoursesTab() {
                     <Group gap="xs" wrap="nowrap">
                       <Button size="xs" variant="default" onClick={() => setQuick({ course })} aria-label={`Quick Edit ${course.title}`}>Quick Edit</Button>
                       <Button size="xs" variant="default" component={Link} to={`/course/edit/${course.id}`} aria-label={`Full Edit ${course.title}`}>Full Edit</Button>
+                      {course.status === 'ARCHIVED' ? (
+                        <Button size="xs" variant="default" onClick={() => restoreCourse(course)} aria-label={`Restore ${course.title}`}>Restore</Button>
+                      ) : null}
                       <Button size="xs" color="red.9" onClick={() => setDeleting(course)} aria-label={`Delete ${course.title}`}>Delete</Button>
                     </Group>
                   </Table.Td>
@@ -164,13 +168,7 @@ export function CoursesTab() {
         </Group>
       ) : null}
       <QuickCourseDialog opened={quick !== null} course={quick?.course ?? null} onClose={() => setQuick(null)} />
-      <ConfirmDialog
-        opened={deleting !== null}
-        message={deleting ? `This permanently deletes ${deleting.title}, its modules and learners' progress.` : ''}
-        loading={remove.isPending}
-        onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
-      />
+      <DeleteCourseDialog course={deleting} onClose={() => setDeleting(null)} />
     </Stack>
   );
 }

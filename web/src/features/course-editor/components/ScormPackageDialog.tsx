@@ -3,7 +3,7 @@
 // before it is sent, in the server's words), what the package holds (title, version, its SCOs in order with their launch
 // files) and what completes the module.
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Button, Checkbox, Code, FileInput, Group, Loader, Modal, Radio, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Code, FileInput, Group, Loader, Modal, NumberInput, Radio, Stack, Text, Title } from '@mantine/core';
 import {
   type ScormCompletionRule,
   type ScormPackage,
@@ -109,7 +109,7 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
           </div>
         </Stack>
 
-        {pkg.data ? <ScormSettings key={`${pkg.data.revision}-${pkg.data.completionRule}-${pkg.data.scoreIsQuizScore}`} pkg={pkg.data} /> : null}
+        {pkg.data ? <ScormSettings key={`${pkg.data.revision}-${pkg.data.completionRule}-${pkg.data.scoreIsQuizScore}-${pkg.data.minMinutes}`} pkg={pkg.data} /> : null}
 
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -151,12 +151,16 @@ function ScormSettings({ pkg }: { pkg: ScormPackage }) {
   const save = useSaveScormSettings(pkg.moduleId);
   const [rule, setRule] = useState<ScormCompletionRule>(pkg.completionRule);
   const [score, setScore] = useState(pkg.scoreIsQuizScore);
+  const [minMinutes, setMinMinutes] = useState<number | string>(Math.round(pkg.minMinutes ?? 0));
   const [error, setError] = useState<string | null>(null);
+  const minutes = typeof minMinutes === 'number' ? minMinutes : Number.NaN;
+  const minutesError = Number.isInteger(minutes) && minutes >= 0 && minutes <= 1440 ? null : 'Minimum time must be from 0 to 1,440 minutes';
 
   async function submit() {
     setError(null);
+    if (minutesError) return;
     try {
-      await save.mutateAsync({ completionRule: rule, scoreIsQuizScore: score });
+      await save.mutateAsync({ completionRule: rule, scoreIsQuizScore: score, minMinutes: minutes });
       notifySuccess('Settings saved', 'What completes the module has been saved.');
     } catch (failure) {
       const message = errorDescription(failure, 'The settings could not be saved.');
@@ -183,6 +187,19 @@ function ScormSettings({ pkg }: { pkg: ScormPackage }) {
           </Stack>
         </Radio.Group>
         <Checkbox label="The package's score counts as the module's quiz score" checked={score} onChange={(event) => setScore(event.currentTarget.checked)} />
+        <NumberInput
+          label="Minimum time (minutes)"
+          description="A learner's attempt counts only once they have spent this long in the package, by the platform's clock. 0: no minimum."
+          min={0}
+          max={1440}
+          step={1}
+          allowDecimal={false}
+          allowNegative={false}
+          value={minMinutes}
+          onChange={setMinMinutes}
+          error={minutesError}
+          w={{ base: '100%', xs: 320 }}
+        />
         {error ? (
           <Alert color="red" role="alert" title="Not saved">
             {error}

@@ -37,6 +37,8 @@ export function getManagedCourses({ status, mine, page }: ManagedFilters): Promi
   const params = new URLSearchParams({ page: String(page), pageSize: String(MANAGER_PAGE_SIZE) });
   if (status) params.set('status', status);
   if (mine) params.set('mine', 'true');
+  // Archived courses are out of the catalogue, but listed (and marked) here for those who manage them.
+  params.set('includeArchived', 'true');
   return api.get<ManagedCoursesPage>(`/courses?${params}`);
 }
 

@@ -2,14 +2,16 @@
 // admin), a table with view / edit / delete, and the create and edit dialogs.
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Center, Group, Loader, Pagination, Stack, Table, Tabs, Text, Title, Tooltip } from '@mantine/core';
-import { IconEdit, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconArchiveOff, IconEdit, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { COURSE_LEVEL_LABELS, COURSE_STATUS_LABELS, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
 import { errorDescription } from '@/lib/api-client';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { MANAGER_PAGE_SIZE, type ManagedCourse, useManagedCourses } from '../api/get-managed-courses';
 import { CourseFormDialog } from './CourseFormDialog';
-import { DeleteCourseDialog } from './DeleteCourseDialog';
+import { DeleteCourseDialog } from '@/components/DeleteCourseDialog';
+import { useRestoreCourse } from '@/lib/course-removal';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { PageMeta } from '@/lib/page/page-meta';
 
 const FILTERS = {
@@ -35,6 +37,15 @@ export function CourseManager({ isAdmin, services }: { isAdmin: boolean; service
   const [deleting, setDeleting] = useState<ManagedCourse | null>(null);
   const courses = useManagedCourses({ status: FILTERS[filter].status, mine: !isAdmin, page });
   const data = courses.data;
+  const restore = useRestoreCourse();
+
+  // An archived course comes back as a draft: its author publishes it again when it is ready.
+  function restoreCourse(course: ManagedCourse) {
+    restore.mutate(course.id, {
+      onSuccess: () => notifySuccess('Course restored', `${course.title} is a draft again.`),
+      onError: (error) => notifyFailure('Error', errorDescription(error, 'Failed to restore course')),
+    });
+  }
 
   return (
     <Stack gap="md">
@@ -123,6 +134,13 @@ export function CourseManager({ isAdmin, services }: { isAdmin: boolean; service
                           <IconEdit size={18} aria-hidden="true" />
                         </ActionIcon>
                       </Tooltip>
+                      {course.status === 'ARCHIVED' && (
+                        <Tooltip label="Restore as draft">
+                          <ActionIcon variant="subtle" onClick={() => restoreCourse(course)} aria-label={`Restore ${course.title}`}>
+                            <IconArchiveOff size={18} aria-hidden="true" />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
                       <Tooltip label="Delete">
                         <ActionIcon variant="subtle" color="red.9" onClick={() => setDeleting(course)} aria-label={`Delete ${course.title}`}>
                           <IconTrash size={18} aria-hidden="true" />

@@ -26,7 +26,8 @@ export interface AuthoredCoursesPage {
 export const MY_COURSES_PAGE_SIZE = 12;
 
 export function getMyCourses(search: string, page: number): Promise<AuthoredCoursesPage> {
-  const params = new URLSearchParams({ mine: 'true', page: String(page), pageSize: String(MY_COURSES_PAGE_SIZE) });
+  // Archived courses are out of the catalogue, but an author's own list shows them (marked Archived).
+  const params = new URLSearchParams({ mine: 'true', includeArchived: 'true', page: String(page), pageSize: String(MY_COURSES_PAGE_SIZE) });
   if (search) params.set('search', search);
   return api.get<AuthoredCoursesPage>(`/courses?${params}`);
 }

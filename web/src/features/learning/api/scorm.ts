@@ -39,6 +39,8 @@ export interface ScormSaveResult {
   scoStatus: string | null;
   moduleCompleted: boolean;
   courseProgress?: number;
+  /** The package's rule is met but the attempt has not yet lasted its minimum time (server clock). */
+  secondsToMinimum?: number;
 }
 
 export interface ScormSave {
@@ -56,7 +58,14 @@ export interface ScormLearnerSco {
   scoId: string;
   status: string | null;
   score: number | null;
+  /** The time the package reported. */
   totalSeconds: number;
+  /** The time the sessions really lasted, by the server's clock. */
+  serverSeconds: number;
+  /** The median time of the learners who met the rule (null until three have). */
+  typicalSeconds: number | null;
+  /** Met far sooner than the package usually takes, or than it reported: the content may not have run. */
+  quick: boolean;
   attempts: number;
   lastActivity: string | null;
 }

@@ -262,7 +262,9 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
         </Button>
       </Group>
       <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 8 }}>
+        {/* A SCORM package gets the page's whole width (authoring tools design for 1,000 px and more);
+            the course's modules then follow below it. */}
+        <Grid.Col span={{ base: 12, md: scorm ? 12 : 8 }}>
           <Stack gap="lg">
             <Stack gap="xs">
               <Group gap="xs">
@@ -387,7 +389,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
             </Group>
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>{moduleList}</Grid.Col>
+        <Grid.Col span={{ base: 12, md: scorm ? 12 : 4 }}>{moduleList}</Grid.Col>
       </Grid>
     </Stack>
   );

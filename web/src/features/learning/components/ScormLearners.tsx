@@ -19,6 +19,33 @@ interface Part {
 }
 
 const scoreText = (part: Part) => (part.record?.score != null ? `${part.record.score}%` : 'No score');
+/** The time the sessions really lasted (server clock), and the package's own figure when it differs. */
+function timeText(part: Part): string {
+  const record = part.record;
+  if (!record) return 'None';
+  const real = formatTimeSpent(record.serverSeconds);
+  const reported = formatTimeSpent(record.totalSeconds);
+  // The package's figure only when it is far from the real one (more than a minute and a quarter off).
+  const far = Math.abs(record.totalSeconds - record.serverSeconds) > Math.max(60, record.serverSeconds / 4);
+  return record.totalSeconds > 0 && far && reported !== real ? `${real} (package reported ${reported})` : real;
+}
+
+/** The status, and a warning when the part was met far sooner than it usually takes. */
+function StatusText({ part }: { part: Part }) {
+  const quick = part.record?.quick ?? false;
+  return (
+    <>
+      {scoStatusText(part.record?.status ?? null)}
+      {quick ? (
+        <Text component="span" size="sm" c="red.9" fw={600} display="block" data-testid="scorm-quick">
+          {part.record?.typicalSeconds != null
+            ? `Far quicker than usual (typically ${formatTimeSpent(part.record.typicalSeconds)})`
+            : 'Far quicker than the package reported'}
+        </Text>
+      ) : null}
+    </>
+  );
+}
 const lastText = (part: Part) => (part.record?.lastActivity ? formatDate(part.record.lastActivity) : 'Never');
 
 function LearnerName({ learner }: { learner: ScormLearner }) {
@@ -53,9 +80,9 @@ function LearnerCards({ rows, multi }: { rows: { learner: ScormLearner; parts: P
                   </Text>
                 ) : null}
                 <FieldList>
-                  <Field label="Status">{scoStatusText(part.record?.status ?? null)}</Field>
+                  <Field label="Status"><StatusText part={part} /></Field>
                   <Field label="Score">{scoreText(part)}</Field>
-                  <Field label="Time spent">{formatTimeSpent(part.record?.totalSeconds ?? 0)}</Field>
+                  <Field label="Time spent">{timeText(part)}</Field>
                   <Field label="Attempts">{part.record?.attempts ?? 0}</Field>
                   <Field label="Last activity" span>
                     {lastText(part)}
@@ -108,7 +135,7 @@ export default function ScormLearners({ moduleId }: { moduleId: string }) {
         ) : (
           <>
             <Text size="sm" c="dimmed">
-              {`${data.total} ${data.total === 1 ? 'learner' : 'learners'} enrolled. The score is the best of their attempts; the time is over every attempt.`}
+              {`${data.total} ${data.total === 1 ? 'learner' : 'learners'} enrolled. The score is the best of their attempts; the time is how long their sessions lasted, over every attempt.`}
             </Text>
             {phone ? (
               <LearnerCards rows={rows} multi={multi} />
@@ -140,9 +167,9 @@ export default function ScormLearners({ moduleId }: { moduleId: string }) {
                             <LearnerName learner={learner} />
                           </Table.Th>
                           {multi ? <Table.Td>{part.title}</Table.Td> : null}
-                          <Table.Td>{scoStatusText(part.record?.status ?? null)}</Table.Td>
+                          <Table.Td><StatusText part={part} /></Table.Td>
                           <Table.Td>{scoreText(part)}</Table.Td>
-                          <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimeSpent(part.record?.totalSeconds ?? 0)}</Table.Td>
+                          <Table.Td>{timeText(part)}</Table.Td>
                           <Table.Td>{part.record?.attempts ?? 0}</Table.Td>
                           <Table.Td style={{ whiteSpace: 'nowrap' }}>{lastText(part)}</Table.Td>
                         </Table.Tr>

@@ -5,10 +5,11 @@
 // in order: on Commit, on Finish, every 30 seconds and when the page goes away. Loaded lazily: pages
 // without a package never load it.
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconDeviceFloppy, IconPlayerPlay } from '@tabler/icons-react';
+import { IconDeviceFloppy, IconMaximize, IconMinimize, IconPlayerPlay } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { errorDescription } from '@/lib/api-client';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError, errorDescription } from '@/lib/api-client';
+import { formatTimeSpent } from '@/lib/format';
 import { invalidateLearning } from '@/lib/query-keys';
 import {
   accessToken,
@@ -48,7 +49,10 @@ export function scoStatusText(status: string | null): string {
 export class ScormSaver {
   private pending: Record<string, string> = {};
   private chain: Promise<unknown> = Promise.resolve();
+  /** The session has ended on the server (or can take nothing more). */
   private finished = false;
+  /** A finish is asked for and not yet saved. */
+  private finishing = false;
   token = '';
 
   constructor(
@@ -66,25 +70,53 @@ export class ScormSaver {
     return Object.keys(this.pending).length > 0;
   }
 
-  /** Saves what is pending (with finish, even nothing: the session ends). */
+  /** Saves, in its turn, what is pending then (with finish, even nothing: the session ends). */
   save(finish = false): Promise<unknown> {
-    if (this.finished || (!finish && !this.hasPending)) return this.chain;
-    const values = this.pending;
-    this.pending = {};
-    const seq = ++this.seq;
-    if (finish) this.finished = true;
-    this.chain = this.chain.then(async () => {
+    if (this.finished) return this.chain;
+    if (finish) this.finishing = true;
+    if (!this.finishing && !this.hasPending) return this.chain;
+    this.chain = this.chain.then(() => this.send());
+    return this.chain;
+  }
+
+  private async send() {
+    // When the server names elements it refuses, they are dropped and the rest is sent again at
+    // once, so that one wrong element never blocks the others (a few times at most).
+    for (let tries = 0; tries < 3; tries++) {
+      if (this.finished) return;
+      const finish = this.finishing;
+      if (!finish && !this.hasPending) return;
+      const values = this.pending;
+      this.pending = {};
+      const seq = ++this.seq;
       try {
         this.token = await accessToken();
-        this.onSaved(await saveScormSession(this.sessionId, { seq, values, finish: finish || undefined }), finish);
+        const result = await saveScormSession(this.sessionId, { seq, values, finish: finish || undefined });
+        if (finish) this.finished = true;
+        this.onSaved(result, finish);
+        return;
       } catch (error) {
-        // Kept for the next save (newer values win); its number is higher still.
-        this.pending = { ...values, ...this.pending };
-        if (finish) this.finished = false;
-        this.onFailed(error);
+        if (error instanceof ApiError && error.status === 409) {
+          // The sitting is over on the server (finished, or another opened since): nothing more
+          // can be saved through it.
+          this.pending = {};
+          this.finished = true;
+          this.onFailed(error);
+          return;
+        }
+        const refused = error instanceof ApiError && error.status === 400
+          ? Object.keys(error.fields ?? {}).filter((key) => key.startsWith('values.')).map((key) => key.slice('values.'.length))
+          : [];
+        // Kept for the next save (newer values win), whose number is higher still.
+        const kept = { ...values };
+        for (const element of refused) delete kept[element];
+        this.pending = { ...kept, ...this.pending };
+        if (refused.length === 0) {
+          this.onFailed(error);
+          return;
+        }
       }
-    });
-    return this.chain;
+    }
   }
 
   /** The page is going away: what is pending goes in a keepalive request. */
@@ -96,28 +128,58 @@ export class ScormSaver {
   }
 }
 
-/** ' · score 85' once the SCO is done (a score while in progress says nothing yet). */
+/** ' · score 85%' once the SCO is done (a score while in progress says nothing yet). */
 function scoreText(sco: ScormSco): string {
-  return sco.score !== null && ['passed', 'completed', 'failed'].includes(sco.status ?? '') ? ` · score ${sco.score}` : '';
+  return sco.score !== null && ['passed', 'completed', 'failed'].includes(sco.status ?? '') ? ` · score ${sco.score}%` : '';
 }
+
+const DONE = ['passed', 'completed'];
 
 function timeNow() {
   return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' }).format(new Date());
 }
 
-function ScoFrame({ moduleId, player, sco, onStatus, onClosed }: {
+/** What a save tells the learner. */
+function savedText(result: ScormSaveResult, finish: boolean): string {
+  if (result.secondsToMinimum != null && result.secondsToMinimum > 0) {
+    return `Saved. This package asks for more of your time before it counts: the module completes once you have spent another ${formatTimeSpent(result.secondsToMinimum)} on it.`;
+  }
+  if (!finish) return `Progress saved at ${timeNow()}.`;
+  return result.moduleCompleted ? 'Finished and saved: you have completed this module.' : 'Finished and saved.';
+}
+
+function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
   moduleId: string;
   player: ScormPlayerData;
   sco: ScormSco;
   onStatus: (text: string) => void;
+  onScoStatus: (scoId: string, status: string) => void;
   onClosed: () => void;
 }) {
   const frameRef = useRef<HTMLIFrameElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
   const saverRef = useRef<ScormSaver | null>(null);
+  const unloadedRef = useRef<(() => void) | null>(null);
+  const closedRef = useRef(false);
   const queryClient = useQueryClient();
   const [saving, setSaving] = useState(false);
+  const [fullScreen, setFullScreen] = useState(false);
+  const [ended, setEnded] = useState(false);
   const launcher = launcherAddress(player, window.location.origin);
   const launcherHref = launcher?.href ?? null;
+
+  const close = useCallback(() => {
+    if (closedRef.current) return;
+    closedRef.current = true;
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
+    onClosed();
+  }, [onClosed]);
+
+  useEffect(() => {
+    const onChange = () => setFullScreen(document.fullscreenElement === boxRef.current && boxRef.current !== null);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
 
   useEffect(() => {
     if (!launcherHref) return;
@@ -126,13 +188,14 @@ function ScoFrame({ moduleId, player, sco, onStatus, onClosed }: {
     let starting = false;
     const refresh = () => void invalidateLearning(queryClient);
     const onSaved = (result: ScormSaveResult, finish: boolean) => {
+      if (result.scoStatus) onScoStatus(sco.id, result.scoStatus);
       if (cancelled && !finish) return;
-      onStatus(finish
-        ? result.moduleCompleted ? 'Finished and saved: you have completed this module.' : 'Finished and saved.'
-        : `Progress saved at ${timeNow()}.`);
+      onStatus(savedText(result, finish));
       if (finish || result.moduleCompleted) refresh();
     };
-    const onFailed = (error: unknown) => onStatus(`Your progress could not be saved: ${errorDescription(error, 'please check your connection')}. It will be tried again.`);
+    const onFailed = (error: unknown) => onStatus(error instanceof ApiError && error.status === 409
+      ? 'This sitting has ended: start the package again to carry on.'
+      : `Your progress could not be saved: ${errorDescription(error, 'please check your connection')}. It will be tried again.`);
 
     function onMessage(event: MessageEvent) {
       // Only the launcher in this frame, on the content origin, is listened to.
@@ -153,6 +216,7 @@ function ScoFrame({ moduleId, player, sco, onStatus, onClosed }: {
               { type: 'start', version: player.version, cmi: session.cmi, launchUrl: new URL(sco.href, player.contentBase).href, title: sco.title },
               contentOrigin,
             );
+            onScoStatus(sco.id, 'incomplete');
             onStatus(session.cmi['cmi.core.entry'] === 'resume' || session.cmi['cmi.entry'] === 'resume' ? 'Resumed where you left off.' : 'Started.');
           })
           .catch((error: unknown) => onStatus(`The package could not be started: ${errorDescription(error, 'please try again')}.`));
@@ -163,7 +227,13 @@ function ScoFrame({ moduleId, player, sco, onStatus, onClosed }: {
       } else if (message.type === 'commit' && saver) {
         void saver.save();
       } else if (message.type === 'finish' && saver) {
-        void saver.save(true);
+        // The package ended its session (its own exit or finish): saved; the frame stays for what
+        // the package shows last, and "Save and exit" becomes "Close".
+        void saver.save(true).then(() => {
+          if (!cancelled) setEnded(true);
+        });
+      } else if (message.type === 'unloaded') {
+        unloadedRef.current?.();
       } else if (message.type === 'error') {
         onStatus('The package could not be started.');
       }
@@ -183,34 +253,76 @@ function ScoFrame({ moduleId, player, sco, onStatus, onClosed }: {
       saverRef.current = null;
       if (saver?.hasPending) void saver.save().then(refresh);
     };
-  }, [launcherHref, moduleId, player.version, player.contentBase, sco.id, sco.href, sco.title, queryClient, onStatus]);
+  }, [launcherHref, moduleId, player.version, player.contentBase, sco.id, sco.href, sco.title, queryClient, onStatus, onScoStatus, close]);
 
   async function saveAndExit() {
+    if (ended) {
+      close();
+      return;
+    }
     setSaving(true);
+    // The package is unloaded first: its own unload handlers report cmi.exit and session_time (and
+    // terminate) before anything is saved and the frame goes. At most 4 seconds are waited.
+    const frame = frameRef.current;
+    if (frame?.contentWindow && launcherHref) {
+      await new Promise<void>((resolve) => {
+        const timeout = window.setTimeout(resolve, 4000);
+        unloadedRef.current = () => {
+          window.clearTimeout(timeout);
+          resolve();
+        };
+        frame.contentWindow?.postMessage({ type: 'unload' }, new URL(launcherHref).origin);
+      });
+    }
     await saverRef.current?.save();
     setSaving(false);
     onStatus('Saved: you can carry on from where you left off.');
-    onClosed();
+    close();
+  }
+
+  function toggleFullScreen() {
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
+    else void boxRef.current?.requestFullscreen().catch(() => onStatus('Full screen is not available in this browser.'));
   }
 
   if (!launcherHref) return <Text c="red.9">The package's address is not valid.</Text>;
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" ref={boxRef} data-testid="scorm-box" style={fullScreen ? { background: 'var(--mantine-color-body)', padding: 8, height: '100%' } : undefined}>
       <iframe
         ref={frameRef}
         src={launcherHref}
         title={`${sco.title} (SCORM package)`}
-        // allow-same-origin only because the content origin is not the app's (see the file's comment).
-        sandbox="allow-scripts allow-same-origin allow-forms"
+        // allow-same-origin only because the content origin is not the app's (see the file's comment);
+        // allow-modals so that the package's own confirm() and alert() (resume where you left off?) work.
+        sandbox="allow-scripts allow-same-origin allow-forms allow-modals"
         allow="fullscreen"
         referrerPolicy="no-referrer"
         data-testid="scorm-frame"
-        style={{ display: 'block', width: '100%', height: 'min(75vh, 640px)', minHeight: 420, border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-sm)' }}
+        style={{
+          display: 'block',
+          width: '100%',
+          flex: fullScreen ? '1 1 auto' : undefined,
+          height: fullScreen ? 'auto' : 'max(480px, calc(100vh - 220px))',
+          border: '1px solid var(--mantine-color-default-border)',
+          borderRadius: 'var(--mantine-radius-sm)',
+        }}
       />
-      <Group>
+      <Group gap="sm" wrap="wrap">
         <Button variant="default" onClick={() => void saveAndExit()} loading={saving} leftSection={<IconDeviceFloppy size={18} aria-hidden="true" />}>
-          Save and exit
+          {ended ? 'Close' : 'Save and exit'}
         </Button>
+        <Button
+          variant="subtle"
+          onClick={toggleFullScreen}
+          leftSection={fullScreen ? <IconMinimize size={18} aria-hidden="true" /> : <IconMaximize size={18} aria-hidden="true" />}
+        >
+          {fullScreen ? 'Leave full screen' : 'Full screen'}
+        </Button>
+        <Text size="sm" c="dimmed">
+          {ended
+            ? 'The package has ended this session and it is saved.'
+            : 'Save and exit keeps your place, as the package\'s own exit button does.'}
+        </Text>
       </Group>
     </Stack>
   );
@@ -220,8 +332,21 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
   const player = useScormPlayer(moduleId);
   const [playing, setPlaying] = useState<string | null>(null);
   const [status, setStatus] = useState('');
+  // The statuses the saves answered while the package runs, ahead of the player's next fetch.
+  const [live, setLive] = useState<Record<string, string>>({});
   const startButton = useRef<HTMLButtonElement>(null);
   const [focusStart, setFocusStart] = useState(false);
+  const onScoStatus = useCallback((scoId: string, next: string) => {
+    setLive((current) => {
+      // Opening a SCO says 'in progress' only when it had no status yet.
+      if (next === 'incomplete' && current[scoId] && current[scoId] !== 'not attempted') return current;
+      return { ...current, [scoId]: next };
+    });
+  }, []);
+  const onClosed = useCallback(() => {
+    setPlaying(null);
+    setFocusStart(true);
+  }, []);
 
   useEffect(() => {
     if (focusStart && !playing) {
@@ -233,11 +358,20 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
   if (player.isPending) return <Text size="sm">Loading the package…</Text>;
   if (player.isError) return <Text c="red.9">{`The package could not be loaded: ${errorDescription(player.error, 'please try again')}.`}</Text>;
   const data = player.data;
-  const current = data.scos.find((sco) => sco.id === playing) ?? null;
+  // The player's statuses, with what the saves of this visit answered.
+  const scos = data.scos.map((sco) => {
+    const saved = live[sco.id];
+    if (!saved) return sco;
+    const known = sco.status && sco.status !== 'not attempted';
+    // A status from a save replaces the fetched one, except that opening never hides a done one.
+    return saved === 'incomplete' && known ? sco : { ...sco, status: saved };
+  });
+  const current = scos.find((sco) => sco.id === playing) ?? null;
   // The first SCO not yet done is the one offered (all done: the first).
-  const offered = data.scos.find((sco) => !['passed', 'completed'].includes(sco.status ?? '')) ?? data.scos[0] ?? null;
-  const multi = data.scos.length > 1;
-  const startLabel = (sco: ScormSco) => (sco.status && sco.status !== 'not attempted' ? 'Resume' : 'Start');
+  const offered = scos.find((sco) => !DONE.includes(sco.status ?? '')) ?? scos[0] ?? null;
+  const multi = scos.length > 1;
+  const done = (sco: ScormSco) => DONE.includes(sco.status ?? '') || (!multi && data.moduleCompleted);
+  const startLabel = (sco: ScormSco) => (done(sco) ? 'Play again' : sco.status && sco.status !== 'not attempted' ? 'Resume' : 'Start');
 
   return (
     <Paper withBorder p={{ base: 'sm', sm: 'lg' }} component="section" aria-labelledby="scorm-heading" data-testid="scorm-player">
@@ -248,13 +382,13 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
         </Title>
         {multi ? (
           <Stack component="ol" gap={6} aria-label="Parts of this package" style={{ margin: 0, paddingLeft: '1.25rem' }}>
-            {data.scos.map((sco) => (
+            {scos.map((sco) => (
               <li key={sco.id} data-sco={sco.id} aria-current={sco.id === playing ? 'step' : undefined}>
                 <Group gap="xs" justify="space-between" wrap="wrap">
                   <Text size="sm" fw={sco.id === playing ? 700 : 400}>
                     {sco.title}
-                    {` · ${scoStatusText(sco.status)}`}
-                    {scoreText(sco)}
+                    {enrolled ? ` · ${scoStatusText(sco.status)}` : ''}
+                    {enrolled ? scoreText(sco) : ''}
                   </Text>
                   {enrolled && sco.id !== playing ? (
                     <Button size="compact-sm" variant="light" onClick={() => setPlaying(sco.id)} aria-label={`${startLabel(sco)} ${sco.title}`}>
@@ -265,8 +399,8 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
               </li>
             ))}
           </Stack>
-        ) : offered ? (
-          <Text size="sm">
+        ) : offered && enrolled ? (
+          <Text size="sm" data-testid="scorm-sco-status">
             {scoStatusText(offered.status)}
             {scoreText(offered)}
           </Text>
@@ -275,7 +409,7 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
           <Text size="sm" c="dimmed">
             {/* Instructors and administrators see the package's outline and, below, their learners' figures. */}
             {staff
-              ? 'Learners play this package here once they are enrolled; enrol in the course to try it as a learner.'
+              ? 'Learners play this package here once they are enrolled; their progress is below. Enrol in the course to try it as a learner.'
               : 'Enrol in this course to play this package.'}
           </Text>
         ) : current ? (
@@ -285,17 +419,20 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
             player={data}
             sco={current}
             onStatus={setStatus}
-            onClosed={() => {
-              setPlaying(null);
-              setFocusStart(true);
-            }}
+            onScoStatus={onScoStatus}
+            onClosed={onClosed}
           />
         ) : offered && !multi ? (
-          <Group>
+          <Stack gap="xs" align="flex-start">
             <Button ref={startButton} onClick={() => setPlaying(offered.id)} leftSection={<IconPlayerPlay size={18} aria-hidden="true" />}>
               {startLabel(offered)}
             </Button>
-          </Group>
+            {done(offered) ? (
+              <Text size="sm" c="dimmed">
+                You have completed this package. Playing it again starts a new attempt; your completion and best score are kept.
+              </Text>
+            ) : null}
+          </Stack>
         ) : null}
         <Text size="sm" role="status" aria-live="polite" data-testid="scorm-status">
           {status}
