@@ -579,7 +579,7 @@ grant execute on function private.course_summaries(uuid[]) to anon, authenticate
 -- role and migrations place courses freely.
 create function private.prepare_course()
 returns trigger
-language plpgsql security definer
+language plpgsql
 set search_path = ''
 as $$
 declare
@@ -598,8 +598,9 @@ begin
   if new.author_id is not null
      and (tg_op = 'INSERT' or new.author_id is distinct from old.author_id
           or new.organisation_id is distinct from old.organisation_id) then
+    -- Read as the caller: an author they cannot see is not of their organisation either.
     select p.organisation_id into v_author_org from public.profiles p where p.id = new.author_id;
-    if found and v_author_org is distinct from new.organisation_id then
+    if not found or v_author_org is distinct from new.organisation_id then
       raise exception 'The author of a course must belong to the course''s organisation'
         using errcode = '42501', hint = 'author_id';
     end if;

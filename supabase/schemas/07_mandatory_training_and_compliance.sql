@@ -182,14 +182,14 @@ begin
     v_my_organisation := private.current_organisation_id();
     if v_my_organisation is not null and new.organisation_id is distinct from v_my_organisation then
       raise exception 'A rule you make is of your own organisation'
-        using errcode = '22023', hint = 'organisation_id';
+        using errcode = '42501', hint = 'organisation_id';
     end if;
   end if;
   return new;
 end;
 $$;
 comment on function private.prepare_required_training() is
-  'Before-insert/update trigger on required_training: the course must be published (22023) and, for an organisation''s course, the rule of that organisation (22023); a rule an API caller of an organisation makes is of that organisation (22023, unless a national admin); created_by is the API caller.';
+  'Before-insert/update trigger on required_training: the course must be published (22023) and, for an organisation''s course, the rule of that organisation (22023); a rule an API caller of an organisation makes is of that organisation (42501, hint organisation_id; not for a national admin); created_by is the API caller.';
 revoke all on function private.prepare_required_training() from public;
 
 -- The audit record of a rule: what it requires of whom (organisation and unit only when set, so a

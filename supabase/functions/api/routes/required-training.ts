@@ -28,6 +28,7 @@ export function fromDatabase(error: unknown): never {
   const message = raised ? (error as { message?: string })?.message ?? '' : '';
   const constraint = String((error as { constraint_name?: unknown })?.constraint_name ?? '');
   const hint = raised ? String((error as { hint?: unknown })?.hint ?? '') : '';
+  if (code === '42501' && hint === 'organisation_id') throw new ApiError(403, message, { organisationId: message });
   if (code === '42501') {
     throw new ApiError(403, message || 'You may only require your own courses, for a service you belong to.');
   }

@@ -383,7 +383,6 @@ $function$;
 CREATE OR REPLACE FUNCTION private.prepare_course()
   RETURNS TRIGGER
   LANGUAGE plpgsql
-  SECURITY DEFINER
   SET search_path TO ''
   AS $function$
 declare
@@ -402,8 +401,9 @@ begin
   if new.author_id is not null
      and (tg_op = 'INSERT' or new.author_id is distinct from old.author_id
           or new.organisation_id is distinct from old.organisation_id) then
+    -- Read as the caller: an author they cannot see is not of their organisation either.
     select p.organisation_id into v_author_org from public.profiles p where p.id = new.author_id;
-    if found and v_author_org is distinct from new.organisation_id then
+    if not found or v_author_org is distinct from new.organisation_id then
       raise exception 'The author of a course must belong to the course''s organisation'
         using errcode = '42501', hint = 'author_id';
     end if;
@@ -440,7 +440,7 @@ begin
     v_my_organisation := private.current_organisation_id();
     if v_my_organisation is not null and new.organisation_id is distinct from v_my_organisation then
       raise exception 'A rule you make is of your own organisation'
-        using errcode = '22023', hint = 'organisation_id';
+        using errcode = '42501', hint = 'organisation_id';
     end if;
   end if;
   return new;
@@ -616,7 +616,7 @@ COMMENT ON FUNCTION "private"."manages_required_training"(uuid, public.service_c
 
 COMMENT ON FUNCTION "private"."prepare_course"() IS 'Before insert or update on courses, for API callers: a course made by a person of an organisation (not a national admin) is of that organisation; the author belongs to the course''s organisation, or to none for a national course (42501, hint author_id).';
 
-COMMENT ON FUNCTION "private"."prepare_required_training"() IS 'Before-insert/update trigger on required_training: the course must be published (22023) and, for an organisation''s course, the rule of that organisation (22023); a rule an API caller of an organisation makes is of that organisation (22023, unless a national admin); created_by is the API caller.';
+COMMENT ON FUNCTION "private"."prepare_required_training"() IS 'Before-insert/update trigger on required_training: the course must be published (22023) and, for an organisation''s course, the rule of that organisation (22023); a rule an API caller of an organisation makes is of that organisation (42501, hint organisation_id; not for a national admin); created_by is the API caller.';
 
 COMMENT ON FUNCTION "private"."rate_limit_take"(text, text, text, text) IS 'Counts and records a sign_in, register or notifications (a person''s notice and preference writes: 60 in 10 minutes) attempt atomically; retry_after > 0 when a limit is reached. p_device: sha256 hex of the browser''s known-device token.';
 
