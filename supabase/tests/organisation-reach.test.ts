@@ -211,16 +211,26 @@ describe.each(backends)('an organisation keeps to its own people on $name', ({ c
   });
 
   describe("an organisation's course reaches its people only", () => {
+    let attackCourse = '';
     beforeAll(async () => {
-      await db.query('delete from public.enrollments where course_id = $1', [courseA]);
-      // A's instructor requires their course of every UKPS person: a rule of their organisation.
-      await queryAs(db, instructorA, `insert into public.required_training (course_id, service, organisation_id) values ($1, 'UKPS', $2)`, [courseA, orgA]);
+      // The attack, as A's instructor straight through the database API: a course with no
+      // organisation, published, then required of every UKPS person with no organisation. Where a
+      // statement is refused, the instructor's rightful one (of their organisation) is made instead.
+      const [course] = (await queryAs<{ id: string }>(db, instructorA, `insert into public.courses (title, description, service, author_id)
+        values ('Reach attack course', 'A course required of every officer of every force.', 'UKPS', auth.uid()) returning id`)).rows;
+      attackCourse = course.id;
+      await db.query(`update public.courses set status = 'ACTIVE' where id = $1`, [attackCourse]);
+      const national = await sqlState(() => queryAs(db, instructorA,
+        `insert into public.required_training (course_id, service) values ($1, 'UKPS')`, [attackCourse]));
+      if (national !== null) {
+        await queryAs(db, instructorA, `insert into public.required_training (course_id, service, organisation_id) values ($1, 'UKPS', $2)`, [attackCourse, orgA]);
+      }
     });
 
-    it('the rule is A\'s and enrols A\'s UKPS people only', async () => {
-      const rule = await db.query<{ organisation_id: string }>('select organisation_id from public.required_training where course_id = $1', [courseA]);
-      expect(rule.rows).toEqual([{ organisation_id: orgA }]);
-      const enrolled = await db.query<{ user_id: string }>('select user_id from public.enrollments where course_id = $1 order by user_id', [courseA]);
+    it("the attack's course and rule are A's and enrol A's UKPS people only", async () => {
+      const rule = await db.query('select c.organisation_id as course, r.organisation_id as rule from public.required_training r join public.courses c on c.id = r.course_id where r.course_id = $1', [attackCourse]);
+      expect(rule.rows).toEqual([{ course: orgA, rule: orgA }]);
+      const enrolled = await db.query<{ user_id: string }>('select user_id from public.enrollments where course_id = $1 order by user_id', [attackCourse]);
       expect(enrolled.rows.map((r) => r.user_id)).toEqual([orgAdminA.id, instructorA.id, learnerA.id].sort());
     });
 
@@ -279,18 +289,18 @@ describe.each(backends)('an organisation keeps to its own people on $name', ({ c
     it("compliance for A's course counts A's people only, for every persona", async () => {
       for (const [name, persona] of PERSONAS) {
         if (!persona) continue;
-        const statuses = await rows<{ user_id: string }>(persona, 'select user_id from private.required_training_status(null, null, null, $1)', [courseA]);
+        const statuses = await rows<{ user_id: string }>(persona, 'select user_id from private.required_training_status(null, null, null, $1)', [attackCourse]);
         const outside = statuses.filter((s) => ![orgAdminA.id, instructorA.id, learnerA.id].includes(s.user_id));
         expect(outside, name).toEqual([]);
       }
-      const all = await rows<{ user_id: string }>(admin, 'select user_id from private.required_training_status(null, null, null, $1)', [courseA]);
+      const all = await rows<{ user_id: string }>(admin, 'select user_id from private.required_training_status(null, null, null, $1)', [attackCourse]);
       expect(all.map((r) => r.user_id).sort()).toEqual([orgAdminA.id, instructorA.id, learnerA.id].sort());
     });
 
     it("the notices of A's rule go to A's people only", async () => {
       await db.query('select private.decide_notifications(now())');
       const notices = await db.query<{ recipient_id: string }>(`select distinct recipient_id from public.notifications
-        where title = 'Required training: Reach course of A' order by recipient_id`);
+        where title = 'Required training: Reach attack course' order by recipient_id`);
       expect(notices.rows.map((n) => n.recipient_id)).toEqual([orgAdminA.id, instructorA.id, learnerA.id].sort());
     });
   });
