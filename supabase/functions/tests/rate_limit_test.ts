@@ -128,12 +128,12 @@ test('notification writes: 60 in 10 minutes per person, preferences and "mark al
   const token = session.access_token;
   for (let i = 0; i < 60; i++) {
     const answer = i % 2 === 0
-      ? await call('PUT', '/api/notification-preferences', { token, body: { language: 'en-GB', email: {} } })
+      ? await call('PUT', '/api/me/notification-preferences', { token, body: { language: 'en-GB', email: {} } })
       : await call('POST', '/api/notifications/read-all', { token });
     assert.equal(answer.status, 200, `write ${i + 1}: ${answer.text}`);
   }
   for (const answer of [
-    await call('PUT', '/api/notification-preferences', { token, body: { language: 'en-GB', email: {} } }),
+    await call('PUT', '/api/me/notification-preferences', { token, body: { language: 'en-GB', email: {} } }),
     await call('POST', '/api/notifications/read-all', { token, ip: uniqueIp() }),
   ]) {
     assert.equal(answer.status, 429, answer.text);
@@ -141,7 +141,7 @@ test('notification writes: 60 in 10 minutes per person, preferences and "mark al
     assertRetryAfter(answer.headers, 600);
   }
   // Reading is not limited, nor is anyone else.
-  assert.equal((await call('GET', '/api/notification-preferences', { token })).status, 200);
+  assert.equal((await call('GET', '/api/me/notification-preferences', { token })).status, 200);
   assert.equal((await call('POST', '/api/notifications/read-all', { token: other.session.access_token })).status, 200);
 });
 
