@@ -212,7 +212,7 @@ begin
   -- An organisation's administrator gives only their organisation's service (as on a person's page).
   if not v_national then
     update private.user_import_rows s
-    set problem_field = 'services', problem = 'Only your organisation''s service can be given'
+    set problem_field = 'services', problem = 'You can give only your organisation''s service'
     where s.batch_id = v_batch
       and not (s.services <@ array(select o.service from public.organisations o where o.id = v_org));
   end if;
