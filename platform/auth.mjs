@@ -68,6 +68,11 @@ const OTP_TTL_MS = 3600 * 1000;
  * emailed to the same address (GoTrue's smtp max_frequency). */
 const RECOVERY_TTL_MS = 3600 * 1000;
 const RECOVERY_EMAIL_INTERVAL_MS = 60 * 1000;
+/** How many recovery requests one client address may make in a window: hosted Auth limits its
+ * email endpoints per IP as well as per address, so one client cannot send recovery emails to
+ * many addresses in a row. */
+const RECOVER_PER_ADDRESS = 30;
+const RECOVER_WINDOW_MS = 5 * 60 * 1000;
 /** A recovery token as the links carry it: 28 random bytes, hex (the length of GoTrue's token hash). */
 const RECOVERY_TOKEN_PATTERN = /^[0-9a-f]{56}$/;
 /** A session younger than this may change its password without reauthenticating (as GoTrue). */
@@ -694,6 +699,9 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
   }
 
   /** @param {string} token @param {string} redirectTo */
+  /** The recovery requests of each client address in the last window (their times). */
+  const recoverLimit = slidingWindow(RECOVER_PER_ADDRESS, RECOVER_WINDOW_MS);
+
   function recoveryLink(token, redirectTo) {
     return `${issuer}/verify?token=${token}&type=recovery&redirect_to=${encodeURIComponent(redirectTo)}`;
   }
@@ -702,9 +710,13 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
    * POST /recover {email} (?redirect_to=): emails a link to choose a new password. The answer is
    * 200 {} whether or not the address has an account, was sent one a minute ago or is banned, so
    * it tells nobody which addresses exist; the email is sent after answering for the same reason.
+   * One client address makes at most RECOVER_PER_ADDRESS requests in 5 minutes (429 after).
    * @param {Request} request @param {URL} url
    */
   async function recover(request, url) {
+    if (!recoverLimit.take(clientIp(request) ?? '')) {
+      return fail(429, 'over_request_rate_limit', 'Request rate limit reached');
+    }
     const body = await readBody(request);
     const email = normaliseEmail(body.email);
     if (!email) return fail(422, 'validation_failed', 'Password recovery requires an email');
@@ -1159,6 +1171,36 @@ function parseDuration(text) {
     rest = rest.slice(match[0].length);
   }
   return total;
+}
+
+/**
+ * A per-key sliding window: `take(key)` counts one request and answers false once the key has made
+ * `limit` in the last `windowMs` (a refused request does not count). Keys with no recent request
+ * are dropped as the map is walked, so it stays as small as the set of recent clients.
+ * @param {number} limit @param {number} windowMs
+ */
+export function slidingWindow(limit, windowMs, now = () => Date.now()) {
+  /** @type {Map<string, number[]>} */
+  const seen = new Map();
+  let lastSweep = now();
+  return {
+    /** @param {string} key */
+    take(key) {
+      const at = now();
+      if (at - lastSweep > windowMs) {
+        for (const [k, times] of seen) if (times[times.length - 1] <= at - windowMs) seen.delete(k);
+        lastSweep = at;
+      }
+      const times = (seen.get(key) ?? []).filter((t) => t > at - windowMs);
+      if (times.length >= limit) {
+        seen.set(key, times);
+        return false;
+      }
+      times.push(at);
+      seen.set(key, times);
+      return true;
+    },
+  };
 }
 
 /** The caller's address from x-forwarded-for (set by the gateway), or null. @param {Request} request */

@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import { createClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { loadKeys } from './keys.mjs';
-import { createAuth } from './auth.mjs';
+import { createAuth, slidingWindow } from './auth.mjs';
 import { startGateway } from './gateway.mjs';
 import { startScratchDatabase } from './scratch-database.mjs';
 
@@ -25,6 +25,9 @@ let keys;
 let gateway;
 /** @type {{ to: string, subject: string, text: string, html?: string }[]} */
 const sent = [];
+/** The Auth service itself (behind the gateway), for requests from chosen client addresses. */
+/** @type {{ fetch(request: Request): Promise<Response> }} */
+let auth;
 
 class NoRealtime {
   constructor() {
@@ -96,6 +99,7 @@ beforeAll(async () => {
     publicUrl: gateway.url,
     mailer: { send: async (message) => void sent.push(message) },
   });
+  auth = services.auth;
 });
 
 beforeEach(() => {
@@ -191,6 +195,39 @@ describe('POST /recover', () => {
     const landed = await follow(link);
     expect(landed.origin).toBe(gateway.url);
     expect(landed.hash).toContain('access_token=');
+  });
+});
+
+describe('POST /recover from one client address', () => {
+  /** A recovery request as the gateway passes it on: the client's address in x-forwarded-for. */
+  const recover = (ip, email) => auth.fetch(new Request('http://auth.local/recover', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    body: JSON.stringify({ email }),
+  }));
+
+  it('answers 429 after 30 requests in 5 minutes, across many addresses; another client is still served', async () => {
+    for (let i = 0; i < 30; i++) {
+      const answer = await recover('203.0.113.7', `nobody${i}.${Date.now()}@example.org`);
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+    }
+    const refused = await recover('203.0.113.7', `one-more.${Date.now()}@example.org`);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error_code).toBe('over_request_rate_limit');
+    const other = await recover('203.0.113.8', `one-more.${Date.now()}@example.org`);
+    expect(other.status).toBe(200);
+    await other.arrayBuffer();
+  });
+
+  it('counts in a sliding window: a refused request does not count, and the window moves on', () => {
+    let now = 0;
+    const limit = slidingWindow(2, 1000, () => now);
+    expect([limit.take('a'), limit.take('a'), limit.take('a'), limit.take('b')]).toEqual([true, true, false, true]);
+    now = 999;
+    expect(limit.take('a')).toBe(false);
+    now = 1001;
+    expect([limit.take('a'), limit.take('a'), limit.take('a')]).toEqual([true, true, false]);
   });
 });
 

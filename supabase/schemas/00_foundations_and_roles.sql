@@ -277,6 +277,9 @@ comment on function private.manages(uuid) is
 revoke all on function private.manages(uuid) from public;
 grant execute on function private.manages(uuid) to authenticated, service_role;
 
+-- A signed-in caller learns only the units of their own organisation (a national admin, and the
+-- compliance refresh, any); the service role, cron and migrations (no auth.uid()) any. A tree
+-- never leaves its organisation.
 create function private.unit_subtree(p_unit_id uuid)
 returns setof uuid
 language plpgsql
@@ -286,7 +289,10 @@ as $$
 begin
   return query
     with recursive tree(id) as (
-      select u.id from public.units u where u.id = p_unit_id
+      select u.id from public.units u
+      where u.id = p_unit_id
+        and ((select auth.uid()) is null or u.organisation_id = private.current_organisation_id()
+             or private.is_admin() or private.compliance_refresh_running())
       union
       select u.id from tree t join public.units u on u.parent_id = t.id
     )
@@ -294,7 +300,7 @@ begin
 end;
 $$;
 comment on function private.unit_subtree(uuid) is
-  'The unit and every unit below it (none for an unknown unit).';
+  'The unit and every unit below it (none for an unknown unit, nor for a unit of another organisation than the signed-in caller''s unless they are a national admin).';
 revoke all on function private.unit_subtree(uuid) from public;
 grant execute on function private.unit_subtree(uuid) to authenticated, service_role;
 
@@ -360,22 +366,36 @@ returns setof uuid
 language plpgsql stable security definer
 set search_path = ''
 as $$
+declare
+  v_org uuid := private.current_organisation_id();
 begin
-  return query
-    select e.user_id from public.courses c
-    join public.enrollments e on e.course_id = c.id
-    where c.author_id = (select auth.uid())
-      and (select private.current_role()) in ('INSTRUCTOR', 'ADMIN');
+  if v_org is null then
+    return query
+      select e.user_id from public.courses c
+      join public.enrollments e on e.course_id = c.id
+      where c.author_id = (select auth.uid())
+        and (select private.current_role()) in ('INSTRUCTOR', 'ADMIN');
+  else
+    -- An author of an organisation sees only its people, whatever course they are on.
+    return query
+      select e.user_id from public.courses c
+      join public.enrollments e on e.course_id = c.id
+      join public.profiles p on p.id = e.user_id
+      where c.author_id = (select auth.uid())
+        and (select private.current_role()) in ('INSTRUCTOR', 'ADMIN')
+        and p.organisation_id = v_org;
+  end if;
 end;
 $$;
 comment on function private.learner_ids_of_authored_courses() is
-  'Users enrolled on the courses the caller authors.';
+  'Users enrolled on the courses the caller authors (of the caller''s organisation only, when they have one).';
 revoke all on function private.learner_ids_of_authored_courses() from public;
 grant execute on function private.learner_ids_of_authored_courses() to authenticated, service_role;
 
 -- A national admin manages any rule; an organisation's administrator only rules of their own
 -- organisation (never a national one), for a course their people can see (national or theirs); an
--- instructor rules of their own courses in their own services, national or of their own organisation.
+-- instructor rules of their own courses in their own services, of their own organisation when they
+-- have one (a national rule is made by national people only).
 create function private.manages_required_training(
   p_course_id uuid,
   p_service public.service_code,
@@ -401,14 +421,14 @@ begin
         private.current_role() = 'INSTRUCTOR'
         and p_course_id in (select private.authored_course_ids())
         and p_service in (select unnest(private.current_services()))
-        and (p_organisation_id is null or p_organisation_id = private.current_organisation_id())
+        and p_organisation_id is not distinct from private.current_organisation_id()
       ),
       false)
   );
 end;
 $$;
 comment on function private.manages_required_training(uuid,public.service_code,uuid) is
-  'True when the caller may manage a required_training rule of this course, service and organisation (national admin: any; organisation admin: their organisation''s, for a course it can see; instructor: own course, own service, national or own organisation).';
+  'True when the caller may manage a required_training rule of this course, service and organisation (national admin: any; organisation admin: their organisation''s, for a course it can see; instructor: own course, own service, of their own organisation, national only for a national instructor).';
 revoke all on function private.manages_required_training(uuid,public.service_code,uuid) from public;
 grant execute on function private.manages_required_training(uuid,public.service_code,uuid) to
   authenticated, service_role;

@@ -289,14 +289,22 @@ begin
     if not private.is_admin() then
       v_org := private.administered_organisation_id();
       -- An organisation's administrator: role, services, username, unit and manager of their own
-      -- people (not their own role), never the organisation.
+      -- people (not their own role or services), never the organisation. The roles they give stay
+      -- inside the organisation (its people can never be national), and the services only the
+      -- organisation's own: a person's service decides which rules and courses reach them.
       if v_org is not null and old.organisation_id = v_org then
         if new.organisation_id is distinct from old.organisation_id then
           raise exception 'Only a national administrator may change a person''s organisation'
             using errcode = '42501';
         end if;
-        if new.id = (select auth.uid()) and new.role is distinct from old.role then
-          raise exception 'You cannot change your own role' using errcode = '42501';
+        if new.id = (select auth.uid())
+           and (new.role is distinct from old.role or new.services is distinct from old.services) then
+          raise exception 'You cannot change your own role or services' using errcode = '42501';
+        end if;
+        if new.services is distinct from old.services
+           and not (new.services <@ array(select o.service from public.organisations o where o.id = v_org)) then
+          raise exception 'An organisation''s administrator may give only their organisation''s service'
+            using errcode = '42501', hint = 'services';
         end if;
       elsif new.role is distinct from old.role
          or new.services is distinct from old.services
@@ -313,7 +321,7 @@ begin
 end;
 $$;
 comment on function private.guard_profile_update() is
-  'Before-update trigger on profiles: a non-admin API caller may not change role, services, username, organisation, unit or manager (42501); an organisation administrator may change those of their own people but not the organisation, nor their own role; nobody changes their own organisation, unit or manager.';
+  'Before-update trigger on profiles: a non-admin API caller may not change role, services, username, organisation, unit or manager (42501); an organisation administrator may change those of their own people but not the organisation, nor their own role or services, and gives only the organisation''s service (42501, hint services); nobody changes their own organisation, unit or manager.';
 revoke all on function private.guard_profile_update() from public;
 
 create function private.handle_new_user()

@@ -162,6 +162,8 @@ create policy "visitors read published courses unless login-browse"
   on public.courses for select to anon
   using (status = 'ACTIVE' and (select private.course_access()) <> 'login-browse' and organisation_id is null);
 
+-- A course made by a person of an organisation is of that organisation (private.prepare_course fills
+-- it in); national courses are made by national people only.
 create policy "instructors create courses in their services and admins any"
   on public.courses for insert to authenticated
   with check (
@@ -170,7 +172,7 @@ create policy "instructors create courses in their services and admins any"
       (select private.current_role()) = 'INSTRUCTOR'
       and author_id = (select auth.uid())
       and service in (select unnest(private.current_services()))
-      and (organisation_id is null or organisation_id = (select private.current_organisation_id()))
+      and organisation_id is not distinct from (select private.current_organisation_id())
     )
     or organisation_id = (select private.administered_organisation_id())
   );
@@ -189,7 +191,7 @@ create policy "authors update their own courses and admins any"
       (select private.current_role()) = 'INSTRUCTOR'
       and author_id = (select auth.uid())
       and service in (select unnest(private.current_services()))
-      and (organisation_id is null or organisation_id = (select private.current_organisation_id()))
+      and organisation_id is not distinct from (select private.current_organisation_id())
     )
     or organisation_id = (select private.administered_organisation_id())
   );
@@ -570,13 +572,55 @@ begin
         (c.status = 'ACTIVE' and ((select auth.uid()) is not null or (select private.course_access()) <> 'login-browse'))
         or (c.author_id = (select auth.uid()) and (select auth.uid()) is not null)
         or (select private.is_admin())
-      );
+        or (c.organisation_id is not null and c.organisation_id = (select private.administered_organisation_id()))
+      )
+      and (c.organisation_id is null or (select private.is_admin())
+           or c.organisation_id = (select private.current_organisation_id()));
 end;
 $$;
 comment on function private.course_summaries(uuid[]) is
   'For the given courses that the caller can see (the rule of private.can_view_course): the number of modules and the author''s id, name and username (no email). The catalogue''s page reads it once.';
 revoke all on function private.course_summaries(uuid[]) from public;
 grant execute on function private.course_summaries(uuid[]) to anon, authenticated, service_role;
+
+-- A course of an organisation belongs to it whole: made by a person of an organisation, it is of
+-- that organisation (a course they leave without one is filled in), and its author is one of its
+-- people. A national course's author is a national person. Checked for the API roles; the service
+-- role and migrations place courses freely.
+create function private.prepare_course()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_my_org uuid;
+  v_author_org uuid;
+begin
+  if current_user not in ('anon', 'authenticated') then
+    return new;
+  end if;
+  if tg_op = 'INSERT' and new.organisation_id is null and not private.is_admin() then
+    v_my_org := private.current_organisation_id();
+    if v_my_org is not null then
+      new.organisation_id := v_my_org;
+    end if;
+  end if;
+  if new.author_id is not null
+     and (tg_op = 'INSERT' or new.author_id is distinct from old.author_id
+          or new.organisation_id is distinct from old.organisation_id) then
+    -- Read as the caller: an author they cannot see is not of their organisation either.
+    select p.organisation_id into v_author_org from public.profiles p where p.id = new.author_id;
+    if not found or v_author_org is distinct from new.organisation_id then
+      raise exception 'The author of a course must belong to the course''s organisation'
+        using errcode = '42501', hint = 'author_id';
+    end if;
+  end if;
+  return new;
+end;
+$$;
+comment on function private.prepare_course() is
+  'Before insert or update on courses, for API callers: a course made by a person of an organisation (not a national admin) is of that organisation; the author belongs to the course''s organisation, or to none for a national course (42501, hint author_id).';
+revoke all on function private.prepare_course() from public;
 
 -- ---------------------------------------------------------------------------
 -- Triggers
@@ -585,6 +629,10 @@ grant execute on function private.course_summaries(uuid[]) to anon, authenticate
 create trigger courses_set_updated_at
   before update on public.courses
   for each row execute function private.set_updated_at();
+
+create trigger courses_prepare
+  before insert or update of author_id, organisation_id on public.courses
+  for each row execute function private.prepare_course();
 
 create trigger course_modules_set_updated_at
   before update on public.course_modules

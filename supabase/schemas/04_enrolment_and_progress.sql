@@ -219,6 +219,30 @@ comment on function private.prepare_enrollment() is
   'Before-insert trigger on enrollments: for API callers, PENDING when the course requires approval (courses.requires_approval, else site-wide login-approval) unless admin, else ACTIVE.';
 revoke all on function private.prepare_enrollment() from public;
 
+-- An organisation's course is for its people only, whoever enrols them (a learner, an author, an
+-- administrator, a rule's trigger).
+create function private.check_enrolment_organisation()
+returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_course_organisation uuid;
+begin
+  select c.organisation_id into v_course_organisation from public.courses c where c.id = new.course_id;
+  if v_course_organisation is not null and not exists (
+    select 1 from public.profiles p where p.id = new.user_id and p.organisation_id = v_course_organisation
+  ) then
+    raise exception 'An organisation''s course is for its people only'
+      using errcode = '42501', hint = 'organisation_id';
+  end if;
+  return new;
+end;
+$$;
+comment on function private.check_enrolment_organisation() is
+  'Before insert or update of user_id / course_id on enrollments: a course of an organisation enrols only people of that organisation (42501, hint organisation_id).';
+revoke all on function private.check_enrolment_organisation() from public;
+
 create function private.can_study_course(p_course_id uuid)
 returns boolean
 language plpgsql stable security definer
@@ -424,13 +448,14 @@ begin
     insert into public.enrollments (user_id, course_id, status)
     select new.id, c.id, 'ACTIVE' from public.courses c
     where c.featured and c.status = 'ACTIVE'
+      and (c.organisation_id is null or c.organisation_id = new.organisation_id)
     on conflict (user_id, course_id) do nothing;
   end if;
   return new;
 end;
 $$;
 comment on function private.auto_enrol_new_user() is
-  'After-insert trigger on profiles: with auto_enrollment on, enrols the new user in every featured published course.';
+  'After-insert trigger on profiles: with auto_enrollment on, enrols the new user in every featured published course they can see (national, or of their organisation).';
 revoke all on function private.auto_enrol_new_user() from public;
 
 -- Approve or decline a pending enrolment: the caller must author the course (as instructor) or be
@@ -656,6 +681,10 @@ create trigger user_module_progress_set_updated_at
 create trigger enrollments_prepare
   before insert on public.enrollments
   for each row execute function private.prepare_enrollment();
+
+create trigger enrollments_organisation
+  before insert or update of user_id, course_id on public.enrollments
+  for each row execute function private.check_enrolment_organisation();
 
 create trigger profiles_auto_enrol
   after insert on public.profiles

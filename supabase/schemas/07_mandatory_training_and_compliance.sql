@@ -5,7 +5,8 @@
 -- within so many days and renewed so many days before the certificate expires. A rule without an
 -- organisation is national: it applies to everyone matching its role and service, as before
 -- organisations. An organisation's administrator makes rules only for their own organisation;
--- an instructor (own courses, own services) may scope a rule to their own organisation only.
+-- an instructor (own courses, own services) of an organisation makes rules of it only; national
+-- rules are made by national people.
 -- People the rule applies to are enrolled automatically, now and when they join later. Compliance
 -- (who is complete, due, overdue or expired) is computed by private.required_training_status and
 -- read by admins and by instructors for their services.
@@ -160,6 +161,7 @@ set search_path = ''
 as $$
 declare
   v_course_organisation uuid;
+  v_my_organisation uuid;
 begin
   if tg_op = 'INSERT' and current_user in ('anon', 'authenticated') then
     new.created_by := (select auth.uid());
@@ -174,11 +176,20 @@ begin
     raise exception 'A course of an organisation can be required only in that organisation'
       using errcode = '22023', hint = 'organisation_id';
   end if;
+  -- A rule made by a person of an organisation (not a national admin) is of that organisation: a
+  -- national rule reaches every organisation's people and is made by national people only.
+  if current_user in ('anon', 'authenticated') and not private.is_admin() then
+    v_my_organisation := private.current_organisation_id();
+    if v_my_organisation is not null and new.organisation_id is distinct from v_my_organisation then
+      raise exception 'A rule you make is of your own organisation'
+        using errcode = '42501', hint = 'organisation_id';
+    end if;
+  end if;
   return new;
 end;
 $$;
 comment on function private.prepare_required_training() is
-  'Before-insert/update trigger on required_training: the course must be published (22023) and, for an organisation''s course, the rule of that organisation (22023); created_by is the API caller.';
+  'Before-insert/update trigger on required_training: the course must be published (22023) and, for an organisation''s course, the rule of that organisation (22023); a rule an API caller of an organisation makes is of that organisation (42501, hint organisation_id; not for a national admin); created_by is the API caller.';
 revoke all on function private.prepare_required_training() from public;
 
 -- The audit record of a rule: what it requires of whom (organisation and unit only when set, so a

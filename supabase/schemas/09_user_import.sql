@@ -150,6 +150,14 @@ begin
     raise exception 'Every row needs a generated password of 16 to 72 characters' using errcode = '22023';
   end if;
 
+  -- An organisation's administrator gives only their organisation's service (as on a person's page).
+  if not v_national then
+    update private.user_import_rows s
+    set problem_field = 'services', problem = 'You can give only your organisation''s service'
+    where s.batch_id = v_batch
+      and not (s.services <@ array(select o.service from public.organisations o where o.id = v_org));
+  end if;
+
   -- Taken now (re-checked here, never trusted from the preview), then repeats within the batch:
   -- the first line wins.
   update private.user_import_rows s

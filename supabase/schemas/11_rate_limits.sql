@@ -1,5 +1,6 @@
 -- Sign-in and registration limits, counted per account and per address across every instance of
--- the api function. A device that has signed in to an account before is remembered (by a hash of
+-- the api function, and a person's writes to their notices and notification preferences (per
+-- person only: a station's people share one address). A device that has signed in to an account before is remembered (by a hash of
 -- its token) so that an attacker's failures do not lock the owner out. Only the service role uses
 -- these tables, through the two functions below.
 
@@ -9,7 +10,7 @@
 
 create table private.rate_limit_attempts (
   id bigint generated always as identity primary key,
-  action text not null check (action in ('sign_in', 'register')),
+  action text not null check (action in ('sign_in', 'register', 'notifications')),
   account text check (account is null or length(account) <= 320),
   address text not null default '' check (length(address) <= 100),
   attempted_at timestamptz not null default now(),
@@ -29,7 +30,7 @@ create table private.sign_in_devices (
 -- ---------------------------------------------------------------------------
 
 comment on table private.rate_limit_attempts is
-  'Counted sign-in and registration attempts (see private.rate_limit_take). Only the private functions touch it.';
+  'Counted sign-in and registration attempts and notification writes (see private.rate_limit_take). Only the private functions touch it.';
 
 comment on column private.rate_limit_attempts.device is
   'sha256 (hex) of the known-device token the attempt came with, when it was valid for the account.';
@@ -101,6 +102,7 @@ begin
   case p_action
     when 'sign_in' then v_window := interval '15 minutes';
     when 'register' then v_window := interval '1 hour';
+    when 'notifications' then v_window := interval '10 minutes';
     else raise exception 'Unknown rate-limited action %', p_action using errcode = '22023';
   end case;
 
@@ -114,11 +116,19 @@ begin
   if v_account is not null then
     perform pg_advisory_xact_lock(hashtextextended('rate_limit:' || p_action || ':account:' || v_account, 0));
   end if;
-  if v_device is null then
+  if v_device is null and p_action <> 'notifications' then
     perform pg_advisory_xact_lock(hashtextextended('rate_limit:' || p_action || ':address:' || v_address, 0));
   end if;
 
-  if v_device is not null then
+  if p_action = 'notifications' then
+    -- 60 writes in 10 minutes per person, whatever the address.
+    if v_account is null then
+      raise exception 'A person is required' using errcode = '22023';
+    end if;
+    select count(*), min(a.attempted_at) into v_count, v_oldest from private.rate_limit_attempts a
+    where a.action = p_action and a.account = v_account and a.attempted_at > now() - v_window;
+    if v_count >= 60 then v_wait := greatest(v_wait, ceil(extract(epoch from (v_oldest + v_window - now())))::integer); end if;
+  elsif v_device is not null then
     select count(*), min(a.attempted_at) into v_count, v_oldest from private.rate_limit_attempts a
     where a.action = p_action and a.account = v_account and a.device = v_device and a.attempted_at > now() - v_window;
     if v_count >= 5 then v_wait := greatest(v_wait, ceil(extract(epoch from (v_oldest + v_window - now())))::integer); end if;
@@ -161,7 +171,7 @@ begin
 end;
 $$;
 comment on function private.rate_limit_take(text,text,text,text) is
-  'Counts and records a sign_in or register attempt atomically; retry_after > 0 when a limit is reached. p_device: sha256 hex of the browser''s known-device token.';
+  'Counts and records a sign_in, register or notifications (a person''s notice and preference writes: 60 in 10 minutes) attempt atomically; retry_after > 0 when a limit is reached. p_device: sha256 hex of the browser''s known-device token.';
 revoke all on function private.rate_limit_take(text,text,text,text) from public;
 grant execute on function private.rate_limit_take(text,text,text,text) to service_role;
 

@@ -201,8 +201,12 @@ const TABLES: Record<string, Record<Operation, string>> = {
   },
 };
 
+/** A published course of organisation B (issue 27). */
+const courseOfB = '80000000-0000-4000-a000-0000000000f7';
+
 /** The functions of a line manager's team (issue 18): a statement per function that reaches the
- * learner (their row or record; for the summary, anyone at all). */
+ * learner (their row or record; for the summary, anyone at all). And the helpers that must answer
+ * only for what the caller may see (issue 27): organisation B's unit and course. */
 const FUNCTIONS: Record<string, string> = {
   team_reports: `select 1 from private.team_reports() where user_id = '${ids.student}'`,
   team_members: `select 1 from private.team_members(null, null, null, 100, 0) where user_id = '${ids.student}'`,
@@ -211,6 +215,8 @@ const FUNCTIONS: Record<string, string> = {
   team_page: `select 1 from private.team_page(null, null, null, 100, 0) where user_id = '${ids.student}'`,
   // Reads kept counts of any person it is given: granted to no API role, only team_page calls it.
   team_status_counts: `select 1 from private.team_status_counts(array['${ids.student}']::uuid[])`,
+  unit_subtree: `select 1 from private.unit_subtree('${unitB}')`,
+  course_summaries: `select 1 from private.course_summaries(array['${courseOfB}']::uuid[])`,
 };
 
 // ---- The expected table: docs/ACCESS-MATRIX.md, rows `public.<table>` | operation | six answers ----
@@ -258,6 +264,8 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     await place(otherOrgLearner.id, orgB, unitB);
     await place(ids.student, orgA, unitA, manager.id);
     await place(otherLearner.id, orgA, unitA2, otherUnitManager.id);
+    await db.query(`insert into public.courses (id, title, description, service, status, organisation_id)
+      values ($1, 'Matrix course of B', 'A published course of organisation B.', 'UKAS', 'ACTIVE', $2)`, [courseOfB, orgB]);
     await db.query(`insert into public.audit_events (action, target_type, target_id) values ('matrix.check', 'user', $1)`, [ids.student]);
     await db.query(`insert into public.courses (id, title, description, service, author_id, status)
       values ($1, 'Matrix unstarted course', 'A course nobody has started.', 'UKPS', $2, 'ACTIVE')`, [unstartedCourse, ids.instructor]);
@@ -315,7 +323,7 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     const functions = await db.query<{ name: string }>(`
       select p.proname::text as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = 'private' and p.proname like 'team\\_%' order by 1`);
-    expect(functions.rows.map((f) => f.name).sort()).toEqual(Object.keys(FUNCTIONS).sort());
+    expect(functions.rows.map((f) => f.name).sort()).toEqual(Object.keys(FUNCTIONS).filter((f) => f.startsWith('team_')).sort());
     expect([...expectedFunctions.keys()].sort()).toEqual(Object.keys(FUNCTIONS).sort());
   });
 

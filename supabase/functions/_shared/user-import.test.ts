@@ -154,4 +154,22 @@ describe('markPlacement (issue 18)', () => {
     expect(checked[5].unitId).toBe('u2');
     expect(checked[7].problems.map((p) => p.message)).toEqual(['You can import people into your own organisation only']);
   });
+
+  it("gives an organisation's administrator's rows only the organisation's service (issue 27)", () => {
+    const read = readUserCsv([
+      'username,email,name,services',
+      'ps1,s1@example.test,S One,UKPS',
+      'ps2,s2@example.test,S Two,UKPS;UKAS',
+      'ps3,s3@example.test,S Three,',
+    ].join('\n'));
+    if (!read.ok) throw new Error(read.message);
+    const withService: PlacementLookup = { ...lookup, organisations: [{ id: ORG, name: 'Northshire Police', code: 'NSP', service: 'UKPS' }] };
+    const own = checkFileRows(read);
+    markPlacement(own, withService, ORG);
+    expect(own.map((r) => r.problems.map((p) => `${p.field}: ${p.message}`))).toEqual([[], ["services: You can give only your organisation's service"], []]);
+    // A national administrator gives any service.
+    const national = checkFileRows(read);
+    markPlacement(national, withService, null);
+    expect(national.map((r) => r.problems)).toEqual([[], [], []]);
+  });
 });

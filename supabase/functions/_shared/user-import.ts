@@ -380,7 +380,7 @@ export function checkRow(raw: RawImportRow): CheckedRow {
 /** What the server found for a file's organisation, unit and manager cells (one query each). */
 export interface PlacementLookup {
   /** The organisations the file names (and, for an organisation's administrator, theirs). */
-  organisations: { id: string; name: string; code: string }[];
+  organisations: { id: string; name: string; code: string; service?: string }[];
   /** Every unit of those organisations. */
   units: { id: string; organisationId: string; parentId: string | null; name: string }[];
   /** The people whose username or email the manager cells name (either lowercased). */
@@ -406,13 +406,17 @@ export function placementValues(rows: CheckedRow[]): { organisations: string[]; 
  * - manager: needs an organisation; a person of it (username or email), or another row of the file
  *   of the same organisation that has no problem of its own (rows whose manager's row fails fail too).
  */
+/** What an organisation's administrator reads when a row gives another service. */
+export const ORGANISATION_SERVICE_ONLY = "You can give only your organisation's service";
+
 export function markPlacement(rows: CheckedRow[], lookup: PlacementLookup, ownOrganisationId: string | null): void {
   const byText = new Map<string, { id: string; name: string }>();
   for (const org of lookup.organisations) {
     byText.set(org.code.toLowerCase(), org);
     if (!byText.has(org.name.toLowerCase())) byText.set(org.name.toLowerCase(), org);
   }
-  const ownName = lookup.organisations.find((org) => org.id === ownOrganisationId)?.name;
+  const own = lookup.organisations.find((org) => org.id === ownOrganisationId);
+  const ownName = own?.name;
   const unitsOf = new Map<string, PlacementLookup['units']>();
   for (const unit of lookup.units) {
     const list = unitsOf.get(unit.organisationId) ?? [];
@@ -431,6 +435,10 @@ export function markPlacement(rows: CheckedRow[], lookup: PlacementLookup, ownOr
   for (const row of rows) {
     row.organisationId = null;
     row.unitId = null;
+    // An organisation's administrator gives only their organisation's service (the database checks it too).
+    if (own?.service && row.services.some((service) => service !== own.service) && !row.problems.some((p) => p.field === 'services')) {
+      row.problems.push({ field: 'services', message: ORGANISATION_SERVICE_ONLY });
+    }
     if (row.problems.some((p) => p.field === 'organisation' || p.field === 'unit' || p.field === 'manager')) continue;
     if (row.organisation === '') {
       row.organisationId = ownOrganisationId;

@@ -4,7 +4,7 @@
 // the one the gateway saw, never a header the client sent.
 import assert from 'node:assert/strict';
 import { createApp } from '../api/app.ts';
-import { TOO_MANY_REGISTRATIONS, TOO_MANY_SIGN_INS } from '../api/lib/rate-limit.ts';
+import { TOO_MANY_NOTIFICATION_WRITES, TOO_MANY_REGISTRATIONS, TOO_MANY_SIGN_INS } from '../api/lib/rate-limit.ts';
 import { call, closePoolAfterTests, config, db, newRegistration, register, test, unique, uniqueIp } from './helpers.ts';
 
 function assertRetryAfter(headers: Headers, max: number) {
@@ -120,6 +120,29 @@ test('bad input is 400 and not counted: it never reaches the limits', async () =
   }
   const [row] = await db.sql<{ n: number }[]>`select count(*)::int as n from private.rate_limit_attempts where address = ${ip}`;
   assert.equal(row.n, 0);
+});
+
+test('notification writes: 60 in 10 minutes per person, preferences and "mark all read" together, from any address; then 429', async () => {
+  const { session } = await register();
+  const other = await register();
+  const token = session.access_token;
+  for (let i = 0; i < 60; i++) {
+    const answer = i % 2 === 0
+      ? await call('PUT', '/api/me/notification-preferences', { token, body: { language: 'en-GB', email: {} } })
+      : await call('POST', '/api/notifications/read-all', { token });
+    assert.equal(answer.status, 200, `write ${i + 1}: ${answer.text}`);
+  }
+  for (const answer of [
+    await call('PUT', '/api/me/notification-preferences', { token, body: { language: 'en-GB', email: {} } }),
+    await call('POST', '/api/notifications/read-all', { token, ip: uniqueIp() }),
+  ]) {
+    assert.equal(answer.status, 429, answer.text);
+    assert.equal(answer.json.message, TOO_MANY_NOTIFICATION_WRITES);
+    assertRetryAfter(answer.headers, 600);
+  }
+  // Reading is not limited, nor is anyone else.
+  assert.equal((await call('GET', '/api/me/notification-preferences', { token })).status, 200);
+  assert.equal((await call('POST', '/api/notifications/read-all', { token: other.session.access_token })).status, 200);
 });
 
 test('gateway: the address counted is the peer the gateway saw, not an X-Forwarded-For the client sent', async () => {

@@ -11,6 +11,9 @@ import { ApiError, pgError } from './errors.ts';
 
 export const forbidden = (message = 'Only administrators may do this') => new ApiError(403, message);
 
+/** An organisation's administrator gives their people only the organisation's service. */
+export const ORGANISATION_SERVICES_ONLY = "You can give only your organisation's service.";
+
 export const LAST_ADMIN = 'The last administrator cannot be demoted or deleted. Make another user an administrator first.';
 
 export async function isAdmin(tx: Tx): Promise<boolean> {
@@ -27,6 +30,9 @@ export function adminCheck(tx: Statements) {
 export function fromDatabase(error: unknown): never {
   const code = (error as { code?: unknown })?.code;
   if (code === 'P0409') throw new ApiError(409, LAST_ADMIN);
+  if (code === '42501' && (error as { hint?: unknown }).hint === 'services') {
+    throw new ApiError(403, ORGANISATION_SERVICES_ONLY, { services: ORGANISATION_SERVICES_ONLY });
+  }
   if (code === '42501') throw forbidden();
   if (code === '23505') throw new ApiError(409, 'That username or email is already in use');
   // The profile's own name check (the shared name rule refuses the same before any write).

@@ -1,13 +1,20 @@
-// Sign-in and registration limits, counted in the database (private.rate_limit_take) so they hold
+// Sign-in, registration and notification-write limits, counted in the database (private.rate_limit_take) so they hold
 // across every instance of the function. The rules live in supabase/schemas/11_rate_limits.sql.
 import type { Context } from 'hono';
 import type { Db } from './db.ts';
 import { ApiError } from './errors.ts';
 
-export type RateLimitedAction = 'sign_in' | 'register';
+export type RateLimitedAction = 'sign_in' | 'register' | 'notifications';
 
 export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
 export const TOO_MANY_REGISTRATIONS = 'Too many sign-up attempts. Please wait a while and try again.';
+export const TOO_MANY_NOTIFICATION_WRITES = 'Too many changes to your notifications. Please wait a few minutes and try again.';
+
+const TOO_MANY: Record<RateLimitedAction, string> = {
+  sign_in: TOO_MANY_SIGN_INS,
+  register: TOO_MANY_REGISTRATIONS,
+  notifications: TOO_MANY_NOTIFICATION_WRITES,
+};
 
 /**
  * The client's address: the first value of X-Forwarded-For. Only the platform's gateway sets it
@@ -21,7 +28,7 @@ export function clientIp(c: Context): string {
 
 /** 429 with Retry-After in seconds. */
 export function tooMany(action: RateLimitedAction, retryAfter: number): ApiError {
-  return new ApiError(429, action === 'sign_in' ? TOO_MANY_SIGN_INS : TOO_MANY_REGISTRATIONS, undefined, {
+  return new ApiError(429, TOO_MANY[action], undefined, {
     'Retry-After': String(Math.max(1, Math.ceil(retryAfter))),
   });
 }

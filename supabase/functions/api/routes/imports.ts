@@ -104,7 +104,7 @@ async function placementLookup(tx: Tx, rows: CheckedRow[], admin: PeopleAdmin): 
   const { organisations: texts, managers } = placementValues(rows);
   const organisations = texts.length > 0 || admin.organisationId
     ? await tx<PlacementLookup['organisations']>`
-        select id, name, code from public.organisations
+        select id, name, code, service::text as service from public.organisations
         where lower(code) = any(${texts}::text[]) or lower(name) = any(${texts}::text[]) or id = ${admin.organisationId}::uuid`
     : [];
   const ids = organisations.map((org) => org.id);

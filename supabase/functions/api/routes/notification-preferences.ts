@@ -14,6 +14,7 @@ import type { Config } from '../lib/config.ts';
 import type { Db } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { jsonBody } from '../lib/body.ts';
+import { clientIp, takeAttempt } from '../lib/rate-limit.ts';
 
 function toPreferences(row: { language: string; emailOff: string[] } | undefined): NotificationPreferences {
   const off = new Set(row?.emailOff ?? []);
@@ -35,6 +36,8 @@ export function notificationPreferenceRoutes(_config: Config, db: Db) {
 
   routes.put('/', async (c) => {
     const caller = requireUser(c);
+    // A person's writes here are limited (60 in 10 minutes), each write counted.
+    await takeAttempt(db, 'notifications', caller.userId, clientIp(c));
     const input = await jsonBody(c, notificationPreferencesSchema);
     const off = emailOffKinds(input.email);
     const [row] = await db.withCaller(caller.db, (tx) => tx<{ language: string; emailOff: string[] }[]>`

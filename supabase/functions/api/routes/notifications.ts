@@ -15,6 +15,7 @@ import type { Db } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
 import { validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
+import { clientIp, takeAttempt } from '../lib/rate-limit.ts';
 import { firstQueryValues, pathId } from '../lib/params.ts';
 
 const NOTICE_NOT_FOUND = 'Notification not found';
@@ -73,6 +74,8 @@ export function notificationRoutes(_config: Config, db: Db) {
 
   routes.post('/read-all', async (c) => {
     const caller = requireUser(c);
+    // A person's writes here are limited (60 in 10 minutes), each write counted.
+    await takeAttempt(db, 'notifications', caller.userId, clientIp(c));
     const marked = await db.withCaller(caller.db, (tx) => tx`
       update public.notifications set read_at = now()
       where recipient_id = ${caller.userId}::uuid and read_at is null returning id`);

@@ -28,6 +28,7 @@ export function fromDatabase(error: unknown): never {
   const message = raised ? (error as { message?: string })?.message ?? '' : '';
   const constraint = String((error as { constraint_name?: unknown })?.constraint_name ?? '');
   const hint = raised ? String((error as { hint?: unknown })?.hint ?? '') : '';
+  if (code === '42501' && hint === 'organisation_id') throw new ApiError(403, message, { organisationId: message });
   if (code === '42501') {
     throw new ApiError(403, message || 'You may only require your own courses, for a service you belong to.');
   }
@@ -133,8 +134,8 @@ async function refuseOrNotFound(tx: Tx, id: string): Promise<never> {
 const dayList = (days: number[] | null | undefined) => (days ? `{${days.join(',')}}` : null);
 
 /**
- * A new rule; its id. An organisation's administrator who names no organisation makes a rule of
- * their own (they may make no other: RLS).
+ * A new rule; its id. A person of an organisation who names no organisation makes a rule of their
+ * own (they may make no other: the database refuses a national rule from them).
  */
 async function insertRule(tx: Tx, body: z.infer<typeof requiredTrainingCreateSchema>): Promise<string> {
   const given = Object.hasOwn(body, 'organisationId');
@@ -142,7 +143,7 @@ async function insertRule(tx: Tx, body: z.infer<typeof requiredTrainingCreateSch
     insert into public.required_training (course_id, role, service, organisation_id, unit_id, due_within_days, renew_before_days,
       notify_due_soon_days, notify_escalation_days)
     values (${body.courseId}::uuid, ${body.role ?? null}::public.user_role, ${body.service ?? null}::public.service_code,
-            case when ${given} then ${body.organisationId ?? null}::uuid else private.administered_organisation_id() end,
+            case when ${given} then ${body.organisationId ?? null}::uuid else private.current_organisation_id() end,
             ${body.unitId ?? null}::uuid, ${body.dueWithinDays}, ${body.renewBeforeDays},
             ${dayList(body.notifyDueSoonDays)}::integer[], ${body.notifyEscalationDays ?? null}::integer)
     returning id`;

@@ -14,11 +14,11 @@ import { ApiError, authFieldError, pgError } from '../../lib/errors.ts';
 import { firstQueryValues, pagingQuery, pathId } from '../../lib/params.ts';
 import { readUser, toUser } from '../../lib/users.ts';
 import {
-  asAdmin, asPeopleAdmin, forbidden, fromDatabase, peopleAdmin, peopleAdminCheck, pgArray, toPeopleAdmin,
+  asAdmin, asPeopleAdmin, forbidden, fromDatabase, ORGANISATION_SERVICES_ONLY, peopleAdmin, peopleAdminCheck, pgArray, toPeopleAdmin,
 } from '../../lib/admin.ts';
 import {
-  authAdmin, emailUsedByAnother, filterUsers, isAuthError, lockProfile, placementProblems, searchUsers, toUserListItem, updatePlacement,
-  updateProfile,
+  authAdmin, emailUsedByAnother, filterUsers, isAuthError, lockProfile, organisationServices, placementProblems, searchUsers, toUserListItem,
+  updatePlacement, updateProfile,
 } from './queries.ts';
 import { enrollmentPagingSchema, listEnrollments, toEnrollment } from './enrollments.ts';
 
@@ -171,6 +171,14 @@ export function userRoutes(config: Config, db: Db) {
         [...input.services].sort().join(',') !== [...current.services].sort().join(',');
       if (self && (roleChanged || servicesChanged)) {
         throw new ApiError(403, 'You cannot change your own role or services. Ask another administrator.');
+      }
+      // An organisation's administrator gives only their organisation's service (the database's
+      // guard refuses any other too).
+      if (orgAdmin && servicesChanged) {
+        const allowed = await organisationServices(tx, orgAdmin);
+        if (input.services!.some((service) => !allowed.includes(service))) {
+          throw new ApiError(403, ORGANISATION_SERVICES_ONLY, { services: ORGANISATION_SERVICES_ONLY });
+        }
       }
       const emailChanged = input.email !== undefined && input.email.toLowerCase() !== current.email.toLowerCase();
       if (emailChanged) {

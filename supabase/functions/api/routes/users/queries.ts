@@ -145,6 +145,13 @@ export async function emailUsedByAnother(tx: Tx, email: string, id: string): Pro
 }
 
 /** Name, role and services of a profile (the email follows Auth: its trigger copies it). */
+/** The services an organisation's people may be given: its own (one). */
+export async function organisationServices(tx: Tx, organisationId: string): Promise<string[]> {
+  const rows = await tx<{ service: string }[]>`
+    select o.service::text as service from public.organisations o where o.id = ${organisationId}::uuid`;
+  return rows.map((row) => row.service);
+}
+
 export async function updateProfile(tx: Tx, id: string, name: string, role: string, services: readonly string[]): Promise<void> {
   await tx`
     update public.profiles set

@@ -229,7 +229,8 @@ export function RequiredTrainingManager({ user }: { user: User }) {
     notifyDueSoonDays: '', notifyEscalationDays: '',
   };
   /** The scope as the API takes it: a national administrator names the organisation (or null);
-   * an organisation's administrator leaves it to the API (their own); instructors national. */
+   * an organisation's administrator and instructors leave it to the API (their own organisation,
+   * national for a national instructor). */
   const scope = (f: RuleFields) =>
     !isAdmin ? {} : ownOrganisation ? { unitId: f.unitId || null } : { organisationId: f.organisationId || null, unitId: f.unitId || null };
   const [courseId, setCourseId] = useState<string | null>(null);
