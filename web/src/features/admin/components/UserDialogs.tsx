@@ -49,7 +49,10 @@ export function EditUserDialog({ user, self, placing = false, national = true, o
   onClose: () => void;
 }) {
   const update = useUpdateUser();
-  const [managerLabel, setManagerLabel] = useState<string | undefined>(undefined);
+  // The chosen manager's "Name (@username)", kept for the user it was chosen for; else the saved one's.
+  const [managerChoice, setManagerChoice] = useState<{ userId?: string; label?: string }>({});
+  const managerLabel = managerChoice.userId === user?.id ? managerChoice.label : user?.managerName;
+  const setManagerLabel = (label: string | undefined) => setManagerChoice({ userId: user?.id, label });
   const form = useForm<EditValues>({
     mode: 'controlled',
     initialValues: { name: '', email: '', role: 'STUDENT', services: [], organisationId: null, unitId: null, managerId: null },
@@ -61,7 +64,6 @@ export function EditUserDialog({ user, self, placing = false, national = true, o
         name: user.name, email: user.email, role: user.role, services: user.services as ServiceCode[],
         organisationId: user.organisationId ?? null, unitId: user.unitId ?? null, managerId: user.managerId ?? null,
       });
-      setManagerLabel(user.managerName);
       form.clearErrors();
     }
     // Only when another user is shown: a refetch must not reset what is typed.
