@@ -85,6 +85,19 @@ export default defineConfig([
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
+  {
+    // Every query key comes from its factory in web/src/lib/query-keys.ts, so one URL is cached under
+    // one key and a write invalidates what it changed; an array written where a key is used is not.
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/lib/query-keys.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...[
+        "Property[key.name='queryKey'] > ArrayExpression",
+        "Property[key.name='queryKey'] > TSAsExpression > ArrayExpression",
+        "CallExpression[callee.property.name=/^(getQueryData|setQueryData|getQueryState|setQueriesData)$/] > ArrayExpression.arguments:first-child",
+      ].map((selector) => ({ selector, message: 'A query key comes from its factory in web/src/lib/query-keys.ts, never an array written here.' }))],
+    },
+  },
   // React's rules of hooks, and the rules of its compiler that catch effects and renders that misbehave.
   { files: ['web/src/**/*.{ts,tsx}'], extends: [reactHooks.configs.flat.recommended] },
   {
