@@ -155,7 +155,7 @@ async function stopPlatformChild(platform) {
 // The same commands as `npm run lint` and `npm run typecheck`.
 if (wanted('lint')) {
   // ESLint's report names each file with problems on a line of its own (an absolute path).
-  await check('lint', bin('eslint'), ['.'], (output) =>
+  await check('lint', bin('eslint'), ['.', '--max-warnings', '0'], (output) =>
     output.split('\n').filter((line) => line.startsWith(repoRoot)).map((line) => path.relative(repoRoot, line.trim())));
 }
 if (wanted('typecheck')) {

@@ -1,6 +1,6 @@
 // Edit User and Add New User dialogs. Both use the shared schemas; Add New User creates a real
 // account and shows its temporary password once (it is never shown or stored again).
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -58,7 +58,7 @@ export function EditUserDialog({ user, self, placing = false, national = true, o
     initialValues: { name: '', email: '', role: 'STUDENT', services: [], organisationId: null, unitId: null, managerId: null },
     validate: zod4Resolver(userUpdateSchema, { errorPriority: 'first' }),
   });
-  useEffect(() => {
+  const resetForm = useEffectEvent(() => {
     if (user) {
       form.setValues({
         name: user.name, email: user.email, role: user.role, services: user.services as ServiceCode[],
@@ -66,8 +66,9 @@ export function EditUserDialog({ user, self, placing = false, national = true, o
       });
       form.clearErrors();
     }
-    // Only when another user is shown: a refetch must not reset what is typed.
-  }, [user?.id]);
+  });
+  // Only when another user is shown: a refetch must not reset what is typed.
+  useEffect(() => resetForm(), [user?.id]);
 
   const submit = form.onSubmit((values) => {
     if (!user) return;
