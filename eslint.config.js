@@ -1,5 +1,6 @@
-// ESLint (`npm run lint`, also a suite of `npm test`): the recommended rules for the web app, and the
-// import boundaries that keep its layout as docs/ARCHITECTURE.md describes it:
+// ESLint (`npm run lint`, also a suite of `npm test`) over the whole repository: the recommended rules
+// (and React's hooks rules for web/src), no import cycle anywhere, and the import boundaries that keep
+// the layout as docs/ARCHITECTURE.md describes it:
 //   web/src/app -> web/src/features/<name> -> shared (web/src/components, web/src/lib, @shared);
 //   a feature never imports another feature (what several use moves down to components or lib, or
 //   the route in app composes them); components and lib never import features or app;
@@ -8,8 +9,11 @@
 // Core no-restricted-imports is enough: one override per folder, the features' generated from the
 // folder list. It checks static imports and re-exports (dynamic import() is not checked).
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const features = fs
@@ -40,8 +44,35 @@ const featureRule = (name) =>
     { regex: '^(\\.\\./){2,}', message: 'Outside its own folder a feature imports through the @/ alias (web/src/...), never ../../.' },
   );
 
+// Node's own globals (the scripts, the platform and the tests run on Node): read from the Node that
+// runs ESLint, so the list needs no package and follows the Node version.
+const nodeGlobals = Object.fromEntries(
+  Object.getOwnPropertyNames(globalThis).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name)).map((name) => [name, 'readonly']),
+);
+
 export default defineConfig([
   globalIgnores(['**/node_modules/', '**/dist/', '.data/', '.cache/', 'test-results/']),
+
+  // No import cycle, in any folder: a cycle makes the order modules initialise in matter and ties two
+  // files into one. Imports resolve as Vite and Deno resolve them (the `@/` and `@shared/` aliases,
+  // `.ts` extensions); packages are not followed (ignoreExternal), which keeps the check fast.
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.mjs', '.js'],
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'],
+          alias: {
+            '@shared': [fileURLToPath(new URL('./supabase/functions/_shared', import.meta.url))],
+            '@': [fileURLToPath(new URL('./web/src', import.meta.url))],
+          },
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
 
   // The web app: recommended rules, and the boundaries of each layer.
   {
@@ -53,6 +84,27 @@ export default defineConfig([
       // `_name` marks a value left out on purpose (a rest sibling, an unused parameter).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
+  },
+  {
+    // Every query key comes from its factory in web/src/lib/query-keys.ts, so one URL is cached under
+    // one key and a write invalidates what it changed; an array written where a key is used is not.
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/lib/query-keys.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...[
+        "Property[key.name='queryKey'] > ArrayExpression",
+        "Property[key.name='queryKey'] > TSAsExpression > ArrayExpression",
+        "CallExpression[callee.property.name=/^(getQueryData|setQueryData|getQueryState|setQueriesData)$/] > ArrayExpression.arguments:first-child",
+      ].map((selector) => ({ selector, message: 'A query key comes from its factory in web/src/lib/query-keys.ts, never an array written here.' }))],
+    },
+  },
+  // React's rules of hooks, and the rules of its compiler that catch effects and renders that misbehave.
+  { files: ['web/src/**/*.{ts,tsx}'], extends: [reactHooks.configs.flat.recommended] },
+  {
+    // The SCORM player's focus after a package closes still sets state in an effect; it moves to a
+    // ref (as ModuleViewer's status focus does) with the player's current rework, then this goes.
+    files: ['web/src/features/learning/components/ScormPlayer.tsx'],
+    rules: { 'react-hooks/set-state-in-effect': 'off' },
   },
   {
     files: ['web/public/**/*.js', 'web/theme-init.js', 'web/scorm-player/*.js'],
@@ -79,5 +131,16 @@ export default defineConfig([
       { regex: '^(\\.{1,2}/)+(.*/)?web(/|$)', message: 'The function never imports the web app; what both use lives in supabase/functions/_shared.' },
       { regex: '^@/', message: 'The function never imports the web app (@/ is the web app\'s alias).' },
     ),
+  },
+
+  // What runs on Node (the local platform, the scripts, the database and browser tests, the config
+  // files): the recommended rules and Node's globals.
+  {
+    files: ['platform/**/*.{ts,mjs,js}', 'scripts/**/*.{ts,mjs,js}', 'e2e/**/*.ts', 'supabase/tests/**/*.ts', '*.{ts,js,mjs}'],
+    extends: [js.configs.recommended, tseslint.configs.recommended],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: nodeGlobals },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
   },
 ]);

@@ -58,7 +58,7 @@ export function toRequest(req, url) {
     method,
     headers,
     body: hasBody ? /** @type {any} */ (Readable.toWeb(req)) : undefined,
-    // @ts-ignore Node's fetch needs duplex for a streamed body
+    // @ts-expect-error Node's fetch needs duplex for a streamed body (not in RequestInit's type)
     duplex: hasBody ? 'half' : undefined,
   });
 }

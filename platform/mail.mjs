@@ -343,7 +343,7 @@ export async function startMailServer({ mailbox, host = '127.0.0.1', port = 5432
     if (url.pathname === '/api/v1/messages' && req.method === 'GET') {
       return send(200, {
         total: mailbox.messages.length,
-        messages: mailbox.messages.map(({ Text, HTML, Headers, Bcc, ...rest }) => ({
+        messages: mailbox.messages.map(({ Text, HTML, Headers: _headers, Bcc: _bcc, ...rest }) => ({
           ...rest,
           Snippet: (Text || HTML.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 200),
         })),

@@ -1,5 +1,6 @@
 // The local mail catcher (platform/mail.mjs): real SMTP in from nodemailer, the JSON API tests use,
 // and the pages a person reads, which must stay inert whatever a message holds.
+/* global document, getComputedStyle -- the pages' checks run in the browser (page.evaluate) */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailbox, londonDateTime, MESSAGE_HTML_CSP, startMailServer, startSmtpCatcher } from './mail.mjs';
 import { createMailer, DEFAULT_FROM, smtpFromEnv } from './mailer.mjs';

@@ -8,7 +8,7 @@
 // Supabase.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { jwtVerify } from 'jose';
 import { bearer, json } from './http.mjs';
 

@@ -5,6 +5,7 @@
 //                set with set_config, as the function did before it folded them into one statement
 //                (BEGIN, SET LOCAL ROLE, set_config, query, COMMIT)
 // Environment: CEILING_DB_URL, CEILING_BYTES_FILE, CEILING_PORT (0 for any). Prints CEILING_READY <port>.
+/* global Deno -- this server runs on Deno, as the api function does */
 import postgres from 'postgres';
 
 const url = Deno.env.get('CEILING_DB_URL');

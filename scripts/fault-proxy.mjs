@@ -24,7 +24,8 @@ export async function startFaultProxy({ target, host = '127.0.0.1', port = 0 }) 
 
   const server = net.createServer((client) => {
     if (down) {
-      client.resetAndDestroy?.() ?? client.destroy();
+      if (client.resetAndDestroy) client.resetAndDestroy();
+      else client.destroy();
       return;
     }
     accepted += 1;
@@ -63,7 +64,8 @@ export async function startFaultProxy({ target, host = '127.0.0.1', port = 0 }) 
       down = true;
       for (const { client, server } of open) {
         // A reset, not a polite FIN: what a client sees when the database host goes away.
-        client.resetAndDestroy?.() ?? client.destroy();
+        if (client.resetAndDestroy) client.resetAndDestroy();
+        else client.destroy();
         server.destroy();
       }
       open.clear();

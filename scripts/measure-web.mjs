@@ -51,7 +51,7 @@ async function loadCold(browser, url, selector) {
   await page.waitForSelector(selector, { timeout: 15_000 });
   // LCP is final once the page has had a moment without larger paints.
   await page.waitForTimeout(500);
-  const timing = await page.evaluate(() => window.__bench);
+  const timing = await page.evaluate(() => globalThis.__bench);
   await page.waitForLoadState('networkidle');
   await context.close();
   const sum = (type, key) => assets.filter((a) => a.type === type).reduce((n, a) => n + a[key], 0);

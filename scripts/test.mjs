@@ -1,6 +1,7 @@
 // `npm test`: every suite, then one total line `N passed, N failed[, N skipped]`.
-//   0. The checks: ESLint (`npm run lint`: the recommended rules and the import boundaries) and the
-//      TypeScript check (`npm run typecheck`), each one test in the totals.
+//   0. The checks: ESLint (`npm run lint`, the whole repository: the recommended rules, the hooks rules,
+//      no import cycle, the import boundaries) and the TypeScript check (`npm run typecheck`), each
+//      one test in the totals.
 //   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web.
 //   2. A platform started exactly as `npm start` does, on a scratch data directory, then the
 //      function's Deno tests and the browser tests (Vitest project e2e) against it.
@@ -12,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import postgres from 'postgres';
 import { ensureDependencies } from './ensure-deps.mjs';
 
@@ -87,7 +89,7 @@ async function vitest(name, projects, env = {}) {
     }
   }
   for (const line of output.split('\n')) {
-    const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
+    const plain = stripVTControlCharacters(line);
     if (plain.includes('[e2e failure]')) failedPages.push(`  ${plain.slice(plain.indexOf('[e2e failure]')).slice(0, 500)}`);
     if (/\(retry x\d+\)/.test(plain) && /✓/.test(plain)) retried.push(`  ${name}: ${plain.replace(/^\s*✓\s*/, '').trim()}`);
   }
@@ -153,7 +155,7 @@ async function stopPlatformChild(platform) {
 // The same commands as `npm run lint` and `npm run typecheck`.
 if (wanted('lint')) {
   // ESLint's report names each file with problems on a line of its own (an absolute path).
-  await check('lint', bin('eslint'), ['web', 'supabase/functions'], (output) =>
+  await check('lint', bin('eslint'), ['.', '--max-warnings', '0'], (output) =>
     output.split('\n').filter((line) => line.startsWith(repoRoot)).map((line) => path.relative(repoRoot, line.trim())));
 }
 if (wanted('typecheck')) {

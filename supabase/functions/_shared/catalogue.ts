@@ -1,15 +1,13 @@
 // Query and path parameters of the learner journey's endpoints (issue 3): the catalogue's filters
-// and paging, ids in paths, and the progress update's body. Shared by the api function and web/.
+// and paging, and the progress update's body. Shared by the api function and web/.
 import { z } from 'zod';
-import { UUID_PATTERN } from './ids.ts';
+import { uuidSchema } from './ids.ts';
 import { COURSE_STATUSES } from './domain.ts';
+import type { AnswerDisplay, QuizAttempts } from './quiz.ts';
 import { SERVICE_CODES } from './services.ts';
 
 export const DEFAULT_PAGE_SIZE = 12;
 export const MAX_PAGE_SIZE = 100;
-
-/** A uuid in a path: anything else is "not found", never a database error. */
-export const uuidSchema = z.string().regex(UUID_PATTERN, 'Invalid id');
 
 const positiveInt = (message: string, max?: number) => {
   let schema = z.coerce.number({ error: message }).int(message).min(1, message);
@@ -114,21 +112,6 @@ export interface CourseModule {
   quizPassed: boolean;
 }
 
-export interface Enrollment {
-  id: string;
-  userId: string;
-  courseId: string;
-  progress: number;
-  completed: boolean;
-  status: 'PENDING' | 'ACTIVE';
-  startedAt: string;
-  completedAt: string | null;
-  lastAccessedModuleId: string | null;
-  /** The certificate the completed enrolment earned (not revoked); null while in progress. */
-  certificateId?: string | null;
-  course: { id: string; title: string; description: string; service: string; duration: number; modules: number } | null;
-}
-
 /** GET /api/modules/:id */
 export interface ModuleDetail extends CourseModule {
   content: string;
@@ -144,9 +127,9 @@ export interface ModuleDetail extends CourseModule {
     passingScore: number;
     timeLimit: number | null;
     /** When the correct answers are shown after an attempt. */
-    showCorrectAnswers: import('./quiz.ts').AnswerDisplay;
+    showCorrectAnswers: AnswerDisplay;
     /** The caller's attempts (a visitor's: none used). */
-    attempts: import('./quiz.ts').QuizAttempts;
+    attempts: QuizAttempts;
   } | null;
   /** The caller is enrolled (ACTIVE): progress is kept. */
   enrolled: boolean;

@@ -1,8 +1,9 @@
 // A learner's quiz answers (issue 3): { answers: { "<question id>": optionIndex | [optionIndexes] } }.
 // Scored by the database (private.submit_quiz_attempt); shared by the api function and the quiz form.
 import { z } from 'zod';
-import { uuidSchema } from './catalogue.ts';
 import { longDateTime } from './dates.ts';
+import type { Enrollment } from './enrollment.ts';
+import { uuidSchema } from './ids.ts';
 
 export const MAX_QUIZ_QUESTIONS = 200;
 export const MAX_OPTIONS = 20;
@@ -119,5 +120,5 @@ export interface QuizResult {
   attempts: QuizAttempts;
   /** The module is now complete for the caller (read and passed). */
   moduleCompleted: boolean;
-  enrollment: import('./catalogue.ts').Enrollment | null;
+  enrollment: Enrollment | null;
 }

@@ -133,8 +133,7 @@ interface Captured {
   statements: ExplainedStatement[];
 }
 const captured: Captured[] = [];
-// deno-lint-ignore no-explicit-any
-const results: Record<string, any> = {};
+const results: Record<string, unknown> = {};
 
 async function call(name: string, method: string, path: string, token: string | null, expected: number, body?: unknown) {
   take();
@@ -166,16 +165,16 @@ await call('learner enrolments (dashboard, my courses)', 'GET', `/api/users/${f.
 await call('learner certificates', 'GET', '/api/certificates', tokens.learner, 200);
 await call('enrol', 'POST', `/api/courses/${f.new_course}/enroll`, tokens.learner, 201);
 await call('enrol (course without modules)', 'POST', `/api/courses/${f.stepped_course}/enroll`, tokens.learner, 201);
-const stepped = results['enrol (course without modules)']?.id;
+const stepped = (results['enrol (course without modules)'] as { id?: string } | null)?.id;
 await call('progress', 'PUT', `/api/enrollments/${stepped}`, tokens.learner, 200, { progress: 20 });
 const [firstModule] = await setup<{ id: string }[]>`
   select id::text from public.course_modules where course_id = ${f.new_course}::uuid order by order_index limit 1`;
 await call('module page', 'GET', `/api/modules/${firstModule.id}`, tokens.learner, 200);
 await call('module completion', 'POST', `/api/modules/${firstModule.id}/complete`, tokens.learner, 200);
 await call('quiz fetch', 'GET', `/api/modules/${f.quiz_module}/quiz`, tokens.learner, 200);
-const quiz = results['quiz fetch'];
+const quiz = results['quiz fetch'] as { id?: string; questions?: { id: string }[] } | null;
 await call('quiz attempt', 'POST', `/api/quizzes/${quiz?.id}/attempts`, tokens.learner, 201, {
-  answers: Object.fromEntries((quiz?.questions ?? []).map((q: { id: string }) => [q.id, [0]])),
+  answers: Object.fromEntries((quiz?.questions ?? []).map((q) => [q.id, [0]])),
 });
 await call('admin user list', 'GET', '/api/users', tokens.admin, 200);
 await call('admin user search', 'GET', '/api/users?search=smith', tokens.admin, 200);

@@ -3,7 +3,6 @@
 // with auto_explain loaded and set to explain every statement, nested ones included (the statements
 // inside our SQL functions), with actual row counts, and with those plans delivered to the client
 // as LOG notices. The api code is unchanged: it calls postgres(url, options) as always.
-// deno-lint-ignore-file no-explicit-any
 import real from 'postgres-real';
 
 export interface ExplainedStatement {
@@ -30,12 +29,15 @@ export const EXPLAIN_SETTINGS: Record<string, string> = {
   client_min_messages: 'log',
 };
 
-function explaining(url: string, options: Record<string, any> = {}) {
-  const extra = (globalThis as any).__explainSettings ?? {};
-  return (real as any)(url, {
+type Notice = Record<string, unknown>;
+type Options = { connection?: Record<string, unknown>; onnotice?: (notice: Notice) => void; [name: string]: unknown };
+
+function explaining(url: string, options: Options = {}) {
+  const extra = (globalThis as { __explainSettings?: Record<string, string> }).__explainSettings ?? {};
+  return (real as unknown as (url: string, options: Options) => unknown)(url, {
     ...options,
     connection: { ...(options.connection ?? {}), ...EXPLAIN_SETTINGS, ...extra },
-    onnotice: (notice: Record<string, any>) => {
+    onnotice: (notice: Notice) => {
       const message = String(notice.message ?? '');
       const at = message.indexOf('plan:\n');
       if (notice.severity === 'LOG' && at >= 0) {

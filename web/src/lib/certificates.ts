@@ -3,7 +3,7 @@
 // a recertification (POST /api/courses/:courseId/recertify: from an expiring or expired certificate,
 // the learner's enrolment starts again at 0 %; the earlier certificate stays in their history).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Enrollment } from '@shared/catalogue.ts';
+import type { Enrollment } from '@shared/enrollment.ts';
 import { api } from '@/lib/api-client';
 import { downloadFromApi } from '@/lib/download';
 import { invalidateLearning, requiredTrainingKeys } from '@/lib/query-keys';

@@ -2,7 +2,7 @@
 // here rather than in either feature. The answer is the new enrolment (PENDING when the course needs
 // approval); afterwards everything that shows progress is refreshed.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Enrollment } from '@shared/catalogue.ts';
+import type { Enrollment } from '@shared/enrollment.ts';
 import { api } from '@/lib/api-client';
 import { invalidateLearning } from '@/lib/query-keys';
 

@@ -64,6 +64,10 @@ export const moduleKeys = {
   all: ['modules'] as const,
   detail: (id: string) => [...moduleKeys.all, id] as const,
   authoringQuiz: (id: string) => [...moduleKeys.detail(id), 'quiz', 'authoring'] as const,
+  /** GET /api/modules/:id/scorm: an author's view of a SCORM module's package. */
+  scormPackage: (id: string) => [...moduleKeys.detail(id), 'scorm'] as const,
+  /** GET /api/modules/:id/scorm/player: what the player needs to launch the package. */
+  scormPlayer: (id: string) => [...moduleKeys.scormPackage(id), 'player'] as const,
   /** GET /api/modules/:id/scorm/learners?page=…: the instructor's view of a SCORM module. */
   scormLearners: (id: string, page: number) => [...moduleKeys.detail(id), 'scorm-learners', queryParams({ page })] as const,
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: moduleKeys.all }),
@@ -107,8 +111,9 @@ export const adminKeys = {
   roles: () => [...adminKeys.all, 'roles'] as const,
   audit: (page: number, filters: object) => [...adminKeys.all, 'audit', page, filters] as const,
   certificates: (filters: { search: string; page: number; pageSize: number }) => [...adminKeys.all, 'certificates', filters] as const,
-  /** GET /api/notifications/deliveries: the Delivery tab (issue 19). */
-  deliveries: (filters: { status: string | null; page: number }) => [...adminKeys.all, 'deliveries', filters] as const,
+  /** GET /api/notifications/deliveries: the Delivery tab (issue 19), every page and filter. */
+  allDeliveries: () => [...adminKeys.all, 'deliveries'] as const,
+  deliveries: (filters: { status: string | null; page: number }) => [...adminKeys.allDeliveries(), filters] as const,
   /** After any admin write: users, the permission matrix, certificates and the activity trail. */
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
 };

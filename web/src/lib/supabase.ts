@@ -53,7 +53,7 @@ const whenLoaded = new Set<(supabase: SupabaseClient) => void>();
 /** supabase-js, imported and created on first use. */
 export function loadSupabase(): Promise<SupabaseClient> {
   if (!client) {
-    client = import('./supabase-client').then((m) => m.supabase);
+    client = import('./supabase-client').then((m) => m.createSupabaseClient(supabaseUrl, supabaseAnonKey));
     void client.then((supabase) => {
       for (const callback of whenLoaded) callback(supabase);
       whenLoaded.clear();

@@ -2,7 +2,7 @@
 // course, module, quiz and enrolment routes. Every query runs as the caller under RLS; progress,
 // scores and attempts are written only by the private security-definer SQL functions, which check
 // the caller themselves.
-import type { Enrollment } from '../../_shared/catalogue.ts';
+import type { Enrollment } from '../../_shared/enrollment.ts';
 import { isoTimestamp } from '../../_shared/dates.ts';
 import { noAttemptsLeftMessage, type QuizAttempts, retryWaitMessage } from '../../_shared/quiz.ts';
 import type { Config } from './config.ts';

@@ -3,7 +3,8 @@
 // refusal of a pending enrolment (private.approve_enrollment / private.decline_enrollment).
 // Enrolling is POST /api/courses/:courseId/enroll; a learner's list is GET /api/users/:userId/enrollments.
 import { Hono } from 'hono';
-import { type Enrollment, enrollmentUpdateSchema } from '../../_shared/catalogue.ts';
+import { enrollmentUpdateSchema } from '../../_shared/catalogue.ts';
+import type { Enrollment } from '../../_shared/enrollment.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';

@@ -11,9 +11,6 @@
 // - GET /api/admin/users/export.csv?search=&role=&service=: the Users tab's list as CSV, streamed in
 //   pages of 1,000 read under RLS, each page after a fresh admin check.
 import { Hono } from 'hono';
-import type { z } from 'zod';
-import type { Context } from 'hono';
-import { generateTemporaryPassword } from '../../_shared/admin.ts';
 import { attachmentDisposition, CSV_BOM, CSV_CONTENT_TYPE, csvDate, csvFileName, csvRow } from '../../_shared/csv.ts';
 import type { Role } from '../../_shared/domain.ts';
 import type { ServiceCode } from '../../_shared/services.ts';
@@ -22,7 +19,6 @@ import {
   type CheckedRow,
   checkRow,
   EXPORT_HEADER,
-  IMPORT_MAX_BYTES,
   type ImportedUser,
   type ImportPreview,
   type ImportResult,
@@ -32,8 +28,6 @@ import {
   markRepeats,
   markPlacement,
   markTaken,
-  type PlacementLookup,
-  placementValues,
   readUserCsv,
   type SkippedRow,
   userExportQuerySchema,
@@ -41,156 +35,14 @@ import {
 import type { Config } from '../lib/config.ts';
 import { containsPattern, type Db, type Tx } from '../lib/db.ts';
 import { type Caller, type Env, requireUser } from '../lib/auth.ts';
-import { jsonBody, readBytes, validate } from '../lib/body.ts';
+import { jsonBody, validate } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
 import { forbidden, type PeopleAdmin, peopleAdmin } from '../lib/admin.ts';
 import { firstQueryValues } from '../lib/params.ts';
+import { EXPORT_PAGE, exportPage, type ExportRow } from '../lib/user-export.ts';
+import { csvText, importClashes, type ImportOutcome, importUsers, placementLookup, temporaryPassword } from '../lib/user-import.ts';
 
 type UserCaller = Extract<Caller, { kind: 'user' }>;
-
-/** Rows of the export read per query (and per transaction). */
-const EXPORT_PAGE = 1000;
-
-/** The CSV text of a preview request: text/csv (or text/plain) as it is, or JSON {csv}. */
-async function csvText(c: Context<Env>): Promise<string> {
-  const type = (c.req.header('content-type') ?? '').toLowerCase();
-  const decode = (bytes: Uint8Array) => {
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      throw new ApiError(400, 'The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.');
-    }
-  };
-  if (/^(text\/csv|application\/csv|text\/plain)\s*(;|$)/.test(type)) {
-    return decode(await readBytes(c.req.raw, IMPORT_MAX_BYTES));
-  }
-  if (/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/.test(type)) {
-    // JSON escaping can grow the text: allow room for it, then hold the CSV itself to the limit.
-    const raw = decode(await readBytes(c.req.raw, IMPORT_MAX_BYTES * 2));
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      throw new ApiError(400, 'Invalid JSON body');
-    }
-    const csv = (body as { csv?: unknown } | null)?.csv;
-    if (typeof csv !== 'string') throw new ApiError(400, 'Validation failed', { csv: 'Send the file as text in csv' });
-    if (!csv.isWellFormed()) throw new ApiError(400, 'Validation failed', { csv: 'Contains characters that are not allowed' });
-    if (new TextEncoder().encode(csv).byteLength > IMPORT_MAX_BYTES) throw new ApiError(413, 'Request body is too large');
-    return csv;
-  }
-  throw new ApiError(415, 'Send the file as text/csv, or as JSON {"csv": "..."}');
-}
-
-/** A temporary password that a spreadsheet will not take for a formula (the passwords CSV keeps it as it is). */
-function temporaryPassword(): string {
-  for (;;) {
-    const password = generateTemporaryPassword();
-    if (!/^[=+\-@]/.test(password)) return password;
-  }
-}
-
-/** Usernames and emails of the file already taken (one query for the whole file, however many rows). */
-function importClashes(tx: Tx, usernames: string[], emails: string[]) {
-  return tx<{ field: string; value: string }[]>`
-    select field, value from private.user_import_clashes(${usernames}::text[], ${emails}::text[])`;
-}
-
-/**
- * The file's organisations, their units and the people its manager cells name: three queries for the
- * whole file, under row-level security (an organisation's administrator sees their organisation only).
- */
-async function placementLookup(tx: Tx, rows: CheckedRow[], admin: PeopleAdmin): Promise<PlacementLookup> {
-  const { organisations: texts, managers } = placementValues(rows);
-  const organisations = texts.length > 0 || admin.organisationId
-    ? await tx<PlacementLookup['organisations']>`
-        select id, name, code, service::text as service from public.organisations
-        where lower(code) = any(${texts}::text[]) or lower(name) = any(${texts}::text[]) or id = ${admin.organisationId}::uuid`
-    : [];
-  const ids = organisations.map((org) => org.id);
-  const units = ids.length > 0 && rows.some((row) => row.unit !== '')
-    ? await tx<PlacementLookup['units']>`
-        select id, organisation_id, parent_id, name from public.units where organisation_id = any(${ids}::uuid[])`
-    : [];
-  const people = managers.length > 0
-    ? await tx<PlacementLookup['people']>`
-        select id, lower(username) as username, lower(email) as email, organisation_id from public.profiles
-        where lower(username) = any(${managers}::text[])
-        union
-        select id, lower(username), lower(email), organisation_id from public.profiles
-        where lower(email) = any(${managers}::text[])`
-    : [];
-  return { organisations, units, people };
-}
-
-type Outcome = { line: number; userId: string | null; field: string | null; problem: string | null };
-
-/** One part of an import: private.import_users creates its accounts in one transaction, one audit event. */
-function importUsers(tx: Tx, importId: string, part: number, payload: Parameters<Tx['json']>[0]) {
-  return tx<Outcome[]>`
-    select line, user_id, field, problem
-    from private.import_users(${importId}::uuid, ${part}, ${tx.json(payload)}::jsonb)`;
-}
-
-type ExportRow = {
-  username: string;
-  email: string;
-  name: string;
-  role: string;
-  services: string[];
-  organisation: string | null;
-  unitPath: string | null;
-  manager: string | null;
-  createdAt: Date;
-  cursor: string;
-  id: string;
-};
-
-/** One page after (cursor, id), newest first: the Users tab's order, served by profiles_created_at_idx.
- * The cursor is created_at as Postgres's text (microseconds): a JS Date (milliseconds) would skip rows
- * created in the same millisecond, as an import's rows are. It is sent as text, since postgres.js
- * would serialise a timestamptz parameter through Date. */
-function exportPage(
-  tx: Tx,
-  query: z.infer<typeof userExportQuerySchema>,
-  pattern: string | null,
-  admin: PeopleAdmin,
-  after: { cursor: string; id: string } | null,
-) {
-  // The organisation by its code, the unit by its path from the top (the page's units, walked up
-  // by primary key), the manager by username: the import reads each back.
-  return tx<ExportRow[]>`
-    with recursive page as (
-      select p.id, p.username, p.email, p.name, p.role, p.services, p.created_at, p.organisation_id, p.unit_id, p.manager_id
-      from public.profiles p
-      where true
-      ${admin.national ? tx`` : tx`and p.organisation_id = ${admin.organisationId}::uuid`}
-      ${after ? tx`and (p.created_at, p.id) < (${after.cursor}::text::timestamptz, ${after.id}::uuid)` : tx``}
-      ${pattern ? tx`and lower(p.name || ' ' || p.username || ' ' || p.email) like ${pattern}` : tx``}
-      ${query.service ? tx`and p.services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
-      ${query.role ? tx`and p.role = ${query.role}::public.user_role` : tx``}
-      ${query.organisationId ? tx`and p.organisation_id = ${query.organisationId}::uuid` : tx``}
-      ${query.unitId ? tx`and p.unit_id = any (array(select private.unit_subtree(${query.unitId}::uuid)))` : tx``}
-      ${query.managerId ? tx`and p.manager_id = ${query.managerId}::uuid` : tx``}
-      order by p.created_at desc, p.id desc
-      limit ${EXPORT_PAGE}
-    ),
-    up (start_id, parent_id, path, depth) as (
-      select u.id, u.parent_id, u.name, 1 from public.units u where u.id in (select page.unit_id from page)
-      union all
-      select up.start_id, u.parent_id, u.name || '/' || up.path, up.depth + 1
-      from up join public.units u on u.id = up.parent_id
-      where up.depth < 64
-    )
-    select page.id, page.username, page.email, page.name, page.role::text as role, page.services::text[] as services,
-           page.created_at, page.created_at::text as cursor,
-           (select o.code from public.organisations o where o.id = page.organisation_id) as organisation,
-           up.path as unit_path,
-           (select m.username from public.profiles m where m.id = page.manager_id) as manager
-    from page
-    left join up on up.start_id = page.unit_id and up.parent_id is null
-    order by page.created_at desc, page.id desc`;
-}
 
 export function importRoutes(_config: Config, db: Db) {
   const routes = new Hono<Env>();
@@ -256,7 +108,7 @@ export function importRoutes(_config: Config, db: Db) {
     // Each attempt finds the placement afresh, from the row's own problems.
     const ownProblems = rows.map((row) => [...row.problems]);
 
-    let outcome: Outcome[] = [];
+    let outcome: ImportOutcome[] = [];
     if (rows.some((row) => row.problems.length === 0)) {
       for (let attempt = 1; ; attempt += 1) {
         try {

@@ -18,23 +18,25 @@ type State = 'starting' | 'ready' | 'refused';
 export function ResetPasswordRoute() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [state, setState] = useState<State>('starting');
+  // The link's fragment, read once; without a token the answer is known at once.
+  const [fragment] = useState(() => readRecoveryFragment(window.location.hash));
+  const [state, setState] = useState<State>(() =>
+    fragment.kind === 'error' ? 'refused' : fragment.kind === 'none' ? (readStoredSession() ? 'ready' : 'refused') : 'starting');
   const started = useRef(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
-    // Once: the fragment is read and removed on the first run (React's strict mode runs effects twice).
+    // Once: the fragment is removed and its session started on the first run (React's strict mode
+    // runs effects twice).
     if (started.current) return;
     started.current = true;
-    const fragment = readRecoveryFragment(window.location.hash);
     if (fragment.kind !== 'none') window.history.replaceState(window.history.state, '', window.location.pathname);
-    if (fragment.kind === 'error') return setState('refused');
-    if (fragment.kind === 'none') return setState(readStoredSession() ? 'ready' : 'refused');
+    if (fragment.kind === 'error' || fragment.kind === 'none') return;
     startRecoverySession(fragment).then(
       () => setState('ready'),
       () => setState('refused'),
     );
-  }, []);
+  }, [fragment]);
 
   // Refused after the form was sent: the form is gone, so the focus goes to what replaced it.
   const [refusedOnSubmit, setRefusedOnSubmit] = useState(false);

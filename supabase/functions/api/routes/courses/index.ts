@@ -5,7 +5,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { courseCreateSchema, type CourseDeletion, courseUpdateSchema, MESSAGES, moduleCreateSchema, moduleReorderSchema, scormModuleCreateSchema } from '../../../_shared/authoring.ts';
-import { type Course, courseListQuerySchema, type Enrollment, enrollBodySchema, type PagedList } from '../../../_shared/catalogue.ts';
+import { type Course, courseListQuerySchema, enrollBodySchema, type PagedList } from '../../../_shared/catalogue.ts';
+import type { Enrollment } from '../../../_shared/enrollment.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../lib/db.ts';
 import { type Env, requireUser } from '../../lib/auth.ts';

@@ -4,7 +4,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { moduleUpdateSchema, quizSchema } from '../../../_shared/authoring.ts';
-import type { Enrollment, ModuleDetail } from '../../../_shared/catalogue.ts';
+import type { ModuleDetail } from '../../../_shared/catalogue.ts';
+import type { Enrollment } from '../../../_shared/enrollment.ts';
 import type { LearnerQuiz, AnswerDisplay, QuizAttempts } from '../../../_shared/quiz.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../lib/db.ts';

@@ -1,10 +1,15 @@
 // GET /api/users/:userId/enrollments: a learner's enrolments, each with its course, module count,
 // modules done, certificate and last activity, in one query. The learner themselves; another
 // user's only for admins (all) and instructors (those on their courses, by RLS).
+import { Hono } from 'hono';
 import { z } from 'zod';
 import type { CertificateState } from '../../../_shared/certificates.ts';
 import { isoTimestamp as iso } from '../../../_shared/dates.ts';
-import type { Statements } from '../../lib/db.ts';
+import { type Env, requireUser } from '../../lib/auth.ts';
+import type { Db, Statements } from '../../lib/db.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { pagingQuery, pathId } from '../../lib/params.ts';
+import { USER_NOT_FOUND, userNotFound } from './queries.ts';
 
 /** A learner's enrolments come in pages of at most 100 (all of them by default, up to 100). */
 export const ENROLLMENTS_PAGE_SIZE = 100;
@@ -106,4 +111,39 @@ export function listEnrollments(tx: Statements, userId: string, page: number, pa
     where e.user_id = ${userId}::uuid
     order by e.completed, greatest(e.started_at, e.completed_at, ec.last_read, ec.last_completed) desc nulls last, e.id
     limit ${pageSize} offset ${(page - 1) * pageSize}`;
+}
+
+export function userEnrollmentRoutes(db: Db) {
+  const routes = new Hono<Env>();
+
+  routes.get('/:userId/enrollments', async (c) => {
+    const caller = requireUser(c);
+    const userId = pathId(c, 'userId', USER_NOT_FOUND);
+    const { page, pageSize } = pagingQuery(enrollmentPagingSchema, {
+      page: c.req.query('page') ?? undefined,
+      pageSize: c.req.query('pageSize') ?? undefined,
+    });
+    if (userId === caller.userId) {
+      const [rows] = await db.read(caller.db, (tx) => [listEnrollments(tx, userId, page, pageSize)]);
+      return c.json(rows.map(toEnrollment));
+    }
+    // An organisation's administrator: their organisation's people only (anyone else is not found).
+    // The check goes in the same round trip as the list, which row-level security keeps to them too.
+    // Another user's enrolments: admins see all, instructors those on their courses (RLS); a
+    // learner is refused outright rather than shown an empty list. The caller's role comes in the
+    // same round trip as the list.
+    const [rows, [me]] = await db.read(caller.db, (tx) => [
+      listEnrollments(tx, userId, page, pageSize),
+      tx<{ role: string; theirs: boolean | null }[]>`
+        select private.current_role()::text as role,
+               case when private.is_org_admin() then exists (
+                 select 1 from public.profiles p
+                 where p.id = ${userId}::uuid and p.organisation_id = private.administered_organisation_id()) end as theirs`,
+    ]);
+    if (me?.role === 'STUDENT') throw new ApiError(403, "You cannot view another user's enrolments.");
+    if (me?.theirs === false) throw userNotFound();
+    return c.json(rows.map(toEnrollment));
+  });
+
+  return routes;
 }

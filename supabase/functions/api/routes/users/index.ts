@@ -20,13 +20,15 @@ import {
   authAdmin, emailUsedByAnother, filterUsers, isAuthError, lockProfile, organisationServices, placementProblems, searchUsers, toUserListItem,
   updatePlacement, updateProfile,
 } from './queries.ts';
-import { enrollmentPagingSchema, listEnrollments, toEnrollment } from './enrollments.ts';
-
-const USER_NOT_FOUND = 'User not found';
-const userNotFound = () => new ApiError(404, USER_NOT_FOUND);
+import { accessRoutes } from './access.ts';
+import { userEnrollmentRoutes } from './enrollments.ts';
+import { USER_NOT_FOUND, userNotFound } from './queries.ts';
 
 export function userRoutes(config: Config, db: Db) {
   const routes = new Hono<Env>();
+  // A leaver's access and a new temporary password; a learner's enrolments.
+  routes.route('/', accessRoutes(config, db));
+  routes.route('/', userEnrollmentRoutes(db));
 
   routes.get('/', async (c) => {
     const query = validate(userListQuerySchema, firstQueryValues(c));
@@ -240,89 +242,6 @@ export function userRoutes(config: Config, db: Db) {
     });
     if (!deleted) throw userNotFound();
     return c.body(null, 204);
-  });
-
-  // ------------------------------------------------------------------ leavers
-
-  /**
-   * Deactivate (a leaver) or reactivate: private.set_user_active does it all in one transaction (the
-   * Auth ban, every session ended, the audit event); the answer is the person as the list shows them.
-   */
-  async function setActive(c: Context<Env>, active: boolean) {
-    const id = pathId(c, 'id', USER_NOT_FOUND);
-    // private.set_user_active keeps an organisation's administrator to their people (false for anyone else).
-    const user = await asPeopleAdmin(db, c, async (tx) => {
-      const [row] = await tx<{ done: boolean }[]>`select private.set_user_active(${id}::uuid, ${active}) as done`;
-      if (row?.done !== true) throw userNotFound();
-      return await readUser(tx, id);
-    }).catch((error) => {
-      const code = (error as { code?: unknown })?.code;
-      if (code === 'P0403') throw new ApiError(403, 'You cannot deactivate your own account. Ask another administrator.');
-      throw error;
-    });
-    if (!user) throw userNotFound();
-    return c.json(user);
-  }
-
-  routes.post('/:id/deactivate', (c) => setActive(c, false));
-  routes.post('/:id/reactivate', (c) => setActive(c, true));
-
-  // Issue 15: a new temporary password, to be replaced at the next sign-in. The database half first
-  // (admin check, must_change_password, the person's sessions ended, audit 'password.reset', in one
-  // transaction under the admin's identity), then the password itself through Auth admin (which also
-  // ends any session). Should Auth fail after the commit, the person is flagged and signed out but
-  // keeps the old password: nothing is opened up, and the admin can try again.
-  routes.post('/:id/reset-password', async (c) => {
-    const caller = requireUser(c);
-    const id = pathId(c, 'id', USER_NOT_FOUND);
-    await db.withCaller(caller.db, async (tx) => {
-      await tx`select private.reset_password_flag(${id}::uuid)`;
-    }).catch((error: unknown) => {
-      const code = (error as { code?: unknown })?.code;
-      if (code === 'P0409') throw new ApiError(409, 'You cannot reset your own password here. Change it from your profile page.');
-      if (code === 'P0002') throw userNotFound();
-      fromDatabase(error);
-    });
-    const temporaryPassword = generateTemporaryPassword();
-    try {
-      await authAdmin(config, 'PUT', `/${id}`, { password: temporaryPassword });
-    } catch (error) {
-      if (isAuthError(error) && error.status === 404) throw userNotFound();
-      throw isAuthError(error) ? new Error(`Auth admin password reset failed: ${error.status} ${error.message}`) : error;
-    }
-    c.header('cache-control', 'no-store');
-    return c.json({ temporaryPassword });
-  });
-
-  // ------------------------------------------------------------------ a learner's enrolments
-
-  routes.get('/:userId/enrollments', async (c) => {
-    const caller = requireUser(c);
-    const userId = pathId(c, 'userId', USER_NOT_FOUND);
-    const { page, pageSize } = pagingQuery(enrollmentPagingSchema, {
-      page: c.req.query('page') ?? undefined,
-      pageSize: c.req.query('pageSize') ?? undefined,
-    });
-    if (userId === caller.userId) {
-      const [rows] = await db.read(caller.db, (tx) => [listEnrollments(tx, userId, page, pageSize)]);
-      return c.json(rows.map(toEnrollment));
-    }
-    // An organisation's administrator: their organisation's people only (anyone else is not found).
-    // The check goes in the same round trip as the list, which row-level security keeps to them too.
-    // Another user's enrolments: admins see all, instructors those on their courses (RLS); a
-    // learner is refused outright rather than shown an empty list. The caller's role comes in the
-    // same round trip as the list.
-    const [rows, [me]] = await db.read(caller.db, (tx) => [
-      listEnrollments(tx, userId, page, pageSize),
-      tx<{ role: string; theirs: boolean | null }[]>`
-        select private.current_role()::text as role,
-               case when private.is_org_admin() then exists (
-                 select 1 from public.profiles p
-                 where p.id = ${userId}::uuid and p.organisation_id = private.administered_organisation_id()) end as theirs`,
-    ]);
-    if (me?.role === 'STUDENT') throw new ApiError(403, "You cannot view another user's enrolments.");
-    if (me?.theirs === false) throw userNotFound();
-    return c.json(rows.map(toEnrollment));
   });
 
   return routes;

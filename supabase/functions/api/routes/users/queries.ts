@@ -7,8 +7,13 @@ import type { Config } from '../../lib/config.ts';
 import { containsPattern, type Statements, type Tx } from '../../lib/db.ts';
 import { toUser } from '../../lib/users.ts';
 import { type PeopleAdmin, pgArray } from '../../lib/admin.ts';
+import { ApiError } from '../../lib/errors.ts';
 
 type UserListQuery = z.infer<typeof userListQuerySchema>;
+
+/** Someone the caller may not administer is answered as not found, as one who does not exist. */
+export const USER_NOT_FOUND = 'User not found';
+export const userNotFound = () => new ApiError(404, USER_NOT_FOUND);
 
 export interface AuthAdminError {
   status: number;

@@ -26,6 +26,6 @@ export function useResendDelivery() {
     mutationFn: (id: string) => api.post<Delivery>(`/notifications/${id}/resend`),
     // Other pages and filters are stale; the page on screen is not fetched again (the tab puts the
     // answer in its row, so the row and its focused button stay where they are).
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...adminKeys.all, 'deliveries'], refetchType: 'none' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.allDeliveries(), refetchType: 'none' }),
   });
 }

@@ -1,40 +1,14 @@
-// The Organisation tab (issue 18): GET/POST /api/organisations (national administrators) and an
-// organisation's units, GET/POST /api/organisations/:id/units and PUT …/units/:unitId (rename, move).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Organisation, OrganisationInput, Unit, UnitCreateInput, UnitUpdateInput } from '@shared/organisations.ts';
+// Organisations, units and people as the Users tab's filters and the user dialog choose them:
+// GET /api/organisations, /api/organisations/:id/units and /api/users?organisationId=… (the
+// Organisation tab itself is web/src/features/organisations).
+import { useQuery } from '@tanstack/react-query';
+import type { Unit } from '@shared/organisations.ts';
 import { api } from '@/lib/api-client';
 import { organisationsQueryOptions, unitsQueryOptions } from '@/lib/organisation-options';
 import type { UserList } from '@shared/admin.ts';
 import { adminKeys, organisationKeys } from '@/lib/query-keys';
 
 export const useOrganisations = (enabled = true) => useQuery({ ...organisationsQueryOptions(), enabled });
-
-export const useUnits = (organisationId: string) => useQuery(unitsQueryOptions(organisationId));
-
-export function useCreateOrganisation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: OrganisationInput) => api.post<Organisation>('/organisations', input),
-    onSuccess: () => organisationKeys.invalidate(queryClient),
-  });
-}
-
-export function useCreateUnit(organisationId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: UnitCreateInput) => api.post<Unit>(`/organisations/${organisationId}/units`, input),
-    onSuccess: () => organisationKeys.invalidate(queryClient),
-  });
-}
-
-export function useUpdateUnit(organisationId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, ...input }: UnitUpdateInput & { id: string }) =>
-      api.put<Unit>(`/organisations/${organisationId}/units/${id}`, input),
-    onSuccess: () => organisationKeys.invalidate(queryClient),
-  });
-}
 
 // ---- The Users tab's filters and the user dialog (issue 18: people's organisation, unit, manager).
 

@@ -11,7 +11,6 @@ import { ActivityTab } from './ActivityTab';
 import { CertificatesTab } from './CertificatesTab';
 import { CoursesTab } from './CoursesTab';
 import { DeliveryTab } from './DeliveryTab';
-import { OrganisationTab } from './OrganisationTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
 import { UsersTab } from './UsersTab';
@@ -27,8 +26,13 @@ export function visibleTabs(user: Pick<CurrentUser, 'organisation'>): readonly T
   return user.organisation ? ORGANISATION_TABS : TABS;
 }
 
-/** requiredTrainingTab: the required-training feature's tab, handed in by the route. */
-export function AdminDashboard({ user, requiredTrainingTab }: { user: CurrentUser; requiredTrainingTab: ReactNode }) {
+/** organisationTab, requiredTrainingTab: the organisations' and the required-training features' tabs,
+ * handed in by the route. */
+export function AdminDashboard({ user, organisationTab, requiredTrainingTab }: {
+  user: CurrentUser;
+  organisationTab: ReactNode;
+  requiredTrainingTab: ReactNode;
+}) {
   const [params, setParams] = useSearchParams();
   const tabs = visibleTabs(user);
   const requested = params.get('tab');
@@ -57,7 +61,7 @@ export function AdminDashboard({ user, requiredTrainingTab }: { user: CurrentUse
           <Tabs.Tab value="delivery">Delivery</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="users" pt="md"><UsersTab currentUserId={user.id} /></Tabs.Panel>
-        <Tabs.Panel value="organisation" pt="md"><OrganisationTab user={user} /></Tabs.Panel>
+        <Tabs.Panel value="organisation" pt="md">{organisationTab}</Tabs.Panel>
         <Tabs.Panel value="courses" pt="md"><CoursesTab /></Tabs.Panel>
         {shown('permissions') ? <Tabs.Panel value="permissions" pt="md"><PermissionsTab /></Tabs.Panel> : null}
         {shown('settings') ? <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel> : null}

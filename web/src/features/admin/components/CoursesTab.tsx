@@ -2,7 +2,7 @@
 // Quick Add / Quick Edit (the admin quick form, status default ACTIVE shown as Published), Full Edit,
 // Delete with confirmation (a course with learner records is archived instead), Restore for an
 // archived course.
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Badge, Button, Group, Modal, NumberInput, Pagination, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -42,14 +42,15 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
     initialValues: blank,
     validate: zod4Resolver(adminQuickCourseSchema, { errorPriority: 'first' }),
   });
-  useEffect(() => {
+  const resetForm = useEffectEvent(() => {
     if (!opened) return;
     form.setValues(course
       ? { title: course.title, description: course.description, service: course.service as ServiceCode, level: (course.level ?? 'BEGINNER') as CourseLevel, duration: course.duration, status: course.status as CourseStatus }
       : blank);
     form.clearErrors();
-    // Only when the dialog opens or shows another course: a refetch must not reset what is typed.
-  }, [opened, course?.id]);
+  });
+  // Only when the dialog opens or shows another course: a refetch must not reset what is typed.
+  useEffect(() => resetForm(), [opened, course?.id]);
 
   const submit = form.onSubmit((values) => {
     const handlers = (title: string, failure: string) => ({

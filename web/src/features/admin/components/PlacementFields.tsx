@@ -86,16 +86,16 @@ export function ManagerSelect(props: {
 }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
-  const chosen = props.value && props.valueLabel ? { value: props.value, label: props.valueLabel } : null;
   // While the field shows a chosen "Name (@username)", the search is for that username.
   const term = /\(@([^)]+)\)$/.exec(debounced)?.[1] ?? debounced;
   const people = usePeopleOf(props.organisationId, term);
   const data = useMemo(() => {
+    const chosen = props.value && props.valueLabel ? { value: props.value, label: props.valueLabel } : null;
     const found = (people.data?.items ?? [])
       .filter((p) => p.id !== props.excludeId)
       .map((p) => ({ value: p.id, label: `${p.name} (@${p.username})` }));
     return chosen && !found.some((o) => o.value === chosen.value) ? [chosen, ...found] : found;
-  }, [people.data, props.excludeId, chosen?.value, chosen?.label]);
+  }, [people.data, props.excludeId, props.value, props.valueLabel]);
   return (
     <Select
       label={props.label}

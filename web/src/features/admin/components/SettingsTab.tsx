@@ -2,7 +2,7 @@
 // form, saves nothing) and 'Save Settings'. Under "Notifications" (issue 19) the default intervals of
 // the notices; day lists are typed as "14, 3" and checked by the same schema as the API's. Under
 // "SCORM packages" (issue 20) the largest package authors may upload.
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { Button, Group, NumberInput, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
@@ -45,7 +45,7 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
     initialValues: DEFAULT_FORM,
     validate: zod4Resolver(settingsSchema, { errorPriority: 'first' }),
   });
-  useEffect(() => {
+  const resetForm = useEffectEvent(() => {
     if (!data) return;
     form.setValues({
       siteName: data.siteName,
@@ -62,8 +62,9 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
       scormMaxUploadMb: data.scormMaxUploadMb,
     });
     form.resetDirty();
-    // Only when the saved settings change on the server, not on every refetch of the same ones.
-  }, [data?.updatedAt]);
+  });
+  // Only when the saved settings change on the server, not on every refetch of the same ones.
+  useEffect(() => resetForm(), [data?.updatedAt]);
 
   const submit = form.onSubmit((values) => {
     // Validated by the resolver: parsing gives the day lists as numbers, largest first.

@@ -1,6 +1,6 @@
 // Edit User and Add New User dialogs. Both use the shared schemas; Add New User creates a real
 // account and shows its temporary password once (it is never shown or stored again).
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -49,23 +49,26 @@ export function EditUserDialog({ user, self, placing = false, national = true, o
   onClose: () => void;
 }) {
   const update = useUpdateUser();
-  const [managerLabel, setManagerLabel] = useState<string | undefined>(undefined);
+  // The chosen manager's "Name (@username)", kept for the user it was chosen for; else the saved one's.
+  const [managerChoice, setManagerChoice] = useState<{ userId?: string; label?: string }>({});
+  const managerLabel = managerChoice.userId === user?.id ? managerChoice.label : user?.managerName;
+  const setManagerLabel = (label: string | undefined) => setManagerChoice({ userId: user?.id, label });
   const form = useForm<EditValues>({
     mode: 'controlled',
     initialValues: { name: '', email: '', role: 'STUDENT', services: [], organisationId: null, unitId: null, managerId: null },
     validate: zod4Resolver(userUpdateSchema, { errorPriority: 'first' }),
   });
-  useEffect(() => {
+  const resetForm = useEffectEvent(() => {
     if (user) {
       form.setValues({
         name: user.name, email: user.email, role: user.role, services: user.services as ServiceCode[],
         organisationId: user.organisationId ?? null, unitId: user.unitId ?? null, managerId: user.managerId ?? null,
       });
-      setManagerLabel(user.managerName);
       form.clearErrors();
     }
-    // Only when another user is shown: a refetch must not reset what is typed.
-  }, [user?.id]);
+  });
+  // Only when another user is shown: a refetch must not reset what is typed.
+  useEffect(() => resetForm(), [user?.id]);
 
   const submit = form.onSubmit((values) => {
     if (!user) return;

@@ -24,8 +24,13 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
   const service = isServiceCode(serviceParam) ? serviceParam : null;
   const search = params.get('search') ?? '';
   const [draft, setDraft] = useState(search);
-
-  useEffect(() => setDraft(search), [search]);
+  // The search box follows the URL when it changes (back, forward, a link): set while rendering, as
+  // React advises for state that follows a prop, rather than in an effect after a first wrong render.
+  const [draftOf, setDraftOf] = useState(search);
+  if (draftOf !== search) {
+    setDraftOf(search);
+    setDraft(search);
+  }
 
   // The URL follows the search box after a pause in typing.
   useEffect(() => {

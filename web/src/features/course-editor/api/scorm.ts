@@ -3,14 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ScormPackage, ScormSettingsInput } from '@shared/scorm.ts';
 import { api, ApiError } from '@/lib/api-client';
-import { courseKeys } from '@/lib/query-keys';
-
-const scormKey = (moduleId: string) => ['scorm-package', moduleId] as const;
+import { courseKeys, moduleKeys } from '@/lib/query-keys';
 
 /** The package, or null when none has been uploaded yet (404). */
 export function useScormPackage(moduleId: string) {
   return useQuery({
-    queryKey: scormKey(moduleId),
+    queryKey: moduleKeys.scormPackage(moduleId),
     queryFn: async () => {
       try {
         return await api.get<ScormPackage>(`/modules/${moduleId}/scorm`);
@@ -29,7 +27,7 @@ export function useUploadScormPackage(courseId: string, moduleId: string) {
     // refuses an over-size one by its Content-Length before reading it); multipart only to 16 MB.
     mutationFn: (file: File) => api.post<ScormPackage>(`/modules/${moduleId}/scorm`, file.slice(0, file.size, 'application/zip')),
     onSuccess: async (pkg) => {
-      queryClient.setQueryData(scormKey(moduleId), pkg);
+      queryClient.setQueryData(moduleKeys.scormPackage(moduleId), pkg);
       await courseKeys.invalidateOutline(queryClient, courseId);
     },
   });
@@ -39,6 +37,6 @@ export function useSaveScormSettings(moduleId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ScormSettingsInput) => api.put<ScormPackage>(`/modules/${moduleId}/scorm/settings`, input),
-    onSuccess: (pkg) => queryClient.setQueryData(scormKey(moduleId), pkg),
+    onSuccess: (pkg) => queryClient.setQueryData(moduleKeys.scormPackage(moduleId), pkg),
   });
 }

@@ -1,6 +1,6 @@
 // Basic Information: the editor's course fields with the shared schema (spec §5 "Course editor form").
 // Instructors may choose only their own services; admins any.
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, Group, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -59,11 +59,12 @@ export function BasicInfoForm({
 
   // The saved course replaces the form's values when it changes on the server (e.g. after create).
   const courseKey = course ? `${course.id}:${course.updatedAt}` : 'new';
-  useEffect(() => {
+  const resetForm = useEffectEvent(() => {
     form.setValues(valuesOf(course, services));
     form.resetDirty();
-    // Only when the saved course changes (courseKey), not when the form object or services do.
-  }, [courseKey]);
+  });
+  // Only when the saved course changes (courseKey), not when the form object or services do.
+  useEffect(() => resetForm(), [courseKey]);
 
   const onError = (error: unknown) => {
     if (error instanceof ApiError && error.fields) form.setErrors(error.fields);

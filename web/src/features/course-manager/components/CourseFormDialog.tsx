@@ -1,6 +1,6 @@
 // The course manager's create and edit dialog: the shared courseManagerSchema (the same rules and
 // messages as the server); status offered as Published / Draft / Archived; server field errors land on the fields.
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { Button, Checkbox, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -60,15 +60,16 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
   const create = useCreateCourse();
   const update = useUpdateCourse();
 
-  // Each opening starts from the course being edited (or a blank form).
-  useEffect(() => {
+  const resetForm = useEffectEvent(() => {
     if (opened) {
       form.setValues(valuesOf(course, services));
       form.resetDirty();
       form.clearErrors();
     }
-    // Only when the dialog opens or shows another course: a refetch must not reset what is typed.
-  }, [opened, course?.id]);
+  });
+  // Each opening starts from the course being edited (or a blank form).
+  // Only when the dialog opens or shows another course: a refetch must not reset what is typed.
+  useEffect(() => resetForm(), [opened, course?.id]);
 
   // An edited course may sit in a service the instructor no longer holds: keep it selectable.
   const serviceChoices = Array.from(new Set([...services, ...(course ? [course.service] : [])])) as string[];

@@ -7,7 +7,7 @@
 // catalogue card) the keyboard focus is on the main button, not lost to the page.
 import { Alert, Button, Group, Image, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { Course, CourseModule } from '@shared/catalogue.ts';
 import type { User } from '@shared/domain.ts';
@@ -59,7 +59,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
   const location = useLocation();
   const mainButton = useRef<HTMLButtonElement>(null);
   // The main button is disabled while enrolling (the focus falls to the page): it takes it back after.
-  const [refocusMain, setRefocusMain] = useState(Boolean((location.state as { focusMain?: boolean } | null)?.focusMain));
+  const refocusMain = useRef(Boolean((location.state as { focusMain?: boolean } | null)?.focusMain));
 
   const enrollment = course.data?.enrollment ?? null;
   const wantsEnrol = params.get('enroll') === '1';
@@ -68,17 +68,19 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
   const ready = course.isSuccess && !busy;
   const pendingNotice = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (!refocusMain || !ready) return;
+    if (!refocusMain.current || !ready) return;
     // An enrolment awaiting approval disables the button: the notice saying so takes the focus.
     const target = mainButton.current && !mainButton.current.disabled ? mainButton.current : pendingNotice.current;
     if (!target) return;
     target.focus();
-    setRefocusMain(false);
+    refocusMain.current = false;
   });
 
   function doEnrol(target: Course) {
     enroll.mutate(target.id, {
-      onSettled: () => setRefocusMain(true),
+      onSettled: () => {
+        refocusMain.current = true;
+      },
       onSuccess: (created) =>
         notifySuccess(
           created.status === 'PENDING' ? 'Enrolment requested' : 'Enrolled',
@@ -91,16 +93,18 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
   }
 
   // The enrolment intent that survived sign-in: enrol once, then drop it from the URL.
-  useEffect(() => {
-    if (!wantsEnrol || !user || !course.data || autoEnrolled.current) return;
-    autoEnrolled.current = true;
+  const enrolFromLink = useEffectEvent((target: Course) => {
     setParams((current) => {
       const next = new URLSearchParams(current);
       next.delete('enroll');
       return next;
     }, { replace: true });
-    if (!course.data.enrollment) doEnrol(course.data);
-    // Not on doEnrol, a new function each render; autoEnrolled makes this run once.
+    if (!target.enrollment) doEnrol(target);
+  });
+  useEffect(() => {
+    if (!wantsEnrol || !user || !course.data || autoEnrolled.current) return;
+    autoEnrolled.current = true;
+    enrolFromLink(course.data);
   }, [wantsEnrol, user, course.data]);
 
   if (course.isPending) return <PageSpinner label="Loading course" />;
@@ -134,7 +138,9 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
         return;
       }
       step.mutate(enrollment, {
-        onSettled: () => setRefocusMain(true),
+        onSettled: () => {
+          refocusMain.current = true;
+        },
         onError: (error) => notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.')),
       });
       return;

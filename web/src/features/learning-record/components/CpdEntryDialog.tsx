@@ -1,6 +1,6 @@
 // Add or edit a CPD activity: a modal form with labelled fields, checked in the browser with the
 // shared schema (the server checks the same rules and its field messages are shown the same way).
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -35,14 +35,15 @@ export function CpdEntryDialog({ opened, entry, onClose }: CpdEntryDialogProps) 
     validate: zod4Resolver(cpdEntrySchema, { errorPriority: 'first' }),
   });
 
-  useEffect(() => {
+  const resetForm = useEffectEvent(() => {
     if (!opened) return;
     form.setValues(entry
       ? { activityDate: entry.activityDate, activity: entry.activity, hours: entry.hours, learnt: entry.learnt, reflection: entry.reflection }
       : blank());
     form.clearErrors();
-    // Only when the dialog opens or shows another entry: a refetch must not reset what is typed.
-  }, [opened, entry?.id]);
+  });
+  // Only when the dialog opens or shows another entry: a refetch must not reset what is typed.
+  useEffect(() => resetForm(), [opened, entry?.id]);
 
   const pending = create.isPending || update.isPending;
   const submit = form.onSubmit((values) => {

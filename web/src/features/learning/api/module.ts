@@ -1,6 +1,7 @@
 // GET /api/modules/:id (content, previous/next) and POST /api/modules/:id/complete (mark read).
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Enrollment, ModuleDetail } from '@shared/catalogue.ts';
+import type { ModuleDetail } from '@shared/catalogue.ts';
+import type { Enrollment } from '@shared/enrollment.ts';
 import { api } from '@/lib/api-client';
 import { invalidateLearning, moduleKeys } from '@/lib/query-keys';
 

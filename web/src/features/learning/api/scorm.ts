@@ -50,7 +50,7 @@ export interface ScormSave {
 }
 
 export const scormPlayerQueryOptions = (moduleId: string) =>
-  queryOptions({ queryKey: [...moduleKeys.detail(moduleId), 'scorm'], queryFn: () => api.get<ScormPlayerData>(`/modules/${moduleId}/scorm/player`) });
+  queryOptions({ queryKey: moduleKeys.scormPlayer(moduleId), queryFn: () => api.get<ScormPlayerData>(`/modules/${moduleId}/scorm/player`) });
 export const useScormPlayer = (moduleId: string) => useQuery(scormPlayerQueryOptions(moduleId));
 
 /** One learner's record of a SCO: latest status, best score (percent), time over all attempts. */

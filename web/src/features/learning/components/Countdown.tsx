@@ -1,7 +1,7 @@
 // The time left on a timed quiz, from the server's deadline corrected by the server-device clock
 // offset. Calls onExpire once at zero. Announced politely once a minute, not every second.
 import { Text } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
 export function formatRemaining(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -16,17 +16,18 @@ export function Countdown({ deadline, offsetMs, onExpire }: { deadline: string; 
   const [left, setLeft] = useState(remaining);
   const fired = useRef(false);
 
+  const tick = useEffectEvent(() => {
+    const value = remaining();
+    setLeft(value);
+    if (value <= 0 && !fired.current) {
+      fired.current = true;
+      onExpire();
+    }
+  });
+  // Restarted only for a new end or clock offset, not each render (onExpire is new each time).
   useEffect(() => {
-    const timer = setInterval(() => {
-      const value = remaining();
-      setLeft(value);
-      if (value <= 0 && !fired.current) {
-        fired.current = true;
-        onExpire();
-      }
-    }, 1000);
+    const timer = setInterval(() => tick(), 1000);
     return () => clearInterval(timer);
-    // Restarted only for a new end or clock offset, not each render (remaining and onExpire are new each time).
   }, [end, offsetMs]);
 
   const minutesLeft = Math.ceil(Math.max(0, left) / 60_000);

@@ -8,9 +8,10 @@
 import { Alert, Anchor, Button, Grid, Group, Image, Paper, Progress, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCircleCheck, IconClock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { CourseModule, Enrollment } from '@shared/catalogue.ts';
+import type { CourseModule } from '@shared/catalogue.ts';
+import type { Enrollment } from '@shared/enrollment.ts';
 import type { User } from '@shared/domain.ts';
 import { MarkdownContent } from '@/components/MarkdownContent';
 import { PageSpinner } from '@/components/PageSpinner';
@@ -126,15 +127,15 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   /** After a failure the pressed button is enabled again: it takes the focus back (it was disabled while saving). */
   const refocus = (button: { current: HTMLButtonElement | null }) => setTimeout(() => button.current?.focus(), 0);
   // After 'Mark as complete' the button gives way to a status line: the focus moves onto it.
-  const [focusStatus, setFocusStatus] = useState(false);
+  const focusStatus = useRef(false);
   const read = module.data?.read ?? false;
 
   useEffect(() => {
-    if (focusStatus && read) {
+    if (focusStatus.current && read) {
       statusRef.current?.focus();
-      setFocusStatus(false);
+      focusStatus.current = false;
     }
-  }, [focusStatus, read]);
+  }, [read]);
 
   // Arrived through 'Mark as complete and continue': the focus starts at this module's heading.
   const focusHeading = Boolean((location.state as ModuleNavigationState | null)?.focusHeading);
@@ -224,7 +225,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   function markComplete() {
     complete.mutate(data.id, {
       onSuccess: (enrollment) => {
-        setFocusStatus(true);
+        focusStatus.current = true;
         notifyCompleted(enrollment);
       },
       onError: (error) => {

@@ -2,7 +2,7 @@
 // Overdue and expiry notices always send email (the switches are on and disabled, with the reason);
 // every notice shows under the bell whatever is chosen here. Language: en-GB for now.
 import { Alert, Button, Group, Stack, Switch, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   MANDATORY_NOTIFICATION_KINDS,
   NOTIFICATION_KIND_LABELS,
@@ -16,11 +16,10 @@ import { useNotificationPreferences, useSaveNotificationPreferences } from '../a
 export function NotificationPreferencesForm({ userId }: { userId: string }) {
   const { data, isPending, isError } = useNotificationPreferences(userId);
   const save = useSaveNotificationPreferences(userId);
-  const [email, setEmail] = useState<Record<NotificationKind, boolean> | null>(null);
+  // The switches as changed here; until then, as saved.
+  const [edited, setEdited] = useState<Record<NotificationKind, boolean> | null>(null);
+  const email = edited ?? data?.email ?? null;
   const [errors, setErrors] = useState<Record<string, string>>({});
-  useEffect(() => {
-    if (data) setEmail(data.email);
-  }, [data]);
 
   if (isError) return <Alert color="red" title="Could not load your notification preferences">Please try again later.</Alert>;
   if (isPending || !email) return <Text size="sm">Loading your notification preferences…</Text>;
@@ -60,7 +59,7 @@ export function NotificationPreferencesForm({ userId }: { userId: string }) {
               error={errors[`email.${kind}`]}
               onChange={(event) => {
                 const checked = event.currentTarget.checked;
-                setEmail((current) => (current ? { ...current, [kind]: checked } : current));
+                setEdited({ ...email, [kind]: checked });
               }}
             />
           );

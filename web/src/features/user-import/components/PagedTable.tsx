@@ -1,12 +1,14 @@
 // Pages a long list for the preview and result tables (a 10,000-row file stays quick to render).
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Group, Pagination, Text } from '@mantine/core';
 
 export const ROWS_PER_PAGE = 50;
 
 export function usePage<T>(items: readonly T[], resetKey: unknown) {
-  const [page, setPage] = useState(1);
-  useEffect(() => setPage(1), [resetKey]);
+  // The page chosen for this resetKey; another key (a new file, another filter) starts at page 1.
+  const [chosen, setChosen] = useState<{ page: number; resetKey: unknown }>({ page: 1, resetKey });
+  const page = Object.is(chosen.resetKey, resetKey) ? chosen.page : 1;
+  const setPage = (next: number) => setChosen({ page: next, resetKey });
   const pages = Math.max(1, Math.ceil(items.length / ROWS_PER_PAGE));
   const current = Math.min(page, pages);
   return {

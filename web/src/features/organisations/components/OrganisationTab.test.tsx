@@ -1,15 +1,15 @@
-// The Organisation tab (issue 18) rendered with answers of the API already in the cache: the national
+// The Organisation tab rendered with answers of the API already in the cache: the national
 // administrator's list and the unit tree as nested, labelled lists with each unit's people; the
-// organisation administrator's own tree directly; the tabs each kind of administrator sees. The
-// writes against the real API are in e2e/organisations.test.ts.
+// organisation administrator's own tree directly. The tabs each kind of administrator sees are in
+// web/src/app/routes/admin.test.tsx; the writes against the real API in e2e/organisations.test.ts.
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { CurrentUser } from '@shared/domain.ts';
 import type { Organisation, Unit } from '@shared/organisations.ts';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { organisationKeys } from '@/lib/query-keys';
-import { AdminDashboard } from './AdminDashboard';
-import { buildTree, OrganisationTab } from './OrganisationTab';
+import { buildTree } from '../lib/unit-tree';
+import { OrganisationTab } from './OrganisationTab';
 
 const POLICE = 'a0000000-0000-4000-a000-000000000001';
 const TRUST = 'a0000000-0000-4000-a000-000000000002';
@@ -125,34 +125,5 @@ describe('OrganisationTab', () => {
     await user.type(dialog.getByLabelText('Name'), 'Red\u202eWatch');
     await user.click(dialog.getByRole('button', { name: 'Add unit' }));
     expect(await dialog.findByText('Name may not contain invisible or control characters')).toBeInTheDocument();
-  });
-});
-
-describe('AdminDashboard tabs', () => {
-  const tabs = () => screen.getAllByRole('tab').map((t) => t.textContent);
-
-  it('a national administrator sees every tab, Organisations among them', () => {
-    renderWithProviders(<AdminDashboard user={national} requiredTrainingTab={null} />, {
-      user: national, route: '/admin?tab=organisation', queryData: seeded,
-    });
-    expect(tabs()).toEqual(['Users', 'Organisations', 'Courses', 'Permissions', 'Settings', 'Activity', 'Required training', 'Certificates', 'Delivery']);
-    expect(screen.getByRole('tab', { name: 'Organisations' })).toHaveAttribute('aria-selected', 'true');
-  });
-
-  it('an organisation administrator sees only the tabs they can use, and no national one even by URL', () => {
-    renderWithProviders(<AdminDashboard user={orgAdmin} requiredTrainingTab={null} />, {
-      user: orgAdmin, route: '/admin?tab=organisation', queryData: seeded,
-    });
-    expect(tabs()).toEqual(['Users', 'Organisation', 'Courses', 'Required training', 'Delivery']);
-    expect(screen.getByText(/of Northshire Police\.$/)).toBeInTheDocument();
-    expect(screen.getByRole('list', { name: 'Units of Northshire Police' })).toBeInTheDocument();
-  });
-
-  it('sends an organisation administrator asking for a national tab to Users', () => {
-    renderWithProviders(<AdminDashboard user={orgAdmin} requiredTrainingTab={null} />, {
-      user: orgAdmin, route: '/admin?tab=settings', queryData: seeded,
-    });
-    expect(screen.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.queryByRole('tab', { name: 'Settings' })).toBeNull();
   });
 });

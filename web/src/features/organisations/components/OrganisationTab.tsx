@@ -1,0 +1,125 @@
+// Organisation tab of the Admin Dashboard. A national administrator sees every organisation (name,
+// code, service, people), adds one, and opens one to see its units; an organisation's administrator
+// sees their own organisation's units directly (UnitTree). After each action the focus goes to the
+// thing acted on (or back where it came from when a dialog is cancelled).
+import { useState } from 'react';
+import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router';
+import { IconPlus } from '@tabler/icons-react';
+import type { CurrentUser } from '@shared/domain.ts';
+import { ServiceBadge } from '@/components/ServiceBadge';
+import { errorDescription } from '@/lib/api-client';
+import { useOrganisations } from '../api/organisations';
+import { useFocusRequest } from '../hooks/use-focus-request';
+import { AddOrganisationDialog } from './AddOrganisationDialog';
+import { UnitTree } from './UnitTree';
+
+export function OrganisationTab({ user }: { user: CurrentUser }) {
+  if (user.organisation) return <UnitTree organisation={user.organisation} />;
+  return <NationalOrganisations />;
+}
+
+/** National administrators: the organisations. */
+function NationalOrganisations() {
+  const { data, isPending, isError, error } = useOrganisations();
+  // The organisation opened is in the URL (?organisation=), so a reload keeps it and Back returns
+  // to the list.
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('organisation');
+  const setSelectedId = (id: string | null) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (id) next.set('organisation', id);
+      else next.delete('organisation');
+      return next;
+    });
+  const [adding, setAdding] = useState(false);
+  const focus = useFocusRequest();
+  const selected = data?.find((o) => o.id === selectedId) ?? null;
+
+  if (selected) {
+    return (
+      <Stack>
+        <Group>
+          <Button
+            variant="default"
+            size="sm"
+            onClick={() => {
+              setSelectedId(null);
+              focus(`organisation-open-${selected.id}`);
+            }}
+          >
+            All organisations
+          </Button>
+        </Group>
+        <UnitTree organisation={selected} focusHeading />
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2} size="h3" id="organisations-heading" tabIndex={-1}>Organisations</Title>
+          <Text c="dimmed" size="sm">Each organisation sees only its own people. Open one to manage its units.</Text>
+        </div>
+        <Button data-focus-id="organisation-add" leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
+          Add organisation
+        </Button>
+      </Group>
+      {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load organisations')}</Text> : null}
+      {isPending ? <Text>Loading organisations…</Text> : null}
+      {data && data.length === 0 ? (
+        <Stack gap={4} py="xl" ta="center">
+          <Text fw={600}>No organisations yet</Text>
+          <Text c="dimmed">Add the first police force, trust or service that uses the platform.</Text>
+        </Stack>
+      ) : null}
+      {data && data.length > 0 ? (
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped highlightOnHover aria-labelledby="organisations-heading">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Code</Table.Th>
+                <Table.Th>Service</Table.Th>
+                <Table.Th ta="right">People</Table.Th>
+                <Table.Th><Text span size="sm" fw={700}>Units</Text></Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.map((o) => (
+                <Table.Tr key={o.id} data-organisation-code={o.code}>
+                  <Table.Td><Text fw={500}>{o.name}</Text></Table.Td>
+                  <Table.Td><Text span ff="monospace">{o.code}</Text></Table.Td>
+                  <Table.Td><ServiceBadge code={o.service} /></Table.Td>
+                  <Table.Td ta="right">{o.people}</Table.Td>
+                  <Table.Td>
+                    <Button
+                      data-focus-id={`organisation-open-${o.id}`}
+                      size="xs"
+                      variant="default"
+                      aria-label={`View units of ${o.name}`}
+                      onClick={() => setSelectedId(o.id)}
+                    >
+                      View units
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : null}
+      <AddOrganisationDialog
+        opened={adding}
+        onClose={(created) => {
+          setAdding(false);
+          if (created) setSelectedId(created.id);
+          else focus('organisation-add');
+        }}
+      />
+    </Stack>
+  );
+}
