@@ -6,7 +6,7 @@ import type { Unit } from '@shared/organisations.ts';
 import { api } from '@/lib/api-client';
 import { organisationsQueryOptions, unitsQueryOptions } from '@/lib/organisation-options';
 import type { UserList } from '@shared/admin.ts';
-import { adminKeys, organisationKeys } from '@/lib/query-keys';
+import { adminKeys } from '@/lib/query-keys';
 
 export const useOrganisations = (enabled = true) => useQuery({ ...organisationsQueryOptions(), enabled });
 
