@@ -89,7 +89,8 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
       </Group>
 
       {query.isPending ? (
-        <Group justify="center" py="xl" role="status">
+        // A screen's height, so the footer does not move when the cards arrive.
+        <Group justify="center" align="flex-start" py="xl" mih="100vh" role="status">
           <Loader aria-label="Loading courses" />
         </Group>
       ) : query.isError ? (
