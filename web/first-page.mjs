@@ -76,9 +76,11 @@ export function firstPagePreload(firstPages) {
     script.crossOrigin = '';
     document.head.appendChild(script);
   }
-  // After the first frame (a timer queued from requestAnimationFrame runs once it has painted); at
-  // once in a tab in the background, which paints no frames.
-  if (document.visibilityState === 'hidden' || !window.requestAnimationFrame) start();
+  // After the first frame (a timer queued from requestAnimationFrame runs once it has painted) when
+  // the HTML is the page asked for. At once when it is not (theme-init.js has hidden another page's
+  // content: only the app can show this one), and in a tab in the background, which paints no frames.
+  var other = document.documentElement.hasAttribute('data-other-page');
+  if (other || document.visibilityState === 'hidden' || !window.requestAnimationFrame) start();
   else window.requestAnimationFrame(function () { setTimeout(start, 0); });
 })();
 `;
