@@ -101,12 +101,6 @@ export default defineConfig([
   // React's rules of hooks, and the rules of its compiler that catch effects and renders that misbehave.
   { files: ['web/src/**/*.{ts,tsx}'], extends: [reactHooks.configs.flat.recommended] },
   {
-    // The SCORM player's focus after a package closes still sets state in an effect; it moves to a
-    // ref (as ModuleViewer's status focus does) with the player's current rework, then this goes.
-    files: ['web/src/features/learning/components/ScormPlayer.tsx'],
-    rules: { 'react-hooks/set-state-in-effect': 'off' },
-  },
-  {
     files: ['web/public/**/*.js', 'web/theme-init.js', 'web/scorm-player/*.js'],
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } },
   },

@@ -335,7 +335,8 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
   // The statuses the saves answered while the package runs, ahead of the player's next fetch.
   const [live, setLive] = useState<Record<string, string>>({});
   const startButton = useRef<HTMLButtonElement>(null);
-  const [focusStart, setFocusStart] = useState(false);
+  // Set when the package closes: the effect after that render moves the focus to the start button.
+  const focusStart = useRef(false);
   const onScoStatus = useCallback((scoId: string, next: string) => {
     setLive((current) => {
       // Opening a SCO says 'in progress' only when it had no status yet.
@@ -344,16 +345,16 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
     });
   }, []);
   const onClosed = useCallback(() => {
+    focusStart.current = true;
     setPlaying(null);
-    setFocusStart(true);
   }, []);
 
   useEffect(() => {
-    if (focusStart && !playing) {
+    if (focusStart.current && !playing) {
+      focusStart.current = false;
       startButton.current?.focus();
-      setFocusStart(false);
     }
-  }, [focusStart, playing]);
+  }, [playing]);
 
   if (player.isPending) return <Text size="sm">Loading the package…</Text>;
   if (player.isError) return <Text c="red.9">{`The package could not be loaded: ${errorDescription(player.error, 'please try again')}.`}</Text>;
