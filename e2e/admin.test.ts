@@ -199,7 +199,7 @@ describe('admin dashboard end to end', () => {
     await page.getByRole('button', { name: 'Edit Student permissions' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Student Permissions' });
     await dialog.waitFor();
-    // It says what saving does, with the number of students (issue 15), and the matrix has a legend.
+    // It says what saving does, with the number of students, and the matrix has a legend.
     const students = (await call('GET', '/roles', adminToken)).json.find((r: { role: string }) => r.role === 'STUDENT').users;
     await expect(dialog.getByTestId('replacement-warning').textContent()).resolves.toBe(`This replaces the services of all ${students} students.`);
     await expect(page.getByRole('list', { name: 'Legend' }).getByRole('listitem').count()).resolves.toBe(3);

@@ -45,7 +45,7 @@ export async function uiLogin(page: Page, username: string, password = 'password
 
 /**
  * Signs in through /auth with a temporary password (added or imported by an admin): the app sends the
- * person to /choose-password first (issue 15), where they choose their own. Returns the new password.
+ * person to /choose-password first, where they choose their own. Returns the new password.
  */
 export async function uiLoginWithTemporaryPassword(page: Page, username: string, temporaryPassword: string): Promise<string> {
   const newPassword = `Own-${Date.now().toString(36)}-pass`;
@@ -62,7 +62,7 @@ export async function uiLoginWithTemporaryPassword(page: Page, username: string,
   return newPassword;
 }
 
-/** A person given a temporary password chooses their own (issue 15: nothing else works until then). */
+/** A person given a temporary password chooses their own (nothing else works until then). */
 export async function apiChooseNewPassword(token: string, temporaryPassword: string, newPassword = `Own-${Date.now().toString(36)}-pass`): Promise<string> {
   const answer = await apiCall('PUT', '/profile/password', token, { currentPassword: temporaryPassword, newPassword, confirmPassword: newPassword });
   if (answer.status !== 204 && answer.status !== 200) throw new Error(`password change: ${answer.status} ${answer.text}`);

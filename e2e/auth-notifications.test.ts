@@ -1,4 +1,4 @@
-// Issue 15: a newer outcome of the same action replaces the older one (no "Failed to change password"
+// A newer outcome of the same action replaces the older one (no "Failed to change password"
 // after a change that worked, no "Login failed" on the Register tab, no "Registration failed" after
 // a registration that worked), and a failed sign-in is told inside the form, beside the fields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -97,7 +97,7 @@ export async function expectAccessible(page: Page) {
 
 /**
  * The computed contrast of the text of every visible button, link, badge and tab against what is
- * really behind it (issue 15): axe marks text on some backgrounds only as "needs review", and so
+ * really behind it: axe marks text on some backgrounds only as "needs review", and so
  * passed Delete buttons and badges whose text was the colour of their background. Semi-transparent
  * backgrounds are composited up the tree; text over an image or gradient is skipped, and so is a
  * disabled control (WCAG exempts inactive components). Fails below 4.5:1, or 3:1 for large text

@@ -1,4 +1,4 @@
-// Issue 15: after an admin corrects a learner's name, the admin reissues the certificate from the
+// After an admin corrects a learner's name, the admin reissues the certificate from the
 // Certificates tab (a confirm dialog); it keeps its verification code and now names the learner
 // as corrected, on the admin's list and on the public verification page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Certificate validity in a real browser (issue 8): a course valid for 12 months, a new learner who
+// Certificate validity in a real browser: a course valid for 12 months, a new learner who
 // completed it sees 'Valid until' a year ahead; with the certificate's dates written straight into
 // the database (nothing in the product changes them) it shows 'Expiring soon', then 'Expired', the
 // public verification page says so, and the learner starts recertification at 0 %; an admin finds the

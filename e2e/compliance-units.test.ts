@@ -1,4 +1,4 @@
-// Compliance by unit in a real browser (issue 18): an organisation's administrator makes a course
+// Compliance by unit in a real browser: an organisation's administrator makes a course
 // required for one station of their organisation in the Required training tab (the Unit select;
 // their organisation fixed); the people of that station and of its watch are enrolled, the other
 // station's are not; on the Compliance page the administrator sees the breakdown by unit with the

@@ -1,4 +1,4 @@
-// The web app as delivered (issue 15): a visitor's page load makes no request that fails (the app
+// The web app as delivered: a visitor's page load makes no request that fails (the app
 // asks for the user only when it holds a session), /robots.txt is a real robots file, and a
 // learner finds their Dashboard in the navigation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

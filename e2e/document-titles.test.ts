@@ -1,4 +1,4 @@
-// Every page names itself (issue 15.3): the tab reads "<page> · <site name>" with the site name
+// Every page names itself: the tab reads "<page> · <site name>" with the site name
 // from the site settings, each page has its own meta description, and after a client-side
 // navigation focus lands on the new page's h1 (not on the first load, and not on a query change).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

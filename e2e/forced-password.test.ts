@@ -1,4 +1,4 @@
-// Issue 15: a person an admin adds gets a temporary password; at their first sign-in they must
+// A person an admin adds gets a temporary password; at their first sign-in they must
 // choose a new one ("Choose a new password") before any other page, then reach the dashboard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';

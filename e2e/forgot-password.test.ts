@@ -1,4 +1,4 @@
-// Issue 19: "Forgot password?" end to end. From the sign-in screen, a person an administrator added
+// "Forgot password?" end to end. From the sign-in screen, a person an administrator added
 // (still holding a temporary password) asks for a link; the email is read in the mail catcher; the
 // link signs them in on /auth/reset, where they choose a new password and land on their dashboard.
 // The new password signs in, the temporary one no longer does, the link works once, and an unknown

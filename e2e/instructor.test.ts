@@ -85,7 +85,7 @@ describe('instructor dashboard and course manager end to end', () => {
     const dialog = page.getByRole('dialog', { name: 'Create Course' });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Create Course' }).click();
-    // The shared course form rules (issue 15): empty fields are required, as in every course form.
+    // The shared course form rules: empty fields are required, as in every course form.
     await dialog.getByText('Title is required').waitFor();
     await dialog.getByText('Description is required').waitFor();
     await expectAccessible(page);

@@ -118,7 +118,7 @@ describe('learner journey end to end', () => {
     await page.getByRole('button', { name: 'Submit answers' }).click();
     await page.getByText('Quiz not passed').waitFor();
     await page.getByText('You scored 1 of 3 (33%). The pass mark is 70%.').waitFor();
-    // Quiz integrity (issue 15): by default the correct answers come only with a pass.
+    // Quiz integrity: by default the correct answers come only with a pass.
     await page.getByText('The correct answers are shown once you pass this quiz.').waitFor();
     await expect(page.getByText('Correct answer: Co-locate').count()).resolves.toBe(0);
     await expectAccessible(page);

@@ -1,4 +1,4 @@
-// A line manager's "My team" in a real browser against the real platform (issue 18): a manager
+// A line manager's "My team" in a real browser against the real platform: a manager
 // finds My team in the sidebar, sees their direct and indirect reports by unit with the overdue
 // training of one of them, filters to the overdue, exports the CSV, and opens the person's record;
 // a learner of another organisation is nowhere; a person without reports has no My team link and an

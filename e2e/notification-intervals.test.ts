@@ -1,4 +1,4 @@
-// Notification intervals in a real browser (issue 19): the administrator sets the default intervals
+// Notification intervals in a real browser: the administrator sets the default intervals
 // under "Notifications" in the Settings tab (field messages on bad input, saved largest first), and a
 // required-training rule's own reminder days and escalation in its edit dialog. axe and the contrast
 // check on both, at desktop and phone widths. Every setting changed here is restored.

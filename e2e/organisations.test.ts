@@ -1,4 +1,4 @@
-// The Organisations tab (issue 18) in a real browser against the real platform, at 1366 px and at a
+// The Organisations tab in a real browser against the real platform, at 1366 px and at a
 // phone's 390 px: the national administrator creates an organisation (a code already in use is
 // refused under its field), adds three levels of units, renames one and moves it (the focus stays on
 // it; a clashing name is refused with the server's message), with axe and the contrast check on each

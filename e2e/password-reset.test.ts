@@ -1,4 +1,4 @@
-// Issue 15: an admin resets a person's password from the Users tab ("Reset password", "Are you
+// An admin resets a person's password from the Users tab ("Reset password", "Are you
 // sure?", then the temporary password shown once with a copy button); the person's old password
 // stops working, and signing in with the temporary one leads to "Choose a new password".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

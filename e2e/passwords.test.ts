@@ -56,7 +56,7 @@ describe('common passwords are refused in the forms', () => {
     const created = await apiCall('POST', '/users', admin.token, { username: `pwc_${s}`, email: `pwc.${s}@example.uk`, name: 'Pat Change' });
     expect(created.status, created.text).toBe(201);
     const password = created.json.temporaryPassword as string;
-    // A temporary password: the person is sent to "Choose a new password" (issue 15), same fields.
+    // A temporary password: the person is sent to "Choose a new password", same fields.
     await page.goto(`${baseUrl}/auth`);
     await page.getByLabel('Username').fill(`pwc_${s}`);
     await page.getByLabel('Password', { exact: true }).fill(password);

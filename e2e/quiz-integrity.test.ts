@@ -1,4 +1,4 @@
-// Quiz integrity (issue 15) in a real browser: the author sets a maximum of 2 attempts and "never"
+// Quiz integrity in a real browser: the author sets a maximum of 2 attempts and "never"
 // show the correct answers in the quiz dialog; a learner who fails sees "1 attempt remaining" and no
 // correct answer or explanation, focus follows Start quiz and Submit (never lost to <body>), and
 // after the second attempt the panel says no attempt is left and offers no retry. A quiz with a wait

@@ -1,4 +1,4 @@
-// Packages as authoring tools really export them, played to the end in Chromium (issue 27): a
+// Packages as authoring tools really export them, played to the end in Chromium: a
 // SCORM 2004 3rd edition package whose manifest declares objectives, a passing score (imsss
 // minNormalizedMeasure 0.8) and a completion threshold, which finds its objectives by id, records
 // interactions of every response type, asks to resume with confirm() and tells its score with

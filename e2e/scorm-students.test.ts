@@ -1,4 +1,4 @@
-// The instructor's Students tab shows a learner's SCORM status and score (issue 20): a course with a
+// The instructor's Students tab shows a learner's SCORM status and score: a course with a
 // SCORM module (the package row as the upload writes it), a learner who reported passed with 88
 // through the run-time API, and the row that says so. axe and the contrast check at 1366 and 390 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

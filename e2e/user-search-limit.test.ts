@@ -1,4 +1,4 @@
-// The admin user search keeps at most 100 matches (issue 6). With 101 people whose names share a
+// The admin user search keeps at most 100 matches. With 101 people whose names share a
 // term, the Users tab lists 100 of them, says that more match and how to narrow the search, and a
 // longer term finds the one person. Accessible (axe), with a screenshot. The people are imported
 // through the API and deleted afterwards (the platform is shared with the other browser tests).

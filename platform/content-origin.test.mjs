@@ -1,4 +1,4 @@
-// The SCORM content origin (issue 20): a second port serving only the public objects of the
+// The SCORM content origin: a second port serving only the public objects of the
 // scorm-content bucket, read-only, with the content CSP, and the launcher page's files. Real
 // Storage on a scratch database behind it; objects are uploaded through the gateway with the
 // service role, as the package upload does.

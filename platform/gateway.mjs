@@ -459,7 +459,7 @@ function sendJson(res, status, body, headers = CORS_HEADERS) {
 }
 
 /**
- * The SCORM content origin (issue 20): a second port that serves only the public objects of the
+ * The SCORM content origin: a second port that serves only the public objects of the
  * `scorm-content` bucket, read-only, at the same paths as Storage's public URLs (so a Storage URL
  * becomes a content URL by changing its origin), plus the player's launcher page under `_player/`.
  * The content is untrusted: it gets a different origin from the app (it cannot read the app's

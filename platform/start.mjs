@@ -18,7 +18,7 @@ import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/** The SCORM player's launcher page and its scripts, served as `_player/<name>` on the content origin (issue 20). */
+/** The SCORM player's launcher page and its scripts, served as `_player/<name>` on the content origin. */
 export const SCORM_PLAYER_FILES = {
   'launcher.html': path.join(repoRoot, 'web', 'scorm-player', 'launcher.html'),
   'launcher.js': path.join(repoRoot, 'web', 'scorm-player', 'launcher.js'),
@@ -131,7 +131,7 @@ export async function startPlatform(options = {}) {
     });
     stops.push(gateway.stop);
 
-    // Notifications (issue 19): the schedule pg_cron runs on hosted Supabase.
+    // Notifications: the schedule pg_cron runs on hosted Supabase.
     const deliverUrl = `${publicUrl}/functions/v1/api/notifications/deliver`;
     const notifications = startNotificationScheduler({
       sql,

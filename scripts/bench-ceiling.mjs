@@ -1,4 +1,4 @@
-// The ceilings of `npm run bench` (issue 6), run by Deno exactly as the api function is run:
+// The ceilings of `npm run bench`, run by Deno exactly as the api function is run:
 //   GET /bytes   the catalogue's first page, the same bytes the function answers, without a database
 //   GET /sql     the catalogue page's SQL (one statement) straight through postgres.js
 //   GET /sql-tx  the same statement inside a transaction with SET LOCAL ROLE anon and the JWT claims

@@ -1,4 +1,4 @@
-// Delivery's throughput (issue 19: at least 50 emails a second to the local catcher): queues N
+// Delivery's throughput (at least 50 emails a second to the local catcher): queues N
 // notification emails, calls the function's deliver endpoint with the service role key as the
 // schedule does, until every one of them is sent, and counts them arriving in the mail catcher.
 // The figure is N over the time from the first call to the last message in the catcher.

@@ -1,4 +1,4 @@
-// `npm run bench:lighthouse` (issue 15.4): Lighthouse, mobile defaults (a mid-range phone on slow
+// `npm run bench:lighthouse`: Lighthouse, mobile defaults (a mid-range phone on slow
 // 4G, simulated), against Debian's Chromium on /, a course page and /auth, three runs each; prints
 // the median of each category and PASS/FAIL against the budgets:
 //   Performance >= 90, Accessibility 100, Best Practices 100, SEO >= 95.

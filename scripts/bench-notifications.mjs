@@ -1,4 +1,4 @@
-// The notification decision at scale (issue 19: at 100,000 people one run decides every due notice
+// The notification decision at scale (at 100,000 people one run decides every due notice
 // in under 10 seconds). measureDecide runs private.decide_notifications once inside a transaction
 // that is rolled back, so the database is left as it was, and answers how long it took and how many
 // notices it wrote. On a database where the scheduler has not run yet that is the first run, which

@@ -1,4 +1,4 @@
-// SCORM upload's budget (issue 20: a 50 MB package with 2,000 files is checked and unpacked in under
+// SCORM upload's budget (a 50 MB package with 2,000 files is checked and unpacked in under
 // 30 seconds with memory bounded): builds such a package (incompressible files, so the zip is 50 MB),
 // uploads it as the seeded instructor to a new SCORM module through the gateway, as the course
 // editor does, and samples the resident memory of the function's Deno process while it works.

@@ -1,6 +1,6 @@
 // Benchmark: how long `npm start` takes to be ready on a new data directory (database created,
 // migrated and seeded, web app built) and on a restart, and that Ctrl-C leaves no process behind.
-// Budgets (issue 2): first start under 60 s after installation, restart under 15 s.
+// Budgets: first start under 60 s after installation, restart under 15 s.
 //   node scripts/bench-start.mjs
 import fs from 'node:fs';
 import os from 'node:os';

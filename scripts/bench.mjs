@@ -1,4 +1,4 @@
-// `npm run bench` (issue 6): the platform under load, measured against the machine's own ceilings.
+// `npm run bench`: the platform under load, measured against the machine's own ceilings.
 //
 // For each database (the scaled one and one holding only the demo seed, side by side, each figure
 // taken on one and then the other) it starts the platform as a child process (node platform/start.mjs: gateway, Auth, the api function in Deno) and drives it
@@ -79,7 +79,7 @@ export const BUDGETS = {
   growth: 0.15, // scaled vs seed throughput
   rssBytes: 500 * 1024 * 1024,
   singleRequestMs: 500, // the national compliance summary, median of single requests on a quiet machine
-  decideSeconds: 10, // one run of private.decide_notifications at 100,000 people (issue 19)
+  decideSeconds: 10, // one run of private.decide_notifications at 100,000 people
 };
 /** Single requests timed one after another (after one warm-up) for the single-request budgets. */
 const SINGLE_REQUESTS = 5;
@@ -907,7 +907,7 @@ async function measurePhases(phases, ceilings) {
     s.phase.checks = await concurrencyChecks(s.platform, s.sql, s.checkLearner, s.checkCourse, s.fixtures.instructorId);
     for (const c of s.phase.checks) log(`  ${tag(s)} ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
   }
-  // SCORM (issue 20), on the scaled database: a 50 MB package of 2,000 files checked and unpacked,
+  // SCORM, on the scaled database: a 50 MB package of 2,000 files checked and unpacked,
   // and the run-time's saves at 8 connections (judged against the same run's module completion, so
   // measured as it was, after the writes: before the notifications' decision, whose rolled-back
   // backlog of about 190,000 rows leaves the database vacuuming for a while).
@@ -922,7 +922,7 @@ async function measurePhases(phases, ceilings) {
     s.phase.scorm = { upload, saves };
     log(`  ${tag(s)} SCORM saves at 8: ${saves.rps} req/s, p95 ${saves.p95} ms (${saves.ok} of ${saves.requests} 2xx)`);
   }
-  // Notifications (issue 19), on the scaled database: one decision over everyone (rolled back, so the
+  // Notifications, on the scaled database: one decision over everyone (rolled back, so the
   // database is left as it was; the first run on a database never decided writes the whole backlog,
   // the worst case, then a second run finds everything written), and delivery to the mail catcher.
   if (selected('notifications')) {

@@ -1,4 +1,4 @@
-// `npm run bench:web` (issue 6): the web app measured in Debian's Chromium on the scaled database.
+// `npm run bench:web`: the web app measured in Debian's Chromium on the scaled database.
 //   - the JavaScript and CSS / loads, gzipped (level 9, what a compressing server or CDN sends) and raw
 //   - time to the first course card and Largest Contentful Paint for / and for a course page
 // Budgets: at most 200 KB of gzipped JavaScript for /; first card and LCP under 1 s.

@@ -1,5 +1,5 @@
-// `npm run seed:scale`: a national-size data set for the benchmark and the query-plan proofs (issue 6):
-// 40 organisations with 2,000 units and 100,000 people, each with a line manager (issue 18).
+// `npm run seed:scale`: a national-size data set for the benchmark and the query-plan proofs:
+// 40 organisations with 2,000 units and 100,000 people, each with a line manager.
 //
 //   npm run seed:scale                         full preset into database esl_scale on the machine's
 //                                              Postgres (postgres://postgres@127.0.0.1:5432), recreated

@@ -120,7 +120,7 @@ async function soak({ platform, monitor, pglite, dbPort, seconds, connections, w
     if (created.status !== 201) throw new Error(`soak: could not create a learner: ${created.status} ${JSON.stringify(created.body)}`);
     const login = await call('login', 'POST', '/login', { body: { username: `soak_${id}`, password: created.body.temporaryPassword } });
     if (login.status !== 200) throw new Error(`soak: the learner could not sign in: ${login.status} ${JSON.stringify(login.body)}`);
-    // A temporary password must be replaced before anything else (issue 15), as the learner would at first sign-in.
+    // A temporary password must be replaced before anything else, as the learner would at first sign-in.
     const chosen = `Soak-learner-${id}-pass`;
     const changed = await call('choose password', 'PUT', '/profile/password', {
       token: login.body.session.access_token,
@@ -173,7 +173,7 @@ async function soak({ platform, monitor, pglite, dbPort, seconds, connections, w
         const guess = Object.fromEntries(quiz.body.questions.map((q) => [q.id, [0]]));
         const first = await call('attempt', 'POST', `/quizzes/${quiz.body.id}/attempts`, { token, body: { answers: guess } }, [201]);
         if (first.status === 201 && !first.body.passed) {
-          // A failed attempt shows no answers by default (issue 15), so the learner "studies": the
+          // A failed attempt shows no answers by default, so the learner "studies": the
           // answer key comes once per quiz from the admin's authoring view.
           const right = await answerKey(module.id);
           await call('quiz', 'GET', `/modules/${module.id}/quiz`, { token });

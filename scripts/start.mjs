@@ -2,7 +2,7 @@
 import { ensureDependencies } from './ensure-deps.mjs';
 
 ensureDependencies();
-// The demo organisations (issue 18) with the demo accounts orgadmin and manager, on a new database.
+// The demo organisations with the demo accounts orgadmin and manager, on a new database.
 process.env.DEMO_ORGANISATIONS ??= '1';
 const { main } = await import('../platform/start.mjs');
 await main();

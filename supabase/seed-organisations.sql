@@ -1,9 +1,9 @@
--- Local demo data for organisations (issue 18), applied after seed.sql on a new database by
+-- Local demo data for organisations, applied after seed.sql on a new database by
 -- `npm start` (platform/db.mjs seedOrganisations, when DEMO_ORGANISATIONS=1, which scripts/start.mjs
 -- sets). Not part of config.toml's seed: the database, function and browser tests build on seed.sql
 -- alone and count its people, so they meet the same single-organisation world as before; the
 -- organisation tests make their own organisations.
--- Organisations (issue 18): a police force and an ambulance trust, each with a three-level unit
+-- Organisations: a police force and an ambulance trust, each with a three-level unit
 -- tree; an organisation administrator (orgadmin) and a line manager (manager) of the police force
 -- with their reports; a paramedic of the trust whom neither sees. All with the password password123.
 -- admin, instructor and student belong to no organisation: admin is the national administrator.

@@ -1,4 +1,4 @@
-// The national-size data set (issue 6), generated inside the database in a few big statements
+// The national-size data set, generated inside the database in a few big statements
 // (generate_series, INSERT ... SELECT): the SQL is in the numbered files next to this one. Used by
 // `npm run seed:scale` (scripts/seed-scale.mjs) and by the query-plan test on its own database.
 //

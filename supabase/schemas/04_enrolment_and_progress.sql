@@ -615,7 +615,7 @@ grant execute on function private.enrolled_courses(uuid) to authenticated, servi
 -- count), what is left and when the next attempt may start. It reads only the caller's own attempts
 -- and enrolment, and a quiz of a course the caller can see (private.can_view_course, the rule of
 -- the policies that would otherwise hide it; a service_role caller, which bypasses them, sees all).
--- plpgsql and security definer, so that its plan is made once per connection (issue 17): a SQL
+-- plpgsql and security definer, so that its plan is made once per connection: a SQL
 -- function with a SET clause is never inlined and planned its query again on every call, and a plan
 -- that row-level security shaped was made again whenever the role changed, between the api's call
 -- (authenticated) and private.check_quiz_attempt_allowed's (inside the security-definer start and

@@ -3,7 +3,7 @@
 --
 -- The Overview's enrolment figures (private.instructor_stats) are read from counters that triggers
 -- on public.enrollments and public.courses keep in the same transaction as each write, so the
--- Overview costs the same however many learners an instructor has (issue 17): per course, the
+-- Overview costs the same however many learners an instructor has: per course, the
 -- approved and pending enrolments, the completed ones and the sum of their progress; per instructor,
 -- on how many of their courses each learner is approved, and how many learners that makes. A
 -- course's counters, and an author's count of learners, are split over 16 rows by learner (slot), so

@@ -47,7 +47,7 @@ create index audit_events_actor_idx on public.audit_events (actor_id, occurred_a
 
 create index audit_events_action_idx on public.audit_events (action, occurred_at desc, id desc);
 
--- The Activity tab's search box (issue 15.2): words of the target, the actor's name or username,
+-- The Activity tab's search box: words of the target, the actor's name or username,
 -- matched anywhere (LIKE '%...%') through a trigram index on the same expression the api queries.
 create index audit_events_search_idx on public.audit_events using gin
   (lower(coalesce(target_label, '') || ' ' || coalesce(actor_name, '') || ' ' || coalesce(actor_username, '')) extensions.gin_trgm_ops);

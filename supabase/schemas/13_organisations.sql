@@ -1,4 +1,4 @@
--- Organisations, their units and line managers (issue 18).
+-- Organisations, their units and line managers.
 --
 -- * organisations: a police force, an ambulance trust...: a name, a short code (unique whatever its
 --   case) and a service (its sector). Created and changed by national administrators only.

@@ -1,4 +1,4 @@
--- Notifications (issue 19): the notices a person finds under the bell and, later, in their email.
+-- Notifications: the notices a person finds under the bell and, later, in their email.
 --
 -- * notifications: an inbox and an email outbox in one table. Every notice is written by
 --   private.decide_notifications(p_now), one set-based statement that takes the time as its argument

@@ -1,4 +1,4 @@
--- Email delivery of notifications (issue 19): public.notifications (15_notifications.sql) is the
+-- Email delivery of notifications: public.notifications (15_notifications.sql) is the
 -- outbox; the function's worker (POST /api/notifications/deliver, service role only) claims a batch,
 -- sends it over SMTP and records each result here. See docs/ARCHITECTURE.md, "Notification emails".
 --

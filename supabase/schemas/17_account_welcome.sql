@@ -1,4 +1,4 @@
--- The welcome notice (issue 19): a person an administrator adds (POST /api/users) or imports
+-- The welcome notice: a person an administrator adds (POST /api/users) or imports
 -- (private.import_users) is born with must_change_password (01_profiles_and_settings.sql); in the
 -- same transaction that writes their profile, an 'account-welcome' notice goes into the outbox
 -- (public.notifications, 15_notifications.sql). Delivery asks Auth for a recovery link

@@ -1,4 +1,4 @@
--- SCORM packages (issue 20): a module of kind 'scorm' plays an uploaded SCORM 1.2 or 2004 package.
+-- SCORM packages: a module of kind 'scorm' plays an uploaded SCORM 1.2 or 2004 package.
 --
 -- * scorm_packages: one row per scorm module, what the api function read from the package's
 --   imsmanifest.xml (version, title, the SCOs in the organisation's order with their launch files)

@@ -1,4 +1,4 @@
-// Issue 16: what an outside attack did straight through the database API (as role anon or
+// What an outside attack did straight through the database API (as role anon or
 // authenticated with its own claims, as hosted Supabase exposes the tables), performed again. Each
 // attack is refused by the database alone, and the legitimate write beside it still works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

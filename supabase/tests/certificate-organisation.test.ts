@@ -1,4 +1,4 @@
-// The organisation on a certificate (issue 18): private.issue_certificate snapshots the learner's
+// The organisation on a certificate: private.issue_certificate snapshots the learner's
 // organisation name at issue, and the public verification shows that snapshot, so a learner who later
 // moves (to another organisation, or to none) keeps a true record of where they earned it. A learner
 // of no organisation gets none, and verification shows nothing else new.

@@ -1,4 +1,4 @@
-// Certificate validity, recertification and revocation (issue 8) in the database, both ways: who may
+// Certificate validity, recertification and revocation in the database, both ways: who may
 // start a recertification and when, what it resets and what it keeps (the quiz must be passed again);
 // who may revoke and that the audit trail records it; what public verification answers; the admin
 // search read under RLS; and the course's validity as an authoring column.
@@ -189,7 +189,7 @@ describe.each(backends)('certificate validity on $name', ({ create }) => {
         'course_title', 'expires_at', 'issued_at', 'learner_name', 'organisation_name', 'revoked_at', 'service', 'state', 'template',
         'verification_code',
       ]);
-      // The seed's learner belongs to no organisation (issue 18: certificate-organisation.test.ts).
+      // The seed's learner belongs to no organisation (certificate-organisation.test.ts).
       expect(r.rows[0]).toMatchObject({ expires_at: null, revoked_at: null, state: 'valid', organisation_name: null });
     });
 

@@ -1,4 +1,4 @@
-// Issue 15: profiles.must_change_password (supabase/schemas/01_profiles_and_settings.sql). Only the trusted path writes
+// profiles.must_change_password (supabase/schemas/01_profiles_and_settings.sql). Only the trusted path writes
 // it: the sign-up trigger (from Auth app_metadata, which only the service role writes) and the
 // service role. While it is set the person's own profile edits through the database API are refused.
 // Also the certificate reissue (supabase/schemas/05_certificates.sql): admins only, same code, new snapshot, audited.

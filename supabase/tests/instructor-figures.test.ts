@@ -1,4 +1,4 @@
-// The Overview's counters (issue 17, supabase/schemas/06_instructor_dashboard.sql): after each of a
+// The Overview's counters (supabase/schemas/06_instructor_dashboard.sql): after each of a
 // mix of writes made as the api makes them (enrolling, approving, declining, reading modules,
 // passing a quiz, stepping a course without modules, withdrawing, archiving, a course changing
 // hands, a course deleted, its author deleted), the counters equal the figures counted afresh from

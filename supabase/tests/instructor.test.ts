@@ -61,7 +61,7 @@ describe.each(backends)('instructor dashboard SQL on $name', ({ create }) => {
       // The seed learner is on courses 12 (0 %), 1 (50 %) and 3 (100 %); the newcomer is only pending.
       expect(row.total_students).toBe(1);
       expect(row.average_completion).toBe(50);
-      // Issue 15: the completion rate (1 of 3 enrolments completed) differs from the average progress.
+      // The completion rate (1 of 3 enrolments completed) differs from the average progress.
       expect(row).toMatchObject({ completion_rate: 33, average_progress: 50, completed_enrolments: 1, total_enrolments: 3, pending_requests: 1 });
       expect(row.recently_updated).toHaveLength(3);
     });

@@ -137,8 +137,8 @@ describe.each(backends)('learner records on $name', ({ create }) => {
 
     it('anyone verifies a code, with the snapshot only', async () => {
       const r = await queryAs(db, visitor, 'select * from private.verify_certificate($1)', ['DEMO2026CERT0001']);
-      // With its validity (issue 8), never the revocation reason (certificate-validity.test.ts), and
-      // the organisation at issue (issue 18, certificate-organisation.test.ts).
+      // With its validity, never the revocation reason (certificate-validity.test.ts), and
+      // the organisation at issue (certificate-organisation.test.ts).
       expect(Object.keys(r.rows[0]).sort()).toEqual([
         'course_title', 'expires_at', 'issued_at', 'learner_name', 'organisation_name', 'revoked_at', 'service', 'state', 'template',
         'verification_code',

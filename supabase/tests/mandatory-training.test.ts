@@ -428,7 +428,7 @@ describe.each(backends)('mandatory training on $name', ({ create }) => {
     });
   });
 
-  // Rules of an organisation and of a unit (issue 18): two organisations, A (a tree: area > station >
+  // Rules of an organisation and of a unit: two organisations, A (a tree: area > station >
   // watch, and a second station) and B; each with an administrator; instructors of A and B.
   describe('rules of an organisation and a unit', () => {
     const person = (n: number, email: string): Persona => ({ id: `00000000-0000-4000-a000-00000000c${String(n).padStart(3, '0')}`, email });

@@ -1,4 +1,4 @@
-// A line manager's "My team" (issue 18, supabase/schemas/14_my_team.sql), straight at the database
+// A line manager's "My team" (supabase/schemas/14_my_team.sql), straight at the database
 // as the database API would be used: a manager sees their direct and indirect reports with the
 // status of their required training, certificates expiring and last activity, and nothing of
 // anyone else (another unit's manager's people, another organisation's); the drill-down gives a

@@ -1,4 +1,4 @@
-// Notification intervals (issue 19): administrators set the defaults in settings (notify_*), a
+// Notification intervals: administrators set the defaults in settings (notify_*), a
 // required-training rule may override "due soon" and escalation, and private.decide_notifications
 // reads them (the most cautious of several rules wins); the weekly digest of a line manager; leavers
 // hear nothing more (supabase/schemas/15_notifications.sql). Time moves by the function's argument,

@@ -269,7 +269,7 @@ describe.each(backends)('notifications on $name', ({ create }) => {
   });
 });
 
-// A rule of one unit (issue 18) tells the people of that unit and the units below it, nobody else.
+// A rule of one unit tells the people of that unit and the units below it, nobody else.
 describe.each(backends)('notifications of a unit\'s rule on $name', ({ create }) => {
   let db: TestDatabase;
   afterAll(async () => {

@@ -1,4 +1,4 @@
-// An organisation's administrator administers their own organisation's people (issue 18), straight
+// An organisation's administrator administers their own organisation's people, straight
 // at the database as the database API would be used: the security-definer functions behind /api/users
 // and the import (deactivate, delete, new password, learning record, import, clash check) answer for
 // their people and refuse or ignore everyone else (another organisation's, or of none); a national

@@ -1,4 +1,4 @@
-// One organisation keeps to its own people (issue 27): what an attack on a private instance did
+// One organisation keeps to its own people: what an attack on a private instance did
 // straight through the database API, performed again for every persona, refused where it was the
 // hole and allowed beside it where it is a right. An organisation's administrator gives only roles
 // inside the organisation and only its service; a course or a required-training rule made by a

@@ -1,4 +1,4 @@
-// Organisations, units and line managers (issue 18), straight at the database as the database API
+// Organisations, units and line managers, straight at the database as the database API
 // would be used (role authenticated with the persona's claims): each rule allowed and refused.
 // Two organisations: a police force (A) with a unit tree, an organisation administrator, a manager
 // with a direct and an indirect report, a manager of another unit; an ambulance trust (B) with its

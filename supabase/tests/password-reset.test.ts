@@ -1,4 +1,4 @@
-// Issue 15: an administrator resets a person's password (private.reset_password_flag, supabase/schemas/01_profiles_and_settings.sql). The api function
+// An administrator resets a person's password (private.reset_password_flag, supabase/schemas/01_profiles_and_settings.sql). The api function
 // sets the new temporary password through Auth admin; private.reset_password_flag does the database
 // half under the admin's identity: the person must choose a new password, their sessions end, and
 // 'password.reset' is recorded. Nobody else may use it through the database API, and an admin may

@@ -1,4 +1,4 @@
-// Cost does not grow with data (issue 6): every statement that the endpoints of the benchmark run,
+// Cost does not grow with data: every statement that the endpoints of the benchmark run,
 // and every statement inside the SQL functions they call, can be served by an index. The api
 // function's real routes run (supabase/tests/plans/capture.ts, in Deno) against the machine's
 // Postgres holding the generator's small preset (2,000 users, 200 courses, 20,000 enrolments, with
@@ -37,7 +37,7 @@ const LARGE = new Set([
   'public.enrollments', 'public.profiles', 'public.courses', 'public.course_modules', 'public.user_module_progress',
   'public.quiz_attempts', 'public.certificates', 'public.quizzes', 'public.quiz_questions', 'public.audit_events',
   'auth.users', 'auth.sessions', 'auth.identities', 'public.units',
-  // The instructors' Overview counters (issue 17): up to 16 rows per course, a row per author and learner.
+  // The instructors' Overview counters: up to 16 rows per course, a row per author and learner.
   'private.course_enrolment_figures', 'private.instructor_learners',
 ]);
 
@@ -56,7 +56,7 @@ const ACCEPTED: Record<string, string[]> = {
   'admin user list': ['all of profiles_pkey (public.profiles)', 'Seq Scan of public.profiles'],
   // private.visible_course_count (the catalogue's total) plans every branch of its CASE in every
   // call: the national administrator's branch counts every organisation's courses, and with
-  // organisations in the data (issue 18) the planner joins them to courses_organisation_idx whole
+  // organisations in the data the planner joins them to courses_organisation_idx whole
   // (a merge join, which stops after the last organisation, before the national courses' nulls).
   // It runs only for a national administrator, never for these callers. Left visible here: a
   // partial index (organisation_id is not null) or a lateral count per organisation would end it.

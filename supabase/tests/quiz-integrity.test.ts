@@ -1,4 +1,4 @@
-// Quiz integrity (issue 15, supabase/schemas/03_quizzes.sql): per-quiz settings for when the
+// Quiz integrity (supabase/schemas/03_quizzes.sql): per-quiz settings for when the
 // correct answers are shown, the maximum number of attempts and the wait between attempts, enforced
 // by the database for a learner calling it directly: the review hides the answers unless the setting
 // allows, starting or scoring beyond the maximum or within the wait is refused (55000 with a hint),

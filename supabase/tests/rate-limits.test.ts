@@ -55,7 +55,7 @@ describe.each(backends)('rate limits on $name', ({ create }) => {
     expect(refused.retry_after).toBeGreaterThan(890);
     expect(refused.retry_after).toBeLessThanOrEqual(900);
     expect((await db.query('select count(*)::int as n from private.rate_limit_attempts')).rows).toEqual([{ n: 5 }]);
-    // Another address, another account and registration are not affected (issue 16.6: guessing from
+    // Another address, another account and registration are not affected (guessing from
     // one address no longer locks the account everywhere).
     expect((await take(db, 'sign_in', 'student@example.uk', '10.0.1.1')).retry_after).toBe(0);
     expect((await take(db, 'sign_in', 'admin@example.uk', '10.0.0.1')).retry_after).toBe(0);

@@ -1,4 +1,4 @@
-// The database API's access matrix (issue 7): every public table x persona x select, insert,
+// The database API's access matrix: every public table x persona x select, insert,
 // update and delete, as SQL a client of Supabase's REST API could send with the anon key or a
 // user's JWT (role anon or authenticated, the claims in request.jwt.claims). The expected answers
 // are the second table of docs/ACCESS-MATRIX.md; every statement runs in a transaction that is
@@ -63,7 +63,7 @@ const scormSession = '80000000-0000-4000-a000-0000000000f6';
 /** Per table: the target row (the learner's record, the instructor's course content, ...), and
  * for each operation the statement that tries to reach it. Inserts make a row of the same kind
  * for the caller (their own enrolment, course, CPD entry) or, where no one may, any row. */
-/** A SCORM module of course 1 with its package (issue 20). */
+/** A SCORM module of course 1 with its package. */
 const scormModule = '20000000-0000-4000-a000-0000000000f9';
 
 const TABLES: Record<string, Record<Operation, string>> = {
@@ -201,12 +201,12 @@ const TABLES: Record<string, Record<Operation, string>> = {
   },
 };
 
-/** A published course of organisation B (issue 27). */
+/** A published course of organisation B. */
 const courseOfB = '80000000-0000-4000-a000-0000000000f7';
 
-/** The functions of a line manager's team (issue 18): a statement per function that reaches the
+/** The functions of a line manager's team: a statement per function that reaches the
  * learner (their row or record; for the summary, anyone at all). And the helpers that must answer
- * only for what the caller may see (issue 27): organisation B's unit and course. */
+ * only for what the caller may see: organisation B's unit and course. */
 const FUNCTIONS: Record<string, string> = {
   team_reports: `select 1 from private.team_reports() where user_id = '${ids.student}'`,
   team_members: `select 1 from private.team_members(null, null, null, 100, 0) where user_id = '${ids.student}'`,

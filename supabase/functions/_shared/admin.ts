@@ -43,7 +43,7 @@ const emailField = z
 const nameField = visibleName({ min: 1, max: 200, tooShort: 'Name is required', tooLong: 'Name must be at most 200 characters' });
 
 /** Edit User dialog (the specification shows no validation; the database's limits apply). */
-// Organisation, unit and manager (issue 18): an id, or null for none.
+// Organisation, unit and manager: an id, or null for none.
 const placementField = (message: string) =>
   z.union([z.string().regex(UUID_PATTERN, message).transform((v) => v.toLowerCase()), z.null()], { error: message });
 
@@ -87,7 +87,7 @@ export const userListQuerySchema = pageQuerySchema.extend({
   service: z.enum(SERVICE_CODES, { error: 'Unknown service' }).optional(),
   role: z.enum(ROLES, { error: 'Unknown role' }).optional(),
   status: z.enum(USER_STATUSES, { error: 'Status must be active or deactivated' }).optional(),
-  // Issue 18: the people of an organisation, of a unit (with its sub-units), or of a line manager.
+  // The people of an organisation, of a unit (with its sub-units), or of a line manager.
   organisationId: filterId('Choose an organisation').optional(),
   unitId: filterId('Choose a unit').optional(),
   managerId: filterId('Choose a manager').optional(),
@@ -106,7 +106,7 @@ export const settingsSchema = z.object({
   footerText: z.string({ error: 'Footer text must be text' }).max(500, 'Footer text must be at most 500 characters'),
   enableAnalytics: z.boolean({ error: 'Enable analytics must be true or false' }),
   autoEnrollment: z.boolean({ error: 'Auto-enrolment must be true or false' }),
-  // Notifications (issue 19): the default intervals; left out, they stay as they are.
+  // Notifications: the default intervals; left out, they stay as they are.
   /** Days before a required course is due when "due soon" notices go (a rule may override). */
   dueSoonDays: noticeDayListField.optional(),
   /** Days before a certificate expires when "expiring" notices go. */
@@ -115,7 +115,7 @@ export const settingsSchema = z.object({
   overdueRepeatDays: noticeDaysField.optional(),
   /** Days overdue after which the line manager is told (a rule may override). */
   escalationDays: noticeDaysField.optional(),
-  /** The largest SCORM package accepted, in MB (issue 20); left out, it stays as it is. */
+  /** The largest SCORM package accepted, in MB; left out, it stays as it is. */
   scormMaxUploadMb: scormUploadLimitField.optional(),
 });
 export type SettingsInput = z.input<typeof settingsSchema>;
@@ -164,13 +164,13 @@ export interface Paged<T> {
 }
 
 /**
- * A search of the Users tab keeps at most this many matches (issue 6: its cost must not follow how
+ * A search of the Users tab keeps at most this many matches (its cost must not follow how
  * many of 100,000 people a short term matches). Beyond it the tab asks for a longer search term.
  */
 export const USER_SEARCH_MATCH_LIMIT = 100;
 
 /** GET /api/users: a page of users; `moreMatches` when a search matched more than USER_SEARCH_MATCH_LIMIT. */
-/** A row of the Users list: the person, with the names of their organisation, unit and manager (issue 18). */
+/** A row of the Users list: the person, with the names of their organisation, unit and manager. */
 export interface UserListItem extends User {
   organisationName?: string;
   unitName?: string;

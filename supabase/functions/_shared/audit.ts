@@ -1,4 +1,4 @@
-// The audit trail as people read it (issue 15.2): the kinds of event, a sentence for each
+// The audit trail as people read it: the kinds of event, a sentence for each
 // ("Jordan Hughes published 'Radio procedure'"), and the Activity tab's filters, shared by the api
 // function (validation, the CSV export) and the web app (the list). The kinds list is open: an
 // event of a kind not listed here is still shown, with its kind as the verb.

@@ -104,7 +104,7 @@ const durationHours = z
   .int(MESSAGES.durationHours)
   .min(1, MESSAGES.durationHours)
   .max(10000, 'Duration must be at most 10000 hours');
-/** The minimum length of a course description, the same in every form and in the API (issue 15). */
+/** The minimum length of a course description, the same in every form and in the API. */
 export const COURSE_DESCRIPTION_MIN = 20;
 const courseDescription = z
   .string({ error: MESSAGES.descriptionRequired })
@@ -168,7 +168,7 @@ export const courseUpdateSchema = z
 export type CourseUpdateInput = z.infer<typeof courseUpdateSchema>;
 
 /**
- * The rules every create-course form applies (issue 15): the course editor, the course manager's
+ * The rules every create-course form applies: the course editor, the course manager's
  * dialog and the admin's Quick Add share these fields and messages, and the API's
  * courseCreateSchema / courseUpdateSchema validate the same fields with the same rules.
  */
@@ -293,7 +293,7 @@ export const quizSchema = z.object({
     z.number({ error: MESSAGES.timeLimit }).int(MESSAGES.timeLimit).min(1, MESSAGES.timeLimit).max(10000, 'Time limit must be at most 10000 minutes').nullable().optional(),
   ),
   randomizeQuestions: z.boolean({ error: 'Randomise questions must be true or false' }).default(false),
-  // Quiz integrity (issue 15). Left out of a PUT, each keeps its stored value (a new quiz: the default).
+  // Quiz integrity. Left out of a PUT, each keeps its stored value (a new quiz: the default).
   showCorrectAnswers: z.enum(ANSWER_DISPLAYS, { error: MESSAGES.showCorrectAnswers }).optional(),
   maxAttempts: z.preprocess(
     (v) => (v === '' ? null : v),

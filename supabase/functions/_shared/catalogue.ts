@@ -1,4 +1,4 @@
-// Query and path parameters of the learner journey's endpoints (issue 3): the catalogue's filters
+// Query and path parameters of the learner journey's endpoints: the catalogue's filters
 // and paging, and the progress update's body. Shared by the api function and web/.
 import { z } from 'zod';
 import { uuidSchema } from './ids.ts';

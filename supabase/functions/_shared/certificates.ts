@@ -1,4 +1,4 @@
-// Certificate validity (issue 8): the states the database computes (private.certificate_state is the
+// Certificate validity: the states the database computes (private.certificate_state is the
 // one rule: expiring = within 60 days), the shapes the API answers, and the schemas of the admin's
 // certificate search and revocation. Shared by the api function and the web app.
 import { z } from 'zod';
@@ -112,7 +112,7 @@ export interface EnrollmentCertificate extends CertificateValidity {
 export interface VerifiedCertificate {
   verificationCode: string;
   learnerName: string;
-  /** The learner's organisation when the certificate was issued (issue 18); absent for none. */
+  /** The learner's organisation when the certificate was issued; absent for none. */
   organisationName?: string;
   courseTitle: string;
   service: string | null;

@@ -1,4 +1,4 @@
-// Mandatory training and compliance (issue 8), shared by the api function and the web: the rule
+// Mandatory training and compliance, shared by the api function and the web: the rule
 // body, the query filters, the status vocabulary and the CSV export's columns. The status itself is
 // computed only in SQL (private.required_training_status); these are its names and labels.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The CPD record (issue 8): a learner's completed courses plus their own CPD entries. The entry
+// The CPD record: a learner's completed courses plus their own CPD entries. The entry
 // schema, with its messages, is shared by the form in the browser and /api/me/cpd-entries; the
 // rules match the table's checks (supabase/schemas/08_cpd.sql).
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 // CSV writing shared by every export (learning record, compliance, ...).
 // Excel-friendly: UTF-8 with a byte-order mark (so Excel reads £, é and the like correctly), CRLF line ends
-// (RFC 4180), every field quoted when it needs to be. One format for every export (issue 15.4): dates ISO
+// (RFC 4180), every field quoted when it needs to be. One format for every export: dates ISO
 // `2026-11-25` (the Europe/London calendar day, from dates.ts), several values in one cell separated by `;`,
 // and file names `<what>-2026-11-25.csv` (csvFileName).
 // Formula injection: a text cell that starts with = + - @ TAB or CR would be run as a formula by spreadsheet

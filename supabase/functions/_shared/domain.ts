@@ -67,13 +67,13 @@ export interface User {
   mustChangePassword?: boolean;
   /** When an admin deactivated the person (a leaver); absent while the person is active. */
   deactivatedAt?: string;
-  /** The person's organisation, unit and line manager (issue 18); each absent when there is none. */
+  /** The person's organisation, unit and line manager; each absent when there is none. */
   organisationId?: string;
   unitId?: string;
   managerId?: string;
 }
 
-/** The signed-in user as GET /api/user shows them: with the names of their placement (issue 18). */
+/** The signed-in user as GET /api/user shows them: with the names of their placement. */
 export interface CurrentUser extends User {
   organisation?: { id: string; name: string; code: string };
   unit?: { id: string; name: string };

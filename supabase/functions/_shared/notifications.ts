@@ -1,4 +1,4 @@
-// Notifications (issue 19): the kinds, their names in the preferences, the list's query and the
+// Notifications: the kinds, their names in the preferences, the list's query and the
 // preferences' schema, shared by the web app and /api/notifications, /api/me/notification-preferences.
 // The kinds and the ones whose email cannot be switched off match supabase/schemas/15_notifications.sql.
 import { z } from 'zod';

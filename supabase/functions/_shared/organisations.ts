@@ -1,4 +1,4 @@
-// Organisations and their units (issue 18): the shapes and zod schemas shared by the api function
+// Organisations and their units: the shapes and zod schemas shared by the api function
 // (/api/organisations) and the web app's Organisation tab.
 import { z } from 'zod';
 import { UUID_PATTERN } from './ids.ts';

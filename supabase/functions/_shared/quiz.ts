@@ -1,4 +1,4 @@
-// A learner's quiz answers (issue 3): { answers: { "<question id>": optionIndex | [optionIndexes] } }.
+// A learner's quiz answers: { answers: { "<question id>": optionIndex | [optionIndexes] } }.
 // Scored by the database (private.submit_quiz_attempt); shared by the api function and the quiz form.
 import { z } from 'zod';
 import { longDateTime } from './dates.ts';
@@ -26,7 +26,7 @@ export const UNANSWERED_MESSAGE = 'Answer every question before submitting';
 /** How long after the time limit a submission is still accepted (network delay), in seconds. */
 export const QUIZ_GRACE_SECONDS = 30;
 
-/** When a learner's attempt review shows the correct answers (issue 15, quiz integrity). */
+/** When a learner's attempt review shows the correct answers (quiz integrity). */
 export const ANSWER_DISPLAYS = ['NEVER', 'AFTER_PASSING', 'ALWAYS'] as const;
 export type AnswerDisplay = (typeof ANSWER_DISPLAYS)[number];
 export const ANSWER_DISPLAY_LABELS: Record<AnswerDisplay, string> = {

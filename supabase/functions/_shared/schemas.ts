@@ -89,7 +89,7 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   return fields;
 }
 
-// Notification intervals (issue 19): the settings' defaults and a required-training rule's own.
+// Notification intervals: the settings' defaults and a required-training rule's own.
 const NOTICE_DAYS_MESSAGE = 'Enter a whole number of days between 1 and 365';
 
 /** One interval in days, 1 to 365 (the database's checks agree). */

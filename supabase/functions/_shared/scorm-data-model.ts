@@ -1,4 +1,4 @@
-// The SCORM run-time data model as the server accepts it (issue 20): which elements the content may
+// The SCORM run-time data model as the server accepts it: which elements the content may
 // write for each version, their vocabularies, types and lengths, and the values a session starts
 // with. Used by the function's run-time routes before anything reaches the database
 // (private.scorm_save reads the statuses and score from what was saved). Interactions, objectives and

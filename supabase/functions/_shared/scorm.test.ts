@@ -1,4 +1,4 @@
-// The SCORM upload limit's words (issue 20): the API's 413 and the upload control say the same, and a
+// The SCORM upload limit's words: the API's 413 and the upload control say the same, and a
 // size over the limit is never written as the limit itself.
 import { describe, expect, it } from 'vitest';
 import { scormOverLimit, scormTooLargeMessage, scormUploadLimitField } from './scorm.ts';

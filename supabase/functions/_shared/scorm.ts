@@ -1,4 +1,4 @@
-// SCORM packages (issue 20): what the API answers about a module's package and the author's settings.
+// SCORM packages: what the API answers about a module's package and the author's settings.
 import { z } from 'zod';
 
 export type ScormCompletionRule = 'completed' | 'passed' | 'completed-or-passed';

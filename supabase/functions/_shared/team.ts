@@ -1,4 +1,4 @@
-// A line manager's "My team" (issue 18), shared by the api function (/api/team) and the web page:
+// A line manager's "My team", shared by the api function (/api/team) and the web page:
 // the query filters, the shapes of the answers and the CSV export's columns. Who is on the team
 // and each status are decided in SQL only (supabase/schemas/14_my_team.sql).
 import { z } from 'zod';

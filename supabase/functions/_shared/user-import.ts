@@ -1,4 +1,4 @@
-// Bulk user import (issue 8): reading the CSV (RFC 4180), checking every row, and the shapes of the
+// Bulk user import: reading the CSV (RFC 4180), checking every row, and the shapes of the
 // preview, import and export answers. Shared by the api function (which decides) and the web app
 // (which shows the answers). Imports only zod and the domain, so it runs in Deno and the browser.
 //

@@ -1,4 +1,4 @@
-// The access-control matrix (issue 7): every /api endpoint x persona, walked against the real
+// The access-control matrix: every /api endpoint x persona, walked against the real
 // platform. The expected statuses live in docs/ACCESS-MATRIX.md (the readable table); this file
 // holds only how to call each endpoint. Every write runs on a fresh world, so one persona's success
 // never changes what the next one meets. A route the app serves but the table lacks fails the test,
@@ -10,7 +10,7 @@
 //   instructor       author of {course} (service UKPS) with {module} (quiz {quiz}, {question}) and {module2}
 //   other instructor another service (UKFRS), author of a different course
 //   admin            the seeded administrator
-//   org admin        (issue 18) the administrator of the world's organisation, where the learner
+//   org admin        the administrator of the world's organisation, where the learner
 //                    and {victim} belong; its statuses are the table "Organisations' personas"
 // {pending} is a third user's PENDING enrolment on {course}; {victim} a fresh user for deletes.
 //
@@ -20,7 +20,7 @@ import { app, call, closePoolAfterTests, config, db, register, test, unique } fr
 import { scorm12Package } from './scorm_packages.ts';
 
 const PERSONAS = ['visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin'] as const;
-/** Issue 18: the personas of an organisation, in their own table (docs/ACCESS-MATRIX.md, "Organisations' personas"). */
+/** The personas of an organisation, in their own table (docs/ACCESS-MATRIX.md, "Organisations' personas"). */
 const ORG_PERSONAS = ['org admin'] as const;
 type PersonaName = (typeof PERSONAS)[number] | (typeof ORG_PERSONAS)[number];
 
@@ -49,9 +49,9 @@ interface World {
   victim: string;
   rule: string;
   cpd: string;
-  /** The learner's notice (issue 19). */
+  /** The learner's notice. */
   notice: string;
-  /** Issue 20: a SCORM module (its own course of the instructor's, the learner enrolled), its SCO,
+  /** A SCORM module (its own course of the instructor's, the learner enrolled), its SCO,
    * and the learner's open run-time session on it. */
   scormCourse: string;
   scormModule: string;
@@ -128,7 +128,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'PUT /api/profile/password': {
     body: (_w, p) => ({ currentPassword: p.password ?? 'x', newPassword: p.password ?? 'abcdefgh', confirmPassword: p.password ?? 'abcdefgh' }),
   },
-  // A password session is never a recovery link's: 403 for everyone signed in (issue 19).
+  // A password session is never a recovery link's: 403 for everyone signed in.
   'PUT /api/profile/password/recovery': { body: () => ({ newPassword: 'Matrix-recovered-1', confirmPassword: 'Matrix-recovered-1' }) },
   'POST /api/courses': {
     body: () => ({ title: 'Matrix course', description: 'A course created by the access matrix test.', service: 'UKPS' }),
@@ -217,11 +217,11 @@ const ENDPOINTS: Record<string, Endpoint> = {
     },
   },
   'GET /api/admin/users/export.csv': {},
-  // Issue 8: recertification, revocation, mandatory training, compliance, learning record.
+  // Recertification, revocation, mandatory training, compliance, learning record.
   'POST /api/courses/{course}/recertify': {},
   'GET /api/admin/certificates': {},
   'POST /api/admin/certificates/{certificate}/revoke': { body: () => ({ reason: 'Issued in error (access matrix)' }) },
-  // Issue 15: reissue after a name correction.
+  // Reissue after a name correction.
   'POST /api/admin/certificates/{certificate}/reissue': {},
   'GET /api/required-training': {},
   'POST /api/required-training': { body: (w) => ({ courseId: w.course, role: 'INSTRUCTOR', service: 'UKPS' }) },
@@ -232,7 +232,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/compliance/people': {},
   'GET /api/compliance/units': {},
   'GET /api/compliance/export.csv': {},
-  // Issue 18: a line manager's team (none of these personas has reports: an empty team, every person 404).
+  // A line manager's team (none of these personas has reports: an empty team, every person 404).
   'GET /api/team': {},
   'GET /api/team/export.csv': {},
   'GET /api/team/{learner}': {},
@@ -253,7 +253,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'DELETE /api/me/cpd-entries/{cpd}': {},
   'GET /api/notifications': {},
   'PUT /api/notifications/{notice}/read': {},
-  // Issue 20: the SCORM run-time.
+  // The SCORM run-time.
   'GET /api/modules/{scormModule}/scorm/player': {},
   'POST /api/modules/{scormModule}/scorm/scos/{sco}/sessions': {},
   'PUT /api/scorm/sessions/{scormSession}': { body: () => ({ seq: 1, values: { 'cmi.core.lesson_status': 'incomplete' } }) },
@@ -310,7 +310,7 @@ const personas: Persona[] = [{ name: 'visitor' }, learner, otherLearner, instruc
 const [settingsBefore] = await db.sql<Record<string, unknown>[]>`
   select site_name, admin_email, course_access::text, certificate_template::text, footer_text, enable_analytics, auto_enrollment
   from public.settings`;
-/** The organisation's administrator (issue 18); the learner is of the organisation (below). */
+/** The organisation's administrator; the learner is of the organisation (below). */
 const orgAdmin = await persona('org admin', 'ADMIN', ['UKPS']);
 const orgPersonas: Persona[] = [orgAdmin];
 
@@ -325,7 +325,7 @@ const [otherCourse] = await db.sql<{ id: string }[]>`
   values ('Matrix other course', 'The other instructor''s course.', 'UKFRS', ${otherInstructor.id!}, 'ACTIVE') returning id`;
 await db.sql`insert into public.enrollments (user_id, course_id, status) values (${otherLearner.id!}, ${otherCourse.id}, 'ACTIVE')`;
 
-/** The organisation whose units the walk reads and writes (issue 18). */
+/** The organisation whose units the walk reads and writes. */
 const [organisation] = await db.sql<{ id: string }[]>`
   insert into public.organisations (name, code, service)
   values ('Matrix organisation', ${`MX${unique().slice(-12)}`}, 'UKPS') returning id`;
@@ -490,7 +490,7 @@ for (const key of order) {
   });
 }
 
-// ---- Auth and Storage called directly (issue 16): the second table of docs/ACCESS-MATRIX.md ----
+// ---- Auth and Storage called directly: the second table of docs/ACCESS-MATRIX.md ----
 // Each persona calls with the anon key as `apikey` and its own token (a visitor: the anon key), as
 // supabase-js does. A list's cell also says what it returned: `200 (none)` or `200 (files)`.
 
@@ -538,7 +538,7 @@ const DIRECT: Record<string, (w: World, p: Persona) => Promise<string>> = {
       if (session) await direct('POST', '/auth/v1/logout?scope=local', { ...p, token: session }).then(status);
     }
   },
-  // Issue 19: a reset link for any address answers alike whether the address has an account or not.
+  // A reset link for any address answers alike whether the address has an account or not.
   'POST /auth/v1/recover (known and unknown address)': async (_w, p) => {
     const ask = async (email: string) => {
       const answer = await direct('POST', '/auth/v1/recover', p, JSON.stringify({ email }), 'application/json');

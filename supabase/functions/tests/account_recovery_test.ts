@@ -1,4 +1,4 @@
-// Issue 19: the welcome notice and the password set from a recovery link, against the real platform.
+// The welcome notice and the password set from a recovery link, against the real platform.
 // Adding a person (POST /api/users) and importing people (POST /api/admin/users/import) each write
 // exactly one account-welcome notice per new person; a recovery link's session (Auth's
 // /admin/generate_link, as delivery sends in the welcome email) sets a new password through

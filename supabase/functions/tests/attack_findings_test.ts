@@ -1,4 +1,4 @@
-// Issue 16: the outside attack's requests performed again against the real platform, straight at
+// The outside attack's requests performed again against the real platform, straight at
 // Auth, Storage and the database API as hosted Supabase exposes them, and through /api where the
 // function acted on what the attack had written. Each must now be refused, and nothing of another
 // course or person may change.

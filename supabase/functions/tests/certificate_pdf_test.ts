@@ -1,4 +1,4 @@
-// Issue 15: the certificate PDF names the issuing organisation (the site name from the settings),
+// The certificate PDF names the issuing organisation (the site name from the settings),
 // the course hours and the validity ('Valid until …' or 'Does not expire'), and carries the
 // verification URL as a QR code (a PNG image object drawn on the page) as well as text.
 import nodeAssert from 'node:assert/strict';

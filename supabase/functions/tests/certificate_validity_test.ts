@@ -1,4 +1,4 @@
-// Certificate validity, recertification and revocation through the API (issue 8), on the real
+// Certificate validity, recertification and revocation through the API, on the real
 // platform: the course's validity (validated), the state every learner answer carries, the PDF's
 // 'Valid until', recertification (409 unless expiring or expired, then 0 % and a new certificate with
 // the earlier one in the history), public verification (valid / expired / revoked, never the reason)

@@ -228,7 +228,7 @@ test('an instructor\'s compliance view and export hold only the people of their 
   assert.ok(!csv.text.includes(amy.input.username) && !csv.text.includes(ben.input.username));
 });
 
-// Organisations (issue 18): A (area > station > watch, and a second station) and B, each with an
+// Organisations: A (area > station > watch, and a second station) and B, each with an
 // administrator; a learner in A's watch, one in A's second station, one in B.
 const orgA = crypto.randomUUID();
 const orgB = crypto.randomUUID();

@@ -1,4 +1,4 @@
-// Correctness under load (issue 6): the same learner fires the same write 50 times at once.
+// Correctness under load: the same learner fires the same write 50 times at once.
 // One enrolment, one module completion, and course progress that never skips a step or exceeds 100.
 // `npm run bench` runs the same three checks against the platform on the scaled database.
 // On PGlite the platform runs one statement at a time; on Postgres (TEST_DATABASE_URL, the backup

@@ -1,4 +1,4 @@
-// Per-course approval and the instructor's Overview figures (issue 15), against the real platform:
+// Per-course approval and the instructor's Overview figures, against the real platform:
 // a course that requires approval makes enrolments pending (through the api and straight through the
 // database) whatever the site rule, a course that waives it enrols at once under login-approval, and
 // the Overview gives the completion rate, the average progress and the pending requests as SQL

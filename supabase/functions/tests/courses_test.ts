@@ -82,7 +82,7 @@ test('catalogue filters by service and searches title and description case-insen
   assertEquals(byDescription.items.map((c: { id: string }) => c.id), [JESIP]);
   // % and _ are literal characters, not wildcards.
   assertEquals((await call('GET', '/api/courses?search=%25%25%25')).json.total, 0);
-  // Every word, in any order, in the title or the description (issue 15).
+  // Every word, in any order, in the title or the description.
   const SMART = '10000000-0000-4000-a000-000000000008';
   for (const words of ['smart motorways safety', 'Safety  SMART motorways', 'motorways stopped vehicle', 'smart scene']) {
     const found = (await call('GET', `/api/courses?search=${encodeURIComponent(words)}`)).json;
@@ -275,7 +275,7 @@ test('JESIP module by module: read, fail then pass the quiz, reach 100 %', async
   assertEquals(failed.status, 201, failed.text);
   assertEquals([failed.json.score, failed.json.maxScore, failed.json.passed], [1, 3, false]);
   assertEquals(failed.json.percentage, 33);
-  // Quiz integrity (issue 15): by default the correct answers come only with a pass.
+  // Quiz integrity: by default the correct answers come only with a pass.
   assertEquals(failed.json.answersShown, false);
   assertEquals(failed.json.questions[0].correctAnswers, null);
   assertEquals(failed.json.questions[0].correct, null);

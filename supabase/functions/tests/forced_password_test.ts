@@ -1,4 +1,4 @@
-// Issue 15: a person given a temporary password (created by an admin, or imported from a CSV file)
+// A person given a temporary password (created by an admin, or imported from a CSV file)
 // must choose a new one first. Every /api route but the password change, sign-out, the current user
 // and the public settings answers 403 {code: 'password_change_required'}; changing it clears the flag.
 import assert from 'node:assert/strict';

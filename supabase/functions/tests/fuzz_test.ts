@@ -1,4 +1,4 @@
-// Property-based fuzzing (issue 7) with fast-check: every route the app serves (read from the app
+// Property-based fuzzing with fast-check: every route the app serves (read from the app
 // itself, so a new route is fuzzed the day it lands), as a visitor, a learner, an instructor and an
 // admin, with generated bodies (any JSON, objects of real field names holding wrong types, huge and
 // odd strings, nulls, negative and huge numbers, SQL and HTML metacharacters), malformed JSON,

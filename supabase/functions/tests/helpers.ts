@@ -152,7 +152,7 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
   return out.join('\n');
 }
 
-/** A person given a temporary password chooses their own (issue 15: nothing else works until then). */
+/** A person given a temporary password chooses their own (nothing else works until then). */
 export async function chooseNewPassword(token: string, temporaryPassword: string, newPassword = `Own-${unique()}-pass`): Promise<string> {
   const answer = await call('PUT', '/api/profile/password', {
     token,

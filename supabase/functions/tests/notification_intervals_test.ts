@@ -1,4 +1,4 @@
-// Notification intervals through the API (issue 19): the settings' defaults in GET/PUT /api/settings
+// Notification intervals through the API: the settings' defaults in GET/PUT /api/settings
 // and a required-training rule's own in /api/required-training, validated with field messages,
 // answered largest first as the database keeps them.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Organisations' administrators through /api (issue 18): an organisation's administrator lists,
+// Organisations' administrators through /api: an organisation's administrator lists,
 // changes, deactivates, resets, deletes, reads the learning record of, imports and exports their own
 // organisation's people only; another organisation's people and people of none are 404 to them;
 // they cannot move anyone out of their organisation (nor make a national administrator), and the

@@ -1,4 +1,4 @@
-// /api/organisations against the real platform (issue 18): who may list and create organisations and
+// /api/organisations against the real platform: who may list and create organisations and
 // manage their unit trees, and the validation of each write (400, 403, 404, 409); a person's
 // organisation, unit and manager in the admin's user list and PUT /api/users/:id.
 import assert from 'node:assert/strict';

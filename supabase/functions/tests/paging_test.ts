@@ -1,4 +1,4 @@
-// Lists are paged (issue 6): every list endpoint answers at most 100 rows a request and refuses a
+// Lists are paged: every list endpoint answers at most 100 rows a request and refuses a
 // larger page with 400, and a learner's enrolments page without gaps or repeats.
 import assert from 'node:assert/strict';
 import { call, closePoolAfterTests, register, test } from './helpers.ts';

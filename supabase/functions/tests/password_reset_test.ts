@@ -1,4 +1,4 @@
-// Issue 15: POST /api/users/:id/reset-password. Admins only; the person's old password and sessions
+// POST /api/users/:id/reset-password. Admins only; the person's old password and sessions
 // stop working, the temporary password signs in but every /api route answers 403
 // password_change_required until the person chooses their own; 'password.reset' is audited.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Quiz integrity (issue 15) through the api against the real platform: the author sets when the
+// Quiz integrity through the api against the real platform: the author sets when the
 // correct answers are shown, the maximum number of attempts and the wait between attempts (400 with
 // field messages for bad values); the learner's quiz routes refuse a start or a submission beyond
 // the maximum or within the wait (409 with a message), never send the correct answers unless the

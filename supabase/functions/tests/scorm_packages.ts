@@ -262,7 +262,7 @@ export const malformed = {
     zipOf({ 'imsmanifest.xml': scorm12Manifest('Assets only').replace('adlcp:scormtype="sco"', 'adlcp:scormtype="asset"'), 'index_lms.html': 'x' }),
 };
 
-// ---- Packages as authoring tools really make them (issue 27): the manifest declares objectives,
+// ---- Packages as authoring tools really make them: the manifest declares objectives,
 // sequencing with a passing score and a completion threshold (2004) or a mastery score (1.2); the
 // content finds its objectives by the ids the manifest gave, records interactions of every response
 // type, offers to resume with confirm(), tells the learner with alert(), keeps its place in

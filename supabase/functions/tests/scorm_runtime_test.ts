@@ -1,4 +1,4 @@
-// The SCORM run-time API against the real platform (issue 20): the player's start, sessions, saves
+// The SCORM run-time API against the real platform: the player's start, sessions, saves
 // validated against the data model (400 per element), order (409), finish, ownership (404), the
 // completion flowing into course progress, a certificate and the learning record's score from the
 // package, and the instructor's view of learners both ways.

@@ -1,4 +1,4 @@
-// SCORM packages (issue 20) against the real platform: an author adds a SCORM module and uploads
+// SCORM packages against the real platform: an author adds a SCORM module and uploads
 // packages built as authoring tools export them; the files land in Storage with their types; others
 // are refused; every malformed package is refused with its reason and leaves nothing stored.
 import assert from 'node:assert/strict';

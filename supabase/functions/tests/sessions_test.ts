@@ -1,4 +1,4 @@
-// Sessions and passwords (issue 7): which tokens the api function accepts, that a signed-out,
+// Sessions and passwords: which tokens the api function accepts, that a signed-out,
 // deleted or password-changed session is refused at once, and that common passwords are refused
 // whenever a password is chosen (never at sign-in). Against the real platform; the forged-claims
 // cases also run against a second app whose JWKS this test serves, so that every claim can be

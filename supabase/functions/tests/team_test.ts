@@ -1,4 +1,4 @@
-// /api/team against the real platform (issue 18): a line manager's reports, direct and down the
+// /api/team against the real platform: a line manager's reports, direct and down the
 // chain, with their required-training statuses, filters and paging, the drill-down (404 for anyone
 // who is not a report) and the CSV export; 400 for bad parameters, 401 for visitors, an empty team
 // for a person with no reports.

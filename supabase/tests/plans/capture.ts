@@ -151,7 +151,7 @@ async function call(name: string, method: string, path: string, token: string | 
   if (response.status !== expected) console.error(`${name}: ${response.status} ${text.slice(0, 300)}`);
 }
 
-// What the benchmark drives (issue 6), in a learner's, an instructor's and an admin's order.
+// What the benchmark drives, in a learner's, an instructor's and an admin's order.
 await call('catalogue, visitor', 'GET', '/api/courses', null, 200);
 await call('catalogue, learner', 'GET', '/api/courses', tokens.learner, 200);
 await call('catalogue search', 'GET', '/api/courses?search=trauma', null, 200);
@@ -179,7 +179,7 @@ await call('quiz attempt', 'POST', `/api/quizzes/${quiz?.id}/attempts`, tokens.l
 await call('admin user list', 'GET', '/api/users', tokens.admin, 200);
 await call('admin user search', 'GET', '/api/users?search=smith', tokens.admin, 200);
 await call('admin user search, service filter', 'GET', '/api/users?search=ow&service=UKAS&role=STUDENT', tokens.admin, 200);
-// Issue 18: the people of an organisation, of a unit (and its sub-units), of a manager.
+// The people of an organisation, of a unit (and its sub-units), of a manager.
 const [placed] = await setup<{ organisation: string | null; unit: string | null; manager: string | null }[]>`
   select (select organisation_id::text from public.profiles where organisation_id is not null limit 1) as organisation,
          (select unit_id::text from public.profiles where unit_id is not null limit 1) as unit,
@@ -192,7 +192,7 @@ await call('instructor students', 'GET', '/api/instructor/students', tokens.inst
 await call('instructor students, one course', 'GET', `/api/instructor/students?status=in-progress`, tokens.instructor, 200);
 await call('instructor analytics', 'GET', '/api/instructor/analytics', tokens.instructor, 200);
 
-// Organisations (issue 18): the routes on main, as the national administrator, an organisation's
+// Organisations: the routes on main, as the national administrator, an organisation's
 // administrator and a manager.
 await call('current user, manager', 'GET', '/api/user', tokens.manager, 200);
 await call('organisations, national admin', 'GET', '/api/organisations', tokens.admin, 200);
@@ -201,7 +201,7 @@ await call('units of an organisation, organisation admin', 'GET', `/api/organisa
 await call('move a unit (the tree check: private.unit_subtree)', 'PUT', `/api/organisations/${o.organisation}/units/${o.watch}`,
   tokens.orgAdmin, 200, { parentId: o.area });
 
-// A line manager's team (issue 18): a generated manager with reports two levels down and a team of
+// A line manager's team: a generated manager with reports two levels down and a team of
 // at most 60 (every report is judged once per call, each of its statements explained here), filtered
 // by status, a report's unit and a search; one report's record; the export.
 const [t] = await setup<{ manager: string | null; report: string | null; unit: string | null }[]>`

@@ -22,7 +22,7 @@ export function RequireAdmin() {
   return <Outlet />;
 }
 
-/** Issue 15: a person still holding a temporary password sees only "Choose a new password". */
+/** A person still holding a temporary password sees only "Choose a new password". */
 export const CHOOSE_PASSWORD_PATH = '/choose-password';
 
 export function RequirePasswordChosen() {

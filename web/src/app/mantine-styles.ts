@@ -1,5 +1,5 @@
 // Mantine's styles for the components this app uses, instead of the whole of
-// @mantine/core/styles.css (issue 15.2: 295 KB raw, of which about 100 KB styled components the app
+// @mantine/core/styles.css (295 KB raw, of which about 100 KB styled components the app
 // never shows). The order is the order of styles.css, so a component's styles come after those of
 // the components it is built from. A component newly used from @mantine/core needs its file here
 // (Typography, only for rendered markdown, is imported by MarkdownContent and loads with it).

@@ -5,7 +5,7 @@ import { localStorageColorSchemeManager, MantineProvider, useComputedColorScheme
 import { areToastsWanted, subscribeToToasts } from '@/lib/notify';
 import { cssVariablesResolver, theme } from '@/lib/theme';
 
-// The toast container comes with the first toast, not with the first page (issue 6).
+// The toast container comes with the first toast, not with the first page.
 const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
 
 function Toasts() {

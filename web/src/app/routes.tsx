@@ -50,7 +50,7 @@ export const routes: RouteObject[] = [
     ],
     }, {
       // Outside RequirePasswordChosen: a reset link is how a person with a temporary password may
-      // also set their own (issue 19).
+      // also set their own.
       path: 'auth/reset',
       lazy: () => import('./routes/reset-password').then((m) => ({ Component: m.ResetPasswordRoute })),
     }],

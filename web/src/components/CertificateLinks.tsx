@@ -1,4 +1,4 @@
-// The way from a finished course to its certificate (issue 15): 'View certificate' (the card on
+// The way from a finished course to its certificate: 'View certificate' (the card on
 // /certificates) and 'Download PDF', on the last module, the course page and the completion toast.
 // The download button stays enabled while it works (a disabled button would drop the keyboard
 // focus to the page); a second press while it runs does nothing.

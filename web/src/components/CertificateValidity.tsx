@@ -1,4 +1,4 @@
-// A certificate's validity as every learner screen shows it (issue 8): a badge for its state
+// A certificate's validity as every learner screen shows it: a badge for its state
 // (valid, expiring soon, expired, revoked) and the line with its date. The state comes from the
 // server (private.certificate_state); the screens never compute it themselves.
 import type { CSSProperties } from 'react';

@@ -1,6 +1,6 @@
 // Toasts: at most one on screen at a time (the container's limit; later ones wait in Mantine's
 // queue); failures use the destructive (red) style.
-// Mantine's notifications (store and container) are loaded with the first toast (issue 6: they are
+// Mantine's notifications (store and container) are loaded with the first toast (they are
 // not needed to show /); a toast waits in Mantine's store until the container has mounted.
 import type { NotificationData } from '@mantine/notifications';
 import type { ReactNode } from 'react';
@@ -22,7 +22,7 @@ export function subscribeToToasts(listener: () => void): () => void {
 
 /**
  * The notification each action shows now, by action key ('auth', 'password', 'profile', ...). A newer
- * outcome of the same action replaces the older one at once (issue 15: "Failed to change password"
+ * outcome of the same action replaces the older one at once ("Failed to change password"
  * must not outlive the change that worked after it, nor wait in Mantine's one-at-a-time queue).
  */
 const current = new Map<string, string>();

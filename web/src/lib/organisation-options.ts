@@ -1,4 +1,4 @@
-// The organisations and units an administrator may choose from (issue 18), for the compliance
+// The organisations and units an administrator may choose from, for the compliance
 // filters, the required-training rule form and the Organisation tab: GET /api/organisations (a
 // national administrator every organisation, an organisation's its own) and GET
 // /api/organisations/:id/units. One query per endpoint under organisationKeys, so a change made in

@@ -104,21 +104,21 @@ export const adminKeys = {
     page: number;
     pageSize: number;
   }) => [...adminKeys.users(), filters] as const,
-  /** GET /api/users?organisationId=…&search=…: the people a manager is chosen from (issue 18). */
+  /** GET /api/users?organisationId=…&search=…: the people a manager is chosen from. */
   people: (organisationId: string, search: string) => [...adminKeys.users(), 'people', organisationId, search] as const,
   /** GET /api/users?role=ADMIN and ?role=INSTRUCTOR together: the Activity tab's "Who" filter. */
   actors: () => [...adminKeys.users(), 'actors'] as const,
   roles: () => [...adminKeys.all, 'roles'] as const,
   audit: (page: number, filters: object) => [...adminKeys.all, 'audit', page, filters] as const,
   certificates: (filters: { search: string; page: number; pageSize: number }) => [...adminKeys.all, 'certificates', filters] as const,
-  /** GET /api/notifications/deliveries: the Delivery tab (issue 19), every page and filter. */
+  /** GET /api/notifications/deliveries: the Delivery tab, every page and filter. */
   allDeliveries: () => [...adminKeys.all, 'deliveries'] as const,
   deliveries: (filters: { status: string | null; page: number }) => [...adminKeys.allDeliveries(), filters] as const,
   /** After any admin write: users, the permission matrix, certificates and the activity trail. */
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
 };
 
-/** GET /api/organisations and /api/organisations/:id/units (issue 18). */
+/** GET /api/organisations and /api/organisations/:id/units. */
 export const organisationKeys = {
   all: ['organisations'] as const,
   list: () => [...organisationKeys.all, 'list'] as const,

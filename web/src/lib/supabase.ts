@@ -1,4 +1,4 @@
-// The session, without supabase-js on the first load (issue 6: / must stay under 200 KB of gzipped
+// The session, without supabase-js on the first load (/ must stay under 200 KB of gzipped
 // JavaScript). supabase-js keeps the session as JSON in local storage under `sb-<host>-auth-token`;
 // the API's bearer token is read from there synchronously while it has more than the client's own
 // refresh margin left. supabase-js itself (./supabase-client.ts) is imported lazily: for sign-in,

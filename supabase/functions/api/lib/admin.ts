@@ -1,7 +1,7 @@
 // The administrator's checks: the database decides, in the same transaction as the work.
 // - asAdmin / isAdmin: a national administrator (private.is_admin), for the national-only routes
 //   (settings, roles, audit, organisations, certificates).
-// - asPeopleAdmin / peopleAdmin: a national administrator or an organisation's (issue 18), for the
+// - asPeopleAdmin / peopleAdmin: a national administrator or an organisation's, for the
 //   people routes (users, import and export, learning records), scoped to the organisation.
 import type { Context } from 'hono';
 import type { Db, Statements, Tx } from './db.ts';
@@ -52,7 +52,7 @@ export function asAdmin<T>(db: Db, c: Context<Env>, fn: (tx: Tx, callerId: strin
 }
 
 /**
- * Who administers people, and whose (issue 18): a national administrator (every person) or an
+ * Who administers people, and whose: a national administrator (every person) or an
  * organisation's administrator (its people only: `organisationId`). Null for anyone else.
  */
 export interface PeopleAdmin {

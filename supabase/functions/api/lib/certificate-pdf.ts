@@ -25,7 +25,7 @@ export interface CertificateData {
 }
 
 /**
- * `Valid until 25 November 2027`, or `Does not expire`: always printed (issue 15). The document states
+ * `Valid until 25 November 2027`, or `Does not expire`: always printed. The document states
  * its validity as issued, in the words every screen uses for a valid certificate (_shared/certificates.ts).
  */
 export function validityText(expiresAt: Date | null): string {

@@ -11,7 +11,7 @@ export interface Config {
   dbUrl: string;
   /**
    * Where the scorm-content bucket's files are served to browsers: its own origin, never the app's
-   * (issue 20; SCORM_CONTENT_URL). Absent: Storage's public URL of the bucket.
+   * (SCORM_CONTENT_URL). Absent: Storage's public URL of the bucket.
    */
   scormContentUrl?: string;
 }

@@ -62,7 +62,7 @@ export interface ReadOptions {
    * force_generic_plan for this transaction). Left to choose, Postgres planned the catalogue's page
    * again on every call, at national size only: a generic plan must assume that `LIMIT $n` keeps a
    * tenth of the courses, which looks dearer than a plan for 12 rows, so the larger the table, the
-   * more each read cost (issue 6). Only for statements whose generic plans are proven
+   * more each read cost. Only for statements whose generic plans are proven
    * (supabase/tests/query-plans.test.ts: no large table read whole). Without prepared statements
    * (PGlite) it changes nothing.
    */
@@ -77,7 +77,7 @@ export const POOL_SIZE = 8;
 
 /**
  * Named prepared statements spare Postgres parsing and planning each query again: about a quarter
- * of a catalogue read's database time at scale (issue 6). They are off unless DB_PREPARED_STATEMENTS
+ * of a catalogue read's database time at scale. They are off unless DB_PREPARED_STATEMENTS
  * is `on`, because the embedded PGlite serves every connection in one session (pglite-socket), where
  * the statements' names would clash, and a pooler in transaction mode may not keep them either. The
  * local platform turns them on when it runs on a real Postgres.

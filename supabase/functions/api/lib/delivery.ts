@@ -1,4 +1,4 @@
-// The delivery worker (issue 19): claims due notification emails in batches
+// The delivery worker: claims due notification emails in batches
 // (private.claim_notification_emails: skip locked, with a lease), sends each over SMTP with
 // nodemailer and records each result at once (private.record_notification_email, fenced by the
 // attempt it claimed). Called by POST /api/notifications/deliver, which the schedule calls with the

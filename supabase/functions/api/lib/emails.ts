@@ -1,4 +1,4 @@
-// The notification emails (issue 19): plain text and simple accessible HTML in en-GB, with the
+// The notification emails: plain text and simple accessible HTML in en-GB, with the
 // site's name, a link to the thing the notice is about and one to the person's preferences. No
 // images, no tracking: every link is the site's own address. Every value from the database is
 // escaped in the HTML; links are built only from SITE_URL and the notice's app path.

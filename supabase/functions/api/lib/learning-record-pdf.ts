@@ -1,4 +1,4 @@
-// The learning record as a PDF (issue 8), for an appraisal or a regulator's audit: A4 portrait,
+// The learning record as a PDF, for an appraisal or a regulator's audit: A4 portrait,
 // the learner's name and the date it was generated, the totals, a table of completed courses and
 // one of CPD activities (what was learnt and the reflection in full, wrapped), breaking onto new
 // pages with the table heading repeated, and "Page n of m" on every page. Standard fonts only

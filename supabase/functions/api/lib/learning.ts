@@ -64,7 +64,7 @@ export async function quizAttempts(tx: Tx, quizId: string): Promise<QuizAttempts
  * A quiz start or submission that the database refused, thrown out of the route's transaction,
  * which rolls it back (nothing was written before it). The statement runs without a savepoint:
  * SAVEPOINT and RELEASE were two more round trips on every start and submission for a rare refusal
- * (issue 17); what the learner is told is read afterwards by attemptRefusal.
+ *; what the learner is told is read afterwards by attemptRefusal.
  */
 export class AttemptFailed extends Error {
   constructor(readonly quizId: string, override readonly cause: unknown) {

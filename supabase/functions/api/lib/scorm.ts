@@ -1,4 +1,4 @@
-// SCORM packages (issue 20): check an uploaded zip before anything is stored, read its manifest, and
+// SCORM packages: check an uploaded zip before anything is stored, read its manifest, and
 // unpack it file by file into the public bucket scorm-content with the service role. The package is
 // untrusted (docs/SECURITY.md): every refusal is decided from the zip's central directory and the
 // manifest, and the inflated bytes are counted as they stream, so a lying header stops at the limit.

@@ -1,6 +1,6 @@
 // /api/audit, admins only: the audit trail (public.audit_events, written by the database's audit
 // triggers) as the Activity tab's pages and as a CSV with the same filters. A national administrator
-// reads every event; an organisation's administrator (issue 18) the events by or about their
+// reads every event; an organisation's administrator the events by or about their
 // organisation's people, as row-level security on audit_events decides.
 import { Hono } from 'hono';
 import { type AuditEvent, pageQuerySchema } from '../../_shared/admin.ts';

@@ -1,4 +1,4 @@
-// /api/admin/users: the bulk user import and the user CSV export (issue 8), for national
+// /api/admin/users: the bulk user import and the user CSV export, for national
 // administrators (everyone) and organisations' administrators (their organisation's people only:
 // row-level security, an explicit filter, and private.import_users, which imports into their
 // organisation only).

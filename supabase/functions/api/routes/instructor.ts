@@ -88,7 +88,7 @@ export function instructorRoutes(_config: Config, db: Db) {
         const rows = await tx<({ total: string } & Record<string, unknown>)[]>`
           select * from private.instructor_students(
             ${query.courseId ?? null}::uuid, ${query.status ?? null}, ${query.pageSize}, ${offset})`;
-        // Issue 20: each row's SCORM modules with the learner's status and best score, for the page's
+        // Each row's SCORM modules with the learner's status and best score, for the page's
         // rows in one statement (attempts read under the caller's RLS).
         const scorm = rows.length === 0 ? [] : await tx<ScormRow[]>`
           select x.user_id, x.course_id, m.id as module_id, m.title,

@@ -1,4 +1,4 @@
-// The learning record (issue 8): a learner's completed courses (private.learning_record), their CPD
+// The learning record: a learner's completed courses (private.learning_record), their CPD
 // entries and the totals, as JSON, PDF and CSV. The learner's own at /api/me/learning-record[.pdf|.csv];
 // any learner's for admins at /api/admin/users/:id/learning-record[.pdf|.csv]. Everything runs under the
 // caller's RLS: cpd_entries' policies and private.learning_record decide who sees what. The CPD

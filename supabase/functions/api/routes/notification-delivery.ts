@@ -1,4 +1,4 @@
-// Email delivery of notifications (issue 19):
+// Email delivery of notifications:
 // - POST /api/notifications/deliver: the schedule's call (pg_cron + pg_net on hosted Supabase,
 //   platform/scheduler.mjs locally), with the service role key only. It is mounted before the caller
 //   middleware (which knows visitors and people, not the service role) and checks the key itself,

@@ -1,4 +1,4 @@
-// /api/organisations (issue 18): organisations and their unit trees. National administrators see
+// /api/organisations: organisations and their unit trees. National administrators see
 // and create organisations and manage every organisation's units; an organisation's administrator
 // sees only their own organisation and manages its units (another organisation is simply not found).
 // Everyone else: 403. Everything runs under the caller's row-level security

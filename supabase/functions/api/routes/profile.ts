@@ -151,7 +151,7 @@ export function profileRoutes(config: Config, db: Db) {
     return c.body(null, 204);
   });
 
-  // "Forgot password?" and the welcome email (issue 19): the link in the email opens a session whose
+  // "Forgot password?" and the welcome email: the link in the email opens a session whose
   // amr says an emailed link opened it ('otp' in Supabase Auth's implicit flow, 'recovery' under
   // PKCE): it proves the mailbox, as the reset itself does. Within the hour it was opened, that
   // session may set a new password without the current one. Auth keeps this session and ends the others;

@@ -1,4 +1,4 @@
-// The SCORM run-time on the server (issue 20): what the player needs to start a package, sessions of
+// The SCORM run-time on the server: what the player needs to start a package, sessions of
 // an attempt at a SCO, the saves the content's run-time sends, and the instructor's view of learners.
 // Values are checked against the data model of the package's version (_shared/scorm-data-model.ts);
 // ownership, order (seq), the statuses and completion are decided in SQL (19_scorm_runtime.sql).

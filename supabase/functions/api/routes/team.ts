@@ -1,4 +1,4 @@
-// /api/team: a line manager's "My team" (issue 18): their reports, direct and down the chain, with
+// /api/team: a line manager's "My team": their reports, direct and down the chain, with
 // the status of their required training, certificates expiring and last activity (paged, filtered),
 // one report's record, and the CSV export. Who is a report is decided only in SQL
 // (private.team_members, team_summary, team_member_record in 14_my_team.sql, run as the caller):

@@ -64,7 +64,7 @@ describe('app shell', () => {
 
     await user.click(menuButton);
     expect(await screen.findByRole('menuitem', { name: 'Profile' })).toHaveAttribute('href', '/profile');
-    // The learner's Dashboard, in the menu and the sidebar (issue 15).
+    // The learner's Dashboard, in the menu and the sidebar.
     expect(screen.getByRole('menuitem', { name: 'My Dashboard' })).toHaveAttribute('href', '/dashboard');
     expect(sidebar().getByRole('link', { name: 'My Dashboard' })).toHaveAttribute('href', '/dashboard');
     expect(screen.getByRole('menuitem', { name: 'My Courses' })).toHaveAttribute('href', '/my-courses');

@@ -25,9 +25,9 @@ interface Item {
 
 const MENU: Item[] = [
   { to: '/', label: 'Home', Icon: IconHome, show: () => true },
-  // The learner's own overview (issue 15: it was reachable only by typing /dashboard).
+  // The learner's own overview (it was reachable only by typing /dashboard).
   { to: '/dashboard', label: 'My Dashboard', Icon: IconLayoutDashboard, show: (user) => Boolean(user) },
-  // A line manager's reports (issue 18): only for people with reports.
+  // A line manager's reports: only for people with reports.
   { to: '/team', label: 'My team', Icon: IconUsersGroup, show: (user) => Boolean(user?.hasReports) },
   { to: '/my-courses', label: 'My Courses', Icon: IconBooks, show: () => true },
   { to: '/certificates', label: 'Certificates', Icon: IconCertificate, show: () => true },

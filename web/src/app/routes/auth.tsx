@@ -17,7 +17,7 @@ export function AuthRoute() {
   const { data: user, isPending } = useUser();
   const [params] = useSearchParams();
   const [tab, setTabState] = useState<Tab>(params.get('tab') === 'register' ? 'register' : 'login');
-  // The other tab's outcome (e.g. "Login failed") is not about the form now shown (issue 15).
+  // The other tab's outcome (e.g. "Login failed") is not about the form now shown.
   const setTab = (next: Tab) => {
     if (next !== tab) dismissNotification('auth');
     setTabState(next);

@@ -1,4 +1,4 @@
-// /choose-password (issue 15): a person who signed in with a temporary password (added or imported
+// /choose-password: a person who signed in with a temporary password (added or imported
 // by an admin) chooses their own before anything else; every other page and API route waits.
 import { Card, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';

@@ -16,7 +16,7 @@ export function ComplianceRoute() {
 
 function CompliancePage({ user }: { user: User }) {
   const isAdmin = user.role === 'ADMIN';
-  // An organisation's administrator (issue 18): their organisation only, by the database.
+  // An organisation's administrator: their organisation only, by the database.
   const own = (user as CurrentUser).organisation;
   const organisation = isAdmin && own ? { id: own.id, name: own.name } : null;
   return (

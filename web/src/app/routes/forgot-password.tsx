@@ -1,4 +1,4 @@
-// /auth/forgot (issue 19): "Forgot password?" from the sign-in screen. Auth emails a link to
+// /auth/forgot: "Forgot password?" from the sign-in screen. Auth emails a link to
 // /auth/reset, valid once for 1 hour.
 import { Card, Center, Stack, Text, Title } from '@mantine/core';
 import { ForgotPasswordForm } from '@/features/auth/components/ForgotPasswordForm';

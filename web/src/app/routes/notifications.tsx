@@ -1,4 +1,4 @@
-// /notifications: the signed-in person's notices (issue 19), all of them, paged; the bell in the
+// /notifications: the signed-in person's notices, all of them, paged; the bell in the
 // header shows the newest ten and links here.
 import { Stack, Text, Title } from '@mantine/core';
 import { useUser } from '@/lib/auth/user';

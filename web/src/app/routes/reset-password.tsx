@@ -1,4 +1,4 @@
-// /auth/reset (issue 19): where a password reset or welcome email's link lands. Auth has put the
+// /auth/reset: where a password reset or welcome email's link lands. Auth has put the
 // recovery session in the URL fragment (or its error, for a used or expired link); the page keeps
 // the session, removes the tokens from the address bar, and asks for the new password. Outside
 // RequirePasswordChosen: a person who still holds a temporary password sets their own here.

@@ -1,4 +1,4 @@
-// /team/:personId: one of the manager's reports (issue 18).
+// /team/:personId: one of the manager's reports.
 import { useParams } from 'react-router';
 import { TeamMemberPage } from '@/features/my-team/components/TeamMemberPage';
 

@@ -1,4 +1,4 @@
-// /team: a line manager's "My team" (issue 18), for anyone signed in. A person with no reports sees
+// /team: a line manager's "My team", for anyone signed in. A person with no reports sees
 // an empty team; the server decides who is on it.
 import { Stack, Text, Title } from '@mantine/core';
 import { TeamPage } from '@/features/my-team/components/TeamPage';

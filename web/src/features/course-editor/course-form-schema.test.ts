@@ -1,5 +1,5 @@
 // The three create-course forms (course editor, course manager dialog, admin Quick Add) apply one
-// set of rules from the shared courseFormSchema, and the API's create/update schemas agree (issue 15).
+// set of rules from the shared courseFormSchema, and the API's create/update schemas agree.
 import { describe, expect, it } from 'vitest';
 import {
   adminQuickCourseSchema,

@@ -7,7 +7,7 @@ import { storedUserId } from '@/lib/supabase';
 
 export async function getUser(): Promise<CurrentUser | null> {
   // A visitor holds no session: the answer could only be a 401, a failed request in the console of
-  // every visitor (issue 15). Ask only when a session is stored.
+  // every visitor. Ask only when a session is stored.
   if (storedUserId() === null) return null;
   try {
     return await api.get<CurrentUser>('/user');

@@ -1,6 +1,6 @@
 // After a client-side route change (never the first load) focus moves to the new page's main
 // heading, so a screen-reader or keyboard user starts on the new page rather than on the link they
-// followed or at the top of the document (issue 15.3). The h1 gets tabIndex -1 (focusable from
+// followed or at the top of the document. The h1 gets tabIndex -1 (focusable from
 // script, not in the tab order). A page that is still loading is watched until its h1 appears (up
 // to ten seconds); if the person or the page moves focus elsewhere meanwhile, focus is left there.
 // Only the path counts: a change of query string (filters, tabs, search) keeps focus where it is.

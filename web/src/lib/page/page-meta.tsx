@@ -1,4 +1,4 @@
-// One mechanism for every page's document title and meta description (issue 15.3). A page renders
+// One mechanism for every page's document title and meta description. A page renders
 // <PageMeta title="Course title" description="..." />; the tab then reads
 // "Course title · <site name>", the site name being the one in the site settings (AppLayout
 // provides it, without its version suffix) or the product name until they load. The home page

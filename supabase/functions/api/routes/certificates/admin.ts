@@ -1,4 +1,4 @@
-// /api/admin/certificates, admins only (issue 8): search every certificate by learner name or
+// /api/admin/certificates, admins only: search every certificate by learner name or
 // verification code (server-side, paged, trigram-indexed), revoke one with a reason, reissue one.
 // Runs under the caller's RLS; private.revoke_certificate and private.reissue_certificate check the
 // admin themselves and the audit trigger records it.
@@ -128,7 +128,7 @@ export function adminCertificateRoutes(_config: Config, db: Db) {
     return c.json(certificate);
   });
 
-  // Issue 15: the same verification code with the learner's name, course title and service as they
+  // The same verification code with the learner's name, course title and service as they
   // are now (after an admin corrected the name); private.reissue_certificate records it in the audit trail.
   routes.post('/:id/reissue', async (c) => {
     requireUser(c);

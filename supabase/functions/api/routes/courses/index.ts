@@ -269,7 +269,7 @@ export function courseRoutes(config: Config, db: Db) {
     return c.json(result, 201);
   });
 
-  // Recertification (issue 8): from an expiring or expired certificate, the learner's enrolment starts
+  // Recertification: from an expiring or expired certificate, the learner's enrolment starts
   // its next cycle at 0 % with fresh module and quiz progress (private.start_recertification).
   routes.post('/:courseId/recertify', async (c) => {
     const courseId = pathId(c, 'courseId', MSG.courseNotFound);

@@ -88,7 +88,7 @@ function searchWords(search: string | undefined): string[] {
 export function catalogueStatements(tx: Statements, query: CourseListQuery, userId: string | null) {
   // The matching ids come from the trigram indexes (private.course_search_ids: under row-level
   // security an ILIKE of the query itself cannot use them); the rows are read under RLS as ever.
-  // Every word of the query, in any order, in the title or the description (issue 15: "smart
+  // Every word of the query, in any order, in the title or the description ("smart
   // motorways safety" found nothing): one index-backed match per word.
   const patterns = searchWords(query.search).map(containsPattern);
   const pattern = patterns.length > 0;

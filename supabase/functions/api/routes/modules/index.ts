@@ -197,7 +197,7 @@ export function moduleRoutes(config: Config, db: Db) {
     return c.body(null, 204);
   });
 
-  // ---- The author's SCORM package (issue 20)
+  // ---- The author's SCORM package
   scormRoutes(routes, config, db);
 
   return routes;

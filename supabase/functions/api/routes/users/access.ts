@@ -38,7 +38,7 @@ export function accessRoutes(config: Config, db: Db) {
   routes.post('/:id/deactivate', (c) => setActive(c, false));
   routes.post('/:id/reactivate', (c) => setActive(c, true));
 
-  // Issue 15: a new temporary password, to be replaced at the next sign-in. The database half first
+  // A new temporary password, to be replaced at the next sign-in. The database half first
   // (admin check, must_change_password, the person's sessions ended, audit 'password.reset', in one
   // transaction under the admin's identity), then the password itself through Auth admin (which also
   // ends any session). Should Auth fail after the commit, the person is flagged and signed out but

@@ -186,7 +186,7 @@ export function userRoutes(config: Config, db: Db) {
       if (emailChanged) {
         if (await emailUsedByAnother(tx, input.email!, id)) throw new ApiError(409, 'Email is already registered', { email: 'Email is already registered' });
       }
-      // Organisation, unit and manager (issue 18): an administrator's, never one's own.
+      // Organisation, unit and manager: an administrator's, never one's own.
       const placing = input.organisationId !== undefined || input.unitId !== undefined || input.managerId !== undefined;
       if (placing && self) {
         throw new ApiError(403, 'You cannot change your own organisation, unit or manager. Ask another administrator.');

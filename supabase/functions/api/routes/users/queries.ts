@@ -173,7 +173,7 @@ export interface Placement {
 }
 
 /**
- * A person's organisation, unit and manager (issue 18), checked first so that each wrong one is a
+ * A person's organisation, unit and manager, checked first so that each wrong one is a
  * field of a 400: the organisation exists, the unit is of it, the manager is of it and is not the
  * person. The database checks the same (and refuses a management cycle: 23514 manager_cycle).
  */

@@ -1,5 +1,5 @@
 // GET /api/notifications/deliveries: the Delivery tab's emails, newest first, by status, paged on the
-// server; POST /api/notifications/:id/resend: a sent or failed email queued again (issue 19).
+// server; POST /api/notifications/:id/resend: a sent or failed email queued again.
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Delivery, DeliveryPage, EmailStatus } from '@shared/notifications.ts';
 import { api } from '@/lib/api-client';

@@ -10,7 +10,7 @@ import { adminKeys } from '@/lib/query-keys';
 
 export const useOrganisations = (enabled = true) => useQuery({ ...organisationsQueryOptions(), enabled });
 
-// ---- The Users tab's filters and the user dialog (issue 18: people's organisation, unit, manager).
+// ---- The Users tab's filters and the user dialog (people's organisation, unit, manager).
 
 /** An organisation's units for a picker: none until an organisation is chosen. */
 export const useUnitsOf = (organisationId: string | null) =>

@@ -12,7 +12,7 @@ export interface UserFilters {
   service: string | null;
   role?: string | null;
   status?: string | null;
-  /** Issue 18: the people of an organisation, of a unit (and its sub-units), of a line manager. */
+  /** The people of an organisation, of a unit (and its sub-units), of a line manager. */
   organisationId?: string | null;
   unitId?: string | null;
   managerId?: string | null;
@@ -57,7 +57,7 @@ export const useUpdateUser = () =>
   useAdminMutation(({ id, input }: { id: string; input: UserUpdateInput }) =>
     api.put<User>(`/users/${encodeURIComponent(id)}`, input));
 
-/** Issue 15: a new temporary password, shown once; the person must replace it at their next sign-in. */
+/** A new temporary password, shown once; the person must replace it at their next sign-in. */
 export const useResetPassword = () =>
   useAdminMutation((id: string) => api.post<{ temporaryPassword: string }>(`/users/${encodeURIComponent(id)}/reset-password`, {}));
 export const useDeleteUser = () => useAdminMutation((id: string) => api.delete<void>(`/users/${encodeURIComponent(id)}`));

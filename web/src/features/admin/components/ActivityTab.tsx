@@ -1,6 +1,6 @@
 // Activity tab: the audit trail (who, when, what changed), newest first, filtered and paged on the
 // server. Each event reads as a sentence ("Jordan Hughes published 'Radio procedure'"); its before
-// and after values open in a details row. The CSV export takes the same filters (issue 15.2).
+// and after values open in a details row. The CSV export takes the same filters.
 import { Fragment, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Code, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';

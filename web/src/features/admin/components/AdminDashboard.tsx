@@ -1,7 +1,7 @@
 // Admin Dashboard (/admin): tabs users, organisations, courses, permissions, settings, the activity
 // (audit) list, required training, certificates and the notification emails' delivery. The tab is kept in the URL (?tab=) so it
 // survives a reload. A national administrator (no organisation) sees every tab; an organisation's
-// administrator (issue 18) only those they can use: users, their organisation, courses and required
+// administrator only those they can use: users, their organisation, courses and required
 // training and delivery (permissions, settings, the activity trail and the certificate register are national).
 import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';

@@ -1,4 +1,4 @@
-// Certificates tab (issue 8): every issued certificate, searched on the server by learner name or
+// Certificates tab: every issued certificate, searched on the server by learner name or
 // verification code and paged; each with its validity, and Revoke with a reason (recorded in the
 // Activity trail). A revoked certificate fails public verification.
 import { useState } from 'react';
@@ -194,7 +194,7 @@ function RevokeDialog({ certificate, onClose }: { certificate: AdminCertificate 
   );
 }
 
-/** Issue 15: after a name correction, the same verification code with the learner's name as it is now. */
+/** After a name correction, the same verification code with the learner's name as it is now. */
 function ReissueDialog({ certificate, onClose }: { certificate: AdminCertificate | null; onClose: () => void }) {
   const reissue = useReissueCertificate();
   return (

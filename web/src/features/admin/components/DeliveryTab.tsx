@@ -1,4 +1,4 @@
-// Delivery tab (issue 19): the notification emails of the people this administrator administers
+// Delivery tab: the notification emails of the people this administrator administers
 // (all for a national one, their organisation's for the others; the database decides), newest
 // first, by status, paged on the server, with each one's attempts and last error. A sent or failed
 // email can be sent again: the row stays where it is (even under a status filter) and its button

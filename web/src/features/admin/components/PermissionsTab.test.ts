@@ -1,4 +1,4 @@
-// The Permissions dialog says what saving will do, with the number of users it changes (issue 15).
+// The Permissions dialog says what saving will do, with the number of users it changes.
 import { describe, expect, it } from 'vitest';
 import { replacementWarning } from './PermissionsTab';
 

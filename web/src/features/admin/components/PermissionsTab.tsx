@@ -17,7 +17,7 @@ const ROLE_PLURALS: Record<Role, [string, string]> = {
   STUDENT: ['student', 'students'],
 };
 
-/** What saving will do, said before saving (issue 15): the count comes from the matrix's data. */
+/** What saving will do, said before saving: the count comes from the matrix's data. */
 export function replacementWarning(role: Role, users: number | undefined): string {
   const [one, many] = ROLE_PLURALS[role];
   if (users === undefined) return `Saving replaces the services of every ${one}.`;

@@ -1,4 +1,4 @@
-// Issue 18: choosing a person's organisation, unit and line manager (the Users tab's filters and the
+// Choosing a person's organisation, unit and line manager (the Users tab's filters and the
 // user dialog). The unit list shows each unit's path from the top; the manager is found by typing
 // part of a name, username or email of a person of the organisation.
 import { useMemo, useState } from 'react';

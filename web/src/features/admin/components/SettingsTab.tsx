@@ -1,7 +1,7 @@
 // Settings tab: the settings record with 'Reset to Defaults' (fills the
-// form, saves nothing) and 'Save Settings'. Under "Notifications" (issue 19) the default intervals of
+// form, saves nothing) and 'Save Settings'. Under "Notifications" the default intervals of
 // the notices; day lists are typed as "14, 3" and checked by the same schema as the API's. Under
-// "SCORM packages" (issue 20) the largest package authors may upload.
+// "SCORM packages" the largest package authors may upload.
 import { useEffect, useEffectEvent } from 'react';
 import { Button, Group, NumberInput, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';

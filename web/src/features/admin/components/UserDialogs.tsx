@@ -238,7 +238,7 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
 }
 
 /**
- * Issue 15: "Are you sure?", then the new temporary password, shown once with a copy button. One
+ * "Are you sure?", then the new temporary password, shown once with a copy button. One
  * dialog for both steps, so closing it returns focus to the row's "Reset password" button.
  */
 export function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {

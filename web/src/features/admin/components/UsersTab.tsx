@@ -1,6 +1,6 @@
 // Users tab: search (name, username, email), service filter, server-side paging,
 // Edit, Reset password and Delete per user, and Add New User. Role and status filters; a leaver is
-// deactivated (cannot sign in, records kept) and can be reactivated. Issue 18: once there are
+// deactivated (cannot sign in, records kept) and can be reactivated. Once there are
 // organisations, filters and columns for organisation (national administrators), unit and manager;
 // an organisation's administrator sees their organisation's people only.
 import { useState } from 'react';
@@ -51,7 +51,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
   const [resetting, setResetting] = useState<UserListItem | null>(null);
   const [adding, setAdding] = useState(false);
   const [switching, setSwitching] = useState<UserListItem | null>(null);
-  // Issue 18: an organisation's administrator administers their organisation; a national one
+  // An organisation's administrator administers their organisation; a national one
   // filters by any (the columns and filters appear once there is an organisation).
   const me = useUser().data;
   const ownOrganisationId = me?.role === 'ADMIN' ? me.organisation?.id ?? null : null;

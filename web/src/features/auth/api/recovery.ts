@@ -1,4 +1,4 @@
-// "Forgot password?" (issue 19) through Supabase Auth's recovery flow: supabase-js asks Auth to email
+// "Forgot password?" through Supabase Auth's recovery flow: supabase-js asks Auth to email
 // a link (POST /recover); the link signs the person in and lands on /auth/reset with the session in
 // the URL fragment (the app's client does not read it itself: detectSessionInUrl is off), and
 // PUT /api/profile/password/recovery sets the new password from that session.

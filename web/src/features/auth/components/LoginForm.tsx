@@ -16,7 +16,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
     initialValues: { username: '', password: '' },
     validate: zod4Resolver(loginSchema, { errorPriority: 'first' }),
   });
-  // Shown inside the form, above the fields, as well as in a toast (issue 15); a new attempt clears it.
+  // Shown inside the form, above the fields, as well as in a toast; a new attempt clears it.
   const [failure, setFailure] = useState<string | null>(null);
   const login = useLogin({
     onSuccess: (user) => {

@@ -1,6 +1,6 @@
 // A catalogue card: service badge, Featured mark, title, description, service
 // icon, progress when enrolled, and the enrol/start/continue button. The whole card opens the course.
-// The author's cover image heads the card (issue 15): alt="" because it sits beside the course's
+// The author's cover image heads the card: alt="" because it sits beside the course's
 // title, which names the course, and authors give no description of the picture (an alt of the title
 // would make a screen reader say every title twice); lazy, with a fixed 16:9 box so nothing shifts.
 import { Badge, Button, Card, Group, Image, Progress, Stack, Text, Title } from '@mantine/core';

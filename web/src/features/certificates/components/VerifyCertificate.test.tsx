@@ -1,4 +1,4 @@
-// Public verification (issue 18): the organisation the learner belonged to when the certificate was
+// Public verification: the organisation the learner belonged to when the certificate was
 // issued is shown when there is one; nothing about an organisation otherwise.
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

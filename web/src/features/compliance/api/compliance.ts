@@ -1,7 +1,7 @@
-// The compliance view (issue 8): GET /api/compliance (counts per service and required course),
+// The compliance view: GET /api/compliance (counts per service and required course),
 // /api/compliance/people (the drill-down, paged) and /api/compliance/export.csv (the same filters,
 // produced on the server under the caller's rights and handed to the browser as a download), and
-// /api/compliance/units (issue 18: by organisation, then unit, with the share compliant per course).
+// /api/compliance/units (by organisation, then unit, with the share compliant per course).
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { downloadFromApi } from '@/lib/download';

@@ -1,4 +1,4 @@
-// Compliance by organisation and unit (issue 18): one row per group (an organisation for a national
+// Compliance by organisation and unit: one row per group (an organisation for a national
 // administrator at the top; then the units of one level, each counting its whole subtree), one
 // column per required course with the share of its people compliant, and the group's share over
 // every course. A group with units below it opens them (drill-down); "People" lists its people.

@@ -1,7 +1,7 @@
-// The Compliance view (issue 8), for admins (everyone) and instructors (the people of their
+// The Compliance view, for admins (everyone) and instructors (the people of their
 // services): per service and required course, how many people are compliant, due soon, overdue or
 // in progress; a count opens the people behind it; Export CSV downloads what is on screen, produced
-// on the server under the caller's rights. Administrators (issue 18) also filter by organisation
+// on the server under the caller's rights. Administrators also filter by organisation
 // and unit and see the breakdown "By unit": per organisation (national administrators), then per
 // unit of one level, the share of people compliant per course, opening the units below and the
 // people of each.

@@ -1,4 +1,4 @@
-// A SCORM module's package (issue 20): GET /api/modules/:id/scorm for the author, the upload (the
+// A SCORM module's package: GET /api/modules/:id/scorm for the author, the upload (the
 // zip as the body, application/zip) and PUT .../scorm/settings.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ScormPackage, ScormSettingsInput } from '@shared/scorm.ts';

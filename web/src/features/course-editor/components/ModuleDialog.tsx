@@ -1,6 +1,6 @@
 // Add New Module / Edit Module: title, markdown content with a live (safe) preview, an image sent
 // once the module is saved, order (default count + 1) and duration in minutes (default 15). A new
-// module is content or a SCORM package (issue 20: its .zip is uploaded from the module's card).
+// module is content or a SCORM package (its .zip is uploaded from the module's card).
 import { useState } from 'react';
 import { Button, FileInput, Group, Modal, NumberInput, Paper, Radio, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';

@@ -1,4 +1,4 @@
-// A SCORM module's package (issue 20): upload or replace the .zip (the server checks it and says
+// A SCORM module's package: upload or replace the .zip (the server checks it and says
 // why it refuses one; a file over the site's size limit, settings.scormMaxUploadMb, is refused here
 // before it is sent, in the server's words), what the package holds (title, version, its SCOs in order with their launch
 // files) and what completes the module.

@@ -7,7 +7,7 @@ export type StudentStatus = 'pending' | 'in-progress' | 'completed';
 
 export type ScormStatus = 'not attempted' | 'incomplete' | 'completed' | 'passed' | 'failed';
 
-/** A SCORM module of the learner's course: their status, best score (percent) and attempts (issue 20). */
+/** A SCORM module of the learner's course: their status, best score (percent) and attempts. */
 export interface StudentScormModule {
   moduleId: string;
   title: string;

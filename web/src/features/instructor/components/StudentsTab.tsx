@@ -31,7 +31,7 @@ const SCORM_LABELS: Record<ScormStatus, string> = {
   failed: 'Failed',
 };
 
-/** The learner's SCORM modules on the course: status, best score and attempts (issue 20). */
+/** The learner's SCORM modules on the course: status, best score and attempts. */
 function ScormCell({ student }: { student: InstructorStudent }) {
   if (!student.scorm?.length) {
     return (

@@ -1,4 +1,4 @@
-// The CPD record (issue 8): GET /api/me/learning-record (or an admin's
+// The CPD record: GET /api/me/learning-record (or an admin's
 // /api/admin/users/:id/learning-record), the PDF and CSV downloads, and the CPD entry mutations.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CpdEntry, CpdEntryValues, LearningRecord } from '@shared/cpd.ts';

@@ -1,7 +1,7 @@
-// The learning record as the screen shows it (issue 8): totals, the completed courses (every
+// The learning record as the screen shows it: totals, the completed courses (every
 // certificate, with hours, score, code and validity) and the CPD activities, with Add / Edit /
 // Delete when it is the learner's own record, and the PDF and CSV downloads. On a phone both tables
-// become stacked cards with every field and action (issue 15).
+// become stacked cards with every field and action.
 import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { type CompletedCourse, type CpdEntry, hoursText, type LearningRecord } from '@shared/cpd.ts';

@@ -1,4 +1,4 @@
-// The SCORM run-time's endpoints (issue 20): the module's player (package, SCOs, their status), a
+// The SCORM run-time's endpoints: the module's player (package, SCOs, their status), a
 // session per launch of a SCO (its initial cmi, resume included), and the saves of what the content
 // reported, numbered in order (seq).
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// The module page's progress line (issue 15): '3 of 5 modules complete' and the bar's percentage.
+// The module page's progress line: '3 of 5 modules complete' and the bar's percentage.
 import { describe, expect, it } from 'vitest';
 import { moduleProgress } from './ModuleViewer';
 

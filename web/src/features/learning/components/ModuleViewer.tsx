@@ -2,7 +2,7 @@
 // body (escaped HTML), 'Mark as complete', the quiz, and previous/next. Beside it (below on a phone)
 // the course's modules with their done marks and the learner's progress ('3 of 5 modules complete');
 // 'Mark as complete and continue' records the module and opens the next, while 'Next module' moves
-// on without recording it. Once the course is complete its certificate is one press away (issue 15).
+// on without recording it. Once the course is complete its certificate is one press away.
 // Someone who may not read it is told why (sign in, enrol, or wait for approval) and sent back to
 // the course page.
 import { Alert, Anchor, Button, Grid, Group, Image, Paper, Progress, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
@@ -25,7 +25,7 @@ import { useCompleteModule, useModule } from '../api/module';
 import { QuizPanel } from './QuizPanel';
 import { PageMeta } from '@/lib/page/page-meta';
 
-// The SCORM player only for a package module (issue 20): other modules never load it.
+// The SCORM player only for a package module: other modules never load it.
 const ScormPlayer = lazy(() => import('./ScormPlayer'));
 // The learners' SCORM progress, asked for only by instructors and administrators (the server decides
 // whether they manage this course).

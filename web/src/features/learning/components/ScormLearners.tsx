@@ -1,4 +1,4 @@
-// The instructor's view of a SCORM module in its page (issue 20): each active learner of the course
+// The instructor's view of a SCORM module in its page: each active learner of the course
 // with, per part (SCO) of the package, the status, best score, time spent over every attempt, the
 // attempts and the last activity. Only the course's instructor and administrators get an answer
 // (private.scorm_module_learners checks it); for anyone else the section is not shown. A table on

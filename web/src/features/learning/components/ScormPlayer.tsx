@@ -1,4 +1,4 @@
-// The learner's SCORM player (issue 20; docs/ARCHITECTURE.md "SCORM player"). The package is
+// The learner's SCORM player (docs/ARCHITECTURE.md "SCORM player"). The package is
 // untrusted: it runs in a sandboxed frame on the content origin, never the app's, inside a launcher
 // page that holds the SCORM run-time API (scorm-again) and relays what the content reports by
 // postMessage. Here those reports are checked (origin and frame) and saved with the learner's token,
@@ -23,7 +23,7 @@ import {
   type ScormSco,
 } from '../api/scorm';
 
-/** How often what the content reported is saved while it runs (issue 20: at most 30 seconds lost). */
+/** How often what the content reported is saved while it runs (at most 30 seconds lost). */
 export const SAVE_EVERY_MS = 30_000;
 const ELEMENT = /^cmi\.[A-Za-z0-9_.]{1,250}$/;
 const MAX_VALUE = 64_000;

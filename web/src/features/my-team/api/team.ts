@@ -1,4 +1,4 @@
-// A line manager's team (issue 18): GET /api/team (one page of reports with the summary and the
+// A line manager's team: GET /api/team (one page of reports with the summary and the
 // units to filter by), GET /api/team/:personId (one report's record) and the CSV export, produced
 // on the server under the caller's rights and handed to the browser as a download.
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';

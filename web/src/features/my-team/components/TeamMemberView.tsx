@@ -1,4 +1,4 @@
-// One report's record as their manager sees it (issue 18): their required training (status, due
+// One report's record as their manager sees it: their required training (status, due
 // date, progress), the courses they completed and their certificates. Never their CPD entries or
 // reflections: the server does not send them.
 import { Group, Paper, Stack, Table, Text, Title } from '@mantine/core';

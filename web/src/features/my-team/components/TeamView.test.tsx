@@ -1,4 +1,4 @@
-// "My team" (issue 18): the summary, the labelled filters, the people grouped by unit with their
+// "My team": the summary, the labelled filters, the people grouped by unit with their
 // status badges, expiring certificates and last activity as `22 November 2026`, the link to each
 // person's record, Export CSV, paging, the cards on a phone and the empty state; and one report's
 // record (required training, completions, certificates; nothing else).

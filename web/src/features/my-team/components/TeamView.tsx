@@ -1,4 +1,4 @@
-// "My team" as the screen shows it (issue 18): a summary of the manager's reports (how many, how
+// "My team" as the screen shows it: a summary of the manager's reports (how many, how
 // many overdue or due soon, certificates expiring), the filters (unit, status, search), the people
 // grouped by unit with their required-training status, expiring certificates and last activity, a
 // link to each person's record, Export CSV and paging. On a phone the table becomes stacked cards

@@ -1,4 +1,4 @@
-// Notifications (issue 19): the bell's list with its unread count (GET /api/notifications), marking
+// Notifications: the bell's list with its unread count (GET /api/notifications), marking
 // one or all read, and the person's email preferences (GET/PUT /api/me/notification-preferences).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NotificationPage, NotificationPreferences, NotificationPreferencesInput } from '@shared/notifications.ts';

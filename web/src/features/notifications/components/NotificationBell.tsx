@@ -1,4 +1,4 @@
-// The bell in the header (issue 19): the unread count on the button ("Notifications, 3 unread" to
+// The bell in the header: the unread count on the button ("Notifications, 3 unread" to
 // assistive technology) and, on opening, the newest notices with a link to the thing each is about,
 // "Mark as read" for each unread one and "Mark all as read". The popover traps focus while open,
 // closes on Escape and gives focus back to the bell.

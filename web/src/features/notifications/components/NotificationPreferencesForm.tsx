@@ -1,4 +1,4 @@
-// Email preferences for notifications (issue 19), on the profile page: per kind, email on or off.
+// Email preferences for notifications, on the profile page: per kind, email on or off.
 // Overdue and expiry notices always send email (the switches are on and disabled, with the reason);
 // every notice shows under the bell whatever is chosen here. Language: en-GB for now.
 import { Alert, Button, Group, Stack, Switch, Text } from '@mantine/core';

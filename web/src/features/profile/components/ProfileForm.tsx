@@ -1,5 +1,5 @@
 // Account details: name and email editable (shared profileSchema), username and role read-only, and
-// the person's organisation, unit and line manager (issue 18) read-only when they have them: an
+// the person's organisation, unit and line manager read-only when they have them: an
 // administrator places people, nobody places themselves.
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';

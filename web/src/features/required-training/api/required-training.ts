@@ -1,4 +1,4 @@
-// Required training (issue 8): the rules (GET/POST/PUT/DELETE /api/required-training, admins and
+// Required training: the rules (GET/POST/PUT/DELETE /api/required-training, admins and
 // instructors) and the signed-in user's own list (GET /api/me/required-training), which the dashboard
 // section and the header notice share through one query.
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,11 +1,11 @@
-// 'Required training' management (issue 8), in the admin dashboard and the instructor area: make a
+// 'Required training' management, in the admin dashboard and the instructor area: make a
 // published course required for a role and/or a service, with a due period for new joiners and, for
 // courses whose certificate expires, renewal before expiry. Admins manage any rule; instructors their
 // own courses in their own services (the server and the database enforce it whatever this shows).
-// Issue 18: a national administrator may scope a rule to an organisation and one of its units (with
+// A national administrator may scope a rule to an organisation and one of its units (with
 // the units below it); an organisation's administrator's rules are always of their organisation
 // (shown fixed), optionally of one unit. The rules list says where each applies.
-// Issue 19: a rule may set its own "due soon" reminder days and when the line manager is told;
+// A rule may set its own "due soon" reminder days and when the line manager is told;
 // left blank, the site's defaults (Settings) apply.
 import { useState } from 'react';
 import {
@@ -208,7 +208,7 @@ const fieldErrors = (error: unknown) => (error instanceof ApiError && error.fiel
 
 export function RequiredTrainingManager({ user }: { user: User }) {
   const isAdmin = user.role === 'ADMIN';
-  // An organisation's administrator (issue 18) makes rules of their organisation only.
+  // An organisation's administrator makes rules of their organisation only.
   const ownOrganisation = isAdmin ? user.organisationId ?? null : null;
   const organisationList = useOrganisationOptions(isAdmin && !ownOrganisation);
   const organisationChoices = isAdmin && !ownOrganisation ? (organisationList.data ?? []) : null;

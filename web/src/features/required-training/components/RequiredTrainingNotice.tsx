@@ -1,4 +1,4 @@
-// The header notice (issue 8): '{n} required training items overdue or due soon', linking to the
+// The header notice: '{n} required training items overdue or due soon', linking to the
 // dashboard's list. Only for a signed-in user with n > 0; it shares the dashboard list's query.
 import { Button } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';

@@ -1,4 +1,4 @@
-// The learner dashboard's 'Required training' list (issue 8): every course the user must take, most
+// The learner dashboard's 'Required training' list: every course the user must take, most
 // urgent first, with its due date and status (overdue, due soon, in progress, done - valid until).
 // Shown only when something is required. The header notice links here (#required-training).
 import { Alert, Anchor, Paper, Stack, Table, Text, Title } from '@mantine/core';

@@ -1,4 +1,4 @@
-// Issue 18: an import's rows go managers first when a row's manager is another row of the file, so a
+// An import's rows go managers first when a row's manager is another row of the file, so a
 // later part never waits for a manager that an earlier part has not created yet.
 import { describe, expect, it } from 'vitest';
 import type { ImportPreviewRow } from '@shared/user-import.ts';

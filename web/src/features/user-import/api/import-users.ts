@@ -37,7 +37,7 @@ export interface ImportRun {
 export const IMPORT_PARALLEL_PARTS = 2;
 
 /**
- * Issue 18: a row whose manager is another row of the file goes after that row (a manager's own
+ * A row whose manager is another row of the file goes after that row (a manager's own
  * manager first, and so on), so that across parts the manager already exists when their people are
  * created. Otherwise the file's order.
  */

@@ -28,7 +28,7 @@ export function ImportPreviewTable({ preview }: { preview: ImportPreview }) {
     [preview, show],
   );
   const { page, pages, setPage, visible } = usePage(rows, `${show}:${preview.total}`);
-  // Organisation, unit and manager columns only when the file places someone (issue 18).
+  // Organisation, unit and manager columns only when the file places someone.
   const placed = useMemo(() => preview.rows.some((row) => row.organisation || row.unit || row.manager), [preview]);
 
   return (
