@@ -1,4 +1,4 @@
-// Issue 15 in a real browser: the Activity tab's filters, readable sentences and details row; the
+// Administration in a real browser: the Activity tab's filters, readable sentences and details row; the
 // Users tab's role and status filters; a leaver deactivated (signed out, cannot sign in, shown as
 // Deactivated) and reactivated. axe on every screen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -59,7 +59,7 @@ export async function screenshot(page: Page, name: string) {
 /** The axe-core rule tags every page is checked against: the standard the accessibility statement claims. */
 export const AXE_TAGS = axeTagsFor(WCAG_STANDARD);
 
-/** axe-core on the current page: no violation of any impact, minor to critical (WCAG 2.2 AA rules; issue 15.5). */
+/** axe-core on the current page: no violation of any impact, minor to critical (WCAG 2.2 AA rules). */
 export async function expectAccessible(page: Page) {
   // Let transitions settle first: a toast fading in has, for a moment, too little contrast.
   // (Spinners animate forever and are skipped; a cancelled transition counts as settled.)

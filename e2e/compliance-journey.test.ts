@@ -1,4 +1,4 @@
-// Issue 8's "Done when", end to end in Chromium: the admin makes the seeded "Manual Handling for
+// Mandatory training and compliance end to end in Chromium: the admin makes the seeded "Manual Handling for
 // Ambulance Crews" course required for the ambulance service with certificates valid 12 months,
 // imports 50 ambulance staff (two bad rows reported, none written); one of them signs in with the
 // temporary password, sees the course in 'Required training', completes it in the module viewer and

@@ -1,4 +1,4 @@
-// The learner's screens of issue 15 in a real browser, at 1366 x 900 and at a phone's 390 x 844: the
+// The learner's screens in a real browser, at 1366 x 900 and at a phone's 390 x 844: the
 // module page shows the course's modules with done marks and the progress, 'Mark as complete and
 // continue' is apart from 'Next module'; at 100 % the last module, the course page and the toast
 // lead to the certificate (view and PDF); course covers on the cards (lazy, alt="") and the course

@@ -1,4 +1,4 @@
-// Issue 19's Delivery tab in Chromium against the real platform: an administrator sees a person's
+// The Delivery tab in Chromium against the real platform: an administrator sees a person's
 // notification emails (sent, failed after its retries, queued for a retry with its error), filters
 // by status, pages, and sends a failed one again from the keyboard: the button keeps the focus and
 // says it is queued, and the database has it queued. axe and the contrast check at 1366 and 390 px.

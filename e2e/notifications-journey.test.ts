@@ -1,4 +1,4 @@
-// Issue 19's "Done when" as one journey in a real browser against the real platform, its scheduler
+// Notifications as one journey in a real browser against the real platform, its scheduler
 // run as the schedule runs it (the decision at a moved time, then the function's deliver endpoint
 // with the service role key) and its emails read in the mail catcher:
 //   - the national administrator imports three people of a station (a line manager and two reports);

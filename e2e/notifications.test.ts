@@ -1,4 +1,4 @@
-// Issue 19's bell, list page and preferences in Chromium against the real platform: a learner whose
+// The notifications bell, list page and preferences in Chromium against the real platform: a learner whose
 // certificate was issued gets the notice from the decision function (run here as the scheduler would;
 // the schedule is off in test runs), sees "Notifications, 1 unread" on the bell, opens the list (axe
 // and the contrast check, at 1366 and 390 px) and marks all read from the keyboard; "See all

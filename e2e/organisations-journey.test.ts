@@ -1,4 +1,4 @@
-// Issue 18's "Done when" as one journey in a real browser against the real platform: the national
+// Organisations, units and line managers as one journey in a real browser against the real platform: the national
 // administrator creates an organisation with three levels of units (area → station → watch) in the
 // Organisations tab and imports 52 rows of people with organisation, unit and manager columns (the
 // two bad rows are reported, the 50 others imported); the organisation's administrator, signing in

@@ -1,4 +1,4 @@
-// Issue 20's authoring in Chromium against the real platform: the instructor adds a module of type
+// SCORM authoring in Chromium against the real platform: the instructor adds a module of type
 // "SCORM package" in the course editor, uploads a renamed PNG (refused with the server's reason under
 // the file input, focus kept on the upload button), then a multi-SCO SCORM 2004 package, sees its
 // title, version and SCOs in order with their launch files, and saves what completes the module;

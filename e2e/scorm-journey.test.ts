@@ -1,4 +1,4 @@
-// Issue 20's "Done when", as one journey in Chromium against the platform: the instructor adds two
+// SCORM packages as one journey in Chromium against the platform: the instructor adds two
 // modules of type "SCORM package" in the course editor, sees the five malformed packages refused with
 // their reasons, uploads a SCORM 1.2 package (its score counts as the quiz score) and a multi-SCO
 // SCORM 2004 package through the file input, and publishes the course. A learner enrols, plays the

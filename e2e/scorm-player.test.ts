@@ -1,4 +1,4 @@
-// Issue 20's player in Chromium against the real platform: a hand-made SCORM 1.2 package (its page
+// The SCORM player in Chromium against the real platform: a hand-made SCORM 1.2 package (its page
 // calls the run-time as authoring tools' exports do) is put into the scorm-content bucket with the
 // service role and recorded for a kind='scorm' module; a learner plays it in the module page. The
 // API is found in the launcher on the content origin, what the content reports reaches the server

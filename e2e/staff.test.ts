@@ -1,4 +1,4 @@
-// Issue 15 in a real browser against the real platform: per-course approval set in the course
+// Staff screens in a real browser against the real platform: per-course approval set in the course
 // editor and met by a learner on the course page, the instructor's Overview figures (completion rate,
 // average progress, pending requests with the link to approve them), badges shown whole at 1366 px,
 // and the accessibility statement linked from the footer. axe-core on every page.

@@ -1,4 +1,4 @@
-// Issue 18, the user dialog's new fields in a real browser: a national administrator opens a person
+// The user dialog's organisation, unit and line manager in a real browser: a national administrator opens a person
 // of an organisation, chooses their unit (shown by its path) and finds their line manager by typing
 // part of the name, from the keyboard; the person is placed, the Users list shows it, and the page
 // passes axe and the contrast check. The organisation, its units and the people are removed after.

@@ -26,7 +26,7 @@ export const CORS_HEADERS = {
 export const WEB_SECURITY_HEADERS = webSecurityHeaders(null);
 
 /**
- * The web app's security headers; `contentOrigin` (the SCORM content origin, issue 20) is the only
+ * The web app's security headers; `contentOrigin` (the SCORM content origin) is the only
  * origin the app may frame: the SCORM player's launcher page.
  * @param {string | null} contentOrigin
  */

@@ -1,4 +1,4 @@
-// The local stand-in for the hosted schedule of issue 19 (pg_cron there): every so often it runs
+// The local stand-in for the hosted notification schedule (pg_cron there): every so often it runs
 // `select private.decide_notifications(now())`, which writes every notice then due, once each. A run
 // never overlaps the previous one here (the function is safe if two do, e.g. with a second
 // platform on the same database); a failure is logged and the next tick tries again, never crashing

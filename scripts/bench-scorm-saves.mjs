@@ -1,5 +1,5 @@
-// The SCORM run-time's saves under load ("the run-time's saves cost no more than a module
-// completion in the bench"): PUT /api/scorm/sessions/:id through the gateway, as the player sends it
+// The SCORM run-time's saves under load (the budget: the run-time's saves cost no more than a
+// module completion in the bench): PUT /api/scorm/sessions/:id through the gateway, as the player sends it
 // on Commit and every 30 seconds, at 8 connections by default. Each connection is one learner's own
 // open session, so its seq rises in order (two connections on one session would refuse each other
 // with 409); the values are what a Storyline-like package commits (location, 1 KB of suspend data,

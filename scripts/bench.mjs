@@ -655,7 +655,7 @@ const READS = {
     return () => ({ method: 'GET', path: `/functions/v1/api/users?search=${encodeURIComponent(nextTerm())}`, headers: auth(s.fixtures.adminToken) });
   },
   'instructor statistics': (s) => () => ({ method: 'GET', path: '/functions/v1/api/instructor/stats', headers: auth(s.fixtures.instructorToken) }),
-  // Issue 18's endpoints (built on other branches): by their contract.
+  // The organisations' endpoints (built on other branches): by their contract.
   "manager's team page": (s) => () => ({ method: 'GET', path: '/functions/v1/api/team?page=1&pageSize=25', headers: auth(s.fixtures.managerToken) }),
   'organisation compliance summary': (s) => () => ({
     method: 'GET',

@@ -1,4 +1,4 @@
-// Issue 15 in SQL: leavers (private.set_user_active, supabase/schemas/01_profiles_and_settings.sql) and the audit trail's
+// Administration in SQL: leavers (private.set_user_active, supabase/schemas/01_profiles_and_settings.sql) and the audit trail's
 // completeness (supabase/schemas/10_audit.sql). Both ways: what an admin may do, and what a learner, an
 // instructor or a direct database API client may not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -14,7 +14,7 @@ import {
   backends, createUser, ids, personas, rolledBack, sqlState, type Persona, type TestDatabase,
 } from './helpers/database';
 
-// Since issue 18 the learner belongs to an organisation (A) and a unit, with a line manager; the
+// The learner belongs to an organisation (A) and a unit, with a line manager; the
 // admin is national (no organisation). The organisation personas: A's administrator, the learner's
 // manager, a manager of another unit of A, and a learner of organisation B.
 const PERSONAS = [

@@ -6,7 +6,7 @@
 // required, role and services optional; other columns (e.g. the export's "joined") are ignored.
 // role: ADMIN, INSTRUCTOR or STUDENT in any case (empty: STUDENT). services: service codes in any
 // case separated by ";" or "|" (a comma would need quoting), e.g. `UKAS;MISC`; empty: none.
-// Issue 18, optional: organisation (its code or name, any case; empty: none, or for an organisation's
+// Optional: organisation (its code or name, any case; empty: none, or for an organisation's
 // administrator their own), unit (a unit name of that organisation when only one unit has it, or its
 // path from the top, e.g. `North Area/Central Station`) and manager (the username or email of a person
 // of that organisation, or of another row of the file).

@@ -1,4 +1,4 @@
-// Issue 15 (administration) against the real platform: leavers (deactivate / reactivate), the audit
+// Administration against the real platform: leavers (deactivate / reactivate), the audit
 // trail's new events and filters, and the CSV exports' common format.
 import assert from 'node:assert/strict';
 import { call, closePoolAfterTests, config, register, test, unique } from './helpers.ts';

@@ -188,7 +188,7 @@ test('login: wrong password and unknown user get the same 401', async () => {
 });
 
 test('login: 429 with Retry-After after repeated failures for a username from an address, even with the right password', async () => {
-  // Per account and address since issue 16.6 (and 20 per account from all addresses together).
+  // Per account and address (and 20 per account from all addresses together).
   const { input } = await register();
   const ip = uniqueIp();
   for (let i = 0; i < 5; i++) {

@@ -179,7 +179,7 @@ test('two deliver runs at once send each email once, with the notification\'s Me
   assert.ok(!email.html.includes('<b>O'));
   assert.ok(email.html.includes(`href="${SITE_URL}/profile"`));
 
-  // A welcome (issue 19's account-welcome): the set-password link Auth made at send time, escaped.
+  // A welcome (account-welcome): the set-password link Auth made at send time, escaped.
   const link = `${config.supabaseUrl}/auth/v1/verify?token=abc&type=recovery&redirect_to=${SITE_URL}/auth/reset`;
   const welcome = renderNotificationEmail(
     { kind: 'account-welcome', title: `Welcome to ${siteName}`, body: 'Your account has been created.', linkPath: null, recipientName: 'Wyn', data: { username: 'wyn.new' } },

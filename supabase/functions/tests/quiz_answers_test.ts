@@ -1,4 +1,4 @@
-// Issue 15's blocker through the api: a question with several correct answers tells the learner so
+// Questions with several correct answers through the api: a question with several correct answers tells the learner so
 // (multipleAnswers), and is scored only when exactly those options are chosen, so the quiz can be passed.
 import assert from 'node:assert/strict';
 import { call, closePoolAfterTests, db, register, test } from './helpers.ts';

@@ -1,5 +1,5 @@
 // Builds SCORM packages in the shapes real authoring tools export, and malformed ones, for the tests
-// of issue 20 (the upload's checks, the run-time and the player import these). Real zips, made with
+// of SCORM packages (the upload's checks, the run-time and the player import these). Real zips, made with
 // fflate's zipSync; nothing here is a mock of the server.
 import { strToU8, zipSync, type Zippable } from 'fflate';
 

@@ -1,5 +1,5 @@
-// Starts the first page's requests as soon as the app's code runs, all at once (/ used to
-// fetch the user, then the settings, then the courses, each waiting for the one before). The
+// Starts the first page's requests as soon as the app's code runs, all at once (rather
+// than the user, then the settings, then the courses, each waiting for the one before). The
 // settings are asked for as the user whose session is stored; the catalogue with the URL's filters,
 // the same key CourseCatalogue uses, so the components find the answers in the cache. A course page
 // (/course/:id) likewise starts the course and its outline at once.

@@ -49,7 +49,7 @@ export function userIdOf(caller: Caller): string | null {
   return caller.kind === 'user' ? caller.userId : null;
 }
 
-/** The caller's attempts at a quiz (private.quiz_attempt_status; issue 15, quiz integrity). */
+/** The caller's attempts at a quiz (private.quiz_attempt_status; quiz integrity). */
 export async function quizAttempts(tx: Tx, quizId: string): Promise<QuizAttempts> {
   const [row] = await tx<Row[]>`select * from private.quiz_attempt_status(${quizId}::uuid)`;
   return {
@@ -63,8 +63,8 @@ export async function quizAttempts(tx: Tx, quizId: string): Promise<QuizAttempts
 /**
  * A quiz start or submission that the database refused, thrown out of the route's transaction,
  * which rolls it back (nothing was written before it). The statement runs without a savepoint:
- * SAVEPOINT and RELEASE were two more round trips on every start and submission for a rare refusal
- *; what the learner is told is read afterwards by attemptRefusal.
+ * SAVEPOINT and RELEASE were two more round trips on every start and submission for a rare refusal;
+ * what the learner is told is read afterwards by attemptRefusal.
  */
 export class AttemptFailed extends Error {
   constructor(readonly quizId: string, override readonly cause: unknown) {

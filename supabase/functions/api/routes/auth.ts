@@ -114,7 +114,7 @@ export function authRoutes(config: Config, db: Db) {
       if (status === 429) throw tooMany('sign_in', AUTH_RETRY_AFTER_SECONDS);
       if (error && (status < 400 || status >= 500)) throw error;
       // Auth checks the password before the ban, so only the holder of the right password learns
-      // that their account was deactivated (a leaver: issue 15.3).
+      // that their account was deactivated (a leaver).
       if ((error as AuthErrorLike | null)?.code === 'user_banned') throw new ApiError(403, ACCOUNT_DEACTIVATED);
       throw new ApiError(401, INVALID_CREDENTIALS);
     }

@@ -25,7 +25,7 @@ interface Item {
 
 const MENU: Item[] = [
   { to: '/', label: 'Home', Icon: IconHome, show: () => true },
-  // The learner's own overview (it was reachable only by typing /dashboard).
+  // The learner's own overview, in the menu rather than reachable only by typing /dashboard.
   { to: '/dashboard', label: 'My Dashboard', Icon: IconLayoutDashboard, show: (user) => Boolean(user) },
   // A line manager's reports: only for people with reports.
   { to: '/team', label: 'My team', Icon: IconUsersGroup, show: (user) => Boolean(user?.hasReports) },

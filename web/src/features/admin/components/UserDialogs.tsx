@@ -38,7 +38,7 @@ type EditValues = {
 };
 
 /**
- * Edit User. Issue 18 (`placing`: once there are organisations): the person's organisation (a
+ * Edit User. With `placing` (once there are organisations): the person's organisation (a
  * national administrator's to change), unit and manager (a person of the organisation, searched).
  */
 export function EditUserDialog({ user, self, placing = false, national = true, onClose }: {

@@ -1,4 +1,4 @@
-// Issue 18 in the Users tab, without a server (the answers are put in the query cache as the server
+// Organisations, units and managers in the Users tab, without a server (the answers are put in the query cache as the server
 // gives them): once there are organisations, a national administrator filters by organisation, unit
 // and manager and sees them in columns; the user dialog edits them (the unit list shows paths, the
 // manager is chosen among the organisation's people); an organisation's administrator has no

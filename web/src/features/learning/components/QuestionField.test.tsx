@@ -1,5 +1,5 @@
-// The blocker of issue 15: a question with several correct answers was shown with radio buttons, so
-// a learner could choose only one and was always marked wrong. It is now answered with checkboxes.
+// A question with several correct answers is answered with checkboxes, so the learner can choose
+// every correct option (with radio buttons they could choose only one and were always marked wrong).
 import { screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';

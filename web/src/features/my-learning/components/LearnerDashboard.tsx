@@ -206,7 +206,7 @@ function progressCell(e: Enrollment, title: string) {
 
 const modulesCell = (e: Enrollment) => (e.course && e.course.modules > 0 ? `${e.completedModules} of ${e.course.modules}` : '—');
 
-/** The progress on a phone (the table was cut off at 390 px): one card per course. */
+/** The progress on a phone (a table would be cut off at 390 px): one card per course. */
 function ProgressCards({ enrollments }: { enrollments: Enrollment[] }) {
   return (
     <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Your progress in each course">
