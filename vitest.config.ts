@@ -15,6 +15,8 @@ export default defineConfig({
           name: 'db',
           environment: 'node',
           include: ['supabase/tests/**/*.test.ts'],
+          // Builds the seeded database once per run; each file's create() copies it.
+          globalSetup: ['supabase/tests/helpers/templates.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
