@@ -48,6 +48,8 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['e2e/**/*.test.ts'],
+          // One Chromium for the run; each file connects to it (e2e/browser.ts).
+          globalSetup: ['e2e/browser-server.ts'],
           setupFiles: ['e2e/failure-report.ts', 'e2e/rate-limits.ts'],
           // A browser test that fails is run once more: on a loaded machine a page can miss a
           // timeout once. `npm test` names every test that passed only on its retry, and what its

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { chromiumOptions } from './browser-server';
 import { axeTagsFor, WCAG_STANDARD } from '../web/src/lib/accessibility-statement';
 
 export const baseUrl = process.env.PLATFORM_URL ?? 'http://127.0.0.1:54321';
@@ -16,21 +17,20 @@ export const cspViolations: string[] = [];
 /** The browsers this file launched: e2e/failure-report.ts looks at their pages when a test fails. */
 export const launchedBrowsers = new Set<Browser>();
 
+/**
+ * The run's Chromium (started once by ./browser-server.ts), connected to afresh: contexts made on
+ * this connection are this file's alone, and close() closes them and the connection, not Chromium.
+ * Without the server (a file run outside the e2e project), a Chromium of its own.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  // Playwright gives every launch a fresh, empty profile of its own.
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  let endpoint = '';
+  try {
+    endpoint = inject('chromiumEndpoint');
+  } catch {
+    // Not in a Vitest worker of the e2e project.
+  }
+  // Playwright gives every context a fresh, empty profile of its own.
+  const browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch(chromiumOptions());
   // Every context reports what the served CSP refused, so every suite checks the app runs under it.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
