@@ -1,8 +1,9 @@
 // Real Chromium (Debian's /usr/bin/chromium) driven by playwright-core, against the platform that
 // scripts/test.mjs started the way `npm start` does (PLATFORM_URL).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Download, type Locator, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, inject } from 'vitest';
 import { chromiumOptions } from './browser-server';
@@ -38,11 +39,31 @@ export async function launchBrowser(): Promise<Browser> {
     context.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(`${message.page()?.url() ?? ''}: ${message.text()}`);
     });
+    // A download of a connected browser lives on its server's side, where path() cannot reach it:
+    // path() saves a local copy and answers with that, as on a browser of the file's own.
+    if (endpoint) context.on('page', (page) => page.on('download', (download) => localPath(download)));
     return context;
   };
   launchedBrowsers.add(browser);
-  browser.on('disconnected', () => launchedBrowsers.delete(browser));
+  browser.on('disconnected', () => {
+    launchedBrowsers.delete(browser);
+    fs.rmSync(downloadsDir, { recursive: true, force: true });
+  });
   return browser;
+}
+
+const downloadsDir = path.join(os.tmpdir(), `e2e-downloads-${process.pid}`);
+function localPath(download: Download) {
+  let saved: Promise<string> | undefined;
+  download.path = () => {
+    saved ??= (async () => {
+      fs.mkdirSync(downloadsDir, { recursive: true });
+      const file = path.join(fs.mkdtempSync(path.join(downloadsDir, 'd-')), download.suggestedFilename());
+      await download.saveAs(file);
+      return file;
+    })();
+    return saved;
+  };
 }
 
 /** Picks `option` in the Mantine Select labelled `label` inside `scope` (its options open in a portal on `page`). */
