@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 
 const shared = fileURLToPath(new URL('./supabase/functions/_shared', import.meta.url));
 const webSrc = fileURLToPath(new URL('./web/src', import.meta.url));
-// Files run side by side in this many workers (TEST_WORKERS to change it): each db file has a
-// database of its own, and web files share nothing. Three was fastest on the 2-core machine the
-// budgets are set on (README): a file waits on Postgres part of the time. The platform and browser
-// files run one at a time.
+// Database files run side by side in this many workers (TEST_WORKERS to change it), each on a
+// database of its own. Three was fastest on the 2-core machine the budgets are set on (README): a
+// file waits on Postgres part of the time. Web files run after them in Vitest's default workers
+// (their lazy routes time out when more share the cores); platform and browser files one at a time.
 const workers = Number(process.env.TEST_WORKERS ?? 3);
 
 export default defineConfig({
@@ -46,7 +46,7 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}', 'supabase/functions/_shared/**/*.test.ts'],
           setupFiles: ['web/src/test/setup.ts'],
           testTimeout: 20_000,
-          maxWorkers: workers,
+          sequence: { groupOrder: 1 },
         },
       },
       {
