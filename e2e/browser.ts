@@ -1,10 +1,12 @@
 // Real Chromium (Debian's /usr/bin/chromium) driven by playwright-core, against the platform that
 // scripts/test.mjs started the way `npm start` does (PLATFORM_URL).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Download, type Locator, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { chromiumOptions } from './browser-server';
 import { axeTagsFor, WCAG_STANDARD } from '../web/src/lib/accessibility-statement';
 
 export const baseUrl = process.env.PLATFORM_URL ?? 'http://127.0.0.1:54321';
@@ -16,21 +18,20 @@ export const cspViolations: string[] = [];
 /** The browsers this file launched: e2e/failure-report.ts looks at their pages when a test fails. */
 export const launchedBrowsers = new Set<Browser>();
 
+/**
+ * The run's Chromium (started once by ./browser-server.ts), connected to afresh: contexts made on
+ * this connection are this file's alone, and close() closes them and the connection, not Chromium.
+ * Without the server (a file run outside the e2e project), a Chromium of its own.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  // Playwright gives every launch a fresh, empty profile of its own.
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  let endpoint = '';
+  try {
+    endpoint = inject('chromiumEndpoint');
+  } catch {
+    // Not in a Vitest worker of the e2e project.
+  }
+  // Playwright gives every context a fresh, empty profile of its own.
+  const browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch(chromiumOptions());
   // Every context reports what the served CSP refused, so every suite checks the app runs under it.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
@@ -38,11 +39,31 @@ export async function launchBrowser(): Promise<Browser> {
     context.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(`${message.page()?.url() ?? ''}: ${message.text()}`);
     });
+    // A download of a connected browser lives on its server's side, where path() cannot reach it:
+    // path() saves a local copy and answers with that, as on a browser of the file's own.
+    if (endpoint) context.on('page', (page) => page.on('download', (download) => localPath(download)));
     return context;
   };
   launchedBrowsers.add(browser);
-  browser.on('disconnected', () => launchedBrowsers.delete(browser));
+  browser.on('disconnected', () => {
+    launchedBrowsers.delete(browser);
+    fs.rmSync(downloadsDir, { recursive: true, force: true });
+  });
   return browser;
+}
+
+const downloadsDir = path.join(os.tmpdir(), `e2e-downloads-${process.pid}`);
+function localPath(download: Download) {
+  let saved: Promise<string> | undefined;
+  download.path = () => {
+    saved ??= (async () => {
+      fs.mkdirSync(downloadsDir, { recursive: true });
+      const file = path.join(fs.mkdtempSync(path.join(downloadsDir, 'd-')), download.suggestedFilename());
+      await download.saveAs(file);
+      return file;
+    })();
+    return saved;
+  };
 }
 
 /** Picks `option` in the Mantine Select labelled `label` inside `scope` (its options open in a portal on `page`). */

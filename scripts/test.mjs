@@ -44,11 +44,19 @@ function wanted(name) {
   return only.length === 0 || only.includes(name);
 }
 
-function record(name, counts) {
+// Each summary line says how long its suite took: by default the time since the previous line, so
+// a platform's start counts with the suite that first uses it.
+const startedAt = Date.now();
+let lastRecordAt = startedAt;
+const duration = (ms) => `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
+
+function record(name, counts, since = lastRecordAt) {
   totals.passed += counts.passed;
   totals.failed += counts.failed;
   totals.skipped += counts.skipped;
-  summary.push(`${name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+  const took = duration(Date.now() - since);
+  lastRecordAt = Date.now();
+  summary.push(`${name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''} (${took})`);
 }
 
 function run(command, args, { env = {}, capture = false } = {}) {
@@ -115,13 +123,14 @@ async function denoTests(env, name = 'function') {
 
 /** A check that passes or fails as a whole: one test in the totals; a failure names its files. */
 async function check(name, command, args, problemFiles) {
+  const since = Date.now();
   const { code, output } = await run(command, args, { capture: true });
-  if (code === 0) return record(name, { passed: 1, failed: 0, skipped: 0 });
+  if (code === 0) return record(name, { passed: 1, failed: 0, skipped: 0 }, since);
   const files = [...new Set(problemFiles(output))];
   if (files.length === 0) failures.push(`${name}: exited with ${code}`);
   for (const file of files.slice(0, 20)) failures.push(`${name}: ${file}`);
   if (files.length > 20) failures.push(`${name}: and ${files.length - 20} more files`);
-  record(name, { passed: 0, failed: 1, skipped: 0 });
+  record(name, { passed: 0, failed: 1, skipped: 0 }, since);
 }
 
 /** Starts `platform/start.mjs` (what `npm start` runs) as a child on free ports and a scratch data dir. */
@@ -152,17 +161,16 @@ async function stopPlatformChild(platform) {
   platform.child.kill('SIGKILL');
 }
 
-// The same commands as `npm run lint` and `npm run typecheck`.
-if (wanted('lint')) {
+// The same commands as `npm run lint` and `npm run typecheck`, side by side (each uses one core).
+await Promise.all([
   // ESLint's report names each file with problems on a line of its own (an absolute path).
-  await check('lint', bin('eslint'), ['.', '--max-warnings', '0'], (output) =>
-    output.split('\n').filter((line) => line.startsWith(repoRoot)).map((line) => path.relative(repoRoot, line.trim())));
-}
-if (wanted('typecheck')) {
+  wanted('lint') && check('lint', bin('eslint'), ['.', '--max-warnings', '0'], (output) =>
+    output.split('\n').filter((line) => line.startsWith(repoRoot)).map((line) => path.relative(repoRoot, line.trim()))),
   // tsc reports `file(line,col): error TS...`.
-  await check('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], (output) =>
-    [...output.matchAll(/^(.+?)\(\d+,\d+\): error TS\d+/gm)].map((m) => m[1]));
-}
+  wanted('typecheck') && check('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], (output) =>
+    [...output.matchAll(/^(.+?)\(\d+,\d+\): error TS\d+/gm)].map((m) => m[1])),
+]);
+lastRecordAt = Date.now();
 
 if (wanted('db') || wanted('platform') || wanted('web')) {
   await vitest('vitest', ['db', 'platform', 'web'].filter(wanted));
@@ -227,5 +235,5 @@ if (retried.length) console.log('\nPassed on retry (failed once):\n' + retried.j
 if (failures.length) console.log('\nFailed:\n' + [...new Set(failures)].map((f) => `  ${f}`).join('\n'));
 console.log('\n' + summary.join('\n'));
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
-console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed${skipped} (${duration(Date.now() - startedAt)})`);
 process.exit(totals.failed > 0 ? 1 : 0);

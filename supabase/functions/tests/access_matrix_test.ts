@@ -16,7 +16,7 @@
 //
 // Run `MATRIX_PRINT=1 deno test … access_matrix_test.ts` to print the observed table.
 import assert from 'node:assert/strict';
-import { app, call, closePoolAfterTests, config, db, register, test, unique } from './helpers.ts';
+import { app, call, closePoolAfterTests, config, db, login, register, test, unique } from './helpers.ts';
 import { scorm12Package } from './scorm_packages.ts';
 
 const PERSONAS = ['visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin'] as const;
@@ -83,12 +83,6 @@ const image = (field: string) => () => {
   form.append(field, new File([PNG], 'image.png', { type: 'image/png' }));
   return form;
 };
-
-async function login(username: string, password: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password } });
-  if (answer.status !== 200) throw new Error(`login ${username}: ${answer.status} ${answer.text}`);
-  return answer.json.session.access_token;
-}
 
 async function openQuiz(w: World, p: Persona) {
   if (p.token) await call('GET', `/api/modules/${w.module}/quiz`, { token: p.token });

@@ -5,13 +5,7 @@
 // PUT /api/profile/password/recovery, which also ends the temporary password's hold; a password
 // session cannot use that route.
 import assert from 'node:assert/strict';
-import { call, closePoolAfterTests, config, db, register, test, unique } from './helpers.ts';
-
-async function login(username: string, password: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password } });
-  assert.equal(answer.status, 200, answer.text);
-  return answer.json.session.access_token;
-}
+import { call, closePoolAfterTests, config, db, login, register, test, unique } from './helpers.ts';
 
 let adminTokenPromise: Promise<string> | undefined;
 const adminToken = () => (adminTokenPromise ??= login('admin', 'password123'));

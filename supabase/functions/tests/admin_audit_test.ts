@@ -1,13 +1,7 @@
 // Administration against the real platform: leavers (deactivate / reactivate), the audit
 // trail's new events and filters, and the CSV exports' common format.
 import assert from 'node:assert/strict';
-import { call, closePoolAfterTests, config, register, test, unique } from './helpers.ts';
-
-async function login(username: string, password: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password } });
-  assert.equal(answer.status, 200, answer.text);
-  return answer.json.session.access_token;
-}
+import { call, closePoolAfterTests, config, login, register, test, unique } from './helpers.ts';
 
 const adminToken = () => login('admin', 'password123');
 

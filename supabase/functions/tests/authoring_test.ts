@@ -1,16 +1,10 @@
 // Authoring API against the real platform: course writes, covers, modules and their order, module
 // images, quizzes and questions, each proved for the author and refused for the others.
 import assert from 'node:assert/strict';
-import { call, closePoolAfterTests, config, db, register, test } from './helpers.ts';
+import { call, closePoolAfterTests, config, db, login, register, test } from './helpers.ts';
 
 const SEED_INSTRUCTOR = '00000000-0000-4000-a000-000000000002';
 const ADMIN_COURSE = '10000000-0000-4000-a000-000000000004';
-
-async function login(username: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password: 'password123' } });
-  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
-  return answer.json.session.access_token;
-}
 
 /** A fresh user made INSTRUCTOR in UKPS and MISC by the test (as an admin would). */
 async function otherInstructor(): Promise<string> {

@@ -4,16 +4,9 @@
 import nodeAssert from 'node:assert/strict';
 import { CERTIFICATE_TEMPLATES } from '../_shared/domain.ts';
 import { certificatePdf } from '../api/lib/certificate-pdf.ts';
-import { app, call, closePoolAfterTests, db, pdfText, register, test, unique } from './helpers.ts';
+import { app, assert, call, closePoolAfterTests, db, login, pdfText, register, test, unique } from './helpers.ts';
 
-const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
 const londonDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
-
-async function login(username: string, password = 'password123'): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password } });
-  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
-  return answer.json.session.access_token;
-}
 
 /** The image XObjects of a PDF saved without object streams: [width, height] of each. */
 function images(bytes: Uint8Array): Array<[number, number]> {

@@ -4,20 +4,9 @@
 // the earlier one in the history), public verification (valid / expired / revoked, never the reason)
 // and the admin's certificate search and revocation (audited). Dates in the past are written straight
 // into the database; nothing in the product changes them.
-import nodeAssert from 'node:assert/strict';
-import { app, call, closePoolAfterTests, db, pdfText, register, test, unique } from './helpers.ts';
-
-const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
-const assertEquals = (actual: unknown, expected: unknown) => nodeAssert.deepStrictEqual(actual, expected);
-
-async function login(username: string, password = 'password123'): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password } });
-  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
-  return answer.json.session.access_token;
-}
+import { app, assert, assertEquals, call, closePoolAfterTests, db, login, pdfText, register, test, unique } from './helpers.ts';
 
 const londonDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
-
 
 interface Fixture {
   admin: string;

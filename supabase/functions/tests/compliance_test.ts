@@ -3,13 +3,7 @@
 // from certificates written straight into the database, the compliance counts, drill-down and CSV
 // export under each caller's rights, and refusals (400/401/403/404/409).
 import assert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
-
-async function login(username: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password: 'password123' } });
-  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
-  return answer.json.session.access_token;
-}
+import { call, closePoolAfterTests, db, login, register, test, unique } from './helpers.ts';
 
 const ADMIN_ID = '00000000-0000-4000-a000-000000000001';
 const INSTRUCTOR_ID = '00000000-0000-4000-a000-000000000002';

@@ -3,11 +3,7 @@
 // one consistent row. Enrol, progress and module completion are in concurrency_writes_test.ts.
 // On PGlite the platform runs one statement at a time; the backup test (platform/backup.test.mjs)
 // runs this file again against a platform on the machine's Postgres, where transactions race.
-import nodeAssert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
-
-const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
-const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
+import { assert, assertEquals, call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
 
 const N = 50;
 

@@ -3,10 +3,7 @@
 // `npm run bench` runs the same three checks against the platform on the scaled database.
 // On PGlite the platform runs one statement at a time; on Postgres (TEST_DATABASE_URL, the backup
 // test) the transactions really race.
-import nodeAssert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
-
-const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
+import { assertEquals, call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
 
 const N = 50;
 

@@ -5,15 +5,9 @@
 // computes them from the enrolments.
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
-import { call, closePoolAfterTests, db, register, test } from './helpers.ts';
+import { call, closePoolAfterTests, db, login, register, test } from './helpers.ts';
 
 const INSTRUCTOR_ID = '00000000-0000-4000-a000-000000000002';
-
-async function login(username: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password: 'password123' } });
-  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
-  return answer.json.session.access_token;
-}
 
 /** Enrols straight through the database API (RLS and the enrolment trigger), asking for ACTIVE. */
 async function enrolDirectly(token: string, courseId: string): Promise<string> {

@@ -1,30 +1,14 @@
 // The learner journey's API (routes/courses/, routes/modules/, routes/quizzes/, routes/enrollments.ts)
 // against the real running platform and its seeded database: catalogue, course, outline, module, enrolment, progress, quizzes and the time limit.
-import nodeAssert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, register, test } from './helpers.ts';
+import { assert, assertEquals, assertExists, assertNotEquals, call, closePoolAfterTests, db, ids, login, register, test } from './helpers.ts';
 
-const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
-const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
-const assertNotEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.notDeepStrictEqual(actual, expected, message);
-const assertExists = (value: unknown, message?: string) => nodeAssert.ok(value !== null && value !== undefined, message);
-
-const course = (n: number) => `10000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
-const module = (c: number, m: number) => `20000000-0000-4000-a000-${String(c).padStart(6, '0')}${String(m).padStart(6, '0')}`;
-const quiz = (c: number, m: number) => `30000000-0000-4000-a000-${String(c).padStart(6, '0')}${String(m).padStart(6, '0')}`;
-const question = (c: number, m: number, q: number) =>
-  `40000000-0000-4000-a000-${String(c).padStart(4, '0')}${String(m).padStart(4, '0')}${String(q).padStart(4, '0')}`;
+const { course, module, quiz, question } = ids;
 const JESIP = course(1);
 const NO_MODULES = course(14);
 const DRAFT = course(15);
 const JESIP_QUIZ = quiz(1, 2);
 const RIGHT = { [question(1, 2, 1)]: 0, [question(1, 2, 2)]: [1], [question(1, 2, 3)]: 0 };
 const WRONG = { [question(1, 2, 1)]: 1, [question(1, 2, 2)]: [0], [question(1, 2, 3)]: 0 };
-
-async function login(username: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password: 'password123' } });
-  assertEquals(answer.status, 200, answer.text);
-  return answer.json.session.access_token;
-}
 
 async function newLearner(): Promise<{ token: string; id: string }> {
   const { session, user } = await register();
@@ -360,7 +344,6 @@ test('mark complete: 401 visitor, 403 unenrolled, 404 unknown module', async () 
   assertEquals((await call('POST', `/api/modules/${module(999, 1)}/complete`, { token })).status, 404);
   assertEquals((await call('POST', '/api/modules/1/complete', { token })).status, 404);
 });
-
 
 test('issue 15: the caller\'s completed enrolment names its certificate (course, list and progress answers); null before and once revoked', async () => {
   const { token, id } = await newLearner();

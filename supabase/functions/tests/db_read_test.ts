@@ -2,14 +2,10 @@
 // COMMIT). Its statements share one transaction under the caller's role and claims; a failed
 // statement fails the read with its own error and leaves the pooled connection clean; a session
 // that is gone is refused; a connection cut during a read fails it, and the pool serves again.
-import nodeAssert from 'node:assert/strict';
 import { createDb } from '../api/lib/db.ts';
 import { ApiError } from '../api/lib/errors.ts';
 import { startFaultProxy } from '../../../scripts/fault-proxy.mjs';
-import { closePoolAfterTests, config, db, register, sessionIdOf, test } from './helpers.ts';
-
-const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
-const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
+import { assert, assertEquals, closePoolAfterTests, config, db, register, sessionIdOf, test } from './helpers.ts';
 
 test('read: its statements run in one transaction as the caller, with the claims, and answer in order', async () => {
   const { user } = await register();

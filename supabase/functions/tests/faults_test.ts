@@ -2,15 +2,11 @@
 // in front of the running platform's database. While the database is unreachable every request
 // is a 503 with a clear en-GB message (no 500, no stack, no driver text) and nothing is written;
 // when it comes back the same app, with the same connection pool, serves again by itself.
-import nodeAssert from 'node:assert/strict';
 import { createApp } from '../api/app.ts';
 import { createDb, POOL_SIZE, type Tx } from '../api/lib/db.ts';
 import { DATABASE_UNAVAILABLE } from '../api/lib/unavailable.ts';
 import { startFaultProxy } from '../../../scripts/fault-proxy.mjs';
-import { closePoolAfterTests, config, db, register, test, uniqueIp } from './helpers.ts';
-
-const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
-const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
+import { assert, assertEquals, closePoolAfterTests, config, db, register, test, uniqueIp } from './helpers.ts';
 
 const LEAKS = /at \w+ \(|\.ts:\d+|postgres|ECONN|CONNECTION_|select |relation |stack/i;
 

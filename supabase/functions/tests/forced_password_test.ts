@@ -2,13 +2,7 @@
 // must choose a new one first. Every /api route but the password change, sign-out, the current user
 // and the public settings answers 403 {code: 'password_change_required'}; changing it clears the flag.
 import assert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, register, test, unique } from './helpers.ts';
-
-async function login(username: string, password: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password } });
-  assert.equal(answer.status, 200, answer.text);
-  return answer.json.session.access_token;
-}
+import { call, closePoolAfterTests, db, login, register, test, unique } from './helpers.ts';
 
 async function assertHeldBack(token: string) {
   for (const [method, path, body] of [

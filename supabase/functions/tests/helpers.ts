@@ -1,5 +1,6 @@
 // Shared set-up for the api function's tests: the app built against the REAL running platform
 // whose URLs and keys are in the environment (the test runner starts one and sets them).
+import nodeAssert from 'node:assert/strict';
 import { createApp } from '../api/app.ts';
 import type { Config } from '../api/lib/config.ts';
 import { createDb } from '../api/lib/db.ts';
@@ -87,6 +88,43 @@ export async function call(method: string, path: string, options: CallOptions = 
   }
   return { status: response.status, headers: response.headers, text, json };
 }
+
+/** Signs in through /api/login and returns the session; fails the test unless the answer is 200. */
+export async function loginSession(username: string, password = 'password123'): Promise<{ access_token: string; refresh_token: string }> {
+  const answer = await call('POST', '/api/login', { body: { username, password } });
+  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
+  return answer.json.session;
+}
+
+/** Signs in (the seed's people have password123) and returns the access token. */
+export async function login(username: string, password = 'password123'): Promise<string> {
+  return (await loginSession(username, password)).access_token;
+}
+
+// Deno-style assertions over node:assert's strict forms, for the files written with them.
+export const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
+export const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
+export const assertNotEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.notDeepStrictEqual(actual, expected, message);
+export const assertExists = (value: unknown, message?: string) => nodeAssert.ok(value !== null && value !== undefined, message);
+export const assertMatch = (actual: string, pattern: RegExp, message?: string) => nodeAssert.match(actual, pattern, message);
+
+/** An error answer's text shows no stack frame and no SQL. */
+export function assertNoLeak(text: string) {
+  nodeAssert.doesNotMatch(text, /\bat .+:\d+:\d+|stack|select |insert into|syntax error|invalid input syntax/i);
+}
+
+/** The seed's fixed ids (supabase/seed.sql). */
+export const ids = {
+  admin: '00000000-0000-4000-a000-000000000001',
+  instructor: '00000000-0000-4000-a000-000000000002',
+  student: '00000000-0000-4000-a000-000000000003',
+  course: (n: number) => `10000000-0000-4000-a000-${String(n).padStart(12, '0')}`,
+  module: (c: number, m: number) => `20000000-0000-4000-a000-${String(c).padStart(6, '0')}${String(m).padStart(6, '0')}`,
+  quiz: (c: number, m: number) => `30000000-0000-4000-a000-${String(c).padStart(6, '0')}${String(m).padStart(6, '0')}`,
+  question: (c: number, m: number, q: number) =>
+    `40000000-0000-4000-a000-${String(c).padStart(4, '0')}${String(m).padStart(4, '0')}${String(q).padStart(4, '0')}`,
+  certificate: '60000000-0000-4000-a000-000000000001',
+};
 
 export interface Registration {
   username: string;

@@ -3,16 +3,10 @@
 // analytics on and off, and refusals (401 visitor, 403 learner, 404 unknown or malformed ids).
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
-import { call, closePoolAfterTests, db, register, test } from './helpers.ts';
+import { call, closePoolAfterTests, db, ids, login, register, test } from './helpers.ts';
 
 const INSTRUCTOR_ID = '00000000-0000-4000-a000-000000000002';
-const course = (n: number) => `10000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
-
-async function login(username: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password: 'password123' } });
-  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
-  return answer.json.session.access_token;
-}
+const course = ids.course;
 
 /** Enrols the user as they would themselves: through RLS and the enrolment trigger. */
 async function enrolAs(token: string, courseId: string): Promise<{ id: string; status: string }> {

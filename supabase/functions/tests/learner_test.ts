@@ -1,24 +1,13 @@
 // The learner's records API against the real platform: enrolments, certificates (list, PDF in each
 // template, public verification) and the profile (name, email through Auth, password).
-import nodeAssert from 'node:assert/strict';
 
-const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
-const assertEquals = (actual: unknown, expected: unknown) => nodeAssert.deepStrictEqual(actual, expected);
-const assertNotEquals = (actual: unknown, expected: unknown) => nodeAssert.notDeepStrictEqual(actual, expected);
-const assertMatch = (actual: string, pattern: RegExp) => nodeAssert.match(actual, pattern);
-import { call, closePoolAfterTests, db, pdfText, register, test, unique, uniqueIp } from './helpers.ts';
+import { assert, assertEquals, assertMatch, assertNotEquals, call, closePoolAfterTests, db, login, pdfText, register, test, unique, uniqueIp } from './helpers.ts';
 
 const STUDENT = '00000000-0000-4000-a000-000000000003';
 const CERTIFICATE = '60000000-0000-4000-a000-000000000001';
 const CODE = 'DEMO2026CERT0001';
 const AIRWAVE = '10000000-0000-4000-a000-000000000003';
 const JESIP = '10000000-0000-4000-a000-000000000001';
-
-async function login(username: string, password = 'password123'): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password } });
-  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
-  return answer.json.session.access_token;
-}
 
 /** Enrols the user as they would through the API: one insert under their own RLS. */
 async function enrolAs(token: string, userId: string, courseId: string): Promise<string> {
@@ -27,7 +16,6 @@ async function enrolAs(token: string, userId: string, courseId: string): Promise
     tx<{ id: string }[]>`insert into public.enrollments (user_id, course_id) values (${userId}::uuid, ${courseId}::uuid) returning id`);
   return row.id;
 }
-
 
 async function setTemplate(template: string) {
   await db.sql`update public.settings set certificate_template = ${template}::public.certificate_template where id`;

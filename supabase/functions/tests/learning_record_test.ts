@@ -1,21 +1,11 @@
 // The CPD record API against the real platform: CRUD of /api/me/cpd-entries with its validation,
 // GET /api/me/learning-record (completed courses from certificates, CPD entries, totals) as JSON, PDF
 // and CSV, and the admins' read-only /api/admin/users/:id/learning-record(.pdf|.csv).
-import nodeAssert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, pdfText, register, test } from './helpers.ts';
-
-const assert = (value: unknown, message?: string) => nodeAssert.ok(value, message);
-const assertEquals = (actual: unknown, expected: unknown) => nodeAssert.deepStrictEqual(actual, expected);
+import { assert, assertEquals, call, closePoolAfterTests, db, login, pdfText, register, test } from './helpers.ts';
 
 const AIRWAVE = '10000000-0000-4000-a000-000000000003'; // 2 hours, quiz on module 3
 const AIRWAVE_QUIZ = '30000000-0000-4000-a000-000003000003';
 const DATA_PROTECTION = '10000000-0000-4000-a000-000000000014'; // 1 hour, no modules
-
-async function login(username: string, password = 'password123'): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password } });
-  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
-  return answer.json.session.access_token;
-}
 
 /** ISO yyyy-mm-dd of the London calendar day (today by default), as every CSV writes dates. */
 const londonDay = (d: Date = new Date()) => {
@@ -34,7 +24,6 @@ const entry = (overrides: Record<string, unknown> = {}) => ({
   reflection: 'I will brief my crew mate on the new kit.',
   ...overrides,
 });
-
 
 async function raw(path: string, token?: string): Promise<Response> {
   const { app } = await import('./helpers.ts');

@@ -4,9 +4,7 @@
 // overdue or expiry kind is switched off. Notices are written straight into the database here (the
 // decision function has its own tests in supabase/tests/notifications.test.ts), plus one run of it.
 import nodeAssert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, register, test } from './helpers.ts';
-
-const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
+import { assertEquals, call, closePoolAfterTests, db, register, test } from './helpers.ts';
 
 async function person() {
   const made = await register();

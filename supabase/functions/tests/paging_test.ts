@@ -1,15 +1,9 @@
 // Lists are paged: every list endpoint answers at most 100 rows a request and refuses a
 // larger page with 400, and a learner's enrolments page without gaps or repeats.
 import assert from 'node:assert/strict';
-import { call, closePoolAfterTests, register, test } from './helpers.ts';
+import { call, closePoolAfterTests, ids, login, register, test } from './helpers.ts';
 
-async function login(username: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password: 'password123' } });
-  assert.equal(answer.status, 200, answer.text);
-  return answer.json.session.access_token;
-}
-
-const course = (n: number) => `10000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
+const course = ids.course;
 
 test('paging: every list endpoint refuses more than 100 rows a page and accepts 100', async () => {
   const admin = await login('admin');

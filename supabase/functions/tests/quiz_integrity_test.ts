@@ -4,15 +4,9 @@
 // the maximum or within the wait (409 with a message), never send the correct answers unless the
 // setting allows, and say how many attempts remain and when the next may start.
 import assert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, register, test } from './helpers.ts';
+import { call, closePoolAfterTests, db, login, register, test } from './helpers.ts';
 
 const INSTRUCTOR = '00000000-0000-4000-a000-000000000002';
-
-async function login(username: string): Promise<string> {
-  const answer = await call('POST', '/api/login', { body: { username, password: 'password123' } });
-  if (answer.status !== 200) throw new Error(`login ${username} failed: ${answer.status} ${answer.text}`);
-  return answer.json.session.access_token;
-}
 
 interface World {
   course: string;

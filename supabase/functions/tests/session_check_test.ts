@@ -1,10 +1,7 @@
 // The session check folded into the first transaction of a request (lib/db.ts, lib/auth.ts): a
 // session that is gone is refused at once on every path, reads and writes alike, and a refused
 // write leaves nothing behind; a request that never reaches the database is checked afterwards.
-import nodeAssert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, register, sessionIdOf, test } from './helpers.ts';
-
-const assertEquals = (actual: unknown, expected: unknown, message?: string) => nodeAssert.deepStrictEqual(actual, expected, message);
+import { assertEquals, call, closePoolAfterTests, db, register, sessionIdOf, test } from './helpers.ts';
 
 test('a live session is served; once its row is gone every path is 401 and nothing is written', async () => {
   const { user, session, input } = await register();

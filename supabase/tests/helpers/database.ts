@@ -1,12 +1,15 @@
 // Builds the app's database for tests: platform/bootstrap.sql (what Supabase provides), every
 // migration in order (as a deployment does; supabase/schemas is checked against them by
 // schema-drift.test.ts), then seed.sql; on an in-process PGlite and, when TEST_DATABASE_URL is set, on
-// a fresh uniquely named database of that real Postgres server (dropped on close). asUser() runs
+// a fresh uniquely named database of that real Postgres server (dropped on close). Each call gets a
+// database of its own: a copy of the one the db project's globalSetup (./templates.ts) built once
+// for the run, or built from the scripts when there is none or the options ask for less. asUser() runs
 // SQL exactly as the api function does: one transaction, `set local role anon|authenticated` and
 // the caller's JWT claims in request.jwt.claims.
 import type { PGlite } from '@electric-sql/pglite';
 import { createPGlite } from '../../../platform/pglite.mjs';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -61,9 +64,36 @@ function scripts(opts: CreateOptions = {}): string[] {
   return list;
 }
 
+/** What the db project's globalSetup (./templates.ts) built for the run. */
+export interface DatabaseTemplates {
+  /** A PGlite data directory dump (tar) of the seeded database. */
+  pgliteDump: string;
+  /** The name of a seeded Postgres database on TEST_DATABASE_URL's server, or '' without one. */
+  postgresTemplate: string;
+}
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseTemplates: DatabaseTemplates;
+  }
+}
+
+/** The run's template when it holds what opts ask for (migrations and seed), else null. */
+function template(opts: CreateOptions, backend: 'pgliteDump' | 'postgresTemplate'): string | null {
+  if (opts.migrations === false || opts.seed === false) return null;
+  // inject() answers only inside a Vitest worker whose project's globalSetup provided it.
+  let provided: DatabaseTemplates | undefined;
+  try {
+    provided = inject('databaseTemplates');
+  } catch {
+    return null;
+  }
+  return provided?.[backend] || null;
+}
+
 export async function createPglite(opts: CreateOptions = {}): Promise<TestDatabase> {
-  const pg = await createPGlite();
-  for (const script of scripts(opts)) await pg.exec(script);
+  const dump = template(opts, 'pgliteDump');
+  const pg = await createPGlite(undefined, dump ? { loadDataDir: new Blob([readFileSync(dump)]) } : {});
+  if (!dump) for (const script of scripts(opts)) await pg.exec(script);
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(text: string, params: unknown[] = []) {
       const r = await q.query<T>(text, params);
@@ -90,7 +120,8 @@ export async function createPostgres(opts: CreateOptions = {}): Promise<TestData
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
   const name = `esl_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  const from = template(opts, 'postgresTemplate');
+  await admin.unsafe(from ? `create database ${name} template ${from}` : `create database ${name}`);
   const target = new URL(url);
   target.pathname = `/${name}`;
   const sql = postgres(target.toString(), { max: 1, onnotice: () => {} });
@@ -101,7 +132,7 @@ export async function createPostgres(opts: CreateOptions = {}): Promise<TestData
     },
   });
   try {
-    for (const script of scripts(opts)) await sql.unsafe(script);
+    if (!from) for (const script of scripts(opts)) await sql.unsafe(script);
   } catch (error) {
     await sql.end();
     await admin.unsafe(`drop database if exists ${name} with (force)`);
