@@ -55,6 +55,9 @@ describe.each(backends)('private.enrolled_courses on $name', ({ create }) => {
     // they are not enrolled in: every other module completed, each read a day apart.
     const enrolled = [ids.course(1), ids.course(4), ids.course(seedCourses.draftByInstructor), ids.course(seedCourses.archivedByAdmin), otherCourse];
     const withProgress = [...enrolled, ids.course(6)];
+    // An archived course takes no one new: they enrolled while it was published.
+    const archived = ids.course(seedCourses.archivedByAdmin);
+    await db.query(`update public.courses set status = 'ACTIVE' where id = $1`, [archived]);
     for (const learner of [personas.learner, secondLearner]) {
       await db.query(
         `insert into public.enrollments (user_id, course_id, status)
@@ -72,6 +75,7 @@ describe.each(backends)('private.enrolled_courses on $name', ({ create }) => {
         [learner.id, withProgress],
       );
     }
+    await db.query(`update public.courses set status = 'ARCHIVED' where id = $1`, [archived]);
   });
   afterAll(async () => {
     await db?.close();
