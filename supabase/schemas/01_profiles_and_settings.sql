@@ -67,7 +67,7 @@ create table public.settings (
     and (cardinality(notify_expiry_days) < 4 or notify_expiry_days[3] > notify_expiry_days[4]) and (cardinality(notify_expiry_days) < 5 or notify_expiry_days[4] > notify_expiry_days[5]))),
   constraint settings_notify_overdue_every_days_range check (notify_overdue_every_days between 1 and 365),
   constraint settings_notify_escalation_days_range check (notify_escalation_days between 1 and 365),
-  -- 1,024 at most: a package may unpack to at most 1 GB (supabase/functions/api/lib/scorm.ts).
+  -- 1,024 at most: a package may unpack to at most 1 GB (supabase/functions/api/lib/scorm/zip.ts).
   constraint settings_scorm_max_upload_mb_range check (scorm_max_upload_mb between 1 and 1024),
   constraint settings_site_name_present check (char_length(btrim(site_name)) between 1 and 200),
   constraint settings_admin_email_shape check (admin_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$')

@@ -199,7 +199,7 @@ export function duration2004(seconds: number): string {
 // are: the content finds its manifest objectives and their statuses where it left them.
 const NOT_RESTORED = /^cmi\.(interactions|comments_from_learner)\./;
 
-/** What the manifest gives the run-time for one SCO (read by the upload: lib/scorm.ts). */
+/** What the manifest gives the run-time for one SCO (read by the upload: lib/scorm/manifest.ts). */
 export interface ScoManifestData {
   objectives?: string[];
   passingScore?: string;

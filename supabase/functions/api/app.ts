@@ -1,6 +1,6 @@
 // The Hono app behind every /api/* path: caller middleware, one router per resource, one error
 // handler that answers `{ message, fields? }` and never leaks a stack or SQL text.
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { cors } from 'hono/cors';
 import { type Config, configFromEnv } from './lib/config.ts';
@@ -29,11 +29,16 @@ import { requiredTrainingRoutes, myRequiredTrainingRoutes } from './routes/requi
 import { complianceRoutes } from './routes/compliance.ts';
 import { learnerRecordRoutes, myLearningRecordRoutes } from './routes/learning-record.ts';
 import { cpdEntryRoutes } from './routes/cpd-entries.ts';
-import { notificationRoutes } from './routes/notifications.ts';
+import { notificationRoutes } from './routes/notifications/index.ts';
+import { SCHEDULE_CALL } from './routes/notifications/deliver.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { teamRoutes } from './routes/team.ts';
-import { notificationDeliverRoutes, notificationDeliveryRoutes } from './routes/notification-delivery.ts';
-import { scormRoutes } from './routes/scorm.ts';
+import { scormSessionRoutes } from './routes/scorm-sessions.ts';
+
+/** The middleware for people (visitors and the signed-in), passed by for the schedule's call alone. */
+function forPeople(middleware: MiddlewareHandler<Env>): MiddlewareHandler<Env> {
+  return (c, next) => (c.req.method === SCHEDULE_CALL.method && c.req.path === SCHEDULE_CALL.path ? next() : middleware(c, next));
+}
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   const app = new Hono<Env>().basePath('/api');
@@ -48,11 +53,10 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     }),
   );
-  // The schedule's call, with the service role key (checked there): before the caller middleware,
-  // which knows only visitors and people.
-  app.route('/notifications/deliver', notificationDeliverRoutes(config, db));
-  app.use('*', createCallerMiddleware(config, db));
-  app.use('*', createPasswordChangeGate(db));
+  // The schedule's call carries the service role key, checked by its route: the caller middleware,
+  // which knows only visitors and people, and the password gate pass it by.
+  app.use('*', forPeople(createCallerMiddleware(config, db)));
+  app.use('*', forPeople(createPasswordChangeGate(db)));
   // One router per resource, at its prefix: the file that answers a URL is named by its first segments.
   // Only the application's own middleware above runs before them (no router adds any), and no two
   // routers answer the same method and path, so the order below decides nothing.
@@ -60,7 +64,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/profile', profileRoutes(config, db));
   app.route('/courses', courseRoutes(config, db));
   app.route('/modules', moduleRoutes(config, db));
-  app.route('/', scormRoutes(config, db)); // /modules/:id/scorm/*, /scorm/sessions/:id (the SCORM run-time)
+  app.route('/scorm/sessions', scormSessionRoutes(config, db)); // a SCORM session's saves
   app.route('/quizzes', quizRoutes(config, db));
   app.route('/questions', questionRoutes(config, db));
   app.route('/enrollments', enrollmentRoutes(config, db));
@@ -80,8 +84,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/me', myLearningRecordRoutes(config, db)); // /learning-record[.pdf|.csv]
   app.route('/me/cpd-entries', cpdEntryRoutes(config, db));
   app.route('/me/required-training', myRequiredTrainingRoutes(config, db));
-  app.route('/notifications', notificationRoutes(config, db));
-  app.route('/notifications', notificationDeliveryRoutes(config, db)); // /deliveries, /:id/resend (admins)
+  app.route('/notifications', notificationRoutes(config, db)); // the bell, /deliveries and resend, /deliver
   app.route('/me/notification-preferences', notificationPreferenceRoutes(config, db));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));

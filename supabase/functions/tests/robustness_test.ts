@@ -107,7 +107,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/api/me/cpd-entries', body: 'json', required: true, fields: { activityDate: 'string', activity: 'string', hours: 'number', learnt: 'string', reflection: 'string' } },
   { method: 'PUT', path: '/api/me/cpd-entries/:cpdEntryId', body: 'json', required: true, fields: { activityDate: 'string', activity: 'string', hours: 'number', learnt: 'string', reflection: 'string' } },
   { method: 'DELETE', path: '/api/me/cpd-entries/:cpdEntryId', body: 'none', destructive: true },
-  // notifications.ts, notification-preferences.ts
+  // notifications/mine.ts, notification-preferences.ts
   { method: 'GET', path: '/api/notifications', body: 'none', query: ['page', 'pageSize', 'unread'] },
   { method: 'PUT', path: '/api/notifications/:notificationId/read', body: 'none' },
   { method: 'POST', path: '/api/notifications/read-all', body: 'none' },

@@ -15,7 +15,7 @@ import { ApiError, pgError } from '../../lib/errors.ts';
 import { pathId } from '../../lib/params.ts';
 import { objectName, removeImages } from '../../lib/images.ts';
 import { access, accessQuery, MSG, readEnrollment, type Row, toAccess, userIdOf } from '../../lib/learning.ts';
-import { removePrefix } from '../../lib/scorm.ts';
+import { removePrefix } from '../../lib/scorm/storage.ts';
 import { courseToChange, guarded, me, NOT_YOURS, replaceImage } from '../../lib/authoring.ts';
 import { readModule, readModules, toModule } from '../modules/queries.ts';
 import {

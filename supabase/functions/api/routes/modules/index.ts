@@ -1,5 +1,6 @@
 // /api/modules/:id: a module as the learner reads it (opening it is remembered, reading it marks it
-// read), its quiz as the learner takes it, and the author's writes (change, delete, image, quiz).
+// read), its quiz as the learner takes it, the author's writes (change, delete, image, quiz), and its
+// SCORM package (./scorm/).
 // SQL and row mapping: ./queries.ts and ./quiz.ts; the rights: ../../lib/learning.ts and authoring.ts.
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -19,8 +20,8 @@ import { access, AttemptFailed, attemptRefusal, MSG, quizAttempts, readEnrollmen
 import { readQuizOfModule } from '../quizzes/queries.ts';
 import { readModule, readModuleDetail, toModule, updateModule } from './queries.ts';
 import { openLearnerQuiz, upsertQuiz } from './quiz.ts';
-import { scormRoutes } from './scorm.ts';
-import { removePrefix } from '../../lib/scorm.ts';
+import { moduleScormRoutes } from './scorm/index.ts';
+import { removePrefix } from '../../lib/scorm/storage.ts';
 
 export function moduleRoutes(config: Config, db: Db) {
   const routes = new Hono<Env>();
@@ -197,8 +198,8 @@ export function moduleRoutes(config: Config, db: Db) {
     return c.body(null, 204);
   });
 
-  // ---- The author's SCORM package
-  scormRoutes(routes, config, db);
+  // ---- The SCORM package: the author's upload and settings, the player, sessions, the instructor's view
+  routes.route('/:id/scorm', moduleScormRoutes(config, db));
 
   return routes;
 }

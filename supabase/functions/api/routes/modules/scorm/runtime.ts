@@ -1,48 +1,33 @@
-// The SCORM run-time on the server: what the player needs to start a package, sessions of
-// an attempt at a SCO, the saves the content's run-time sends, and the instructor's view of learners.
-// Values are checked against the data model of the package's version (_shared/scorm-data-model.ts);
-// ownership, order (seq), the statuses and completion are decided in SQL (19_scorm_runtime.sql).
-import { Hono } from 'hono';
+// /api/modules/:id/scorm/player, /scos/:scoId/sessions and /learners: what the player needs to start
+// a package, opening a session of an attempt at a SCO, and the instructor's view of learners. The
+// saves a session receives: ../../scorm-sessions.ts. Ownership, order, the statuses and completion are
+// decided in SQL (19_scorm_runtime.sql).
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import {
   initialCmi,
-  SCORM_VERSIONS,
   type ScormVersion,
   scoManifestData,
   scorePercent,
   scoStatus,
-  validateScormValues,
-} from '../../_shared/scorm-data-model.ts';
-import type { Config } from '../lib/config.ts';
-import type { Db } from '../lib/db.ts';
-import { type Env, requireUser } from '../lib/auth.ts';
-import { jsonBody } from '../lib/body.ts';
-import { ApiError, fromSqlFunction, pgError } from '../lib/errors.ts';
-import { firstQueryValues, pageFields, pagingQuery, pathId } from '../lib/params.ts';
-import { access, MSG, refusal, type Row } from '../lib/learning.ts';
-import { isoTimestamp } from '../../_shared/dates.ts';
+} from '../../../../_shared/scorm-data-model.ts';
+import type { Config } from '../../../lib/config.ts';
+import type { Db } from '../../../lib/db.ts';
+import { type Env, requireUser } from '../../../lib/auth.ts';
+import { ApiError, fromSqlFunction, pgError } from '../../../lib/errors.ts';
+import { firstQueryValues, pageFields, pagingQuery, pathId } from '../../../lib/params.ts';
+import { access, MSG, refusal, type Row } from '../../../lib/learning.ts';
+import { isoTimestamp } from '../../../../_shared/dates.ts';
 
 const NO_PACKAGE = 'This module has no SCORM package';
-const SESSION_NOT_FOUND = 'Session not found';
-
-const saveSchema = z.strictObject({
-  seq: z.number({ error: 'seq must be a whole number' }).int('seq must be a whole number')
-    .min(1, 'seq must be at least 1').max(2147483647, 'seq is too large'),
-  values: z.record(z.string().max(255, 'Element names are at most 255 characters'), z.unknown(), {
-    error: 'values must be an object of element names and string values',
-  }).refine((v) => Object.keys(v).length <= 2000, 'At most 2,000 elements per save'),
-  finish: z.boolean({ error: 'finish must be true or false' }).optional(),
-});
 
 const learnersQuery = z.object(pageFields);
 
-export function scormRoutes(config: Config, db: Db) {
-  const routes = new Hono<Env>();
-
+export function scormRuntimeRoutes(routes: Hono<Env>, config: Config, db: Db) {
   // What the player starts with: the package, its SCOs in order with the learner's status on each.
-  routes.get('/modules/:moduleId/scorm/player', async (c) => {
+  routes.get('/player', async (c) => {
     const caller = requireUser(c);
-    const id = pathId(c, 'moduleId', MSG.moduleNotFound);
+    const id = pathId(c, 'id', MSG.moduleNotFound);
     const result = await db.withCaller(caller.db, async (tx) => {
       const rights = await access(tx, { ofModule: id });
       if (!rights.visible) return new ApiError(404, MSG.moduleNotFound);
@@ -93,9 +78,9 @@ export function scormRoutes(config: Config, db: Db) {
   });
 
   // Opens a session (a sitting of the latest unfinished attempt, or a new attempt) on a SCO.
-  routes.post('/modules/:moduleId/scorm/scos/:scoId/sessions', async (c) => {
+  routes.post('/scos/:scoId/sessions', async (c) => {
     const caller = requireUser(c);
-    const id = pathId(c, 'moduleId', MSG.moduleNotFound);
+    const id = pathId(c, 'id', MSG.moduleNotFound);
     const scoId = c.req.param('scoId') ?? '';
     if (scoId.length < 1 || scoId.length > 255) throw new ApiError(404, 'No such SCO in this package');
     const result = await db.withCaller(caller.db, async (tx) => {
@@ -135,56 +120,10 @@ export function scormRoutes(config: Config, db: Db) {
     return c.json(result, 201);
   });
 
-  // A save from the content's run-time: Commit, Finish/Terminate (finish: true), or the 30 s timer.
-  routes.put('/scorm/sessions/:sessionId', async (c) => {
-    const caller = requireUser(c);
-    const id = pathId(c, 'sessionId', SESSION_NOT_FOUND);
-    const body = await jsonBody(c, saveSchema);
-    // The values are checked against both versions' data models before the session's is known, so
-    // that a save is one statement; private.scorm_save checks them against the package's version
-    // itself and refuses what fits only the other one.
-    const checked = SCORM_VERSIONS.map((version) => ({ version, ...validateScormValues(version, body.values) }));
-    const fitting = checked.filter((check) => Object.keys(check.fields).length === 0);
-    const refused = (version: string) => new ApiError(400, 'Validation failed', checked.find((check) => check.version === version)?.fields);
-    const result = await db.withCaller(caller.db, async (tx) => {
-      if (fitting.length === 0) {
-        // Fits neither: the field messages are the session's version's (under RLS, only their own).
-        const [session] = await tx<Row[]>`
-          select p.version from public.scorm_sessions s
-          join public.scorm_attempts a on a.id = s.attempt_id
-          join public.scorm_packages p on p.module_id = a.module_id
-          where s.id = ${id}::uuid and s.user_id = (select auth.uid())`;
-        return session ? refused(String(session.version)) : new ApiError(404, SESSION_NOT_FOUND);
-      }
-      try {
-        const [row] = await tx<Row[]>`
-          select * from private.scorm_save(${id}::uuid, ${body.seq}::integer, ${tx.json(fitting[0].values)}::jsonb,
-                                           ${body.finish === true})`;
-        return {
-          seq: Number(row.seq),
-          scoStatus: scoStatus(String(row.completionStatus), String(row.successStatus)),
-          moduleCompleted: Boolean(row.moduleCompleted),
-          ...(row.enrollmentId ? { courseProgress: Number(row.progress) } : {}),
-          // The rule is met but the attempt has not yet lasted the package's minimum time.
-          ...(row.secondsToMinimum != null ? { secondsToMinimum: Number(row.secondsToMinimum) } : {}),
-        };
-      } catch (error) {
-        // Thrown, not returned: the failed statement has ended the transaction, which rolls back.
-        const problem = pgError(error);
-        if (problem?.hint === 'scorm_values') throw refused(String(problem.detail));
-        if (problem?.hint === 'scorm_seq') throw new ApiError(409, 'This save is out of order: seq must be greater than the last one');
-        if (problem?.hint === 'scorm_finished') throw new ApiError(409, 'This session has finished: open a new session');
-        fromSqlFunction(error);
-      }
-    });
-    if (result instanceof ApiError) throw result;
-    return c.json(result);
-  });
-
   // The instructor's view: each learner's status, score, time and attempts per SCO.
-  routes.get('/modules/:moduleId/scorm/learners', async (c) => {
+  routes.get('/learners', async (c) => {
     const caller = requireUser(c);
-    const id = pathId(c, 'moduleId', MSG.moduleNotFound);
+    const id = pathId(c, 'id', MSG.moduleNotFound);
     const { page, pageSize } = pagingQuery(learnersQuery, firstQueryValues(c));
     const result = await db.withCaller(caller.db, async (tx) => {
       const [module] = await tx<Row[]>`
@@ -228,6 +167,4 @@ export function scormRoutes(config: Config, db: Db) {
     if (result instanceof ApiError) throw result;
     return c.json(result);
   });
-
-  return routes;
 }

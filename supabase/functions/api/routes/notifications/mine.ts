@@ -1,24 +1,24 @@
-// /api/notifications: the caller's own notices (the bell's list), marking one or all as read. Runs as
-// the caller: notifications' policies show only their own and let them change only read_at. Notices
-// are written by private.decide_notifications (15_notifications.sql), run by the scheduler, never
-// here. The preferences: routes/notification-preferences.ts.
-import { Hono } from 'hono';
+// GET /api/notifications, POST /read-all and PUT /:id/read: the caller's own notices (the bell's
+// list), marking one or all as read. Runs as the caller: notifications' policies show only their own
+// and let them change only read_at. Notices are written by private.decide_notifications
+// (15_notifications.sql), run by the scheduler, never here. The preferences:
+// routes/notification-preferences.ts.
+import type { Hono } from 'hono';
 import {
   type AnyNotificationKind,
   type Notification,
   notificationListQuerySchema,
   type NotificationPage,
-} from '../../_shared/notifications.ts';
-import { isoTimestamp } from '../../_shared/dates.ts';
-import type { Config } from '../lib/config.ts';
-import type { Db } from '../lib/db.ts';
-import { type Env, requireUser } from '../lib/auth.ts';
-import { validate } from '../lib/body.ts';
-import { ApiError } from '../lib/errors.ts';
-import { clientIp, takeAttempt } from '../lib/rate-limit.ts';
-import { firstQueryValues, pathId } from '../lib/params.ts';
+} from '../../../_shared/notifications.ts';
+import { isoTimestamp } from '../../../_shared/dates.ts';
+import type { Db } from '../../lib/db.ts';
+import { type Env, requireUser } from '../../lib/auth.ts';
+import { validate } from '../../lib/body.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { clientIp, takeAttempt } from '../../lib/rate-limit.ts';
+import { firstQueryValues, pathId } from '../../lib/params.ts';
 
-const NOTICE_NOT_FOUND = 'Notification not found';
+export const NOTICE_NOT_FOUND = 'Notification not found';
 
 interface NoticeRow {
   id: string;
@@ -43,9 +43,7 @@ function toNotification(row: NoticeRow): Notification {
   };
 }
 
-export function notificationRoutes(_config: Config, db: Db) {
-  const routes = new Hono<Env>();
-
+export function myNotificationRoutes(routes: Hono<Env>, db: Db) {
   routes.get('/', async (c) => {
     const caller = requireUser(c);
     const { page, pageSize, unread } = validate(notificationListQuerySchema, firstQueryValues(c));
@@ -92,6 +90,4 @@ export function notificationRoutes(_config: Config, db: Db) {
     if (!row) throw new ApiError(404, NOTICE_NOT_FOUND);
     return c.json(toNotification(row));
   });
-
-  return routes;
 }

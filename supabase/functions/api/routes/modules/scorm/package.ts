@@ -1,17 +1,19 @@
-// /api/modules/:id/scorm: an author uploads (or replaces) a module's SCORM package, reads what it
-// holds, and sets what completes the module. The checks: ../../lib/scorm.ts; the row is written only
+// /api/modules/:id/scorm and /settings: an author uploads (or replaces) a module's SCORM package, reads
+// what it holds, and sets what completes the module. The checks: lib/scorm/; the row is written only
 // by private.save_scorm_package (18_scorm_packages.sql), after every file is stored.
 import type { Hono } from 'hono';
-import { type ScormPackage, SCORM_UPLOAD_LIMIT_MB, scormOverLimit, scormSettingsSchema, scormTooLargeMessage } from '../../../_shared/scorm.ts';
-import type { Config } from '../../lib/config.ts';
-import type { Db, Tx } from '../../lib/db.ts';
-import { type Env, requireUser } from '../../lib/auth.ts';
-import { jsonBody, readBytes } from '../../lib/body.ts';
-import { ApiError, pgError } from '../../lib/errors.ts';
-import { pathId } from '../../lib/params.ts';
-import { moduleToChange, NOT_YOURS } from '../../lib/authoring.ts';
-import { MSG, type Row } from '../../lib/learning.ts';
-import { checkPackage, fileSource, removeObjects, removePrefix, scormPublicUrl, unpackToStorage, type ZipSource } from '../../lib/scorm.ts';
+import { type ScormPackage, SCORM_UPLOAD_LIMIT_MB, scormOverLimit, scormSettingsSchema, scormTooLargeMessage } from '../../../../_shared/scorm.ts';
+import type { Config } from '../../../lib/config.ts';
+import type { Db, Tx } from '../../../lib/db.ts';
+import { type Env, requireUser } from '../../../lib/auth.ts';
+import { jsonBody, readBytes } from '../../../lib/body.ts';
+import { ApiError, pgError } from '../../../lib/errors.ts';
+import { pathId } from '../../../lib/params.ts';
+import { moduleToChange, NOT_YOURS } from '../../../lib/authoring.ts';
+import { MSG, type Row } from '../../../lib/learning.ts';
+import { fileSource, type ZipSource } from '../../../lib/scorm/zip.ts';
+import { checkPackage } from '../../../lib/scorm/manifest.ts';
+import { removeObjects, removePrefix, scormPublicUrl, unpackToStorage } from '../../../lib/scorm/storage.ts';
 
 const NOT_SCORM = 'This module is not a SCORM package module: add a module of type "SCORM package" to upload one';
 const NO_PACKAGE = 'This module has no SCORM package yet';
@@ -167,8 +169,8 @@ async function multipartPackage(request: Request, type: string, maxMb: number, t
   return file;
 }
 
-export function scormRoutes(routes: Hono<Env>, config: Config, db: Db) {
-  routes.post('/:id/scorm', async (c) => {
+export function scormPackageRoutes(routes: Hono<Env>, config: Config, db: Db) {
+  routes.post('/', async (c) => {
     const caller = requireUser(c);
     const id = pathId(c, 'id', MSG.moduleNotFound);
     // The right first, so nobody but an author makes the server read (or check) a large body.
@@ -202,7 +204,7 @@ export function scormRoutes(routes: Hono<Env>, config: Config, db: Db) {
     return c.json(toPackage(config, row), revision === 1 ? 201 : 200);
   });
 
-  routes.get('/:id/scorm', async (c) => {
+  routes.get('/', async (c) => {
     const caller = requireUser(c);
     const id = pathId(c, 'id', MSG.moduleNotFound);
     const row = await db.withCaller(caller.db, async (tx) => {
@@ -213,7 +215,7 @@ export function scormRoutes(routes: Hono<Env>, config: Config, db: Db) {
     return c.json(toPackage(config, row));
   });
 
-  routes.put('/:id/scorm/settings', async (c) => {
+  routes.put('/settings', async (c) => {
     const caller = requireUser(c);
     const id = pathId(c, 'id', MSG.moduleNotFound);
     const input = await jsonBody(c, scormSettingsSchema);
