@@ -24,6 +24,8 @@ export async function startFaultProxy({ target, host = '127.0.0.1', port = 0 }) 
 
   const server = net.createServer((client) => {
     if (down) {
+      // The reset can surface as ECONNRESET on this socket too: nobody else listens to it.
+      client.on('error', () => {});
       if (client.resetAndDestroy) client.resetAndDestroy();
       else client.destroy();
       return;
