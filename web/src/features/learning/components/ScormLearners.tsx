@@ -23,7 +23,8 @@ const scoreText = (part: Part) => (part.record?.score != null ? `${part.record.s
 function timeText(part: Part): string {
   const record = part.record;
   if (!record) return 'None';
-  const real = formatTimeSpent(record.serverSeconds);
+  // Sittings that together lasted under a second by the server's clock still happened.
+  const real = record.serverSeconds === 0 && record.attempts > 0 ? 'Less than a second' : formatTimeSpent(record.serverSeconds);
   const reported = formatTimeSpent(record.totalSeconds);
   // The package's figure only when it is far from the real one (more than a minute and a quarter off).
   const far = Math.abs(record.totalSeconds - record.serverSeconds) > Math.max(60, record.serverSeconds / 4);
