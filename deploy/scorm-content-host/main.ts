@@ -1,6 +1,6 @@
 // The SCORM content host of a hosted deployment: what the platform's content origin
 // (platform/gateway.mjs, startContentServer) does locally, in front of the project's Storage.
-// Storage serves a package's HTML as an inert download, so packages cannot run from its public URL;
+// Storage serves a package's HTML as `text/plain`, so packages cannot run from its public URL;
 // this host, on a domain of its own (never the app's), serves the public objects of the
 // `scorm-content` bucket at the same paths as Storage's public URLs, read-only, typed by file name,
 // with the content CSP (framed only by the app), nosniff, no cookies and no CORS
@@ -112,7 +112,7 @@ export function contentHost(storageUrl: string, appOrigin: string): (request: Re
       out.delete('content-encoding');
       out.delete('content-length');
     }
-    // Storage serves anything but an image as an inert download; here a file is what its name says.
+    // Storage serves a package's HTML as text; here a file is what its name says, as locally.
     if (upstream.ok) out.set('content-type', contentType(name));
     // The launcher's files change with each deployment of the app: always revalidated, as locally.
     if (upstream.ok && name.startsWith('_player/')) out.set('cache-control', 'no-cache');
