@@ -127,6 +127,14 @@ export default defineConfig([
     ),
   },
 
+  // What a hosted deployment runs besides Supabase (deploy/): the content host runs on Deno.
+  {
+    files: ['deploy/**/*.ts'],
+    extends: [js.configs.recommended, tseslint.configs.recommended],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...nodeGlobals, Deno: 'readonly' } },
+    rules: restrict(),
+  },
+
   // What runs on Node (the local platform, the scripts, the database and browser tests, the config
   // files): the recommended rules and Node's globals.
   {

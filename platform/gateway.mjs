@@ -73,7 +73,8 @@ export function scormContentCsp(appOrigin) {
   ].join('; ');
 }
 
-const CONTENT_TYPES = {
+/** Content types by extension, of the web app's files and the SCORM content origin's. */
+export const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.htm': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

@@ -4,7 +4,8 @@
 // platform on the same database); a failure is logged and the next tick tries again, never crashing
 // the platform. After each run it calls the function's delivery worker (POST
 // /api/notifications/deliver with the service role key), as pg_net does on hosted Supabase
-// (docs/ARCHITECTURE.md, "Notification emails"), which sends the queued emails.
+// (deploy/schedule.sql, which supabase/tests/deploy-schedule.test.ts holds to this file), which
+// sends the queued emails.
 
 /**
  * @param {{ sql: import('postgres').Sql, everySeconds: number, log?: (msg: string) => void,
@@ -76,8 +77,11 @@ export function startNotificationScheduler({ sql, everySeconds, log = (msg) => c
   };
 }
 
-/** Emails one scheduled call sends at most (as the hosted schedule's body in docs/ARCHITECTURE.md). */
+/** Emails one scheduled call sends at most (the hosted schedule's body in deploy/schedule.sql). */
 export const DELIVER_MAX = 2000;
+
+/** How long one scheduled call may take (the hosted schedule's pg_net timeout). */
+export const DELIVER_TIMEOUT_MS = 280_000;
 
 /**
  * The call pg_cron makes through pg_net on hosted Supabase: POST the function's deliver endpoint
@@ -90,7 +94,7 @@ export async function deliverThrough({ url, serviceRoleKey, max = DELIVER_MAX })
     method: 'POST',
     headers: { apikey: serviceRoleKey, authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(max ? { max } : {}),
-    signal: AbortSignal.timeout(280_000),
+    signal: AbortSignal.timeout(DELIVER_TIMEOUT_MS),
   });
   const body = await response.json().catch(() => null);
   if (!response.ok) throw new Error(`HTTP ${response.status}${body?.message ? `: ${body.message}` : ''}`);
