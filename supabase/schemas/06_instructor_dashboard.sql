@@ -420,15 +420,15 @@ set search_path = ''
 as $$
 begin
   if tg_op = 'INSERT' then
-    perform private.shift_enrolment_figures('{}', array(select n from new_rows n));
+    perform private.shift_enrolment_figures('{}', array(select row(n.*)::public.enrollments from new_rows n));
   elsif tg_op = 'DELETE' then
-    perform private.shift_enrolment_figures(array(select o from old_rows o), '{}');
+    perform private.shift_enrolment_figures(array(select row(o.*)::public.enrollments from old_rows o), '{}');
   else
     perform private.shift_enrolment_figures(
-      array(select o from old_rows o join new_rows n on n.id = o.id
+      array(select row(o.*)::public.enrollments from old_rows o join new_rows n on n.id = o.id
             where (o.status, o.progress, o.completed, o.course_id, o.user_id)
                   is distinct from (n.status, n.progress, n.completed, n.course_id, n.user_id)),
-      array(select n from new_rows n join old_rows o on o.id = n.id
+      array(select row(n.*)::public.enrollments from new_rows n join old_rows o on o.id = n.id
             where (o.status, o.progress, o.completed, o.course_id, o.user_id)
                   is distinct from (n.status, n.progress, n.completed, n.course_id, n.user_id)));
   end if;
