@@ -4,7 +4,8 @@
 -- private.compliance_summary_changes. Writers add a change row under a shared advisory lock on the
 -- organisation, which a refresh takes exclusively, so no change is missed; a change to
 -- private.required_training_due_soon_days (a migration) must empty these tables. Why and what each
--- write must note: docs/decisions/kept-compliance-counts.md.
+-- write must note: docs/decisions/kept-compliance-counts.md; the shape every kept count shares (the
+-- _live functions, the check): docs/decisions/kept-counts.md.
 
 -- ---------------------------------------------------------------------------
 -- Tables

@@ -77,19 +77,24 @@ CREATE OR REPLACE FUNCTION private.count_enrolment_figures()
   SECURITY DEFINER
   SET search_path TO ''
   AS $function$
+declare
+  v_old public.enrollments[];
+  v_new public.enrollments[];
 begin
   if tg_op = 'INSERT' then
     perform private.shift_enrolment_figures('{}', array(select row(n.*)::public.enrollments from new_rows n));
   elsif tg_op = 'DELETE' then
     perform private.shift_enrolment_figures(array(select row(o.*)::public.enrollments from old_rows o), '{}');
   else
-    perform private.shift_enrolment_figures(
-      array(select row(o.*)::public.enrollments from old_rows o join new_rows n on n.id = o.id
-            where (o.status, o.progress, o.completed, o.course_id, o.user_id)
-                  is distinct from (n.status, n.progress, n.completed, n.course_id, n.user_id)),
-      array(select row(n.*)::public.enrollments from new_rows n join old_rows o on o.id = n.id
-            where (o.status, o.progress, o.completed, o.course_id, o.user_id)
-                  is distinct from (n.status, n.progress, n.completed, n.course_id, n.user_id)));
+    select array_agg(row(o.*)::public.enrollments), array_agg(row(n.*)::public.enrollments)
+    into v_old, v_new
+    from old_rows o
+    join new_rows n on n.id = o.id
+    where (o.status, o.progress, o.completed, o.course_id, o.user_id)
+          is distinct from (n.status, n.progress, n.completed, n.course_id, n.user_id);
+    if v_old is not null then
+      perform private.shift_enrolment_figures(v_old, v_new);
+    end if;
   end if;
   return null;
 end;
@@ -287,6 +292,8 @@ CREATE OR REPLACE FUNCTION private.shift_enrolment_figures (
   SECURITY DEFINER
   SET search_path TO ''
   AS $function$
+declare
+  v_gone bigint;
 begin
   if coalesce(cardinality(p_old), 0) + coalesce(cardinality(p_new), 0) = 0 then
     return;
@@ -331,18 +338,25 @@ begin
     select ch.author_id, ch.user_id, ch.n from changed ch order by 1, 2
     on conflict (author_id, user_id) do update set enrolments = l.enrolments + excluded.enrolments
     returning l.author_id, l.user_id, l.enrolments
+  ),
+  counted as (
+    insert into private.instructor_figures as f (author_id, slot, learners)
+    select k.author_id, private.enrolment_figures_slot(k.user_id),
+           sum(case when k.enrolments > 0 and k.enrolments - ch.n <= 0 then 1
+                    when k.enrolments <= 0 and k.enrolments - ch.n > 0 then -1 else 0 end)
+    from kept k
+    join changed ch on ch.author_id = k.author_id and ch.user_id = k.user_id
+    group by 1, 2
+    having sum(case when k.enrolments > 0 and k.enrolments - ch.n <= 0 then 1
+                    when k.enrolments <= 0 and k.enrolments - ch.n > 0 then -1 else 0 end) <> 0
+    order by 1, 2
+    on conflict (author_id, slot) do update set learners = f.learners + excluded.learners
   )
-  insert into private.instructor_figures as f (author_id, slot, learners)
-  select k.author_id, private.enrolment_figures_slot(k.user_id),
-         sum(case when k.enrolments > 0 and k.enrolments - ch.n <= 0 then 1
-                  when k.enrolments <= 0 and k.enrolments - ch.n > 0 then -1 else 0 end)
-  from kept k
-  join changed ch on ch.author_id = k.author_id and ch.user_id = k.user_id
-  group by 1, 2
-  having sum(case when k.enrolments > 0 and k.enrolments - ch.n <= 0 then 1
-                  when k.enrolments <= 0 and k.enrolments - ch.n > 0 then -1 else 0 end) <> 0
-  order by 1, 2
-  on conflict (author_id, slot) do update set learners = f.learners + excluded.learners;
+  select count(*) into v_gone from kept k where k.enrolments <= 0;
+  -- Learners no longer approved on any of an author's courses leave (their rows at 0).
+  if v_gone = 0 then
+    return;
+  end if;
   delete from private.instructor_learners l
   where l.enrolments <= 0 and (l.author_id, l.user_id) in (
     select c.author_id, x.user_id
