@@ -498,6 +498,22 @@ comment on function private.count_courses() is
   'Keeps private.course_counts in step with public.courses'' national courses (statement-level triggers); an organisation''s courses are counted when asked (private.visible_course_count).';
 revoke all on function private.count_courses() from public;
 
+-- The catalogue's counts worked out from the courses: what private.course_counts must hold
+-- (private.kept_counts_drift compares the two).
+create function private.course_counts_live()
+returns table(status public.course_status, service public.service_code, courses bigint)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return query
+    select c.status, c.service, count(*) from public.courses c where c.organisation_id is null group by 1, 2;
+end;
+$$;
+comment on function private.course_counts_live() is
+  'Internal: private.course_counts computed from public.courses (national courses per status and service).';
+revoke all on function private.course_counts_live() from public;
+
 create function private.visible_course_count(
   p_service public.service_code,
   p_status public.course_status,

@@ -1,14 +1,11 @@
 -- The instructor dashboard: figures and learner lists for the courses an instructor manages (their
 -- own; every course for an admin), computed in SQL; instructors and admins only.
 --
--- The Overview's enrolment figures (private.instructor_stats) are read from counters that triggers
--- on public.enrollments and public.courses keep in the same transaction as each write, so the
--- Overview costs the same however many learners an instructor has: per course, the
--- approved and pending enrolments, the completed ones and the sum of their progress; per instructor,
--- on how many of their courses each learner is approved, and how many learners that makes. A
--- course's counters, and an author's count of learners, are split over 16 rows by learner (slot), so
--- that learners enrolling on or progressing through one course, or one author's courses, at the same
--- moment seldom wait for each other's row.
+-- The Overview's enrolment figures (private.instructor_stats) are kept counts
+-- (docs/decisions/kept-counts.md): per course, and per author's learners, split over 16 rows by
+-- learner (slot) so that concurrent enrolments seldom wait for one another's row; statement-level
+-- triggers on public.enrollments shift them by each statement's changes, and row-level ones on
+-- public.courses move an author's learners when a course changes hands or is deleted.
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -337,73 +334,123 @@ comment on function private.enrolment_figures_slot(uuid) is
   'Internal: the slot (0 to 15) of private.course_enrolment_figures that counts the learner''s enrolments.';
 revoke all on function private.enrolment_figures_slot(uuid) from public;
 
--- The author of a course, for the learners' standing. None while the course is being deleted: its
--- enrolments go by cascade after private.forget_course_figures has taken their learners out.
-create function private.course_author(p_course_id uuid)
-returns uuid
-language plpgsql stable security definer
+-- The figures of the enrolments given: those in p_old out, those in p_new in, as one change per
+-- course and slot, then per author and learner (set-based, in key order: two writers never wait for
+-- each other's rows in opposite orders). A course being deleted is skipped: its figures go with it,
+-- and private.forget_course_figures has taken its learners out of its author's.
+create function private.shift_enrolment_figures(p_old public.enrollments[], p_new public.enrollments[])
+returns void
+language plpgsql security definer
 set search_path = ''
 as $$
+declare
+  v_gone bigint;
 begin
-  return (select c.author_id from public.courses c where c.id = p_course_id);
+  if coalesce(cardinality(p_old), 0) + coalesce(cardinality(p_new), 0) = 0 then
+    return;
+  end if;
+  insert into private.course_enrolment_figures as f (course_id, slot, enrolled, pending, completed, progress_sum)
+  select d.course_id, d.slot, d.enrolled, d.pending, d.completed, d.progress_sum
+  from (
+    select x.course_id, private.enrolment_figures_slot(x.user_id) as slot,
+           coalesce(sum(x.sign) filter (where x.status = 'ACTIVE'), 0)::integer as enrolled,
+           coalesce(sum(x.sign) filter (where x.status = 'PENDING'), 0)::integer as pending,
+           coalesce(sum(x.sign) filter (where x.status = 'ACTIVE' and x.completed), 0)::integer as completed,
+           coalesce(sum(x.sign * x.progress) filter (where x.status = 'ACTIVE'), 0)::bigint as progress_sum
+    from (
+      select o.course_id, o.user_id, o.status, o.completed, o.progress, -1 as sign from unnest(p_old) o
+      union all
+      select n.course_id, n.user_id, n.status, n.completed, n.progress, 1 from unnest(p_new) n
+    ) x
+    where exists (select 1 from public.courses c where c.id = x.course_id)
+    group by 1, 2
+  ) d
+  where (d.enrolled, d.pending, d.completed, d.progress_sum) <> (0, 0, 0, 0)
+  order by 1, 2
+  on conflict (course_id, slot) do update
+    set enrolled = f.enrolled + excluded.enrolled, pending = f.pending + excluded.pending,
+        completed = f.completed + excluded.completed, progress_sum = f.progress_sum + excluded.progress_sum;
+  -- The learners' standing with the authors: approved on how many of each author's courses; an
+  -- author's count of learners changes when a learner's first comes or last goes.
+  with changed as (
+    select c.author_id, x.user_id, sum(x.sign)::integer as n
+    from (
+      select o.course_id, o.user_id, -1 as sign from unnest(p_old) o where o.status = 'ACTIVE'
+      union all
+      select n.course_id, n.user_id, 1 from unnest(p_new) n where n.status = 'ACTIVE'
+    ) x
+    join public.courses c on c.id = x.course_id
+    where c.author_id is not null
+    group by 1, 2
+    having sum(x.sign) <> 0
+  ),
+  kept as (
+    insert into private.instructor_learners as l (author_id, user_id, enrolments)
+    select ch.author_id, ch.user_id, ch.n from changed ch order by 1, 2
+    on conflict (author_id, user_id) do update set enrolments = l.enrolments + excluded.enrolments
+    returning l.author_id, l.user_id, l.enrolments
+  ),
+  counted as (
+    insert into private.instructor_figures as f (author_id, slot, learners)
+    select k.author_id, private.enrolment_figures_slot(k.user_id),
+           sum(case when k.enrolments > 0 and k.enrolments - ch.n <= 0 then 1
+                    when k.enrolments <= 0 and k.enrolments - ch.n > 0 then -1 else 0 end)
+    from kept k
+    join changed ch on ch.author_id = k.author_id and ch.user_id = k.user_id
+    group by 1, 2
+    having sum(case when k.enrolments > 0 and k.enrolments - ch.n <= 0 then 1
+                    when k.enrolments <= 0 and k.enrolments - ch.n > 0 then -1 else 0 end) <> 0
+    order by 1, 2
+    on conflict (author_id, slot) do update set learners = f.learners + excluded.learners
+  )
+  select count(*) into v_gone from kept k where k.enrolments <= 0;
+  -- Learners no longer approved on any of an author's courses leave (their rows at 0).
+  if v_gone = 0 then
+    return;
+  end if;
+  delete from private.instructor_learners l
+  where l.enrolments <= 0 and (l.author_id, l.user_id) in (
+    select c.author_id, x.user_id
+    from unnest(p_old || p_new) x join public.courses c on c.id = x.course_id
+    where x.status = 'ACTIVE');
 end;
 $$;
-comment on function private.course_author(uuid) is
-  'Internal: the course''s author_id (null when there is none, or the course is gone).';
-revoke all on function private.course_author(uuid) from public;
+comment on function private.shift_enrolment_figures(public.enrollments[],public.enrollments[]) is
+  'Internal: takes the enrolments p_old out of private.course_enrolment_figures and the authors'' learners (private.instructor_learners, private.instructor_figures) and puts p_new in.';
+revoke all on function private.shift_enrolment_figures(public.enrollments[],public.enrollments[]) from public;
 
--- After a row of public.enrollments is written: its old figures out of its course's counters, its
--- new ones in (one update when the course and learner are the same), and the learner's standing with
--- the course's author when the enrolment became or stopped being approved.
+-- After each statement on public.enrollments: its rows' old figures out, their new ones in. An
+-- update that changes none of the columns the figures are made of (opening a module) stops after
+-- one query.
 create function private.count_enrolment_figures()
 returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
 declare
-  v_was boolean := tg_op <> 'INSERT' and old.status = 'ACTIVE';
-  v_is boolean := tg_op <> 'DELETE' and new.status = 'ACTIVE';
-  v_same boolean := tg_op = 'UPDATE' and old.course_id = new.course_id and old.user_id = new.user_id;
+  v_old public.enrollments[];
+  v_new public.enrollments[];
 begin
-  if v_same then
-    update private.course_enrolment_figures f
-    set enrolled = f.enrolled + v_is::integer - v_was::integer,
-        pending = f.pending + (new.status = 'PENDING')::integer - (old.status = 'PENDING')::integer,
-        completed = f.completed + (v_is and new.completed)::integer - (v_was and old.completed)::integer,
-        progress_sum = f.progress_sum + case when v_is then new.progress else 0 end
-                                      - case when v_was then old.progress else 0 end
-    where f.course_id = new.course_id and f.slot = private.enrolment_figures_slot(new.user_id);
+  if tg_op = 'INSERT' then
+    perform private.shift_enrolment_figures('{}', array(select row(n.*)::public.enrollments from new_rows n));
+  elsif tg_op = 'DELETE' then
+    perform private.shift_enrolment_figures(array(select row(o.*)::public.enrollments from old_rows o), '{}');
   else
-    if tg_op <> 'INSERT' then
-      -- No row when the course is being deleted (its rows go with it).
-      update private.course_enrolment_figures f
-      set enrolled = f.enrolled - v_was::integer,
-          pending = f.pending - (old.status = 'PENDING')::integer,
-          completed = f.completed - (v_was and old.completed)::integer,
-          progress_sum = f.progress_sum - case when v_was then old.progress else 0 end
-      where f.course_id = old.course_id and f.slot = private.enrolment_figures_slot(old.user_id);
+    select array_agg(row(o.*)::public.enrollments), array_agg(row(n.*)::public.enrollments)
+    into v_old, v_new
+    from old_rows o
+    join new_rows n on n.id = o.id
+    where (o.status, o.progress, o.completed, o.course_id, o.user_id)
+          is distinct from (n.status, n.progress, n.completed, n.course_id, n.user_id);
+    if v_old is not null then
+      perform private.shift_enrolment_figures(v_old, v_new);
     end if;
-    if tg_op <> 'DELETE' then
-      insert into private.course_enrolment_figures as f (course_id, slot, enrolled, pending, completed, progress_sum)
-      values (new.course_id, private.enrolment_figures_slot(new.user_id), v_is::integer,
-              (new.status = 'PENDING')::integer, (v_is and new.completed)::integer,
-              case when v_is then new.progress else 0 end)
-      on conflict (course_id, slot) do update
-        set enrolled = f.enrolled + excluded.enrolled, pending = f.pending + excluded.pending,
-            completed = f.completed + excluded.completed, progress_sum = f.progress_sum + excluded.progress_sum;
-    end if;
-  end if;
-  if v_was and not (v_same and v_is) then
-    perform private.drop_instructor_learners(private.course_author(old.course_id), array[old.user_id]);
-  end if;
-  if v_is and not (v_same and v_was) then
-    perform private.add_instructor_learners(private.course_author(new.course_id), array[new.user_id]);
   end if;
   return null;
 end;
 $$;
 comment on function private.count_enrolment_figures() is
-  'After-trigger on enrollments (insert, delete, and updates of status, progress, completed, course or learner): keeps private.course_enrolment_figures and the author''s learners in step.';
+  'After-trigger on enrollments (per statement: insert, delete, update): keeps private.course_enrolment_figures and the authors'' learners in step.';
 revoke all on function private.count_enrolment_figures() from public;
 
 create function private.clear_enrolment_figures()
@@ -458,8 +505,63 @@ comment on function private.move_course_figures() is
   'After-update trigger on courses.author_id: the course''s approved learners move to the new author.';
 revoke all on function private.move_course_figures() from public;
 
--- Every counter worked out afresh from the tables: the migration that brought them in, and
--- npm run seed:scale (which writes with the triggers off), call it.
+-- The counters worked out from the tables: what the kept tables must hold (private.recount_enrolment_figures
+-- writes them; private.kept_counts_drift compares them).
+create function private.course_enrolment_figures_live()
+returns table(course_id uuid, slot smallint, enrolled integer, pending integer, completed integer, progress_sum bigint)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return query
+    select e.course_id, private.enrolment_figures_slot(e.user_id),
+           (count(*) filter (where e.status = 'ACTIVE'))::integer,
+           (count(*) filter (where e.status = 'PENDING'))::integer,
+           (count(*) filter (where e.status = 'ACTIVE' and e.completed))::integer,
+           coalesce(sum(e.progress) filter (where e.status = 'ACTIVE'), 0)::bigint
+    from public.enrollments e
+    group by 1, 2;
+end;
+$$;
+comment on function private.course_enrolment_figures_live() is
+  'Internal: private.course_enrolment_figures computed from public.enrollments.';
+revoke all on function private.course_enrolment_figures_live() from public;
+
+create function private.instructor_learners_live()
+returns table(author_id uuid, user_id uuid, enrolments integer)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return query
+    select c.author_id, e.user_id, count(*)::integer
+    from public.enrollments e join public.courses c on c.id = e.course_id
+    where e.status = 'ACTIVE' and c.author_id is not null
+    group by c.author_id, e.user_id;
+end;
+$$;
+comment on function private.instructor_learners_live() is
+  'Internal: private.instructor_learners computed from public.enrollments and public.courses.';
+revoke all on function private.instructor_learners_live() from public;
+
+create function private.instructor_figures_live()
+returns table(author_id uuid, slot smallint, learners integer)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return query
+    select l.author_id, private.enrolment_figures_slot(l.user_id), count(*)::integer
+    from private.instructor_learners_live() l
+    group by 1, 2;
+end;
+$$;
+comment on function private.instructor_figures_live() is
+  'Internal: private.instructor_figures computed from public.enrollments and public.courses.';
+revoke all on function private.instructor_figures_live() from public;
+
+-- Every counter written afresh: the migration that brought them in, and npm run seed:scale (which
+-- writes with the triggers off), call it.
 create function private.recount_enrolment_figures()
 returns void
 language plpgsql security definer
@@ -470,21 +572,11 @@ begin
   delete from private.instructor_learners;
   delete from private.instructor_figures;
   insert into private.course_enrolment_figures (course_id, slot, enrolled, pending, completed, progress_sum)
-  select e.course_id, private.enrolment_figures_slot(e.user_id),
-         count(*) filter (where e.status = 'ACTIVE'),
-         count(*) filter (where e.status = 'PENDING'),
-         count(*) filter (where e.status = 'ACTIVE' and e.completed),
-         coalesce(sum(e.progress) filter (where e.status = 'ACTIVE'), 0)
-  from public.enrollments e
-  group by 1, 2;
+  select * from private.course_enrolment_figures_live();
   insert into private.instructor_learners (author_id, user_id, enrolments)
-  select c.author_id, e.user_id, count(*)
-  from public.enrollments e join public.courses c on c.id = e.course_id
-  where e.status = 'ACTIVE' and c.author_id is not null
-  group by c.author_id, e.user_id;
+  select * from private.instructor_learners_live();
   insert into private.instructor_figures (author_id, slot, learners)
-  select l.author_id, private.enrolment_figures_slot(l.user_id), count(*)
-  from private.instructor_learners l group by 1, 2;
+  select * from private.instructor_figures_live();
 end;
 $$;
 comment on function private.recount_enrolment_figures() is
@@ -558,20 +650,20 @@ grant execute on function private.instructor_stats() to authenticated;
 
 create trigger enrollments_count_figures_insert
   after insert on public.enrollments
-  for each row execute function private.count_enrolment_figures();
+  referencing new table as new_rows
+  for each statement execute function private.count_enrolment_figures();
 
 create trigger enrollments_count_figures_delete
   after delete on public.enrollments
-  for each row execute function private.count_enrolment_figures();
+  referencing old table as old_rows
+  for each statement execute function private.count_enrolment_figures();
 
--- Only the columns the figures are made of (not, say, the module last opened).
+-- Every update (a trigger with transition tables takes no column list): the function stops at once
+-- when no figure's column changed.
 create trigger enrollments_count_figures_update
-  after update of status, progress, completed, course_id, user_id on public.enrollments
-  for each row
-  when (old.status is distinct from new.status or old.progress is distinct from new.progress
-        or old.completed is distinct from new.completed or old.course_id is distinct from new.course_id
-        or old.user_id is distinct from new.user_id)
-  execute function private.count_enrolment_figures();
+  after update on public.enrollments
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.count_enrolment_figures();
 
 create trigger enrollments_count_figures_truncate
   after truncate on public.enrollments

@@ -4,7 +4,8 @@
 -- private.compliance_summary_changes. Writers add a change row under a shared advisory lock on the
 -- organisation, which a refresh takes exclusively, so no change is missed; a change to
 -- private.required_training_due_soon_days (a migration) must empty these tables. Why and what each
--- write must note: docs/decisions/kept-compliance-counts.md.
+-- write must note: docs/decisions/kept-compliance-counts.md; the shape every kept count shares (the
+-- _live functions, the check): docs/decisions/kept-counts.md.
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -309,6 +310,70 @@ comment on function private.compliance_refresh_running() is
   'True inside private.refresh_compliance_summary: THE status rule then works out every person of the organisation, whoever the caller.';
 revoke all on function private.compliance_refresh_running() from public;
 grant execute on function private.compliance_refresh_running() to authenticated, service_role;
+
+-- What an organisation's kept counts must hold, computed by THE status rule (private.kept_counts_drift
+-- compares them; private.refresh_compliance_summary computes the same in its own statements). They
+-- count everyone of the organisation only while the status rule sees everyone: in a refresh.
+create function private.compliance_summary_counts_live(p_organisation_id uuid)
+returns table(
+  service public.service_code,
+  course_id uuid,
+  people bigint,
+  compliant bigint,
+  due_soon bigint,
+  overdue bigint,
+  in_progress bigint
+)
+language plpgsql volatile security definer
+set search_path = ''
+set work_mem = '64MB'
+set enable_nestloop = on
+set enable_mergejoin = on
+set enable_sort = on
+set jit = off
+as $$
+begin
+  return query
+    select r.service, r.course_id, r.people, r.compliant, r.due_soon, r.overdue, r.in_progress
+    from private.compliance_summary_rows(null, null, null, p_organisation_id, null, true, false) r;
+end;
+$$;
+comment on function private.compliance_summary_counts_live(uuid) is
+  'Internal: private.compliance_summary_counts of the organisation computed by the status rule (everyone only inside a refresh).';
+revoke all on function private.compliance_summary_counts_live(uuid) from public;
+
+create function private.compliance_person_counts_live(p_organisation_id uuid)
+returns table(
+  user_id uuid,
+  overdue integer,
+  due_soon integer,
+  in_progress integer,
+  done integer
+)
+language plpgsql volatile security definer
+set search_path = ''
+set work_mem = '64MB'
+set enable_nestloop = on
+set enable_mergejoin = on
+set enable_sort = on
+set jit = off
+as $$
+begin
+  perform private.required_training_join_by_hash(null, p_organisation_id, null);
+  return query execute private.required_training_states_query() || $q$
+    select st.user_id,
+           (count(*) filter (where st.status = 'overdue'))::integer,
+           (count(*) filter (where st.status = 'due-soon'))::integer,
+           (count(*) filter (where st.status = 'in-progress'))::integer,
+           (count(*) filter (where st.status = 'done'))::integer
+    from statuses st
+    group by st.user_id $q$
+    using null::uuid, null::public.service_code, null::public.user_role, null::uuid, p_organisation_id, null::uuid;
+end;
+$$;
+comment on function private.compliance_person_counts_live(uuid) is
+  'Internal: private.compliance_person_counts of the organisation computed by the status rule (everyone only inside a refresh).';
+revoke all on function private.compliance_person_counts_live(uuid) from public;
 
 -- The organisation's summary and its people's counts computed again and kept. Callers check the
 -- rights to what they read of it: private.compliance_summary (its administrator or a national one)
