@@ -3,12 +3,12 @@
 //      no import cycle, the import boundaries) and the TypeScript check (`npm run typecheck`), each
 //      one test in the totals.
 //   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web.
-//   2. Side by side: the function's Deno tests, and the browser tests (Vitest project e2e) in two
-//      workers, each on a platform of its own started exactly as `npm start` does, on a scratch
-//      data directory.
-//   3. When TEST_DATABASE_URL names a Postgres: the function's Deno tests again, on a platform on a
-//      new database of that server (as `DATABASE_URL=... npm start` runs), where the function keeps
-//      prepared statements (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
+//   2. Side by side, each on platforms of their own started exactly as `npm start` does on scratch
+//      data directories: the function's Deno tests, and the browser tests (Vitest project e2e) in
+//      two workers. When TEST_DATABASE_URL names a Postgres, the function's Deno tests run again
+//      after the first time, on a platform on a new database of that server (as
+//      `DATABASE_URL=... npm start` runs), where the function keeps prepared statements
+//      (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -178,11 +178,12 @@ if (wanted('db') || wanted('platform') || wanted('web')) {
 }
 
 // The function's Deno tests and the browser tests run side by side, each on platforms of their own,
-// started exactly as `npm start` does on scratch data directories: the function tests on one, and
-// the browser files on E2E_WORKERS more (two by default), one worker each (e2e/platform-of-worker.ts).
-// Neither suite sees the settings, mail or data the other changes; a browser file still sees what
-// the files before it on its platform did. The suites wait much of the time (on pages, timers and
-// the network), so two cores run them together in far less than one after the other.
+// started exactly as `npm start` does on scratch data directories: the function tests on one (and,
+// with TEST_DATABASE_URL, then again on one on a new database of that server), and the browser
+// files on E2E_WORKERS more (two by default), one worker each (e2e/platform-of-worker.ts). Neither
+// suite sees the settings, mail or data the other changes; a browser file still sees what the files
+// before it on its platform did. The suites wait much of the time (on pages, timers and the
+// network), so two cores run them together in far less time than one after the other.
 if (wanted('function') || wanted('e2e')) {
   const started = [];
   const scratch = [];
@@ -199,70 +200,70 @@ if (wanted('function') || wanted('e2e')) {
     scratch.push(dir);
     return dir;
   };
-  const start = async (dataDir, databaseUrl = '', web = true) => {
+  const start = async (dataDir, { databaseUrl = '', web = true } = {}) => {
     const platform = await startPlatformChild(dataDir, databaseUrl, web);
     started.push(platform);
     return platform;
   };
-  // Each suite's time counts from here, its platform's start included.
-  const since = Date.now();
+  /** A suite run with its own platforms; a platform that does not start fails the suite. */
+  const suite = async (name, body) => {
+    const since = Date.now(); // each suite's time includes its platforms' start
+    try {
+      await body(since);
+    } catch (error) {
+      console.error(error);
+      record(`${name}: platform start`, { passed: 0, failed: 1, skipped: 0 }, since);
+    }
+  };
+
+  const functionSuites = async () => {
+    await suite('function', async (since) => {
+      const platform = await start(newDataDir(), { web: false });
+      await denoTests(platformEnv(platform), 'function', since);
+    });
+    if (!process.env.TEST_DATABASE_URL) return;
+    // Again on Postgres, where the function keeps prepared statements and Postgres may reuse generic plans.
+    const server = postgres(process.env.TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
+    const name = `esl_fn_${Date.now().toString(36)}_${process.pid}`;
+    const url = new URL(process.env.TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    let platform;
+    try {
+      await suite('function (Postgres, prepared statements)', async (since) => {
+        await server.unsafe(`create database ${name}`);
+        platform = await start(newDataDir(), { databaseUrl: url.toString(), web: false });
+        await denoTests({ ...platformEnv(platform), DB_PREPARED_STATEMENTS: 'on' }, 'function (Postgres, prepared statements)', since);
+      });
+    } finally {
+      // Stopped before its database is dropped.
+      if (platform) {
+        started.splice(started.indexOf(platform), 1);
+        await stopPlatformChild(platform);
+      }
+      await server.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      await server.end();
+    }
+  };
+
+  const browserSuite = () => suite('e2e', async (since) => {
+    const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+    const first = newDataDir();
+    const platforms = [await start(first)];
+    // The others reuse the first one's keys and its web build (which carries its anon key), so
+    // they start without building the app again.
+    platforms.push(...await Promise.all(Array.from({ length: workers - 1 }, () => {
+      const dir = newDataDir();
+      for (const item of ['keys.json', 'web', 'web.stamp']) fs.cpSync(path.join(first, item), path.join(dir, item), { recursive: true });
+      return start(dir);
+    })));
+    await vitest('e2e', ['e2e'], { ...platformEnv(platforms[0]), E2E_PLATFORMS: JSON.stringify(platforms.map(platformEnv)) }, since);
+  });
+
   try {
-    const functionSuite = wanted('function')
-      ? start(newDataDir(), '', false).then((platform) => denoTests(platformEnv(platform), 'function', since))
-      : Promise.resolve();
-    const browserSuite = wanted('e2e')
-      ? (async () => {
-        const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
-        const first = newDataDir();
-        const platforms = [await start(first)];
-        // The others reuse the first one's keys and web build (built with its anon key), so they
-        // start without building the app again.
-        platforms.push(...await Promise.all(Array.from({ length: workers - 1 }, () => {
-          const dir = newDataDir();
-          for (const item of ['keys.json', 'web', 'web.stamp']) fs.cpSync(path.join(first, item), path.join(dir, item), { recursive: true });
-          return start(dir);
-        })));
-        const env = platformEnv(platforms[0]);
-        await vitest('e2e', ['e2e'], { ...env, E2E_PLATFORMS: JSON.stringify(platforms.map(platformEnv)) }, since);
-      })()
-      : Promise.resolve();
-    await Promise.all([functionSuite, browserSuite]);
-  } catch (error) {
-    console.error(error);
-    record('platform start', { passed: 0, failed: 1, skipped: 0 });
+    await Promise.all([wanted('function') && functionSuites(), wanted('e2e') && browserSuite()]);
   } finally {
     await Promise.all(started.map(stopPlatformChild));
     for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-if (wanted('function') && process.env.TEST_DATABASE_URL) {
-  const server = postgres(process.env.TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-  const name = `esl_fn_${Date.now().toString(36)}_${process.pid}`;
-  const url = new URL(process.env.TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-test-pg-'));
-  let platform;
-  try {
-    await server.unsafe(`create database ${name}`);
-    platform = await startPlatformChild(dataDir, url.toString());
-    await denoTests({
-      SUPABASE_URL: platform.url,
-      SUPABASE_ANON_KEY: platform.anonKey,
-      SUPABASE_SERVICE_ROLE_KEY: platform.serviceRoleKey,
-      SUPABASE_DB_URL: platform.dbUrl,
-      PLATFORM_URL: platform.url,
-      MAIL_URL: platform.mailUrl,
-      DB_PREPARED_STATEMENTS: 'on',
-    }, 'function (Postgres, prepared statements)');
-  } catch (error) {
-    console.error(error);
-    record('platform start (Postgres)', { passed: 0, failed: 1, skipped: 0 });
-  } finally {
-    if (platform) await stopPlatformChild(platform);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    await server.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
-    await server.end();
   }
 }
 
