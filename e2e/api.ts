@@ -58,6 +58,15 @@ export async function uiLogin(page: Page, username: string, password = 'password
   await page.goto(`${baseUrl}/`);
 }
 
+/** Signs in through the /auth screen, as a person types it, and waits for the home page. */
+export async function signInThroughForm(page: Page, username: string, password = 'password123') {
+  await page.goto(`${baseUrl}/auth`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.waitForURL(`${baseUrl}/`);
+}
+
 /**
  * Signs in through /auth with a temporary password (added or imported by an admin): the app sends the
  * person to /choose-password first, where they choose their own. Returns the new password.
