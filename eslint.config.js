@@ -105,7 +105,7 @@ export default defineConfig([
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } },
   },
   {
-    // The SCORM player's launcher page, served on the content origin (issue 20).
+    // The SCORM player's launcher page, served on the content origin.
     files: ['web/scorm-player/*.js'],
     languageOptions: { globals: { URL: 'readonly', URLSearchParams: 'readonly' } },
   },

@@ -9,8 +9,11 @@ const webSrc = fileURLToPath(new URL('./web/src', import.meta.url));
 // Database files run side by side in this many workers (TEST_WORKERS to change it), each on a
 // database of its own. Three was fastest on the 2-core machine the budgets are set on (README): a
 // file waits on Postgres part of the time. Web files run after them in Vitest's default workers
-// (their lazy routes time out when more share the cores); platform and browser files one at a time.
+// (their lazy routes time out when more share the cores); platform files one at a time, and browser
+// files one at a time on each platform.
 const workers = Number(process.env.TEST_WORKERS ?? 3);
+// Browser files run in one worker per platform scripts/test.mjs started for them (E2E_PLATFORMS).
+const browserWorkers = process.env.E2E_PLATFORMS ? JSON.parse(process.env.E2E_PLATFORMS).length : 1;
 
 export default defineConfig({
   test: {
@@ -56,14 +59,15 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           // One Chromium for the run; each file connects to it (e2e/browser.ts).
           globalSetup: ['e2e/browser-server.ts'],
-          setupFiles: ['e2e/failure-report.ts', 'e2e/rate-limits.ts'],
+          setupFiles: ['e2e/platform-of-worker.ts', 'e2e/failure-report.ts', 'e2e/rate-limits.ts'],
           // A browser test that fails is run once more: on a loaded machine a page can miss a
           // timeout once. `npm test` names every test that passed only on its retry, and what its
           // pages showed when it failed, so flakiness stays visible; a real fault fails both times.
           retry: 1,
           testTimeout: 120_000,
           hookTimeout: 600_000,
-          fileParallelism: false,
+          maxWorkers: browserWorkers,
+          fileParallelism: browserWorkers > 1,
         },
       },
     ],

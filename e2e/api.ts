@@ -34,8 +34,32 @@ export async function apiLogin(username: string, password = 'password123'): Prom
   return { token: answer.json.session.access_token, userId: answer.json.user.id, name: answer.json.user.name };
 }
 
-/** Signs in through the /auth screen and waits for the home page. */
+/**
+ * Opens the home page signed in, as a returning person arrives: the API's sign-in gives the session,
+ * put where supabase-js keeps it (local storage, `sessionStorageKey` in web/src/lib/supabase.ts),
+ * with the user supabase-js stores beside it. The /auth screen's own sign-in is proven once, in
+ * e2e/auth.test.ts and the files about passwords; here it would only cost each journey a page.
+ */
 export async function uiLogin(page: Page, username: string, password = 'password123') {
+  const answer = await apiCall('POST', '/login', undefined, { username, password });
+  if (answer.status !== 200) throw new Error(`login ${username}: ${answer.status} ${answer.text}`);
+  const session = answer.json.session;
+  const userAnswer = await fetch(`${baseUrl}/auth/v1/user`, {
+    headers: { authorization: `Bearer ${session.access_token}`, apikey: process.env.SUPABASE_ANON_KEY ?? '' },
+  });
+  if (!userAnswer.ok) throw new Error(`auth user ${username}: ${userAnswer.status}`);
+  const stored = JSON.stringify({ ...session, user: await userAnswer.json() });
+  // A blank page of the app's origin to write its local storage from, then the home page.
+  const blank = `${baseUrl}/e2e-blank`;
+  await page.route(blank, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>blank</title>' }));
+  await page.goto(blank);
+  await page.evaluate((value) => localStorage.setItem(`sb-${location.hostname.split('.')[0]}-auth-token`, value), stored);
+  await page.unroute(blank);
+  await page.goto(`${baseUrl}/`);
+}
+
+/** Signs in through the /auth screen, as a person types it, and waits for the home page. */
+export async function signInThroughForm(page: Page, username: string, password = 'password123') {
   await page.goto(`${baseUrl}/auth`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);

@@ -71,7 +71,7 @@ async function expectWholeBadge(badge: Locator) {
   expect(cut, `badge "${await badge.textContent()}" is cut short`).toBe(false);
 }
 
-describe('issue 8 compliance journey (Done when)', () => {
+describe('compliance: from a required course to expiry, recertification and the exports', () => {
   let browser: Browser;
   let sql: postgres.Sql;
   let admin: Page;

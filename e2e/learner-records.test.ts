@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiLogin, apiUrl as api, uiLogin } from './api';
+import { apiLogin, apiUrl as api, signInThroughForm, uiLogin } from './api';
 
 const CODE = 'DEMO2026CERT0001';
 const AIRWAVE = 'Airwave Radio Voice Procedure';
@@ -200,7 +200,7 @@ describe('learner records end to end', () => {
     await own.getByRole('button', { name: /Robin Ashdown-Clarke/ }).click();
     await own.getByRole('menuitem', { name: 'Logout' }).click();
     await own.getByText('You have been successfully logged out').waitFor();
-    await uiLogin(own, account.username, 'second-pass-2');
+    await signInThroughForm(own, account.username, 'second-pass-2');
     await own.getByText('Welcome back, Robin Ashdown-Clarke!').waitFor();
     await own.close();
   });

@@ -40,7 +40,7 @@ async function closeToasts(page: Page) {
   while ((await close.count()) > 0) await close.first().click().catch(() => undefined);
 }
 
-describe('learner screens of issue 15 (1366 and 390 px)', () => {
+describe('learner screens at 1366 and 390 px', () => {
   let browser: Browser;
   let desktop: Page;
   let phone: Page;

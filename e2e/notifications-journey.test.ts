@@ -48,7 +48,7 @@ async function countMail(address: string, subject: string): Promise<number> {
   return (await mailTo(address)).filter((m) => m.Subject === subject).length;
 }
 
-describe('notifications: the journey of issue 19', () => {
+describe('notifications: from required training to reminders, overdue emails and escalation', () => {
   let browser: Browser;
   let sql: postgres.Sql;
   let adminToken: string;

@@ -8,7 +8,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, uiLogin } from './api';
+import { apiCall, signInThroughForm } from './api';
 
 const dbUrl = process.env.SUPABASE_DB_URL ?? 'postgresql://postgres:postgres@127.0.0.1:54322/postgres';
 const suffix = `${Date.now().toString(36)}${process.pid.toString(36)}`;
@@ -35,7 +35,7 @@ describe('notifications end to end', () => {
   });
 
   it('shows the unread count on the bell and the notice in its list, accessibly', async () => {
-    await uiLogin(page, learner.username, learner.password);
+    await signInThroughForm(page, learner.username, learner.password);
     // Toasts come at the bottom right, clear of the header: the bell is pressed while the sign-in
     // toast is still showing.
     const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'Login successful' });

@@ -65,7 +65,7 @@ async function addUnit(page: Page, parent: string | null, name: string) {
   await unitItem(page, name).waitFor();
 }
 
-describe('organisations, units and line managers: the journey of issue 18', () => {
+describe('organisations, units and line managers: from a new organisation to a manager seeing overdue training', () => {
   let browser: Browser;
   let sql: postgres.Sql;
   let adminToken: string;

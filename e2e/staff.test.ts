@@ -39,7 +39,7 @@ async function wrappedDates(page: Page): Promise<string[]> {
       .map((td) => td.textContent ?? ''));
 }
 
-describe('issue 15: approval per course, overview figures, badges, accessibility statement', () => {
+describe('approval per course, overview figures, badges, accessibility statement', () => {
   let browser: Browser;
   let page: Page;
   let instructorToken: string;

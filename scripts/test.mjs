@@ -3,11 +3,12 @@
 //      no import cycle, the import boundaries) and the TypeScript check (`npm run typecheck`), each
 //      one test in the totals.
 //   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web.
-//   2. A platform started exactly as `npm start` does, on a scratch data directory, then the
-//      function's Deno tests and the browser tests (Vitest project e2e) against it.
-//   3. When TEST_DATABASE_URL names a Postgres: the function's Deno tests again, on a platform on a
-//      new database of that server (as `DATABASE_URL=... npm start` runs), where the function keeps
-//      prepared statements (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
+//   2. Side by side, each on platforms of their own started exactly as `npm start` does on scratch
+//      data directories: the function's Deno tests, and the browser tests (Vitest project e2e) in
+//      two workers. When TEST_DATABASE_URL names a Postgres, the function's Deno tests run again
+//      after the first time, on a platform on a new database of that server (as
+//      `DATABASE_URL=... npm start` runs), where the function keeps prepared statements
+//      (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,7 +72,7 @@ function run(command, args, { env = {}, capture = false } = {}) {
   });
 }
 
-async function vitest(name, projects, env = {}) {
+async function vitest(name, projects, env = {}, since = lastRecordAt) {
   const outputFile = path.join(resultsDir, `vitest-${name}.json`);
   fs.rmSync(outputFile, { force: true });
   const args = ['run', ...projects.flatMap((p) => ['--project', p]), ...filesOf(...projects), '--reporter=default', '--reporter=json', `--outputFile=${outputFile}`];
@@ -101,24 +102,24 @@ async function vitest(name, projects, env = {}) {
     if (plain.includes('[e2e failure]')) failedPages.push(`  ${plain.slice(plain.indexOf('[e2e failure]')).slice(0, 500)}`);
     if (/\(retry x\d+\)/.test(plain) && /✓/.test(plain)) retried.push(`  ${name}: ${plain.replace(/^\s*✓\s*/, '').trim()}`);
   }
-  record(name, counts);
+  record(name, counts, since);
 }
 
-async function denoTests(env, name = 'function') {
+async function denoTests(env, name = 'function', since = lastRecordAt) {
   const { code, output } = await run(
     bin('deno'),
     ['test', '--allow-all', '--config', 'supabase/functions/api/deno.json', ...(filesOf('function').length ? filesOf('function') : ['supabase/functions/tests'])],
     { env: { ...env, DENO_DIR: path.join(repoRoot, '.cache', 'deno'), NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }, capture: true },
   );
   const match = output.match(/(?:ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?(?: \| (\d+) ignored)?/);
-  if (!match) return record(name, { passed: 0, failed: 1, skipped: 0 });
+  if (!match) return record(name, { passed: 0, failed: 1, skipped: 0 }, since);
   const counts = { passed: Number(match[1]), failed: Number(match[3]), skipped: Number(match[5] ?? 0) };
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
   // Deno's closing "ERRORS" section names each failed test as `<name> => ./file.ts:line:col`.
   for (const line of output.split('\n')) {
     if (/ => \.\/.+:\d+:\d+$/.test(line)) failures.push(`${name}: ${line.trim()}`);
   }
-  record(name, counts);
+  record(name, counts, since);
 }
 
 /** A check that passes or fails as a whole: one test in the totals; a failure names its files. */
@@ -134,10 +135,10 @@ async function check(name, command, args, problemFiles) {
 }
 
 /** Starts `platform/start.mjs` (what `npm start` runs) as a child on free ports and a scratch data dir. */
-function startPlatformChild(dataDir, databaseUrl = '') {
+function startPlatformChild(dataDir, databaseUrl = '', web = !databaseUrl) {
   return new Promise((resolve, reject) => {
-    // The web app only for the browser tests, which run on the first (embedded) platform.
-    const args = databaseUrl ? ['platform/start.mjs', '--no-web'] : ['platform/start.mjs'];
+    // The web app only where the browser tests run.
+    const args = web ? ['platform/start.mjs'] : ['platform/start.mjs', '--no-web'];
     const child = spawn(process.execPath, args, {
       cwd: repoRoot,
       env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DB_PORT: '0', DATABASE_URL: databaseUrl },
@@ -176,57 +177,93 @@ if (wanted('db') || wanted('platform') || wanted('web')) {
   await vitest('vitest', ['db', 'platform', 'web'].filter(wanted));
 }
 
+// The function's Deno tests and the browser tests run side by side, each on platforms of their own,
+// started exactly as `npm start` does on scratch data directories: the function tests on one (and,
+// with TEST_DATABASE_URL, then again on one on a new database of that server), and the browser
+// files on E2E_WORKERS more (two by default), one worker each (e2e/platform-of-worker.ts). Neither
+// suite sees the settings, mail or data the other changes; a browser file still sees what the files
+// before it on its platform did. The suites wait much of the time (on pages, timers and the
+// network), so two cores run them together in far less time than one after the other.
 if (wanted('function') || wanted('e2e')) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-test-'));
-  let platform;
-  try {
-    platform = await startPlatformChild(dataDir);
-    const env = {
-      SUPABASE_URL: platform.url,
-      SUPABASE_ANON_KEY: platform.anonKey,
-      SUPABASE_SERVICE_ROLE_KEY: platform.serviceRoleKey,
-      SUPABASE_DB_URL: platform.dbUrl,
-      PLATFORM_URL: platform.url,
-      MAIL_URL: platform.mailUrl,
-    };
-    if (wanted('function')) await denoTests(env);
-    if (wanted('e2e')) await vitest('e2e', ['e2e'], env);
-  } catch (error) {
-    console.error(error);
-    record('platform start', { passed: 0, failed: 1, skipped: 0 });
-  } finally {
-    if (platform) await stopPlatformChild(platform);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
+  const started = [];
+  const scratch = [];
+  const platformEnv = (platform) => ({
+    SUPABASE_URL: platform.url,
+    SUPABASE_ANON_KEY: platform.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: platform.serviceRoleKey,
+    SUPABASE_DB_URL: platform.dbUrl,
+    PLATFORM_URL: platform.url,
+    MAIL_URL: platform.mailUrl,
+  });
+  const newDataDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-test-'));
+    scratch.push(dir);
+    return dir;
+  };
+  const start = async (dataDir, { databaseUrl = '', web = true } = {}) => {
+    const platform = await startPlatformChild(dataDir, databaseUrl, web);
+    started.push(platform);
+    return platform;
+  };
+  /** A suite run with its own platforms; a platform that does not start fails the suite. */
+  const suite = async (name, body) => {
+    const since = Date.now(); // each suite's time includes its platforms' start
+    try {
+      await body(since);
+    } catch (error) {
+      console.error(error);
+      record(`${name}: platform start`, { passed: 0, failed: 1, skipped: 0 }, since);
+    }
+  };
 
-if (wanted('function') && process.env.TEST_DATABASE_URL) {
-  const server = postgres(process.env.TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-  const name = `esl_fn_${Date.now().toString(36)}_${process.pid}`;
-  const url = new URL(process.env.TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-test-pg-'));
-  let platform;
+  const functionSuites = async () => {
+    await suite('function', async (since) => {
+      const platform = await start(newDataDir(), { web: false });
+      await denoTests(platformEnv(platform), 'function', since);
+    });
+    if (!process.env.TEST_DATABASE_URL) return;
+    // Again on Postgres, where the function keeps prepared statements and Postgres may reuse generic plans.
+    const server = postgres(process.env.TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
+    const name = `esl_fn_${Date.now().toString(36)}_${process.pid}`;
+    const url = new URL(process.env.TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    let platform;
+    try {
+      await suite('function (Postgres, prepared statements)', async (since) => {
+        await server.unsafe(`create database ${name}`);
+        platform = await start(newDataDir(), { databaseUrl: url.toString(), web: false });
+        await denoTests({ ...platformEnv(platform), DB_PREPARED_STATEMENTS: 'on' }, 'function (Postgres, prepared statements)', since);
+      });
+    } finally {
+      // Stopped before its database is dropped.
+      if (platform) {
+        started.splice(started.indexOf(platform), 1);
+        await stopPlatformChild(platform);
+      }
+      await server.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      await server.end();
+    }
+  };
+
+  const browserSuite = () => suite('e2e', async (since) => {
+    const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+    const first = newDataDir();
+    const platforms = [await start(first)];
+    // The others reuse the first one's keys and its web build (which carries its anon key), so
+    // they start without building the app again.
+    platforms.push(...await Promise.all(Array.from({ length: workers - 1 }, () => {
+      const dir = newDataDir();
+      for (const item of ['keys.json', 'web', 'web.stamp']) fs.cpSync(path.join(first, item), path.join(dir, item), { recursive: true });
+      return start(dir);
+    })));
+    await vitest('e2e', ['e2e'], { ...platformEnv(platforms[0]), E2E_PLATFORMS: JSON.stringify(platforms.map(platformEnv)) }, since);
+  });
+
   try {
-    await server.unsafe(`create database ${name}`);
-    platform = await startPlatformChild(dataDir, url.toString());
-    await denoTests({
-      SUPABASE_URL: platform.url,
-      SUPABASE_ANON_KEY: platform.anonKey,
-      SUPABASE_SERVICE_ROLE_KEY: platform.serviceRoleKey,
-      SUPABASE_DB_URL: platform.dbUrl,
-      PLATFORM_URL: platform.url,
-      MAIL_URL: platform.mailUrl,
-      DB_PREPARED_STATEMENTS: 'on',
-    }, 'function (Postgres, prepared statements)');
-  } catch (error) {
-    console.error(error);
-    record('platform start (Postgres)', { passed: 0, failed: 1, skipped: 0 });
+    await Promise.all([wanted('function') && functionSuites(), wanted('e2e') && browserSuite()]);
   } finally {
-    if (platform) await stopPlatformChild(platform);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    await server.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
-    await server.end();
+    await Promise.all(started.map(stopPlatformChild));
+    for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

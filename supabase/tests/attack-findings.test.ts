@@ -8,7 +8,7 @@ import {
 
 const { admin, instructor, learner } = personas;
 
-describe.each(backends)('attack findings (issue 16) on $name', ({ create }) => {
+describe.each(backends)('attack findings: each hole of the outside attack stays closed on $name', ({ create }) => {
   let db: TestDatabase;
 
   beforeAll(async () => {

@@ -232,7 +232,7 @@ describe.each(backends)('functions on $name', ({ create }) => {
       ]);
     });
 
-    it('lets only administrators list objects, and of those buckets only (issue 16.7: public files are served by URL)', async () => {
+    it('lets only administrators list objects, and of those buckets only (public files are served by URL)', async () => {
       await db.query(`insert into storage.buckets (id, name, public) values ('private-docs', 'private-docs', false)`);
       await db.query(
         `insert into storage.objects (bucket_id, name) values ('course-covers', 'a.png'), ('module-images', 'b.webp'), ('private-docs', 'secret.pdf')`,

@@ -211,7 +211,7 @@ describe.each(backends)('learning records, profiles and settings on $name', ({ c
       expect(a.rows).toHaveLength(4);
     });
 
-    it('a user changes their own name; their email only through Auth (issue 16.5)', async () => {
+    it('a user changes their own name; their email only through Auth', async () => {
       const r = await rolledBack(db, learner, (tx) =>
         tx.query(`update public.profiles set name = 'Samira Patel' where id = $1 returning name`, [learner.id]),
       );

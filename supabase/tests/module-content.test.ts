@@ -132,7 +132,7 @@ describe.each(backends)('module content gate on $name', ({ create }) => {
     expect(typeof r.rows[0].title).toBe('string');
   });
 
-  it('the author still writes content; the image only through private.set_module_image (issue 16.1)', async () => {
+  it('the author still writes content; the image only through private.set_module_image', async () => {
     const r = await queryAs(db, instructor,
       `update public.course_modules set content = 'Rewritten body' where id = $1 returning id`, [ids.module(1, 2)]);
     expect(r.rowCount).toBe(1);

@@ -260,7 +260,7 @@ describe.each(backends)('security: direct database access on $name', ({ create }
       expect(r.rows).toEqual([{ role: 'INSTRUCTOR' }]);
     });
 
-    it('a user cannot take another account\'s email for their profile (fixed; since issue 16 no API role writes it)', async () => {
+    it('a user cannot take another account\'s email for their profile (no API role writes it)', async () => {
       for (const taken of [instructor.email, 'ADMIN@example.uk', otherLearner.email, 'samira.new@example.uk']) {
         expect(await state(learner, 'update public.profiles set email = $1 where id = $2', [taken, learner.id]), taken).toBe('42501');
       }

@@ -1,4 +1,4 @@
-// The SCORM player's launcher page (issue 20; docs/ARCHITECTURE.md "SCORM player"). It runs on the
+// The SCORM player's launcher page (docs/ARCHITECTURE.md "SCORM player"). It runs on the
 // content origin, never the app's: the app frames it (sandboxed), it holds the SCORM run-time API
 // (scorm-again) where the content looks for it (window.parent.API / API_1484_11) and frames the
 // SCO below it. It talks to the app only by postMessage to the one origin named in ?app=, and

@@ -21,7 +21,7 @@ describe('csv', () => {
     expect(csvField(null)).toBe('');
   });
 
-  it('writes ISO dates (issue 15): calendar dates unshifted, timestamps as their London day', () => {
+  it('writes ISO dates: calendar dates unshifted, timestamps as their London day', () => {
     expect(csvDate('2026-03-01')).toBe('2026-03-01');
     expect(csvDate('2026-06-30T23:30:00Z')).toBe('2026-07-01'); // BST
     expect(csvDate('2026-12-31T23:30:00Z')).toBe('2026-12-31'); // GMT

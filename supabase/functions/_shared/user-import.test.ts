@@ -96,7 +96,7 @@ describe('readUserCsv and the row rules', () => {
   });
 });
 
-describe('markPlacement (issue 18)', () => {
+describe('markPlacement', () => {
   const ORG = 'o1';
   const OTHER = 'o2';
   const lookup: PlacementLookup = {
@@ -155,7 +155,7 @@ describe('markPlacement (issue 18)', () => {
     expect(checked[7].problems.map((p) => p.message)).toEqual(['You can import people into your own organisation only']);
   });
 
-  it("gives an organisation's administrator's rows only the organisation's service (issue 27)", () => {
+  it("gives an organisation's administrator's rows only the organisation's service", () => {
     const read = readUserCsv([
       'username,email,name,services',
       'ps1,s1@example.test,S One,UKPS',

@@ -345,7 +345,7 @@ test('mark complete: 401 visitor, 403 unenrolled, 404 unknown module', async () 
   assertEquals((await call('POST', '/api/modules/1/complete', { token })).status, 404);
 });
 
-test('issue 15: the caller\'s completed enrolment names its certificate (course, list and progress answers); null before and once revoked', async () => {
+test('the caller\'s completed enrolment names its certificate (course, list and progress answers); null before and once revoked', async () => {
   const { token, id } = await newLearner();
   const enrollment = await enrol(token, NO_MODULES);
   assertEquals(enrollment.certificateId, null);

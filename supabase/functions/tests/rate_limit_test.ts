@@ -39,7 +39,7 @@ test('sign-in: a burst of 20 parallel wrong passwords for one account from one a
   assertRetryAfter(byEmail.headers, 900);
 });
 
-test('sign-in (issue 16.6): guessing from many addresses cannot lock the owner out of a browser they signed in from before', async () => {
+test('sign-in: guessing from many addresses cannot lock the owner out of a browser they signed in from before', async () => {
   const { input } = await register();
   // The owner signs in from their browser, which keeps the device token it is given.
   const home = uniqueIp();

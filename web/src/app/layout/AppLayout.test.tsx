@@ -72,7 +72,7 @@ describe('app shell', () => {
     expect(screen.queryByRole('menuitem', { name: 'Admin Dashboard' })).not.toBeInTheDocument();
   });
 
-  it('shows My team to a manager only, in the sidebar and the user menu (issue 18)', async () => {
+  it('shows My team to a manager only, in the sidebar and the user menu', async () => {
     const manager = Object.assign(makeUser({ name: 'Mo Manager' }), { hasReports: true });
     const { user, unmount } = renderWithProviders(null, { routes, route: '/', user: manager });
     expect(await sidebar().findByRole('link', { name: 'My team' })).toHaveAttribute('href', '/team');

@@ -48,7 +48,7 @@ describe('CourseCard', () => {
     expect(screen.getByRole('link', { name: 'JESIP Joint Doctrine' })).toHaveAttribute('href', `/course/${course.id}`);
   });
 
-  it('shows the cover image lazily, alt="" beside the title, in a fixed 16:9 box (issue 15)', () => {
+  it('shows the cover image lazily, alt="" beside the title, in a fixed 16:9 box', () => {
     const withCover = { ...course, coverImage: 'https://example.test/storage/v1/object/public/course-covers/c/cover.png' };
     const { container } = renderWithProviders(<CourseCard course={withCover} user={null} publicEnroll={false} />);
     const cover = container.querySelector('img[data-course-cover]');

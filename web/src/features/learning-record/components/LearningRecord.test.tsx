@@ -51,7 +51,7 @@ function asPhone() {
 }
 
 describe('LearningRecordView', () => {
-  it('on a phone shows each completion and CPD activity as a card with every field and action (issue 15)', async () => {
+  it('on a phone shows each completion and CPD activity as a card with every field and action', async () => {
     const restore = asPhone();
     try {
       const onEdit = vi.fn();
