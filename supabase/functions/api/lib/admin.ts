@@ -96,5 +96,21 @@ export function asPeopleAdmin<T>(
   }).catch(fromDatabase);
 }
 
+/**
+ * The profiles the caller administers (private.people_i_administer, the rule every policy on people's
+ * data keeps), as the FROM item `p`: one statement whoever asks. A national administrator's branch
+ * reads profiles as they are (the set of everyone is never built), an organisation's administrator's
+ * reads their people by primary key; the one-time filter of each leaves the other unread. Without
+ * `national`, only an organisation's administrator's branch (their search; a national
+ * administrator's is answered by private.user_search_page).
+ */
+export function administeredProfiles(tx: Statements, { national = true } = {}) {
+  return tx`(
+    ${national ? tx`select p.* from public.profiles p where (select private.is_admin()) union all` : tx``}
+    select p.* from public.profiles p
+    where not (select private.is_admin()) and p.id in (select private.people_i_administer())
+  ) p`;
+}
+
 /** A Postgres array literal of codes (`{UKPS,UKAS}`). */
 export const pgArray = (codes: readonly string[]) => `{${codes.join(',')}}`;

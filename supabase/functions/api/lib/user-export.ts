@@ -2,7 +2,7 @@
 // organisation, unit and manager as the import reads them back.
 import type { z } from 'zod';
 import type { userExportQuerySchema } from '../../_shared/user-import.ts';
-import type { PeopleAdmin } from './admin.ts';
+import { administeredProfiles } from './admin.ts';
 import type { Tx } from './db.ts';
 
 /** Rows of the export read per query (and per transaction). */
@@ -30,7 +30,6 @@ export function exportPage(
   tx: Tx,
   query: z.infer<typeof userExportQuerySchema>,
   pattern: string | null,
-  admin: PeopleAdmin,
   after: { cursor: string; id: string } | null,
 ) {
   // The organisation by its code, the unit by its path from the top (the page's units, walked up
@@ -38,9 +37,8 @@ export function exportPage(
   return tx<ExportRow[]>`
     with recursive page as (
       select p.id, p.username, p.email, p.name, p.role, p.services, p.created_at, p.organisation_id, p.unit_id, p.manager_id
-      from public.profiles p
+      from ${administeredProfiles(tx)}
       where true
-      ${admin.national ? tx`` : tx`and p.organisation_id = ${admin.organisationId}::uuid`}
       ${after ? tx`and (p.created_at, p.id) < (${after.cursor}::text::timestamptz, ${after.id}::uuid)` : tx``}
       ${pattern ? tx`and lower(p.name || ' ' || p.username || ' ' || p.email) like ${pattern}` : tx``}
       ${query.service ? tx`and p.services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
