@@ -98,17 +98,24 @@ export function asPeopleAdmin<T>(
 
 /**
  * The profiles the caller administers (private.people_i_administer, the rule every policy on people's
- * data keeps), as the FROM item `p`: one statement whoever asks. A national administrator's branch
- * reads profiles as they are (the set of everyone is never built), an organisation's administrator's
- * reads their people by primary key; the one-time filter of each leaves the other unread. Without
- * `national`, only an organisation's administrator's branch (their search; a national
- * administrator's is answered by private.user_search_page).
+ * data keeps) that `filter` (conditions on `p`, each starting with `and`) admits, as the FROM item
+ * `p`: one statement whoever asks. A national administrator's branch reads profiles as they are (the
+ * set of everyone is never built), an organisation's administrator's reads their people by primary
+ * key; the one-time filter of each leaves the other unread. With `first`, each branch keeps only its
+ * first so many, newest first (profiles_created_at_idx serves the national branch's, as it serves a
+ * list of everyone). Without `national`, only an organisation's administrator's branch (their search;
+ * a national administrator's is answered by private.user_search_page).
  */
-export function administeredProfiles(tx: Statements, { national = true } = {}) {
+export function administeredProfiles(
+  tx: Statements,
+  filter: () => ReturnType<Statements>,
+  { national = true, first }: { national?: boolean; first?: number } = {},
+) {
+  const newestFirst = () => (first === undefined ? tx`` : tx`order by p.created_at desc, p.id desc limit ${first}`);
   return tx`(
-    ${national ? tx`select p.* from public.profiles p where (select private.is_admin()) union all` : tx``}
-    select p.* from public.profiles p
-    where not (select private.is_admin()) and p.id in (select private.people_i_administer())
+    ${national ? tx`(select p.* from public.profiles p where (select private.is_admin()) ${filter()} ${newestFirst()}) union all` : tx``}
+    (select p.* from public.profiles p
+     where not (select private.is_admin()) and p.id in (select private.people_i_administer()) ${filter()} ${newestFirst()})
   ) p`;
 }
 

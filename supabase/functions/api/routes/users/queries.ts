@@ -96,8 +96,7 @@ function placementNames(tx: Statements) {
  */
 export function filterUsers(tx: Statements, term: string | null, query: UserListQuery, { national = true } = {}) {
   // Deactivated people are few: profiles_deactivated_idx reads them.
-  const where = () => tx`
-    where true
+  const filter = () => tx`
     ${term ? tx`and lower(p.name || ' ' || p.username || ' ' || p.email) like ${containsPattern(term)}` : tx``}
     ${query.service ? tx`and p.services @> ${pgArray([query.service])}::public.service_code[]` : tx``}
     ${query.role ? tx`and p.role = ${query.role}::public.user_role` : tx``}
@@ -106,15 +105,15 @@ export function filterUsers(tx: Statements, term: string | null, query: UserList
     ${query.organisationId ? tx`and p.organisation_id = ${query.organisationId}::uuid` : tx``}
     ${query.unitId ? tx`and p.unit_id = any (array(select private.unit_subtree(${query.unitId}::uuid)))` : tx``}
     ${query.managerId ? tx`and p.manager_id = ${query.managerId}::uuid` : tx``}`;
+  const offset = (query.page - 1) * query.pageSize;
   return [
-    tx<{ total: number }[]>`select count(*)::int as total from ${administeredProfiles(tx, { national })} ${where()}`,
+    tx<{ total: number }[]>`select count(*)::int as total from ${administeredProfiles(tx, filter, { national })}`,
     tx<Record<string, unknown>[]>`
       select p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at, p.deactivated_at,
              p.organisation_id, p.unit_id, p.manager_id, ${placementNames(tx)}
-      from ${administeredProfiles(tx, { national })}
-      ${where()}
+      from ${administeredProfiles(tx, filter, { national, first: offset + query.pageSize })}
       order by p.created_at desc, p.id desc
-      limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
+      limit ${query.pageSize} offset ${offset}`,
   ] as const;
 }
 
