@@ -4,7 +4,7 @@
 // - asPeopleAdmin / peopleAdmin: a national administrator or an organisation's, for the
 //   people routes (users, import and export, learning records), scoped to the organisation.
 import type { Context } from 'hono';
-import type { Db, Statements, Tx } from './db.ts';
+import type { Db, Fragment, Statements, Tx } from './db.ts';
 import { type Env, requireUser } from './auth.ts';
 import { NAME_INVISIBLE } from '../../_shared/schemas.ts';
 import { ApiError, pgError } from './errors.ts';
@@ -108,7 +108,7 @@ export function asPeopleAdmin<T>(
  */
 export function administeredProfiles(
   tx: Statements,
-  filter: () => ReturnType<Statements>,
+  filter: () => Fragment,
   { national = true, first }: { national?: boolean; first?: number } = {},
 ) {
   const newestFirst = () => (first === undefined ? tx`` : tx`order by p.created_at desc, p.id desc limit ${first}`);
