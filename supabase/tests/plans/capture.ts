@@ -202,9 +202,6 @@ await call('organisations, organisation admin', 'GET', '/api/organisations', tok
 await call('organisation admin user list', 'GET', '/api/users', tokens.orgAdmin, 200);
 await call('organisation admin user search', 'GET', '/api/users?search=smith', tokens.orgAdmin, 200);
 await call('organisation admin user list, unit filter', 'GET', `/api/users?unitId=${o.watch}`, tokens.orgAdmin, 200);
-// The export, a page of 1,000 at a time, of the same people.
-await call('admin user export', 'GET', '/api/admin/users/export.csv', tokens.admin, 200);
-await call('organisation admin user export', 'GET', '/api/admin/users/export.csv', tokens.orgAdmin, 200);
 await call('units of an organisation, organisation admin', 'GET', `/api/organisations/${o.organisation}/units`, tokens.orgAdmin, 200);
 await call('move a unit (the tree check: private.unit_subtree)', 'PUT', `/api/organisations/${o.organisation}/units/${o.watch}`,
   tokens.orgAdmin, 200, { parentId: o.area });
