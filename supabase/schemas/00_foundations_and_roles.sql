@@ -211,22 +211,52 @@ comment on function private.is_org_admin() is
 revoke all on function private.is_org_admin() from public;
 grant execute on function private.is_org_admin() to authenticated, service_role;
 
-create function private.administered_person_ids()
+-- The people the caller administers: the one rule of administrative isolation, which every policy
+-- on people's data, every people function and the people routes read. A national administrator
+-- administers everyone; an organisation's administrator the people of their organisation (by
+-- profiles_organisation_idx); anyone else nobody. Callers put `(select private.is_admin()) or` in
+-- front of `x in (select private.people_i_administer())`: an init plan, so that a national
+-- administrator's statements never build the set of everyone (100,000 ids cost some 70 ms).
+-- Policy names say whom they admit in these words: "administrators" are both kinds (each for the
+-- people they administer), "national admins" the national ones only, "managers" a person's line
+-- managers up the chain, "authors" those of the course, module or quiz.
+create function private.people_i_administer()
 returns setof uuid
 language plpgsql
  STABLE SECURITY DEFINER ROWS 100
 set search_path = ''
 as $$
 begin
+  if private.is_admin() then
+    return query select p.id from public.profiles p;
+    return;
+  end if;
   return query
     select p.id from public.profiles p
     where p.organisation_id = private.administered_organisation_id();
 end;
 $$;
-comment on function private.administered_person_ids() is
-  'The people of the organisation the caller administers; none unless the caller is an organisation administrator.';
-revoke all on function private.administered_person_ids() from public;
-grant execute on function private.administered_person_ids() to authenticated, service_role;
+comment on function private.people_i_administer() is
+  'The people the caller administers: everyone for a national administrator, their organisation''s people for an organisation''s administrator, nobody for anyone else. Use as (select private.is_admin()) or x in (select private.people_i_administer()).';
+revoke all on function private.people_i_administer() from public;
+grant execute on function private.people_i_administer() to authenticated, service_role;
+
+-- One person: whether the caller administers them (private.people_i_administer's rule), for the
+-- functions and routes that act on one person.
+create function private.administers(p_person_id uuid)
+returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return private.is_admin()
+      or exists (select 1 from private.people_i_administer() a where a = p_person_id);
+end;
+$$;
+comment on function private.administers(uuid) is
+  'True when the caller administers the person: a national administrator everyone, an organisation''s administrator their organisation''s people (private.people_i_administer).';
+revoke all on function private.administers(uuid) from public;
+grant execute on function private.administers(uuid) to authenticated, service_role;
 
 -- The manager chain is bounded (32 levels): deeper than any real organisation, and a guard against
 -- a cycle that the profiles trigger would otherwise have refused. Level by level, each read by the

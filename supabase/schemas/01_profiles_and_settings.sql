@@ -205,28 +205,30 @@ alter table private.profile_search_words enable row level security;
 -- Policies
 -- ---------------------------------------------------------------------------
 
-create policy "users update their own profile and admins update any"
+-- An administrator's people are private.people_i_administer (00_foundations_and_roles.sql), the
+-- rule every policy on people's data shares.
+create policy "profiles: self and their administrators update"
   on public.profiles for update to authenticated
   using (
     id = (select auth.uid()) or (select private.is_admin())
-    or organisation_id = (select private.administered_organisation_id())
+    or id in (select private.people_i_administer())
   )
   with check (
     id = (select auth.uid()) or (select private.is_admin())
-    or organisation_id = (select private.administered_organisation_id())
+    or id in (select private.people_i_administer())
   );
 
-create policy "admins delete profiles"
+create policy "profiles: their administrators delete"
   on public.profiles for delete to authenticated
-  using ((select private.is_admin()) or organisation_id = (select private.administered_organisation_id()));
+  using ((select private.is_admin()) or id in (select private.people_i_administer()));
 
-create policy "users read own profile, authors their learners', admins all"
+create policy "profiles: self, their authors, administrators and managers read"
   on public.profiles for select to authenticated
   using (
     id = (select auth.uid())
     or (select private.is_admin())
     or id in (select private.learner_ids_of_authored_courses())
-    or organisation_id = (select private.administered_organisation_id())
+    or id in (select private.people_i_administer())
     or id in (select private.managed_person_ids())
   );
 
@@ -238,7 +240,7 @@ create policy "signed-in users read the settings"
   on public.settings for select to authenticated
   using (true);
 
-create policy "admins update the settings"
+create policy "settings: national admins update"
   on public.settings for update to authenticated
   using ((select private.is_admin()))
   with check ((select private.is_admin()));
@@ -514,18 +516,14 @@ language plpgsql security definer
 set search_path = ''
 as $$
 begin
-  if private.is_admin() then
-    delete from auth.users where id = p_user_id;
-    return found;
-  end if;
-  if not private.is_org_admin() then
+  if not private.is_admin() and not private.is_org_admin() then
     raise exception 'Only an administrator may delete users' using errcode = '42501';
   end if;
-  -- An organisation's administrator: only its people (anyone else is "no such person").
-  delete from auth.users u
-  where u.id = p_user_id
-    and exists (select 1 from public.profiles p
-                where p.id = p_user_id and p.organisation_id = private.administered_organisation_id());
+  -- Only the people the caller administers (anyone else is "no such person").
+  if not private.administers(p_user_id) then
+    return false;
+  end if;
+  delete from auth.users where id = p_user_id;
   return found;
 end;
 $$;
@@ -788,9 +786,8 @@ begin
     raise exception 'You cannot deactivate your own account' using errcode = 'P0403';
   end if;
   select * into v_profile from public.profiles where id = p_user_id for update;
-  -- An organisation's administrator: only its people (anyone else is "no such person").
-  if not found
-     or (not private.is_admin() and v_profile.organisation_id is distinct from private.administered_organisation_id()) then
+  -- Only the people the caller administers (anyone else is "no such person").
+  if not found or not private.administers(p_user_id) then
     return false;
   end if;
   if p_active = (v_profile.deactivated_at is null) then
@@ -929,9 +926,8 @@ begin
     raise exception 'Change your own password from your profile page' using errcode = 'P0409';
   end if;
   select * into v_target from public.profiles p where p.id = p_user_id for update;
-  -- An organisation's administrator: only its people (anyone else is unknown to them).
-  if not found
-     or (not private.is_admin() and v_target.organisation_id is distinct from private.administered_organisation_id()) then
+  -- Only the people the caller administers (anyone else is unknown to them).
+  if not found or not private.administers(p_user_id) then
     raise exception 'User not found' using errcode = 'P0002';
   end if;
 

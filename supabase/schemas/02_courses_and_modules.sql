@@ -164,7 +164,7 @@ create policy "visitors read published courses unless login-browse"
 
 -- A course made by a person of an organisation is of that organisation (private.prepare_course fills
 -- it in); national courses are made by national people only.
-create policy "instructors create courses in their services and admins any"
+create policy "courses: instructors in their services and administrators add"
   on public.courses for insert to authenticated
   with check (
     (select private.is_admin())
@@ -177,7 +177,7 @@ create policy "instructors create courses in their services and admins any"
     or organisation_id = (select private.administered_organisation_id())
   );
 
-create policy "authors update their own courses and admins any"
+create policy "courses: their authors and administrators update"
   on public.courses for update to authenticated
   using (
     (select private.is_admin())
@@ -196,7 +196,7 @@ create policy "authors update their own courses and admins any"
     or organisation_id = (select private.administered_organisation_id())
   );
 
-create policy "authors delete their own courses and admins any"
+create policy "courses: their authors and administrators delete"
   on public.courses for delete to authenticated
   using (
     (select private.is_admin())
@@ -205,7 +205,7 @@ create policy "authors delete their own courses and admins any"
     or organisation_id = (select private.administered_organisation_id())
   );
 
-create policy "users read published courses, authors their own, admins all"
+create policy "courses: people read published; authors, administrators theirs"
   on public.courses for select to authenticated
   using (
     (
@@ -221,16 +221,16 @@ create policy "users read published courses, authors their own, admins all"
     )
   );
 
-create policy "authors add modules to their courses and admins any"
+create policy "modules: course authors and national admins add"
   on public.course_modules for insert to authenticated
   with check ((select private.is_admin()) or course_id in (select private.authored_course_ids()));
 
-create policy "authors update modules of their courses and admins any"
+create policy "modules: course authors and national admins update"
   on public.course_modules for update to authenticated
   using ((select private.is_admin()) or course_id in (select private.authored_course_ids()))
   with check ((select private.is_admin()) or course_id in (select private.authored_course_ids()));
 
-create policy "authors delete modules of their courses and admins any"
+create policy "modules: course authors and national admins delete"
   on public.course_modules for delete to authenticated
   using ((select private.is_admin()) or course_id in (select private.authored_course_ids()));
 

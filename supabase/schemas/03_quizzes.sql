@@ -192,16 +192,16 @@ alter table public.quiz_attempts enable row level security;
 -- Policies
 -- ---------------------------------------------------------------------------
 
-create policy "authors add quizzes to their modules and admins any"
+create policy "quizzes: module authors and national admins add"
   on public.quizzes for insert to authenticated
   with check ((select private.is_admin()) or module_id in (select private.authored_module_ids()));
 
-create policy "authors update quizzes of their modules and admins any"
+create policy "quizzes: module authors and national admins update"
   on public.quizzes for update to authenticated
   using ((select private.is_admin()) or module_id in (select private.authored_module_ids()))
   with check ((select private.is_admin()) or module_id in (select private.authored_module_ids()));
 
-create policy "authors delete quizzes of their modules and admins any"
+create policy "quizzes: module authors and national admins delete"
   on public.quizzes for delete to authenticated
   using ((select private.is_admin()) or module_id in (select private.authored_module_ids()));
 
@@ -214,30 +214,30 @@ create policy "users read quizzes of visible modules"
   using (exists (select 1 from public.course_modules m where m.id = quizzes.module_id));
 
 -- quiz_questions: no policy for visitors at all; signed-in authors and admins only.
-create policy "authors read questions of their quizzes and admins all"
+create policy "quiz questions: quiz authors and national admins read"
   on public.quiz_questions for select to authenticated
   using ((select private.is_admin()) or quiz_id in (select private.authored_quiz_ids()));
 
-create policy "authors add questions to their quizzes and admins any"
+create policy "quiz questions: quiz authors and national admins add"
   on public.quiz_questions for insert to authenticated
   with check ((select private.is_admin()) or quiz_id in (select private.authored_quiz_ids()));
 
-create policy "authors update questions of their quizzes and admins any"
+create policy "quiz questions: quiz authors and national admins update"
   on public.quiz_questions for update to authenticated
   using ((select private.is_admin()) or quiz_id in (select private.authored_quiz_ids()))
   with check ((select private.is_admin()) or quiz_id in (select private.authored_quiz_ids()));
 
-create policy "authors delete questions of their quizzes and admins any"
+create policy "quiz questions: quiz authors and national admins delete"
   on public.quiz_questions for delete to authenticated
   using ((select private.is_admin()) or quiz_id in (select private.authored_quiz_ids()));
 
-create policy "users read own attempts, authors their quizzes', admins all"
+create policy "quiz attempts: self, quiz authors and administrators read"
   on public.quiz_attempts for select to authenticated
   using (
     user_id = (select auth.uid())
     or (select private.is_admin())
     or quiz_id in (select private.authored_quiz_ids())
-    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.people_i_administer())
   );
 
 -- ---------------------------------------------------------------------------

@@ -116,37 +116,37 @@ alter table public.user_module_progress enable row level security;
 -- ---------------------------------------------------------------------------
 
 -- enrollments
-create policy "users read own enrolments, authors their courses', admins all"
+create policy "enrolments: self, authors, administrators and managers read"
   on public.enrollments for select to authenticated
   using (
     user_id = (select auth.uid())
     or (select private.is_admin())
     or course_id in (select private.authored_course_ids())
-    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.people_i_administer())
     or user_id in (select private.managed_person_ids())
   );
 
-create policy "authors approve enrolments on their courses and admins any"
+create policy "enrolments: course authors and administrators update"
   on public.enrollments for update to authenticated
   using (
     (select private.is_admin()) or course_id in (select private.authored_course_ids())
-    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.people_i_administer())
   )
   with check (
     (select private.is_admin()) or course_id in (select private.authored_course_ids())
-    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.people_i_administer())
   );
 
-create policy "users unenrol themselves, authors and admins remove"
+create policy "enrolments: self, course authors and administrators remove"
   on public.enrollments for delete to authenticated
   using (
     user_id = (select auth.uid())
     or (select private.is_admin())
     or course_id in (select private.authored_course_ids())
-    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.people_i_administer())
   );
 
-create policy "users enrol themselves in visible published courses"
+create policy "enrolments: self and their administrators add"
   on public.enrollments for insert to authenticated
   with check (
     progress = 0
@@ -154,19 +154,19 @@ create policy "users enrol themselves in visible published courses"
     and (
       (select private.is_admin())
       or (
-        (user_id = (select auth.uid()) or user_id in (select private.administered_person_ids()))
+        (user_id = (select auth.uid()) or user_id in (select private.people_i_administer()))
         and exists (select 1 from public.courses c where c.id = enrollments.course_id and c.status = 'ACTIVE')
       )
     )
   );
 
-create policy "users read own progress, authors their courses', admins all"
+create policy "progress: self, authors, administrators and managers read"
   on public.user_module_progress for select to authenticated
   using (
     user_id = (select auth.uid())
     or (select private.is_admin())
     or module_id in (select private.authored_module_ids())
-    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.people_i_administer())
     or user_id in (select private.managed_person_ids())
   );
 

@@ -106,13 +106,13 @@ alter table public.certificates enable row level security;
 -- Policies
 -- ---------------------------------------------------------------------------
 
-create policy "users read own certificates, authors their courses', admins all"
+create policy "certificates: self, authors, administrators and managers read"
   on public.certificates for select to authenticated
   using (
     user_id = (select auth.uid())
     or (select private.is_admin())
     or course_id in (select private.authored_course_ids())
-    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.people_i_administer())
     or user_id in (select private.managed_person_ids())
   );
 

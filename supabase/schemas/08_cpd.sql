@@ -68,11 +68,11 @@ alter table public.cpd_entries enable row level security;
 -- ---------------------------------------------------------------------------
 
 -- Their organisation's administrators too, but not their managers: CPD reflections are private.
-create policy "learners read their own CPD entries and admins all"
+create policy "CPD entries: self and administrators read"
   on public.cpd_entries for select to authenticated
   using (
     user_id = (select auth.uid()) or (select private.is_admin())
-    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.people_i_administer())
   );
 
 create policy "learners add CPD entries for themselves"
@@ -154,8 +154,7 @@ set search_path = ''
 as $$
 #variable_conflict use_column
 begin
-  if p_user_id is distinct from (select auth.uid()) and not (select private.is_admin())
-     and not exists (select 1 from private.administered_person_ids() a where a = p_user_id) then
+  if p_user_id is distinct from (select auth.uid()) and not private.administers(p_user_id) then
     raise exception 'Only the learner and administrators may read a learning record' using errcode = '42501';
   end if;
   return query

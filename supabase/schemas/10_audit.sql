@@ -62,13 +62,13 @@ alter table public.audit_events enable row level security;
 -- Policies
 -- ---------------------------------------------------------------------------
 
-create policy "admins read the audit trail"
+create policy "audit trail: national admins all, administrators their people's"
   on public.audit_events for select to authenticated
   using (
     (select private.is_admin())
     -- An organisation's administrator: events by or about its people.
-    or actor_id in (select private.administered_person_ids())
-    or (target_type = 'user' and target_id in (select private.administered_person_ids()))
+    or actor_id in (select private.people_i_administer())
+    or (target_type = 'user' and target_id in (select private.people_i_administer()))
   );
 
 -- ---------------------------------------------------------------------------

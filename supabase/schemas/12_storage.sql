@@ -16,7 +16,7 @@ on conflict (id) do nothing;
 -- Policies
 -- ---------------------------------------------------------------------------
 
-create policy "administrators list course covers and module images"
+create policy "course covers and module images: national admins list"
   on storage.objects for select to authenticated
   using (bucket_id in ('course-covers', 'module-images') and (select private.is_admin()));
 

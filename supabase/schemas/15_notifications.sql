@@ -177,7 +177,7 @@ create policy "people read their own notices, administrators their people's"
   using (
     recipient_id = (select auth.uid())
     or (select private.is_admin())
-    or recipient_id in (select private.administered_person_ids())
+    or recipient_id in (select private.people_i_administer())
   );
 
 create policy "people mark their own notices read"

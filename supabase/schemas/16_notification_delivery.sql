@@ -171,7 +171,7 @@ declare
   v_name text;
 begin
   select n.* into v_row from public.notifications n where n.id = p_id for update;
-  if not found or not (private.is_admin() or v_row.recipient_id in (select private.administered_person_ids())) then
+  if not found or not private.administers(v_row.recipient_id) then
     raise exception 'Notification not found' using errcode = 'P0002';
   end if;
   if v_row.email_status not in ('sent', 'failed') then

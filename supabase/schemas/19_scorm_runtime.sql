@@ -100,16 +100,16 @@ create index scorm_sessions_user_id_idx on public.scorm_sessions (user_id);
 alter table public.scorm_attempts enable row level security;
 alter table public.scorm_sessions enable row level security;
 
-create policy "learners read own SCORM attempts, authors their modules', admins all"
+create policy "SCORM attempts: self, module authors and administrators read"
   on public.scorm_attempts for select to authenticated
   using (
     user_id = (select auth.uid())
     or (select private.is_admin())
     or module_id in (select private.authored_module_ids())
-    or user_id in (select private.administered_person_ids())
+    or user_id in (select private.people_i_administer())
   );
 
-create policy "learners read own SCORM sessions, admins all"
+create policy "SCORM sessions: self and national admins read"
   on public.scorm_sessions for select to authenticated
   using (user_id = (select auth.uid()) or (select private.is_admin()));
 

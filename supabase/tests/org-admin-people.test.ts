@@ -2,7 +2,9 @@
 // at the database as the database API would be used: the security-definer functions behind /api/users
 // and the import (deactivate, delete, new password, learning record, import, clash check) answer for
 // their people and refuse or ignore everyone else (another organisation's, or of none); a national
-// administrator keeps administering everyone; a person who is no administrator is refused.
+// administrator keeps administering everyone; a person who is no administrator is refused. The rule
+// they all keep, private.people_i_administer (and private.administers for one person), is proven
+// here both ways for each kind of caller.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createUser, personas, queryAs, rolledBack, sqlState, type Persona, type TestDatabase } from './helpers/database';
@@ -53,6 +55,42 @@ describe.each(backends)('an organisation administrator and their people on $name
     (await rolledBack(db, p, (tx) => tx.query<{ v: unknown }>(text, params))).rows[0]?.v;
   const state = (p: Persona | null, text: string, params: unknown[] = []) =>
     sqlState(() => rolledBack(db, p, (tx) => tx.query(text, params)));
+
+  describe('the one rule: private.people_i_administer and private.administers', () => {
+    const people = async (p: Persona) =>
+      (await rolledBack(db, p, (tx) => tx.query<{ id: string }>('select a as id from private.people_i_administer() a order by 1'))).rows.map((r) => r.id);
+    const administers = (p: Persona, whom: Persona) => value(p, 'select private.administers($1) as v', [whom.id]);
+    const everyone = async () => (await db.query<{ id: string }>('select id from public.profiles order by 1')).rows.map((r) => r.id);
+
+    it('a national administrator administers everyone: of any organisation, of none, themselves', async () => {
+      expect(await people(national)).toEqual(await everyone());
+      for (const whom of [learnerA, orgAdminA, learnerB, nobody, personas.instructor, national]) {
+        expect(await administers(national, whom), whom.email).toBe(true);
+      }
+    });
+
+    it("an organisation's administrator administers their organisation's people, and nobody else", async () => {
+      expect(await people(orgAdminA)).toEqual([orgAdminA.id, managerA.id, learnerA.id].sort());
+      for (const whom of [orgAdminA, managerA, learnerA]) expect(await administers(orgAdminA, whom), whom.email).toBe(true);
+      for (const whom of [learnerB, orgAdminB, nobody, personas.instructor, national]) {
+        expect(await administers(orgAdminA, whom), whom.email).toBe(false);
+      }
+      expect(await people(orgAdminB)).toEqual([orgAdminB.id, learnerB.id].sort());
+      expect(await administers(orgAdminB, learnerA)).toBe(false);
+    });
+
+    it('an instructor, a learner and a manager administer nobody, not even themselves', async () => {
+      for (const p of [personas.instructor, personas.learner, managerA]) {
+        expect(await people(p), p.email).toEqual([]);
+        for (const whom of [p, learnerA, learnerB, nobody]) expect(await administers(p, whom), `${p.email} ${whom.email}`).toBe(false);
+      }
+    });
+
+    it('a visitor cannot ask', async () => {
+      expect(await state(null, 'select count(*) from private.people_i_administer()')).toBe('42501');
+      expect(await state(null, 'select private.administers($1)', [learnerA.id])).toBe('42501');
+    });
+  });
 
   it('deactivate and reactivate: their people only; nobody else is found', async () => {
     const ask = 'select private.set_user_active($1, false) as v';

@@ -197,6 +197,11 @@ await call('instructor analytics', 'GET', '/api/instructor/analytics', tokens.in
 await call('current user, manager', 'GET', '/api/user', tokens.manager, 200);
 await call('organisations, national admin', 'GET', '/api/organisations', tokens.admin, 200);
 await call('organisations, organisation admin', 'GET', '/api/organisations', tokens.orgAdmin, 200);
+// An organisation's administrator's Users tab: their people by primary key, in one statement with
+// the national administrator's branch (which their one-time filter leaves unread).
+await call('organisation admin user list', 'GET', '/api/users', tokens.orgAdmin, 200);
+await call('organisation admin user search', 'GET', '/api/users?search=smith', tokens.orgAdmin, 200);
+await call('organisation admin user list, unit filter', 'GET', `/api/users?unitId=${o.watch}`, tokens.orgAdmin, 200);
 await call('units of an organisation, organisation admin', 'GET', `/api/organisations/${o.organisation}/units`, tokens.orgAdmin, 200);
 await call('move a unit (the tree check: private.unit_subtree)', 'PUT', `/api/organisations/${o.organisation}/units/${o.watch}`,
   tokens.orgAdmin, 200, { parentId: o.area });
@@ -231,7 +236,7 @@ await call('team member record', 'GET', `/api/team/${teamReport}`, teamManager, 
 await call('team export', 'GET', '/api/team/export.csv', teamManager, 200);
 
 // And what a client may ask the database API directly, as the same personas: the helpers the
-// policies call (private.administered_person_ids, private.managed_person_ids, private.manages,
+// policies call (private.people_i_administer, private.managed_person_ids, private.manages,
 // private.unit_subtree) and the profiles and enrolments policies answering an organisation's
 // administrator and a manager, each run as that caller (role authenticated, their claims).
 async function direct(name: string, userId: string, text: string) {
@@ -245,14 +250,14 @@ async function direct(name: string, userId: string, text: string) {
   }
   captured.push({ name, method: 'SQL', path: text, status, expected: 200, statements: take() });
 }
-await direct('organisation admin: private.administered_person_ids', f.org_admin,
-  'select count(*) from private.administered_person_ids()');
+await direct('organisation admin: private.people_i_administer', f.org_admin,
+  'select count(*) from private.people_i_administer()');
 await direct('organisation admin: their people (profiles policy)', f.org_admin,
   `select p.id, p.name from public.profiles p where p.organisation_id = '${o.organisation}' order by p.name, p.id limit 25`);
 await direct('organisation admin: one unit\'s people (profiles policy)', f.org_admin,
   `select p.id, p.name from public.profiles p where p.unit_id = '${o.watch}' and p.organisation_id = '${o.organisation}'`);
 await direct('organisation admin: their people\'s enrolments (enrolments policy)', f.org_admin,
-  'select e.id, e.progress from public.enrollments e where e.user_id in (select private.administered_person_ids())');
+  'select e.id, e.progress from public.enrollments e where e.user_id in (select private.people_i_administer())');
 await direct('organisation admin: private.unit_subtree of an area', f.org_admin,
   `select count(*) from private.unit_subtree('${o.area}')`);
 await direct('organisation admin: the people of an area and below (private.unit_subtree)', f.org_admin,

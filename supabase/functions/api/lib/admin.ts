@@ -4,7 +4,7 @@
 // - asPeopleAdmin / peopleAdmin: a national administrator or an organisation's, for the
 //   people routes (users, import and export, learning records), scoped to the organisation.
 import type { Context } from 'hono';
-import type { Db, Statements, Tx } from './db.ts';
+import type { Db, Fragment, Statements, Tx } from './db.ts';
 import { type Env, requireUser } from './auth.ts';
 import { NAME_INVISIBLE } from '../../_shared/schemas.ts';
 import { ApiError, pgError } from './errors.ts';
@@ -94,6 +94,29 @@ export function asPeopleAdmin<T>(
     if (!admin) throw forbidden();
     return await fn(tx, admin, caller.userId);
   }).catch(fromDatabase);
+}
+
+/**
+ * The profiles the caller administers (private.people_i_administer, the rule every policy on people's
+ * data keeps) that `filter` (conditions on `p`, each starting with `and`) admits, as the FROM item
+ * `p`: one statement whoever asks. A national administrator's branch reads profiles as they are (the
+ * set of everyone is never built), an organisation's administrator's reads their people by primary
+ * key; the one-time filter of each leaves the other unread. With `first`, each branch keeps only its
+ * first so many, newest first (profiles_created_at_idx serves the national branch's, as it serves a
+ * list of everyone). Without `national`, only an organisation's administrator's branch (their search;
+ * a national administrator's is answered by private.user_search_page).
+ */
+export function administeredProfiles(
+  tx: Statements,
+  filter: () => Fragment,
+  { national = true, first }: { national?: boolean; first?: number } = {},
+) {
+  const newestFirst = () => (first === undefined ? tx`` : tx`order by p.created_at desc, p.id desc limit ${first}`);
+  return tx`(
+    ${national ? tx`(select p.* from public.profiles p where (select private.is_admin()) ${filter()} ${newestFirst()}) union all` : tx``}
+    (select p.* from public.profiles p
+     where not (select private.is_admin()) and p.id in (select private.people_i_administer()) ${filter()} ${newestFirst()})
+  ) p`;
 }
 
 /** A Postgres array literal of codes (`{UKPS,UKAS}`). */

@@ -13,6 +13,8 @@ export type Sql = postgres.Sql;
 export type Tx = postgres.TransactionSql;
 /** What both a transaction and a read's connection can do: write a statement. */
 export type Statements = postgres.ISql;
+/** A piece of a statement (conditions, say) to put inside another. */
+export type Fragment = postgres.Fragment;
 /** A statement written but not yet sent (a postgres.js PendingQuery of any row type). */
 export type Statement = Promise<unknown> & { execute(): unknown };
 

@@ -2,7 +2,7 @@
 // organisation, unit and manager as the import reads them back.
 import type { z } from 'zod';
 import type { userExportQuerySchema } from '../../_shared/user-import.ts';
-import type { PeopleAdmin } from './admin.ts';
+import { administeredProfiles } from './admin.ts';
 import type { Tx } from './db.ts';
 
 /** Rows of the export read per query (and per transaction). */
@@ -30,7 +30,6 @@ export function exportPage(
   tx: Tx,
   query: z.infer<typeof userExportQuerySchema>,
   pattern: string | null,
-  admin: PeopleAdmin,
   after: { cursor: string; id: string } | null,
 ) {
   // The organisation by its code, the unit by its path from the top (the page's units, walked up
@@ -38,16 +37,14 @@ export function exportPage(
   return tx<ExportRow[]>`
     with recursive page as (
       select p.id, p.username, p.email, p.name, p.role, p.services, p.created_at, p.organisation_id, p.unit_id, p.manager_id
-      from public.profiles p
-      where true
-      ${admin.national ? tx`` : tx`and p.organisation_id = ${admin.organisationId}::uuid`}
-      ${after ? tx`and (p.created_at, p.id) < (${after.cursor}::text::timestamptz, ${after.id}::uuid)` : tx``}
-      ${pattern ? tx`and lower(p.name || ' ' || p.username || ' ' || p.email) like ${pattern}` : tx``}
-      ${query.service ? tx`and p.services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
-      ${query.role ? tx`and p.role = ${query.role}::public.user_role` : tx``}
-      ${query.organisationId ? tx`and p.organisation_id = ${query.organisationId}::uuid` : tx``}
-      ${query.unitId ? tx`and p.unit_id = any (array(select private.unit_subtree(${query.unitId}::uuid)))` : tx``}
-      ${query.managerId ? tx`and p.manager_id = ${query.managerId}::uuid` : tx``}
+      from ${administeredProfiles(tx, () => tx`
+        ${after ? tx`and (p.created_at, p.id) < (${after.cursor}::text::timestamptz, ${after.id}::uuid)` : tx``}
+        ${pattern ? tx`and lower(p.name || ' ' || p.username || ' ' || p.email) like ${pattern}` : tx``}
+        ${query.service ? tx`and p.services @> ${`{${query.service}}`}::public.service_code[]` : tx``}
+        ${query.role ? tx`and p.role = ${query.role}::public.user_role` : tx``}
+        ${query.organisationId ? tx`and p.organisation_id = ${query.organisationId}::uuid` : tx``}
+        ${query.unitId ? tx`and p.unit_id = any (array(select private.unit_subtree(${query.unitId}::uuid)))` : tx``}
+        ${query.managerId ? tx`and p.manager_id = ${query.managerId}::uuid` : tx``}`, { first: EXPORT_PAGE })}
       order by p.created_at desc, p.id desc
       limit ${EXPORT_PAGE}
     ),

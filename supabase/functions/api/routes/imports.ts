@@ -172,7 +172,7 @@ export function importRoutes(_config: Config, db: Db) {
     const query = validate(userExportQuerySchema, firstQueryValues(c));
     const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
 
-    const page = (after: { cursor: string; id: string } | null) => asAdmin(caller, (tx, admin) => exportPage(tx, query, pattern, admin, after));
+    const page = (after: { cursor: string; id: string } | null) => asAdmin(caller, (tx) => exportPage(tx, query, pattern, after));
 
     // The first page is read before answering, so a refusal is a clean 403 and not a broken download.
     let next: ExportRow[] | null = await page(null);

@@ -143,12 +143,10 @@ async function adminRecord(db: Db, c: Context<Env>, format: 'json' | 'pdf' | 'cs
   const [row] = await db.withCaller(caller.db, (tx) =>
     tx<{ national: boolean; organisationId: string | null; theirs: boolean }[]>`
       select private.is_admin() as national, private.administered_organisation_id() as organisation_id,
-             exists (select 1 from public.profiles p
-                     where p.id = ${userId}::uuid and p.organisation_id = private.administered_organisation_id()) as theirs`
+             private.administers(${userId}::uuid) as theirs`
   );
-  const admin = toPeopleAdmin(row);
-  if (!admin) throw new ApiError(403, 'Only administrators may do this');
-  if (!admin.national && !row.theirs) throw userNotFound();
+  if (!toPeopleAdmin(row)) throw new ApiError(403, 'Only administrators may do this');
+  if (!row.theirs) throw userNotFound();
   return respond(db, c, userId, format);
 }
 

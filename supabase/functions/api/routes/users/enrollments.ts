@@ -136,9 +136,7 @@ export function userEnrollmentRoutes(db: Db) {
       listEnrollments(tx, userId, page, pageSize),
       tx<{ role: string; theirs: boolean | null }[]>`
         select private.current_role()::text as role,
-               case when private.is_org_admin() then exists (
-                 select 1 from public.profiles p
-                 where p.id = ${userId}::uuid and p.organisation_id = private.administered_organisation_id()) end as theirs`,
+               case when private.is_org_admin() then private.administers(${userId}::uuid) end as theirs`,
     ]);
     if (me?.role === 'STUDENT') throw new ApiError(403, "You cannot view another user's enrolments.");
     if (me?.theirs === false) throw userNotFound();

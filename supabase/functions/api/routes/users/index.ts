@@ -33,50 +33,38 @@ export function userRoutes(config: Config, db: Db) {
   routes.get('/', async (c) => {
     const query = validate(userListQuerySchema, firstQueryValues(c));
     const caller = requireUser(c);
-    // The admin check goes in the same round trip as the list: the search function answers no one
-    // else, and row-level security keeps the profiles of a refused caller's list to what they may see.
+    // One round trip, whoever asks: the admin check and the list of the people the caller
+    // administers (filterUsers: row-level security's rule, private.people_i_administer).
     const term = query.search ? query.search.toLowerCase() : null;
     const placed = Boolean(query.organisationId || query.unitId || query.managerId);
     if (term && !query.status && !placed) {
-      // One search (queries.ts searchUsers); the plans are kept for the connection, since planning
-      // each call cost more than the search. The search function answers national administrators
-      // only: an organisation's administrator's search is read below, within their organisation.
-      const [[me], found] = await db.read(caller.db, (tx) => [peopleAdminCheck(tx), searchUsers(tx, term, query)], { genericPlans: true })
-        .catch(fromDatabase);
+      // A search: a national administrator's is private.user_search_page (queries.ts searchUsers;
+      // the plans are kept for the connection, since planning each call cost more than the search),
+      // which answers nobody else; an organisation's administrator's is filterUsers' within their people.
+      const [[me], found, [{ total }], their] = await db.read(caller.db, (tx) => {
+        const [count, page] = filterUsers(tx, term, query, { national: false });
+        return [peopleAdminCheck(tx), searchUsers(tx, term, query), count, page];
+      }, { genericPlans: true }).catch(fromDatabase);
       const admin = toPeopleAdmin(me);
       if (!admin) throw forbidden();
-      if (admin.national) {
-        const list: UserList = {
+      const list: UserList = admin.national
+        ? {
           items: found.filter((row) => row.id != null).map(toUserListItem),
           total: Number(found[0]?.total ?? 0),
           page: query.page,
           pageSize: query.pageSize,
           moreMatches: found[0]?.more === true,
-        };
-        return c.json(list);
-      }
-    }
-    // No search (or a search with a status or placement filter, or an organisation's administrator's):
-    // the whole list or a filter. The first read is the national administrator's, in one round trip
-    // with the check; it reads nothing for anyone else, and an organisation's administrator's list
-    // is read again within their organisation.
-    const [[me], [{ total }], rows] = await db.read(caller.db, (tx) => {
-      const [count, page] = filterUsers(tx, term, query, 'national-only');
-      return [peopleAdminCheck(tx), count, page];
-    }).catch(fromDatabase);
-    const admin = toPeopleAdmin(me);
-    if (!admin) throw forbidden();
-    if (admin.national) {
-      const list: UserList = { items: rows.map(toUserListItem), total, page: query.page, pageSize: query.pageSize, moreMatches: false };
+        }
+        : { items: their.map(toUserListItem), total, page: query.page, pageSize: query.pageSize, moreMatches: false };
       return c.json(list);
     }
-    const [[again], [{ total: theirs }], their] = await db.read(caller.db, (tx) => {
-      const [count, page] = filterUsers(tx, term, query, admin);
+    // No search (or a search with a status or placement filter): the whole list or a filter.
+    const [[me], [{ total }], rows] = await db.read(caller.db, (tx) => {
+      const [count, page] = filterUsers(tx, term, query);
       return [peopleAdminCheck(tx), count, page];
     }).catch(fromDatabase);
-    // Still their organisation's administrator (the role may have changed between the two reads).
-    if (toPeopleAdmin(again)?.organisationId !== admin.organisationId) throw forbidden();
-    const list: UserList = { items: their.map(toUserListItem), total: theirs, page: query.page, pageSize: query.pageSize, moreMatches: false };
+    if (!toPeopleAdmin(me)) throw forbidden();
+    const list: UserList = { items: rows.map(toUserListItem), total, page: query.page, pageSize: query.pageSize, moreMatches: false };
     return c.json(list);
   });
 
@@ -157,12 +145,13 @@ export function userRoutes(config: Config, db: Db) {
       const admin = await peopleAdmin(tx);
       const self = id === caller.userId;
       if (!admin && !self) throw forbidden();
-      const current = await lockProfile(tx, id);
-      if (!current) throw userNotFound();
-      // An organisation's administrator: their organisation's people only (anyone else is not found),
-      // and never a move to another organisation (nor out of every one: a national administrator).
+      const locked = await lockProfile(tx, id);
+      // Only the people the caller administers (anyone else is not found), or themselves.
+      if (!locked || (!self && !locked.administered)) throw userNotFound();
+      const current = locked.user;
+      // An organisation's administrator never moves a person to another organisation (nor out of
+      // every one: a national administrator).
       const orgAdmin = admin && !admin.national ? admin.organisationId : null;
-      if (orgAdmin && !self && current.organisationId !== orgAdmin) throw userNotFound();
       if (orgAdmin && input.organisationId !== undefined && input.organisationId !== (current.organisationId ?? null)) {
         throw new ApiError(403, 'Only a national administrator may move a person to another organisation', {
           organisationId: 'Only a national administrator may move a person to another organisation',

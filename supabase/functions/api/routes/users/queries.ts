@@ -6,7 +6,7 @@ import type { User } from '../../../_shared/domain.ts';
 import type { Config } from '../../lib/config.ts';
 import { containsPattern, type Statements, type Tx } from '../../lib/db.ts';
 import { toUser } from '../../lib/users.ts';
-import { type PeopleAdmin, pgArray } from '../../lib/admin.ts';
+import { administeredProfiles, pgArray } from '../../lib/admin.ts';
 import { ApiError } from '../../lib/errors.ts';
 
 type UserListQuery = z.infer<typeof userListQuerySchema>;
@@ -85,25 +85,18 @@ function placementNames(tx: Statements) {
 }
 
 /**
- * Whose list: `national` reads everyone (row-level security agrees); an organisation's administrator
- * their organisation's people (said here as well as by row-level security, which also shows an
- * author their courses' learners); `'national-only'` answers only when the caller is national (the
- * first read, sent before the caller is known: for anyone else it reads nothing, a one-time filter).
- */
-export type ListScope = PeopleAdmin | 'national-only';
-
-/**
  * The whole list or a service/role/status/organisation/unit/manager filter (with a search when a
  * status or placement filter is chosen, or for an organisation's administrator): the count and the
- * page. Each filter has its index: profiles_organisation_idx, profiles_unit_idx (the unit and its
- * sub-units, private.unit_subtree), profiles_manager_idx (direct reports).
+ * page, of the people the caller administers (administeredProfiles: everyone for a national
+ * administrator, their organisation's people for an organisation's, nobody for anyone else).
+ * `national: false` reads only an organisation's administrator's people (a national administrator's
+ * search is private.user_search_page's). Each filter has its index: profiles_organisation_idx,
+ * profiles_unit_idx (the unit and its sub-units, private.unit_subtree), profiles_manager_idx (direct
+ * reports); an organisation's administrator's people come by primary key.
  */
-export function filterUsers(tx: Statements, term: string | null, query: UserListQuery, scope: ListScope) {
+export function filterUsers(tx: Statements, term: string | null, query: UserListQuery, { national = true } = {}) {
   // Deactivated people are few: profiles_deactivated_idx reads them.
-  const where = () => tx`
-    where true
-    ${scope === 'national-only' ? tx`and (select private.is_admin())` : tx``}
-    ${scope !== 'national-only' && !scope.national ? tx`and p.organisation_id = ${scope.organisationId}::uuid` : tx``}
+  const filter = () => tx`
     ${term ? tx`and lower(p.name || ' ' || p.username || ' ' || p.email) like ${containsPattern(term)}` : tx``}
     ${query.service ? tx`and p.services @> ${pgArray([query.service])}::public.service_code[]` : tx``}
     ${query.role ? tx`and p.role = ${query.role}::public.user_role` : tx``}
@@ -112,15 +105,15 @@ export function filterUsers(tx: Statements, term: string | null, query: UserList
     ${query.organisationId ? tx`and p.organisation_id = ${query.organisationId}::uuid` : tx``}
     ${query.unitId ? tx`and p.unit_id = any (array(select private.unit_subtree(${query.unitId}::uuid)))` : tx``}
     ${query.managerId ? tx`and p.manager_id = ${query.managerId}::uuid` : tx``}`;
+  const offset = (query.page - 1) * query.pageSize;
   return [
-    tx<{ total: number }[]>`select count(*)::int as total from public.profiles p ${where()}`,
+    tx<{ total: number }[]>`select count(*)::int as total from ${administeredProfiles(tx, filter, { national })}`,
     tx<Record<string, unknown>[]>`
       select p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at, p.deactivated_at,
              p.organisation_id, p.unit_id, p.manager_id, ${placementNames(tx)}
-      from public.profiles p
-      ${where()}
+      from ${administeredProfiles(tx, filter, { national, first: offset + query.pageSize })}
       order by p.created_at desc, p.id desc
-      limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
+      limit ${query.pageSize} offset ${offset}`,
   ] as const;
 }
 
@@ -133,13 +126,16 @@ export function toUserListItem(row: Record<string, unknown>): UserListItem {
   return item;
 }
 
-/** The person's profile, locked for the rest of the transaction (null when RLS hides it or there is none). */
-export async function lockProfile(tx: Tx, id: string): Promise<User | null> {
+/**
+ * The person's profile, locked for the rest of the transaction, and whether the caller administers
+ * them (private.administers); null when RLS hides it or there is none.
+ */
+export async function lockProfile(tx: Tx, id: string): Promise<{ user: User; administered: boolean } | null> {
   const [row] = await tx<Record<string, unknown>[]>`
     select id, username, email, name, role::text as role, services::text[] as services, created_at,
-           organisation_id, unit_id, manager_id
+           organisation_id, unit_id, manager_id, private.administers(id) as administered
     from public.profiles where id = ${id}::uuid for update`;
-  return row ? toUser(row) : null;
+  return row ? { user: toUser(row), administered: row.administered === true } : null;
 }
 
 /** Whether someone else already signs in with this email (any case). */
