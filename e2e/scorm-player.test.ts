@@ -407,6 +407,8 @@ describe('SCORM packages played, from the first launch to the instructor\'s figu
     expect(text).toContain(`${REAL_12}: Passed, 90% (1 attempt)`);
     expect(text).toContain(`${PARTS}: Completed`);
     expect(await row.getByText(`${BASIC}:`).count()).toBe(1);
+    // The course's own status: every module done.
+    expect(await row.getByRole('cell').nth(3).textContent()).toBe('Completed');
     await expectAccessible(staffPage);
     await screenshot(staffPage, 'instructor-students-scorm');
     await staffPage.setViewportSize({ width: 390, height: 844 });
