@@ -1,9 +1,11 @@
 // SCORM authoring in Chromium against the real platform: the instructor adds a module of type
 // "SCORM package" in the course editor, uploads a renamed PNG (refused with the server's reason under
-// the file input, focus kept on the upload button), then a multi-SCO SCORM 2004 package, sees its
-// title, version and SCOs in order with their launch files, and saves what completes the module;
-// the upload control states the site's size limit and refuses a file over it before sending it;
-// axe and the contrast check at 1366 and 390 px. The limit changed here is restored.
+// the file input, focus kept on the upload button; the server's reasons for every malformed package
+// are proven in supabase/functions/tests/scorm_test.ts), then a multi-SCO SCORM 2004 package, sees
+// its title, version and SCOs in order with their launch files, and saves from the keyboard what
+// completes the module, the score as quiz score and a minimum time; the upload control states the
+// site's size limit and refuses a file over it before sending it. axe and the contrast check on each
+// state of the dialog, at 1366 and 390 px. The limit changed here is restored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
@@ -88,7 +90,7 @@ describe('SCORM package authoring', () => {
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
-  it('saves what completes the module, from the keyboard', async () => {
+  it('saves from the keyboard what completes the module, the score as quiz score and a minimum time', async () => {
     const dialog = page.getByRole('dialog', { name: 'SCORM package: Casualty care package' });
     await dialog.getByRole('radio', { name: 'Completed or passed (either)' }).focus();
     await page.keyboard.press('ArrowDown');
@@ -96,12 +98,19 @@ describe('SCORM package authoring', () => {
     await expect.poll(() => dialog.getByRole('radio', { name: 'Passed', exact: true }).isChecked()).toBe(true);
     await dialog.getByRole('checkbox', { name: 'The package\'s score counts as the module\'s quiz score' }).focus();
     await page.keyboard.press('Space');
+    await dialog.getByRole('textbox', { name: 'Minimum time (minutes)' }).focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('30');
     await dialog.getByRole('button', { name: 'Save settings' }).focus();
     await page.keyboard.press('Enter');
     await page.getByText('Settings saved', { exact: true }).waitFor();
+    // The pointer leaves the button it last pressed (a hovered button is not what is checked here).
+    await page.mouse.move(0, 0);
+    await expectAccessible(page);
+    await screenshot(page, 'scorm-package-settings-saved');
     const modules = await apiCall('GET', `/courses/${courseId}/modules`, token);
     const scorm = await apiCall('GET', `/modules/${modules.json[0].id}/scorm`, token);
-    expect([scorm.json.completionRule, scorm.json.scoreIsQuizScore]).toEqual(['passed', true]);
+    expect([scorm.json.completionRule, scorm.json.scoreIsQuizScore, scorm.json.minMinutes]).toEqual(['passed', true, 30]);
   });
 
   it('states the site\'s size limit and refuses a file over it before sending it, in the server\'s words', async () => {
