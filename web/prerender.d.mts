@@ -1,0 +1,10 @@
+import type { Plugin } from 'vite';
+
+/** The prerendered pages: path, the pattern of the paths they answer, and the file written. */
+export declare const PRERENDERED: { path: string; pattern: string; file: string }[];
+
+/** The client's index.html with a prerendered page in it, its entry script taken out. */
+export declare function fillTemplate(template: string, page: { html: string; title: string; description: string }, pattern: string): string;
+
+/** After the client build: renders / and /auth with the app's components into the build. */
+export declare function prerender(): Plugin;
