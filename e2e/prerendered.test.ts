@@ -43,6 +43,19 @@ function marksKept(page: Page, selectors: string[]) {
   }, selectors);
 }
 
+/** The sign-in form is the app's: it drops data-hydrating once it holds what was typed (lib/prerendered-form.ts). */
+async function formLive(page: Page) {
+  await page.waitForFunction(() => {
+    const form = document.querySelector('form[aria-label="Login"]');
+    return form !== null && !form.hasAttribute('data-hydrating');
+  }, null, { timeout: 30_000 });
+}
+
+async function signedIn(page: Page) {
+  await page.waitForURL(`${baseUrl}/`, { timeout: 30_000 });
+  await page.getByRole('button', { name: /Account menu for/ }).waitFor({ timeout: 10_000 });
+}
+
 /** The app has taken over: it clears the prerendered page's mark on <html> in its first commit. */
 async function appStarted(page: Page) {
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-prerendered'), null, { timeout: 30_000 });
@@ -137,14 +150,112 @@ describe('the prerendered pages', () => {
       await page.getByLabel('Username').fill('student');
       await page.getByLabel('Password', { exact: true }).fill('password123');
       release();
+      await formLive(page);
+      // The fields still show what was typed, and the form holds it: no 'Password is required'.
+      expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('password123');
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await signedIn(page);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('/auth: a sign-in submitted before the app has started is neither sent in the URL nor lost', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      const release = await holdEntry(page);
+      await page.goto(`${baseUrl}/auth`, { waitUntil: 'domcontentloaded' });
+      await page.getByLabel('Username').fill('student');
+      await page.getByLabel('Password', { exact: true }).fill('password123');
+      await page.getByLabel('Password', { exact: true }).press('Enter');
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      // The browser sent nothing: the submit waits for the app (web/theme-init.js queued it).
+      await page.waitForTimeout(300);
+      expect(page.url()).toBe(`${baseUrl}/auth`);
+      expect(await page.evaluate(() => window.__earlyForms?.Login?.submitted)).toBe(true);
+      release();
+      await signedIn(page);
+      expect(requested.filter((url) => url.includes('password123'))).toEqual([]);
+      expect(page.url()).not.toContain('password');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('/auth: typed while the app starts, the sign-in keeps every character', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const release = await holdEntry(page);
+      await page.goto(`${baseUrl}/auth`, { waitUntil: 'domcontentloaded' });
+      await page.getByLabel('Username').fill('student');
+      release();
+      // Typed key by key as the app loads and hydrates: some keys land before React owns the field,
+      // some after.
+      await page.getByLabel('Password', { exact: true }).pressSequentially('password123', { delay: 40 });
+      await formLive(page);
+      expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('password123');
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await signedIn(page);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a course page carries the course and its outline, rendered on request, and the app hydrates it', async () => {
+    const catalogue = (await (await fetch(`${baseUrl}/functions/v1/api/courses`)).json()) as { items: { id: string; title: string }[] };
+    const course = catalogue.items[0]!;
+    const modules = (await (await fetch(`${baseUrl}/functions/v1/api/courses/${course.id}/modules`)).json()) as { title: string }[];
+    expect(modules.length).toBeGreaterThan(0);
+    const off = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await off.newPage();
+      const answer = await page.goto(`${baseUrl}/course/${course.id}`);
+      expect(answer?.headers()['cache-control']).toBe('no-store');
+      await expect(page.title()).resolves.toBe(`${course.title} · Emergency Services Learning`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(course.title);
+      const outline = page.getByRole('list', { name: 'Modules' });
+      for (const module of modules) await outline.getByText(module.title).first().waitFor({ timeout: 5_000 });
+    } finally {
+      await off.close();
+    }
+    // An unknown course is left to the app, which says so.
+    const missing = await browser.newContext();
+    try {
+      const page = await missing.newPage();
+      await page.goto(`${baseUrl}/course/00000000-0000-4000-8000-000000000000`);
+      await page.getByRole('heading', { level: 1, name: /not found/i }).waitFor({ timeout: 30_000 });
+    } finally {
+      await missing.close();
+    }
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      const release = await holdEntry(page);
+      await page.goto(`${baseUrl}/course/${course.id}`, { waitUntil: 'domcontentloaded' });
+      const selectors = ['header', 'h1', '#course-details', 'footer'];
+      await page.locator('h1').waitFor({ timeout: 10_000 });
+      const before = await markElements(page, selectors);
+      expect(before.every(Boolean)).toBe(true);
+      release();
       await appStarted(page);
       await page.waitForFunction(() => {
-        const field = document.querySelector('input');
-        return field !== null && Object.keys(field).some((key) => key.startsWith('__reactProps$'));
+        const button = [...document.querySelectorAll('button')].find((element) => element.textContent === 'Login to Enroll');
+        return button !== undefined && Object.keys(button).some((key) => key.startsWith('__reactProps$'));
       }, null, { timeout: 30_000 });
-      await page.getByRole('button', { name: 'Login', exact: true }).click();
-      await page.waitForURL(`${baseUrl}/`, { timeout: 30_000 });
-      await page.getByRole('button', { name: /Account menu for/ }).waitFor({ timeout: 10_000 });
+      // Hydrated, not rendered anew: the same elements, the heading where it was painted.
+      const after = await marksKept(page, selectors);
+      expect(after.map((element) => element?.kept)).toEqual([true, true, true, true]);
+      expect(after[1]?.box).toEqual(before[1]);
+      await expectAccessible(page);
+      // Live: the visitor's main button takes them to sign in.
+      await page.getByRole('button', { name: 'Login to Enroll' }).click();
+      await page.waitForURL(/\/auth\?/, { timeout: 30_000 });
+      await page.goBack();
+      await page.getByRole('heading', { level: 1, name: course.title }).waitFor({ timeout: 30_000 });
     } finally {
       await context.close();
     }

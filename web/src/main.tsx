@@ -3,7 +3,7 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { prefetchFirstPage } from '@/app/prefetch';
-import { canHydrate, typedInShell, whenRouterReady } from '@/app/prerender-handover';
+import { canHydrate, seedFromPage, typedInShell, whenRouterReady } from '@/app/prerender-handover';
 import { router } from '@/app/router';
 import { userQueryOptions } from '@/lib/auth/user';
 import { createQueryClient } from '@/lib/query-client';
@@ -20,6 +20,7 @@ const prerendered = container.firstElementChild !== null;
 const hydrate = canHydrate(container);
 
 const queryClient = createQueryClient();
+seedFromPage(queryClient);
 // Hydrating, the site settings are asked for when the page has hydrated (its components ask): the
 // page was prerendered without them, and the first render must be that page.
 prefetchFirstPage(queryClient, window.location, { settings: !hydrate });

@@ -5,6 +5,7 @@
 // visitor typed into the prerendered form fields meanwhile, and the field they were in, carry over.
 import { useEffect, useLayoutEffect, type ReactNode } from 'react';
 import type { DataRouter } from 'react-router';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
 
 type AppRouter = Pick<DataRouter, 'state' | 'subscribe'>;
 
@@ -27,6 +28,20 @@ export function whenRouterReady(router: AppRouter): Promise<void> {
 export function canHydrate(container: HTMLElement): boolean {
   const html = document.documentElement;
   return container.firstElementChild !== null && html.hasAttribute('data-prerendered') && !html.hasAttribute('data-other-page') && !html.hasAttribute('data-session');
+}
+
+/**
+ * The API's answers a page rendered on request was rendered with (web/prerender.mjs writes them
+ * as JSON beside #root): put in the cache, so the app's first render is that page.
+ */
+export function seedFromPage(queryClient: QueryClient) {
+  const text = document.getElementById('page-data')?.textContent;
+  if (!text) return;
+  try {
+    for (const [key, value] of JSON.parse(text) as [QueryKey, unknown][]) queryClient.setQueryData(key, value);
+  } catch {
+    // Unreadable: the app asks the API, as on any other page.
+  }
 }
 
 export interface TypedInShell {
@@ -65,8 +80,10 @@ export function PrerenderHandover({ typed, children }: { typed: TypedInShell | n
   useEffect(() => {
     const shell = typed;
     if (!shell || (!shell.values.some(Boolean) && shell.focused < 0)) return;
-    // The page under the layout's Suspense boundary hydrates in a commit of its own, after this one,
-    // and hydrating sets a field to the app's value: wait until React owns each field, then restore.
+    // The page under the layout's Suspense boundary hydrates in a commit of its own, after this one:
+    // wait until React owns each field. A field React hydrated keeps what was typed (its form takes
+    // it, lib/prerendered-form.ts); one it rendered anew (no hydration, or a part that differed from
+    // the markup) is empty and gets the value typed before the app started.
     let frames = 0;
     let frame = 0;
     const restore = () => {
@@ -78,7 +95,7 @@ export function PrerenderHandover({ typed, children }: { typed: TypedInShell | n
       }
       shell.values.forEach((value, index) => {
         const field = fields[index];
-        if (value && field && field.value !== value) setNativeValue(field, value);
+        if (value && field && !field.value) setNativeValue(field, value);
       });
       if (shell.focused >= 0 && document.activeElement !== fields[shell.focused]) fields[shell.focused]?.focus();
     };
