@@ -76,12 +76,20 @@ export function firstPagePreload(firstPages) {
     script.crossOrigin = '';
     document.head.appendChild(script);
   }
-  // After the first frame (a timer queued from requestAnimationFrame runs once it has painted) when
-  // the HTML is the page asked for. At once when it is not (theme-init.js has hidden another page's
-  // content: only the app can show this one), and in a tab in the background, which paints no frames.
+  // Once the page has loaded (its stylesheet and images) and been painted, when the HTML is the page
+  // asked for: a timer queued from the first requestAnimationFrame after the load event runs once
+  // that frame is drawn. A frame drawn earlier may hold only part of the page, and the app's code
+  // would then load and run before the page's largest element is painted. At once when the HTML is
+  // not the page asked for (theme-init.js has hidden another page's content: only the app can show
+  // this one), and in a tab in the background, which paints no frames.
   var other = document.documentElement.hasAttribute('data-other-page');
+  function afterPaint() {
+    if (document.visibilityState === 'hidden') start();
+    else window.requestAnimationFrame(function () { setTimeout(start, 0); });
+  }
   if (other || document.visibilityState === 'hidden' || !window.requestAnimationFrame) start();
-  else window.requestAnimationFrame(function () { setTimeout(start, 0); });
+  else if (document.readyState === 'complete') afterPaint();
+  else window.addEventListener('load', afterPaint, { once: true });
 })();
 `;
       this.emitFile({ type: 'asset', fileName: 'theme-init.js', source: themeInit() + preload });
