@@ -35,19 +35,28 @@ CREATE OR REPLACE FUNCTION private.check_notification_references()
   LANGUAGE plpgsql
   SECURITY DEFINER
   SET search_path TO ''
+  SET work_mem TO '32MB'
   AS $function$
+declare
+  v_missing bigint;
 begin
-  perform 1 from public.profiles p
-  where p.id in (select a.recipient_id from added a union select a.person_id from added a)
-  for key share of p;
-  perform 1 from public.courses c where c.id in (select a.course_id from added a) for key share of c;
-  if exists (
-    select 1 from added a
-    where not exists (select 1 from public.profiles p where p.id = a.recipient_id)
-       or (a.person_id is not null and not exists (select 1 from public.profiles p where p.id = a.person_id))
-       or (a.course_id is not null and not exists (select 1 from public.courses c where c.id = a.course_id))
-  ) then
-    raise exception 'insert or update on table "notifications" refers to a person or course that does not exist'
+  -- The transition table holds whole rows (their texts and data), so it is read once.
+  with ids as materialized (
+    select distinct x.id, x.is_person
+    from added a
+    cross join lateral (values (a.recipient_id, true), (a.person_id, true), (a.course_id, false)) x (id, is_person)
+    where x.id is not null
+  ),
+  people as (
+    select 1 from public.profiles p where p.id in (select i.id from ids i where i.is_person) for key share of p
+  ),
+  courses as (
+    select 1 from public.courses c where c.id in (select i.id from ids i where not i.is_person) for key share of c
+  )
+  select (select count(*) from ids) - (select count(*) from people) - (select count(*) from courses)
+  into v_missing;
+  if v_missing > 0 then
+    raise exception 'insert into table "notifications" refers to a person or course that does not exist'
       using errcode = 'foreign_key_violation';
   end if;
   return null;
