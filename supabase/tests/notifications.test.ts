@@ -367,3 +367,54 @@ describe.each(backends.filter((b) => b.name === 'postgres'))('overlapping runs o
     expect(dupes.rows).toEqual([]);
   });
 });
+
+// A notice's recipient, person and course are checked once per statement (not by per-row foreign
+// keys) and go with the person or course: proven both ways.
+describe.each(backends)('a notice\'s references on $name', ({ create }) => {
+  let db: TestDatabase;
+  const course = '00000000-0000-4000-a000-0000000019c1';
+  const nobody = '00000000-0000-4000-a000-0000000019ff';
+  const insert = (recipient: string, person: string | null, courseId: string | null, title = 'A notice') =>
+    db.query(`insert into public.notifications (recipient_id, kind, person_id, course_id, occasion, title)
+      values ($1, 'training-overdue', $2, $3, current_date, $4) returning id`, [recipient, person, courseId, title]);
+  const count = async (where: string, params: unknown[]) =>
+    Number((await db.query<{ n: string }>(`select count(*) as n from public.notifications where ${where}`, params)).rows[0].n);
+
+  beforeAll(async () => {
+    db = await create();
+    for (const [p, username] of [[manager, 'nr_manager'], [learner1, 'nr_one'], [learner2, 'nr_two']] as const) {
+      await createUser(db, { id: p.id, email: p.email, username, name: username });
+    }
+    await db.query(`insert into public.courses (id, title, description, service, author_id, status)
+      values ($1, 'References test', 'A course of the references test.', 'MISC', $2, 'ACTIVE')`, [course, ids.instructor]);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('a notice to or about someone who does not exist, or about a missing course, is refused (23503)', async () => {
+    expect(await sqlState(() => insert(nobody, null, null))).toBe('23503');
+    expect(await sqlState(() => insert(learner1.id, nobody, null))).toBe('23503');
+    expect(await sqlState(() => insert(learner1.id, learner1.id, nobody))).toBe('23503');
+    const id = (await insert(learner1.id, learner1.id, course)).rows[0] as { id: string };
+    for (const change of [`recipient_id = '${nobody}'`, `person_id = '${nobody}'`, `course_id = '${nobody}'`]) {
+      expect(await sqlState(() => db.query(`update public.notifications set ${change} where id = $1`, [id.id])), change).toBe('23503');
+    }
+    expect((await db.query(`update public.notifications set person_id = $2 where id = $1 returning 1`, [id.id, learner2.id])).rows)
+      .toHaveLength(1);
+    expect(await count('recipient_id = $1 and course_id = $2', [learner1.id, course])).toBe(1);
+  });
+
+  it('deleting a person deletes the notices to and about them; deleting a course, those about it', async () => {
+    await insert(manager.id, learner2.id, null, 'About the report');
+    await insert(learner2.id, learner2.id, null, 'To the report');
+    await insert(manager.id, manager.id, course, 'About the course');
+    await db.query('delete from auth.users where id = $1', [learner2.id]);
+    expect(await count('recipient_id = $1 or person_id = $1', [learner2.id])).toBe(0);
+    expect(await count('recipient_id = $1', [manager.id])).toBe(1);
+    expect(await count('course_id = $1', [course])).toBe(1);
+    await db.query('delete from public.courses where id = $1', [course]);
+    expect(await count('course_id = $1', [course])).toBe(0);
+    expect(await count('recipient_id = $1', [learner1.id])).toBe(0);
+  });
+});
