@@ -11,13 +11,9 @@ import { courseModulesQueryOptions, courseQueryOptions } from '@/lib/courses';
 import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { storedUserId } from '@/lib/supabase';
 
-export function prefetchFirstPage(
-  queryClient: QueryClient,
-  location: Pick<Location, 'pathname' | 'search'> = window.location,
-  { settings = true }: { settings?: boolean } = {},
-) {
+export function prefetchFirstPage(queryClient: QueryClient, location: Pick<Location, 'pathname' | 'search'> = window.location) {
   void queryClient.prefetchQuery(userQueryOptions());
-  if (settings) void queryClient.prefetchQuery(settingsQueryOptions(storedUserId()));
+  void queryClient.prefetchQuery(settingsQueryOptions(storedUserId()));
   if (location.pathname === '/') {
     const params = new URLSearchParams(location.search);
     const service = params.get('service');

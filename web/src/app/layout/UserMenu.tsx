@@ -36,7 +36,7 @@ export function UserMenu() {
 
   if (!user) {
     return (
-      <Button component={Link} to="/auth" data-guest-login>
+      <Button component={Link} to="/auth">
         Login
       </Button>
     );

@@ -1,5 +1,4 @@
 // /course/:id: the course page (features/course).
-import { Box } from '@mantine/core';
 import { useParams } from 'react-router';
 import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
@@ -10,12 +9,6 @@ export function CourseRoute() {
   const { id = '' } = useParams();
   const { data: user, isPending } = useUser();
   const settings = useSiteSettings(isPending ? undefined : (user?.id ?? null));
-  if (isPending) {
-    return (
-      <Box mih="100vh">
-        <PageSpinner label="Loading course" />
-      </Box>
-    );
-  }
+  if (isPending) return <PageSpinner label="Loading course" />;
   return <CourseDetail key={id} courseId={id} user={user ?? null} publicEnroll={settings.data?.courseAccess === 'public-enroll'} />;
 }
