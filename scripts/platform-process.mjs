@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { useSeededData } from './seeded-data.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -21,6 +22,7 @@ process.once('exit', () => {
  *   timeoutMs?: number, quiet?: boolean, env?: Record<string, string> }} options env: more of its environment
  */
 export function startPlatformProcess({ dataDir, port = 0, dbPort = 0, databaseUrl = '', web = false, timeoutMs = 180_000, quiet = true, env = {} }) {
+  useSeededData(dataDir, { databaseUrl });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['platform/start.mjs', ...(web ? [] : ['--no-web'])], {
       cwd: repoRoot,

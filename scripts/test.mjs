@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import postgres from 'postgres';
 import { ensureDependencies } from './ensure-deps.mjs';
+import { SEEDED_DATA_ENV, buildSeededData, useSeededData } from './seeded-data.mjs';
 
 ensureDependencies();
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -136,6 +137,7 @@ async function check(name, command, args, problemFiles) {
 
 /** Starts `platform/start.mjs` (what `npm start` runs) as a child on free ports and a scratch data dir. */
 function startPlatformChild(dataDir, databaseUrl = '', web = !databaseUrl) {
+  useSeededData(dataDir, { databaseUrl });
   return new Promise((resolve, reject) => {
     // The web app only where the browser tests run.
     const args = web ? ['platform/start.mjs'] : ['platform/start.mjs', '--no-web'];
@@ -162,8 +164,13 @@ async function stopPlatformChild(platform) {
   platform.child.kill('SIGKILL');
 }
 
-// The same commands as `npm run lint` and `npm run typecheck`, side by side (each uses one core).
+// The run's seeded database for the platforms the suites start (scripts/seeded-data.mjs), built
+// beside the same commands as `npm run lint` and `npm run typecheck` (each uses one core).
+const seededDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-seeded-'));
+process.on('exit', () => fs.rmSync(seededDataDir, { recursive: true, force: true }));
+const needsPlatforms = ['platform', 'function', 'e2e'].some(wanted);
 await Promise.all([
+  needsPlatforms && buildSeededData(seededDataDir).then(() => { process.env[SEEDED_DATA_ENV] = seededDataDir; }),
   // ESLint's report names each file with problems on a line of its own (an absolute path).
   wanted('lint') && check('lint', bin('eslint'), ['.', '--max-warnings', '0'], (output) =>
     output.split('\n').filter((line) => line.startsWith(repoRoot)).map((line) => path.relative(repoRoot, line.trim()))),
