@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 const shared = fileURLToPath(new URL('./supabase/functions/_shared', import.meta.url));
 const webSrc = fileURLToPath(new URL('./web/src', import.meta.url));
 // Database files run side by side in this many workers (TEST_WORKERS to change it), each on a
-// database of its own. Three was fastest on the 2-core machine the budgets are set on (README): a
-// file waits on Postgres part of the time. Web files run after them in Vitest's default workers
-// (their lazy routes time out when more share the cores); platform files one at a time, and browser
-// files one at a time on each platform.
+// database of its own: a file waits on Postgres part of the time. Files share their worker's
+// modules (isolate: false), so PGlite's WebAssembly, React and Mantine load once per worker, not
+// once per file; each file's state is its own database and its own render. Platform files run one
+// at a time, and browser files one at a time on each platform.
 const workers = Number(process.env.TEST_WORKERS ?? 3);
 // Browser files run in one worker per platform scripts/test.mjs started for them (E2E_PLATFORMS).
 const browserWorkers = process.env.E2E_PLATFORMS ? JSON.parse(process.env.E2E_PLATFORMS).length : 1;
@@ -28,6 +28,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           maxWorkers: workers,
+          isolate: false,
         },
       },
       {
@@ -49,6 +50,8 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}', 'supabase/functions/_shared/**/*.test.ts'],
           setupFiles: ['web/src/test/setup.ts'],
           testTimeout: 20_000,
+          isolate: false,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },

@@ -1,14 +1,15 @@
 // `npm test`: every suite, then one total line `N passed, N failed[, N skipped]`.
-//   0. The checks: ESLint (`npm run lint`, the whole repository: the recommended rules, the hooks rules,
-//      no import cycle, the import boundaries) and the TypeScript check (`npm run typecheck`), each
-//      one test in the totals.
-//   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web.
-//   2. Side by side, each on platforms of their own started exactly as `npm start` does on scratch
-//      data directories: the function's Deno tests, and the browser tests (Vitest project e2e) in
-//      two workers. When TEST_DATABASE_URL names a Postgres, the function's Deno tests run again
-//      after the first time, on a platform on a new database of that server (as
-//      `DATABASE_URL=... npm start` runs), where the function keeps prepared statements
-//      (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
+//   0. Side by side: the checks, ESLint (`npm run lint`, the whole repository: the recommended
+//      rules, the hooks rules, no import cycle, the import boundaries) and the TypeScript check
+//      (`npm run typecheck`), each one test in the totals; and the run's seeded database, which
+//      every platform the suites start copies (scripts/seeded-data.mjs).
+//   1. Then every suite side by side: Vitest's db (policies on PGlite, and on TEST_DATABASE_URL
+//      when set) then web, Vitest's platform, the function's Deno tests, and the browser tests
+//      (Vitest project e2e) in two workers, the last two on platforms of their own started exactly
+//      as `npm start` does on scratch data directories. When TEST_DATABASE_URL names a Postgres,
+//      the function's Deno tests run a second time beside the first, on a platform on a new
+//      database of that server (as `DATABASE_URL=... npm start` runs), where the function keeps
+//      prepared statements (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -180,18 +181,24 @@ await Promise.all([
 ]);
 lastRecordAt = Date.now();
 
-if (wanted('db') || wanted('platform') || wanted('web')) {
-  await vitest('vitest', ['db', 'platform', 'web'].filter(wanted));
-}
+// Then every suite side by side: most of them wait much of the time (on pages, timers, processes
+// and the network), so two cores run them together in far less time than one after the other.
+// The Vitest projects run in two processes: db then web (each file on a copy of the run's
+// database, then jsdom), and platform (whole platforms started and stopped, one file at a time).
+const dbAndWeb = ['db', 'web'].filter(wanted);
+await Promise.all([
+  dbAndWeb.length > 0 && vitest(dbAndWeb.join(' and '), dbAndWeb, {}, Date.now()),
+  wanted('platform') && vitest('platform', ['platform'], {}, Date.now()),
+  (wanted('function') || wanted('e2e')) && platformSuites(),
+]);
 
-// The function's Deno tests and the browser tests run side by side, each on platforms of their own,
-// started exactly as `npm start` does on scratch data directories: the function tests on one (and,
-// with TEST_DATABASE_URL, then again on one on a new database of that server), and the browser
-// files on E2E_WORKERS more (two by default), one worker each (e2e/platform-of-worker.ts). Neither
-// suite sees the settings, mail or data the other changes; a browser file still sees what the files
-// before it on its platform did. The suites wait much of the time (on pages, timers and the
-// network), so two cores run them together in far less time than one after the other.
-if (wanted('function') || wanted('e2e')) {
+// The function's Deno tests and the browser tests, each on platforms of their own, started exactly
+// as `npm start` does on scratch data directories: the function tests on one (and, with
+// TEST_DATABASE_URL, beside it on one on a new database of that server), and the browser files on
+// E2E_WORKERS more (two by default), one worker each (e2e/platform-of-worker.ts). Neither suite sees
+// the settings, mail or data the other changes; a browser file still sees what the files before it
+// on its platform did.
+async function platformSuites() {
   const started = [];
   const scratch = [];
   const platformEnv = (platform) => ({
@@ -223,13 +230,15 @@ if (wanted('function') || wanted('e2e')) {
     }
   };
 
-  const functionSuites = async () => {
-    await suite('function', async (since) => {
+  const functionSuites = () => Promise.all([
+    suite('function', async (since) => {
       const platform = await start(newDataDir(), { web: false });
       await denoTests(platformEnv(platform), 'function', since);
-    });
-    if (!process.env.TEST_DATABASE_URL) return;
-    // Again on Postgres, where the function keeps prepared statements and Postgres may reuse generic plans.
+    }),
+    process.env.TEST_DATABASE_URL && functionSuiteOnPostgres(),
+  ]);
+  // Again on Postgres, where the function keeps prepared statements and Postgres may reuse generic plans.
+  const functionSuiteOnPostgres = async () => {
     const server = postgres(process.env.TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
     const name = `esl_fn_${Date.now().toString(36)}_${process.pid}`;
     const url = new URL(process.env.TEST_DATABASE_URL);
