@@ -3,13 +3,13 @@
 //      rules, the hooks rules, no import cycle, the import boundaries) and the TypeScript check
 //      (`npm run typecheck`), each one test in the totals; and the run's seeded database, which
 //      every platform the suites start copies (scripts/seeded-data.mjs).
-//   1. Then every suite side by side: Vitest's db (policies on PGlite, and on TEST_DATABASE_URL
-//      when set) then web, Vitest's platform, the function's Deno tests, and the browser tests
-//      (Vitest project e2e) in two workers, the last two on platforms of their own started exactly
-//      as `npm start` does on scratch data directories. When TEST_DATABASE_URL names a Postgres,
-//      the function's Deno tests run a second time beside the first, on a platform on a new
-//      database of that server (as `DATABASE_URL=... npm start` runs), where the function keeps
-//      prepared statements (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
+//   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web.
+//   2. Side by side, each on platforms of their own started exactly as `npm start` does on scratch
+//      data directories: the function's Deno tests, and the browser tests (Vitest project e2e) in
+//      two workers. When TEST_DATABASE_URL names a Postgres, the function's Deno tests run a second
+//      time beside the first, on a platform on a new database of that server (as
+//      `DATABASE_URL=... npm start` runs), where the function keeps prepared statements
+//      (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -181,16 +181,12 @@ await Promise.all([
 ]);
 lastRecordAt = Date.now();
 
-// Then every suite side by side: most of them wait much of the time (on pages, timers, processes
-// and the network), so two cores run them together in far less time than one after the other.
-// The Vitest projects run in two processes: db then web (each file on a copy of the run's
-// database, then jsdom), and platform (whole platforms started and stopped, one file at a time).
-const dbAndWeb = ['db', 'web'].filter(wanted);
-await Promise.all([
-  dbAndWeb.length > 0 && vitest(dbAndWeb.join(' and '), dbAndWeb, {}, Date.now()),
-  wanted('platform') && vitest('platform', ['platform'], {}, Date.now()),
-  (wanted('function') || wanted('e2e')) && platformSuites(),
-]);
+if (wanted('db') || wanted('platform') || wanted('web')) {
+  await vitest('vitest', ['db', 'platform', 'web'].filter(wanted));
+}
+
+// Then the suites that wait much of the time (on pages, timers and the network) side by side.
+if (wanted('function') || wanted('e2e')) await platformSuites();
 
 // The function's Deno tests and the browser tests, each on platforms of their own, started exactly
 // as `npm start` does on scratch data directories: the function tests on one (and, with
