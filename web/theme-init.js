@@ -2,6 +2,7 @@
 // and attribute as Mantine's localStorageColorSchemeManager, plus a class on <html>, so the page is
 // drawn in its scheme from the first frame (no flash of the light theme).
 (function () {
+  var root = document.documentElement;
   try {
     var stored = window.localStorage.getItem('mantine-color-scheme-value');
     var scheme = stored === 'light' || stored === 'dark' ? stored : 'auto';
@@ -11,11 +12,52 @@
           ? 'dark'
           : 'light'
         : scheme;
-    var root = document.documentElement;
     root.setAttribute('data-mantine-color-scheme', computed);
     root.classList.remove('light', 'dark');
     root.classList.add(computed);
   } catch {
     /* storage unavailable: Mantine falls back to the system scheme */
   }
+  // The page's HTML is a prerendered one (web/prerender.mjs). Answering for another path (the
+  // single-page-app fallback), its content is hidden until the app renders the page asked for; with
+  // a session stored, its visitor's Login button is (AppLayout.module.css). The app clears both.
+  try {
+    var page = root.getAttribute('data-prerendered');
+    if (page && !new RegExp(page).test(window.location.pathname)) root.setAttribute('data-other-page', '');
+    for (var i = 0; i < window.localStorage.length; i++) {
+      if (/^sb-.+-auth-token$/.test(window.localStorage.key(i) || '')) root.setAttribute('data-session', '');
+    }
+  } catch {
+    /* storage unavailable: no session to expect */
+  }
+  // A prerendered form used before the app owns it (web/src/lib/prerendered-form.ts): what is typed
+  // is noted as it is typed, since the app may render the form anew rather than hydrate it; a submit
+  // is not sent by the browser (a GET to the page's URL, the password in it) but kept for the app.
+  var early = (window.__earlyForms = {});
+  function noted(form) {
+    var key = form.getAttribute('aria-label') || '';
+    return early[key] || (early[key] = { values: {}, submitted: false });
+  }
+  function waiting(form) {
+    return form && form.hasAttribute && form.hasAttribute('data-hydrating');
+  }
+  document.addEventListener(
+    'input',
+    function (event) {
+      var field = event.target;
+      if (field && field.name && waiting(field.form)) noted(field.form).values[field.name] = field.value;
+    },
+    true,
+  );
+  document.addEventListener(
+    'submit',
+    function (event) {
+      var form = event.target;
+      if (!waiting(form)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      noted(form).submitted = true;
+    },
+    true,
+  );
 })();

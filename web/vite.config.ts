@@ -5,14 +5,17 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './precompress.mjs';
 import { firstPagePreload } from './first-page.mjs';
+import { prerender } from './prerender.mjs';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:54321';
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: webRoot,
   plugins: [
     react(),
+    // The SSR build (web/prerender.mjs) renders pages at build time only: none of what follows.
+    ...(isSsrBuild ? [] : [
     // The pages a visitor lands on from outside (a link, a search, a bookmark), with the paths they
     // answer (the same as web/src/app/routes.tsx).
     firstPagePreload({
@@ -21,7 +24,10 @@ export default defineConfig({
       'src/app/routes/course.tsx': '^/course/(?!create/?$)[^/]+/?$',
       'src/app/routes/verify.tsx': '^/verify/[^/]+/?$',
     }),
+    // /, /auth rendered to HTML with the app's components, then compressed with the rest.
+    prerender(),
     precompress(),
+    ]),
   ],
   resolve: {
     alias: {
@@ -43,7 +49,7 @@ export default defineConfig({
     outDir: process.env.VITE_OUT_DIR || fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     sourcemap: false,
-    rolldownOptions: {
+    rolldownOptions: isSsrBuild ? {} : {
       output: {
         // Long-lived vendor chunks, so a change to the app does not invalidate them.
         codeSplitting: {
@@ -55,4 +61,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

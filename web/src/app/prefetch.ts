@@ -11,9 +11,13 @@ import { courseModulesQueryOptions, courseQueryOptions } from '@/lib/courses';
 import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { storedUserId } from '@/lib/supabase';
 
-export function prefetchFirstPage(queryClient: QueryClient, location: Pick<Location, 'pathname' | 'search'> = window.location) {
+export function prefetchFirstPage(
+  queryClient: QueryClient,
+  location: Pick<Location, 'pathname' | 'search'> = window.location,
+  { settings = true }: { settings?: boolean } = {},
+) {
   void queryClient.prefetchQuery(userQueryOptions());
-  void queryClient.prefetchQuery(settingsQueryOptions(storedUserId()));
+  if (settings) void queryClient.prefetchQuery(settingsQueryOptions(storedUserId()));
   if (location.pathname === '/') {
     const params = new URLSearchParams(location.search);
     const service = params.get('service');

@@ -8,6 +8,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { loginSchema, type LoginInput } from '@shared/schemas.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { usePrerenderedForm } from '@/lib/prerendered-form';
 import { useLogin } from '../api/login';
 
 export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
@@ -16,6 +17,8 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
     initialValues: { username: '', password: '' },
     validate: zod4Resolver(loginSchema, { errorPriority: 'first' }),
   });
+  // /auth is prerendered: what is typed or submitted before the app starts is kept.
+  const prerendered = usePrerenderedForm(form);
   // Shown inside the form, above the fields, as well as in a toast; a new attempt clears it.
   const [failure, setFailure] = useState<string | null>(null);
   const login = useLogin({
@@ -34,6 +37,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
 
   return (
     <form
+      {...prerendered}
       noValidate
       aria-label="Login"
       onSubmit={form.onSubmit((values) => {
@@ -51,6 +55,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
         </div>
         <TextInput
           label="Username"
+          name="username"
           description="Your username or email address"
           autoComplete="username"
           required withAsterisk={false}
@@ -60,6 +65,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
         <PasswordInput
           visibilityToggleButtonProps={TOGGLE_PROPS}
           label="Password"
+          name="password"
           autoComplete="current-password"
           required withAsterisk={false}
           key={form.key('password')}

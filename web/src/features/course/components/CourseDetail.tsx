@@ -5,7 +5,7 @@
 // through /auth) enrols on arrival. The author's cover image heads the page (alt="": the title beside
 // it names the course); a completed course offers its certificate. After 'Enroll Now' (here or on a
 // catalogue card) the keyboard focus is on the main button, not lost to the page.
-import { Alert, Button, Group, Image, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Group, Image, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -107,7 +107,15 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
     enrolFromLink(course.data);
   }, [wantsEnrol, user, course.data]);
 
-  if (course.isPending) return <PageSpinner label="Loading course" />;
+  // A screen's height while the course loads, so the footer starts below the fold and does not move
+  // when the course arrives.
+  if (course.isPending) {
+    return (
+      <Box mih="100vh">
+        <PageSpinner label="Loading course" />
+      </Box>
+    );
+  }
   if (course.isError) {
     if (course.error instanceof ApiError && course.error.status === 404) return <CourseNotFound />;
     return (
