@@ -1,11 +1,14 @@
 // The first paint waits for no JavaScript (web/prerender.mjs, docs/decisions/first-paint.md): the HTML
 // of / and /auth carries the page, rendered at build time with the app's own components; the app's
 // code is asked for once that page has painted, and hydrates it: React keeps the prerendered DOM
-// (no element replaced, nothing moves), what a visitor typed before then is kept, and the home page
+// (no element replaced, nothing moves). Until then the sign-in form cannot be used (read-only fields,
+// a disabled button: nothing typed is lost to hydration). A course page rendered on request is a
+// visitor's: a signed-in person gets their own, on arrival and after signing in. The home page
 // answering for another path (the single-page-app fallback) keeps its content hidden until the app
 // renders the page asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { apiCall, apiLogin, uiLogin } from './api';
 import { baseUrl, expectAccessible, launchBrowser } from './browser';
 
 /** The entry script, held back until `release` is called (the prerendered page is all there is until then). */
@@ -41,14 +44,6 @@ function marksKept(page: Page, selectors: string[]) {
       return { kept: element.prerenderedMark === selector, box: { x: box.x, y: box.y, width: box.width, height: box.height } };
     });
   }, selectors);
-}
-
-/** The sign-in form is the app's: it drops data-hydrating once it holds what was typed (lib/prerendered-form.ts). */
-async function formLive(page: Page) {
-  await page.waitForFunction(() => {
-    const form = document.querySelector('form[aria-label="Login"]');
-    return form !== null && !form.hasAttribute('data-hydrating');
-  }, null, { timeout: 30_000 });
 }
 
 async function signedIn(page: Page) {
@@ -141,65 +136,70 @@ describe('the prerendered pages', () => {
     });
   }
 
-  it('/auth: what is typed before the app has started is kept, and signs in', async () => {
+  it('/auth: until the app owns the sign-in form, it cannot be used; then a sign-in goes through', async () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
+      const posted: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() !== 'GET' || request.url().includes('password')) posted.push(`${request.method()} ${request.url()}`);
+      });
       const release = await holdEntry(page);
       await page.goto(`${baseUrl}/auth`, { waitUntil: 'domcontentloaded' });
-      await page.getByLabel('Username').fill('student');
-      await page.getByLabel('Password', { exact: true }).fill('password123');
-      release();
-      await formLive(page);
-      // The fields still show what was typed, and the form holds it: no 'Password is required'.
-      expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('password123');
-      await page.getByRole('button', { name: 'Login', exact: true }).click();
-      await signedIn(page);
-    } finally {
-      await context.close();
-    }
-  });
-
-  it('/auth: a sign-in submitted before the app has started is neither sent in the URL nor lost', async () => {
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      const requested: string[] = [];
-      page.on('request', (request) => requested.push(request.url()));
-      const release = await holdEntry(page);
-      await page.goto(`${baseUrl}/auth`, { waitUntil: 'domcontentloaded' });
-      await page.getByLabel('Username').fill('student');
-      await page.getByLabel('Password', { exact: true }).fill('password123');
-      await page.getByLabel('Password', { exact: true }).press('Enter');
-      await page.getByRole('button', { name: 'Login', exact: true }).click();
-      // The browser sent nothing: the submit waits for the app (web/theme-init.js queued it).
+      const username = page.getByLabel('Username');
+      const password = page.getByLabel('Password', { exact: true });
+      const submit = page.getByRole('button', { name: 'Login', exact: true });
+      await username.waitFor({ timeout: 10_000 });
+      // Read-only fields (nothing typed can be lost to hydration), a disabled button, tabs that say
+      // they do nothing yet: labelled, and axe-clean as they are.
+      expect(await username.getAttribute('readonly')).not.toBeNull();
+      expect(await password.getAttribute('readonly')).not.toBeNull();
+      expect(await submit.isDisabled()).toBe(true);
+      expect(await page.getByRole('tab', { name: 'Register' }).getAttribute('aria-disabled')).toBe('true');
+      await expectAccessible(page);
+      // Keys go nowhere, Enter submits nothing (the default button is disabled).
+      await username.press('a');
+      await username.press('Enter');
       await page.waitForTimeout(300);
+      expect(await username.inputValue()).toBe('');
       expect(page.url()).toBe(`${baseUrl}/auth`);
-      expect(await page.evaluate(() => window.__earlyForms?.Login?.submitted)).toBe(true);
       release();
+      // Playwright's fill waits for an editable field: the app's own.
+      await username.fill('student');
+      await password.fill('password123');
+      await submit.click();
       await signedIn(page);
-      expect(requested.filter((url) => url.includes('password123'))).toEqual([]);
-      expect(page.url()).not.toContain('password');
+      expect(posted.filter((request) => request.includes('password123') || request.endsWith('/auth'))).toEqual([]);
     } finally {
       await context.close();
     }
   });
 
-  it('/auth: typed while the app starts, the sign-in keeps every character', async () => {
+  it('/auth: typed key by key as soon as the form is editable, the sign-in keeps every character', async () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      const release = await holdEntry(page);
       await page.goto(`${baseUrl}/auth`, { waitUntil: 'domcontentloaded' });
+      // As the tests sign in (e2e/api.ts): at once, while the app loads and hydrates.
       await page.getByLabel('Username').fill('student');
-      release();
-      // Typed key by key as the app loads and hydrates: some keys land before React owns the field,
-      // some after.
-      await page.getByLabel('Password', { exact: true }).pressSequentially('password123', { delay: 40 });
-      await formLive(page);
+      await page.getByLabel('Password', { exact: true }).pressSequentially('password123', { delay: 20 });
       expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('password123');
       await page.getByRole('button', { name: 'Login', exact: true }).click();
       await signedIn(page);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('/auth: the Register tab pressed at once opens the registration form', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/auth`);
+      // The click waits for the app (the tab is aria-disabled until then) rather than being lost.
+      await page.getByRole('tab', { name: 'Register' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Create a new account' }).waitFor({ timeout: 10_000 });
+      await page.getByLabel('Email').waitFor({ timeout: 10_000 });
     } finally {
       await context.close();
     }
@@ -258,6 +258,54 @@ describe('the prerendered pages', () => {
       await page.getByRole('heading', { level: 1, name: course.title }).waitFor({ timeout: 30_000 });
     } finally {
       await context.close();
+    }
+  });
+
+  it("a signed-in learner's course page rendered on request becomes their own: on arrival, and after signing in", async () => {
+    const suffix = Date.now().toString(36);
+    const learner = { username: `prerendered_${suffix}`, email: `prerendered_${suffix}@example.uk`, name: 'Robin Ashdown', password: 'prerendered-pass-7' };
+    const registered = await apiCall('POST', '/register', undefined, { ...learner, confirmPassword: learner.password });
+    expect(registered.status, registered.text).toBe(201);
+    const { token } = await apiLogin(learner.username, learner.password);
+    const catalogue = (await (await fetch(`${baseUrl}/functions/v1/api/courses?pageSize=50`)).json()) as { items: { id: string; title: string; approvalRequired?: boolean }[] };
+    const course = catalogue.items.find((item) => !item.approvalRequired)!;
+    const enrolled = await apiCall('POST', `/courses/${course.id}/enroll`, token);
+    expect(enrolled.status, enrolled.text).toBe(201);
+
+    // Arriving signed in: the HTML is the visitor's page (its 'Login to Enroll' not shown); the app
+    // asks for the course again with the session and draws the learner's page, no reload.
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await uiLogin(page, learner.username, learner.password);
+      const release = await holdEntry(page);
+      await page.goto(`${baseUrl}/course/${course.id}`, { waitUntil: 'domcontentloaded' });
+      await page.locator('h1').waitFor({ timeout: 10_000 });
+      expect(await page.getByRole('button', { name: 'Login to Enroll' }).isVisible()).toBe(false);
+      release();
+      await page.getByRole('button', { name: 'Start Course' }).waitFor({ timeout: 30_000 });
+      expect(await page.getByRole('button', { name: 'Login to Enroll' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Enroll Now' }).count()).toBe(0);
+      await page.getByRole('button', { name: /Account menu for/ }).waitFor({ timeout: 10_000 });
+    } finally {
+      await context.close();
+    }
+
+    // Hydrated as a visitor, then signed in through /auth: back on the course, the learner's page.
+    const visitor = await browser.newContext();
+    try {
+      const page = await visitor.newPage();
+      await page.goto(`${baseUrl}/course/${course.id}`);
+      await page.getByRole('button', { name: 'Login to Enroll' }).click();
+      await page.waitForURL(/\/auth\?/, { timeout: 30_000 });
+      await page.getByLabel('Username').fill(learner.username);
+      await page.getByLabel('Password', { exact: true }).fill(learner.password);
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await page.waitForURL(new RegExp(`/course/${course.id}$`), { timeout: 30_000 });
+      await page.getByRole('button', { name: 'Start Course' }).waitFor({ timeout: 30_000 });
+      expect(await page.getByRole('button', { name: 'Enroll Now' }).count()).toBe(0);
+    } finally {
+      await visitor.close();
     }
   });
 

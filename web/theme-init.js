@@ -30,34 +30,4 @@
   } catch {
     /* storage unavailable: no session to expect */
   }
-  // A prerendered form used before the app owns it (web/src/lib/prerendered-form.ts): what is typed
-  // is noted as it is typed, since the app may render the form anew rather than hydrate it; a submit
-  // is not sent by the browser (a GET to the page's URL, the password in it) but kept for the app.
-  var early = (window.__earlyForms = {});
-  function noted(form) {
-    var key = form.getAttribute('aria-label') || '';
-    return early[key] || (early[key] = { values: {}, submitted: false });
-  }
-  function waiting(form) {
-    return form && form.hasAttribute && form.hasAttribute('data-hydrating');
-  }
-  document.addEventListener(
-    'input',
-    function (event) {
-      var field = event.target;
-      if (field && field.name && waiting(field.form)) noted(field.form).values[field.name] = field.value;
-    },
-    true,
-  );
-  document.addEventListener(
-    'submit',
-    function (event) {
-      var form = event.target;
-      if (!waiting(form)) return;
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      noted(form).submitted = true;
-    },
-    true,
-  );
 })();

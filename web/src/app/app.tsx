@@ -5,13 +5,13 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { DataRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AppProvider } from '@/app/provider';
-import { PrerenderHandover, type TypedInShell } from '@/app/prerender-handover';
+import { PrerenderHandover } from '@/app/prerender-handover';
 
-export function App({ queryClient, router, typed = null }: { queryClient: QueryClient; router: DataRouter; typed?: TypedInShell | null }) {
+export function App({ queryClient, router }: { queryClient: QueryClient; router: DataRouter }) {
   return (
     <StrictMode>
       <AppProvider queryClient={queryClient}>
-        <PrerenderHandover typed={typed}>
+        <PrerenderHandover>
           <RouterProvider router={router} />
         </PrerenderHandover>
       </AppProvider>

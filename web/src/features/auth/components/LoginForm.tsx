@@ -8,7 +8,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { loginSchema, type LoginInput } from '@shared/schemas.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { usePrerenderedForm } from '@/lib/prerendered-form';
+import { useHydrated } from '@/lib/hydrated';
 import { useLogin } from '../api/login';
 
 export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
@@ -17,8 +17,9 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
     initialValues: { username: '', password: '' },
     validate: zod4Resolver(loginSchema, { errorPriority: 'first' }),
   });
-  // /auth is prerendered: what is typed or submitted before the app starts is kept.
-  const prerendered = usePrerenderedForm(form);
+  // /auth is prerendered (web/prerender.mjs): until the app owns the form, its fields are read-only
+  // and its button disabled (no implicit submission either), so nothing typed is lost to hydration.
+  const live = useHydrated();
   // Shown inside the form, above the fields, as well as in a toast; a new attempt clears it.
   const [failure, setFailure] = useState<string | null>(null);
   const login = useLogin({
@@ -37,7 +38,8 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
 
   return (
     <form
-      {...prerendered}
+      // Were the app never to start, a submit would not put the fields in the URL.
+      method="post"
       noValidate
       aria-label="Login"
       onSubmit={form.onSubmit((values) => {
@@ -59,6 +61,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
           description="Your username or email address"
           autoComplete="username"
           required withAsterisk={false}
+          readOnly={!live}
           key={form.key('username')}
           {...form.getInputProps('username')}
         />
@@ -68,6 +71,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
           name="password"
           autoComplete="current-password"
           required withAsterisk={false}
+          readOnly={!live}
           key={form.key('password')}
           {...form.getInputProps('password')}
         />
@@ -76,7 +80,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
             Forgot password?
           </Anchor>
         </Group>
-        <Button type="submit" fullWidth loading={login.isPending}>
+        <Button type="submit" fullWidth loading={login.isPending} disabled={!live}>
           Login
         </Button>
       </Stack>

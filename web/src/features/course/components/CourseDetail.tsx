@@ -24,6 +24,7 @@ import { useStepProgress } from '../api/progress';
 import { CertificateLinks } from '@/components/CertificateLinks';
 import { CourseOutline } from './CourseOutline';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useHydrated } from '@/lib/hydrated';
 
 /** The module Start/Continue opens: the first unfinished one, else the first. */
 export function nextModule(modules: CourseModule[]): CourseModule | undefined {
@@ -58,6 +59,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
   const autoEnrolled = useRef(false);
   const location = useLocation();
   const mainButton = useRef<HTMLButtonElement>(null);
+  const live = useHydrated();
   // The main button is disabled while enrolling (the focus falls to the page): it takes it back after.
   const refocusMain = useRef(Boolean((location.state as { focusMain?: boolean } | null)?.focusMain));
 
@@ -251,7 +253,17 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
           ) : null}
           <Group>
             {/* Start/Continue opens a module from the list: not before the list has loaded (a press then did nothing). */}
-            <Button ref={mainButton} size="md" onClick={main} loading={busy} disabled={pending || (data.modules > 0 && modules.isPending)}>
+            {/* Rendered on request for a visitor (platform/page-render.mjs), it does nothing until the app owns it
+                (lib/hydrated.ts), and the visitor's one is not shown where a session is stored (AppLayout.module.css). */}
+            <Button
+              ref={mainButton}
+              size="md"
+              onClick={main}
+              loading={busy}
+              disabled={pending || (data.modules > 0 && modules.isPending)}
+              aria-disabled={live ? undefined : true}
+              data-guest-login={user ? undefined : ''}
+            >
               {label}
             </Button>
           </Group>
