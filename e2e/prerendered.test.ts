@@ -110,7 +110,8 @@ describe('the prerendered pages', () => {
       try {
         const page = await context.newPage();
         const release = await holdEntry(page);
-        await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
+        // 'load': the stylesheet applied, so the boxes are the painted page's (the entry is held).
+        await page.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
         const selectors = ['header', 'h1', '#main-content', 'footer'];
         await page.locator('h1').waitFor({ timeout: 10_000 });
         const before = await markElements(page, selectors);
@@ -235,7 +236,8 @@ describe('the prerendered pages', () => {
     try {
       const page = await context.newPage();
       const release = await holdEntry(page);
-      await page.goto(`${baseUrl}/course/${course.id}`, { waitUntil: 'domcontentloaded' });
+      // 'load': the stylesheet applied, so the boxes are the painted page's (the entry is held).
+      await page.goto(`${baseUrl}/course/${course.id}`, { waitUntil: 'load' });
       const selectors = ['header', 'h1', '#course-details', 'footer'];
       await page.locator('h1').waitFor({ timeout: 10_000 });
       const before = await markElements(page, selectors);

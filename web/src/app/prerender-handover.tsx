@@ -38,7 +38,10 @@ export function canHydrate(container: HTMLElement): boolean {
  * the keys seeded.
  */
 export function seedFromPage(queryClient: QueryClient, { current }: { current: boolean }): QueryKey[] {
-  const text = document.getElementById('page-data')?.textContent;
+  const element = document.getElementById('page-data');
+  const text = element?.textContent;
+  // Read once: the answers are the cache's from here on.
+  element?.remove();
   if (!text) return [];
   try {
     const entries = JSON.parse(text) as [QueryKey, unknown][];
