@@ -29,8 +29,16 @@ export function firstPagePreload(firstPages) {
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
       const entry = chunks.find((chunk) => chunk.isEntry);
-      // What the entry loads anyway: itself and its static imports.
-      const loaded = new Set([entry.fileName, ...entry.imports]);
+      // What the entry loads anyway: itself, its static imports, and the stages it imports one after
+      // the other (web/src/main.tsx) with their static imports.
+      const stages = new Set();
+      const visitStage = (fileName) => {
+        if (stages.has(fileName) || fileName === entry.fileName) return;
+        stages.add(fileName);
+        bundle[fileName].imports.forEach(visitStage);
+      };
+      [...entry.imports, ...entry.dynamicImports].forEach(visitStage);
+      const loaded = new Set([entry.fileName, ...stages]);
       const pages = Object.entries(firstPages).map(([module, pattern]) => {
         const route = chunks.find((chunk) => chunk.facadeModuleId === path.join(webRoot, module));
         if (!route) throw new Error(`first-page preload: no chunk for ${module}`);
@@ -44,9 +52,9 @@ export function firstPagePreload(firstPages) {
         const css = [...files].flatMap((file) => [...(bundle[file].viteMetadata?.importedCss ?? [])]);
         return [pattern, [...files].map((file) => `/${file}`), css.map((file) => `/${file}`)];
       });
-      // The entry and what it imports statically (the <script type="module"> and modulepreloads
-      // web/prerender.mjs takes out of the HTML).
-      const entryFiles = [...entry.imports.map((file) => `/${file}`), `/${entry.fileName}`];
+      // The entry and what it imports (the <script type="module"> and modulepreloads web/prerender.mjs
+      // takes out of the HTML, and its stages' files), the entry last.
+      const entryFiles = [...[...stages].map((file) => `/${file}`), `/${entry.fileName}`];
       const preload = `
 // Added by web/first-page.mjs: the app's code, asked for once the page has painted (the HTML carries
 // the page, web/prerender.mjs), with the code of the page the visitor landed on fetched beside it.

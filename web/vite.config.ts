@@ -49,6 +49,10 @@ export default defineConfig(({ isSsrBuild }) => ({
     outDir: process.env.VITE_OUT_DIR || fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     sourcemap: false,
+    // One stylesheet, linked from index.html: the prerendered pages (web/prerender.mjs) are painted
+    // before any JavaScript, so the styles of every module they show (the layout's, whose code the
+    // entry loads in a later stage, web/src/main.tsx) must be in it.
+    cssCodeSplit: false,
     rolldownOptions: isSsrBuild ? {} : {
       output: {
         // Long-lived vendor chunks, so a change to the app does not invalidate them.

@@ -60,8 +60,9 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
 
   const query = useCatalogue({ service: service ?? undefined, search: search || undefined, status: 'ACTIVE' });
   // The cards render from a deferred copy of the answer: React renders them in slices, yielding to
-  // the browser between them, instead of one long task when a page of courses arrives.
-  const shown = useDeferredValue(query.data);
+  // the browser between them, instead of one long task when a page of courses arrives. Also on the
+  // first render (the answer already in the cache, web/src/app/prefetch.ts): null first, the loader.
+  const shown = useDeferredValue(query.data, null);
   const courses = shown?.pages.flatMap((page) => page.items) ?? [];
   const total = shown?.pages[0]?.total ?? 0;
 
