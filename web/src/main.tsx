@@ -1,9 +1,10 @@
-// The entry. The app's styles are one stylesheet (index.html links it, web/vite.config.ts); its code starts the app in
-// stages, each evaluated in a task of its own with the browser free in between: React, the router
-// and TanStack Query; Mantine and the app's providers; then the rest of the app shell, which starts
-// (app/start.tsx). Evaluated at once, the app's code was one long task (about 0.4 s on Lighthouse's
-// phone) while the prerendered page was already on screen (docs/PERFORMANCE.md). web/first-page.mjs
-// preloads every stage's files with the entry, so the stages wait for no network.
+// The entry. The app's styles are one stylesheet (index.html links it, web/vite.config.ts). Its
+// code starts the app in stages, each evaluated in a task of its own with the browser free in
+// between: React, the router, TanStack Query (three vendor chunks, web/vite.config.ts), Mantine
+// and the app's providers, then the app shell, which starts the app (app/start.tsx). Evaluated at
+// once, the app's code was one long task (about 0.4 s on Lighthouse's slowed phone) while the
+// prerendered page was already on screen (docs/PERFORMANCE.md). web/first-page.mjs preloads every
+// stage's files with the entry, so no stage waits for the network.
 import '@/app/mantine-styles';
 import { configureZod } from '@/lib/zod-config';
 
@@ -16,6 +17,10 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 async function boot() {
   await import('react-dom/client');
+  await nextTask();
+  await import('react-router');
+  await nextTask();
+  await import('@tanstack/react-query');
   await nextTask();
   await import('@/app/provider');
   await nextTask();
