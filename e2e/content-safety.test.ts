@@ -57,7 +57,14 @@ async function inspect(page: Page) {
   return page.evaluate(() => {
     const w = window as unknown as { __xss: string[]; __csp: string[] };
     const handlers = [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name))).map((el) => el.outerHTML.slice(0, 120));
-    const scripts = [...document.scripts].filter((el) => !/^\/(assets\/|theme-init\.js)/.test(new URL(el.src || 'inline:', location.href).pathname) || !el.src).map((el) => el.outerHTML.slice(0, 120));
+    // A course page rendered on request carries the answers it was rendered with as a JSON data block
+    // (platform/page-render.mjs): never run (its type; the CSP), and with every '<' escaped, so no
+    // text in it can close the element. Any other script is the app's files or a planted one.
+    const dataBlock = (el: HTMLScriptElement) => el.id === 'page-data' && el.type === 'application/json' && !el.src && !el.text.includes('<');
+    const scripts = [...document.scripts]
+      .filter((el) => !dataBlock(el))
+      .filter((el) => !/^\/(assets\/|theme-init\.js)/.test(new URL(el.src || 'inline:', location.href).pathname) || !el.src)
+      .map((el) => el.outerHTML.slice(0, 120));
     const links = [...document.querySelectorAll('[href], [src], [action], [formaction]')]
       .flatMap((el) => ['href', 'src', 'action', 'formaction'].map((name) => el.getAttribute(name)).filter((v): v is string => v !== null))
       // As the browser resolves it: javascript%3A... is a harmless relative path, java&#9;script: is not.

@@ -6,6 +6,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { sendResponse, toRequest } from './http.mjs';
 
 export const CORS_HEADERS = {
@@ -129,6 +130,8 @@ const HOP_BY_HOP = new Set([
  * @property {FetchService} storage
  * @property {string | null} [functionsUrl] base URL of the function server (e.g. http://127.0.0.1:54330)
  * @property {string | null} [webDir] folder of the built web app, or null
+ * @property {{ render(pathname: string): Promise<string | null> } | null} [pageRenderer] pages
+ *   rendered on request (platform/page-render.mjs), or null
  * @property {string[] | null} [apiKeys]
  * @property {string | null} [contentOrigin] the SCORM content origin the app may frame
  */
@@ -138,7 +141,7 @@ const HOP_BY_HOP = new Set([
  * @param {GatewayOptions} options
  * @returns {Promise<{ url: string, port: number, stop(): Promise<void> }>}
  */
-export async function startGateway({ host = '127.0.0.1', port = 54321, auth, storage, functionsUrl = null, webDir = null, apiKeys = null, contentOrigin = null }) {
+export async function startGateway({ host = '127.0.0.1', port = 54321, auth, storage, functionsUrl = null, webDir = null, pageRenderer = null, apiKeys = null, contentOrigin = null }) {
   const webRoot = webDir ? resolve(webDir) : null;
   const securityHeaders = webSecurityHeaders(contentOrigin);
   const knownKeys = apiKeys ? new Set(apiKeys) : null;
@@ -269,6 +272,30 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
   }
 
   /**
+   * A page rendered on request: never cached (it holds the API's answers of the moment), compressed
+   * as the browser accepts.
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {string} html
+   */
+  function sendRendered(req, res, html) {
+    const source = Buffer.from(html);
+    const encoding = chooseEncoding(req.headers['accept-encoding'])[0] ?? null;
+    const body =
+      encoding === 'br'
+        ? brotliCompressSync(source, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: source.length } })
+        : encoding === 'gzip'
+          ? gzipSync(source, { level: 6 })
+          : source;
+    /** @type {Record<string, string>} */
+    const headers = { ...CORS_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', vary: 'Accept-Encoding', ...securityHeaders };
+    if (encoding) headers['content-encoding'] = encoding;
+    headers['content-length'] = String(body.length);
+    res.writeHead(200, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  /**
    * Serves the built web app: files with their content types, the precompressed .br or .gz copy
    * the browser accepts, a year's immutable cache for the hashed /assets/*, no-cache (revalidated
    * by ETag / Last-Modified, answered 304) for everything else, and index.html for unknown paths
@@ -305,6 +332,12 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
       // A missing asset is a real 404; any other path is a client-side route.
       if (decoded.startsWith('/assets/') || !inside) {
         sendJson(res, 404, { message: 'Not found' });
+        return;
+      }
+      // A page rendered with its content (a course page), else the app's index.html.
+      const rendered = pageRenderer ? await pageRenderer.render(decoded) : null;
+      if (rendered !== null) {
+        sendRendered(req, res, rendered);
         return;
       }
       file = resolve(webRoot, 'index.html');

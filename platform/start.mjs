@@ -13,6 +13,7 @@ import { createStorage } from './storage.mjs';
 import { startContentServer, startGateway } from './gateway.mjs';
 import { startFunctions } from './functions.mjs';
 import { buildWeb } from './web.mjs';
+import { createPageRenderer } from './page-render.mjs';
 import { freePort } from './ports.mjs';
 import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
 
@@ -126,6 +127,8 @@ export async function startPlatform(options = {}) {
       contentOrigin,
       functionsUrl: functions.url,
       webDir: webBuild?.dir ?? null,
+      // A course page answered with its content (platform/page-render.mjs).
+      pageRenderer: webBuild ? await createPageRenderer({ webDir: webBuild.dir, functionsUrl: functions.url, anonKey: keys.anonKey }) : null,
       // Auth and Storage refuse a request without one of the project's keys, as hosted Supabase does.
       apiKeys: [keys.anonKey, keys.serviceRoleKey],
     });

@@ -14,7 +14,8 @@ export async function buildWeb({ dataDir, anonKey, log = () => {} }) {
   const outDir = path.join(dataDir, 'web');
   const stampFile = path.join(dataDir, 'web.stamp');
   const stamp = fingerprint(anonKey);
-  if (fs.existsSync(path.join(outDir, 'index.html')) && readOr(stampFile) === stamp) {
+  // The build and, beside it, the renderer of pages rendered on request (web/prerender.mjs).
+  if (fs.existsSync(path.join(outDir, 'index.html')) && fs.existsSync(`${outDir}-render`) && readOr(stampFile) === stamp) {
     return { dir: outDir, built: false };
   }
   log('Building the web app...');

@@ -59,8 +59,13 @@ export function precompress() {
     configResolved(config) {
       outDir = config.build.outDir;
     },
-    closeBundle() {
-      if (outDir) precompressDir(outDir);
+    // After every other plugin's last writes (the prerendered pages of web/prerender.mjs).
+    closeBundle: {
+      order: /** @type {const} */ ('post'),
+      sequential: true,
+      handler() {
+        if (outDir) precompressDir(outDir);
+      },
     },
   };
 }

@@ -2,6 +2,7 @@
 // and attribute as Mantine's localStorageColorSchemeManager, plus a class on <html>, so the page is
 // drawn in its scheme from the first frame (no flash of the light theme).
 (function () {
+  var root = document.documentElement;
   try {
     var stored = window.localStorage.getItem('mantine-color-scheme-value');
     var scheme = stored === 'light' || stored === 'dark' ? stored : 'auto';
@@ -11,11 +12,22 @@
           ? 'dark'
           : 'light'
         : scheme;
-    var root = document.documentElement;
     root.setAttribute('data-mantine-color-scheme', computed);
     root.classList.remove('light', 'dark');
     root.classList.add(computed);
   } catch {
     /* storage unavailable: Mantine falls back to the system scheme */
+  }
+  // The page's HTML is a prerendered one (web/prerender.mjs). Answering for another path (the
+  // single-page-app fallback), its content is hidden until the app renders the page asked for; with
+  // a session stored, its visitor's Login button is (AppLayout.module.css). The app clears both.
+  try {
+    var page = root.getAttribute('data-prerendered');
+    if (page && !new RegExp(page).test(window.location.pathname)) root.setAttribute('data-other-page', '');
+    for (var i = 0; i < window.localStorage.length; i++) {
+      if (/^sb-.+-auth-token$/.test(window.localStorage.key(i) || '')) root.setAttribute('data-session', '');
+    }
+  } catch {
+    /* storage unavailable: no session to expect */
   }
 })();

@@ -5,14 +5,17 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './precompress.mjs';
 import { firstPagePreload } from './first-page.mjs';
+import { prerender } from './prerender.mjs';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:54321';
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: webRoot,
   plugins: [
     react(),
+    // The SSR build (web/prerender.mjs) renders pages at build time only: none of what follows.
+    ...(isSsrBuild ? [] : [
     // The pages a visitor lands on from outside (a link, a search, a bookmark), with the paths they
     // answer (the same as web/src/app/routes.tsx).
     firstPagePreload({
@@ -21,7 +24,10 @@ export default defineConfig({
       'src/app/routes/course.tsx': '^/course/(?!create/?$)[^/]+/?$',
       'src/app/routes/verify.tsx': '^/verify/[^/]+/?$',
     }),
+    // /, /auth rendered to HTML with the app's components, then compressed with the rest.
+    prerender(),
     precompress(),
+    ]),
   ],
   resolve: {
     alias: {
@@ -43,16 +49,23 @@ export default defineConfig({
     outDir: process.env.VITE_OUT_DIR || fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     sourcemap: false,
-    rolldownOptions: {
+    // One stylesheet, linked from index.html: the prerendered pages (web/prerender.mjs) are painted
+    // before any JavaScript, so the styles of every module they show (the layout's, whose code the
+    // entry loads in a later stage, web/src/main.tsx) must be in it.
+    cssCodeSplit: false,
+    rolldownOptions: isSsrBuild ? {} : {
       output: {
         // Long-lived vendor chunks, so a change to the app does not invalidate them.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/, priority: 20 },
+            // Three, not one: web/src/main.tsx evaluates them in turn, each in a task of its own.
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 20 },
+            { name: 'router', test: /node_modules[\\/]react-router[\\/]/, priority: 20 },
+            { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 20 },
             { name: 'supabase', test: /node_modules[\\/]@supabase[\\/]/, priority: 10 },
           ],
         },
       },
     },
   },
-});
+}));

@@ -1,11 +1,11 @@
+// The entry. The app's styles are one stylesheet (index.html links it, web/vite.config.ts). Its
+// code starts the app in stages, each evaluated in a task of its own with the browser free in
+// between: React, the router, TanStack Query (three vendor chunks, web/vite.config.ts), Mantine
+// and the app's providers, then the app shell, which starts the app (app/start.tsx). Evaluated at
+// once, the app's code was one long task (about 0.4 s on Lighthouse's slowed phone) while the
+// prerendered page was already on screen (docs/PERFORMANCE.md). web/first-page.mjs preloads every
+// stage's files with the entry, so no stage waits for the network.
 import '@/app/mantine-styles';
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { AppProvider } from '@/app/provider';
-import { prefetchFirstPage } from '@/app/prefetch';
-import { router } from '@/app/router';
-import { createQueryClient } from '@/lib/query-client';
 import { configureZod } from '@/lib/zod-config';
 
 // zod would probe `new Function` to compile faster parsers; the Content-Security-Policy allows no
@@ -13,18 +13,19 @@ import { configureZod } from '@/lib/zod-config';
 // zod, which only the forms' chunks need).
 configureZod();
 
-const queryClient = createQueryClient();
-prefetchFirstPage(queryClient);
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-// The first render as a transition: React renders it in slices and yields to the browser between
-// them, instead of one long task that blocks input while the page starts (docs/PERFORMANCE.md).
-const root = createRoot(document.getElementById('root')!);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <AppProvider queryClient={queryClient}>
-        <RouterProvider router={router} />
-      </AppProvider>
-    </StrictMode>,
-  );
-});
+async function boot() {
+  await import('react-dom/client');
+  await nextTask();
+  await import('react-router');
+  await nextTask();
+  await import('@tanstack/react-query');
+  await nextTask();
+  await import('@/app/provider');
+  await nextTask();
+  const { start } = await import('@/app/start');
+  await start();
+}
+
+void boot();

@@ -8,17 +8,26 @@
 export type DateInput = string | Date | null | undefined;
 
 const LONDON = 'Europe/London';
-const longDateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: LONDON });
-const longDateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: LONDON,
-});
-const isoDayFormat = new Intl.DateTimeFormat('en-CA', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: LONDON });
-const clockFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: LONDON });
+// Made on first use: a formatter costs a few milliseconds to make (the locale's and the time zone's
+// data), which the web app would otherwise spend while its first page starts.
+function lazy(make: () => Intl.DateTimeFormat): () => Intl.DateTimeFormat {
+  let format: Intl.DateTimeFormat | undefined;
+  return () => (format ??= make());
+}
+const longDateFormat = lazy(() => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: LONDON }));
+const longDateTimeFormat = lazy(
+  () =>
+    new Intl.DateTimeFormat('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: LONDON,
+    }),
+);
+const isoDayFormat = lazy(() => new Intl.DateTimeFormat('en-CA', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: LONDON }));
+const clockFormat = lazy(() => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: LONDON }));
 
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -32,32 +41,32 @@ export function toDate(value: DateInput): Date | null {
 /** `22 November 2026` (London), or `empty` for nothing or rubbish. */
 export function longDate(value: DateInput, empty = ''): string {
   const date = toDate(value);
-  return date ? longDateFormat.format(date) : empty;
+  return date ? longDateFormat().format(date) : empty;
 }
 
 /** `22 November 2026 at 14:05` (London), or `empty` for nothing or rubbish. */
 export function longDateTime(value: DateInput, empty = ''): string {
   const date = toDate(value);
-  return date ? longDateTimeFormat.format(date) : empty;
+  return date ? longDateTimeFormat().format(date) : empty;
 }
 
 /** ISO `2026-11-22`: a calendar day as it is, a timestamp as its London day; '' for nothing or rubbish. */
 export function isoDate(value: DateInput): string {
   if (typeof value === 'string' && CALENDAR_DAY.test(value)) return value;
   const date = toDate(value);
-  return date ? isoDayFormat.format(date) : '';
+  return date ? isoDayFormat().format(date) : '';
 }
 
 /** `14:05`, 24-hour, London; '' for nothing or rubbish. */
 export function clockTime(value: DateInput): string {
   if (value === null || value === undefined || value === '') return '';
   const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : clockFormat.format(date);
+  return Number.isNaN(date.getTime()) ? '' : clockFormat().format(date);
 }
 
 /** Today's calendar day in London, `2026-11-22` (the day the database's checks use). */
 export function londonToday(now: Date = new Date()): string {
-  return isoDayFormat.format(now);
+  return isoDayFormat().format(now);
 }
 
 /** A timestamp from the database as the API's ISO text (`2026-11-22T14:05:00.000Z`); null stays null. */

@@ -2,7 +2,8 @@
 // than the user, then the settings, then the courses, each waiting for the one before). The
 // settings are asked for as the user whose session is stored; the catalogue with the URL's filters,
 // the same key CourseCatalogue uses, so the components find the answers in the cache. A course page
-// (/course/:id) likewise starts the course and its outline at once.
+// (/course/:id) likewise starts the course and its outline at once. Returns when the page's own
+// answers (the catalogue, or the course and its outline) have arrived or failed.
 import type { QueryClient } from '@tanstack/react-query';
 import { isServiceCode } from '@shared/services.ts';
 import { userQueryOptions } from '@/lib/auth/user';
@@ -11,13 +12,17 @@ import { courseModulesQueryOptions, courseQueryOptions } from '@/lib/courses';
 import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { storedUserId } from '@/lib/supabase';
 
-export function prefetchFirstPage(queryClient: QueryClient, location: Pick<Location, 'pathname' | 'search'> = window.location) {
+export function prefetchFirstPage(
+  queryClient: QueryClient,
+  location: Pick<Location, 'pathname' | 'search'> = window.location,
+  { settings = true }: { settings?: boolean } = {},
+): Promise<unknown> {
   void queryClient.prefetchQuery(userQueryOptions());
-  void queryClient.prefetchQuery(settingsQueryOptions(storedUserId()));
+  if (settings) void queryClient.prefetchQuery(settingsQueryOptions(storedUserId()));
   if (location.pathname === '/') {
     const params = new URLSearchParams(location.search);
     const service = params.get('service');
-    void queryClient.prefetchInfiniteQuery(
+    return queryClient.prefetchInfiniteQuery(
       catalogueQueryOptions({
         service: isServiceCode(service) ? service : undefined,
         search: params.get('search') || undefined,
@@ -27,7 +32,7 @@ export function prefetchFirstPage(queryClient: QueryClient, location: Pick<Locat
   }
   const id = /^\/course\/([\w-]+)\/?$/.exec(location.pathname)?.[1];
   if (id && id !== 'create') {
-    void queryClient.prefetchQuery(courseQueryOptions(id));
-    void queryClient.prefetchQuery(courseModulesQueryOptions(id));
+    return Promise.all([queryClient.prefetchQuery(courseQueryOptions(id)), queryClient.prefetchQuery(courseModulesQueryOptions(id))]);
   }
+  return Promise.resolve();
 }

@@ -20,6 +20,17 @@ function queryParams(params: Record<string, ParamValue>): Record<string, string>
 /** GET /api/user: the signed-in user (null for a visitor). */
 export const userKeys = {
   current: ['user'] as const,
+  /**
+   * After a sign-in or a registration: what was read as a visitor (a course without its enrolment,
+   * an outline without progress, the visitor's settings, or the answers a page rendered on request
+   * carried, web/src/app/prerender-handover.tsx) is not the person's. Unshown entries are dropped,
+   * shown ones refetched; the user's own entry is the new one.
+   */
+  signedIn: (queryClient: QueryClient) => {
+    const notUser = (query: { queryKey: readonly unknown[] }) => query.queryKey[0] !== userKeys.current[0];
+    queryClient.removeQueries({ predicate: notUser, type: 'inactive' });
+    return queryClient.invalidateQueries({ predicate: notUser });
+  },
 };
 
 /** GET /api/settings: the answer depends on who asks, so the key carries the user id. */

@@ -7,7 +7,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 
 /** Base URL of the Supabase project; empty at build time means "the origin serving this page". */
-export const supabaseUrl: string = (import.meta.env.VITE_SUPABASE_URL as string | undefined) || window.location.origin;
+// (No window when pages are rendered at build time, web/src/prerender.tsx: a placeholder origin.)
+export const supabaseUrl: string =
+  (import.meta.env.VITE_SUPABASE_URL as string | undefined) || (typeof window === 'undefined' ? 'http://localhost' : window.location.origin);
 export const supabaseAnonKey: string = (import.meta.env.VITE_SUPABASE_ANON_KEY as string | undefined) ?? '';
 
 if (!supabaseAnonKey) {

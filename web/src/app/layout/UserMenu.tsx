@@ -36,7 +36,7 @@ export function UserMenu() {
 
   if (!user) {
     return (
-      <Button component={Link} to="/auth">
+      <Button component={Link} to="/auth" data-guest-login>
         Login
       </Button>
     );

@@ -10,6 +10,7 @@ import { PageSpinner } from '@/components/PageSpinner';
 import { safeRedirect } from '@/lib/safe-redirect';
 import { dismissNotification } from '@/lib/notify';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useHydrated } from '@/lib/hydrated';
 
 type Tab = 'login' | 'register';
 
@@ -23,6 +24,10 @@ export function AuthRoute() {
     setTabState(next);
   };
   const target = safeRedirect(params.get('redirect'));
+  // The page is prerendered (web/prerender.mjs): its tabs and buttons do nothing until the app owns
+  // them, and say so (aria-disabled) meanwhile.
+  const live = useHydrated();
+  const waiting = live ? undefined : true;
 
   if (isPending) return <PageSpinner label="Checking your session" />;
   if (user) return <Navigate to={target} replace />;
@@ -40,8 +45,12 @@ export function AuthRoute() {
         </Title>
         <Tabs value={tab} onChange={(value) => value && setTab(value as Tab)} keepMounted={false}>
           <Tabs.List grow mb="md">
-            <Tabs.Tab value="login">Login</Tabs.Tab>
-            <Tabs.Tab value="register">Register</Tabs.Tab>
+            <Tabs.Tab value="login" aria-disabled={waiting}>
+              Login
+            </Tabs.Tab>
+            <Tabs.Tab value="register" aria-disabled={waiting}>
+              Register
+            </Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="login">
             <Card withBorder padding="lg">
@@ -49,7 +58,7 @@ export function AuthRoute() {
               <LoginForm />
               <Text size="sm" ta="center" mt="md">
                 Don't have an account?{' '}
-                <Anchor component="button" type="button" size="sm" onClick={() => setTab('register')}>
+                <Anchor component="button" type="button" size="sm" aria-disabled={waiting} onClick={() => setTab('register')}>
                   Register now
                 </Anchor>
               </Text>
@@ -61,7 +70,7 @@ export function AuthRoute() {
               <RegisterForm />
               <Text size="sm" ta="center" mt="md">
                 Already have an account?{' '}
-                <Anchor component="button" type="button" size="sm" onClick={() => setTab('login')}>
+                <Anchor component="button" type="button" size="sm" aria-disabled={waiting} onClick={() => setTab('login')}>
                   Sign in
                 </Anchor>
               </Text>

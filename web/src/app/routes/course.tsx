@@ -1,4 +1,5 @@
 // /course/:id: the course page (features/course).
+import { Box } from '@mantine/core';
 import { useParams } from 'react-router';
 import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
@@ -9,6 +10,12 @@ export function CourseRoute() {
   const { id = '' } = useParams();
   const { data: user, isPending } = useUser();
   const settings = useSiteSettings(isPending ? undefined : (user?.id ?? null));
-  if (isPending) return <PageSpinner label="Loading course" />;
+  if (isPending) {
+    return (
+      <Box mih="100vh">
+        <PageSpinner label="Loading course" />
+      </Box>
+    );
+  }
   return <CourseDetail key={id} courseId={id} user={user ?? null} publicEnroll={settings.data?.courseAccess === 'public-enroll'} />;
 }

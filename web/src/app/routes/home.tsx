@@ -44,7 +44,11 @@ export function HomeRoute() {
           Available Courses
         </Title>
         {userPending || (settings.isPending && !settings.isError) ? (
-          <PageSpinner label="Loading courses" />
+          // A screen's height while the courses load (as in the prerendered page, web/prerender.mjs),
+          // so the footer starts below the fold and does not move when the cards arrive.
+          <Box mih="100vh">
+            <PageSpinner label="Loading courses" />
+          </Box>
         ) : mustSignIn ? (
           <Paper withBorder p="lg">
             <Stack gap="sm" align="flex-start">

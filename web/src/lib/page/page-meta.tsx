@@ -27,10 +27,17 @@ export function metaDescription(text: string): string {
   return `${(space > 80 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, '')}…`;
 }
 
+/**
+ * Where a page's title and description go when it is rendered to HTML at build time (web/prerender.mjs):
+ * effects do not run there, so the page reports them while it renders.
+ */
+export const PageMetaSink = createContext<((title: string, description: string) => void) | null>(null);
+
 export function usePageMeta(title: string | null | undefined, description: string) {
   const siteName = useContext(SiteNameContext);
   const fullTitle = documentTitle(title, siteName);
   const content = metaDescription(description);
+  useContext(PageMetaSink)?.(fullTitle, content);
   useEffect(() => {
     document.title = fullTitle;
   }, [fullTitle]);

@@ -43,6 +43,7 @@ export function useLogin(options: { onSuccess?: (user: User) => void; onError?: 
   return useMutation({
     mutationFn: login,
     onSuccess: ({ user }) => {
+      void userKeys.signedIn(queryClient);
       queryClient.setQueryData(userKeys.current, user);
       options.onSuccess?.(user);
     },

@@ -19,6 +19,7 @@ export function useRegister(options: { onSuccess?: (user: User) => void; onError
   return useMutation({
     mutationFn: register,
     onSuccess: ({ user }) => {
+      void userKeys.signedIn(queryClient);
       queryClient.setQueryData(userKeys.current, user);
       options.onSuccess?.(user);
     },

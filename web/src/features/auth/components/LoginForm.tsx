@@ -8,6 +8,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { loginSchema, type LoginInput } from '@shared/schemas.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useHydrated } from '@/lib/hydrated';
 import { useLogin } from '../api/login';
 
 export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
@@ -16,6 +17,9 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
     initialValues: { username: '', password: '' },
     validate: zod4Resolver(loginSchema, { errorPriority: 'first' }),
   });
+  // /auth is prerendered (web/prerender.mjs): until the app owns the form, its fields are read-only
+  // and its button disabled (no implicit submission either), so nothing typed is lost to hydration.
+  const live = useHydrated();
   // Shown inside the form, above the fields, as well as in a toast; a new attempt clears it.
   const [failure, setFailure] = useState<string | null>(null);
   const login = useLogin({
@@ -34,6 +38,8 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
 
   return (
     <form
+      // Were the app never to start, a submit would not put the fields in the URL.
+      method="post"
       noValidate
       aria-label="Login"
       onSubmit={form.onSubmit((values) => {
@@ -51,17 +57,21 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
         </div>
         <TextInput
           label="Username"
+          name="username"
           description="Your username or email address"
           autoComplete="username"
           required withAsterisk={false}
+          readOnly={!live}
           key={form.key('username')}
           {...form.getInputProps('username')}
         />
         <PasswordInput
           visibilityToggleButtonProps={TOGGLE_PROPS}
           label="Password"
+          name="password"
           autoComplete="current-password"
           required withAsterisk={false}
+          readOnly={!live}
           key={form.key('password')}
           {...form.getInputProps('password')}
         />
@@ -70,7 +80,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
             Forgot password?
           </Anchor>
         </Group>
-        <Button type="submit" fullWidth loading={login.isPending}>
+        <Button type="submit" fullWidth loading={login.isPending} disabled={!live}>
           Login
         </Button>
       </Stack>

@@ -2,7 +2,7 @@
 // as ?service=), a search box (?search=), the cards, featured first, and 'Load more'.
 import { Alert, Button, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { User } from '@shared/domain.ts';
 import { isServiceCode, SERVICE_CODES, SERVICES } from '@shared/services.ts';
@@ -59,8 +59,12 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
   }
 
   const query = useCatalogue({ service: service ?? undefined, search: search || undefined, status: 'ACTIVE' });
-  const courses = query.data?.pages.flatMap((page) => page.items) ?? [];
-  const total = query.data?.pages[0]?.total ?? 0;
+  // The cards render from a deferred copy of the answer: React renders them in slices, yielding to
+  // the browser between them, instead of one long task when a page of courses arrives. Also on the
+  // first render (the answer already in the cache, web/src/app/prefetch.ts): null first, the loader.
+  const shown = useDeferredValue(query.data, null);
+  const courses = shown?.pages.flatMap((page) => page.items) ?? [];
+  const total = shown?.pages[0]?.total ?? 0;
 
   return (
     <Stack gap="md">
@@ -93,8 +97,9 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
         />
       </Group>
 
-      {query.isPending ? (
-        <Group justify="center" py="xl" role="status">
+      {query.isPending || (query.isSuccess && !shown) ? (
+        // A screen's height, so the footer does not move when the cards arrive.
+        <Group justify="center" align="flex-start" py="xl" mih="100vh" role="status">
           <Loader aria-label="Loading courses" />
         </Group>
       ) : query.isError ? (

@@ -5,7 +5,7 @@
 // through /auth) enrols on arrival. The author's cover image heads the page (alt="": the title beside
 // it names the course); a completed course offers its certificate. After 'Enroll Now' (here or on a
 // catalogue card) the keyboard focus is on the main button, not lost to the page.
-import { Alert, Button, Group, Image, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Group, Image, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -24,6 +24,7 @@ import { useStepProgress } from '../api/progress';
 import { CertificateLinks } from '@/components/CertificateLinks';
 import { CourseOutline } from './CourseOutline';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useHydrated } from '@/lib/hydrated';
 
 /** The module Start/Continue opens: the first unfinished one, else the first. */
 export function nextModule(modules: CourseModule[]): CourseModule | undefined {
@@ -58,6 +59,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
   const autoEnrolled = useRef(false);
   const location = useLocation();
   const mainButton = useRef<HTMLButtonElement>(null);
+  const live = useHydrated();
   // The main button is disabled while enrolling (the focus falls to the page): it takes it back after.
   const refocusMain = useRef(Boolean((location.state as { focusMain?: boolean } | null)?.focusMain));
 
@@ -107,7 +109,15 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
     enrolFromLink(course.data);
   }, [wantsEnrol, user, course.data]);
 
-  if (course.isPending) return <PageSpinner label="Loading course" />;
+  // A screen's height while the course loads, so the footer starts below the fold and does not move
+  // when the course arrives.
+  if (course.isPending) {
+    return (
+      <Box mih="100vh">
+        <PageSpinner label="Loading course" />
+      </Box>
+    );
+  }
   if (course.isError) {
     if (course.error instanceof ApiError && course.error.status === 404) return <CourseNotFound />;
     return (
@@ -243,7 +253,17 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
           ) : null}
           <Group>
             {/* Start/Continue opens a module from the list: not before the list has loaded (a press then did nothing). */}
-            <Button ref={mainButton} size="md" onClick={main} loading={busy} disabled={pending || (data.modules > 0 && modules.isPending)}>
+            {/* Rendered on request for a visitor (platform/page-render.mjs), it does nothing until the app owns it
+                (lib/hydrated.ts), and the visitor's one is not shown where a session is stored (AppLayout.module.css). */}
+            <Button
+              ref={mainButton}
+              size="md"
+              onClick={main}
+              loading={busy}
+              disabled={pending || (data.modules > 0 && modules.isPending)}
+              aria-disabled={live ? undefined : true}
+              data-guest-login={user ? undefined : ''}
+            >
               {label}
             </Button>
           </Group>

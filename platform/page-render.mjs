@@ -1,0 +1,55 @@
+// Pages rendered on request: a course page (/course/:id) is answered with its HTML, rendered by the
+// app's own components (web/src/prerender.tsx, built beside the web app by web/prerender.mjs) with
+// the course, its outline and the site settings as a visitor reads them from the function. The
+// browser paints the course before any JavaScript has arrived; the app then hydrates that page
+// (docs/decisions/first-paint.md). Anything else, or a course the API does not show to a visitor,
+// is left to the single-page-app fallback.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fillTemplate, renderDirOf, renderEntry, RENDER_TEMPLATE } from '../web/prerender.mjs';
+
+const COURSE_PAGE = /^\/course\/(?!create\/?$)([\w-]{1,100})\/?$/;
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * @param {{ webDir: string, functionsUrl: string, anonKey: string, timeoutMs?: number }} options
+ * @returns {Promise<{ render(pathname: string): Promise<string | null> } | null>} null when the
+ *   build has no renderer
+ */
+export async function createPageRenderer({ webDir, functionsUrl, anonKey, timeoutMs = 3000 }) {
+  const renderDir = renderDirOf(webDir);
+  const entry = renderEntry(renderDir);
+  if (!entry || !fs.existsSync(path.join(renderDir, RENDER_TEMPLATE))) return null;
+  const { renderCoursePage } = await import(pathToFileURL(entry).href);
+  const template = fs.readFileSync(path.join(renderDir, RENDER_TEMPLATE), 'utf8');
+  const apiUrl = `${functionsUrl.replace(/\/+$/, '')}/api`;
+
+  /** The function's answer to a visitor, or null when it is not a 200. */
+  async function get(apiPath) {
+    const response = await fetch(`${apiUrl}${apiPath}`, {
+      headers: { accept: 'application/json', apikey: anonKey, authorization: `Bearer ${anonKey}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return null;
+    }
+    return response.json();
+  }
+
+  return {
+    async render(pathname) {
+      const id = COURSE_PAGE.exec(pathname)?.[1];
+      if (!id) return null;
+      try {
+        const page = await renderCoursePage(id, get);
+        return page ? fillTemplate(template, page, `^/course/${escapeRegExp(id)}/?$`) : null;
+      } catch (error) {
+        // The page still works without: the app renders it in the browser.
+        console.error('[page-render]', error);
+        return null;
+      }
+    },
+  };
+}

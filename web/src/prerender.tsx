@@ -1,0 +1,62 @@
+// The build-time render of the pages a visitor lands on from outside (web/prerender.mjs): the app's
+// own route table and components, rendered to HTML as a visitor without a session sees them before
+// any answer of the API has arrived (site settings and the catalogue still loading). The browser
+// paints that HTML at once; web/src/main.tsx then starts the app on the same page. A course page is
+// rendered the same way on request, with the API's answers it shows (platform/page-render.mjs).
+import { renderToString } from 'react-dom/server';
+import { createMemoryRouter } from 'react-router';
+import { App } from '@/app/app';
+import { routes } from '@/app/routes';
+import { whenRouterReady } from '@/app/prerender-handover';
+import { createQueryClient } from '@/lib/query-client';
+import type { QueryKey } from '@tanstack/react-query';
+import { courseKeys, settingsKeys, userKeys } from '@/lib/query-keys';
+import { PageMetaSink } from '@/lib/page/page-meta';
+
+export interface PrerenderedPage {
+  /** The markup of #root. */
+  html: string;
+  /** The document title and meta description the page sets. */
+  title: string;
+  description: string;
+  /** The API's answers the page was rendered with, by query key, for the app to start from. */
+  data?: [QueryKey, unknown][];
+}
+
+export async function prerender(path: string, data?: [QueryKey, unknown][]): Promise<PrerenderedPage> {
+  const queryClient = createQueryClient();
+  for (const [key, value] of data ?? []) queryClient.setQueryData(key, value);
+  // A visitor: no stored session, so no user (lib/auth/user.ts answers null without asking).
+  queryClient.setQueryData(userKeys.current, null);
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  // The route's lazy module loads first, so the page renders rather than the router's fallback.
+  await whenRouterReady(router);
+  let title = '';
+  let description = '';
+  const html = renderToString(
+    <PageMetaSink.Provider value={(pageTitle, pageDescription) => { title = pageTitle; description = pageDescription; }}>
+      <App queryClient={queryClient} router={router} />
+    </PageMetaSink.Provider>,
+  );
+  router.dispose();
+  queryClient.clear();
+  return { html, title, description, data };
+}
+
+/** Reads the API as a visitor: the answer's body, or null when it is not a 200. */
+export type VisitorGet = (apiPath: string) => Promise<unknown>;
+
+/**
+ * /course/:id as a visitor sees it, with the course, its outline and the site settings in the
+ * HTML; null when the API does not show that course to a visitor (the app then says why).
+ */
+export async function renderCoursePage(id: string, get: VisitorGet): Promise<PrerenderedPage | null> {
+  const path = encodeURIComponent(id);
+  const [settings, course, modules] = await Promise.all([get('/settings'), get(`/courses/${path}`), get(`/courses/${path}/modules`)]);
+  if (settings == null || course == null || modules == null) return null;
+  return prerender(`/course/${path}`, [
+    [settingsKeys.forCaller(null), settings],
+    [courseKeys.detail(id), course],
+    [courseKeys.modules(id), modules],
+  ]);
+}
