@@ -130,7 +130,24 @@ export function reconnectDelay(retries: number): number {
 /** Longer than a reservation waits under full load (32 requests on 8 connections: tens of ms). */
 const RESERVE_RETRY_MS = 1000;
 
+/**
+ * A connection the database resets can also reject a read inside Deno's node:net that nobody awaits
+ * (the pool has already failed the request that used it). Unheard, that rejection would end the
+ * whole function; it is the database's reset, nothing else, so it is noted and passed over.
+ */
+function ignoreDatabaseResets(event: PromiseRejectionEvent) {
+  const code = (event.reason as { code?: unknown } | null)?.code;
+  if (code !== 'ECONNRESET' && code !== 'EPIPE') return;
+  event.preventDefault();
+  console.warn(`database connection reset (${code}): the pool reconnects on the next request`);
+}
+let resetsHandled = false;
+
 export function createDb(url: string): Db {
+  if (!resetsHandled) {
+    globalThis.addEventListener('unhandledrejection', ignoreDatabaseResets);
+    resetsHandled = true;
+  }
   const sql = postgres(url, {
     prepare: PREPARED_STATEMENTS,
     max: POOL_SIZE,
