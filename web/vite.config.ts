@@ -8,12 +8,21 @@ import { firstPagePreload } from './first-page.mjs';
 import { prerender } from './prerender.mjs';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
+const mantineUseId = fileURLToPath(new URL('./src/lib/mantine-use-id.ts', import.meta.url));
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:54321';
 
 export default defineConfig(({ isSsrBuild }) => ({
   root: webRoot,
   plugins: [
     react(),
+    // Mantine's useId replaced by one that renders once (src/lib/mantine-use-id.ts), in the
+    // browser's build and the prerender's alike, so their ids agree.
+    {
+      name: 'mantine-use-id',
+      enforce: 'pre',
+      resolveId: (source, importer) =>
+        /[\\/]use-id[\\/]use-id\.mjs$/.test(source) && /@mantine[\\/]hooks/.test(importer ?? '') ? mantineUseId : null,
+    },
     // The SSR build (web/prerender.mjs) renders pages at build time only: none of what follows.
     ...(isSsrBuild ? [] : [
     // The pages a visitor lands on from outside (a link, a search, a bookmark), with the paths they

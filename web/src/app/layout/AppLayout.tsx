@@ -2,7 +2,7 @@
 // title with version badge, account area), sidebar navigation, main content and footer.
 import { AppShell, Anchor, Badge, Box, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Link, Outlet, useNavigation } from 'react-router';
 import { DEFAULT_SITE_NAME } from '@shared/domain.ts';
 import { useUser } from '@/lib/auth/user';
@@ -20,18 +20,67 @@ import { UserMenu } from './UserMenu';
 import classes from './AppLayout.module.css';
 
 /**
+ * The site's settings (name, footer, contact) as the header, the footer and the pages' titles show
+ * them. Each reader is a small component of its own: the settings arrive after the page has
+ * started, and their answer then renders these few parts, not the whole frame.
+ */
+function useSiteTitle() {
+  const { data: user, isPending: userPending } = useUser();
+  const { data: settings } = useSiteSettings(userPending ? undefined : (user?.id ?? null));
+  return { settings, title: splitSiteName(settings?.siteName ?? DEFAULT_SITE_NAME) };
+}
+
+function SiteTitle() {
+  const { title } = useSiteTitle();
+  return (
+    <Group gap={8} wrap="nowrap">
+      <Text component="span" fw={700} size="lg" lineClamp={1} data-testid="site-name">
+        {title.name}
+      </Text>
+      {title.version ? (
+        <Badge variant="filled" color="blue" size="sm" tt="none" style={{ flexShrink: 0 }}>
+          {title.version}
+        </Badge>
+      ) : null}
+    </Group>
+  );
+}
+
+function SiteName({ children }: { children: ReactNode }) {
+  const { title } = useSiteTitle();
+  return <SiteNameContext.Provider value={title.name}>{children}</SiteNameContext.Provider>;
+}
+
+function SiteFooter() {
+  const { settings } = useSiteTitle();
+  return (
+    <Box component="footer" className={classes.footer}>
+      <Text size="sm" c="dimmed" data-testid="footer-text">
+        {settings ? settings.footerText : `© ${new Date().getFullYear()} ${DEFAULT_SITE_NAME}.`}
+      </Text>
+      <Text size="sm">
+        <Anchor component={Link} to="/accessibility" size="sm">
+          Accessibility statement
+        </Anchor>
+      </Text>
+      {settings?.contactEmail ? (
+        <Text size="sm" c="dimmed">
+          Contact: <Anchor href={`mailto:${settings.contactEmail}`} size="sm">{settings.contactEmail}</Anchor>
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
+/**
  * pageLoading: the first page's own code is still on its way (the router's hydrate fallback). The
  * header, navigation and footer show at once, so the visitor sees the service while it arrives.
  */
 export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
   useAuthListener();
   const [opened, { toggle, close }] = useDisclosure(false);
-  const { data: user, isPending: userPending } = useUser();
+  const { data: user } = useUser();
   const navigation = useNavigation();
-  // Settings take effect for everyone: site name in the header and tab title, footer, contact.
-  const { data: settings } = useSiteSettings(userPending ? undefined : (user?.id ?? null));
-  const siteName = settings?.siteName ?? DEFAULT_SITE_NAME;
-  const title = splitSiteName(siteName);
   useFocusHeadingOnNavigate('main-content');
 
   return (
@@ -57,16 +106,7 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
                 aria-controls="app-navigation"
               />
               <Anchor component={Link} to="/" underline="never" c="var(--mantine-color-text)" className={classes.title}>
-                <Group gap={8} wrap="nowrap">
-                  <Text component="span" fw={700} size="lg" lineClamp={1} data-testid="site-name">
-                    {title.name}
-                  </Text>
-                  {title.version ? (
-                    <Badge variant="filled" color="blue" size="sm" tt="none" style={{ flexShrink: 0 }}>
-                      {title.version}
-                    </Badge>
-                  ) : null}
-                </Group>
+                <SiteTitle />
               </Anchor>
             </Group>
             <Group gap="sm" wrap="nowrap">
@@ -84,7 +124,7 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
 
         <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
           <Box className={classes.content} aria-busy={navigation.state === 'loading'}>
-            <SiteNameContext.Provider value={title.name}>
+            <SiteName>
               {pageLoading ? (
                 // A screen's height, so the footer stays below the fold and does not jump when the page arrives.
                 <Box mih="100vh">
@@ -95,23 +135,9 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
                   <Outlet />
                 </Suspense>
               )}
-            </SiteNameContext.Provider>
+            </SiteName>
           </Box>
-          <Box component="footer" className={classes.footer}>
-            <Text size="sm" c="dimmed" data-testid="footer-text">
-              {settings ? settings.footerText : `© ${new Date().getFullYear()} ${DEFAULT_SITE_NAME}.`}
-            </Text>
-            <Text size="sm">
-              <Anchor component={Link} to="/accessibility" size="sm">
-                Accessibility statement
-              </Anchor>
-            </Text>
-            {settings?.contactEmail ? (
-              <Text size="sm" c="dimmed">
-                Contact: <Anchor href={`mailto:${settings.contactEmail}`} size="sm">{settings.contactEmail}</Anchor>
-              </Text>
-            ) : null}
-          </Box>
+          <SiteFooter />
         </AppShell.Main>
       </AppShell>
     </>

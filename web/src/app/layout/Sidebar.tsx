@@ -1,5 +1,5 @@
 // Sidebar: 'Menu' links by role, then one link per service.
-import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { Box, NavLink, Stack, Text } from '@mantine/core';
 import {
   IconCertificate,
   IconNotebook,
@@ -15,6 +15,7 @@ import { Link, useLocation } from 'react-router';
 import type { CurrentUser } from '@shared/domain.ts';
 import { SERVICE_CODES, SERVICES } from '@shared/services.ts';
 import { ServiceDot } from '@/components/ServiceDot';
+import classes from './AppLayout.module.css';
 
 interface Item {
   to: string;
@@ -52,7 +53,9 @@ export function Sidebar({ user, onNavigate }: { user: CurrentUser | null | undef
   const activeService = location.pathname === '/' ? new URLSearchParams(location.search).get('service') : null;
 
   return (
-    <ScrollArea type="auto" p="md">
+    // The browser's own scrolling: Mantine's ScrollArea measured and re-rendered itself several
+    // times as the page started, in the long tasks a slow phone feels.
+    <Box p="md" className={classes.sidebar}>
       <Stack gap="lg">
         <div>
           <Text component="h2" size="xs" fw={700} tt="uppercase" c="dimmed" mb={6} id="sidebar-menu">
@@ -106,6 +109,6 @@ export function Sidebar({ user, onNavigate }: { user: CurrentUser | null | undef
           </Stack>
         </div>
       </Stack>
-    </ScrollArea>
+    </Box>
   );
 }
