@@ -1,5 +1,6 @@
 // The first paint waits for no JavaScript (web/prerender.mjs, docs/decisions/first-paint.md): the HTML
-// of / and /auth carries the page, rendered at build time with the app's own components; the app's
+// of / and /auth carries the page, rendered with the app's own components (at build time, and / again
+// on request with the catalogue's first page); the app's
 // code is asked for once that page has painted, and hydrates it: React keeps the prerendered DOM
 // (no element replaced, nothing moves). Until then the sign-in form cannot be used (read-only fields,
 // a disabled button: nothing typed is lost to hydration). A course page rendered on request is a
@@ -79,8 +80,34 @@ describe('the prerendered pages', () => {
       expect(await page.getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/auth');
       expect(await page.getByRole('link', { name: 'Accessibility statement' }).getAttribute('href')).toBe('/accessibility');
       // No script of the page but theme-init.js: the app's code is added by it, after the first paint.
-      const scripts = await page.evaluate(() => [...document.scripts].map((script) => script.getAttribute('src')));
-      expect(scripts).toEqual(['/theme-init.js']);
+      // (The answers the page was rendered with are beside it as JSON, which nothing runs.)
+      const scripts = await page.evaluate(() => [...document.scripts].map((script) => script.getAttribute('src') ?? script.type));
+      expect(scripts).toEqual(['/theme-init.js', 'application/json']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("with JavaScript off, / carries the catalogue's first page, rendered on request with the URL's filters", async () => {
+    type Page = { items: { id: string; title: string }[]; total: number };
+    const api = async (query: string) => (await (await fetch(`${baseUrl}/functions/v1/api/courses?${query}`)).json()) as Page;
+    const all = await api('page=1&pageSize=12&status=ACTIVE');
+    const service = 'UKFRS';
+    const police = await api(`page=1&pageSize=12&status=ACTIVE&service=${service}`);
+    expect(all.items.length).toBeGreaterThan(0);
+    expect(police.total).toBeLessThan(all.total);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      for (const [path, expected] of [['/', all], [`/?service=${service}`, police]] as const) {
+        const answer = await page.goto(`${baseUrl}${path}`);
+        expect(answer?.headers()['cache-control']).toBe('no-store');
+        const shown = page.locator('#main-content a[href^="/course/"]');
+        await shown.first().waitFor({ timeout: 5_000 });
+        const hrefs = await shown.evaluateAll((links) => [...new Set(links.map((link) => link.getAttribute('href')))]);
+        expect(hrefs).toEqual(expected.items.map((course) => `/course/${course.id}`));
+        await page.getByText(`Showing ${expected.items.length} of ${expected.total} course`).waitFor({ timeout: 5_000 });
+      }
     } finally {
       await context.close();
     }
@@ -112,7 +139,8 @@ describe('the prerendered pages', () => {
         const release = await holdEntry(page);
         // 'load': the stylesheet applied, so the boxes are the painted page's (the entry is held).
         await page.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
-        const selectors = ['header', 'h1', '#main-content', 'footer'];
+        // On /, the first card too: the catalogue's first page is in the HTML (rendered on request).
+        const selectors = ['header', 'h1', '#main-content', 'footer', ...(path === '/' ? ['#main-content a[href^="/course/"]'] : [])];
         await page.locator('h1').waitFor({ timeout: 10_000 });
         const before = await markElements(page, selectors);
         expect(before.every(Boolean)).toBe(true);
@@ -126,10 +154,11 @@ describe('the prerendered pages', () => {
           await page.getByRole('tab', { name: 'Login' }).click();
         }
         const after = await marksKept(page, selectors);
-        expect(after.map((element) => element?.kept)).toEqual([true, true, true, true]);
-        // Header and heading where they were painted (the footer moves down as the catalogue grows).
+        expect(after.map((element) => element?.kept)).toEqual(selectors.map(() => true));
+        // Header, heading and the first card where they were painted.
         expect(after[0]?.box).toEqual(before[0]);
         expect(after[1]?.box).toEqual(before[1]);
+        if (path === '/') expect(after[4]?.box).toEqual(before[4]);
         await expectAccessible(page);
       } finally {
         await context.close();
@@ -263,7 +292,7 @@ describe('the prerendered pages', () => {
     }
   });
 
-  it("a signed-in learner's course page rendered on request becomes their own: on arrival, and after signing in", async () => {
+  it("a signed-in learner's course page and home page rendered on request become their own: on arrival, and after signing in", async () => {
     const suffix = Date.now().toString(36);
     const learner = { username: `prerendered_${suffix}`, email: `prerendered_${suffix}@example.uk`, name: 'Robin Ashdown', password: 'prerendered-pass-7' };
     const registered = await apiCall('POST', '/register', undefined, { ...learner, confirmPassword: learner.password });
@@ -289,6 +318,18 @@ describe('the prerendered pages', () => {
       expect(await page.getByRole('button', { name: 'Login to Enroll' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Enroll Now' }).count()).toBe(0);
       await page.getByRole('button', { name: /Account menu for/ }).waitFor({ timeout: 10_000 });
+
+      // The home page likewise: the visitor's catalogue in its HTML is not shown; the learner's is,
+      // with their progress on the course.
+      const releaseHome = await holdEntry(page);
+      await page.goto(`${baseUrl}/?search=${encodeURIComponent(course.title)}`, { waitUntil: 'domcontentloaded' });
+      const card = page.locator(`[data-course-card="${course.id}"]`);
+      await card.waitFor({ state: 'attached', timeout: 10_000 });
+      expect(await card.isVisible()).toBe(false);
+      expect(await page.getByText(/Showing \d+ of \d+ course/).isVisible()).toBe(false);
+      releaseHome();
+      await card.getByRole('button', { name: 'Start Course' }).waitFor({ timeout: 30_000 });
+      expect(await card.getByText('Progress').isVisible()).toBe(true);
     } finally {
       await context.close();
     }

@@ -130,7 +130,7 @@ const HOP_BY_HOP = new Set([
  * @property {FetchService} storage
  * @property {string | null} [functionsUrl] base URL of the function server (e.g. http://127.0.0.1:54330)
  * @property {string | null} [webDir] folder of the built web app, or null
- * @property {{ render(pathname: string): Promise<string | null> } | null} [pageRenderer] pages
+ * @property {{ render(pathname: string, search?: string): Promise<string | null> } | null} [pageRenderer] pages
  *   rendered on request (platform/page-render.mjs), or null
  * @property {string[] | null} [apiKeys]
  * @property {string | null} [contentOrigin] the SCORM content origin the app may frame
@@ -216,7 +216,7 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
       return;
     }
 
-    await serveStatic(req, res, path);
+    await serveStatic(req, res, path, url.search);
   }
 
   /**
@@ -303,8 +303,9 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
    * @param {import('node:http').IncomingMessage} req
    * @param {import('node:http').ServerResponse} res
    * @param {string} path
+   * @param {string} search the query, for a page rendered on request
    */
-  async function serveStatic(req, res, path) {
+  async function serveStatic(req, res, path, search) {
     req.resume();
     if (!webRoot) {
       sendJson(res, 404, { message: 'Not found' });
@@ -321,6 +322,14 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
       sendJson(res, 400, { message: 'Bad path' });
       return;
     }
+    // The home page rendered with the catalogue, rather than the one built with the app.
+    if (decoded === '/' && pageRenderer) {
+      const rendered = await pageRenderer.render(decoded, search);
+      if (rendered !== null) {
+        sendRendered(req, res, rendered);
+        return;
+      }
+    }
     let file = resolve(webRoot, `.${decoded}`);
     const inside = file === webRoot || file.startsWith(webRoot + sep);
     let info = inside && !decoded.includes('\0') ? await stat(file).catch(() => null) : null;
@@ -335,7 +344,7 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
         return;
       }
       // A page rendered with its content (a course page), else the app's index.html.
-      const rendered = pageRenderer ? await pageRenderer.render(decoded) : null;
+      const rendered = pageRenderer ? await pageRenderer.render(decoded, search) : null;
       if (rendered !== null) {
         sendRendered(req, res, rendered);
         return;

@@ -1,9 +1,10 @@
-// Pages rendered on request: a course page (/course/:id) is answered with its HTML, rendered by the
-// app's own components (web/src/prerender.tsx, built beside the web app by web/prerender.mjs) with
-// the course, its outline and the site settings as a visitor reads them from the function. The
-// browser paints the course before any JavaScript has arrived; the app then hydrates that page
-// (docs/decisions/first-paint.md). Anything else, or a course the API does not show to a visitor,
-// is left to the single-page-app fallback.
+// Pages rendered on request: the home page (/, with its query's filters) and a course page
+// (/course/:id) are answered with their HTML, rendered by the app's own components
+// (web/src/prerender.tsx, built beside the web app by web/prerender.mjs) with the site settings and
+// the first page of the catalogue, or the course and its outline, as a visitor reads them from the
+// function. The browser paints them before any JavaScript has arrived; the app then hydrates that
+// page (docs/decisions/first-paint.md). Anything else, or what the API does not show to a visitor,
+// is left to the files built with the app.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,14 +15,14 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * @param {{ webDir: string, functionsUrl: string, anonKey: string, timeoutMs?: number }} options
- * @returns {Promise<{ render(pathname: string): Promise<string | null> } | null>} null when the
+ * @returns {Promise<{ render(pathname: string, search?: string): Promise<string | null> } | null>} null when the
  *   build has no renderer
  */
 export async function createPageRenderer({ webDir, functionsUrl, anonKey, timeoutMs = 3000 }) {
   const renderDir = renderDirOf(webDir);
   const entry = renderEntry(renderDir);
   if (!entry || !fs.existsSync(path.join(renderDir, RENDER_TEMPLATE))) return null;
-  const { renderCoursePage } = await import(pathToFileURL(entry).href);
+  const { renderCoursePage, renderHomePage } = await import(pathToFileURL(entry).href);
   const template = fs.readFileSync(path.join(renderDir, RENDER_TEMPLATE), 'utf8');
   const apiUrl = `${functionsUrl.replace(/\/+$/, '')}/api`;
 
@@ -39,10 +40,14 @@ export async function createPageRenderer({ webDir, functionsUrl, anonKey, timeou
   }
 
   return {
-    async render(pathname) {
+    async render(pathname, search = '') {
       const id = COURSE_PAGE.exec(pathname)?.[1];
-      if (!id) return null;
+      if (!id && pathname !== '/') return null;
       try {
+        if (!id) {
+          const page = await renderHomePage(search, get);
+          return page ? fillTemplate(template, page, '^/$') : null;
+        }
         const page = await renderCoursePage(id, get);
         return page ? fillTemplate(template, page, `^/course/${escapeRegExp(id)}/?$`) : null;
       } catch (error) {

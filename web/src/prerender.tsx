@@ -1,8 +1,9 @@
 // The build-time render of the pages a visitor lands on from outside (web/prerender.mjs): the app's
 // own route table and components, rendered to HTML as a visitor without a session sees them before
 // any answer of the API has arrived (site settings and the catalogue still loading). The browser
-// paints that HTML at once; web/src/main.tsx then starts the app on the same page. A course page is
-// rendered the same way on request, with the API's answers it shows (platform/page-render.mjs).
+// paints that HTML at once; web/src/main.tsx then starts the app on the same page. The home page and
+// a course page are rendered the same way on request, with the API's answers they show
+// (platform/page-render.mjs).
 import { renderToString } from 'react-dom/server';
 import { createMemoryRouter } from 'react-router';
 import { App } from '@/app/app';
@@ -12,6 +13,7 @@ import { createQueryClient } from '@/lib/query-client';
 import type { QueryKey } from '@tanstack/react-query';
 import { courseKeys, settingsKeys, userKeys } from '@/lib/query-keys';
 import { PageMetaSink } from '@/lib/page/page-meta';
+import { catalogueFiltersOf, catalogueQueryOptions, coursesPath } from '@/features/catalogue/api/get-courses';
 
 export interface PrerenderedPage {
   /** The markup of #root. */
@@ -58,5 +60,20 @@ export async function renderCoursePage(id: string, get: VisitorGet): Promise<Pre
     [settingsKeys.forCaller(null), settings],
     [courseKeys.detail(id), course],
     [courseKeys.modules(id), modules],
+  ]);
+}
+
+/**
+ * / as a visitor sees it, with the site settings and the first page of the catalogue (the URL's
+ * filters applied) in the HTML; null when the API does not show the catalogue to a visitor (sign-in
+ * required to browse): the page built with the app then stands.
+ */
+export async function renderHomePage(search: string, get: VisitorGet): Promise<PrerenderedPage | null> {
+  const filters = catalogueFiltersOf(search);
+  const [settings, courses] = await Promise.all([get('/settings'), get(coursesPath(filters, 1))]);
+  if (settings == null || courses == null) return null;
+  return prerender(`/${search}`, [
+    [settingsKeys.forCaller(null), settings],
+    [catalogueQueryOptions(filters).queryKey, { pages: [courses], pageParams: [1] }],
   ]);
 }

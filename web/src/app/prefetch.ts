@@ -5,9 +5,8 @@
 // (/course/:id) likewise starts the course and its outline at once. Returns when the page's own
 // answers (the catalogue, or the course and its outline) have arrived or failed.
 import type { QueryClient } from '@tanstack/react-query';
-import { isServiceCode } from '@shared/services.ts';
 import { userQueryOptions } from '@/lib/auth/user';
-import { catalogueQueryOptions } from '@/features/catalogue/api/get-courses';
+import { catalogueFiltersOf, catalogueQueryOptions } from '@/features/catalogue/api/get-courses';
 import { courseModulesQueryOptions, courseQueryOptions } from '@/lib/courses';
 import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { storedUserId } from '@/lib/supabase';
@@ -20,15 +19,7 @@ export function prefetchFirstPage(
   void queryClient.prefetchQuery(userQueryOptions());
   if (settings) void queryClient.prefetchQuery(settingsQueryOptions(storedUserId()));
   if (location.pathname === '/') {
-    const params = new URLSearchParams(location.search);
-    const service = params.get('service');
-    return queryClient.prefetchInfiniteQuery(
-      catalogueQueryOptions({
-        service: isServiceCode(service) ? service : undefined,
-        search: params.get('search') || undefined,
-        status: 'ACTIVE',
-      }),
-    );
+    return queryClient.prefetchInfiniteQuery(catalogueQueryOptions(catalogueFiltersOf(location.search)));
   }
   const id = /^\/course\/([\w-]+)\/?$/.exec(location.pathname)?.[1];
   if (id && id !== 'create') {

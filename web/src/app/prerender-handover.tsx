@@ -6,6 +6,7 @@
 import { useLayoutEffect, type ReactNode } from 'react';
 import type { DataRouter } from 'react-router';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { pageRenderedWith } from '@/lib/hydrated';
 
 type AppRouter = Pick<DataRouter, 'state' | 'subscribe'>;
 
@@ -49,6 +50,7 @@ export function seedFromPage(queryClient: QueryClient, { current }: { current: b
       queryClient.setQueryData(key, value);
       if (!current) void queryClient.invalidateQueries({ queryKey: key, exact: true, refetchType: 'none' });
     }
+    if (current) pageRenderedWith(entries.map(([key]) => key));
     return entries.map(([key]) => key);
   } catch {
     // Unreadable: the app asks the API, as on any other page.

@@ -6,6 +6,7 @@
 // renders them again, live, right after hydrating; a page the app renders itself (createRoot, the
 // unit tests) is live from its first render.
 import { useSyncExternalStore } from 'react';
+import { hashKey, type QueryKey } from '@tanstack/react-query';
 
 const subscribe = () => () => {};
 
@@ -15,4 +16,21 @@ export function useHydrated(): boolean {
     () => true,
     () => false,
   );
+}
+
+/** The keys of the answers the page being hydrated was rendered with (app/prerender-handover.tsx). */
+const renderedWith = new Set<string>();
+
+export function pageRenderedWith(keys: QueryKey[]) {
+  for (const key of keys) renderedWith.add(hashKey(key));
+}
+
+/**
+ * Whether the page was rendered with this answer: on the server (which renders only with the
+ * answers it was given), and in the browser for the answers the hydrated page came with. A
+ * component that would first render without an answer (a deferred copy of it) renders with it
+ * instead while hydrating such a page, as the server did.
+ */
+export function renderedWithAnswer(key: QueryKey): boolean {
+  return typeof document === 'undefined' || renderedWith.has(hashKey(key));
 }

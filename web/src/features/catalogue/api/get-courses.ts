@@ -1,6 +1,7 @@
 // GET /api/courses, paged: the catalogue loads one page at a time ("Load more").
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { Course, PagedList } from '@shared/catalogue.ts';
+import { isServiceCode } from '@shared/services.ts';
 import { api } from '@/lib/api-client';
 import { courseKeys } from '@/lib/query-keys';
 
@@ -12,10 +13,22 @@ export interface CourseListFilters {
 
 export const CATALOGUE_PAGE_SIZE = 12;
 
-export function getCourses(filters: CourseListFilters, page: number, signal?: AbortSignal) {
+/** The catalogue's filters in a home page URL's query (`?service=POLICE&search=first+aid`): active courses only. */
+export function catalogueFiltersOf(search: string): CourseListFilters {
+  const params = new URLSearchParams(search);
+  const service = params.get('service');
+  return { service: isServiceCode(service) ? service : undefined, search: params.get('search') || undefined, status: 'ACTIVE' };
+}
+
+/** The API path of one page of the catalogue. */
+export function coursesPath(filters: CourseListFilters, page: number): string {
   const params = new URLSearchParams({ page: String(page), pageSize: String(CATALOGUE_PAGE_SIZE) });
   for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-  return api.get<PagedList<Course>>(`/courses?${params}`, { signal });
+  return `/courses?${params}`;
+}
+
+export function getCourses(filters: CourseListFilters, page: number, signal?: AbortSignal) {
+  return api.get<PagedList<Course>>(coursesPath(filters, page), { signal });
 }
 
 export function catalogueQueryOptions(filters: CourseListFilters) {

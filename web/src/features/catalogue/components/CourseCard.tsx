@@ -27,7 +27,8 @@ export function signInPath(courseId: string, keepEnrolIntent: boolean): string {
   return `/auth?redirect=${encodeURIComponent(back)}`;
 }
 
-export function CourseCard({ course, user, publicEnroll }: { course: Course; user: User | null; publicEnroll: boolean }) {
+/** live: false while the page is the HTML rendered for a visitor, before the app owns it (lib/hydrated.ts). */
+export function CourseCard({ course, user, publicEnroll, live = true }: { course: Course; user: User | null; publicEnroll: boolean; live?: boolean }) {
   const navigate = useNavigate();
   const enroll = useEnroll();
   const coursePath = `/course/${course.id}`;
@@ -121,7 +122,14 @@ export function CourseCard({ course, user, publicEnroll }: { course: Course; use
               </Progress.Root>
             </div>
           ) : null}
-          <Button fullWidth onClick={act} loading={enroll.isPending} aria-describedby={titleId}>
+          {/* In the HTML rendered on request, the button does nothing until the app owns it. */}
+          <Button
+            fullWidth
+            onClick={act}
+            loading={enroll.isPending}
+            aria-describedby={titleId}
+            aria-disabled={live ? undefined : true}
+          >
             {label}
           </Button>
         </Stack>

@@ -7,7 +7,8 @@ import { useSearchParams } from 'react-router';
 import type { User } from '@shared/domain.ts';
 import { isServiceCode, SERVICE_CODES, SERVICES } from '@shared/services.ts';
 import { errorDescription } from '@/lib/api-client';
-import { useCatalogue } from '../api/get-courses';
+import { renderedWithAnswer, useHydrated } from '@/lib/hydrated';
+import { catalogueQueryOptions, useCatalogue } from '../api/get-courses';
 import { CourseCard } from './CourseCard';
 
 const SEARCH_DELAY_MS = 300;
@@ -58,11 +59,16 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
     });
   }
 
-  const query = useCatalogue({ service: service ?? undefined, search: search || undefined, status: 'ACTIVE' });
+  const filters = { service: service ?? undefined, search: search || undefined, status: 'ACTIVE' };
+  const query = useCatalogue(filters);
   // The cards render from a deferred copy of the answer: React renders them in slices, yielding to
   // the browser between them, instead of one long task when a page of courses arrives. Also on the
   // first render (the answer already in the cache, web/src/app/prefetch.ts): null first, the loader.
-  const shown = useDeferredValue(query.data, null);
+  // A home page rendered with its first cards (platform/page-render.mjs) starts from them, on the
+  // server and while hydrating, so the cards in its HTML are kept.
+  const hydrated = useHydrated();
+  const startFrom = !hydrated && renderedWithAnswer(catalogueQueryOptions(filters).queryKey) ? (query.data ?? null) : null;
+  const shown = useDeferredValue(query.data, startFrom);
   const courses = shown?.pages.flatMap((page) => page.items) ?? [];
   const total = shown?.pages[0]?.total ?? 0;
 
@@ -70,7 +76,9 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" gap="md">
         <Group gap="xs" role="group" aria-label="Filter by service">
-          <Button variant={service ? 'default' : 'filled'} size="xs" aria-pressed={!service} onClick={() => choose(null)}>
+          {/* Rendered on request (platform/page-render.mjs), the controls do nothing until the app owns
+              them (lib/hydrated.ts), and say so; the search box takes no keys until then. */}
+          <Button variant={service ? 'default' : 'filled'} size="xs" aria-pressed={!service} aria-disabled={hydrated ? undefined : true} onClick={() => choose(null)}>
             All Services
           </Button>
           {SERVICE_CODES.map((code) => (
@@ -79,6 +87,7 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
               size="xs"
               variant={service === code ? 'filled' : 'default'}
               aria-pressed={service === code}
+              aria-disabled={hydrated ? undefined : true}
               title={SERVICES[code].label}
               onClick={() => choose(code)}
             >
@@ -93,6 +102,7 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
           value={draft}
           onChange={(event) => setDraft(event.currentTarget.value)}
           type="search"
+          readOnly={!hydrated}
           w={{ base: '100%', sm: 280 }}
         />
       </Group>
@@ -113,17 +123,18 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
         </Stack>
       ) : (
         <>
-          <Text size="sm" c="dimmed" aria-live="polite">
+          {/* A visitor's cards, rendered on request, wait unseen for the person's where a session is stored (AppLayout.module.css). */}
+          <Text size="sm" c="dimmed" aria-live="polite" data-guest-view={user ? undefined : ''}>
             Showing {courses.length} of {total} {total === 1 ? 'course' : 'courses'}
           </Text>
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-guest-view={user ? undefined : ''}>
             {courses.map((course) => (
-              <CourseCard key={course.id} course={course} user={user} publicEnroll={publicEnroll} />
+              <CourseCard key={course.id} course={course} user={user} publicEnroll={publicEnroll} live={hydrated} />
             ))}
           </SimpleGrid>
           {query.hasNextPage ? (
             <Group justify="center">
-              <Button variant="default" onClick={() => query.fetchNextPage()} loading={query.isFetchingNextPage}>
+              <Button variant="default" onClick={() => query.fetchNextPage()} loading={query.isFetchingNextPage} aria-disabled={hydrated ? undefined : true}>
                 Load more
               </Button>
             </Group>
