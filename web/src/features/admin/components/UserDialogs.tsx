@@ -14,12 +14,24 @@ import { ManagerSelect, OrganisationSelect, UnitSelect } from './PlacementFields
 
 const roleData = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 
-/** One checkbox per service: every option visible at once, and plain keyboard use. */
-function ServiceChoices(props: { disabled?: boolean; value?: string[]; onChange: (value: string[]) => void; error?: unknown }) {
+/**
+ * One checkbox per service: every option visible at once, and plain keyboard use. `choices`: the
+ * services this administrator may grant (an organisation's administrator, their organisation's),
+ * with any the person already has, so that it can be taken away; absent, every service.
+ */
+function ServiceChoices(props: {
+  disabled?: boolean;
+  value?: string[];
+  onChange: (value: string[]) => void;
+  error?: unknown;
+  choices?: readonly ServiceCode[];
+}) {
+  const value = props.value ?? [];
+  const shown = props.choices ? SERVICE_CODES.filter((code) => props.choices!.includes(code) || value.includes(code)) : SERVICE_CODES;
   return (
-    <Checkbox.Group label="Services" value={props.value ?? []} onChange={props.onChange} error={props.error as string | undefined}>
+    <Checkbox.Group label="Services" value={value} onChange={props.onChange} error={props.error as string | undefined}>
       <SimpleGrid cols={2} mt="xs" spacing="xs">
-        {SERVICE_CODES.map((code) => (
+        {shown.map((code) => (
           <Checkbox key={code} value={code} disabled={props.disabled} label={code} title={serviceLabel(code)} />
         ))}
       </SimpleGrid>
@@ -40,12 +52,14 @@ type EditValues = {
 /**
  * Edit User. With `placing` (once there are organisations): the person's organisation (a
  * national administrator's to change), unit and manager (a person of the organisation, searched).
+ * `serviceChoices`: the services this administrator may grant (absent: every service).
  */
-export function EditUserDialog({ user, self, placing = false, national = true, onClose }: {
+export function EditUserDialog({ user, self, placing = false, national = true, serviceChoices, onClose }: {
   user: UserListItem | null;
   self: boolean;
   placing?: boolean;
   national?: boolean;
+  serviceChoices?: readonly ServiceCode[];
   onClose: () => void;
 }) {
   const update = useUpdateUser();
@@ -104,7 +118,7 @@ export function EditUserDialog({ user, self, placing = false, national = true, o
           <TextInput label="Email" type="email" required {...form.getInputProps('email')} />
           <Select label="Role" data={roleData} allowDeselect={false} disabled={self} {...form.getInputProps('role')}
             description={self ? 'You cannot change your own role.' : undefined} />
-          <ServiceChoices disabled={self} {...form.getInputProps('services')} />
+          <ServiceChoices disabled={self} choices={serviceChoices} {...form.getInputProps('services')} />
           {placing ? (
             <>
               <OrganisationSelect

@@ -46,10 +46,10 @@ const firstPage = {
   search: '', service: null, role: null, status: null, organisationId: null, unitId: null, managerId: null, page: 1, pageSize: 20,
 };
 
-function seed(withOrganisations: boolean, forNational = true): [readonly unknown[], unknown][] {
+function seed(withOrganisations: boolean): [readonly unknown[], unknown][] {
   return [
     [adminKeys.userList(firstPage), list(withOrganisations ? [constable, lead] : [{ ...makeUser() }])],
-    ...(forNational ? [[organisationKeys.list(), withOrganisations ? organisations : []] as [readonly unknown[], unknown]] : []),
+    [organisationKeys.list(), withOrganisations ? organisations : []],
     [organisationKeys.units(ORG), units],
     [adminKeys.people(ORG, ''), list([lead, constable])],
     [adminKeys.people(ORG, 'sergeant'), list([lead])],
@@ -102,7 +102,8 @@ describe('Users tab: organisations, units and managers', () => {
   });
 
   it('keeps an organisation\'s administrator to their organisation', async () => {
-    const { user } = renderWithProviders(<UsersTab currentUserId={orgAdmin.id} />, { user: orgAdmin, queryData: seed(true, false) });
+    // The organisations an organisation's administrator is given: their own.
+    const { user } = renderWithProviders(<UsersTab currentUserId={orgAdmin.id} />, { user: orgAdmin, queryData: seed(true) });
     const table = await screen.findByRole('table', { name: 'Users' });
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['Name', 'Email', 'Services', 'Role', 'Unit', 'Manager', 'Joined', 'Actions']);
@@ -116,6 +117,17 @@ describe('Users tab: organisations, units and managers', () => {
     expect(within(dialog).getByLabelText('Organisation', { selector: 'input' })).toBeDisabled();
     expect(within(dialog).getByText('Only a national administrator moves a person to another organisation.')).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Unit', { selector: 'input' })).toBeEnabled();
+    // Services: the organisation's own to grant, and the one the person already has, to take away.
+    const services = within(within(dialog).getByRole('group', { name: 'Services' })).getAllByRole('checkbox');
+    expect(services.map((box) => box.getAttribute('value'))).toEqual(['UKPS', 'MISC']);
+  });
+
+  it('offers a national administrator every service in the user dialog', async () => {
+    const { user } = renderWithProviders(<UsersTab currentUserId={national.id} />, { user: national, queryData: seed(true) });
+    await user.click(await screen.findByRole('button', { name: 'Edit Casey Constable' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit User' });
+    const services = within(within(dialog).getByRole('group', { name: 'Services' })).getAllByRole('checkbox');
+    expect(services.map((box) => box.getAttribute('value'))).toEqual(['UKPS', 'UKAS', 'UKFRS', 'UKHW', 'AUX', 'MISC']);
   });
 
   it('is as it was when there is no organisation', async () => {

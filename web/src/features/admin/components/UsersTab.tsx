@@ -9,7 +9,7 @@ import { Badge, Button, Group, Pagination, Select, Stack, Table, Text, TextInput
 import { useDebouncedValue } from '@mantine/hooks';
 import { USER_SEARCH_MATCH_LIMIT, type UserListItem } from '@shared/admin.ts';
 import { ROLE_LABELS, ROLES } from '@shared/domain.ts';
-import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
+import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -56,7 +56,12 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
   const me = useUser().data;
   const ownOrganisationId = me?.role === 'ADMIN' ? me.organisation?.id ?? null : null;
   const national = me?.role === 'ADMIN' && !ownOrganisationId;
-  const organisations = useOrganisations(national);
+  // A national administrator's: every organisation; an organisation's: their own.
+  const organisations = useOrganisations(national || ownOrganisationId !== null);
+  // An organisation's administrator grants their organisation's service only (the database holds
+  // them to it); a national one, any.
+  const ownService = organisations.data?.find((organisation) => organisation.id === ownOrganisationId)?.service;
+  const serviceChoices: ServiceCode[] | undefined = ownOrganisationId === null ? undefined : ownService ? [ownService] : [];
   const placing = Boolean(ownOrganisationId) || (organisations.data?.length ?? 0) > 0;
   const [organisationFilter, setOrganisationFilter] = useState<string | null>(null);
   const [unitFilter, setUnitFilter] = useState<string | null>(null);
@@ -317,6 +322,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
         self={editing?.id === currentUserId}
         placing={placing}
         national={national}
+        serviceChoices={serviceChoices}
         onClose={() => setEditing(null)}
       />
       <AddUserDialog opened={adding} onClose={() => setAdding(false)} />
