@@ -19,6 +19,7 @@ import { stripVTControlCharacters } from 'node:util';
 import postgres from 'postgres';
 import { ensureDependencies } from './ensure-deps.mjs';
 import { SEEDED_DATA_ENV, buildSeededData, useSeededData } from './seeded-data.mjs';
+import { renderDirOf } from '../web/prerender.mjs';
 
 ensureDependencies();
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -269,11 +270,12 @@ async function platformSuites() {
     const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
     const first = newDataDir();
     const platforms = [await start(first)];
-    // The others reuse the first one's keys and its web build (which carries its anon key), so
-    // they start without building the app again.
+    // The others reuse the first one's keys and its web build (which carries its anon key) with the
+    // course-page renderer built beside it (platform/web.mjs builds again when either is missing),
+    // so they start without building the app again.
     platforms.push(...await Promise.all(Array.from({ length: workers - 1 }, () => {
       const dir = newDataDir();
-      for (const item of ['keys.json', 'web', 'web.stamp']) fs.cpSync(path.join(first, item), path.join(dir, item), { recursive: true });
+      for (const item of ['keys.json', 'web', renderDirOf('web'), 'web.stamp']) fs.cpSync(path.join(first, item), path.join(dir, item), { recursive: true });
       return start(dir);
     })));
     await vitest('e2e', ['e2e'], { ...platformEnv(platforms[0]), E2E_PLATFORMS: JSON.stringify(platforms.map(platformEnv)) }, since);
