@@ -10,6 +10,12 @@ configure({ asyncUtilTimeout: 5000 });
 
 vi.stubEnv('VITE_SUPABASE_ANON_KEY', 'test-anon-key');
 
+// Every route's module loaded before the tests. The files of a worker share their modules
+// (isolate: false): a lazy route's import still in flight when a file's environment is torn down
+// fails, and that failure stays cached for the files after it. Loaded here, once a worker, every
+// lazy import resolves from the cache.
+await Promise.all(Object.values(import.meta.glob(['../app/routes/*.tsx', '!../app/routes/*.test.tsx'])).map((load) => load()));
+
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
