@@ -73,6 +73,15 @@ export async function chooseOption(page: Page, scope: Page | Locator, label: str
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/**
+ * The app has taken over a page whose HTML was rendered before it (web/prerender.mjs): it clears the
+ * prerendered page's mark on <html> in its first commit. Before then a link is the browser's own
+ * (a full page load), not the app's navigation.
+ */
+export async function appStarted(page: Page) {
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-prerendered'), null, { timeout: 30_000 });
+}
+
 export async function screenshot(page: Page, name: string) {
   fs.mkdirSync(artefactsDir, { recursive: true });
   await page.screenshot({ path: path.join(artefactsDir, `${name}.png`), fullPage: true });

@@ -3,7 +3,7 @@
 // navigation focus lands on the new page's h1 (not on the first load, and not on a query change).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { baseUrl, expectAccessible, launchBrowser } from './browser';
+import { appStarted, baseUrl, expectAccessible, launchBrowser } from './browser';
 import { apiCall, uiLogin } from './api';
 
 const SEP = ' · ';
@@ -90,6 +90,8 @@ describe('document titles, descriptions and focus after navigation', () => {
     await page.goto(`${baseUrl}/`);
     const link = page.getByRole('link', { name: course.title, exact: true }).first();
     await link.waitFor();
+    // Followed once the app owns the page (the cards are in the HTML before): the app's navigation.
+    await appStarted(page);
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('BODY');
 
     // By keyboard: focus the card's link and press Enter.

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, apiLogin, uiLogin } from './api';
-import { baseUrl, expectAccessible, launchBrowser } from './browser';
+import { appStarted, baseUrl, expectAccessible, launchBrowser } from './browser';
 
 /** The entry script, held back until `release` is called (the prerendered page is all there is until then). */
 async function holdEntry(page: Page): Promise<() => void> {
@@ -50,11 +50,6 @@ function marksKept(page: Page, selectors: string[]) {
 async function signedIn(page: Page) {
   await page.waitForURL(`${baseUrl}/`, { timeout: 30_000 });
   await page.getByRole('button', { name: /Account menu for/ }).waitFor({ timeout: 10_000 });
-}
-
-/** The app has taken over: it clears the prerendered page's mark on <html> in its first commit. */
-async function appStarted(page: Page) {
-  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-prerendered'), null, { timeout: 30_000 });
 }
 
 describe('the prerendered pages', () => {
