@@ -3,7 +3,7 @@
 // multiple-choice and a true/false question and publishes; the admin's course is refused for edit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { baseUrl, chooseOption, expectAccessible, launchBrowser, screenshot } from './browser';
+import { baseUrl, chooseOption, closeToasts, expectAccessible, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin, uiLogin } from './api';
 import { makePng } from './files';
 
@@ -152,6 +152,9 @@ describe('course authoring end to end', () => {
     await expect.poll(async () => /true or false/i.test(await questions.nth(0).innerText())).toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'authoring-quiz-questions');
+    // The reorder's toast sits over the dialog's Close button: closed first, as a person would.
+    await page.getByText('Questions reordered').waitFor();
+    await closeToasts(page);
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
     await dialog.waitFor({ state: 'detached' });
     const hazards = page.getByTestId('module-card').filter({ hasText: 'Module two: hazards' });

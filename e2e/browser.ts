@@ -82,6 +82,12 @@ export async function appStarted(page: Page) {
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-prerendered'), null, { timeout: 30_000 });
 }
 
+/** Closes every toast on screen, as a person does with its close button. */
+export async function closeToasts(page: Page) {
+  const close = page.getByRole('button', { name: 'Close notification' });
+  while ((await close.count()) > 0) await close.first().click().catch(() => undefined);
+}
+
 export async function screenshot(page: Page, name: string) {
   fs.mkdirSync(artefactsDir, { recursive: true });
   await page.screenshot({ path: path.join(artefactsDir, `${name}.png`), fullPage: true });

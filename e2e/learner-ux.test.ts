@@ -7,7 +7,7 @@
 // every field and action inside the screen. axe on every screen; screenshots at both widths.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { baseUrl, closeToasts, expectAccessible, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin, apiUrl, uiLogin, removeCourse } from './api';
 import { makePng } from './files';
 
@@ -35,11 +35,6 @@ async function expectInsideViewport(locator: Locator, width: number) {
 }
 
 /** Closes the toast (bottom right, over the end of the module list) before pressing what lies beneath it. */
-async function closeToasts(page: Page) {
-  const close = page.getByRole('button', { name: 'Close notification' });
-  while ((await close.count()) > 0) await close.first().click().catch(() => undefined);
-}
-
 describe('learner screens at 1366 and 390 px', () => {
   let browser: Browser;
   let desktop: Page;
