@@ -13,7 +13,7 @@ export interface CourseListFilters {
 
 export const CATALOGUE_PAGE_SIZE = 12;
 
-/** The catalogue's filters in a home page URL's query (`?service=POLICE&search=first+aid`): active courses only. */
+/** The catalogue's filters in a home page URL's query (`?service=UKPS&search=first+aid`): active courses only. */
 export function catalogueFiltersOf(search: string): CourseListFilters {
   const params = new URLSearchParams(search);
   const service = params.get('service');

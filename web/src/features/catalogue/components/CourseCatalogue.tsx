@@ -8,7 +8,7 @@ import type { User } from '@shared/domain.ts';
 import { isServiceCode, SERVICE_CODES, SERVICES } from '@shared/services.ts';
 import { errorDescription } from '@/lib/api-client';
 import { renderedWithAnswer, useHydrated } from '@/lib/hydrated';
-import { catalogueQueryOptions, useCatalogue } from '../api/get-courses';
+import { catalogueFiltersOf, catalogueQueryOptions, useCatalogue } from '../api/get-courses';
 import { CourseCard } from './CourseCard';
 
 const SEARCH_DELAY_MS = 300;
@@ -59,7 +59,8 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
     });
   }
 
-  const filters = { service: service ?? undefined, search: search || undefined, status: 'ACTIVE' };
+  // The same filters the first page's prefetch and the page rendered on request use, so all find one answer.
+  const filters = catalogueFiltersOf(params.toString());
   const query = useCatalogue(filters);
   // The cards render from a deferred copy of the answer: React renders them in slices, yielding to
   // the browser between them, instead of one long task when a page of courses arrives. Also on the
