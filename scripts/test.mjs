@@ -6,10 +6,10 @@
 //   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web.
 //   2. Side by side, each on platforms of their own started exactly as `npm start` does on scratch
 //      data directories: the function's Deno tests, and the browser tests (Vitest project e2e) in
-//      two workers. When TEST_DATABASE_URL names a Postgres, the function's Deno tests run a second
-//      time beside the first, on a platform on a new database of that server (as
-//      `DATABASE_URL=... npm start` runs), where the function keeps prepared statements
-//      (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
+//      two workers. When TEST_DATABASE_URL names a Postgres, the function's route-wide and engine
+//      files (POSTGRES_FUNCTION_FILES) run a second time beside the first, on a platform on a new
+//      database of that server (as `DATABASE_URL=... npm start` runs), where the function keeps
+//      prepared statements (DB_PREPARED_STATEMENTS=on) and Postgres may reuse generic plans.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,10 +108,16 @@ async function vitest(name, projects, env = {}, since = lastRecordAt) {
   record(name, counts, since);
 }
 
-async function denoTests(env, name = 'function', since = lastRecordAt) {
+// The function's files run again on Postgres (with prepared statements, where Postgres may reuse
+// generic plans): every route as every persona and with bad input, and the files about the pool and
+// the engine itself. The rest prove rules that do not depend on the engine, once, on PGlite.
+const POSTGRES_FUNCTION_FILES = ['access_matrix', 'robustness', 'db_read', 'faults', 'concurrency_writes', 'paging']
+  .map((name) => `supabase/functions/tests/${name}_test.ts`);
+
+async function denoTests(env, name = 'function', since = lastRecordAt, defaultFiles = ['supabase/functions/tests']) {
   const { code, output } = await run(
     bin('deno'),
-    ['test', '--allow-all', '--config', 'supabase/functions/api/deno.json', ...(filesOf('function').length ? filesOf('function') : ['supabase/functions/tests'])],
+    ['test', '--allow-all', '--config', 'supabase/functions/api/deno.json', ...(filesOf('function').length ? filesOf('function') : defaultFiles)],
     { env: { ...env, DENO_DIR: path.join(repoRoot, '.cache', 'deno'), NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }, capture: true },
   );
   const match = output.match(/(?:ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?(?: \| (\d+) ignored)?/);
@@ -253,7 +259,7 @@ async function platformSuites() {
       await suite('function (Postgres, prepared statements)', async (since) => {
         await server.unsafe(`create database ${name}`);
         platform = await start(newDataDir(), { databaseUrl: url.toString(), web: false });
-        await denoTests({ ...platformEnv(platform), DB_PREPARED_STATEMENTS: 'on' }, 'function (Postgres, prepared statements)', since);
+        await denoTests({ ...platformEnv(platform), DB_PREPARED_STATEMENTS: 'on' }, 'function (Postgres, prepared statements)', since, POSTGRES_FUNCTION_FILES);
       });
     } finally {
       // Stopped before its database is dropped.
