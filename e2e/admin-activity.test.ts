@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser } from './browser';
-import { apiCall as call, apiLogin } from './api';
+import { apiCall as call, apiLogin, uiLogin } from './api';
 
 const suffix = `${Date.now().toString(36)}${process.pid.toString(36)}`;
 
@@ -37,11 +37,7 @@ describe('activity and leavers end to end', () => {
     expect(published.status, published.text).toBe(200);
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();
-    await page.goto(`${baseUrl}/auth`);
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('password123');
-    await page.getByRole('button', { name: 'Login', exact: true }).click();
-    await page.waitForURL(`${baseUrl}/`);
+    await uiLogin(page, 'admin');
   });
   afterAll(async () => {
     await browser?.close();

@@ -35,12 +35,13 @@ export async function apiLogin(username: string, password = 'password123'): Prom
 }
 
 /**
- * Opens the home page signed in, as a returning person arrives: the API's sign-in gives the session,
- * put where supabase-js keeps it (local storage, `sessionStorageKey` in web/src/lib/supabase.ts),
- * with the user supabase-js stores beside it. The /auth screen's own sign-in is proven once, in
- * e2e/auth.test.ts and the files about passwords; here it would only cost each journey a page.
+ * Opens `path` (the home page unless told) signed in, as a returning person arrives: the API's
+ * sign-in gives the session, put where supabase-js keeps it (local storage, `sessionStorageKey` in
+ * web/src/lib/supabase.ts), with the user supabase-js stores beside it. The /auth screen's own
+ * sign-in is proven once, in e2e/auth.test.ts and the files about passwords; here it would only
+ * cost each journey a page.
  */
-export async function uiLogin(page: Page, username: string, password = 'password123') {
+export async function uiLogin(page: Page, username: string, password = 'password123', path = '/') {
   const answer = await apiCall('POST', '/login', undefined, { username, password });
   if (answer.status !== 200) throw new Error(`login ${username}: ${answer.status} ${answer.text}`);
   const session = answer.json.session;
@@ -55,7 +56,7 @@ export async function uiLogin(page: Page, username: string, password = 'password
   await page.goto(blank);
   await page.evaluate((value) => localStorage.setItem(`sb-${location.hostname.split('.')[0]}-auth-token`, value), stored);
   await page.unroute(blank);
-  await page.goto(`${baseUrl}/`);
+  await page.goto(`${baseUrl}${path}`);
 }
 
 /** Signs in through the /auth screen, as a person types it, and waits for the home page. */

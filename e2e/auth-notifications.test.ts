@@ -73,7 +73,6 @@ describe('auth notifications', () => {
     await toast(page, 'Password changed').waitFor({ timeout: 4000 });
     await toast(page, 'Failed to change password').waitFor({ state: 'hidden', timeout: 3000 });
     expect(await page.getByText('Current password is incorrect').count()).toBe(0);
-    await expectAccessible(page);
     await screenshot(page, 'profile-password-changed');
   });
 });

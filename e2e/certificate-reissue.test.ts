@@ -43,8 +43,7 @@ describe('certificate reissue', () => {
 
   it('reissues from the Certificates tab after a confirm dialog; same code, corrected name', async () => {
     const admin = await (await browser.newContext({ timezoneId: 'Europe/London', locale: 'en-GB' })).newPage();
-    await uiLogin(admin, 'admin');
-    await admin.goto(`${baseUrl}/admin?tab=certificates`);
+    await uiLogin(admin, 'admin', 'password123', '/admin?tab=certificates');
     await admin.getByLabel('Search certificates').fill(code);
     const row = admin.locator(`tr[data-code="${code}"]`);
     await row.getByText(wrongName).waitFor();

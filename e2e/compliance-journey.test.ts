@@ -139,7 +139,7 @@ describe('compliance: from a required course to expiry, recertification and the 
     await admin.getByRole('button', { name: 'Update Course' }).click();
     await admin.getByText('Your changes have been saved.').waitFor();
     expect((await sql`select certificate_valid_months as m from public.courses where id = ${COURSE}`)[0].m).toBe(12);
-    await checkScreen(admin, 'journey-1-course-valid-12-months');
+    await screenshot(admin, 'journey-1-course-valid-12-months');
 
     await admin.goto(`${baseUrl}/admin?tab=required`);
     await admin.getByRole('heading', { name: 'Add required training' }).waitFor();
@@ -151,7 +151,7 @@ describe('compliance: from a required course to expiry, recertification and the 
     await admin.getByText('Required training added').waitFor();
     const rule = admin.locator('tr', { hasText: TITLE }).filter({ hasText: 'in United Kingdom Ambulance Service' });
     await rule.getByText('Certificate valid 12 months').waitFor();
-    await checkScreen(admin, 'journey-1-required-for-ukas');
+    await screenshot(admin, 'journey-1-required-for-ukas');
   });
 
   it('2. the admin imports 50 ambulance staff: two bad rows reported and not written, 48 created', async () => {
@@ -165,12 +165,12 @@ describe('compliance: from a required course to expiry, recertification and the 
     const preview = admin.getByRole('table', { name: 'Rows of the file' });
     await preview.locator(`tr[data-line="${BAD_EMAIL_LINE}"]`).getByText('Invalid email address').waitFor();
     await preview.locator(`tr[data-line="${DUPLICATE_LINE}"]`).getByText('Username appears earlier in the file (line 2)').waitFor();
-    await checkScreen(admin, 'journey-2-import-preview');
+    await screenshot(admin, 'journey-2-import-preview');
 
     await admin.getByRole('button', { name: `Import ${GOOD} users` }).click();
     await admin.getByRole('heading', { name: 'Import finished' }).waitFor();
     await admin.getByTestId('import-outcome').filter({ hasText: `${GOOD} users created, 2 skipped.` }).waitFor();
-    await checkScreen(admin, 'journey-2-import-result');
+    await screenshot(admin, 'journey-2-import-result');
 
     // In the database: the 48, all in the ambulance service and enrolled by the rule; neither bad row.
     const users = await sql<{ id: string; username: string; email: string; services: string[] }[]>`
@@ -211,9 +211,9 @@ describe('compliance: from a required course to expiry, recertification and the 
     await row.getByRole('link', { name: TITLE }).click();
     await learner.waitForURL(`${baseUrl}/course/${COURSE}`);
     await learner.getByRole('list', { name: 'Modules' }).waitFor();
-    await checkScreen(learner, 'journey-3-course');
+    await screenshot(learner, 'journey-3-course');
     await completeCourse();
-    await checkScreen(learner, 'journey-3-module-completed');
+    await screenshot(learner, 'journey-3-module-completed');
 
     // Valid for a calendar year from its issue (from 29 February, to 28 February), whatever today is.
     const [{ expiresAt, aYearOn }] = await sql<{ expiresAt: Date; aYearOn: Date }[]>`
@@ -262,7 +262,7 @@ describe('compliance: from a required course to expiry, recertification and the 
     await mine.getByText('Overdue').waitFor();
     await mine.getByText(ukDate(expired)).first().waitFor();
     await expectWholeBadge(mine.locator('[data-status="overdue"]'));
-    await checkScreen(admin, 'journey-4-compliance-overdue');
+    await screenshot(admin, 'journey-4-compliance-overdue');
 
     // Recertification from the expired certificate: the course again from 0 %, to a new certificate.
     await card.getByRole('button', { name: `Start recertification: ${TITLE}` }).click();

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import type { Browser, Page } from 'playwright-core';
-import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { expectAccessible, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin, uiLogin, removeCourse } from './api';
 
 const dbUrl = process.env.SUPABASE_DB_URL ?? 'postgresql://postgres:postgres@127.0.0.1:54322/postgres';
@@ -31,10 +31,10 @@ describe('compliance by unit: an organisation administrator requires a course fo
     atHarbour: { username: `atharbour_${suffix}`, name: `Hal Harbour ${suffix}`, id: '' },
   };
 
-  async function newPage(username: string): Promise<Page> {
+  async function newPage(username: string, path = '/'): Promise<Page> {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await uiLogin(page, username, password);
+    await uiLogin(page, username, password, path);
     return page;
   }
 
@@ -90,8 +90,7 @@ describe('compliance by unit: an organisation administrator requires a course fo
   });
 
   it('the organisation administrator makes the course required for Central Station only', async () => {
-    const page = await newPage(people.orgAdmin.username);
-    await page.goto(`${baseUrl}/admin?tab=required`);
+    const page = await newPage(people.orgAdmin.username, '/admin?tab=required');
     await page.getByRole('heading', { name: 'Add required training' }).waitFor();
     // Their organisation is fixed; the units are theirs, by path.
     await expect.poll(() => page.getByRole('textbox', { name: 'Organisation' }).or(page.getByRole('combobox', { name: 'Organisation' })).first().inputValue()).toBe(organisationName);
@@ -118,8 +117,7 @@ describe('compliance by unit: an organisation administrator requires a course fo
     // One of the two is certified (written straight into the database: nothing in the product dates it).
     await sql`insert into public.certificates (user_id, course_id, learner_name, course_title)
       values (${people.inWatch.id}, ${courseId}, ${people.inWatch.name}, ${courseTitle}) on conflict do nothing`;
-    const page = await newPage(people.orgAdmin.username);
-    await page.goto(`${baseUrl}/compliance`);
+    const page = await newPage(people.orgAdmin.username, '/compliance');
     await page.getByRole('heading', { name: 'By unit' }).waitFor();
     const table = page.getByRole('table', { name: /Compliance by unit/ });
     const area = table.getByRole('row', { name: /North Area/ });
@@ -151,8 +149,7 @@ describe('compliance by unit: an organisation administrator requires a course fo
   });
 
   it('a unit added in Admin is in the compliance Unit filter at once, without a reload', async () => {
-    const page = await newPage(people.orgAdmin.username);
-    await page.goto(`${baseUrl}/compliance`);
+    const page = await newPage(people.orgAdmin.username, '/compliance');
     await page.getByRole('heading', { name: 'Compliance', level: 1 }).waitFor();
     // Marks this document: a reload would lose it.
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));

@@ -22,10 +22,10 @@ describe('mandatory training and compliance end to end', () => {
   const late = { username: `late_${suffix}`, name: `Lara Late ${suffix}`, password: `pw-${suffix}-Secret!9`, id: '' };
   const keen = { username: `keen_${suffix}`, name: `Kit Keen ${suffix}`, password: `pw-${suffix}-Secret!8`, id: '' };
 
-  async function newPage(username: string, password: string): Promise<Page> {
+  async function newPage(username: string, password: string, path = '/'): Promise<Page> {
     const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
-    await uiLogin(page, username, password);
+    await uiLogin(page, username, password, path);
     return page;
   }
 
@@ -67,8 +67,7 @@ describe('mandatory training and compliance end to end', () => {
   });
 
   it('an admin makes the course required for UKAS in the Required training tab', async () => {
-    const page = await newPage('admin', 'password123');
-    await page.goto(`${baseUrl}/admin?tab=required`);
+    const page = await newPage('admin', 'password123', '/admin?tab=required');
     await page.getByRole('heading', { name: 'Add required training' }).waitFor();
     await page.getByRole('combobox', { name: 'Course', exact: true }).fill(courseTitle);
     await page.getByRole('option', { name: courseTitle }).click();
@@ -108,8 +107,7 @@ describe('mandatory training and compliance end to end', () => {
     await page.context().close();
 
     // Kit holds a valid certificate: done, valid until a date about a year ahead, and no notice.
-    const keenPage = await newPage(keen.username, keen.password);
-    await keenPage.goto(`${baseUrl}/dashboard`);
+    const keenPage = await newPage(keen.username, keen.password, '/dashboard');
     const keenRow = keenPage.getByRole('region', { name: 'Required training' }).locator('tr', { hasText: courseTitle });
     await keenRow.getByText('Done').waitFor();
     await keenRow.getByText(/^Valid until \d{1,2} [A-Z][a-z]+ \d{4}$/).waitFor();
@@ -118,8 +116,7 @@ describe('mandatory training and compliance end to end', () => {
   });
 
   it('the compliance view counts the overdue learner, drills down to them and exports a CSV', async () => {
-    const page = await newPage('admin', 'password123');
-    await page.goto(`${baseUrl}/compliance`);
+    const page = await newPage('admin', 'password123', '/compliance');
     await page.getByRole('heading', { name: 'Compliance', level: 1 }).waitFor();
     await page.getByRole('combobox', { name: 'Course', exact: true }).fill(courseTitle);
     await page.getByRole('option', { name: courseTitle }).click();
@@ -152,8 +149,7 @@ describe('mandatory training and compliance end to end', () => {
   });
 
   it('an instructor manages rules only in their services and sees compliance only for them', async () => {
-    const page = await newPage('instructor', 'password123');
-    await page.goto(`${baseUrl}/instructor?tab=required`);
+    const page = await newPage('instructor', 'password123', '/instructor?tab=required');
     await page.getByRole('heading', { name: 'Add required training' }).waitFor();
     // The seed instructor is in UKPS and MISC: those are the only services offered.
     await page.getByRole('combobox', { name: 'Service', exact: true }).click();

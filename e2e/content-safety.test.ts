@@ -121,7 +121,7 @@ describe('content safety: planted payloads never run', () => {
     await browser?.close();
   });
 
-  async function open(username: string, password?: string) {
+  async function open(username: string, password?: string, path = '/') {
     await context?.close();
     context = await browser.newContext();
     await context.addInitScript(() => {
@@ -139,7 +139,7 @@ describe('content safety: planted payloads never run', () => {
       if (/Content Security Policy|Refused to/i.test(message.text())) consoleProblems.push(message.text());
     });
     page.on('pageerror', (error) => consoleProblems.push(`pageerror: ${error.message}`));
-    await uiLogin(page, username, password);
+    await uiLogin(page, username, password, path);
   }
 
   async function expectInert(name: string) {
@@ -194,8 +194,7 @@ describe('content safety: planted payloads never run', () => {
   });
 
   it("as the admin: the users list shows the learner's name as text", async () => {
-    await open('admin');
-    await page.goto(`${baseUrl}/admin`);
+    await open('admin', undefined, '/admin');
     await page.getByRole('table', { name: 'Users' }).waitFor();
     await page.getByLabel('Search users').fill(learner.username);
     await page.locator(`tr[data-user="${learner.username}"]`).getByText(learnerName, { exact: true }).waitFor();
@@ -203,8 +202,7 @@ describe('content safety: planted payloads never run', () => {
   });
 
   it("as the instructor: Students shows the learner's name, My Courses the course title, as text", async () => {
-    await open('instructor');
-    await page.goto(`${baseUrl}/instructor?tab=students`);
+    await open('instructor', undefined, '/instructor?tab=students');
     await page.getByRole('table', { name: 'Students' }).waitFor();
     await page.getByRole('row', { name: new RegExp(`Xena ${s}`) }).first().waitFor();
     await expectInert('instructor-students');

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startFaultProxy } from '../scripts/fault-proxy.mjs';
 import { startFunctions } from '../platform/functions.mjs';
 import { apiCall, apiLogin, uiLogin } from './api';
-import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { expectAccessible, launchBrowser, screenshot } from './browser';
 
 const MESSAGE = 'The service is temporarily unavailable. Please try again in a moment.';
 
@@ -67,8 +67,7 @@ describe('the database unreachable while a form is being filled in', () => {
     const registered = await apiCall('POST', '/register', undefined, { ...account, confirmPassword: account.password });
     expect(registered.status).toBe(201);
 
-    await uiLogin(page, account.username, account.password);
-    await page.goto(`${baseUrl}/profile`);
+    await uiLogin(page, account.username, account.password, '/profile');
     await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor();
     await expect.poll(() => page.getByLabel('Full name').inputValue()).toBe(account.name);
 

@@ -59,7 +59,6 @@ describe('instructor dashboard and course manager end to end', () => {
     await page.getByRole('heading', { name: 'Recently Updated' }).waitFor();
     for (const course of stats.recentlyUpdated) await page.getByText(course.title, { exact: true }).first().waitFor();
     await page.getByRole('heading', { name: 'Quick Actions' }).waitFor();
-    await expectAccessible(page);
     await screenshot(page, 'instructor-overview');
   });
 
@@ -201,8 +200,7 @@ describe('instructor dashboard and course manager end to end', () => {
     const learnerContext = await browser.newContext();
     const learnerPage = await learnerContext.newPage();
     try {
-      await uiLogin(learnerPage, 'student');
-      await learnerPage.goto(`${baseUrl}/instructor`);
+      await uiLogin(learnerPage, 'student', 'password123', '/instructor');
       await learnerPage.getByText("You don't have instructor permissions.").waitFor();
       await learnerPage.getByText('Access denied', { exact: true }).waitFor();
       await learnerPage.waitForURL(`${baseUrl}/`);

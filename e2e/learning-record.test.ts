@@ -57,8 +57,7 @@ describe('learning record end to end', () => {
   });
 
   it('opens My learning record from the dashboard with the completed course', async () => {
-    await uiLogin(page, learner.username, learner.password);
-    await page.goto(`${baseUrl}/dashboard`);
+    await uiLogin(page, learner.username, learner.password, '/dashboard');
     await page.getByRole('link', { name: 'My learning record' }).click();
     await page.waitForURL(`${baseUrl}/learning-record`);
     await page.getByRole('heading', { name: 'My learning record', level: 1 }).waitFor();
@@ -156,8 +155,7 @@ describe('learning record end to end', () => {
 
   it('an admin opens the learner\'s record read-only from the Users tab', async () => {
     const admin = await (await browser.newContext({ timezoneId: 'Europe/London', locale: 'en-GB' })).newPage();
-    await uiLogin(admin, 'admin');
-    await admin.goto(`${baseUrl}/admin`);
+    await uiLogin(admin, 'admin', 'password123', '/admin');
     await admin.getByLabel('Search users').fill(learner.username);
     const row = admin.locator(`tr[data-user="${learner.username}"]`);
     await row.waitFor();

@@ -31,10 +31,10 @@ describe('My team end to end', () => {
   const keen = person('keen', 'Kit Keen');
   const outsider = person('outsider', 'Pat Paramedic');
 
-  async function newPage(who: Person, width = 1366): Promise<Page> {
+  async function newPage(who: Person, width = 1366, path = '/'): Promise<Page> {
     const context = await browser.newContext({ acceptDownloads: true, viewport: { width, height: 900 } });
     const page = await context.newPage();
-    await uiLogin(page, who.username, who.password);
+    await uiLogin(page, who.username, who.password, path);
     return page;
   }
 
@@ -140,8 +140,7 @@ describe('My team end to end', () => {
   });
 
   it('the manager opens a report\'s record; a person outside the team is not shown', async () => {
-    const page = await newPage(manager);
-    await page.goto(`${baseUrl}/team`);
+    const page = await newPage(manager, 1366, '/team');
     await page.getByRole('link', { name: late.name }).click();
     await page.waitForURL(`${baseUrl}/team/${late.id}`);
     await page.getByRole('heading', { name: late.name, level: 1 }).waitFor();
@@ -162,11 +161,11 @@ describe('My team end to end', () => {
   });
 
   it('on a phone the team is a list of cards, accessible', async () => {
-    const page = await newPage(manager, 390);
-    await page.goto(`${baseUrl}/team`);
+    const page = await newPage(manager, 390, '/team');
     const list = page.getByRole('list', { name: 'People in Response Team 1' });
     await list.locator('li', { hasText: late.name }).getByText('Overdue').waitFor();
     expect(await page.getByRole('table').count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(page);
     await screenshot(page, 'my-team-390');
     await page.context().close();

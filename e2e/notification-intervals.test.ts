@@ -4,8 +4,8 @@
 // check on both, at desktop and phone widths. Every setting changed here is restored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall as call, apiLogin } from './api';
+import { expectAccessible, launchBrowser, screenshot } from './browser';
+import { apiCall as call, apiLogin, uiLogin } from './api';
 
 type Settings = Record<string, unknown>;
 const settingsBody = (s: Settings) => ({
@@ -45,12 +45,7 @@ describe('notification intervals end to end', () => {
   });
 
   it('the administrator sets the default intervals, with a message on a bad field', async () => {
-    await page.goto(`${baseUrl}/auth`);
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('password123');
-    await page.getByRole('button', { name: 'Login', exact: true }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/auth'));
-    await page.goto(`${baseUrl}/admin`);
+    await uiLogin(page, 'admin', 'password123', '/admin');
     await page.getByRole('tab', { name: 'Settings' }).click();
     const form = page.getByRole('form', { name: 'System settings' });
     await form.waitFor();

@@ -5,18 +5,11 @@
 // screen. The organisation made here has its own code; its units are its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { expectAccessible, launchBrowser, screenshot } from './browser';
+import { uiLogin } from './api';
 
 const suffix = `${Date.now().toString(36)}${process.pid.toString(36)}`.slice(-8).toUpperCase();
 const organisation = { name: `Eastshire Police ${suffix}`, code: `E${suffix}` };
-
-async function signIn(page: Page, username: string) {
-  await page.goto(`${baseUrl}/auth`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill('password123');
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await page.waitForURL(`${baseUrl}/`);
-}
 
 /** The unit's item in the tree (its name, its people, its actions and the list of its sub-units). */
 const unitItem = (page: Page, name: string) => page.locator(`li[data-unit-name="${name}"]`);
@@ -53,8 +46,7 @@ describe('organisations and their units end to end (1366 and 390 px)', () => {
   });
 
   it('shows the national administrator every organisation with its people', async () => {
-    await signIn(desktop, 'admin');
-    await desktop.goto(`${baseUrl}/admin?tab=organisation`);
+    await uiLogin(desktop, 'admin', 'password123', '/admin?tab=organisation');
     await desktop.getByRole('tab', { name: 'Organisations', selected: true }).waitFor();
     await desktop.getByRole('heading', { name: 'Organisations' }).waitFor();
     await desktop.getByRole('button', { name: 'Add organisation' }).waitFor();
@@ -170,12 +162,10 @@ describe('organisations and their units end to end (1366 and 390 px)', () => {
     const tree = desktop.getByRole('list', { name: `Units of ${organisation.name}` });
     await expect.poll(() => tree.locator(':scope > li').evaluateAll((items) => items.map((li) => li.getAttribute('data-unit-name'))))
       .toEqual(['Blue Watch', 'North Area', 'South Area']);
-    await expectAccessible(desktop);
   });
 
   it('at 390 px the list and the tree fit the screen, and a unit is renamed there too', async () => {
-    await signIn(phone, 'admin');
-    await phone.goto(`${baseUrl}/admin?tab=organisation`);
+    await uiLogin(phone, 'admin', 'password123', '/admin?tab=organisation');
     await phone.getByRole('heading', { name: 'Organisations' }).waitFor();
     await expectAccessible(phone);
     await screenshot(phone, 'organisations-list-390');

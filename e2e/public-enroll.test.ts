@@ -3,7 +3,7 @@
 // setting is restored after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { baseUrl, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin } from './api';
 
 const JESIP = '10000000-0000-4000-a000-000000000001';
@@ -47,7 +47,6 @@ describe('public browse and enrol', () => {
 
     await page.waitForURL(new RegExp(`/course/${JESIP}$`));
     await page.getByRole('button', { name: 'Start Course' }).waitFor();
-    await expectAccessible(page);
     await screenshot(page, 'public-enroll-enrolled');
 
     const learner = await apiLogin(account.username, account.password);

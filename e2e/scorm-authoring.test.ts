@@ -8,7 +8,7 @@
 // state of the dialog, at 1366 and 390 px. The limit changed here is restored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { expectAccessible, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin, uiLogin, removeCourse } from './api';
 import { malformed, scorm2004Package } from '../supabase/functions/tests/scorm_packages';
 
@@ -44,8 +44,7 @@ describe('SCORM package authoring', () => {
   });
 
   it('adds a module of type SCORM package', async () => {
-    await uiLogin(page, 'instructor');
-    await page.goto(`${baseUrl}/course/edit/${courseId}`);
+    await uiLogin(page, 'instructor', 'password123', `/course/edit/${courseId}`);
     await page.getByRole('tab', { name: /Modules & Quizzes/ }).click();
     await page.getByRole('button', { name: 'Add Your First Module' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add New Module' });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import type { Browser, Page } from 'playwright-core';
-import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { expectAccessible, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin, uiLogin } from './api';
 
 const dbUrl = process.env.SUPABASE_DB_URL ?? 'postgresql://postgres:postgres@127.0.0.1:54322/postgres';
@@ -55,8 +55,7 @@ describe('user dialog: organisation, unit and manager', () => {
   });
 
   it('places a person in a unit under a manager from the Edit User dialog', async () => {
-    await uiLogin(page, 'admin');
-    await page.goto(`${baseUrl}/admin`);
+    await uiLogin(page, 'admin', 'password123', '/admin');
     await page.getByLabel('Search users').fill(person.username);
     const row = page.locator(`tr[data-user="${person.username}"]`);
     await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Users"] tbody tr').length === 1);
