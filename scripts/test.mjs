@@ -52,7 +52,10 @@ function wanted(name) {
 // a platform's start counts with the suite that first uses it.
 const startedAt = Date.now();
 let lastRecordAt = startedAt;
-const duration = (ms) => `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
+const duration = (ms) => {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+};
 
 function record(name, counts, since = lastRecordAt) {
   totals.passed += counts.passed;
