@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { baseUrl, contrastProblems, launchBrowser } from './browser';
+import { uiLogin } from './api';
 
 describe('the web app as delivered', () => {
   let browser: Browser;
@@ -53,11 +54,7 @@ describe('the web app as delivered', () => {
 
   it('a signed-in learner reaches their Dashboard from the sidebar', async () => {
     const page = await (await browser.newContext()).newPage();
-    await page.goto(`${baseUrl}/auth`);
-    await page.getByLabel('Username').fill('student');
-    await page.getByLabel('Password', { exact: true }).fill('password123');
-    await page.getByRole('button', { name: 'Login', exact: true }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/auth'));
+    await uiLogin(page, 'student');
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'My Dashboard' }).click();
     await page.waitForURL(/\/dashboard$/);
     await page.context().close();

@@ -1,7 +1,8 @@
 // The instructor's screens in a real browser against the real platform: Overview figures equal to
 // the API's (computed in SQL), My Courses search, a course created in the course manager, a pending
 // enrolment (course access login-approval) approved in the Students tab, Analytics, and a learner
-// refused at /instructor and /course-manager. axe on every tab.
+// refused at /instructor and /course-manager. axe on every tab (the Overview with a pending
+// request in e2e/staff.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';

@@ -4,7 +4,8 @@
 // lead to the certificate (view and PDF); course covers on the cards (lazy, alt="") and the course
 // page, in a box that does not shift; the keyboard focus stays by the control after 'Enroll Now'
 // and 'Mark as complete'; at 390 px the learning record and the dashboard's progress are cards with
-// every field and action inside the screen. axe on every screen; screenshots at both widths.
+// every field and action inside the screen. axe on every screen no other test checks in the same
+// state (a module not yet done is learner.test.ts's); screenshots at both widths.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { baseUrl, closeToasts, expectAccessible, launchBrowser, screenshot } from './browser';

@@ -1,7 +1,9 @@
 // Staff screens in a real browser against the real platform: per-course approval set in the course
 // editor and met by a learner on the course page, the instructor's Overview figures (completion rate,
 // average progress, pending requests with the link to approve them), badges shown whole at 1366 px,
-// and the accessibility statement linked from the footer. axe-core on every page.
+// and the accessibility statement linked from the footer. axe-core on every screen no other test
+// checks in the same state (the Edit Course form, Students and the course manager are authoring's
+// and instructor's).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AXE_TAGS, baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
