@@ -3,6 +3,7 @@
 // to a server: the ['user'] query is seeded by renderWithProviders).
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
 
 // Lazy routes load their module on first use, which can take over a second in a cold worker.
@@ -46,5 +47,8 @@ Object.defineProperty(document, 'fonts', { configurable: true, value: { ready: P
 
 afterEach(() => {
   cleanup();
+  // Mantine's toasts live in one store per module, which the files of a worker share: a toast still
+  // open when a test ends would show in the next test's container (and take the first Tab).
+  notifications.clean();
   window.localStorage.clear();
 });
