@@ -82,10 +82,11 @@ export async function appStarted(page: Page) {
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-prerendered'), null, { timeout: 30_000 });
 }
 
-/** Closes every toast on screen, as a person does with its close button. */
+/** Closes every toast on screen, as a person does with its close button. A toast already leaving
+ * (its button moving, then gone) is waited for briefly, not for the click's full 30 seconds. */
 export async function closeToasts(page: Page) {
   const close = page.getByRole('button', { name: 'Close notification' });
-  while ((await close.count()) > 0) await close.first().click().catch(() => undefined);
+  while ((await close.count()) > 0) await close.first().click({ timeout: 1_000 }).catch(() => undefined);
 }
 
 export async function screenshot(page: Page, name: string) {
