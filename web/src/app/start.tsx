@@ -6,6 +6,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { prefetchFirstPage } from '@/app/prefetch';
 import { canHydrate, seedFromPage, whenRouterReady } from '@/app/prerender-handover';
+import { startHydrating } from '@/lib/hydrated';
 import { router } from '@/app/router';
 import { userQueryOptions } from '@/lib/auth/user';
 import { createQueryClient } from '@/lib/query-client';
@@ -42,6 +43,7 @@ export async function start() {
     if (hydrate) {
       // A difference from the prerendered markup (a setting the build could not know) is not an
       // error: React renders that part anew, as the rest of the page goes on hydrating.
+      startHydrating();
       hydrateRoot(container, app, { onRecoverableError: () => {} });
     } else {
       createRoot(container).render(app);

@@ -2,20 +2,27 @@
 // before the app has started, and React hydrates it later: until then its controls do nothing, and
 // what a person typed into a field would not be in the form's state. Controls that must not be used
 // before the app owns them (the sign-in form, the /auth tabs, a course's main button) render
-// read-only or disabled while this is false: in the prerendered HTML and during hydration. React
-// renders them again, live, right after hydrating; a page the app renders itself (createRoot, the
-// unit tests) is live from its first render.
-import { useSyncExternalStore } from 'react';
+// read-only or disabled while this is false: in the prerendered HTML and during hydration. Right
+// after hydrating, React renders them again, live, in a transition: in slices, yielding to the
+// browser, where an external store's change would re-render the whole catalogue in one long task.
+// A page the app renders itself (createRoot, the unit tests) is live from its first render.
+import { startTransition, useEffect, useState } from 'react';
 import { hashKey, type QueryKey } from '@tanstack/react-query';
 
-const subscribe = () => () => {};
+// Set by app/start.tsx before it hydrates; the first effect after the hydration's commit clears it.
+let hydrating = false;
+
+export function startHydrating() {
+  hydrating = true;
+}
 
 export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => true,
-    () => false,
-  );
+  const [hydrated, setHydrated] = useState(() => typeof document !== 'undefined' && !hydrating);
+  useEffect(() => {
+    hydrating = false;
+    if (!hydrated) startTransition(() => setHydrated(true));
+  }, [hydrated]);
+  return hydrated;
 }
 
 /** The keys of the answers the page being hydrated was rendered with (app/prerender-handover.tsx). */
