@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Download, Locator, Page } from 'playwright-core';
-import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
+import { baseUrl, closeToasts, expectAccessible, launchBrowser, screenshot } from './browser';
 import { apiCall, apiLogin, uiLogin, uiLoginWithTemporaryPassword } from './api';
 import { parseCsv, pdfText } from './files';
 
@@ -55,7 +55,7 @@ async function checkScreen(page: Page, name: string) {
   const toasts = page.locator('.mantine-Notification-root');
   await expect
     .poll(async () => {
-      for (const close of await page.getByRole('button', { name: 'Close notification' }).all()) await close.click({ timeout: 1_000 }).catch(() => {});
+      await closeToasts(page);
       return toasts.count();
     }, { timeout: 15_000, interval: 250 })
     .toBe(0);

@@ -9,7 +9,8 @@
 import { startTransition, useEffect, useState } from 'react';
 import { hashKey, type QueryKey } from '@tanstack/react-query';
 
-// Set by app/start.tsx before it hydrates; the first effect after the hydration's commit clears it.
+// Set by app/start.tsx before it hydrates; the first of these hooks' effects, which run once the
+// hydration has committed, clears it.
 let hydrating = false;
 
 export function startHydrating() {
