@@ -223,12 +223,12 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   }
 
   function markComplete() {
+    // Set before the call: the refetch that turns the button into the status line can render before onSuccess runs.
+    focusStatus.current = true;
     complete.mutate(data.id, {
-      onSuccess: (enrollment) => {
-        focusStatus.current = true;
-        notifyCompleted(enrollment);
-      },
+      onSuccess: (enrollment) => notifyCompleted(enrollment),
       onError: (error) => {
+        focusStatus.current = false;
         notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.'));
         refocus(markButton);
       },
