@@ -74,8 +74,8 @@ export default defineConfig(({ isSsrBuild }) => ({
             // Mantine's parts that a dozen or more of the app's chunks share, in one chunk, not dozens
             // of 1-2 KB ones: each file is a preload theme-init.js inserts after the paint, about a
             // millisecond of main thread each (docs/decisions/first-paint.md). The rest stays with
-            // the routes that use it.
-            { name: 'mantine', test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui)[\\/]/, minShareCount: 12, priority: 15 },
+            // the routes that use it. ScrollArea stays out: a dozen chunks share it, / does not use it.
+            { name: 'mantine', test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui)[\\/](?!.*[\\/]ScrollArea[\\/])/, minShareCount: 12, priority: 15 },
             { name: 'supabase', test: /node_modules[\\/]@supabase[\\/]/, priority: 10 },
           ],
         },

@@ -2,7 +2,7 @@
 // title with version badge, account area), sidebar navigation, main content and footer.
 import { AppShell, Anchor, Badge, Box, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, Outlet, useNavigation } from 'react-router';
 import { DEFAULT_SITE_NAME } from '@shared/domain.ts';
 import { useUser } from '@/lib/auth/user';
@@ -13,11 +13,14 @@ import { useFocusHeadingOnNavigate } from '@/lib/page/focus-heading';
 import { splitSiteName } from '@/lib/site-settings/site-title';
 import { PageSpinner } from '@/components/PageSpinner';
 import { RequiredTrainingNotice } from '@/features/required-training/components/RequiredTrainingNotice';
-import { NotificationBell } from '@/features/notifications/components/NotificationBell';
 import { Sidebar } from './Sidebar';
 import { ThemeToggle } from './ThemeToggle';
 import { UserMenu } from './UserMenu';
 import classes from './AppLayout.module.css';
+
+// The bell is for signed-in people only: a visitor's first page does not load its code.
+const NotificationBell = lazy(() =>
+  import('@/features/notifications/components/NotificationBell').then((m) => ({ default: m.NotificationBell })));
 
 /**
  * The site's settings (name, footer, contact) as the header, the footer and the pages' titles show
@@ -111,7 +114,12 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
             </Group>
             <Group gap="sm" wrap="nowrap">
               <RequiredTrainingNotice userId={user?.id} />
-              <NotificationBell userId={user?.id} />
+              {user ? (
+                // The bell's size while its code loads, so the header does not move.
+                <Suspense fallback={<Box w={34} h={34} />}>
+                  <NotificationBell userId={user.id} />
+                </Suspense>
+              ) : null}
               <ThemeToggle />
               <UserMenu />
             </Group>
