@@ -11,6 +11,7 @@ import { isIP } from 'node:net';
 import bcrypt from 'bcryptjs';
 import { jwtVerify, SignJWT } from 'jose';
 import { bearer, json, readJson } from './http.mjs';
+import { createOAuth, externalSettingsFromConfig, onAllowList } from './auth/oauth.mjs';
 
 const ACCESS_TOKEN_TTL = 3600;
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
@@ -60,6 +61,10 @@ class HttpError extends Error {
  *   from a session older than 24 hours needs the code `GET /reauthenticate` emails (as GoTrue)
  * @property {boolean} [doubleConfirmChanges] `[auth.email] double_confirm_changes`: an email change
  *   takes effect once codes sent to the current and the new address are both confirmed
+ * @property {Record<string, import('./auth/oauth.mjs').ExternalProvider>} [external] `[auth.external.*]`:
+ *   identity providers to sign in with (platform/auth/oauth.mjs)
+ * @property {string[]} [additionalRedirectUrls] `[auth] additional_redirect_urls`: more allowed redirect_to values
+ * @property {typeof fetch} [providerFetch] how identity providers are called (default fetch)
  */
 
 /** How long a reauthentication or email-change code is valid (GoTrue's default otp_exp). */
@@ -80,16 +85,19 @@ const RECENT_SESSION_MS = 24 * 3600 * 1000;
 
 /**
  * The `[auth.email]` settings the local Auth honours, read from supabase/config.toml (the file
- * `supabase start` and hosted projects use), so the two cannot disagree.
+ * `supabase start` and hosted projects use), so the two cannot disagree; also the identity
+ * providers (`[auth.external.*]`, their `env(NAME)` values read from env) and the redirect allow list.
  * @param {string} toml
+ * @param {Record<string, string | undefined>} [env]
  */
-export function authSettingsFromConfig(toml) {
+export function authSettingsFromConfig(toml, env = process.env) {
   const section = /\[auth\.email\]([^[]*)/.exec(toml)?.[1] ?? '';
   const flag = (/** @type {string} */ key) => new RegExp(`^\\s*${key}\\s*=\\s*true\\b`, 'm').test(section);
   return {
     securePasswordChange: flag('secure_password_change'),
     doubleConfirmChanges: flag('double_confirm_changes'),
     beforeUserCreated: postgresHook(toml, 'before_user_created'),
+    ...externalSettingsFromConfig(toml, env),
   };
 }
 
@@ -127,7 +135,8 @@ function otpCode() {
  * @param {AuthOptions} options
  * @returns {{ fetch(request: Request): Promise<Response>, verifyAccessToken(token: string): Promise<Record<string, any> | null> }}
  */
-export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false, beforeUserCreated = null }) {
+export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false, beforeUserCreated = null,
+  external = {}, additionalRedirectUrls = [], providerFetch = fetch }) {
   if (beforeUserCreated !== null && !/^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/.test(beforeUserCreated)) {
     throw new Error(`beforeUserCreated must be schema.function, not ${beforeUserCreated}`);
   }
@@ -135,8 +144,9 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
   const site = new URL(siteUrl);
 
   /**
-   * Where a link may send the person afterwards: a URL of the site's own origin, else the site URL
-   * itself (GoTrue's redirect allow list holds the site URL; anything else falls back to it).
+   * Where a link may send the person afterwards: a URL of the site's own origin or on the
+   * additional_redirect_urls list, else the site URL itself (GoTrue's redirect allow list; anything
+   * else falls back to it).
    * @param {unknown} value
    */
   function allowedRedirect(value) {
@@ -144,6 +154,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
       try {
         const target = new URL(value);
         if (target.origin === site.origin) return target.href;
+        if (/^https?:$/.test(target.protocol) && onAllowList(value, additionalRedirectUrls)) return target.href;
       } catch {
         // Not a URL: the site URL instead.
       }
@@ -580,6 +591,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
       const done = /** @type {any} */ (issued);
       return sessionResponse(done.user, done.sessionId, done.next, done.authenticatedAt, done.method);
     }
+    if (grantType === 'pkce') return oauth.pkceGrant(request, body);
     return fail(400, 'validation_failed', 'unsupported_grant_type');
   }
 
@@ -1018,9 +1030,18 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
     return json(200, await userJson(updated));
   }
 
+  // Sign-in through an identity provider (/authorize, /callback, the pkce grant): platform/auth/oauth.mjs.
+  const oauth = createOAuth({
+    sql,
+    publicUrl,
+    providers: external,
+    providerFetch,
+    helpers: { allowedRedirect, siteUrl: site.href, runBeforeUserCreated, findUser, openSession, fail },
+  });
+
   function settings() {
     return json(200, {
-      external: { email: true, phone: false, anonymous_users: false },
+      external: { email: true, phone: false, anonymous_users: false, ...oauth.enabled() },
       disable_signup: false,
       mailer_autoconfirm: true,
       phone_autoconfirm: false,
@@ -1044,6 +1065,8 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
     if (path === '/settings' && method === 'GET') return settings();
     if (path === '/signup' && method === 'POST') return signup(request);
     if (path === '/token' && method === 'POST') return token(request, url);
+    if (path === '/authorize' && method === 'GET') return oauth.authorize(request, url);
+    if (path === '/callback' && method === 'GET') return oauth.callback(request, url);
     if (path === '/user' && method === 'GET') return getUser(request);
     if (path === '/user' && method === 'PUT') return putUser(request);
     if (path === '/reauthenticate' && method === 'GET') return reauthenticate(request);

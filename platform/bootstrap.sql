@@ -134,6 +134,45 @@ create table if not exists auth.refresh_tokens (
 );
 create index if not exists refresh_tokens_session_id_revoked_idx on auth.refresh_tokens (session_id, revoked);
 
+-- Sign-ins through an identity provider (OAuth) in progress, as Supabase Auth keeps them: the flow
+-- state (the app's PKCE challenge, where to return, later the user and the one-time auth code) and
+-- the provider-side state (the verifier of the PKCE pair sent to the provider; its id is the state).
+do $$
+begin
+  if not exists (select 1 from pg_type t join pg_namespace n on n.oid = t.typnamespace
+                 where n.nspname = 'auth' and t.typname = 'code_challenge_method') then
+    create type auth.code_challenge_method as enum ('s256', 'plain');
+  end if;
+end
+$$;
+
+create table if not exists auth.flow_state (
+  id uuid primary key,
+  user_id uuid,
+  auth_code text,
+  code_challenge_method auth.code_challenge_method,
+  code_challenge text,
+  provider_type text not null,
+  provider_access_token text,
+  provider_refresh_token text,
+  created_at timestamptz,
+  updated_at timestamptz,
+  authentication_method text not null,
+  auth_code_issued_at timestamptz,
+  referrer text,
+  oauth_client_state_id uuid
+);
+create index if not exists idx_auth_code on auth.flow_state (auth_code);
+create index if not exists flow_state_created_at_idx on auth.flow_state (created_at desc);
+
+create table if not exists auth.oauth_client_states (
+  id uuid primary key,
+  provider_type text not null,
+  code_verifier text,
+  created_at timestamptz not null
+);
+create index if not exists idx_oauth_client_states_created_at on auth.oauth_client_states (created_at);
+
 -- The claim helpers, as Supabase defines them: PostgREST (and our function) put the caller's JWT
 -- claims in request.jwt.claims for the transaction.
 create or replace function auth.jwt() returns jsonb

@@ -15,6 +15,7 @@ import { startFunctions } from './functions.mjs';
 import { buildWeb } from './web.mjs';
 import { createPageRenderer } from './page-render.mjs';
 import { freePort } from './ports.mjs';
+import { DEFAULT_IDP_PORT, NORTHSHIRE, startIdp } from './idp/oidc.mjs';
 import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -30,8 +31,10 @@ export const SCORM_PLAYER_FILES = {
 /**
  * @param {{ dataDir?: string, host?: string, port?: number, dbPort?: number, contentPort?: number, mailPort?: number, smtpPort?: number,
  *   databaseUrl?: string, web?: boolean, notificationsEverySeconds?: number, env?: Record<string, string | undefined>,
- *   log?: (msg: string) => void }} [options]
+ *   idp?: boolean, idpPort?: number, log?: (msg: string) => void }} [options]
  * notificationsEverySeconds: run private.decide_notifications(now()) this often (0 or absent: never).
+ * idp: also run the local identity provider (Northshire Police, platform/idp/) for `[auth.external.azure]`,
+ *   on idpPort (54330 beside the default ports, else a free one); without it that sign-in is switched off.
  * env: where SMTP_HOST/SMTP_PORT (another SMTP server instead of the catcher), SMTP_FROM, SMTP_USER,
  *   SMTP_PASS, SMTP_SECURE and SITE_URL are read (default process.env).
  */
@@ -115,7 +118,26 @@ export async function startPlatform(options = {}) {
     ]);
     stops.push(functions.stop);
 
-    const authSettings = authSettingsFromConfig(fs.readFileSync(path.join(repoRoot, 'supabase', 'config.toml'), 'utf8'));
+    // The azure secret is `env(...)` in config.toml, as the CLI wants; locally it is the local provider's.
+    const authSettings = authSettingsFromConfig(fs.readFileSync(path.join(repoRoot, 'supabase', 'config.toml'), 'utf8'), {
+      ...env,
+      SUPABASE_AUTH_EXTERNAL_AZURE_SECRET: env.SUPABASE_AUTH_EXTERNAL_AZURE_SECRET || NORTHSHIRE.client.client_secret,
+    });
+    const azure = authSettings.external.azure;
+    const azureIsLocal = /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(azure.url);
+    let idp = null;
+    if (options.idp) {
+      const idpPort = options.idpPort !== undefined && options.idpPort !== 0
+        ? options.idpPort
+        : port === 54321 && options.idpPort === undefined ? DEFAULT_IDP_PORT : await freePort(0, '127.0.0.1');
+      // Loopback only: it signs anyone in with the demo password.
+      idp = await startIdp({ host: '127.0.0.1', port: idpPort, redirectUris: [`${publicUrl}/auth/v1/callback`], log });
+      stops.push(idp.stop);
+      if (azureIsLocal) authSettings.external.azure = { ...azure, url: idp.url };
+    } else if (azureIsLocal) {
+      // No local identity provider to send anyone to: its sign-in is switched off (settings say so).
+      authSettings.external.azure = { ...azure, enabled: false };
+    }
     const storage = createStorage({ sql, keys, dataDir, publicUrl });
     const content = await startContentServer({ host, port: contentPort, storage, appOrigin: new URL(siteUrl).origin, playerFiles: SCORM_PLAYER_FILES });
     stops.push(content.stop);
@@ -154,6 +176,8 @@ export async function startPlatform(options = {}) {
       contentUrl,
       smtpPort: catcher.port,
       smtpUrl: catcher.url,
+      // The local identity provider's issuer (null when not started).
+      idpUrl: idp?.issuer ?? null,
       decideNotifications: notifications.runOnce,
       // Sends the queued emails now, as the schedule does after each decision.
       deliverNotifications: notifications.deliverOnce,
@@ -182,6 +206,10 @@ export async function main(argv = process.argv.slice(2)) {
     databaseUrl: process.env.DATABASE_URL || undefined,
     web: !argv.includes('--no-web'),
     notificationsEverySeconds: schedulerSeconds(process.env),
+    // The identity provider runs with `npm start` and `npm run dev` (the default ports); a platform
+    // on another port (the tests') starts it only when OIDC_IDP=1 asks.
+    idp: process.env.OIDC_IDP !== undefined ? process.env.OIDC_IDP === '1' : (process.env.PORT ?? '54321') === '54321',
+    idpPort: process.env.OIDC_IDP_PORT !== undefined ? Number(process.env.OIDC_IDP_PORT) : undefined,
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
@@ -194,6 +222,7 @@ export async function main(argv = process.argv.slice(2)) {
       `  Database:        ${platform.dbUrl}`,
       `  Mail catcher:    ${platform.mailUrl} (SMTP ${platform.smtpUrl})`,
       `  SCORM content:   ${platform.contentUrl}`,
+      ...(platform.idpUrl ? [`  Identity provider: ${platform.idpUrl} (Northshire Police; demo people: docs/ARCHITECTURE.md)`] : []),
       `  Anon key:        ${platform.anonKey}`,
       `  Service role key: ${platform.serviceRoleKey}`,
       '',
@@ -204,7 +233,7 @@ export async function main(argv = process.argv.slice(2)) {
     ].join('\n'),
   );
   // A machine-readable line for scripts that start the platform as a child process.
-  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey, mailUrl: platform.mailUrl, contentUrl: platform.contentUrl, smtpPort: platform.smtpPort, smtpUrl: platform.smtpUrl })}`);
+  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey, mailUrl: platform.mailUrl, contentUrl: platform.contentUrl, idpUrl: platform.idpUrl, smtpPort: platform.smtpPort, smtpUrl: platform.smtpUrl })}`);
 
   let stopping = false;
   const shutdown = async () => {
