@@ -1,8 +1,9 @@
 // The Organisations tab in a real browser against the real platform, at 1366 px and at a
 // phone's 390 px: the national administrator creates an organisation (a code already in use is
 // refused under its field), adds three levels of units, renames one and moves it (the focus stays on
-// it; a clashing name is refused with the server's message), with axe and the contrast check on each
-// screen. The organisation made here has its own code; its units are its own.
+// it; a clashing name is refused with the server's message), gives it a SCIM token with which a person
+// is provisioned into a unit, then revokes it, with axe and the contrast check on each screen. The
+// organisation made here has its own code; its units are its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { expectAccessible, launchBrowser, screenshot } from './browser';
@@ -164,6 +165,66 @@ describe('organisations and their units end to end (1366 and 390 px)', () => {
       .toEqual(['Blue Watch', 'North Area', 'South Area']);
   });
 
+  it('gives the organisation a SCIM token, shown once, with which its identity provider adds a person, then revokes it', async () => {
+    const panel = desktop.getByRole('region', { name: 'Automatic provisioning (SCIM)' });
+    await panel.getByText('No tokens yet').waitFor();
+    const baseUrl = await panel.getByLabel('SCIM base URL').inputValue();
+    expect(baseUrl).toMatch(/\/functions\/v1\/api\/scim\/v2$/);
+
+    await panel.getByRole('button', { name: 'Create token' }).click();
+    let dialog = desktop.getByRole('dialog', { name: 'Create a SCIM token' });
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+    await dialog.getByText('Give the token a label, such as "Microsoft Entra ID"').waitFor();
+    await dialog.getByLabel('Label').fill('Entra ID provisioning');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+    dialog = desktop.getByRole('dialog', { name: 'Copy the token now' });
+    const token = await dialog.getByLabel('Token').inputValue();
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    await expectAccessible(desktop);
+    await screenshot(desktop, 'organisations-scim-token-1366');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // The focus is on the new token's row; the token itself is on the page no more.
+    await expect.poll(() => desktop.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Revoke Entra ID provisioning');
+    const row = panel.locator('tr[data-token-label="Entra ID provisioning"]');
+    expect(await row.textContent()).toContain(`…${token.slice(-4)}`);
+    expect(await desktop.content()).not.toContain(token);
+
+    // The identity provider creates a person with it, placed by their department.
+    const scim = (method: string, path: string, body?: unknown, bearer = token) =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/scim+json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const userName = `r.okafor.${suffix.toLowerCase()}@eastshire.example`;
+    const created = await scim('POST', '/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'],
+      externalId: `ext-${suffix}`,
+      userName,
+      active: true,
+      name: { givenName: 'Ruth', familyName: 'Okafor', formatted: 'Ruth Okafor' },
+      emails: [{ primary: true, type: 'work', value: userName }],
+      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'North Area' },
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    await desktop.reload();
+    await expect.poll(() => unitItem(desktop, 'North Area').locator(':scope > div').first().textContent()).toContain('1 person');
+    await expect.poll(() => row.getByRole('cell').nth(3).textContent()).not.toBe('Never');
+
+    // Revoked: the focus goes back to Create token, the row says so, and the token no longer works.
+    await row.getByRole('button', { name: 'Revoke Entra ID provisioning' }).click();
+    const confirm = desktop.getByRole('dialog', { name: 'Are you sure?' });
+    await confirm.getByRole('button', { name: 'Revoke token' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await row.getByText(/^Revoked /).waitFor();
+    await expect.poll(() => desktop.evaluate(() => document.activeElement?.textContent)).toBe('Create token');
+    const refused = await scim('GET', `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`);
+    expect(refused.status).toBe(401);
+    await expectAccessible(desktop);
+    await screenshot(desktop, 'organisations-scim-revoked-1366');
+  });
+
   it('at 390 px the list and the tree fit the screen, and a unit is renamed there too', async () => {
     await uiLogin(phone, 'admin', 'password123', '/admin?tab=organisation');
     await phone.getByRole('heading', { name: 'Organisations' }).waitFor();
@@ -175,6 +236,7 @@ describe('organisations and their units end to end (1366 and 390 px)', () => {
     const actions = phone.getByRole('button', { name: 'Actions for Central Station', exact: true });
     const box = await actions.boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box)).toBe(true);
+    await phone.getByRole('region', { name: 'Automatic provisioning (SCIM)' }).getByText('Entra ID provisioning').waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(phone);
     await screenshot(phone, 'organisations-tree-390');

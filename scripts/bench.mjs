@@ -14,6 +14,8 @@
 //           back) and delivery of 500 emails to the mail catcher (scripts/bench-delivery.mjs)
 //   scorm   a 50 MB package of 2,000 files uploaded (scripts/bench-scorm.mjs) and the run-time's
 //           saves at 8 connections (scripts/bench-scorm-saves.mjs)
+//   scim    5,000 people provisioned into the bench's organisation and then 5,000 changed, as
+//           Entra ID sends them (scripts/bench-scim.mjs)
 // at 1, 8 and 32 connections (BENCH_SECONDS each after a warm-up; each read twice, in rounds of
 // opposite order between the two databases, merged). In the same run it measures the
 // ceilings (scripts/bench-ceiling.mjs in Deno): the same bytes without a database, the catalogue's
@@ -52,6 +54,7 @@ import { measureDecide } from './bench-notifications.mjs';
 import { benchDelivery, DELIVERY_BUDGET_PER_SECOND } from './bench-delivery.mjs';
 import { benchScorm, SCORM_BUDGET_SECONDS, SCORM_RSS_GROWTH_BUDGET } from './bench-scorm.mjs';
 import { benchScormSaves } from './bench-scorm-saves.mjs';
+import { benchScim, SCIM_BUDGET_SECONDS } from './bench-scim.mjs';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
@@ -939,6 +942,14 @@ async function measurePhases(phases, ceilings) {
       log: (msg) => log(`  ${tag(s)} ${msg}`),
     });
   }
+  // SCIM provisioning into the bench's organisation on the scaled database (its people deleted after).
+  if (selected('scim')) {
+    const s = phases[0];
+    s.phase.scim = await benchScim({
+      url: s.platform.url, anonKey: s.platform.anonKey, adminToken: s.fixtures.orgAdminToken,
+      organisationId: s.fixtures.organisationId, dbUrl: s.dbUrl, log: (msg) => log(`  ${tag(s)} ${msg}`),
+    });
+  }
 }
 
 const tag = (s) => (s.label.startsWith('Seed') ? '[seed]  ' : '[scaled]');
@@ -1055,6 +1066,16 @@ function judge(scaled, seed) {
       value: `${delivery.perSecond} a second (${delivery.emails} in ${delivery.seconds} s)`,
       pass: delivery.perSecond >= DELIVERY_BUDGET_PER_SECOND,
     });
+  }
+  if (scaled.scim) {
+    const { people, connections } = scaled.scim;
+    for (const [what, r] of [['created', scaled.scim.create], ['changed (PATCH)', scaled.scim.patch]]) {
+      budgets.push({
+        budget: `SCIM: ${people} people ${what} at ${connections} connections in under ${SCIM_BUDGET_SECONDS} s, every answer 2xx`,
+        value: `${r.ok} of ${r.requests} 2xx in ${r.seconds} s (p95 ${r.p95} ms)${r.failures.length ? `; ${r.failures[0]}` : ''}`,
+        pass: r.ok === people && r.requests === people && r.seconds < SCIM_BUDGET_SECONDS,
+      });
+    }
   }
   for (const phase of [scaled, seed].filter(Boolean)) {
     budgets.push({

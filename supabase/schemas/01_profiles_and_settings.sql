@@ -771,7 +771,10 @@ comment on function private.guard_user_metadata() is
   'Before-insert and update trigger on auth.users: raw_user_meta_data at most 2 KB (23514).';
 revoke all on function private.guard_user_metadata() from public;
 
-create function private.set_user_active(p_user_id uuid, p_active boolean)
+-- The one way a person is deactivated or reactivated, whoever asks (an administrator through
+-- private.set_user_active, an organisation's identity system through SCIM): the caller has checked
+-- its right first. Deactivating bans the person in Auth and ends every session at once.
+create function private.switch_user_active(p_user_id uuid, p_active boolean)
 returns boolean
 language plpgsql security definer
 set search_path = ''
@@ -779,19 +782,9 @@ as $$
 declare
   v_profile public.profiles%rowtype;
 begin
-  if not private.is_admin() and not private.is_org_admin() then
-    raise exception 'Only an administrator may deactivate or reactivate users' using errcode = '42501';
-  end if;
-  if p_user_id = auth.uid() and not p_active then
-    raise exception 'You cannot deactivate your own account' using errcode = 'P0403';
-  end if;
   select * into v_profile from public.profiles where id = p_user_id for update;
-  -- Only the people the caller administers (anyone else is "no such person").
-  if not found or not private.administers(p_user_id) then
-    return false;
-  end if;
-  if p_active = (v_profile.deactivated_at is null) then
-    return true; -- already so: nothing to record
+  if not found or p_active = (v_profile.deactivated_at is null) then
+    return false; -- no such person, or already so: nothing to record
   end if;
   if not p_active and v_profile.role = 'ADMIN' and v_profile.organisation_id is null then
     perform pg_advisory_xact_lock(hashtext('public.profiles last admin'));
@@ -823,6 +816,30 @@ begin
     'user', v_profile.id, v_profile.username,
     jsonb_build_object('status', case when p_active then 'deactivated' else 'active' end, 'name', v_profile.name),
     jsonb_build_object('status', case when p_active then 'active' else 'deactivated' end, 'name', v_profile.name));
+  return true;
+end;
+$$;
+comment on function private.switch_user_active(uuid,boolean) is
+  'Internal, granted to no API role: deactivates (bans in Auth, ends every session) or reactivates a person and records it in the audit trail, for a caller that has checked its right (private.set_user_active, the SCIM functions). True when it changed something; P0409 for the last active national admin.';
+revoke all on function private.switch_user_active(uuid,boolean) from public;
+
+create function private.set_user_active(p_user_id uuid, p_active boolean)
+returns boolean
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_admin() and not private.is_org_admin() then
+    raise exception 'Only an administrator may deactivate or reactivate users' using errcode = '42501';
+  end if;
+  if p_user_id = auth.uid() and not p_active then
+    raise exception 'You cannot deactivate your own account' using errcode = 'P0403';
+  end if;
+  -- Only the people the caller administers (anyone else is "no such person").
+  if not exists (select 1 from public.profiles where id = p_user_id) or not private.administers(p_user_id) then
+    return false;
+  end if;
+  perform private.switch_user_active(p_user_id, p_active);
   return true;
 end;
 $$;

@@ -103,13 +103,20 @@ declare
 begin
   if v_actor is not null then
     select p.name, p.username into v_name, v_username from public.profiles p where p.id = v_actor;
+  else
+    -- A change no person made in this transaction: an organisation's identity system through SCIM
+    -- names itself by its token's label (private.scim_token_organisation sets it, transaction-local).
+    v_name := private.scim_audit_actor();
+    if v_name is not null then
+      v_username := 'scim';
+    end if;
   end if;
   insert into public.audit_events (actor_id, actor_name, actor_username, action, target_type, target_id, target_label, old_data, new_data)
   values (v_actor, v_name, v_username, p_action, p_target_type, p_target_id, p_target_label, p_old, p_new);
 end;
 $$;
 comment on function private.write_audit(text,text,uuid,text,jsonb,jsonb,uuid) is
-  'Appends one audit event; the actor defaults to auth.uid().';
+  'Appends one audit event; the actor defaults to auth.uid(); without one, a SCIM request names its token (private.scim_audit_actor).';
 revoke all on function private.write_audit(text,text,uuid,text,jsonb,jsonb,uuid) from public;
 
 -- A new profile is audited as a user created, except for imported users: their import writes one
@@ -361,7 +368,9 @@ as $$
     'user.deactivated', 'user.reactivated', 'settings.updated',
     'course.created', 'course.published', 'course.unpublished', 'course.archived', 'course.deleted',
     'enrollment.approved', 'enrollment.declined', 'certificate.revoked',
-    'required_training.added', 'required_training.changed', 'required_training.removed'
+    'required_training.added', 'required_training.changed', 'required_training.removed',
+    'user.updated', 'user.unlinked', 'unit.created', 'unit.renamed', 'unit.deleted',
+    'scim_token.created', 'scim_token.revoked'
   ]
 $$;
 comment on function private.trigger_audit_kinds() is

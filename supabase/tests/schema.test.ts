@@ -22,7 +22,7 @@ describe.each(backends)('schema on $name', ({ create }) => {
       expect(r.rows.map((t) => t.relname)).toEqual([
         'audit_events', 'certificates', 'course_modules', 'courses', 'cpd_entries', 'enrollments', 'notification_preferences',
         'notifications', 'organisations', 'profiles', 'quiz_attempts', 'quiz_questions', 'quizzes', 'required_training',
-        'scorm_attempts', 'scorm_packages', 'scorm_sessions', 'settings', 'units', 'user_module_progress',
+        'scim_tokens', 'scorm_attempts', 'scorm_packages', 'scorm_sessions', 'settings', 'units', 'user_module_progress',
       ]);
       for (const t of r.rows) {
         expect(t.relrowsecurity, t.relname).toBe(true);

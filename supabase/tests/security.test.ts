@@ -413,7 +413,12 @@ describe.each(backends)('security: direct database access on $name', ({ create }
         // course_summaries: module counts and authors of visible courses (course-summaries.test.ts).
         'course_summaries',
         // module_body: gated by the caller's right to read the module (module-content.test.ts).
-        'current_role', 'current_services', 'is_admin', 'module_body', 'verify_certificate',
+        'current_role', 'current_services', 'is_admin', 'module_body',
+        // The SCIM functions: the API calls them as anon, and each checks the organisation's SCIM
+        // token it is given before anything else (scim-provisioning.test.ts).
+        'scim_create_group', 'scim_create_user', 'scim_delete_group', 'scim_delete_user', 'scim_get_group', 'scim_get_user',
+        'scim_list_groups', 'scim_list_users', 'scim_patch_group', 'scim_patch_user', 'scim_replace_user',
+        'verify_certificate',
         // visible_course_count: how many courses the caller can see (read-path-totals.test.ts).
         'visible_course_count',
       ]);

@@ -59,6 +59,9 @@ const rule = '80000000-0000-4000-a000-0000000000f2';
 const notice = '80000000-0000-4000-a000-0000000000f3';
 const scormAttempt = '80000000-0000-4000-a000-0000000000f5';
 const scormSession = '80000000-0000-4000-a000-0000000000f6';
+/** Organisation A's SCIM token: its id, and the token itself (only its sha256 is stored). */
+const scimToken = '80000000-0000-4000-a000-0000000000f8';
+const SCIM_TOKEN = `scim_${'a1'.repeat(32)}`;
 
 /** Per table: the target row (the learner's record, the instructor's course content, ...), and
  * for each operation the statement that tries to reach it. Inserts make a row of the same kind
@@ -193,6 +196,13 @@ const TABLES: Record<string, Record<Operation, string>> = {
     update: `update public.scorm_attempts set completion_status = 'completed', success_status = 'passed' where id = '${scormAttempt}'`,
     delete: `delete from public.scorm_attempts where id = '${scormAttempt}'`,
   },
+  scim_tokens: {
+    select: `select 1 from public.scim_tokens where id = '${scimToken}'`,
+    insert: `insert into public.scim_tokens (organisation_id, label, token_hash, token_hint)
+             values ('${orgA}', 'Matrix forged', sha256('forged'::bytea), 'abcd')`,
+    update: `update public.scim_tokens set revoked_at = null, label = label where id = '${scimToken}'`,
+    delete: `delete from public.scim_tokens where id = '${scimToken}'`,
+  },
   scorm_sessions: {
     select: `select 1 from public.scorm_sessions where id = '${scormSession}'`,
     insert: `insert into public.scorm_sessions (attempt_id, user_id) values ('${scormAttempt}', coalesce(auth.uid(), '${ids.student}'))`,
@@ -217,6 +227,11 @@ const FUNCTIONS: Record<string, string> = {
   team_status_counts: `select 1 from private.team_status_counts(array['${ids.student}']::uuid[])`,
   unit_subtree: `select 1 from private.unit_subtree('${unitB}')`,
   course_summaries: `select 1 from private.course_summaries(array['${courseOfB}']::uuid[])`,
+  // SCIM: organisation A's tokens are its administrators' (and national admins') to make and revoke;
+  // the SCIM functions are the API's, as anon, with the token as the only credential.
+  create_scim_token: `select 1 from private.create_scim_token('${orgA}', 'Matrix')`,
+  revoke_scim_token: `select 1 from private.revoke_scim_token('${scimToken}')`,
+  scim_list_users: `select 1 from private.scim_list_users('${SCIM_TOKEN}', null, null, 0, 1)`,
 };
 
 // ---- The expected table: docs/ACCESS-MATRIX.md, rows `public.<table>` | operation | six answers ----
@@ -284,6 +299,8 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
       [scormAttempt, ids.student, scormModule]);
     await db.query(`insert into public.scorm_sessions (id, attempt_id, user_id, seq) values ($1, $2, $3, 2)`,
       [scormSession, scormAttempt, ids.student]);
+    await db.query(`insert into public.scim_tokens (id, organisation_id, label, token_hash, token_hint)
+      values ($1, $2, 'Matrix', sha256(convert_to($3, 'UTF8')), right($3, 4))`, [scimToken, orgA, SCIM_TOKEN]);
   });
   afterAll(async () => {
     if (process.env.MATRIX_PRINT) console.log(observed.join('\n'));

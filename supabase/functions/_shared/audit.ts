@@ -30,6 +30,13 @@ export const AUDIT_KINDS: Record<string, string> = {
   'certificate.revoked': 'Certificate revoked',
   'certificate.reissued': 'Certificate reissued',
   'notification.resent': 'Email sent again',
+  'user.updated': 'User details updated',
+  'user.unlinked': 'User removed from SCIM provisioning',
+  'unit.created': 'Unit created',
+  'unit.renamed': 'Unit renamed',
+  'unit.deleted': 'Unit deleted',
+  'scim_token.created': 'SCIM token created',
+  'scim_token.revoked': 'SCIM token revoked',
 };
 
 export interface AuditSentenceInput {
@@ -72,6 +79,13 @@ export function auditSentence(event: AuditSentenceInput): string {
     case 'certificate.revoked': return `${who} revoked the certificate ${what}`;
     case 'certificate.reissued': return `${who} reissued the certificate ${what}`;
     case 'notification.resent': return `${who} sent a notification email to ${what} again`;
+    case 'user.updated': return `${who} updated the details of ${what}`;
+    case 'user.unlinked': return `${who} removed ${what} from SCIM provisioning (deactivated, records kept)`;
+    case 'unit.created': return `${who} created the unit ${what}`;
+    case 'unit.renamed': return `${who} renamed a unit to ${what}`;
+    case 'unit.deleted': return `${who} deleted the unit ${what}`;
+    case 'scim_token.created': return `${who} created the SCIM token ${what}`;
+    case 'scim_token.revoked': return `${who} revoked the SCIM token ${what}`;
     default: return `${who}: ${AUDIT_KINDS[event.action] ?? event.action}${label ? ` ${what}` : ''}`;
   }
 }

@@ -34,10 +34,16 @@ import { SCHEDULE_CALL } from './routes/notifications/deliver.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { teamRoutes } from './routes/team.ts';
 import { scormSessionRoutes } from './routes/scorm-sessions.ts';
+import { SCIM_PATH, scimRoutes } from './routes/scim/index.ts';
+import { scimTokenRoutes } from './routes/scim/tokens.ts';
 
-/** The middleware for people (visitors and the signed-in), passed by for the schedule's call alone. */
+/** The middleware for people (visitors and the signed-in), passed by for the schedule's call and for
+ * SCIM, whose bearer is an organisation's SCIM token that its SQL functions check themselves. */
 function forPeople(middleware: MiddlewareHandler<Env>): MiddlewareHandler<Env> {
-  return (c, next) => (c.req.method === SCHEDULE_CALL.method && c.req.path === SCHEDULE_CALL.path ? next() : middleware(c, next));
+  return (c, next) =>
+    (c.req.method === SCHEDULE_CALL.method && c.req.path === SCHEDULE_CALL.path) || SCIM_PATH.test(c.req.path)
+      ? next()
+      : middleware(c, next);
 }
 
 export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
@@ -53,8 +59,9 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     }),
   );
-  // The schedule's call carries the service role key, checked by its route: the caller middleware,
-  // which knows only visitors and people, and the password gate pass it by.
+  // The schedule's call carries the service role key, checked by its route, and SCIM an
+  // organisation's token, checked in SQL: the caller middleware, which knows only visitors and
+  // people, and the password gate pass them by.
   app.use('*', forPeople(createCallerMiddleware(config, db)));
   app.use('*', forPeople(createPasswordChangeGate(db)));
   // One router per resource, at its prefix: the file that answers a URL is named by its first segments.
@@ -75,6 +82,8 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/admin/users/:id', learnerRecordRoutes(config, db)); // /learning-record[.pdf|.csv]
   app.route('/roles', roleRoutes(config, db));
   app.route('/organisations', organisationRoutes(config, db));
+  app.route('/organisations/:id/scim', scimTokenRoutes(config, db)); // an organisation's SCIM base URL and tokens
+  app.route('/scim/v2', scimRoutes(config, db)); // SCIM 2.0 provisioning, with an organisation's SCIM token
   app.route('/settings', settingsRoutes(config, db));
   app.route('/audit', auditRoutes(config, db));
   app.route('/instructor', instructorRoutes(config, db));

@@ -60,6 +60,8 @@ interface World {
   /** An organisation (one for the whole walk) and a fresh top-level unit of it. */
   organisation: string;
   unit: string;
+  /** A SCIM token of the organisation (its id). */
+  scimToken: string;
 }
 
 interface Endpoint {
@@ -74,6 +76,10 @@ interface Endpoint {
   /** The token to send instead of the persona's own (e.g. a second session for logout). */
   token?: (p: Persona) => Promise<string | undefined>;
 }
+
+const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const SCIM_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
 const PNG = Uint8Array.from(atob(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -186,6 +192,25 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/organisations/{organisation}/units': {},
   'POST /api/organisations/{organisation}/units': { body: () => ({ name: `Matrix unit ${unique()}` }) },
   'PUT /api/organisations/{organisation}/units/{unit}': { body: () => ({ name: `Matrix unit renamed ${unique()}` }) },
+  'GET /api/organisations/{organisation}/scim': {},
+  'POST /api/organisations/{organisation}/scim/tokens': { body: () => ({ label: 'Matrix identity system' }) },
+  'DELETE /api/organisations/{organisation}/scim/tokens/{scimToken}': {},
+  // SCIM: the bearer must be a SCIM token of an organisation (scim_test.ts); a person's session is none.
+  'GET /api/scim/v2/Users': {},
+  'POST /api/scim/v2/Users': { body: () => ({ schemas: [SCIM_USER], userName: `matrix.${unique()}@example.test` }) },
+  'GET /api/scim/v2/Users/{learner}': {},
+  'PUT /api/scim/v2/Users/{learner}': { body: () => ({ schemas: [SCIM_USER], userName: `matrix.${unique()}@example.test` }) },
+  'PATCH /api/scim/v2/Users/{learner}': { body: () => ({ schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: false }] }) },
+  'DELETE /api/scim/v2/Users/{learner}': {},
+  'GET /api/scim/v2/Groups': {},
+  'POST /api/scim/v2/Groups': { body: () => ({ schemas: [SCIM_GROUP], displayName: `Matrix group ${unique()}` }) },
+  'GET /api/scim/v2/Groups/{unit}': {},
+  'PUT /api/scim/v2/Groups/{unit}': { body: () => ({ schemas: [SCIM_GROUP], displayName: `Matrix group ${unique()}` }) },
+  'PATCH /api/scim/v2/Groups/{unit}': { body: () => ({ schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'displayName', value: 'Matrix' }] }) },
+  'DELETE /api/scim/v2/Groups/{unit}': {},
+  'GET /api/scim/v2/ServiceProviderConfig': {},
+  'GET /api/scim/v2/Schemas': {},
+  'GET /api/scim/v2/ResourceTypes': {},
   'GET /api/roles': {},
   'PUT /api/roles/INSTRUCTOR/services': {
     body: () => ({ services: ['UKPS'] }),
@@ -274,7 +299,7 @@ let orgSection = false;
 for (const line of Deno.readTextFileSync(matrixFile).split('\n')) {
   if (line.startsWith('## ')) orgSection = line.startsWith("## Organisations' personas");
   const cells = line.split('|').map((s) => s.trim());
-  const match = /^`((?:GET|POST|PUT|DELETE) \/api\/\S*)`$/.exec(cells[1] ?? '');
+  const match = /^`((?:GET|POST|PUT|PATCH|DELETE) \/api\/\S*)`$/.exec(cells[1] ?? '');
   if (!match) continue;
   if (orgSection) expectedOrg.set(match[1], cells.slice(2, 2 + ORG_PERSONAS.length).map(Number));
   else expected.set(match[1], cells.slice(2, 2 + PERSONAS.length).map(Number));
@@ -400,7 +425,10 @@ async function freshWorld(withVictim = false): Promise<World> {
            (select id from scorm_session) as scorm_session`;
   const [unit] = await db.sql<{ id: string }[]>`
     insert into public.units (organisation_id, name) values (${organisation.id}, ${`Matrix unit ${unique()}`}) returning id`;
-  return { ...w, organisation: organisation.id, unit: unit.id };
+  const [scimToken] = await db.sql<{ id: string }[]>`
+    insert into public.scim_tokens (organisation_id, label, token_hash, token_hint)
+    values (${organisation.id}, 'Matrix', sha256(convert_to(${unique()}, 'UTF8')), 'abcd') returning id`;
+  return { ...w, organisation: organisation.id, unit: unit.id, scimToken: scimToken.id };
 }
 
 /** Removes a world's course (modules, quizzes and enrolments go with it), so the other suites

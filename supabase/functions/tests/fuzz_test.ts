@@ -158,7 +158,9 @@ function checkAnswer(label: string, status: number, text: string, contentType: s
   assert.ok(status < 500, `${label} -> ${status} ${text.slice(0, 300)}`);
   for (const pattern of LEAK_PATTERNS) assert.ok(!pattern.test(text), `${label} leaks ${pattern}: ${text.slice(0, 300)}`);
   if (status >= 400 && contentType.includes('json')) {
-    const message = JSON.parse(text).message;
+    // SCIM's routes answer in SCIM's error format (RFC 7644 section 3.12): the message is `detail`.
+    const error = JSON.parse(text);
+    const message = contentType.includes('application/scim+json') ? error.detail : error.message;
     assert.ok(typeof message === 'string' && message.length > 0, `${label}: no message in ${text.slice(0, 200)}`);
   }
 }

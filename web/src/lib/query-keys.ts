@@ -134,6 +134,8 @@ export const organisationKeys = {
   all: ['organisations'] as const,
   list: () => [...organisationKeys.all, 'list'] as const,
   units: (organisationId: string) => [...organisationKeys.all, 'units', organisationId] as const,
+  /** GET /api/organisations/:id/scim: the SCIM base URL and the organisation's tokens. */
+  scim: (organisationId: string) => [...organisationKeys.all, 'scim', organisationId] as const,
   /** After a unit write: that organisation's tree, and the list (its counts). */
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: organisationKeys.all }),
 };

@@ -6,6 +6,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { CurrentUser } from '@shared/domain.ts';
 import type { Organisation, Unit } from '@shared/organisations.ts';
+import type { ScimSettings } from '@shared/scim.ts';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { organisationKeys } from '@/lib/query-keys';
 import { buildTree } from '../lib/unit-tree';
@@ -34,7 +35,21 @@ const orgAdmin: CurrentUser = {
   hasReports: false,
 };
 
-const seeded = [[organisationKeys.list(), organisations], [organisationKeys.units(POLICE), units]] as const;
+const scim: ScimSettings = {
+  baseUrl: 'https://learning.example/functions/v1/api/scim/v2',
+  tokens: [
+    { id: 'c0000000-0000-4000-a000-000000000001', label: 'Entra ID provisioning', hint: 'x7Qa', createdAt: '2026-11-20T09:00:00.000Z',
+      createdByName: 'Org Admin', lastUsedAt: '2026-11-27T14:05:00.000Z', revokedAt: null },
+    { id: 'c0000000-0000-4000-a000-000000000002', label: 'Old connector', hint: 'Pk2m', createdAt: '2026-10-01T09:00:00.000Z',
+      createdByName: null, lastUsedAt: null, revokedAt: '2026-11-19T10:00:00.000Z' },
+  ],
+};
+
+const seeded = [
+  [organisationKeys.list(), organisations],
+  [organisationKeys.units(POLICE), units],
+  [organisationKeys.scim(POLICE), scim],
+] as const;
 
 describe('buildTree', () => {
   it('nests the units under their parents, each level in name order, with their paths', () => {
@@ -99,6 +114,30 @@ describe('OrganisationTab', () => {
     expect(screen.queryByRole('button', { name: 'Add organisation' })).toBeNull();
     expect(screen.getByRole('heading', { name: /Northshire Police/ })).toBeInTheDocument();
     expect(screen.getByRole('list', { name: 'Units of Northshire Police' })).toBeInTheDocument();
+  });
+
+  it('shows the organisation\'s SCIM base URL and tokens: a live one with its revoke button, a revoked one with its date', () => {
+    renderWithProviders(<OrganisationTab user={orgAdmin} />, { user: orgAdmin, queryData: seeded });
+    const panel = within(screen.getByRole('region', { name: 'Automatic provisioning (SCIM)' }));
+    expect(panel.getByLabelText('SCIM base URL')).toHaveValue(scim.baseUrl);
+    const table = within(panel.getByRole('table', { name: 'SCIM tokens of Northshire Police' }));
+    const live = table.getByRole('row', { name: /Entra ID provisioning/ });
+    expect(within(live).getByText('…x7Qa')).toBeInTheDocument();
+    expect(within(live).getByText('27 November 2026 at 14:05')).toBeInTheDocument();
+    expect(within(live).getByRole('button', { name: 'Revoke Entra ID provisioning' })).toBeInTheDocument();
+    const revoked = table.getByRole('row', { name: /Old connector/ });
+    expect(within(revoked).getByText('Revoked 19 November 2026')).toBeInTheDocument();
+    expect(within(revoked).getByText('Never')).toBeInTheDocument();
+    expect(within(revoked).queryByRole('button')).toBeNull();
+  });
+
+  it('asks for a name before creating a SCIM token', async () => {
+    const { user } = renderWithProviders(<OrganisationTab user={orgAdmin} />, { user: orgAdmin, queryData: seeded });
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Create a SCIM token' }));
+    await user.click(dialog.getByRole('button', { name: 'Create token' }));
+    expect(await dialog.findByText('Give the token a label, such as "Microsoft Entra ID"')).toBeInTheDocument();
+    expect(dialog.getByLabelText(/^Label/)).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('offers every unit but the one moved and those below it as its new parent, and the top level', async () => {

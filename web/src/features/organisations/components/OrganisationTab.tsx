@@ -1,6 +1,7 @@
 // Organisation tab of the Admin Dashboard. A national administrator sees every organisation (name,
 // code, service, people), adds one, and opens one to see its units; an organisation's administrator
-// sees their own organisation's units directly (UnitTree). After each action the focus goes to the
+// sees their own organisation's units directly (UnitTree), each with its automatic provisioning
+// (ProvisioningPanel). After each action the focus goes to the
 // thing acted on (or back where it came from when a dialog is cancelled).
 import { useState } from 'react';
 import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
@@ -12,10 +13,18 @@ import { errorDescription } from '@/lib/api-client';
 import { useOrganisations } from '../api/organisations';
 import { useFocusRequest } from '../hooks/use-focus-request';
 import { AddOrganisationDialog } from './AddOrganisationDialog';
+import { ProvisioningPanel } from './ProvisioningPanel';
 import { UnitTree } from './UnitTree';
 
 export function OrganisationTab({ user }: { user: CurrentUser }) {
-  if (user.organisation) return <UnitTree organisation={user.organisation} />;
+  if (user.organisation) {
+    return (
+      <Stack>
+        <UnitTree organisation={user.organisation} />
+        <ProvisioningPanel organisation={user.organisation} />
+      </Stack>
+    );
+  }
   return <NationalOrganisations />;
 }
 
@@ -53,6 +62,7 @@ function NationalOrganisations() {
           </Button>
         </Group>
         <UnitTree organisation={selected} focusHeading />
+        <ProvisioningPanel organisation={selected} />
       </Stack>
     );
   }
