@@ -168,7 +168,7 @@ describe('organisations and their units end to end (1366 and 390 px)', () => {
   it('gives the organisation a SCIM token, shown once, with which its identity provider adds a person, then revokes it', async () => {
     const panel = desktop.getByRole('region', { name: 'Automatic provisioning (SCIM)' });
     await panel.getByText('No tokens yet').waitFor();
-    const baseUrl = await panel.getByLabel('SCIM base URL').inputValue();
+    const baseUrl = await panel.getByLabel('SCIM base URL', { exact: true }).inputValue();
     expect(baseUrl).toMatch(/\/functions\/v1\/api\/scim\/v2$/);
 
     await panel.getByRole('button', { name: 'Create token' }).click();

@@ -554,8 +554,8 @@ describe('the platform runs the identity provider when asked', () => {
       const { data: signedIn, error } = await app.client.auth.exchangeCodeForSession(/** @type {string} */ (landed.searchParams.get('code')));
       expect(error).toBeNull();
       // The schema's own before-user-created hook and profile trigger ran for the new officer.
-      const [profile] = await db`select username, email from public.profiles where id = ${signedIn.user?.id ?? ''}`;
-      expect(profile).toEqual({ username: TOM.username, email: TOM.email });
+      const [profile] = await db`select username, email, name from public.profiles where id = ${signedIn.user?.id ?? ''}`;
+      expect(profile).toEqual({ username: TOM.username, email: TOM.email, name: TOM.name });
     } finally {
       await db.end({ timeout: 5 });
       await platform.stop();

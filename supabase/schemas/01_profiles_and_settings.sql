@@ -334,7 +334,8 @@ as $$
 declare
   v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
   v_username text := nullif(btrim(v_meta ->> 'username'), '');
-  v_name text := nullif(btrim(normalize(v_meta ->> 'name', NFC)), '');
+  -- (an identity provider's name arrives as full_name, as Supabase Auth stores Entra ID's)
+  v_name text := nullif(btrim(normalize(coalesce(v_meta ->> 'name', v_meta ->> 'full_name'), NFC)), '');
   v_role public.user_role := 'STUDENT';
   v_services public.service_code[] := '{}';
 begin
@@ -384,7 +385,7 @@ declare
   v_meta jsonb := case when jsonb_typeof(event -> 'user' -> 'user_metadata') = 'object'
                        then event -> 'user' -> 'user_metadata' else '{}'::jsonb end;
   v_username text := nullif(btrim(v_meta ->> 'username'), '');
-  v_name text := nullif(btrim(normalize(v_meta ->> 'name', NFC)), '');
+  v_name text := nullif(btrim(normalize(coalesce(v_meta ->> 'name', v_meta ->> 'full_name'), NFC)), '');
   v_problem text;
 begin
   if v_username is not null and v_username !~ '^[A-Za-z0-9_.-]{3,50}$' then

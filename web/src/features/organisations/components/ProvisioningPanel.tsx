@@ -14,6 +14,8 @@ import { useCreateScimToken, useRevokeScimToken, useScimSettings } from '../api/
 import { useFocusRequest } from '../hooks/use-focus-request';
 
 const CREATE_BUTTON = 'scim-token-create';
+/** The value in monospace (it is copied character for character), the label as every other. */
+const MONOSPACE_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 const revokeButton = (id: string) => `scim-token-revoke-${id}`;
 
 export function ProvisioningPanel({ organisation }: { organisation: Pick<Organisation, 'id' | 'name'> }) {
@@ -43,7 +45,7 @@ export function ProvisioningPanel({ organisation }: { organisation: Pick<Organis
       {data ? (
         <>
           <Group align="flex-end" gap="xs" wrap="nowrap">
-            <TextInput label="SCIM base URL" value={data.baseUrl} readOnly ff="monospace" style={{ flex: 1, minWidth: 0 }} />
+            <TextInput label="SCIM base URL" value={data.baseUrl} readOnly styles={MONOSPACE_INPUT} style={{ flex: 1, minWidth: 0 }} />
             <CopyButton value={data.baseUrl}>
               {({ copied, copy }) => (
                 <Button variant="default" onClick={copy} aria-label="Copy the SCIM base URL">{copied ? 'Copied' : 'Copy'}</Button>
@@ -53,7 +55,12 @@ export function ProvisioningPanel({ organisation }: { organisation: Pick<Organis
           {data.tokens.length === 0 ? (
             <Text c="dimmed">No tokens yet. Create one for your identity provider.</Text>
           ) : (
-            <Table.ScrollContainer minWidth={640}>
+            // Wider than a phone: the region that scrolls sideways takes the focus, so it scrolls from
+            // the keyboard too when no row has a button (WCAG 2.1.1).
+            <Table.ScrollContainer
+              minWidth={640}
+              scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'SCIM tokens (scrolls sideways)' } }}
+            >
               <Table striped aria-label={`SCIM tokens of ${organisation.name}`}>
                 <Table.Thead>
                   <Table.Tr>
@@ -79,7 +86,7 @@ export function ProvisioningPanel({ organisation }: { organisation: Pick<Organis
                           <Badge color="gray.7" variant="filled">Revoked {formatDate(token.revokedAt)}</Badge>
                         ) : (
                           <Group gap="xs" wrap="nowrap">
-                            <Badge color="green.9" variant="filled">Active</Badge>
+                            <Badge color="teal.9" variant="filled">Active</Badge>
                             <Button
                               size="xs"
                               variant="default"
@@ -166,7 +173,7 @@ function CreateTokenDialog({ organisationId, onDone }: {
             Give this token to your identity provider with the base URL. It is shown only this once: when you close this
             window it cannot be seen again. If it is lost, create another and revoke this one.
           </Text>
-          <TextInput label="Token" value={created.token} readOnly ff="monospace" data-autofocus data-testid="scim-token" />
+          <TextInput label="Token" value={created.token} readOnly styles={MONOSPACE_INPUT} data-autofocus data-testid="scim-token" />
           <Group justify="flex-end">
             <CopyButton value={created.token}>
               {({ copied, copy }) => (
