@@ -65,6 +65,8 @@ class HttpError extends Error {
  *   identity providers to sign in with (platform/auth/oauth.mjs)
  * @property {string[]} [additionalRedirectUrls] `[auth] additional_redirect_urls`: more allowed redirect_to values
  * @property {typeof fetch} [providerFetch] how identity providers are called (default fetch)
+ * @property {string | null} [beforeUserCreated] `[auth.hook.before_user_created]`'s Postgres function (schema.function)
+ * @property {string | null} [customAccessToken] `[auth.hook.custom_access_token]`'s Postgres function (schema.function)
  */
 
 /** How long a reauthentication or email-change code is valid (GoTrue's default otp_exp). */
@@ -97,6 +99,7 @@ export function authSettingsFromConfig(toml, env = process.env) {
     securePasswordChange: flag('secure_password_change'),
     doubleConfirmChanges: flag('double_confirm_changes'),
     beforeUserCreated: postgresHook(toml, 'before_user_created'),
+    customAccessToken: postgresHook(toml, 'custom_access_token'),
     ...externalSettingsFromConfig(toml, env),
   };
 }
@@ -136,9 +139,9 @@ function otpCode() {
  * @returns {{ fetch(request: Request): Promise<Response>, verifyAccessToken(token: string): Promise<Record<string, any> | null> }}
  */
 export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false, beforeUserCreated = null,
-  external = {}, additionalRedirectUrls = [], providerFetch = fetch }) {
-  if (beforeUserCreated !== null && !/^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/.test(beforeUserCreated)) {
-    throw new Error(`beforeUserCreated must be schema.function, not ${beforeUserCreated}`);
+  customAccessToken = null, external = {}, additionalRedirectUrls = [], providerFetch = fetch }) {
+  for (const [name, hook] of Object.entries({ beforeUserCreated, customAccessToken })) {
+    if (hook !== null && !/^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/.test(hook)) throw new Error(`${name} must be schema.function, not ${hook}`);
   }
   const issuer = `${publicUrl.replace(/\/+$/, '')}/auth/v1`;
   const site = new URL(siteUrl);
@@ -342,11 +345,14 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
    * @param {string} sessionId
    * @param {number} authenticatedAt seconds, for amr
    * @param {string} method how the session was opened (amr), e.g. password or otp (an emailed link)
+   * @param {string} [issuedFor] why the token is issued, for the custom access token hook
+   *   (GoTrue's authentication_method: the method at sign-in, token_refresh on a refresh)
    */
-  async function signAccessToken(user, sessionId, authenticatedAt, method = 'password') {
+  async function signAccessToken(user, sessionId, authenticatedAt, method = 'password', issuedFor = method) {
     const iat = Math.floor(Date.now() / 1000);
     const exp = iat + ACCESS_TOKEN_TTL;
-    const token = await new SignJWT({
+    /** @type {Record<string, unknown>} */
+    let claims = {
       aud: 'authenticated',
       email: user.email ?? '',
       phone: user.phone ?? '',
@@ -357,7 +363,9 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
       amr: [{ method, timestamp: authenticatedAt }],
       session_id: sessionId,
       is_anonymous: false,
-    })
+    };
+    if (customAccessToken) claims = await runCustomAccessToken(user.id, claims, issuedFor, { iss: issuer, sub: user.id, iat, exp });
+    const token = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: keys.kid })
       .setIssuer(issuer)
       .setSubject(user.id)
@@ -365,6 +373,29 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
       .setExpirationTime(exp)
       .sign(keys.privateKey);
     return { token, exp };
+  }
+
+  /**
+   * The custom access token hook (GoTrue's, in its Postgres function form): called with the user
+   * id, the claims and how the token is issued; answers the claims to sign, or an error
+   * `{error: {http_code, message}}` that refuses the token with that status and message.
+   * @param {string} userId @param {Record<string, unknown>} claims @param {string} method
+   * @param {{ iss: string, sub: string, iat: number, exp: number }} fixed claims the hook cannot change
+   */
+  async function runCustomAccessToken(userId, claims, method, fixed) {
+    const event = { user_id: userId, claims: { ...claims, ...fixed }, authentication_method: method };
+    const [row] = await sql.unsafe(`select ${customAccessToken}($1::jsonb) as result`, [sql.json(event)]);
+    const answer = row?.result ?? {};
+    const refusal = answer.error;
+    if (refusal && typeof refusal.message === 'string' && refusal.message !== '') {
+      const status = Number.isInteger(refusal.http_code) && refusal.http_code >= 400 && refusal.http_code < 600 ? refusal.http_code : 500;
+      throw new HttpError(fail(status, 'unexpected_failure', refusal.message));
+    }
+    if (!answer.claims || typeof answer.claims !== 'object' || Array.isArray(answer.claims)) {
+      throw new HttpError(fail(500, 'unexpected_failure', 'Error running hook URI: the custom access token hook answered no claims'));
+    }
+    const { iss: _iss, sub: _sub, iat: _iat, exp: _exp, ...rest } = answer.claims;
+    return rest;
   }
 
   function newRefreshToken() {
@@ -403,7 +434,13 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
       await tx`update auth.identities set last_sign_in_at = now() where user_id = ${user.id}`;
     });
     const fresh = /** @type {any} */ (await findUser(user.id));
-    return sessionData(fresh, sessionId, refreshToken, Math.floor(Date.now() / 1000), method);
+    try {
+      return await sessionData(fresh, sessionId, refreshToken, Math.floor(Date.now() / 1000), method);
+    } catch (error) {
+      // Refused by the custom access token hook: the session is not opened.
+      await sql`delete from auth.sessions where id = ${sessionId}`;
+      throw error;
+    }
   }
 
   /**
@@ -412,14 +449,15 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
    * @param {string} refreshToken
    * @param {number} authenticatedAt
    * @param {string} [method]
+   * @param {string} [issuedFor]
    */
-  async function sessionResponse(user, sessionId, refreshToken, authenticatedAt, method) {
-    return json(200, await sessionData(user, sessionId, refreshToken, authenticatedAt, method));
+  async function sessionResponse(user, sessionId, refreshToken, authenticatedAt, method, issuedFor = method) {
+    return json(200, await sessionData(user, sessionId, refreshToken, authenticatedAt, method, issuedFor));
   }
 
-  /** @param {any} user @param {string} sessionId @param {string} refreshToken @param {number} authenticatedAt @param {string} [method] */
-  async function sessionData(user, sessionId, refreshToken, authenticatedAt, method = 'password') {
-    const { token, exp } = await signAccessToken(user, sessionId, authenticatedAt, method);
+  /** @param {any} user @param {string} sessionId @param {string} refreshToken @param {number} authenticatedAt @param {string} [method] @param {string} [issuedFor] */
+  async function sessionData(user, sessionId, refreshToken, authenticatedAt, method = 'password', issuedFor = method) {
+    const { token, exp } = await signAccessToken(user, sessionId, authenticatedAt, method, issuedFor);
     return {
       access_token: token,
       token_type: 'bearer',
@@ -589,7 +627,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
       });
       if (refused) return refused;
       const done = /** @type {any} */ (issued);
-      return sessionResponse(done.user, done.sessionId, done.next, done.authenticatedAt, done.method);
+      return sessionResponse(done.user, done.sessionId, done.next, done.authenticatedAt, done.method, 'token_refresh');
     }
     if (grantType === 'pkce') return oauth.pkceGrant(request, body);
     return fail(400, 'validation_failed', 'unsupported_grant_type');

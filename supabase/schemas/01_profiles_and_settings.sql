@@ -311,6 +311,7 @@ begin
       elsif new.role is distinct from old.role
          or new.services is distinct from old.services
          or new.username is distinct from old.username
+         or new.employee_number is distinct from old.employee_number
          or new.organisation_id is distinct from old.organisation_id
          or new.unit_id is distinct from old.unit_id
          or new.manager_id is distinct from old.manager_id then
@@ -323,7 +324,7 @@ begin
 end;
 $$;
 comment on function private.guard_profile_update() is
-  'Before-update trigger on profiles: a non-admin API caller may not change role, services, username, organisation, unit or manager (42501); an organisation administrator may change those of their own people but not the organisation, nor their own role or services, and gives only the organisation''s service (42501, hint services); nobody changes their own organisation, unit or manager.';
+  'Before-update trigger on profiles: a non-admin API caller may not change role, services, username, employee number, organisation, unit or manager (42501); an organisation administrator may change those of their own people but not the organisation, nor their own role or services, and gives only the organisation''s service (42501, hint services); nobody changes their own organisation, unit or manager.';
 revoke all on function private.guard_profile_update() from public;
 
 create function private.handle_new_user()
@@ -338,6 +339,8 @@ declare
   v_name text := nullif(btrim(normalize(coalesce(v_meta ->> 'name', v_meta ->> 'full_name'), NFC)), '');
   v_role public.user_role := 'STUDENT';
   v_services public.service_code[] := '{}';
+  v_provider text := new.raw_app_meta_data ->> 'provider';
+  v_place jsonb;
 begin
   if v_username is not null and v_username !~ '^[A-Za-z0-9_.-]{3,50}$' then
     raise exception 'Username may contain only letters, numbers, dots, dashes and underscores (3 to 50)'
@@ -363,13 +366,31 @@ begin
       v_username := v_username || '-' || left(replace(new.id::text, '-', ''), 8);
     end if;
   end if;
-  insert into public.profiles (id, username, email, name, role, services)
-  values (new.id, v_username, coalesce(new.email, ''), coalesce(v_name, v_username), v_role, v_services);
+  -- A person an organisation's identity provider signed in belongs to that organisation, or nowhere.
+  if v_provider = 'azure' or v_provider like 'sso:%' then
+    v_place := private.sign_in_placement(v_provider, v_meta, new.email);
+    if not (v_place ->> 'ok')::boolean or not (v_place ->> 'enabled')::boolean then
+      raise exception '%', coalesce(v_place ->> 'problem', 'This organisation''s sign-in is not switched on')
+        using errcode = '42501', hint = 'sign_in_not_placed';
+    end if;
+    v_role := (v_place ->> 'role')::public.user_role;
+    v_services := array(select jsonb_array_elements_text(v_place -> 'services'))::public.service_code[];
+  end if;
+  insert into public.profiles (id, username, email, name, role, services, organisation_id, unit_id, manager_id, employee_number)
+  values (new.id, v_username, coalesce(new.email, ''), coalesce(v_place ->> 'name', v_name, v_username), v_role, v_services,
+          (v_place ->> 'organisation_id')::uuid, (v_place ->> 'unit_id')::uuid, (v_place ->> 'manager_id')::uuid,
+          v_place ->> 'employee_number');
+  if v_place is not null then
+    perform private.write_sign_in_audit('user.created', v_place, 'user', new.id, v_username,
+      jsonb_build_object('source', case when v_provider = 'azure' then 'OpenID Connect' else 'SAML' end,
+        'username', v_username, 'email', new.email, 'name', coalesce(v_place ->> 'name', v_name, v_username),
+        'role', v_role, 'services', v_services, 'unit', v_place ->> 'unit', 'manager', v_place ->> 'manager'));
+  end if;
   return new;
 end;
 $$;
 comment on function private.handle_new_user() is
-  'After-insert trigger on auth.users: creates the profile from raw_user_meta_data {username, name} under the registration rules (23514 otherwise), falling back to the email''s local part; STUDENT without services, or the role and services staged by private.import_users.';
+  'After-insert trigger on auth.users: creates the profile from raw_user_meta_data {username, name} under the registration rules (23514 otherwise), falling back to the email''s local part; STUDENT without services, or the role and services staged by private.import_users; a person an organisation''s identity provider signed in is placed where private.sign_in_placement says (42501 when nowhere), audited as that organisation''s sign-in.';
 revoke all on function private.handle_new_user() from public;
 
 -- Supabase Auth's before-user-created hook (supabase/config.toml [auth.hook.before_user_created]):
@@ -378,7 +399,7 @@ revoke all on function private.handle_new_user() from public;
 -- refusal could only reach the client as Auth's 500 "Database error saving new user".
 create function private.before_user_created(event jsonb)
 returns jsonb
-language plpgsql immutable
+language plpgsql security definer
 set search_path = ''
 as $$
 declare
@@ -386,6 +407,7 @@ declare
                        then event -> 'user' -> 'user_metadata' else '{}'::jsonb end;
   v_username text := nullif(btrim(v_meta ->> 'username'), '');
   v_name text := nullif(btrim(normalize(coalesce(v_meta ->> 'name', v_meta ->> 'full_name'), NFC)), '');
+  v_provider text := event -> 'user' -> 'app_metadata' ->> 'provider';
   v_problem text;
 begin
   if v_username is not null and v_username !~ '^[A-Za-z0-9_.-]{3,50}$' then
@@ -395,14 +417,17 @@ begin
   elsif v_name is not null and char_length(v_name) > 200 then
     v_problem := 'Name must be at most 200 characters';
   end if;
-  if v_problem is null then
-    return '{}'::jsonb;
+  if v_problem is not null then
+    return jsonb_build_object('error', jsonb_build_object('http_code', 400, 'message', v_problem));
   end if;
-  return jsonb_build_object('error', jsonb_build_object('http_code', 400, 'message', v_problem));
+  if v_provider = 'azure' or v_provider like 'sso:%' then
+    return private.sign_in_before_user_created(v_provider, event -> 'user' ->> 'email', v_meta);
+  end if;
+  return '{}'::jsonb;
 end;
 $$;
 comment on function private.before_user_created(jsonb) is
-  'Auth''s before-user-created hook: {} to allow, or {error: {http_code: 400, message}} when user_metadata''s username or name breaks the profile''s rules (those of private.handle_new_user).';
+  'Auth''s before-user-created hook: {} to allow, or {error: {http_code: 400, message}} when user_metadata''s username or name breaks the profile''s rules (those of private.handle_new_user); a person coming through an organisation''s identity provider is checked by private.sign_in_before_user_created.';
 revoke all on function private.before_user_created(jsonb) from public;
 grant usage on schema private to supabase_auth_admin;
 grant execute on function private.before_user_created(jsonb) to supabase_auth_admin;

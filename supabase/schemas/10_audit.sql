@@ -69,6 +69,8 @@ create policy "audit trail: national admins all, administrators their people's"
     -- An organisation's administrator: events by or about its people.
     or actor_id in (select private.people_i_administer())
     or (target_type = 'user' and target_id in (select private.people_i_administer()))
+    -- and what its identity provider did that reached no person (a test, a refusal).
+    or (target_type = 'organisation' and target_id = (select private.administered_organisation_id()))
   );
 
 -- ---------------------------------------------------------------------------
@@ -130,6 +132,11 @@ declare
   v_created_by uuid;
 begin
   if exists (select 1 from private.user_import_rows r where r.user_id = new.id) then
+    return null;
+  end if;
+  -- A person an identity provider signed in is audited by private.handle_new_user, with its source.
+  if exists (select 1 from auth.users u where u.id = new.id
+             and (u.raw_app_meta_data ->> 'provider' = 'azure' or u.raw_app_meta_data ->> 'provider' like 'sso:%')) then
     return null;
   end if;
   begin

@@ -21,8 +21,9 @@ describe.each(backends)('schema on $name', ({ create }) => {
       );
       expect(r.rows.map((t) => t.relname)).toEqual([
         'audit_events', 'certificates', 'course_modules', 'courses', 'cpd_entries', 'enrollments', 'notification_preferences',
-        'notifications', 'organisations', 'profiles', 'quiz_attempts', 'quiz_questions', 'quizzes', 'required_training',
-        'scim_tokens', 'scorm_attempts', 'scorm_packages', 'scorm_sessions', 'settings', 'units', 'user_module_progress',
+        'notifications', 'organisation_domains', 'organisation_sign_in', 'organisations', 'profiles', 'quiz_attempts',
+        'quiz_questions', 'quizzes', 'required_training', 'scim_tokens', 'scorm_attempts', 'scorm_packages', 'scorm_sessions',
+        'settings', 'sign_in_tests', 'units', 'user_module_progress',
       ]);
       for (const t of r.rows) {
         expect(t.relrowsecurity, t.relname).toBe(true);
@@ -44,6 +45,7 @@ describe.each(backends)('schema on $name', ({ create }) => {
         enrollment_status: 'PENDING,ACTIVE',
         question_type: 'MULTIPLE_CHOICE,TRUE_FALSE',
         service_code: 'UKPS,UKAS,UKFRS,UKHW,AUX,MISC',
+        sign_in_protocol: 'oidc,saml',
         user_role: 'ADMIN,INSTRUCTOR,STUDENT',
       });
     });

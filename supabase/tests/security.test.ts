@@ -414,6 +414,8 @@ describe.each(backends)('security: direct database access on $name', ({ create }
         'course_summaries',
         // module_body: gated by the caller's right to read the module (module-content.test.ts).
         'current_role', 'current_services', 'is_admin', 'module_body',
+        // organisation_sign_in_for: how a work address signs in, for the sign-in page (organisation-sign-in.test.ts).
+        'organisation_sign_in_for',
         // The SCIM functions: the API calls them as anon, and each checks the organisation's SCIM
         // token it is given before anything else (scim-provisioning.test.ts).
         'scim_create_group', 'scim_create_user', 'scim_delete_group', 'scim_delete_user', 'scim_get_group', 'scim_get_user',

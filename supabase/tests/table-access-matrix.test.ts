@@ -62,6 +62,8 @@ const scormSession = '80000000-0000-4000-a000-0000000000f6';
 /** Organisation A's SCIM token: its id, and the token itself (only its sha256 is stored). */
 const scimToken = '80000000-0000-4000-a000-0000000000f8';
 const SCIM_TOKEN = `scim_${'a1'.repeat(32)}`;
+/** A test sign-in through organisation A's provider. */
+const signInTest = '80000000-0000-4000-a000-0000000000fa';
 
 /** Per table: the target row (the learner's record, the instructor's course content, ...), and
  * for each operation the statement that tries to reach it. Inserts make a row of the same kind
@@ -203,6 +205,26 @@ const TABLES: Record<string, Record<Operation, string>> = {
     update: `update public.scim_tokens set revoked_at = null, label = label where id = '${scimToken}'`,
     delete: `delete from public.scim_tokens where id = '${scimToken}'`,
   },
+  // Organisation A's sign-in through its identity provider: its domain, settings and a test.
+  organisation_domains: {
+    select: `select 1 from public.organisation_domains where domain = 'matrix-a.example.uk'`,
+    insert: `insert into public.organisation_domains (domain, organisation_id) values ('matrix-new.example.uk', '${orgA}')`,
+    update: `update public.organisation_domains set organisation_id = organisation_id where domain = 'matrix-a.example.uk' returning 1`,
+    delete: `delete from public.organisation_domains where domain = 'matrix-a.example.uk'`,
+  },
+  organisation_sign_in: {
+    select: `select 1 from public.organisation_sign_in where organisation_id = '${orgA}'`,
+    insert: `insert into public.organisation_sign_in (organisation_id, protocol, oidc_tenant_id) values ('${orgEmpty}', 'oidc', '${orgEmpty}')`,
+    update: `update public.organisation_sign_in set attribute_mapping = '{"unit": "department"}' where organisation_id = '${orgA}'`,
+    delete: `delete from public.organisation_sign_in where organisation_id = '${orgA}'`,
+  },
+  sign_in_tests: {
+    select: `select 1 from public.sign_in_tests where id = '${signInTest}'`,
+    insert: `insert into public.sign_in_tests (organisation_id, protocol, email, received, mapped, passed)
+             values ('${orgA}', 'oidc', 'forged@matrix-a.example.uk', '{}', '{}', true)`,
+    update: `update public.sign_in_tests set passed = true where id = '${signInTest}'`,
+    delete: `delete from public.sign_in_tests where id = '${signInTest}'`,
+  },
   scorm_sessions: {
     select: `select 1 from public.scorm_sessions where id = '${scormSession}'`,
     insert: `insert into public.scorm_sessions (attempt_id, user_id) values ('${scormAttempt}', coalesce(auth.uid(), '${ids.student}'))`,
@@ -232,6 +254,10 @@ const FUNCTIONS: Record<string, string> = {
   create_scim_token: `select 1 from private.create_scim_token('${orgA}', 'Matrix')`,
   revoke_scim_token: `select 1 from private.revoke_scim_token('${scimToken}')`,
   scim_list_users: `select 1 from private.scim_list_users('${SCIM_TOKEN}', null, null, 0, 1)`,
+  // Sign-in: how a work address signs in is anyone's to ask (the sign-in page); the SAML provider is
+  // recorded by the api function alone (service role), after Auth registered it.
+  organisation_sign_in_for: `select 1 from private.organisation_sign_in_for('someone@matrix-a.example.uk')`,
+  record_saml_provider: `select 1 from private.record_saml_provider('${orgA}', '${orgA}', null)`,
 };
 
 // ---- The expected table: docs/ACCESS-MATRIX.md, rows `public.<table>` | operation | six answers ----
@@ -301,6 +327,11 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
       [scormSession, scormAttempt, ids.student]);
     await db.query(`insert into public.scim_tokens (id, organisation_id, label, token_hash, token_hint)
       values ($1, $2, 'Matrix', sha256(convert_to($3, 'UTF8')), right($3, 4))`, [scimToken, orgA, SCIM_TOKEN]);
+    await db.query(`insert into public.organisation_domains (domain, organisation_id) values ('matrix-a.example.uk', $1)`, [orgA]);
+    await db.query(`insert into public.organisation_sign_in (organisation_id, protocol, oidc_tenant_id, tested_at) values ($1, 'oidc', $1, now())`, [orgA]);
+    await db.query(`update public.organisation_sign_in set enabled = true where organisation_id = $1`, [orgA]);
+    await db.query(`insert into public.sign_in_tests (id, organisation_id, protocol, email, received, mapped, passed)
+      values ($1, $2, 'oidc', 'test@matrix-a.example.uk', '{}', '{}', true)`, [signInTest, orgA]);
   });
   afterAll(async () => {
     if (process.env.MATRIX_PRINT) console.log(observed.join('\n'));

@@ -36,6 +36,7 @@ import { teamRoutes } from './routes/team.ts';
 import { scormSessionRoutes } from './routes/scorm-sessions.ts';
 import { SCIM_PATH, scimRoutes } from './routes/scim/index.ts';
 import { scimTokenRoutes } from './routes/scim/tokens.ts';
+import { organisationDomainRoutes, organisationSignInRoutes, signInLookupRoutes } from './routes/sign-in.ts';
 
 /** The middleware for people (visitors and the signed-in), passed by for the schedule's call and for
  * SCIM, whose bearer is an organisation's SCIM token that its SQL functions check themselves. */
@@ -84,6 +85,9 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/organisations', organisationRoutes(config, db));
   app.route('/organisations/:id/scim', scimTokenRoutes(config, db)); // an organisation's SCIM base URL and tokens
   app.route('/scim/v2', scimRoutes(config, db)); // SCIM 2.0 provisioning, with an organisation's SCIM token
+  app.route('/organisations/:id/sign-in', organisationSignInRoutes(config, db)); // sign-in through its identity provider
+  app.route('/organisations/:id/domains', organisationDomainRoutes(config, db)); // its email domains
+  app.route('/sign-in', signInLookupRoutes(db)); // /organisation?email=: how a work address signs in
   app.route('/settings', settingsRoutes(config, db));
   app.route('/audit', auditRoutes(config, db));
   app.route('/instructor', instructorRoutes(config, db));

@@ -116,6 +116,9 @@ export function authRoutes(config: Config, db: Db) {
       // Auth checks the password before the ban, so only the holder of the right password learns
       // that their account was deactivated (a leaver).
       if ((error as AuthErrorLike | null)?.code === 'user_banned') throw new ApiError(403, ACCOUNT_DEACTIVATED);
+      // The right password, but the person's organisation signs its people in through its own
+      // identity provider (Auth's custom access token hook, private.custom_access_token).
+      if (status === 403 && error?.message) throw new ApiError(403, error.message);
       throw new ApiError(401, INVALID_CREDENTIALS);
     }
     // The browser keeps this token and sends it with its next sign-ins (a known device).
