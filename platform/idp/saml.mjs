@@ -1,0 +1,368 @@
+// A local SAML 2.0 identity provider standing in for an organisation's Microsoft Entra ID
+// enterprise application: samlify (a SAML library) as the IdP of one tenant, Southshire Ambulance
+// Service NHS Trust, whose demo people are in southshire-ambulance.json. Its attributes are named
+// as Entra ID sends them (the ws/2005/05 claim URIs, displayname, and the custom claims department,
+// manager and employeeid), with a persistent NameID per person.
+//   entity id  <origin>/<tenant-id>/          (Entra's is https://sts.windows.net/<tenant-id>/)
+//   metadata   <origin>/<tenant-id>/metadata  (signing certificate, SSO endpoints)
+//   SSO        <origin>/<tenant-id>/saml2     (AuthnRequests by HTTP-Redirect or HTTP-POST)
+// Only the service providers it is given (entity id and ACS URL) are served; the Response is signed
+// (assertion and message, RSA-SHA256) with a key made at start, and posted to the ACS by the browser.
+import http from 'node:http';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import forge from 'node-forge';
+import samlify from 'samlify';
+import * as xmllint from '@authenio/samlify-node-xmllint';
+import { freePort } from '../ports.mjs';
+
+/** The Southshire Ambulance Service tenant: its id, email domain, demo people and their password. */
+export const SOUTHSHIRE = JSON.parse(readFileSync(new URL('./southshire-ambulance.json', import.meta.url), 'utf8'));
+export const DEFAULT_SAML_IDP_PORT = 54331;
+
+const BINDING = samlify.Constants.namespace.binding;
+const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
+/** Entra ID's attribute names (its default claims of an enterprise application, and custom ones). */
+export const ENTRA_CLAIMS = {
+  emailaddress: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  displayname: 'http://schemas.microsoft.com/identity/claims/displayname',
+  givenname: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
+  surname: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
+  department: 'department',
+  manager: 'manager',
+  employeeid: 'employeeid',
+};
+/** How long the sign-in page stays usable, and how long a Response may be presented (Entra: 5 minutes' NotOnOrAfter). */
+const LOGIN_TTL_MS = 10 * 60_000;
+const RESPONSE_TTL_MS = 5 * 60_000;
+
+// Every AuthnRequest is checked against the SAML schemas (xmllint compiled to JavaScript).
+samlify.setSchemaValidator(xmllint);
+
+/**
+ * The demo people with their email and SAML attributes (values as Entra ID sends them).
+ * @param {typeof SOUTHSHIRE} [directory]
+ */
+export function samlPeople(directory = SOUTHSHIRE) {
+  const emailOf = (/** @type {string} */ username) => `${username}@${directory.emailDomain}`;
+  return directory.people.map((/** @type {any} */ person) => {
+    /** @type {Record<string, string>} */
+    const attributes = {
+      [ENTRA_CLAIMS.emailaddress]: emailOf(person.username),
+      [ENTRA_CLAIMS.displayname]: person.displayname,
+      [ENTRA_CLAIMS.givenname]: person.givenname,
+      [ENTRA_CLAIMS.surname]: person.surname,
+      [ENTRA_CLAIMS.department]: person.department,
+      [ENTRA_CLAIMS.employeeid]: person.employeeid,
+    };
+    if (person.manager) attributes[ENTRA_CLAIMS.manager] = emailOf(person.manager);
+    return { ...person, email: emailOf(person.username), attributes };
+  });
+}
+
+/** An RSA key and a self-signed certificate for it (as Entra ID's own SAML signing certificate). */
+function signingKey(/** @type {string} */ commonName) {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  cert.serialNumber = `01${randomBytes(8).toString('hex')}`;
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  cert.validity.notAfter = new Date(Date.now() + 3 * 365 * 86400_000);
+  const subject = [{ name: 'commonName', value: commonName }];
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.sign(/** @type {any} */ (forge.pki.privateKeyFromPem(privatePem)), forge.md.sha256.create());
+  return { privateKey: privatePem, certificate: forge.pki.certificateToPem(cert) };
+}
+
+/** @param {string} text */
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Equal strings, compared in constant time. */
+function sameSecret(/** @type {string} */ a, /** @type {string} */ b) {
+  const digest = (/** @type {string} */ s) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+/** A urlencoded form body, at most 64 KB (an HTTP-POST AuthnRequest fits). @param {import('node:http').IncomingMessage} req */
+async function readForm(req) {
+  let body = '';
+  for await (const chunk of req) {
+    body += chunk;
+    if (body.length > 65_536) throw Object.assign(new Error('Form too large'), { statusCode: 413 });
+  }
+  return new URLSearchParams(body);
+}
+
+/** The Response: samlify's template with an AuthnStatement and the person's AttributeStatement. */
+const RESPONSE_TEMPLATE = samlify.SamlLib.defaultLoginResponseTemplate.context.replace(
+  '{AuthnStatement}',
+  '<saml:AuthnStatement AuthnInstant="{IssueInstant}" SessionIndex="{AssertionID}"><saml:AuthnContext>'
+    + '<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef>'
+    + '</saml:AuthnContext></saml:AuthnStatement>',
+);
+
+/**
+ * @typedef {object} SamlServiceProvider an application registered with the IdP
+ * @property {string} entityId its entity id (the local Auth's: <publicUrl>/auth/v1/sso/saml/metadata)
+ * @property {string} acsUrl its Assertion Consumer Service (the local Auth's: <publicUrl>/auth/v1/sso/saml/acs)
+ */
+
+/**
+ * Starts the SAML identity provider.
+ * @param {{ host?: string, port?: number, serviceProviders?: SamlServiceProvider[], entityId?: string,
+ *   directory?: typeof SOUTHSHIRE, log?: (msg: string) => void }} [options]
+ *   entityId: another entity id than its own (the tests' impostor IdP, with a key of its own)
+ */
+export async function startSamlIdp(options = {}) {
+  const { host = '127.0.0.1', directory = SOUTHSHIRE, serviceProviders = [], log = () => {} } = options;
+  const port = options.port === 0 ? await freePort(0, host) : (options.port ?? DEFAULT_SAML_IDP_PORT);
+  const origin = `http://${host}:${port}`;
+  const tenant = `/${directory.tenantId}`;
+  const base = `${origin}${tenant}`;
+  const entityId = options.entityId ?? `${base}/`;
+  const people = samlPeople(directory);
+  const { privateKey, certificate } = signingKey(directory.name);
+
+  const idp = samlify.IdentityProvider({
+    entityID: entityId,
+    privateKey,
+    signingCert: certificate,
+    nameIDFormat: [PERSISTENT],
+    wantAuthnRequestsSigned: false,
+    singleSignOnService: [
+      { Binding: BINDING.redirect, Location: `${base}/saml2` },
+      { Binding: BINDING.post, Location: `${base}/saml2` },
+    ],
+  });
+  // Entra ID's metadata tells relying parties to fetch it again; five minutes keeps a restarted IdP's
+  // new certificate from being refused for long (Supabase Auth refreshes stale metadata at sign-in).
+  const metadata = idp.getMetadata().replace(/^(\s*<(?:\w+:)?EntityDescriptor\b)/, '$1 cacheDuration="PT5M"');
+
+  /** The applications it signs in to, by entity id (each wants signed assertions and messages). */
+  const applications = new Map(serviceProviders.map((sp) => [sp.entityId, {
+    ...sp,
+    entity: samlify.ServiceProvider({
+      entityID: sp.entityId,
+      assertionConsumerService: [{ Binding: BINDING.post, Location: sp.acsUrl }],
+      wantAssertionsSigned: true,
+      wantMessageSigned: true,
+    }),
+  }]));
+  /** Sign-ins waiting for the person's password, by a random id carried in the form. @type {Map<string, any>} */
+  const pending = new Map();
+
+  /**
+   * A signed Response for a person and an application, base64 as the HTTP-POST binding carries it.
+   * @param {{ entityId: string, acsUrl: string, entity: any }} app
+   * @param {ReturnType<typeof samlPeople>[number]} person
+   * @param {string} inResponseTo the AuthnRequest's ID
+   */
+  async function signedResponse(app, person, inResponseTo) {
+    const now = new Date();
+    const later = new Date(now.getTime() + RESPONSE_TTL_MS).toISOString();
+    const attributes = Object.keys(person.attributes).map((name, i) => ({
+      name, valueTag: `v${i}`, nameFormat: 'urn:oasis:names:tc:SAML:2.0:attrname-format:uri', valueXsiType: 'xs:string',
+    }));
+    const statement = samlify.SamlLib.attributeStatementBuilder(attributes);
+    // attributeStatementBuilder names each value's tag "attr" + its camel-cased valueTag: filled in order.
+    const tags = [...statement.matchAll(/\{(attr[^}]*)\}/g)].map((m) => m[1]);
+    /** @type {Record<string, string>} */
+    const values = {
+      ID: `_${randomUUID()}`,
+      AssertionID: `_${randomUUID()}`,
+      Destination: app.acsUrl,
+      Audience: app.entityId,
+      SubjectRecipient: app.acsUrl,
+      Issuer: entityId,
+      IssueInstant: now.toISOString(),
+      StatusCode: samlify.Constants.StatusCode.Success,
+      ConditionsNotBefore: now.toISOString(),
+      ConditionsNotOnOrAfter: later,
+      SubjectConfirmationDataNotOnOrAfter: later,
+      NameIDFormat: PERSISTENT,
+      NameID: person.nameId,
+      InResponseTo: inResponseTo,
+    };
+    Object.values(person.attributes).forEach((value, i) => { values[tags[i]] = value; });
+    const { context } = await idp.createLoginResponse(app.entity, { extract: { request: { id: inResponseTo } } }, 'post', {}, {
+      customTagReplacement: () => ({
+        id: values.ID,
+        context: samlify.SamlLib.replaceTagsByValue(RESPONSE_TEMPLATE.replace('{AttributeStatement}', statement), values),
+      }),
+    });
+    return context;
+  }
+
+  /** @param {import('node:http').ServerResponse} res @param {string} loginId @param {string} [problem] @param {string} [username] */
+  function loginPage(res, loginId, problem = '', username = '') {
+    const login = pending.get(loginId);
+    send(res, problem ? 401 : 200, page(directory.name, `Sign in to ${directory.name}`, `
+      <p>${escapeHtml(login?.app.entityId ?? 'An application')} asks you to sign in with your ${escapeHtml(directory.name)} account.</p>
+      ${problem ? `<p class="problem" role="alert" id="problem">${escapeHtml(problem)}</p>` : ''}
+      <form method="post" action="${tenant}/login" autocomplete="on">
+        <input type="hidden" name="login" value="${escapeHtml(loginId)}">
+        <label for="username">Email or username</label>
+        <input id="username" name="username" type="text" autocomplete="username" required autofocus
+          value="${escapeHtml(username)}"${problem ? ' aria-describedby="problem" aria-invalid="true"' : ''}>
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required>
+        <button type="submit">Sign in</button>
+      </form>
+      <p class="note">Local SAML identity provider standing in for Microsoft Entra ID. Demo accounts only.</p>`));
+  }
+
+  /** An AuthnRequest (either binding): checked, its application found, and the sign-in page shown. */
+  async function singleSignOn(/** @type {import('node:http').IncomingMessage} */ req, /** @type {import('node:http').ServerResponse} */ res) {
+    const url = new URL(req.url ?? '/', origin);
+    const post = req.method === 'POST';
+    const fields = post ? await readForm(req) : url.searchParams;
+    const samlRequest = fields.get('SAMLRequest');
+    if (!samlRequest) throw Object.assign(new Error('No SAMLRequest'), { statusCode: 400 });
+    const anyApp = applications.values().next().value;
+    if (!anyApp) throw Object.assign(new Error('No application registered'), { statusCode: 403 });
+    // The request is unsigned (as Entra ID accepts): any registered entity parses it; the issuer picks the application.
+    const parsed = await idp.parseLoginRequest(anyApp.entity, post ? 'post' : 'redirect', post
+      ? { body: Object.fromEntries(fields) }
+      : { query: Object.fromEntries(fields), octetString: '' });
+    const extract = parsed.extract ?? {};
+    const app = applications.get(String(extract.issuer ?? ''));
+    const acs = extract.request?.assertionConsumerServiceUrl;
+    if (!app || (acs && acs !== app.acsUrl)) {
+      log(`[saml-idp] refused an AuthnRequest from an unregistered application: ${String(extract.issuer ?? '(none)')}`);
+      return send(res, 403, page(directory.name, 'Application not registered', `
+        <p role="alert">This application is not registered with ${escapeHtml(directory.name)}, so you cannot sign in to it here.</p>`));
+    }
+    const requestId = String(extract.request?.id ?? '');
+    if (!/^[A-Za-z_][\w.-]{0,255}$/.test(requestId)) throw Object.assign(new Error('Bad request ID'), { statusCode: 400 });
+    for (const [id, login] of pending) if (login.expires < Date.now()) pending.delete(id);
+    const loginId = randomBytes(24).toString('base64url');
+    pending.set(loginId, { app, requestId, relayState: fields.get('RelayState') ?? '', expires: Date.now() + LOGIN_TTL_MS });
+    loginPage(res, loginId);
+  }
+
+  /** The form: the password checked, then the signed Response posted to the application by the browser. */
+  async function login(/** @type {import('node:http').IncomingMessage} */ req, /** @type {import('node:http').ServerResponse} */ res) {
+    const form = await readForm(req);
+    const loginId = form.get('login') ?? '';
+    const waiting = pending.get(loginId);
+    if (!waiting || waiting.expires < Date.now()) {
+      pending.delete(loginId);
+      return send(res, 400, page(directory.name, 'Sign-in problem', '<p role="alert">This sign-in has expired. Go back to the application and start again.</p>'));
+    }
+    const username = (form.get('username') ?? '').trim().toLowerCase();
+    const person = people.find((p) => p.username === username || p.email === username);
+    // The password is checked even for an unknown name, so both answers take the same time.
+    const passwordOk = sameSecret(form.get('password') ?? '', directory.password);
+    if (!person || !passwordOk) return loginPage(res, loginId, 'The email or username and password do not match an account.', username);
+    pending.delete(loginId);
+    log(`[saml-idp] ${person.email} signed in to ${waiting.app.entityId}`);
+    const samlResponse = await signedResponse(waiting.app, person, waiting.requestId);
+    const nonce = randomBytes(16).toString('base64');
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; form-action ${new URL(waiting.app.acsUrl).origin}; frame-ancestors 'none'`,
+    });
+    res.end(page(directory.name, 'Signing you in', `
+      <p>Signing you in to the application…</p>
+      <form method="post" action="${escapeHtml(waiting.app.acsUrl)}" id="saml-response">
+        <input type="hidden" name="SAMLResponse" value="${escapeHtml(samlResponse)}">
+        <input type="hidden" name="RelayState" value="${escapeHtml(waiting.relayState)}">
+        <noscript><button type="submit">Continue</button></noscript>
+      </form>
+      <script nonce="${nonce}">document.getElementById('saml-response').submit();</script>`));
+  }
+
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const handled = (async () => {
+      if (path === `${tenant}/metadata` && req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/samlmetadata+xml; charset=utf-8', 'cache-control': 'no-store' });
+        return res.end(metadata);
+      }
+      if (path === `${tenant}/saml2` && (req.method === 'GET' || req.method === 'POST')) return singleSignOn(req, res);
+      if (path === `${tenant}/login` && req.method === 'POST') return login(req, res);
+      send(res, 404, page(directory.name, 'Not found', '<p>There is nothing here.</p>'));
+    })();
+    handled.catch((error) => {
+      const status = Number.isInteger(error?.statusCode) ? error.statusCode : 400;
+      // samlify's refusals (a malformed or schema-invalid request) are the sender's fault.
+      if (!Number.isInteger(error?.statusCode) && !/^ERR_|invalid|xml/i.test(String(error?.message ?? error))) console.error('[saml-idp]', error);
+      if (!res.headersSent) send(res, status, page(directory.name, 'Sign-in problem', '<p role="alert">This sign-in request is not valid. Go back to the application and start again.</p>'));
+      else res.end();
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(undefined));
+  });
+
+  return {
+    /** The tenant's base URL. */
+    url: base,
+    metadataUrl: `${base}/metadata`,
+    ssoUrl: `${base}/saml2`,
+    entityId,
+    certificate,
+    /**
+     * A signed Response as the IdP makes them, for a registered application (the tests' way to a
+     * Response outside a browser sign-in).
+     * @param {{ spEntityId: string, username: string, inResponseTo: string }} input
+     */
+    async responseFor({ spEntityId, username, inResponseTo }) {
+      const app = applications.get(spEntityId);
+      const person = people.find((p) => p.username === username);
+      if (!app || !person) throw new Error('unknown application or person');
+      return signedResponse(app, person, inResponseTo);
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(() => resolve(undefined)));
+    },
+  };
+}
+
+/** @param {import('node:http').ServerResponse} res @param {number} status @param {string} html */
+function send(res, status, html) {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  });
+  res.end(html);
+}
+
+/** A page of the IdP: its name at the top, so a person sees whom they are signing in with. */
+function page(/** @type {string} */ name, /** @type {string} */ title, /** @type {string} */ body) {
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} – ${escapeHtml(name)}</title>
+<style>
+  body { font-family: system-ui, sans-serif; background: #f3f4f6; color: #111827; margin: 0; }
+  main { max-width: 24rem; margin: 3rem auto; background: #fff; padding: 2rem; border-radius: 0.5rem; box-shadow: 0 1px 3px rgb(0 0 0 / 0.2); }
+  .idp { font-weight: 700; color: #005eb8; margin: 0 0 1rem; }
+  label { display: block; margin-top: 1rem; font-weight: 600; }
+  input { display: block; width: 100%; box-sizing: border-box; padding: 0.5rem; margin-top: 0.25rem; font-size: 1rem; border: 1px solid #6b7280; border-radius: 0.25rem; }
+  button { margin-top: 1.25rem; width: 100%; padding: 0.6rem; font-size: 1rem; border-radius: 0.25rem; border: 0; background: #005eb8; color: #fff; cursor: pointer; }
+  button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+  .problem { color: #991b1b; font-weight: 600; }
+  .note { font-size: 0.85rem; color: #4b5563; margin-top: 1.5rem; }
+</style>
+</head>
+<body>
+<main>
+<p class="idp">${escapeHtml(name)}</p>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</main>
+</body>
+</html>
+`;
+}
