@@ -137,6 +137,8 @@ export async function startSamlIdp(options = {}) {
       { Binding: BINDING.redirect, Location: `${base}/saml2` },
       { Binding: BINDING.post, Location: `${base}/saml2` },
     ],
+    // The applications here offer no sign-out through the IdP; the endpoint only says so (metadata names one).
+    singleLogoutService: [{ Binding: BINDING.redirect, Location: `${base}/logout` }],
   });
   // Entra ID's metadata tells relying parties to fetch it again; five minutes keeps a restarted IdP's
   // new certificate from being refused for long (Supabase Auth refreshes stale metadata at sign-in).
@@ -286,6 +288,7 @@ export async function startSamlIdp(options = {}) {
       }
       if (path === `${tenant}/saml2` && (req.method === 'GET' || req.method === 'POST')) return singleSignOn(req, res);
       if (path === `${tenant}/login` && req.method === 'POST') return login(req, res);
+      if (path === `${tenant}/logout`) return send(res, 200, page(directory.name, 'Signed out', '<p>You can close this page.</p>'));
       send(res, 404, page(directory.name, 'Not found', '<p>There is nothing here.</p>'));
     })();
     handled.catch((error) => {
