@@ -173,6 +173,59 @@ create table if not exists auth.oauth_client_states (
 );
 create index if not exists idx_oauth_client_states_created_at on auth.oauth_client_states (created_at);
 
+-- SAML single sign-on, as Supabase Auth's migrations leave these tables (add_saml, flow state on the
+-- relay state, the relay state's IP address removed, name_id_format; platform/auth/saml.mjs).
+create table if not exists auth.sso_providers (
+  id uuid primary key,
+  resource_id text null,
+  created_at timestamptz default current_timestamp,
+  updated_at timestamptz default current_timestamp,
+  constraint "resource_id not empty" check (resource_id = null or char_length(resource_id) > 0)
+);
+create unique index if not exists sso_providers_resource_id_idx on auth.sso_providers (lower(resource_id));
+
+create table if not exists auth.sso_domains (
+  id uuid primary key,
+  sso_provider_id uuid not null references auth.sso_providers (id) on delete cascade,
+  domain text not null,
+  created_at timestamptz default current_timestamp,
+  updated_at timestamptz default current_timestamp,
+  constraint "domain not empty" check (char_length(domain) > 0)
+);
+create index if not exists sso_domains_sso_provider_id_idx on auth.sso_domains (sso_provider_id);
+create unique index if not exists sso_domains_domain_idx on auth.sso_domains (lower(domain));
+
+create table if not exists auth.saml_providers (
+  id uuid primary key,
+  sso_provider_id uuid not null references auth.sso_providers (id) on delete cascade,
+  entity_id text not null unique,
+  metadata_xml text not null,
+  metadata_url text null,
+  attribute_mapping jsonb null,
+  created_at timestamptz default current_timestamp,
+  updated_at timestamptz default current_timestamp,
+  name_id_format text null,
+  constraint "metadata_xml not empty" check (char_length(metadata_xml) > 0),
+  constraint "metadata_url not empty" check (metadata_url = null or char_length(metadata_url) > 0),
+  constraint "entity_id not empty" check (char_length(entity_id) > 0)
+);
+create index if not exists saml_providers_sso_provider_id_idx on auth.saml_providers (sso_provider_id);
+
+create table if not exists auth.saml_relay_states (
+  id uuid primary key,
+  sso_provider_id uuid not null references auth.sso_providers (id) on delete cascade,
+  request_id text not null,
+  for_email text null,
+  redirect_to text null,
+  created_at timestamptz default current_timestamp,
+  updated_at timestamptz default current_timestamp,
+  flow_state_id uuid references auth.flow_state (id) on delete cascade default null,
+  constraint "request_id not empty" check (char_length(request_id) > 0)
+);
+create index if not exists saml_relay_states_sso_provider_id_idx on auth.saml_relay_states (sso_provider_id);
+create index if not exists saml_relay_states_for_email_idx on auth.saml_relay_states (for_email);
+create index if not exists saml_relay_states_created_at_idx on auth.saml_relay_states (created_at desc);
+
 -- The claim helpers, as Supabase defines them: PostgREST (and our function) put the caller's JWT
 -- claims in request.jwt.claims for the transaction.
 create or replace function auth.jwt() returns jsonb
