@@ -11,20 +11,17 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { json } from '../http.mjs';
+import { createIdentitySignIn, errorRedirect, pkceProblem, redirect } from './identity.mjs';
 
 /** How long a sign-in may take from /authorize to the code exchange (GoTrue's flow state expiry
  * and its provider-side state timeout, both 5 minutes). */
 export const FLOW_STATE_TTL_SECONDS = 300;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** RFC 7636's code challenge: 43 to 128 unreserved characters (GoTrue's check). */
-const CODE_CHALLENGE_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/;
 /** RFC 6749's scope token. */
 const SCOPE_PATTERN = /^[\x21\x23-\x5B\x5D-\x7E]{1,100}$/;
 /** Query parameters passed on to the provider (supabase-js's queryParams, e.g. Entra's domain_hint). */
 const FORWARDED_PARAMS = ['prompt', 'login_hint', 'domain_hint'];
-/** GoTrue's HTTP status to OAuth error mapping for errors sent back in a redirect. */
-const OAUTH_ERROR_OF_STATUS = { 400: 'invalid_request', 401: 'unauthorized_client', 403: 'access_denied', 500: 'server_error', 503: 'temporarily_unavailable' };
 /** Claims GoTrue leaves out of an Entra ID user's custom_claims (provider/azure.go). */
 const AZURE_CLAIMS_NOT_CUSTOM = ['aud', 'iss', 'iat', 'nbf', 'exp', 'c_hash', 'at_hash', 'aio', 'nonce', 'rh', 'uti', 'jti', 'ver', 'sub', 'name', 'preferred_username'];
 
@@ -135,6 +132,7 @@ export function azureUserData(claims) {
  */
 export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch = fetch }) {
   const { allowedRedirect, siteUrl, runBeforeUserCreated, findUser, openSession, fail } = helpers;
+  const { signInIdentity, finishSignIn } = createIdentitySignIn({ sql, runBeforeUserCreated, findUser, openSession });
   const defaultCallback = `${publicUrl.replace(/\/+$/, '')}/auth/v1/callback`;
   /** @type {Map<string, Promise<oidc.Configuration>>} */
   const discovered = new Map();
@@ -160,23 +158,6 @@ export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch 
     return pending;
   }
 
-  /** A redirect (no caching: it carries one-time values). @param {string} location @param {number} [status] */
-  function redirect(location, status = 302) {
-    return new Response(null, { status, headers: { location, 'cache-control': 'no-store' } });
-  }
-
-  /**
-   * GoTrue's error redirect: the error in the query and again in the fragment.
-   * @param {string} target @param {{ error: string, description: string, code?: string }} problem @param {number} [status]
-   */
-  function errorRedirect(target, { error, description, code }, status = 302) {
-    const url = new URL(target);
-    const params = new URLSearchParams({ error, error_description: description, ...(code ? { error_code: code } : {}) });
-    for (const [key, value] of params) url.searchParams.set(key, value);
-    url.hash = params.toString();
-    return redirect(url.href, status);
-  }
-
   // ---------------------------------------------------------------- GET /authorize
 
   /** @param {Request} _request @param {URL} url */
@@ -189,13 +170,8 @@ export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch 
     }
     const challenge = url.searchParams.get('code_challenge') ?? '';
     const method = (url.searchParams.get('code_challenge_method') ?? '').toLowerCase();
-    if ((challenge === '') !== (method === '')) {
-      return fail(400, 'validation_failed', 'PKCE flow requires code_challenge_method and code_challenge');
-    }
-    if (challenge && !CODE_CHALLENGE_PATTERN.test(challenge)) {
-      return fail(400, 'validation_failed', 'code challenge has to be between 43 and 128 characters and contain only alphanumeric characters, hyphens, periods, underscores and tildes');
-    }
-    if (method && method !== 's256' && method !== 'plain') return fail(400, 'validation_failed', 'code challenge method not supported');
+    const pkce = pkceProblem(challenge, method);
+    if (pkce) return fail(400, 'validation_failed', pkce);
     const scopes = ['openid', ...(url.searchParams.get('scopes') ?? '').split(/[\s,]+/).filter(Boolean)];
     if (!scopes.every((scope) => SCOPE_PATTERN.test(scope))) return fail(400, 'validation_failed', 'Invalid scopes');
     const redirectTo = allowedRedirect(url.searchParams.get('redirect_to'));
@@ -303,103 +279,9 @@ export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch 
       return refuse({ error: 'server_error', code: 'unexpected_failure', description: 'Error getting user email from external provider' });
     }
 
-    let user;
-    try {
-      user = await signInIdentity(flow.provider_type, data);
-    } catch (error) {
-      const answer = /** @type {any} */ (error)?.response;
-      if (!(answer instanceof Response)) throw error;
-      // A refusal (the before-user-created hook's, a database error) goes back as GoTrue sends it.
-      const body = await answer.clone().json().catch(() => ({}));
-      return refuse({
-        error: OAUTH_ERROR_OF_STATUS[/** @type {keyof typeof OAUTH_ERROR_OF_STATUS} */ (answer.status)] ?? 'server_error',
-        description: String(body.msg ?? 'Unexpected failure'),
-        code: typeof body.error_code === 'string' ? body.error_code : undefined,
-      });
-    }
+    const user = await signInIdentity(flow.provider_type, data);
     if ('refused' in user) return refuse(user.refused);
-
-    if (flow.code_challenge) {
-      const authCode = randomUUID();
-      await sql`update auth.flow_state set user_id = ${user.id}, auth_code = ${authCode}, auth_code_issued_at = now(),
-          provider_access_token = ${tokens.access_token}, provider_refresh_token = ${tokens.refresh_token ?? null}, updated_at = now()
-        where id = ${flow.id}`;
-      const target = new URL(back);
-      target.searchParams.set('code', authCode);
-      return redirect(target.href);
-    }
-    // The implicit flow (no code_challenge): the session itself, in the fragment.
-    await sql`delete from auth.flow_state where id = ${flow.id}`;
-    const session = await openSession(user, request, 'oauth');
-    const target = new URL(back);
-    target.hash = new URLSearchParams({
-      access_token: session.access_token,
-      expires_at: String(session.expires_at),
-      expires_in: String(session.expires_in),
-      provider_token: tokens.access_token,
-      refresh_token: session.refresh_token,
-      token_type: 'bearer',
-    }).toString();
-    return redirect(target.href);
-  }
-
-  /**
-   * The user of a provider's identity: the one already linked to it (its identity data and
-   * metadata refreshed, as GoTrue does), or a new one. An address that already belongs to another
-   * account is refused rather than linked (GoTrue links automatically when it counts the address
-   * as verified; see docs/decisions/sso-through-supabase-auth.md).
-   * @param {string} providerType @param {ReturnType<typeof azureUserData>} data
-   * @returns {Promise<any>} the user row, or { refused } with the error to send back
-   */
-  async function signInIdentity(providerType, data) {
-    const [identity] = await sql`select * from auth.identities where provider = ${providerType} and provider_id = ${data.sub}`;
-    let userId = identity?.user_id;
-    if (identity) {
-      await sql.begin(async (tx) => {
-        await tx`update auth.identities set identity_data = ${sql.json(data.identityData)}::jsonb, last_sign_in_at = now(), updated_at = now()
-          where id = ${identity.id}`;
-        await tx`update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || ${sql.json(data.identityData)}::jsonb,
-            raw_app_meta_data = jsonb_set(coalesce(raw_app_meta_data, '{}'::jsonb), '{providers}',
-              (select coalesce(jsonb_agg(distinct i.provider), '[]'::jsonb) from auth.identities i where i.user_id = ${identity.user_id})),
-            email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
-          where id = ${identity.user_id}`;
-      });
-    } else {
-      const [taken] = await sql`select id from auth.users where lower(email) = ${data.email} and is_sso_user = false and deleted_at is null`;
-      if (taken) {
-        return { refused: { error: 'access_denied', code: 'email_exists', description: 'A user with this email address has already been registered' } };
-      }
-      userId = randomUUID();
-      const appMetadata = { provider: providerType, providers: [providerType] };
-      await runBeforeUserCreated(userId, { email: data.email, userMetadata: data.identityData }, appMetadata);
-      try {
-        await sql.begin(async (tx) => {
-          // The local Auth confirms addresses itself (mailer_autoconfirm), as GoTrue then does for OAuth users.
-          await tx`
-            insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
-              raw_app_meta_data, raw_user_meta_data, is_super_admin, created_at, updated_at, is_anonymous, is_sso_user)
-            values ('00000000-0000-0000-0000-000000000000', ${userId}, 'authenticated', 'authenticated', ${data.email}, '',
-              now(), ${sql.json(appMetadata)}::jsonb, ${sql.json(data.identityData)}::jsonb, false, now(), now(), false, false)`;
-          await tx`
-            insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
-            values (${data.sub}, ${userId}, ${sql.json(data.identityData)}::jsonb, ${providerType}, now(), now(), now())`;
-        });
-      } catch (error) {
-        const pgError = /** @type {any} */ (error);
-        if (pgError?.code === '23505') {
-          // The same person signing in twice at once, or the address taken meanwhile.
-          return { refused: { error: 'access_denied', code: 'email_exists', description: 'A user with this email address has already been registered' } };
-        }
-        if (pgError?.code) return { refused: { error: 'server_error', code: 'unexpected_failure', description: 'Database error saving new user' } };
-        throw error;
-      }
-    }
-    const user = await findUser(userId);
-    if (!user) return { refused: { error: 'server_error', code: 'unexpected_failure', description: 'Database error saving new user' } };
-    if (user.banned_until && new Date(user.banned_until) > new Date()) {
-      return { refused: { error: 'access_denied', code: 'user_banned', description: 'User is banned' } };
-    }
-    return user;
+    return finishSignIn({ flow, user, back, request, method: 'oauth', providerToken: tokens.access_token, providerRefreshToken: tokens.refresh_token });
   }
 
   // ---------------------------------------------------------------- POST /token?grant_type=pkce
@@ -429,7 +311,8 @@ export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch 
     const user = await findUser(flow.user_id);
     if (!user) return notFound();
     if (user.banned_until && new Date(user.banned_until) > new Date()) return fail(403, 'user_banned', 'User is banned');
-    const session = await openSession(user, request, 'oauth');
+    // The flow's own method (oauth, or sso/saml for a SAML sign-in), as GoTrue's amr claim says it.
+    const session = await openSession(user, request, flow.authentication_method === 'sso/saml' ? 'sso/saml' : 'oauth');
     return json(200, {
       ...session,
       provider_token: flow.provider_access_token ?? undefined,
