@@ -12,6 +12,7 @@ import bcrypt from 'bcryptjs';
 import { jwtVerify, SignJWT } from 'jose';
 import { bearer, json, readJson } from './http.mjs';
 import { createOAuth, externalSettingsFromConfig, onAllowList } from './auth/oauth.mjs';
+import { createSaml } from './auth/saml.mjs';
 
 const ACCESS_TOKEN_TTL = 3600;
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
@@ -1076,6 +1077,8 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
     providerFetch,
     helpers: { allowedRedirect, siteUrl: site.href, runBeforeUserCreated, findUser, openSession, fail },
   });
+  // SAML single sign-on (/sso, /sso/saml/*, /admin/sso/providers): platform/auth/saml.mjs.
+  const saml = createSaml({ sql, publicUrl, metadataFetch: providerFetch, helpers: { allowedRedirect, siteUrl: site.href, runBeforeUserCreated, findUser, openSession, fail, requireAdmin } });
 
   function settings() {
     return json(200, {
@@ -1084,7 +1087,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
       mailer_autoconfirm: true,
       phone_autoconfirm: false,
       sms_provider: '',
-      saml_enabled: false,
+      saml_enabled: true,
     });
   }
 
@@ -1105,6 +1108,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
     if (path === '/token' && method === 'POST') return token(request, url);
     if (path === '/authorize' && method === 'GET') return oauth.authorize(request, url);
     if (path === '/callback' && method === 'GET') return oauth.callback(request, url);
+    if (path === '/sso' || path.startsWith('/sso/') || path.startsWith('/admin/sso/')) return (await saml.route(request, url, path)) ?? fail(404, 'not_found', 'Not Found');
     if (path === '/user' && method === 'GET') return getUser(request);
     if (path === '/user' && method === 'PUT') return putUser(request);
     if (path === '/reauthenticate' && method === 'GET') return reauthenticate(request);

@@ -111,7 +111,7 @@ const SERVICE_HEADERS = { ...CORS_HEADERS, 'x-content-type-options': 'nosniff' }
 /** Auth and Storage paths the hosted gateway serves without an apikey. */
 const OPEN_PATHS = [
   { prefix: '/auth/v1', pattern: /^\/\.well-known\/jwks\.json$/ },
-  { prefix: '/auth/v1', pattern: /^\/(verify|callback|authorize)$/ },
+  { prefix: '/auth/v1', pattern: /^\/(verify|callback|authorize|sso\/saml\/acs|sso\/saml\/metadata)$/ },
   { prefix: '/storage/v1', pattern: /^\/(object|render\/image)\/(public|sign)\// },
 ];
 

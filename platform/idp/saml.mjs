@@ -13,7 +13,7 @@ import { createHash, generateKeyPairSync, randomBytes, randomUUID, timingSafeEqu
 import { readFileSync } from 'node:fs';
 import forge from 'node-forge';
 import samlify from 'samlify';
-import * as xmllint from '@authenio/samlify-node-xmllint';
+import * as xmllint from '@authenio/samlify-xmllint-wasm';
 import { freePort } from '../ports.mjs';
 
 /** The Southshire Ambulance Service tenant: its id, email domain, demo people and their password. */
@@ -36,7 +36,7 @@ export const ENTRA_CLAIMS = {
 const LOGIN_TTL_MS = 10 * 60_000;
 const RESPONSE_TTL_MS = 5 * 60_000;
 
-// Every AuthnRequest is checked against the SAML schemas (xmllint compiled to JavaScript).
+// Every AuthnRequest is checked against the SAML schemas (xmllint compiled to WebAssembly, in a worker).
 samlify.setSchemaValidator(xmllint);
 
 /**
