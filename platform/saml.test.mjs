@@ -435,3 +435,35 @@ describe('the administrator changes and removes the provider', () => {
     expect((await admin(`/${providerId}`)).status).toBe(404);
   });
 });
+
+describe('the platform runs the SAML identity provider beside the OpenID one', () => {
+  it('starts it with OIDC_IDP=1, knowing the local Auth, and an administrator registers it by its metadata URL', async () => {
+    const { startPlatformProcess } = await import('../scripts/platform-process.mjs');
+    const platformDir = await mkdtemp(join(tmpdir(), 'platform-saml-process-'));
+    const platform = await startPlatformProcess({ dataDir: platformDir, env: { OIDC_IDP: '1' } });
+    try {
+      expect(platform.samlIdpUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/${SOUTHSHIRE.tenantId}$`));
+      const key = platform.serviceRoleKey;
+      const created = await fetch(`${platform.url}/auth/v1/admin/sso/providers`, {
+        method: 'POST', headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'saml', metadata_url: `${platform.samlIdpUrl}/metadata`, domains: [DOMAIN], attribute_mapping: MAPPING }),
+      });
+      expect(created.status).toBe(201);
+      const sso = await fetch(`${platform.url}/auth/v1/sso`, {
+        method: 'POST', headers: { apikey: platform.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ domain: DOMAIN, redirect_to: `${platform.url}/auth`, skip_http_redirect: true }),
+      });
+      const { url } = await sso.json();
+      const posted = await atIdp(url, { username: DANIEL.username });
+      expect(posted.acs).toBe(`${platform.url}/auth/v1/sso/saml/acs`);
+      const landed = await post(posted.acs, { SAMLResponse: posted.SAMLResponse, RelayState: posted.RelayState });
+      // No code_challenge: the implicit flow, the session in the fragment.
+      const fragment = new URLSearchParams(new URL(/** @type {string} */ (landed.headers.get('location'))).hash.slice(1));
+      expect(decodeJwt(/** @type {string} */ (fragment.get('access_token'))).email).toBe(DANIEL.email);
+    } finally {
+      await platform.stop();
+      await rm(platformDir, { recursive: true, force: true });
+    }
+    await expect(fetch(`${platform.samlIdpUrl}/metadata`)).rejects.toThrow();
+  }, 300_000);
+});

@@ -16,6 +16,7 @@ import { buildWeb } from './web.mjs';
 import { createPageRenderer } from './page-render.mjs';
 import { freePort } from './ports.mjs';
 import { DEFAULT_IDP_PORT, NORTHSHIRE, startIdp } from './idp/oidc.mjs';
+import { DEFAULT_SAML_IDP_PORT, startSamlIdp } from './idp/saml.mjs';
 import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -31,10 +32,13 @@ export const SCORM_PLAYER_FILES = {
 /**
  * @param {{ dataDir?: string, host?: string, port?: number, dbPort?: number, contentPort?: number, mailPort?: number, smtpPort?: number,
  *   databaseUrl?: string, web?: boolean, notificationsEverySeconds?: number, env?: Record<string, string | undefined>,
- *   idp?: boolean, idpPort?: number, log?: (msg: string) => void }} [options]
+ *   idp?: boolean, idpPort?: number, samlIdpPort?: number, log?: (msg: string) => void }} [options]
  * notificationsEverySeconds: run private.decide_notifications(now()) this often (0 or absent: never).
  * idp: also run the local identity provider (Northshire Police, platform/idp/) for `[auth.external.azure]`,
  *   on idpPort (54330 beside the default ports, else a free one); without it that sign-in is switched off.
+ *   It also runs the local SAML identity provider (Southshire Ambulance Service, platform/idp/saml.mjs) on
+ *   samlIdpPort (54331, else a free one), which knows the local Auth as its application; an administrator
+ *   registers it with Auth (POST /auth/v1/admin/sso/providers, its metadata URL) when wanted.
  * env: where SMTP_HOST/SMTP_PORT (another SMTP server instead of the catcher), SMTP_FROM, SMTP_USER,
  *   SMTP_PASS, SMTP_SECURE and SITE_URL are read (default process.env).
  */
@@ -126,6 +130,7 @@ export async function startPlatform(options = {}) {
     const azure = authSettings.external.azure;
     const azureIsLocal = /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(azure.url);
     let idp = null;
+    let samlIdp = null;
     if (options.idp) {
       const idpPort = options.idpPort !== undefined && options.idpPort !== 0
         ? options.idpPort
@@ -134,6 +139,16 @@ export async function startPlatform(options = {}) {
       idp = await startIdp({ host: '127.0.0.1', port: idpPort, redirectUris: [`${publicUrl}/auth/v1/callback`], log });
       stops.push(idp.stop);
       if (azureIsLocal) authSettings.external.azure = { ...azure, url: idp.url };
+      const samlIdpPort = options.samlIdpPort !== undefined && options.samlIdpPort !== 0
+        ? options.samlIdpPort
+        : port === 54321 && options.samlIdpPort === undefined ? DEFAULT_SAML_IDP_PORT : await freePort(0, '127.0.0.1');
+      samlIdp = await startSamlIdp({
+        host: '127.0.0.1',
+        port: samlIdpPort,
+        serviceProviders: [{ entityId: `${publicUrl}/auth/v1/sso/saml/metadata`, acsUrl: `${publicUrl}/auth/v1/sso/saml/acs` }],
+        log,
+      });
+      stops.push(samlIdp.stop);
     } else if (azureIsLocal) {
       // No local identity provider to send anyone to: its sign-in is switched off (settings say so).
       authSettings.external.azure = { ...azure, enabled: false };
@@ -178,6 +193,8 @@ export async function startPlatform(options = {}) {
       smtpUrl: catcher.url,
       // The local identity provider's issuer (null when not started).
       idpUrl: idp?.issuer ?? null,
+      // The local SAML identity provider's base URL (its metadata at <samlIdpUrl>/metadata; null when not started).
+      samlIdpUrl: samlIdp?.url ?? null,
       decideNotifications: notifications.runOnce,
       // Sends the queued emails now, as the schedule does after each decision.
       deliverNotifications: notifications.deliverOnce,
@@ -210,6 +227,7 @@ export async function main(argv = process.argv.slice(2)) {
     // on another port (the tests') starts it only when OIDC_IDP=1 asks.
     idp: process.env.OIDC_IDP !== undefined ? process.env.OIDC_IDP === '1' : (process.env.PORT ?? '54321') === '54321',
     idpPort: process.env.OIDC_IDP_PORT !== undefined ? Number(process.env.OIDC_IDP_PORT) : undefined,
+    samlIdpPort: process.env.SAML_IDP_PORT !== undefined ? Number(process.env.SAML_IDP_PORT) : undefined,
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
@@ -223,6 +241,7 @@ export async function main(argv = process.argv.slice(2)) {
       `  Mail catcher:    ${platform.mailUrl} (SMTP ${platform.smtpUrl})`,
       `  SCORM content:   ${platform.contentUrl}`,
       ...(platform.idpUrl ? [`  Identity provider: ${platform.idpUrl} (Northshire Police; demo people: docs/ARCHITECTURE.md)`] : []),
+      ...(platform.samlIdpUrl ? [`  SAML identity provider: ${platform.samlIdpUrl} (Southshire Ambulance Service; metadata ${platform.samlIdpUrl}/metadata)`] : []),
       `  Anon key:        ${platform.anonKey}`,
       `  Service role key: ${platform.serviceRoleKey}`,
       '',
@@ -233,7 +252,7 @@ export async function main(argv = process.argv.slice(2)) {
     ].join('\n'),
   );
   // A machine-readable line for scripts that start the platform as a child process.
-  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey, mailUrl: platform.mailUrl, contentUrl: platform.contentUrl, idpUrl: platform.idpUrl, smtpPort: platform.smtpPort, smtpUrl: platform.smtpUrl })}`);
+  console.log(`PLATFORM_READY ${JSON.stringify({ url: platform.url, dbUrl: platform.dbUrl, anonKey: platform.anonKey, serviceRoleKey: platform.serviceRoleKey, mailUrl: platform.mailUrl, contentUrl: platform.contentUrl, idpUrl: platform.idpUrl, samlIdpUrl: platform.samlIdpUrl, smtpPort: platform.smtpPort, smtpUrl: platform.smtpUrl })}`);
 
   let stopping = false;
   const shutdown = async () => {
