@@ -9,12 +9,13 @@
 // Authorisation code flow with PKCE only, RS256 id_tokens with Entra's claims (sub, oid, tid, email,
 // preferred_username, name, given_name, family_name; employeeid and department as custom claims).
 import http from 'node:http';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { exportJWK, generateKeyPair } from 'jose';
 // The library's own in-memory store (a factory per provider, so two providers never share one).
 import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
 import { freePort } from '../ports.mjs';
+import { credentialFields, escapeHtml, page, readForm, sameSecret, send } from './pages.mjs';
 
 /** The Northshire Police tenant: its id, the registered client, the demo people and their password. */
 export const NORTHSHIRE = JSON.parse(readFileSync(new URL('./northshire-police.json', import.meta.url), 'utf8'));
@@ -52,27 +53,6 @@ function loadProvider() {
     }
   })();
   return providerModule;
-}
-
-/** @param {string} text */
-function escapeHtml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** Equal strings, compared in constant time (a password check that does not leak by timing). */
-function sameSecret(a, b) {
-  const digest = (/** @type {string} */ s) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
-
-/** A urlencoded form body, at most 8 KB. @param {import('node:http').IncomingMessage} req */
-async function readForm(req) {
-  let body = '';
-  for await (const chunk of req) {
-    body += chunk;
-    if (body.length > 8192) throw Object.assign(new Error('Form too large'), { statusCode: 413 });
-  }
-  return new URLSearchParams(body);
 }
 
 /**
@@ -190,12 +170,7 @@ export async function startIdp(options = {}) {
       <p>${escapeHtml(app)} asks you to sign in with your ${escapeHtml(directory.name)} account.</p>
       ${problem ? `<p class="problem" role="alert" id="problem">${escapeHtml(problem)}</p>` : ''}
       <form method="post" action="${tenant}/interaction/${escapeHtml(uid)}/login" autocomplete="on">
-        <label for="username">Email or username</label>
-        <input id="username" name="username" type="text" autocomplete="username" required autofocus
-          value="${escapeHtml(username)}"${problem ? ' aria-describedby="problem" aria-invalid="true"' : ''}>
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required>
-        <button type="submit">Sign in</button>
+        ${credentialFields(username, problem)}
       </form>
       <form method="post" action="${tenant}/interaction/${escapeHtml(uid)}/abort">
         <button type="submit" class="secondary">Cancel</button>
@@ -276,46 +251,4 @@ export async function startIdp(options = {}) {
       await new Promise((resolve) => server.close(() => resolve(undefined)));
     },
   };
-}
-
-/** @param {import('node:http').ServerResponse} res @param {number} status @param {string} html */
-function send(res, status, html) {
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-  });
-  res.end(html);
-}
-
-/** A page of the IdP: its name at the top, so a person sees whom they are signing in with. */
-function page(name, title, body) {
-  return `<!doctype html>
-<html lang="en-GB">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} – ${escapeHtml(name)}</title>
-<style>
-  body { font-family: system-ui, sans-serif; background: #f3f4f6; color: #111827; margin: 0; }
-  main { max-width: 24rem; margin: 3rem auto; background: #fff; padding: 2rem; border-radius: 0.5rem; box-shadow: 0 1px 3px rgb(0 0 0 / 0.2); }
-  .idp { font-weight: 700; color: #1e3a8a; margin: 0 0 1rem; }
-  label { display: block; margin-top: 1rem; font-weight: 600; }
-  input { display: block; width: 100%; box-sizing: border-box; padding: 0.5rem; margin-top: 0.25rem; font-size: 1rem; border: 1px solid #6b7280; border-radius: 0.25rem; }
-  button { margin-top: 1.25rem; width: 100%; padding: 0.6rem; font-size: 1rem; border-radius: 0.25rem; border: 0; background: #1e3a8a; color: #fff; cursor: pointer; }
-  button.secondary { background: #fff; color: #1e3a8a; border: 1px solid #1e3a8a; margin-top: 0.5rem; }
-  button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
-  .problem { color: #991b1b; font-weight: 600; }
-  .note { font-size: 0.85rem; color: #4b5563; margin-top: 1.5rem; }
-</style>
-</head>
-<body>
-<main>
-<p class="idp">${escapeHtml(name)}</p>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</main>
-</body>
-</html>
-`;
 }

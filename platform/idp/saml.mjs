@@ -9,12 +9,13 @@
 // Only the service providers it is given (entity id and ACS URL) are served; the Response is signed
 // (assertion and message, RSA-SHA256) with a key made at start, and posted to the ACS by the browser.
 import http from 'node:http';
-import { createHash, generateKeyPairSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import forge from 'node-forge';
 import samlify from 'samlify';
 import * as xmllint from '@authenio/samlify-xmllint-wasm';
 import { freePort } from '../ports.mjs';
+import { credentialFields, escapeHtml, page, readForm, sameSecret, send } from './pages.mjs';
 
 /** The Southshire Ambulance Service tenant: its id, email domain, demo people and their password. */
 export const SOUTHSHIRE = JSON.parse(readFileSync(new URL('./southshire-ambulance.json', import.meta.url), 'utf8'));
@@ -74,27 +75,6 @@ function signingKey(/** @type {string} */ commonName) {
   cert.setIssuer(subject);
   cert.sign(/** @type {any} */ (forge.pki.privateKeyFromPem(privatePem)), forge.md.sha256.create());
   return { privateKey: privatePem, certificate: forge.pki.certificateToPem(cert) };
-}
-
-/** @param {string} text */
-function escapeHtml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** Equal strings, compared in constant time. */
-function sameSecret(/** @type {string} */ a, /** @type {string} */ b) {
-  const digest = (/** @type {string} */ s) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
-
-/** A urlencoded form body, at most 64 KB (an HTTP-POST AuthnRequest fits). @param {import('node:http').IncomingMessage} req */
-async function readForm(req) {
-  let body = '';
-  for await (const chunk of req) {
-    body += chunk;
-    if (body.length > 65_536) throw Object.assign(new Error('Form too large'), { statusCode: 413 });
-  }
-  return new URLSearchParams(body);
 }
 
 /** The Response: samlify's template with an AuthnStatement and the person's AttributeStatement. */
@@ -207,12 +187,7 @@ export async function startSamlIdp(options = {}) {
       ${problem ? `<p class="problem" role="alert" id="problem">${escapeHtml(problem)}</p>` : ''}
       <form method="post" action="${tenant}/login" autocomplete="on">
         <input type="hidden" name="login" value="${escapeHtml(loginId)}">
-        <label for="username">Email or username</label>
-        <input id="username" name="username" type="text" autocomplete="username" required autofocus
-          value="${escapeHtml(username)}"${problem ? ' aria-describedby="problem" aria-invalid="true"' : ''}>
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required>
-        <button type="submit">Sign in</button>
+        ${credentialFields(username, problem)}
       </form>
       <p class="note">Local SAML identity provider standing in for Microsoft Entra ID. Demo accounts only.</p>`));
   }
@@ -221,7 +196,7 @@ export async function startSamlIdp(options = {}) {
   async function singleSignOn(/** @type {import('node:http').IncomingMessage} */ req, /** @type {import('node:http').ServerResponse} */ res) {
     const url = new URL(req.url ?? '/', origin);
     const post = req.method === 'POST';
-    const fields = post ? await readForm(req) : url.searchParams;
+    const fields = post ? await readForm(req, 65_536) : url.searchParams;
     const samlRequest = fields.get('SAMLRequest');
     if (!samlRequest) throw Object.assign(new Error('No SAMLRequest'), { statusCode: 400 });
     const anyApp = applications.values().next().value;
@@ -248,7 +223,7 @@ export async function startSamlIdp(options = {}) {
 
   /** The form: the password checked, then the signed Response posted to the application by the browser. */
   async function login(/** @type {import('node:http').IncomingMessage} */ req, /** @type {import('node:http').ServerResponse} */ res) {
-    const form = await readForm(req);
+    const form = await readForm(req, 65_536);
     const loginId = form.get('login') ?? '';
     const waiting = pending.get(loginId);
     if (!waiting || waiting.expires < Date.now()) {
@@ -327,45 +302,4 @@ export async function startSamlIdp(options = {}) {
       await new Promise((resolve) => server.close(() => resolve(undefined)));
     },
   };
-}
-
-/** @param {import('node:http').ServerResponse} res @param {number} status @param {string} html */
-function send(res, status, html) {
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-  });
-  res.end(html);
-}
-
-/** A page of the IdP: its name at the top, so a person sees whom they are signing in with. */
-function page(/** @type {string} */ name, /** @type {string} */ title, /** @type {string} */ body) {
-  return `<!doctype html>
-<html lang="en-GB">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} – ${escapeHtml(name)}</title>
-<style>
-  body { font-family: system-ui, sans-serif; background: #f3f4f6; color: #111827; margin: 0; }
-  main { max-width: 24rem; margin: 3rem auto; background: #fff; padding: 2rem; border-radius: 0.5rem; box-shadow: 0 1px 3px rgb(0 0 0 / 0.2); }
-  .idp { font-weight: 700; color: #005eb8; margin: 0 0 1rem; }
-  label { display: block; margin-top: 1rem; font-weight: 600; }
-  input { display: block; width: 100%; box-sizing: border-box; padding: 0.5rem; margin-top: 0.25rem; font-size: 1rem; border: 1px solid #6b7280; border-radius: 0.25rem; }
-  button { margin-top: 1.25rem; width: 100%; padding: 0.6rem; font-size: 1rem; border-radius: 0.25rem; border: 0; background: #005eb8; color: #fff; cursor: pointer; }
-  button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
-  .problem { color: #991b1b; font-weight: 600; }
-  .note { font-size: 0.85rem; color: #4b5563; margin-top: 1.5rem; }
-</style>
-</head>
-<body>
-<main>
-<p class="idp">${escapeHtml(name)}</p>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</main>
-</body>
-</html>
-`;
 }
