@@ -542,6 +542,13 @@ describe('the platform runs the identity provider when asked', () => {
       const settings = await (await fetch(`${platform.url}/auth/v1/settings`, { headers: { apikey: platform.anonKey } })).json();
       expect(settings.external.azure).toBe(true);
 
+      // Northshire Police signs its people in through this tenant (supabase/schemas/24_organisation_sign_in.sql).
+      const [{ id: organisation }] = await db`insert into public.organisations (name, code, service) values ('Northshire Police', 'NSP', 'UKPS') returning id`;
+      await db`insert into public.organisation_domains (domain, organisation_id) values (${NORTHSHIRE.emailDomain}, ${organisation})`;
+      await db`insert into public.organisation_sign_in (organisation_id, protocol, oidc_tenant_id, new_person_services, tested_at)
+        values (${organisation}, 'oidc', ${NORTHSHIRE.tenantId}, '{UKPS}', now())`;
+      await db`update public.organisation_sign_in set enabled = true where organisation_id = ${organisation}`;
+
       const app = newApp({ url: platform.url, anonKey: platform.anonKey });
       const { data } = await app.client.auth.signInWithOAuth({
         provider: 'azure', options: { redirectTo: `${platform.url}/auth`, scopes: 'email profile openid', skipBrowserRedirect: true },
@@ -554,8 +561,8 @@ describe('the platform runs the identity provider when asked', () => {
       const { data: signedIn, error } = await app.client.auth.exchangeCodeForSession(/** @type {string} */ (landed.searchParams.get('code')));
       expect(error).toBeNull();
       // The schema's own before-user-created hook and profile trigger ran for the new officer.
-      const [profile] = await db`select username, email, name from public.profiles where id = ${signedIn.user?.id ?? ''}`;
-      expect(profile).toEqual({ username: TOM.username, email: TOM.email, name: TOM.name });
+      const [profile] = await db`select username, email, name, organisation_id from public.profiles where id = ${signedIn.user?.id ?? ''}`;
+      expect(profile).toEqual({ username: TOM.username, email: TOM.email, name: TOM.name, organisation_id: organisation });
     } finally {
       await db.end({ timeout: 5 });
       await platform.stop();

@@ -449,6 +449,13 @@ describe('the platform runs the SAML identity provider beside the OpenID one', (
         body: JSON.stringify({ type: 'saml', metadata_url: `${platform.samlIdpUrl}/metadata`, domains: [DOMAIN], attribute_mapping: MAPPING }),
       });
       expect(created.status).toBe(201);
+      // Southshire Ambulance signs its people in through this provider (supabase/schemas/24_organisation_sign_in.sql).
+      const db = postgres(platform.dbUrl, { prepare: false, max: 1, onnotice: () => {} });
+      const [{ id: organisation }] = await db`insert into public.organisations (name, code, service) values ('Southshire Ambulance', 'SAS', 'UKAS') returning id`;
+      await db`insert into public.organisation_domains (domain, organisation_id) values (${DOMAIN}, ${organisation})`;
+      await db`insert into public.organisation_sign_in (organisation_id, protocol, saml_provider_id, new_person_services, tested_at)
+        values (${organisation}, 'saml', ${(await created.json()).id}, '{UKAS}', now())`;
+      await db`update public.organisation_sign_in set enabled = true where organisation_id = ${organisation}`;
       const sso = await fetch(`${platform.url}/auth/v1/sso`, {
         method: 'POST', headers: { apikey: platform.anonKey, 'content-type': 'application/json' },
         body: JSON.stringify({ domain: DOMAIN, redirect_to: `${platform.url}/auth`, skip_http_redirect: true }),
@@ -459,7 +466,11 @@ describe('the platform runs the SAML identity provider beside the OpenID one', (
       const landed = await post(posted.acs, { SAMLResponse: posted.SAMLResponse, RelayState: posted.RelayState });
       // No code_challenge: the implicit flow, the session in the fragment.
       const fragment = new URLSearchParams(new URL(/** @type {string} */ (landed.headers.get('location'))).hash.slice(1));
-      expect(decodeJwt(/** @type {string} */ (fragment.get('access_token'))).email).toBe(DANIEL.email);
+      const claims = decodeJwt(/** @type {string} */ (fragment.get('access_token')));
+      expect(claims.email).toBe(DANIEL.email);
+      const [profile] = await db`select organisation_id from public.profiles where id = ${claims.sub ?? ''}`;
+      await db.end({ timeout: 5 });
+      expect(profile).toEqual({ organisation_id: organisation });
     } finally {
       await platform.stop();
       await rm(platformDir, { recursive: true, force: true });
