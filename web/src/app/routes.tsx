@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
       { path: 'accessibility', lazy: () => import('./routes/accessibility').then((m) => ({ Component: m.AccessibilityRoute })) },
       { path: 'verify/:code', lazy: () => import('./routes/verify').then((m) => ({ Component: m.VerifyRoute })) },
       { path: 'auth/forgot', lazy: () => import('./routes/forgot-password').then((m) => ({ Component: m.ForgotPasswordRoute })) },
+      { path: 'auth/callback', lazy: () => import('./routes/auth-callback').then((m) => ({ Component: m.AuthCallbackRoute })) },
       { path: '*', lazy: () => import('./routes/not-found').then((m) => ({ Component: m.NotFoundRoute })) },
     ],
     }, {

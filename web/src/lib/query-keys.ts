@@ -136,6 +136,8 @@ export const organisationKeys = {
   units: (organisationId: string) => [...organisationKeys.all, 'units', organisationId] as const,
   /** GET /api/organisations/:id/scim: the SCIM base URL and the organisation's tokens. */
   scim: (organisationId: string) => [...organisationKeys.all, 'scim', organisationId] as const,
+  /** GET /api/organisations/:id/sign-in: its domains, identity provider settings and test sign-ins. */
+  signIn: (organisationId: string) => [...organisationKeys.all, 'sign-in', organisationId] as const,
   /** After a unit write: that organisation's tree, and the list (its counts). */
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: organisationKeys.all }),
 };

@@ -64,6 +64,15 @@ export function loadSupabase(): Promise<SupabaseClient> {
   return client;
 }
 
+let ssoClient: Promise<SupabaseClient> | null = null;
+
+/** The client of a sign-in through an organisation's identity provider (PKCE; see
+ * ./supabase-client.ts createSsoClient), imported and created on first use. */
+export function loadSsoSupabase(): Promise<SupabaseClient> {
+  ssoClient ??= import('./supabase-client').then((m) => m.createSsoClient(supabaseUrl, supabaseAnonKey, `${sessionStorageKey}-sso`));
+  return ssoClient;
+}
+
 /** Whether supabase-js has been asked for (it then follows the session across tabs itself). */
 export function supabaseRequested(): boolean {
   return client !== null;

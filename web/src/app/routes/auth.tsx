@@ -1,10 +1,13 @@
 // /auth: Login and Register tabs. A signed-in user goes to / or to a safe
-// `redirect` path, which is also where a successful login or registration lands.
-import { Anchor, Card, Center, Stack, Tabs, Text, Title } from '@mantine/core';
+// `redirect` path, which is also where a successful login or registration lands. Beside the
+// password form, "Sign in with your organisation" (its identity provider); /auth/callback sends a
+// sign-in that did not finish back here with what went wrong (navigation state signInProblem).
+import { Alert, Anchor, Card, Center, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
 import { useUser } from '@/lib/auth/user';
 import { LoginForm } from '@/features/auth/components/LoginForm';
+import { OrganisationSignInForm } from '@/features/auth/components/OrganisationSignInForm';
 import { RegisterForm } from '@/features/auth/components/RegisterForm';
 import { PageSpinner } from '@/components/PageSpinner';
 import { safeRedirect } from '@/lib/safe-redirect';
@@ -24,6 +27,8 @@ export function AuthRoute() {
     setTabState(next);
   };
   const target = safeRedirect(params.get('redirect'));
+  const problem = (useLocation().state as { signInProblem?: unknown } | null)?.signInProblem;
+  const [workEmail, setWorkEmail] = useState('');
   // The page is prerendered (web/prerender.mjs): its tabs and buttons do nothing until the app owns
   // them, and say so (aria-disabled) meanwhile.
   const live = useHydrated();
@@ -43,6 +48,11 @@ export function AuthRoute() {
         <Title order={1} ta="center" size="h2">
           {isLogin ? 'Sign in to your account' : 'Create a new account'}
         </Title>
+        {typeof problem === 'string' && problem ? (
+          <Alert color="red" variant="light" title="You are not signed in" role="alert">
+            {problem}
+          </Alert>
+        ) : null}
         <Tabs value={tab} onChange={(value) => value && setTab(value as Tab)} keepMounted={false}>
           <Tabs.List grow mb="md">
             <Tabs.Tab value="login" aria-disabled={waiting}>
@@ -55,13 +65,22 @@ export function AuthRoute() {
           <Tabs.Panel value="login">
             <Card withBorder padding="lg">
               <Text mb="md">Enter your credentials to access your courses.</Text>
-              <LoginForm />
+              <LoginForm onOrganisationOnly={(username) => {
+                if (username.includes('@') && !workEmail) setWorkEmail(username);
+              }} />
               <Text size="sm" ta="center" mt="md">
                 Don't have an account?{' '}
                 <Anchor component="button" type="button" size="sm" aria-disabled={waiting} onClick={() => setTab('register')}>
                   Register now
                 </Anchor>
               </Text>
+            </Card>
+            <Card withBorder padding="lg" mt="md">
+              <OrganisationSignInForm
+                email={workEmail}
+                onEmailChange={setWorkEmail}
+                target={safeRedirect(params.get('redirect'), '/dashboard')}
+              />
             </Card>
           </Tabs.Panel>
           <Tabs.Panel value="register">

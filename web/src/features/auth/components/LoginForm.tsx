@@ -11,7 +11,14 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useHydrated } from '@/lib/hydrated';
 import { useLogin } from '../api/login';
 
-export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
+/** The words of Auth's refusal for a person whose organisation signs its people in itself. */
+const ORGANISATION_ONLY = /Sign in with your organisation/;
+
+export function LoginForm({ onSuccess, onOrganisationOnly }: {
+  onSuccess?: () => void;
+  /** The password was refused because the person's organisation signs them in (its message is shown). */
+  onOrganisationOnly?: (username: string) => void;
+}) {
   const form = useForm<LoginInput>({
     mode: 'controlled',
     initialValues: { username: '', password: '' },
@@ -32,6 +39,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
       const message = errorDescription(error, 'Please check your credentials and try again');
       setFailure(message);
+      if (ORGANISATION_ONLY.test(message)) onOrganisationOnly?.(form.getValues().username);
       notifyFailure('Login failed', message, { action: 'auth' });
     },
   });

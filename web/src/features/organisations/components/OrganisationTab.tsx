@@ -1,7 +1,7 @@
 // Organisation tab of the Admin Dashboard. A national administrator sees every organisation (name,
 // code, service, people), adds one, and opens one to see its units; an organisation's administrator
 // sees their own organisation's units directly (UnitTree), each with its automatic provisioning
-// (ProvisioningPanel). After each action the focus goes to the
+// (ProvisioningPanel) and its sign-in through its identity provider (SignInPanel). After each action the focus goes to the
 // thing acted on (or back where it came from when a dialog is cancelled).
 import { useState } from 'react';
 import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
@@ -14,6 +14,7 @@ import { useOrganisations } from '../api/organisations';
 import { useFocusRequest } from '../hooks/use-focus-request';
 import { AddOrganisationDialog } from './AddOrganisationDialog';
 import { ProvisioningPanel } from './ProvisioningPanel';
+import { SignInPanel } from './SignInPanel';
 import { UnitTree } from './UnitTree';
 
 export function OrganisationTab({ user }: { user: CurrentUser }) {
@@ -22,6 +23,7 @@ export function OrganisationTab({ user }: { user: CurrentUser }) {
       <Stack>
         <UnitTree organisation={user.organisation} />
         <ProvisioningPanel organisation={user.organisation} />
+        <SignInPanel organisation={user.organisation} national={false} />
       </Stack>
     );
   }
@@ -63,6 +65,7 @@ function NationalOrganisations() {
         </Group>
         <UnitTree organisation={selected} focusHeading />
         <ProvisioningPanel organisation={selected} />
+        <SignInPanel organisation={selected} national />
       </Stack>
     );
   }
