@@ -239,7 +239,7 @@ describe('sign-in with the organisation identity provider (azure)', () => {
     expect(user.raw_user_meta_data).toMatchObject({
       iss: idp.issuer, sub: AMIRA.sub, provider_id: AMIRA.sub, full_name: 'PC Amira Khan',
       preferred_username: AMIRA.email, email: AMIRA.email, email_verified: true, phone_verified: false,
-      custom_claims: { tid: NORTHSHIRE.tenantId, oid: AMIRA.oid, given_name: 'Amira', family_name: 'Khan', employeeid: 'NP4471', department: 'Response Policing', email: AMIRA.email },
+      custom_claims: { tid: NORTHSHIRE.tenantId, oid: AMIRA.oid, given_name: 'Amira', family_name: 'Khan', employeeid: 'NP4471', department: 'Response Team 1', manager: 'sergeant@northshire-police.example.uk', email: AMIRA.email },
     });
     const identities = await identitiesOf(AMIRA);
     expect(identities).toHaveLength(1);
@@ -426,7 +426,7 @@ describe('sign-in with the organisation identity provider (azure)', () => {
   it('asks the before-user-created hook, whose refusal reaches the app and creates nothing', async () => {
     await sql.unsafe(`
       create or replace function public.refuse_roads(event jsonb) returns jsonb language sql as $$
-        select case when event -> 'user' -> 'user_metadata' -> 'custom_claims' ->> 'department' = 'Roads Policing Unit'
+        select case when event -> 'user' -> 'user_metadata' -> 'custom_claims' ->> 'department' = 'Response Team 2'
                      and event -> 'user' -> 'app_metadata' ->> 'provider' = 'azure'
                     then '{"error": {"http_code": 403, "message": "Not yet for this department"}}'::jsonb else '{}'::jsonb end
       $$;`);

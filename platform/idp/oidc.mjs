@@ -7,7 +7,8 @@
 //   authorise     <origin>/<tenant-id>/oauth2/v2.0/authorize   token  <origin>/<tenant-id>/oauth2/v2.0/token
 //   keys          <origin>/<tenant-id>/discovery/v2.0/keys
 // Authorisation code flow with PKCE only, RS256 id_tokens with Entra's claims (sub, oid, tid, email,
-// preferred_username, name, given_name, family_name; employeeid and department as custom claims).
+// preferred_username, name, given_name, family_name; employeeid, department and manager (an email)
+// as custom claims, as an organisation adds them to its app registration).
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -114,7 +115,7 @@ export async function startIdp(options = {}) {
     claims: {
       openid: ['sub', 'oid', 'tid'],
       email: ['email'],
-      profile: ['name', 'given_name', 'family_name', 'preferred_username', 'employeeid', 'department'],
+      profile: ['name', 'given_name', 'family_name', 'preferred_username', 'employeeid', 'department', 'manager'],
     },
     routes: {
       authorization: '/oauth2/v2.0/authorize',
@@ -134,8 +135,8 @@ export async function startIdp(options = {}) {
       return {
         accountId: sub,
         async claims() {
-          const { sub: id, oid, tid, email, name, given_name, family_name, preferred_username, employeeid, department } = person;
-          return { sub: id, oid, tid, email, name, given_name, family_name, preferred_username, employeeid, department };
+          const { sub: id, oid, tid, email, name, given_name, family_name, preferred_username, employeeid, department, manager } = person;
+          return { sub: id, oid, tid, email, name, given_name, family_name, preferred_username, employeeid, department, ...(manager ? { manager } : {}) };
         },
       };
     },
