@@ -16,6 +16,7 @@ import { buildWeb } from './web.mjs';
 import { createPageRenderer } from './page-render.mjs';
 import { freePort } from './ports.mjs';
 import { DEFAULT_IDP_PORT, NORTHSHIRE, startIdp } from './idp/oidc.mjs';
+import { switchOnDemoSamlSignIn } from './demo-sign-in.mjs';
 import { DEFAULT_SAML_IDP_PORT, startSamlIdp } from './idp/saml.mjs';
 import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './scheduler.mjs';
 
@@ -145,6 +146,8 @@ export async function startPlatform(options = {}) {
       samlIdp = await startSamlIdp({
         host: '127.0.0.1',
         port: samlIdpPort,
+        // Its signing certificate outlives a restart, as a real IdP's does (Auth keeps the metadata).
+        keyFile: path.join(dataDir, 'saml-idp-key.json'),
         serviceProviders: [{ entityId: `${publicUrl}/auth/v1/sso/saml/metadata`, acsUrl: `${publicUrl}/auth/v1/sso/saml/acs` }],
         log,
       });
@@ -170,6 +173,9 @@ export async function startPlatform(options = {}) {
       apiKeys: [keys.anonKey, keys.serviceRoleKey],
     });
     stops.push(gateway.stop);
+    if (database.fresh && samlIdp && process.env.DEMO_ORGANISATIONS === '1') {
+      await switchOnDemoSamlSignIn({ publicUrl, anonKey: keys.anonKey, metadataUrl: `${samlIdp.url}/metadata`, sql, log });
+    }
 
     // Notifications: the schedule pg_cron runs on hosted Supabase.
     const deliverUrl = `${publicUrl}/functions/v1/api/notifications/deliver`;

@@ -5,11 +5,16 @@
 -- organisation tests make their own organisations.
 -- Organisations: a police force and an ambulance trust, each with a three-level unit
 -- tree; an organisation administrator (orgadmin) and a line manager (manager) of the police force
--- with their reports; a paramedic of the trust whom neither sees. All with the password password123.
+-- with their reports; a paramedic of the trust whom neither sees, and the trust's administrator
+-- (trustadmin). All with the password password123.
+-- Each signs its people in through its own identity provider too (the local ones `npm start` runs,
+-- platform/idp/): the force through OpenID Connect (switched on here), the trust through SAML
+-- (registered with Auth and switched on by platform/start.mjs, once Auth is up). Password sign-in
+-- stays on for both, so that every demo account above keeps working.
 -- admin, instructor and student belong to no organisation: admin is the national administrator.
 --   organisations  90000000-0000-4000-a000-0000000000NN (01 police, 02 ambulance)
 --   units          91000000-0000-4000-a000-0000000000NN
---   users          00000000-0000-4000-a000-0000000000NN, NN = 04..10
+--   users          00000000-0000-4000-a000-0000000000NN, NN = 04..11
 insert into public.organisations (id, name, code, service)
 values ('90000000-0000-4000-a000-000000000001', 'Northshire Police', 'NSP', 'UKPS'),
        ('90000000-0000-4000-a000-000000000002', 'Southshire Ambulance Service NHS Trust', 'SSAS', 'UKAS');
@@ -37,11 +42,12 @@ from (values
   ('00000000-0000-4000-a000-000000000007'::uuid, 'constable1@northshire-police.example.uk', 'constable1', 'Ellis Grant'),
   ('00000000-0000-4000-a000-000000000008'::uuid, 'constable2@northshire-police.example.uk', 'constable2', 'Farah Iqbal'),
   ('00000000-0000-4000-a000-000000000009'::uuid, 'harbour@northshire-police.example.uk', 'harbour', 'Gareth Lloyd'),
-  ('00000000-0000-4000-a000-000000000010'::uuid, 'paramedic@southshire-ambulance.example.uk', 'paramedic', 'Hannah Okafor')
+  ('00000000-0000-4000-a000-000000000010'::uuid, 'paramedic@southshire-ambulance.example.uk', 'paramedic', 'Hannah Okafor'),
+  ('00000000-0000-4000-a000-000000000011'::uuid, 'trustadmin@southshire-ambulance.example.uk', 'trustadmin', 'Kemi Adeyemi')
 ) v(id, email, username, name);
 insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
 select u.id::text, u.id, jsonb_build_object('sub', u.id::text, 'email', u.email), 'email', now(), now(), now()
-from auth.users u where u.id between '00000000-0000-4000-a000-000000000004' and '00000000-0000-4000-a000-000000000010';
+from auth.users u where u.id between '00000000-0000-4000-a000-000000000004' and '00000000-0000-4000-a000-000000000011';
 
 -- orgadmin administers the police force; manager manages the sergeant directly and the two
 -- constables through the sergeant; harbour, an instructor of the force (the author of its own
@@ -55,7 +61,8 @@ from (values
   ('00000000-0000-4000-a000-000000000007', 'STUDENT', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000003'),
   ('00000000-0000-4000-a000-000000000008', 'STUDENT', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000004'),
   ('00000000-0000-4000-a000-000000000009', 'INSTRUCTOR', '{UKPS}', '90000000-0000-4000-a000-000000000001', '91000000-0000-4000-a000-000000000005'),
-  ('00000000-0000-4000-a000-000000000010', 'STUDENT', '{UKAS}', '90000000-0000-4000-a000-000000000002', '91000000-0000-4000-a000-000000000008')
+  ('00000000-0000-4000-a000-000000000010', 'STUDENT', '{UKAS}', '90000000-0000-4000-a000-000000000002', '91000000-0000-4000-a000-000000000008'),
+  ('00000000-0000-4000-a000-000000000011', 'ADMIN', '{UKAS}', '90000000-0000-4000-a000-000000000002', null)
 ) v(id, role, services, org, unit)
 where p.id = v.id::uuid;
 update public.profiles set manager_id = '00000000-0000-4000-a000-000000000005' where id = '00000000-0000-4000-a000-000000000006';
@@ -67,7 +74,7 @@ where id in ('00000000-0000-4000-a000-000000000007', '00000000-0000-4000-a000-00
 -- courses when they were made: taken back, so that the instructor's figures and lists stay those of
 -- seed.sql (the function and browser tests compare them).
 delete from public.enrollments
-where user_id between '00000000-0000-4000-a000-000000000004' and '00000000-0000-4000-a000-000000000010';
+where user_id between '00000000-0000-4000-a000-000000000004' and '00000000-0000-4000-a000-000000000011';
 
 -- Required training for the demo: Northshire Police requires "Conflict Resolution and
 -- De-escalation" of Central Station and its response teams within 45 days, a rule made 50 days ago.
@@ -82,3 +89,13 @@ update public.enrollments set created_at = now() - interval '50 days'
 where user_id = '00000000-0000-4000-a000-000000000007' and course_id = '10000000-0000-4000-a000-000000000002';
 update public.enrollments set created_at = now() - interval '20 days'
 where user_id = '00000000-0000-4000-a000-000000000006' and course_id = '10000000-0000-4000-a000-000000000002';
+
+-- Sign-in through the organisations' identity providers (supabase/schemas/24_organisation_sign_in.sql).
+insert into public.organisation_domains (domain, organisation_id)
+values ('northshire-police.example.uk', '90000000-0000-4000-a000-000000000001'),
+       ('northshire.police.example', '90000000-0000-4000-a000-000000000001'),
+       ('southshire-ambulance.example.uk', '90000000-0000-4000-a000-000000000002');
+insert into public.organisation_sign_in (organisation_id, protocol, oidc_tenant_id, attribute_mapping, new_person_services, tested_at)
+values ('90000000-0000-4000-a000-000000000001', 'oidc', '6f1c2b7e-3d4a-4e8b-9c21-5a7d0e4f8b13',
+        '{"unit": "department", "manager": "manager", "employee_number": "employeeid"}', '{UKPS}', now());
+update public.organisation_sign_in set enabled = true where organisation_id = '90000000-0000-4000-a000-000000000001';

@@ -94,6 +94,8 @@ export async function startIdp(options = {}) {
   const { privateKey } = await generateKeyPair('RS256', { modulusLength: 2048, extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: randomBytes(8).toString('hex') };
 
+  // Where a finished sign-in sends the browser (its form's redirects must be allowed to go there).
+  const applicationOrigins = [...new Set([...redirectUris, ...extraClients.flatMap((c) => c.redirect_uris ?? [])].map((u) => new URL(u).origin))];
   const provider = new Provider(issuer, {
     adapter: createMemoryAdapter(),
     clients: [
@@ -184,7 +186,11 @@ export async function startIdp(options = {}) {
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid) throw Object.assign(new Error('Interaction not found'), { statusCode: 400 });
     if (action === '' && req.method === 'GET') {
-      if (details.prompt.name === 'login') return send(res, 200, await loginPage(uid));
+      if (details.prompt.name === 'login') {
+        // As Entra ID does, the address the application passed as login_hint is filled in.
+        const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, 320) : '';
+        return send(res, 200, await loginPage(uid, '', hint), applicationOrigins);
+      }
       // Any other prompt (consent) is answered by loadExistingGrant; finish it as given.
       return provider.interactionFinished(req, res, {}, { mergeWithLastSubmission: true });
     }
@@ -199,7 +205,7 @@ export async function startIdp(options = {}) {
       // The password is checked even for an unknown name, so both answers take the same time.
       const passwordOk = sameSecret(password, directory.password);
       if (!person || !passwordOk) {
-        return send(res, 401, await loginPage(uid, 'The email or username and password do not match an account.', username));
+        return send(res, 401, await loginPage(uid, 'The email or username and password do not match an account.', username), applicationOrigins);
       }
       log(`[idp] ${person.email} signed in`);
       return provider.interactionFinished(req, res, { login: { accountId: person.sub } }, { mergeWithLastSubmission: false });

@@ -39,12 +39,16 @@ export function credentialFields(username, problem) {
         <button type="submit">Sign in</button>`;
 }
 
-/** @param {import('node:http').ServerResponse} res @param {number} status @param {string} html */
-export function send(res, status, html) {
+/**
+ * @param {import('node:http').ServerResponse} res @param {number} status @param {string} html
+ * @param {string[]} [formTargets] origins a form may lead to besides the IdP's own: browsers apply
+ *   form-action to the redirects that follow a submission too (the sign-in ends at the application)
+ */
+export function send(res, status, html, formTargets = []) {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'`,
   });
   res.end(html);
 }

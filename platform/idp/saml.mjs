@@ -9,6 +9,7 @@
 // Only the service providers it is given (entity id and ACS URL) are served; the Response is signed
 // (assertion and message, RSA-SHA256) with a key made at start, and posted to the ACS by the browser.
 import http from 'node:http';
+import fs from 'node:fs';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import forge from 'node-forge';
@@ -61,8 +62,19 @@ export function samlPeople(directory = SOUTHSHIRE) {
   });
 }
 
-/** An RSA key and a self-signed certificate for it (as Entra ID's own SAML signing certificate). */
-function signingKey(/** @type {string} */ commonName) {
+/**
+ * An RSA key and a self-signed certificate for it (as Entra ID's own SAML signing certificate),
+ * kept in keyFile when one is given, so that a restarted IdP signs as before (as a real one does).
+ * @param {string} commonName @param {string} [keyFile]
+ */
+function signingKey(commonName, keyFile) {
+  if (keyFile && fs.existsSync(keyFile)) return JSON.parse(fs.readFileSync(keyFile, 'utf8'));
+  const made = newSigningKey(commonName);
+  if (keyFile) fs.writeFileSync(keyFile, JSON.stringify(made), { mode: 0o600 });
+  return made;
+}
+
+function newSigningKey(/** @type {string} */ commonName) {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const cert = forge.pki.createCertificate();
@@ -94,8 +106,9 @@ const RESPONSE_TEMPLATE = samlify.SamlLib.defaultLoginResponseTemplate.context.r
 /**
  * Starts the SAML identity provider.
  * @param {{ host?: string, port?: number, serviceProviders?: SamlServiceProvider[], entityId?: string,
- *   directory?: typeof SOUTHSHIRE, log?: (msg: string) => void }} [options]
+ *   directory?: typeof SOUTHSHIRE, keyFile?: string, log?: (msg: string) => void }} [options]
  *   entityId: another entity id than its own (the tests' impostor IdP, with a key of its own)
+ *   keyFile: where its signing key and certificate are kept across restarts (none: a new one each start)
  */
 export async function startSamlIdp(options = {}) {
   const { host = '127.0.0.1', directory = SOUTHSHIRE, serviceProviders = [], log = () => {} } = options;
@@ -105,7 +118,7 @@ export async function startSamlIdp(options = {}) {
   const base = `${origin}${tenant}`;
   const entityId = options.entityId ?? `${base}/`;
   const people = samlPeople(directory);
-  const { privateKey, certificate } = signingKey(directory.name);
+  const { privateKey, certificate } = signingKey(directory.name, options.keyFile);
 
   const idp = samlify.IdentityProvider({
     entityID: entityId,
