@@ -11,6 +11,7 @@ import { createClient } from '@supabase/supabase-js';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { startScratchDatabase } from './scratch-database.mjs';
+import { isRedirect, newCookieBrowser, nextUrl } from './idp/cookie-browser.mjs';
 import { loadKeys } from './keys.mjs';
 import { authSettingsFromConfig, createAuth } from './auth.mjs';
 import { startGateway } from './gateway.mjs';
@@ -93,29 +94,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------- a browser and an app
 
 /** A browser: cookies kept by name (the provider's are its own), redirects not followed. */
-function newBrowser() {
-  const jar = new Map();
-  return {
-    /** @param {string} url @param {RequestInit} [init] */
-    async go(url, init = {}) {
-      const headers = new Headers(init.headers);
-      if (jar.size) headers.set('cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
-      const response = await fetch(url, { ...init, headers, redirect: 'manual' });
-      for (const cookie of response.headers.getSetCookie()) {
-        const [pair] = cookie.split(';');
-        const at = pair.indexOf('=');
-        const name = pair.slice(0, at).trim();
-        const value = pair.slice(at + 1).trim();
-        if (!value || /expires=Thu, 01 Jan 1970/i.test(cookie)) jar.delete(name);
-        else jar.set(name, value);
-      }
-      return response;
-    },
-  };
-}
-
-const isRedirect = (/** @type {Response} */ r) => r.status >= 300 && r.status < 400;
-const nextUrl = (/** @type {Response} */ r, /** @type {string} */ from) => new URL(/** @type {string} */ (r.headers.get('location')), from).href;
+const newBrowser = newCookieBrowser;
 
 /**
  * At the provider: from its authorisation URL to its login page, then the form (or Cancel), and its

@@ -16,6 +16,8 @@
 //           saves at 8 connections (scripts/bench-scorm-saves.mjs)
 //   scim    5,000 people provisioned into the bench's organisation and then 5,000 changed, as
 //           Entra ID sends them (scripts/bench-scim.mjs)
+//   sso     a sign-in through the organisation's identity provider (the local OpenID Connect one)
+//           against a password sign-in, the server's time of each (scripts/bench-sso.mjs)
 // at 1, 8 and 32 connections (BENCH_SECONDS each after a warm-up; each read twice, in rounds of
 // opposite order between the two databases, merged). In the same run it measures the
 // ceilings (scripts/bench-ceiling.mjs in Deno): the same bytes without a database, the catalogue's
@@ -55,6 +57,7 @@ import { benchDelivery, DELIVERY_BUDGET_PER_SECOND } from './bench-delivery.mjs'
 import { benchScorm, SCORM_BUDGET_SECONDS, SCORM_RSS_GROWTH_BUDGET } from './bench-scorm.mjs';
 import { benchScormSaves } from './bench-scorm-saves.mjs';
 import { benchScim, SCIM_BUDGET_SECONDS } from './bench-scim.mjs';
+import { benchSso, SSO_BUDGET_RATIO } from './bench-sso.mjs';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
@@ -580,7 +583,8 @@ async function openPhase(label, dbUrl, port) {
   log(`\n== ${label}: ${dbUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-bench-'));
   const started = Date.now();
-  const platform = await startPlatformProcess({ dataDir, port, dbPort: port ? port + 1 : 0, databaseUrl: dbUrl, web: false });
+  // With the local identity providers, for the sign-in through an organisation's (sso).
+  const platform = await startPlatformProcess({ dataDir, port, dbPort: port ? port + 1 : 0, databaseUrl: dbUrl, web: false, env: { OIDC_IDP: '1' } });
   log(`  platform ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${platform.url}`);
   const phase = { label, endpoints: {}, singles: {}, ceilings: {}, checks: [], peakRss: platform.rss() };
   const sampler = setInterval(() => {
@@ -950,6 +954,14 @@ async function measurePhases(phases, ceilings) {
       organisationId: s.fixtures.organisationId, dbUrl: s.dbUrl, log: (msg) => log(`  ${tag(s)} ${msg}`),
     });
   }
+  // A sign-in through the bench organisation's identity provider on the scaled database.
+  if (selected('sso')) {
+    const s = phases[0];
+    s.phase.sso = await benchSso({
+      url: s.platform.url, anonKey: s.platform.anonKey, dbUrl: s.dbUrl, organisationId: s.fixtures.organisationId,
+      learner: s.fixtures.learners[0], log: (msg) => log(`  ${tag(s)} ${msg}`),
+    });
+  }
 }
 
 const tag = (s) => (s.label.startsWith('Seed') ? '[seed]  ' : '[scaled]');
@@ -1076,6 +1088,13 @@ function judge(scaled, seed) {
         pass: r.ok === people && r.requests === people && r.seconds < SCIM_BUDGET_SECONDS,
       });
     }
+  }
+  if (scaled.sso) {
+    budgets.push({
+      budget: `SSO sign-in: the server's time within ${SSO_BUDGET_RATIO}× a password sign-in's (same run)`,
+      value: `${scaled.sso.ssoMs} ms against ${scaled.sso.passwordMs} ms: ${scaled.sso.ratio}× (median of ${scaled.sso.rounds}; a first sign-in ${scaled.sso.firstSsoMs} ms)`,
+      pass: scaled.sso.ratio <= SSO_BUDGET_RATIO,
+    });
   }
   for (const phase of [scaled, seed].filter(Boolean)) {
     budgets.push({
