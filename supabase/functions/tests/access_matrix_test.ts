@@ -62,6 +62,8 @@ interface World {
   unit: string;
   /** A SCIM token of the organisation (its id). */
   scimToken: string;
+  /** An email domain of the organisation. */
+  domain: string;
 }
 
 interface Endpoint {
@@ -78,6 +80,15 @@ interface Endpoint {
 }
 
 const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const MATRIX_DOMAIN = `matrix-${unique().slice(-8).toLowerCase()}.example.uk`;
+/** The organisation's sign-in as a write finds it: set up with OpenID Connect, not switched on. */
+const withSignIn = async (w: World) => {
+  await db.sql`insert into public.organisation_sign_in (organisation_id, protocol, oidc_tenant_id)
+    values (${w.organisation}, 'oidc', ${w.organisation}) on conflict (organisation_id) do nothing`;
+};
+const withDomain = async (w: World) => {
+  await db.sql`insert into public.organisation_domains (domain, organisation_id) values (${w.domain}, ${w.organisation}) on conflict do nothing`;
+};
 const SCIM_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
@@ -195,6 +206,16 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/organisations/{organisation}/scim': {},
   'POST /api/organisations/{organisation}/scim/tokens': { body: () => ({ label: 'Matrix identity system' }) },
   'DELETE /api/organisations/{organisation}/scim/tokens/{scimToken}': {},
+  // Sign-in through the organisation's identity provider (sign_in_test.ts): its administrators'.
+  'GET /api/organisations/{organisation}/sign-in': {},
+  'PUT /api/organisations/{organisation}/sign-in': { body: (w) => ({ protocol: 'oidc', tenantId: w.organisation }) },
+  'POST /api/organisations/{organisation}/sign-in/switch': { prepare: withSignIn, body: () => ({ enabled: false, passwordSignIn: true }) },
+  'DELETE /api/organisations/{organisation}/sign-in': { prepare: withSignIn },
+  // Its email domains: national administrators' alone.
+  'POST /api/organisations/{organisation}/domains': { body: () => ({ domain: `matrix-${unique().slice(-8).toLowerCase()}.example.uk` }) },
+  'DELETE /api/organisations/{organisation}/domains/{domain}': { prepare: withDomain },
+  // How a work address signs in: anyone's to ask (without an address: 400).
+  'GET /api/sign-in/organisation': {},
   // SCIM: the bearer must be a SCIM token of an organisation (scim_test.ts); a person's session is none.
   'GET /api/scim/v2/Users': {},
   'POST /api/scim/v2/Users': { body: () => ({ schemas: [SCIM_USER], userName: `matrix.${unique()}@example.test` }) },
@@ -428,7 +449,7 @@ async function freshWorld(withVictim = false): Promise<World> {
   const [scimToken] = await db.sql<{ id: string }[]>`
     insert into public.scim_tokens (organisation_id, label, token_hash, token_hint)
     values (${organisation.id}, 'Matrix', sha256(convert_to(${unique()}, 'UTF8')), 'abcd') returning id`;
-  return { ...w, organisation: organisation.id, unit: unit.id, scimToken: scimToken.id };
+  return { ...w, organisation: organisation.id, unit: unit.id, scimToken: scimToken.id, domain: MATRIX_DOMAIN };
 }
 
 /** Removes a world's course (modules, quizzes and enrolments go with it), so the other suites
