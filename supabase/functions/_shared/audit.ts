@@ -37,6 +37,9 @@ export const AUDIT_KINDS: Record<string, string> = {
   'unit.deleted': 'Unit deleted',
   'scim_token.created': 'SCIM token created',
   'scim_token.revoked': 'SCIM token revoked',
+  'sign_in.succeeded': 'Signed in through the organisation',
+  'sign_in.refused': 'Sign-in through the organisation refused',
+  'sign_in.tested': 'Test sign-in',
 };
 
 export interface AuditSentenceInput {
@@ -47,6 +50,12 @@ export interface AuditSentenceInput {
 }
 
 const quoted = (label: string | null) => (label ? `'${label}'` : 'an item');
+const text = (data: Record<string, unknown> | null | undefined, key: string) =>
+  typeof data?.[key] === 'string' && data[key] !== '' ? (data[key] as string) : null;
+/** An identity provider's events: the protocol, the address it sent, why it was refused. */
+const source = (data?: Record<string, unknown> | null) => (text(data, 'source') ? ` (${text(data, 'source')})` : '');
+const address = (data?: Record<string, unknown> | null) => (text(data, 'email') ? ` for ${text(data, 'email')}` : '');
+const reason = (data?: Record<string, unknown> | null) => (text(data, 'problem') ? ` (${text(data, 'problem')})` : '');
 
 /** One event as a sentence: who did what to what. */
 export function auditSentence(event: AuditSentenceInput): string {
@@ -86,6 +95,9 @@ export function auditSentence(event: AuditSentenceInput): string {
     case 'unit.deleted': return `${who} deleted the unit ${what}`;
     case 'scim_token.created': return `${who} created the SCIM token ${what}`;
     case 'scim_token.revoked': return `${who} revoked the SCIM token ${what}`;
+    case 'sign_in.succeeded': return `${who} signed in through their organisation${source(event.newData)}`;
+    case 'sign_in.refused': return `${who} refused a sign-in${address(event.newData)}${reason(event.newData)}`;
+    case 'sign_in.tested': return `${who}: a test sign-in${address(event.newData)} ${event.newData?.passed === true ? 'passed' : `failed${reason(event.newData)}`}`;
     default: return `${who}: ${AUDIT_KINDS[event.action] ?? event.action}${label ? ` ${what}` : ''}`;
   }
 }

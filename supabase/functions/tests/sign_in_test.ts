@@ -102,6 +102,12 @@ test('switches sign-in on only after a passed test, then refuses its people\'s p
   assert.equal(tested.json.tests[0].mapped.employeeNumber, 'NP1');
   assert.equal(tested.json.tests[0].received.full_name, 'PC Test');
   assert.ok(tested.json.settings.testedAt);
+  // In the organisation's Activity list, acted by its sign-in, with what it said.
+  const activity = await call('GET', '/api/audit?action=sign_in.tested', { token: policeAdmin.token });
+  assert.equal(activity.status, 200, activity.text);
+  assert.equal(activity.json.items[0]?.actor?.name, 'Signshire Police sign-in');
+  const csv = await call('GET', '/api/audit/export.csv?action=sign_in.tested', { token: policeAdmin.token });
+  assert.match(csv.text, new RegExp(`Signshire Police sign-in: a test sign-in for ${email.replace(/\./g, '\\.')} passed`));
 
   const on = await call('POST', `/api/organisations/${POLICE}/sign-in/switch`, { token: policeAdmin.token, body: { enabled: true, passwordSignIn: false } });
   assert.equal(on.status, 200, on.text);
