@@ -121,6 +121,11 @@ describe.each(backends)('organisation sign-in in the database on $name', ({ crea
     expect(crossing.error?.http_code).toBe(403);
     expect(await rowsAs(adminA, `select passed, mapped ->> 'problem' as problem from public.sign_in_tests`))
       .toEqual([{ passed: false, problem: 'The address x@southshire.example.uk is not at one of Northshire Police\'s email domains.' }]);
+    // Southshire's SAML provider asserting a Northshire address: a failed test of Southshire's, nobody placed.
+    const samlCrossing = await beforeUserCreated(hookEvent(`sso:${samlB}`, 'z@northshire.example.uk', { email: 'z@northshire.example.uk', custom_claims: { department: 'Response Team 1' } }));
+    expect(samlCrossing.error?.http_code).toBe(403);
+    expect(await rowsAs(adminB, `select passed, mapped ->> 'problem' as problem from public.sign_in_tests`))
+      .toEqual([{ passed: false, problem: 'The address z@northshire.example.uk is not at one of Southshire Ambulance\'s email domains.' }]);
     const unknownSaml = await beforeUserCreated(hookEvent('sso:e2000000-0000-4000-a000-0000000000ff', 'p@southshire.example.uk', { email: 'p@southshire.example.uk' }));
     expect(unknownSaml.error?.http_code).toBe(403);
     expect(await sqlState(() => authCreates('00000000-0000-4000-a000-00000000e0f1', 'azure', 'x@southshire.example.uk',
@@ -137,7 +142,7 @@ describe.each(backends)('organisation sign-in in the database on $name', ({ crea
     const [test] = await rowsAs(adminA, 'select email, passed, mapped from public.sign_in_tests order by created_at desc limit 1') as
       { email: string; passed: boolean; mapped: Record<string, unknown> }[];
     expect(test).toMatchObject({ email, passed: true, mapped: { unit: 'Response Team 1', unit_id: unitA, manager_id: sergeantA.id, employee_number: 'NP4471', name: 'PC Amira Khan' } });
-    expect(await rowsAs(adminB, 'select 1 from public.sign_in_tests')).toEqual([]);
+    expect(await rowsAs(adminB, 'select 1 from public.sign_in_tests where organisation_id = $1', [orgA])).toEqual([]);
     expect(await rowsAs(learnerA, 'select 1 from public.sign_in_tests')).toEqual([]);
     const activity = await rowsAs(adminA, `select action, actor_name from public.audit_events where target_id = $1 order by id desc limit 1`, [orgA]);
     expect(activity).toEqual([{ action: 'sign_in.tested', actor_name: 'Northshire Police sign-in' }]);
