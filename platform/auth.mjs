@@ -68,6 +68,7 @@ class HttpError extends Error {
  * @property {typeof fetch} [providerFetch] how identity providers are called (default fetch)
  * @property {string | null} [beforeUserCreated] `[auth.hook.before_user_created]`'s Postgres function (schema.function)
  * @property {string | null} [customAccessToken] `[auth.hook.custom_access_token]`'s Postgres function (schema.function)
+ * @property {boolean} [manualLinking] `[auth] enable_manual_linking`: a signed-in user may link a provider's identity
  */
 
 /** How long a reauthentication or email-change code is valid (GoTrue's default otp_exp). */
@@ -140,7 +141,7 @@ function otpCode() {
  * @returns {{ fetch(request: Request): Promise<Response>, verifyAccessToken(token: string): Promise<Record<string, any> | null> }}
  */
 export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false, beforeUserCreated = null,
-  customAccessToken = null, external = {}, additionalRedirectUrls = [], providerFetch = fetch }) {
+  customAccessToken = null, external = {}, additionalRedirectUrls = [], manualLinking = false, providerFetch = fetch }) {
   for (const [name, hook] of Object.entries({ beforeUserCreated, customAccessToken })) {
     if (hook !== null && !/^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/.test(hook)) throw new Error(`${name} must be schema.function, not ${hook}`);
   }
@@ -1075,6 +1076,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
     publicUrl,
     providers: external,
     providerFetch,
+    manualLinking,
     helpers: { allowedRedirect, siteUrl: site.href, runBeforeUserCreated, findUser, openSession, fail },
   });
   // SAML single sign-on (/sso, /sso/saml/*, /admin/sso/providers): platform/auth/saml.mjs.
@@ -1108,6 +1110,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
     if (path === '/token' && method === 'POST') return token(request, url);
     if (path === '/authorize' && method === 'GET') return oauth.authorize(request, url);
     if (path === '/callback' && method === 'GET') return oauth.callback(request, url);
+    if (path === '/user/identities/authorize' && method === 'GET') return oauth.linkAuthorize(request, url, (await requireUser(request)).user);
     if (path === '/sso' || path.startsWith('/sso/') || path.startsWith('/admin/sso/')) return (await saml.route(request, url, path)) ?? fail(404, 'not_found', 'Not Found');
     if (path === '/user' && method === 'GET') return getUser(request);
     if (path === '/user' && method === 'PUT') return putUser(request);

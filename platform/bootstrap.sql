@@ -163,6 +163,8 @@ create table if not exists auth.flow_state (
   oauth_client_state_id uuid
 );
 create index if not exists idx_auth_code on auth.flow_state (auth_code);
+-- The signed-in user a provider's identity is being linked to (manual linking); null for a sign-in.
+alter table auth.flow_state add column if not exists linking_target_id uuid;
 create index if not exists flow_state_created_at_idx on auth.flow_state (created_at desc);
 
 create table if not exists auth.oauth_client_states (

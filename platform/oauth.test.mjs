@@ -402,6 +402,58 @@ describe('sign-in with the organisation identity provider (azure)', () => {
     await sql`delete from auth.users where id = ${user.id}`;
   });
 
+  it('links the identity to the signed-in person who asks (manual linking), never to a second one', async () => {
+    services.auth = authFor({ manualLinking: true });
+    const made = await fetch(`${gateway.url}/auth/v1/admin/users`, {
+      method: 'POST',
+      headers: { apikey: keys.serviceRoleKey, authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'tom.hughes.personal@example.uk', password: 'his-own-password', email_confirm: true }),
+    });
+    const tom = await made.json();
+    try {
+      const link = async () => {
+        const app = newApp();
+        const { error: passwordError } = await app.client.auth.signInWithPassword({ email: tom.email, password: 'his-own-password' });
+        expect(passwordError).toBeNull();
+        const { data, error } = await app.client.auth.linkIdentity({ provider: 'azure', options: { redirectTo: `${siteUrl}signed-in`, scopes: 'email profile', skipBrowserRedirect: true } });
+        expect(error).toBeNull();
+        const browser = newBrowser();
+        const callbackUrl = await atProvider(browser, /** @type {string} */ (data.url), { username: TOM.username });
+        return { app, landed: new URL(nextUrl(await browser.go(callbackUrl), callbackUrl)) };
+      };
+      const { app, landed } = await link();
+      const { data: linked, error } = await app.client.auth.exchangeCodeForSession(/** @type {string} */ (landed.searchParams.get('code')));
+      expect(error).toBeNull();
+      expect(linked.user?.id).toBe(tom.id);
+      expect((await identitiesOf(TOM)).map((i) => i.user_id)).toEqual([tom.id]);
+      // The same provider identity for another account: refused, as GoTrue refuses it.
+      await sql`update auth.users set email = 'someone.else@example.uk' where id = ${tom.id}`;
+      await sql`delete from auth.identities where user_id = ${tom.id} and provider = 'email'`;
+      const other = await fetch(`${gateway.url}/auth/v1/admin/users`, {
+        method: 'POST',
+        headers: { apikey: keys.serviceRoleKey, authorization: `Bearer ${keys.serviceRoleKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: tom.email, password: 'his-own-password', email_confirm: true }),
+      });
+      const second = await other.json();
+      const refused = await link();
+      expect(refused.landed.searchParams.get('error_code')).toBe('identity_already_exists');
+      expect((await identitiesOf(TOM)).map((i) => i.user_id)).toEqual([tom.id]);
+      await sql`delete from auth.users where id = ${second.id}`;
+    } finally {
+      await sql`delete from auth.users where id = ${tom.id}`;
+      services.auth = authFor();
+    }
+    // Without [auth] enable_manual_linking, Auth answers as GoTrue does.
+    const app = newApp();
+    const { data: made2 } = await app.client.auth.signUp({ email: 'no.linking@example.uk', password: 'a-password-of-hers' });
+    const answer = await fetch(`${gateway.url}/auth/v1/user/identities/authorize?provider=azure&skip_http_redirect=true`, {
+      headers: { apikey: keys.anonKey, authorization: `Bearer ${made2.session?.access_token}` },
+    });
+    expect(answer.status).toBe(404);
+    expect((await answer.json()).error_code).toBe('manual_linking_disabled');
+    await sql`delete from auth.users where email = 'no.linking@example.uk'`;
+  });
+
   it('asks the before-user-created hook, whose refusal reaches the app and creates nothing', async () => {
     await sql.unsafe(`
       create or replace function public.refuse_roads(event jsonb) returns jsonb language sql as $$

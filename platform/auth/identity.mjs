@@ -164,5 +164,40 @@ export function createIdentitySignIn({ sql, runBeforeUserCreated, findUser, open
     return redirect(target.href);
   }
 
-  return { signInIdentity, finishSignIn };
+  /**
+   * Links a provider's identity to a signed-in user (supabase-js `linkIdentity`, GoTrue's manual
+   * linking): the person proved who they are by their session. An identity already linked to another
+   * user is refused as GoTrue refuses it; the database may refuse the link (the identity's trigger).
+   * @param {string} userId @param {string} providerType
+   * @param {{ sub: string, email: string, identityData: Record<string, unknown> }} data
+   * @returns {Promise<any>} the user row, or { refused }
+   */
+  async function linkIdentity(userId, providerType, data) {
+    const [identity] = await sql`select * from auth.identities where provider = ${providerType} and provider_id = ${data.sub}`;
+    if (identity && identity.user_id !== userId) {
+      return { refused: { error: 'server_error', code: 'identity_already_exists', description: 'Identity is already linked to another user' } };
+    }
+    if (identity) return signInIdentity(providerType, data);
+    try {
+      await sql.begin(async (tx) => {
+        await tx`
+          insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+          values (${data.sub}, ${userId}, ${sql.json(data.identityData)}::jsonb, ${providerType}, now(), now(), now())`;
+        await tx`update auth.users set raw_app_meta_data = jsonb_set(coalesce(raw_app_meta_data, '{}'::jsonb), '{providers}',
+            (select coalesce(jsonb_agg(distinct i.provider), '[]'::jsonb) from auth.identities i where i.user_id = ${userId})),
+            updated_at = now()
+          where id = ${userId}`;
+      });
+    } catch (error) {
+      const pgError = /** @type {any} */ (error);
+      // The database's refusal (a raised exception) is the person's to read, as the hook's are.
+      if (pgError?.code === '42501' && pgError.message) return { refused: { error: 'access_denied', code: 'identity_not_linked', description: pgError.message } };
+      if (pgError?.code) return { refused: SAVE_FAILED };
+      throw error;
+    }
+    const user = await findUser(userId);
+    return user ?? { refused: SAVE_FAILED };
+  }
+
+  return { signInIdentity, finishSignIn, linkIdentity };
 }

@@ -67,6 +67,7 @@ export function externalSettingsFromConfig(toml, env = process.env) {
       azure: { enabled: raw('enabled') === 'true', clientId: value('client_id'), secret: value('secret'), url: value('url'), redirectUri: value('redirect_uri') },
     },
     additionalRedirectUrls: [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]),
+    manualLinking: /^\s*enable_manual_linking\s*=\s*true\b/m.test(tomlSection(toml, 'auth')),
   };
 }
 
@@ -127,12 +128,13 @@ export function azureUserData(claims) {
 
 /**
  * @param {{ sql: import('postgres').Sql, publicUrl: string, providers: Record<string, ExternalProvider>,
- *   helpers: OAuthHelpers, providerFetch?: typeof fetch }} options
+ *   helpers: OAuthHelpers, providerFetch?: typeof fetch, manualLinking?: boolean }} options
  *   providerFetch: how the provider is called (tests put a tampering proxy here)
+ *   manualLinking: `[auth] enable_manual_linking`, whether a signed-in user may link an identity
  */
-export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch = fetch }) {
+export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch = fetch, manualLinking = false }) {
   const { allowedRedirect, siteUrl, runBeforeUserCreated, findUser, openSession, fail } = helpers;
-  const { signInIdentity, finishSignIn } = createIdentitySignIn({ sql, runBeforeUserCreated, findUser, openSession });
+  const { signInIdentity, finishSignIn, linkIdentity } = createIdentitySignIn({ sql, runBeforeUserCreated, findUser, openSession });
   const defaultCallback = `${publicUrl.replace(/\/+$/, '')}/auth/v1/callback`;
   /** @type {Map<string, Promise<oidc.Configuration>>} */
   const discovered = new Map();
@@ -160,8 +162,11 @@ export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch 
 
   // ---------------------------------------------------------------- GET /authorize
 
-  /** @param {Request} _request @param {URL} url */
-  async function authorize(_request, url) {
+  /**
+   * @param {Request} _request @param {URL} url
+   * @param {string | null} [linkingTarget] the signed-in user the identity is to be linked to
+   */
+  async function authorize(_request, url, linkingTarget = null) {
     const name = (url.searchParams.get('provider') ?? '').toLowerCase();
     const provider = providerOf(name);
     if (!provider) return fail(400, 'validation_failed', `Unsupported provider: Provider ${name} could not be found`);
@@ -191,8 +196,8 @@ export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch 
       await tx`insert into auth.oauth_client_states (id, provider_type, code_verifier, created_at)
         values (${stateId}, ${name}, ${verifier}, now())`;
       await tx`insert into auth.flow_state (id, code_challenge_method, code_challenge, provider_type, created_at, updated_at,
-          authentication_method, referrer, oauth_client_state_id)
-        values (${randomUUID()}, ${method || null}, ${challenge || null}, ${name}, now(), now(), 'oauth', ${redirectTo}, ${stateId})`;
+          authentication_method, referrer, oauth_client_state_id, linking_target_id)
+        values (${randomUUID()}, ${method || null}, ${challenge || null}, ${name}, now(), now(), 'oauth', ${redirectTo}, ${stateId}, ${linkingTarget})`;
     });
     /** @type {Record<string, string>} */
     const params = {
@@ -208,6 +213,22 @@ export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch 
       if (value !== null && value.length <= 500) params[key] = value;
     }
     return redirect(oidc.buildAuthorizationUrl(configuration, params).href);
+  }
+
+  // ---------------------------------------------------------------- GET /user/identities/authorize
+
+  /**
+   * Manual linking (supabase-js `linkIdentity`; `[auth] enable_manual_linking`): the signed-in user
+   * starts a provider's sign-in whose identity is then linked to them. Answers {url} (supabase-js
+   * asks with skip_http_redirect) or the redirect itself.
+   * @param {Request} request @param {URL} url @param {{ id: string }} user the caller, from their token
+   */
+  async function linkAuthorize(request, url, user) {
+    if (!manualLinking) return fail(404, 'manual_linking_disabled', 'Manual linking is disabled');
+    const answer = await authorize(request, url, user.id);
+    const location = answer.headers.get('location');
+    if (answer.status !== 302 || !location) return answer;
+    return url.searchParams.get('skip_http_redirect') === 'true' ? json(200, { url: location }) : answer;
   }
 
   // ---------------------------------------------------------------- GET /callback
@@ -279,7 +300,9 @@ export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch 
       return refuse({ error: 'server_error', code: 'unexpected_failure', description: 'Error getting user email from external provider' });
     }
 
-    const user = await signInIdentity(flow.provider_type, data);
+    const user = flow.linking_target_id
+      ? await linkIdentity(flow.linking_target_id, flow.provider_type, data)
+      : await signInIdentity(flow.provider_type, data);
     if ('refused' in user) return refuse(user.refused);
     return finishSignIn({ flow, user, back, request, method: 'oauth', providerToken: tokens.access_token, providerRefreshToken: tokens.refresh_token });
   }
@@ -322,6 +345,7 @@ export function createOAuth({ sql, publicUrl, providers, helpers, providerFetch 
 
   return {
     authorize,
+    linkAuthorize,
     callback,
     pkceGrant,
     /** `external` of GET /settings: which providers are switched on. */

@@ -442,7 +442,7 @@ as $$
 begin
   if new.provider = 'azure' or new.provider like 'sso:%' then
     perform private.update_signed_in_person(new.user_id, new.provider, new.identity_data,
-      (select u.email from auth.users u where u.id = new.user_id));
+      coalesce(new.identity_data ->> 'email', (select u.email from auth.users u where u.id = new.user_id)));
   end if;
   return null;
 end;
@@ -450,6 +450,42 @@ $$;
 comment on function private.identity_signed_in() is
   'After-update trigger on auth.identities: a later sign-in through an organisation''s provider brings the person''s name, unit, manager and employee number up to date.';
 revoke all on function private.identity_signed_in() from public;
+
+-- A person linking their organisation's sign-in to the account they already have (Auth's manual
+-- linking: they are signed in, so they proved their password): only the provider of their own
+-- organisation, switched on, for an address at one of its domains. A new person's first identity
+-- (made with them) is not a link.
+create function private.identity_linked()
+returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_place jsonb;
+  v_profile public.profiles%rowtype;
+begin
+  if not (new.provider = 'azure' or new.provider like 'sso:%')
+     or not exists (select 1 from auth.identities i where i.user_id = new.user_id and i.id <> new.id) then
+    return null;
+  end if;
+  select * into v_profile from public.profiles where id = new.user_id;
+  v_place := private.sign_in_placement(new.provider, new.identity_data, new.identity_data ->> 'email');
+  if not (v_place ->> 'ok')::boolean then
+    raise exception '%', v_place ->> 'problem' using errcode = '42501', hint = 'sign_in_not_linked';
+  end if;
+  if not (v_place ->> 'enabled')::boolean or v_profile.organisation_id is distinct from (v_place ->> 'organisation_id')::uuid then
+    raise exception 'Only a person of % can link its sign-in, once it is switched on.', v_place ->> 'organisation'
+      using errcode = '42501', hint = 'sign_in_not_linked';
+  end if;
+  perform private.write_audit('sign_in.linked', 'user', new.user_id, v_profile.username, null,
+    jsonb_build_object('source', case when new.provider = 'azure' then 'OpenID Connect' else 'SAML' end,
+      'email', new.identity_data ->> 'email'), new.user_id);
+  return null;
+end;
+$$;
+comment on function private.identity_linked() is
+  'After-insert trigger on auth.identities: an organisation''s provider linked to an existing account (Auth''s manual linking) only for a person of that organisation, its sign-in switched on, at one of its domains (42501 otherwise); audited as sign_in.linked.';
+revoke all on function private.identity_linked() from public;
 
 -- Changing the provider (protocol, tenant, SAML provider) needs a new test before it is on again.
 create function private.organisation_sign_in_changed()
@@ -576,6 +612,10 @@ grant execute on function private.custom_access_token(jsonb) to supabase_auth_ad
 create trigger organisation_sign_in_changed
   before insert or update on public.organisation_sign_in
   for each row execute function private.organisation_sign_in_changed();
+
+create trigger on_auth_identity_linked
+  after insert on auth.identities
+  for each row execute function private.identity_linked();
 
 create trigger on_auth_identity_signed_in
   after update of identity_data on auth.identities

@@ -40,6 +40,7 @@ export const AUDIT_KINDS: Record<string, string> = {
   'sign_in.succeeded': 'Signed in through the organisation',
   'sign_in.refused': 'Sign-in through the organisation refused',
   'sign_in.tested': 'Test sign-in',
+  'sign_in.linked': "Organisation's sign-in linked to an account",
 };
 
 export interface AuditSentenceInput {
@@ -96,6 +97,7 @@ export function auditSentence(event: AuditSentenceInput): string {
     case 'scim_token.created': return `${who} created the SCIM token ${what}`;
     case 'scim_token.revoked': return `${who} revoked the SCIM token ${what}`;
     case 'sign_in.succeeded': return `${who} signed in through their organisation${source(event.newData)}`;
+    case 'sign_in.linked': return `${who} linked their organisation's sign-in${address(event.newData)} to their account${source(event.newData)}`;
     case 'sign_in.refused': return `${who} refused a sign-in${address(event.newData)}${reason(event.newData)}`;
     case 'sign_in.tested': return `${who}: a test sign-in${address(event.newData)} ${event.newData?.passed === true ? 'passed' : `failed${reason(event.newData)}`}`;
     default: return `${who}: ${AUDIT_KINDS[event.action] ?? event.action}${label ? ` ${what}` : ''}`;

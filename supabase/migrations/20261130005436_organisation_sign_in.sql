@@ -292,6 +292,36 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.identity_linked()
+  RETURNS TRIGGER
+  LANGUAGE plpgsql
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+declare
+  v_place jsonb;
+  v_profile public.profiles%rowtype;
+begin
+  if not (new.provider = 'azure' or new.provider like 'sso:%')
+     or not exists (select 1 from auth.identities i where i.user_id = new.user_id and i.id <> new.id) then
+    return null;
+  end if;
+  select * into v_profile from public.profiles where id = new.user_id;
+  v_place := private.sign_in_placement(new.provider, new.identity_data, new.identity_data ->> 'email');
+  if not (v_place ->> 'ok')::boolean then
+    raise exception '%', v_place ->> 'problem' using errcode = '42501', hint = 'sign_in_not_linked';
+  end if;
+  if not (v_place ->> 'enabled')::boolean or v_profile.organisation_id is distinct from (v_place ->> 'organisation_id')::uuid then
+    raise exception 'Only a person of % can link its sign-in, once it is switched on.', v_place ->> 'organisation'
+      using errcode = '42501', hint = 'sign_in_not_linked';
+  end if;
+  perform private.write_audit('sign_in.linked', 'user', new.user_id, v_profile.username, null,
+    jsonb_build_object('source', case when new.provider = 'azure' then 'OpenID Connect' else 'SAML' end,
+      'email', new.identity_data ->> 'email'), new.user_id);
+  return null;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.identity_signed_in()
   RETURNS TRIGGER
   LANGUAGE plpgsql
@@ -301,7 +331,7 @@ CREATE OR REPLACE FUNCTION private.identity_signed_in()
 begin
   if new.provider = 'azure' or new.provider like 'sso:%' then
     perform private.update_signed_in_person(new.user_id, new.provider, new.identity_data,
-      (select u.email from auth.users u where u.id = new.user_id));
+      coalesce(new.identity_data ->> 'email', (select u.email from auth.users u where u.id = new.user_id)));
   end if;
   return null;
 end;
@@ -656,6 +686,11 @@ CREATE INDEX profiles_employee_number_idx ON public.profiles USING btree (organi
 
 CREATE INDEX sign_in_tests_organisation_idx ON public.sign_in_tests USING btree (organisation_id, created_at DESC);
 
+CREATE TRIGGER on_auth_identity_linked
+  AFTER INSERT ON auth.identities
+  FOR EACH ROW
+  EXECUTE FUNCTION private.identity_linked();
+
 CREATE TRIGGER on_auth_identity_signed_in
   AFTER UPDATE OF identity_data ON auth.identities
   FOR EACH ROW
@@ -730,6 +765,8 @@ COMMENT ON FUNCTION "private"."guard_profile_update"() IS 'Before-update trigger
 
 COMMENT ON FUNCTION "private"."handle_new_user"() IS 'After-insert trigger on auth.users: creates the profile from raw_user_meta_data {username, name} under the registration rules (23514 otherwise), falling back to the email''s local part; STUDENT without services, or the role and services staged by private.import_users; a person an organisation''s identity provider signed in is placed where private.sign_in_placement says (42501 when nowhere), audited as that organisation''s sign-in.';
 
+COMMENT ON FUNCTION "private"."identity_linked"() IS 'After-insert trigger on auth.identities: an organisation''s provider linked to an existing account (Auth''s manual linking) only for a person of that organisation, its sign-in switched on, at one of its domains (42501 otherwise); audited as sign_in.linked.';
+
 COMMENT ON FUNCTION "private"."identity_signed_in"() IS 'After-update trigger on auth.identities: a later sign-in through an organisation''s provider brings the person''s name, unit, manager and employee number up to date.';
 
 COMMENT ON FUNCTION "private"."is_attribute_mapping"(jsonb) IS 'True for an attribute mapping: an object whose keys are among name, unit, manager and employee_number, each naming a claim or attribute of 1 to 200 characters.';
@@ -761,6 +798,10 @@ COMMENT ON TYPE "public"."sign_in_protocol" IS 'How an organisation''s people si
 REVOKE ALL ON FUNCTION "private"."custom_access_token"(jsonb) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."custom_access_token"(jsonb) TO "postgres", "supabase_auth_admin";
+
+REVOKE ALL ON FUNCTION "private"."identity_linked"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."identity_linked"() TO "postgres";
 
 REVOKE ALL ON FUNCTION "private"."identity_signed_in"() FROM PUBLIC;
 
