@@ -179,6 +179,19 @@ describe.each(backends)('organisation sign-in in the database on $name', ({ crea
       .toEqual([{ action: 'sign_in.refused' }, { action: 'sign_in.refused' }]);
   });
 
+  it('links the provider to an existing account only for a person of its organisation (Auth\'s manual linking)', async () => {
+    const identity = (p: Persona, provider: string, data: Record<string, unknown>) =>
+      db.query(`insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
+        values ($1, $2, $3::jsonb, $4, now(), now())`, [`${provider}-${p.id}`, p.id, JSON.stringify(data), provider]);
+    for (const p of [learnerA, adminB]) await identity(p, 'email', { sub: p.id, email: p.email });
+    await identity(learnerA, 'azure', entraClaims(learnerA.email, tenantA));
+    expect(await rowsAs(adminA, `select action from public.audit_events where action = 'sign_in.linked' and target_id = $1`, [learnerA.id]))
+      .toEqual([{ action: 'sign_in.linked' }]);
+    // Southshire's administrator cannot take Northshire's provider as their own sign-in.
+    expect(await sqlState(() => identity(adminB, 'azure', entraClaims('x1@northshire.example.uk', tenantA)))).toBe('42501');
+    expect((await db.query(`select 1 from auth.identities where user_id = $1 and provider = 'azure'`, [adminB.id])).rows).toEqual([]);
+  });
+
   it('switches password sign-in off for the organisation\'s people, not for its administrators', async () => {
     expect((await accessToken(learnerA.id, 'password', 'password')).error).toMatchObject({ http_code: 403, message: expect.stringMatching(/Sign in with your organisation/) });
     expect((await accessToken(learnerA.id, 'token_refresh', 'password')).error?.http_code).toBe(403);
