@@ -265,11 +265,17 @@ revoke all on function private.scim_audit_actor() from public;
 -- The SCIM User resources of an organisation's provisioned people: one filter at most (id,
 -- userName or externalId), each read by its own index (one branch each, so that a generic plan
 -- never falls back to the whole organisation), then the page's resources in one statement.
+-- Every request of SCIM reads its person through here (a PATCH twice), and its plans are the
+-- generic ones: left to choose, Postgres planned the resources' five-table join again on every
+-- call (the generic plan's guess of an array's length looks dearer than a plan for one id), which
+-- was most of a GET's database time. The generic plans are proven index-bound by
+-- supabase/tests/query-plans.test.ts; the function calls no other of ours, so the setting stays here.
 create function private.scim_user_page(p_organisation_id uuid, p_id uuid, p_user_name text, p_external_id text,
                                        p_offset integer, p_limit integer)
 returns jsonb
 language plpgsql stable security definer
 set search_path = ''
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_offset integer := greatest(coalesce(p_offset, 0), 0);
@@ -325,7 +331,8 @@ comment on function private.scim_user_page(uuid,uuid,text,text,integer,integer) 
 revoke all on function private.scim_user_page(uuid,uuid,text,text,integer,integer) from public;
 
 -- The unit a department names in the organisation: ignoring case, the one nearest the root (then
--- the oldest) when names repeat under different parents. An unknown department is refused (400)
+-- the oldest, then the first by id, so that the same name always finds the same unit) when names
+-- repeat under different parents. An unknown department is refused (400)
 -- rather than guessed or created: a typo in HR's data must not make units, and Entra shows the
 -- refusal in its provisioning log until the unit exists.
 create function private.scim_department_unit(p_organisation_id uuid, p_department text)
@@ -339,14 +346,18 @@ begin
   if p_department is null or btrim(p_department) = '' then
     return null;
   end if;
-  with recursive depth(id, parent_id, n) as (
-    select u.id, u.parent_id, 0 from public.units u
+  -- Each unit of the name climbs to its root one parent at a time, each parent read by its primary
+  -- key (a join here was planned as a hash of every unit of the platform, twice); the row left at
+  -- the root carries the unit's depth.
+  with recursive depth(id, created_at, parent_id, n) as (
+    select u.id, u.created_at, u.parent_id, 0 from public.units u
     where u.organisation_id = p_organisation_id and lower(u.name) = lower(btrim(p_department))
     union all
-    select d.id, u.parent_id, d.n + 1 from depth d join public.units u on u.id = d.parent_id where d.n < 64
+    select d.id, d.created_at, (select a.parent_id from public.units a where a.id = d.parent_id), d.n + 1
+    from depth d where d.parent_id is not null and d.n < 64
   )
-  select d.id into v_unit from depth d join public.units u on u.id = d.id
-  group by d.id, u.created_at order by max(d.n), u.created_at limit 1;
+  select d.id into v_unit from depth d where d.parent_id is null
+  order by d.n, d.created_at, d.id limit 1;
   if v_unit is null then
     raise exception 'No unit of the organisation is named "%"', left(btrim(p_department), 200)
       using errcode = '22023', hint = 'department';

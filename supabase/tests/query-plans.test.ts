@@ -39,6 +39,8 @@ const LARGE = new Set([
   'auth.users', 'auth.sessions', 'auth.identities', 'public.units',
   // The instructors' Overview counters: up to 16 rows per course, a row per author and learner.
   'private.course_enrolment_figures', 'private.instructor_learners',
+  // An organisation's provisioned people (SCIM): up to every person of it.
+  'private.scim_users',
 ]);
 
 /** Tables planned at the full preset's size rather than SCALE times the small one's. */

@@ -259,5 +259,47 @@ describe.each(backends)('SCIM provisioning in the database on $name', ({ create 
       expect(await sqlState(() => asToken('select private.scim_create_user($1, $2::text::jsonb)',
         [tokenB, JSON.stringify({ userName: 'claimer', email: 'leaver@scimshire.example' })]))).toBe('23505');
     });
+
+    it('a department is the unit of that name nearest the root, then the oldest, ignoring case; an unknown one is refused', async () => {
+      const unit = (n: number) => `d1000000-0000-4000-a000-0000000000a${n}`;
+      const rollback = new Error('rolled back');
+      const placed: Record<string, unknown> = {};
+      try {
+        await db.transaction(async (tx) => {
+          // Under a new West Area: a station with a Blue Watch (the oldest), a Blue Watch one level
+          // nearer the root, and a Red Watch older than North Area's.
+          const units: [string, string | null, string, string][] = [
+            [unit(1), null, 'West Area', '4 days'], [unit(2), unit(1), 'West Station', '4 days'],
+            [unit(3), unit(2), 'Blue Watch', '3 days'], [unit(4), unit(1), 'Blue Watch', '2 days'],
+            [unit(5), unit(1), 'Red Watch', '2 days'], [unit(6), unitA, 'red watch', '1 day'],
+          ];
+          for (const [id, parent, name, age] of units) {
+            await tx.query(`insert into public.units (id, organisation_id, parent_id, name, created_at)
+              values ($1, $2, $3, $4, now() - $5::interval)`, [id, orgA, parent, name, age]);
+          }
+          await tx.query('set local role anon');
+          await tx.query(`select set_config('request.jwt.claims', '{"role":"anon"}', true)`);
+          const made = await tx.query<{ user: { id: string } }>('select private.scim_create_user($1, $2::text::jsonb) as user',
+            [tokenA, JSON.stringify({ userName: 'watch.member@scimshire.example', department: 'BLUE WATCH' })]);
+          const id = made.rows[0].user.id;
+          const unitNow = async () => {
+            await tx.query('reset role');
+            const row = (await tx.query<{ unit_id: string }>('select unit_id from public.profiles where id = $1', [id])).rows[0];
+            await tx.query('set local role anon');
+            return row.unit_id;
+          };
+          placed.blue = await unitNow();
+          await tx.query(`select private.scim_patch_user($1, $2, '{"department": "Red Watch"}')`, [tokenA, id]);
+          placed.red = await unitNow();
+          await tx.query('savepoint unknown');
+          placed.unknown = await sqlState(() => tx.query(`select private.scim_patch_user($1, $2, '{"department": "Green Watch"}')`, [tokenA, id]));
+          await tx.query('rollback to savepoint unknown');
+          throw rollback;
+        });
+      } catch (error) {
+        if (error !== rollback) throw error;
+      }
+      expect(placed).toEqual({ blue: unit(4), red: unit(5), unknown: '22023' });
+    });
   });
 });

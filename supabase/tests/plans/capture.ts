@@ -235,6 +235,36 @@ await call('team page, overdue, one unit, search', 'GET',
 await call('team member record', 'GET', `/api/team/${teamReport}`, teamManager, 200);
 await call('team export', 'GET', '/api/team/export.csv', teamManager, 200);
 
+// SCIM provisioning as an organisation's identity system sends it (routes/scim, bearer: a SCIM token
+// of the organisation): a person created into a unit by department, read, found by userName, and
+// changed as Entra ID moves a person (a new family name and another department), with the
+// statements of the triggers each fires.
+const scimToken = `scim_${'5c'.repeat(32)}`;
+await setup`insert into public.scim_tokens (organisation_id, label, token_hash, token_hint)
+            values (${o.organisation}::uuid, 'Plans', sha256(convert_to(${scimToken}, 'UTF8')), right(${scimToken}, 4))`;
+const departments = (await setup<{ name: string }[]>`
+  select distinct u.name from public.units u where u.organisation_id = ${o.organisation}::uuid order by u.name limit 2`)
+  .map((u) => u.name);
+const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+await call('SCIM: create a user', 'POST', '/api/scim/v2/Users', scimToken, 201, {
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', ENTERPRISE],
+  userName: 'plans.provisioned@police.example', externalId: 'plans-provisioned', active: true,
+  name: { givenName: 'Plans', familyName: 'Provisioned' },
+  emails: [{ primary: true, type: 'work', value: 'plans.provisioned@police.example' }],
+  [ENTERPRISE]: { department: departments[0] },
+});
+const scimUser = (results['SCIM: create a user'] as { id?: string } | null)?.id ?? crypto.randomUUID();
+await call('SCIM: a user', 'GET', `/api/scim/v2/Users/${scimUser}`, scimToken, 200);
+await call('SCIM: a user by userName', 'GET',
+  `/api/scim/v2/Users?filter=${encodeURIComponent('userName eq "plans.provisioned@police.example"')}`, scimToken, 200);
+await call('SCIM: change a user (a new family name, a move of unit)', 'PATCH', `/api/scim/v2/Users/${scimUser}`, scimToken, 200, {
+  schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+  Operations: [
+    { op: 'Replace', path: 'name.familyName', value: 'Moved' },
+    { op: 'Replace', path: `${ENTERPRISE}:department`, value: departments[1] },
+  ],
+});
+
 // And what a client may ask the database API directly, as the same personas: the helpers the
 // policies call (private.people_i_administer, private.managed_person_ids, private.manages,
 // private.unit_subtree) and the profiles and enrolments policies answering an organisation's
