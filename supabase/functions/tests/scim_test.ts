@@ -307,6 +307,24 @@ test('bad input is 400 in SCIM\'s format, never a 500', async () => {
   assertScimError(await scim('POST', '/Users', { schemas: [USER] }), 400);
   assertScimError(await scim('POST', '/Users', { schemas: [USER], userName: 'x', active: 'perhaps' }), 400);
   assertScimError(await scim('PATCH', `/Users/${crypto.randomUUID()}`, { schemas: [PATCH_OP], Operations: [{ op: 'jump', path: 'active' }] }), 400);
+  // A PATCH whose result breaks the User schema (SCIMMY checks each operation as it applies it):
+  // 400, and the person is as they were.
+  const target = await scim('POST', '/Users', { schemas: [USER], userName: `schema.${unique()}@scimshire.example` });
+  const before = await snapshot();
+  const breaking: [unknown, string][] = [
+    [{ op: 'remove', path: 'userName' }, 'invalidValue'],
+    [{ op: 'replace', value: { userName: null } }, 'invalidValue'],
+    [{ op: 'replace', path: 'active', value: 'perhaps' }, 'invalidValue'],
+    [{ op: 'replace', path: 'emails', value: 'not-a-list' }, 'invalidValue'],
+    [{ op: 'replace', path: 'name.familyName', value: 7 }, 'invalidValue'],
+    [{ op: 'replace', path: 'meta.created', value: 'not a date' }, 'invalidValue'],
+    [{ op: 'replace', path: 'id', value: crypto.randomUUID() }, 'mutability'],
+    [{ op: 'remove', path: 'meta' }, 'mutability'],
+  ];
+  for (const [operation, scimType] of breaking) {
+    assertScimError(await scim('PATCH', `/Users/${target.json.id}`, { schemas: [PATCH_OP], Operations: [operation] }), 400, scimType);
+  }
+  assert.equal(await snapshot(), before);
   assertScimError(await scim('GET', '/Users/not-an-id'), 404);
   assertScimError(await scim('GET', '/Nothing'), 404);
   const paged = await scim('GET', '/Users?startIndex=2&count=1');
