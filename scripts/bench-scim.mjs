@@ -8,13 +8,16 @@
 //   await benchScim({ url, anonKey, adminToken, organisationId, dbUrl });
 // The people it creates and its token are deleted afterwards.
 import postgres from 'postgres';
+import { cpuMsPerAnswer, cpuSummary, cpuTicks } from './bench-cpu.mjs';
 
 /** Each phase of 5,000 requests: under this many seconds. */
 export const SCIM_BUDGET_SECONDS = 60;
 
 /**
- * Sends `count` requests made by `make(i)` over `connections` at once.
- * @returns {Promise<{ seconds: number, ok: number, requests: number, statuses: Record<string, number>, p95: number, failures: string[] }>}
+ * Sends `count` requests made by `make(i)` over `connections` at once. `cpu`: CPU ms per request by
+ * process group (client, node: the gateway and Auth, deno: the function, postgres), which a shared
+ * machine's noise moves less than the wall time.
+ * @returns {Promise<{ seconds: number, ok: number, requests: number, statuses: Record<string, number>, p95: number, failures: string[], cpu: Record<string, number | null> }>}
  */
 async function pool(count, connections, make) {
   const latencies = [];
@@ -23,6 +26,7 @@ async function pool(count, connections, make) {
   let ok = 0;
   let next = 0;
   const started = performance.now();
+  const cpuBefore = cpuTicks();
   const worker = async () => {
     while (next < count) {
       const i = next++;
@@ -37,9 +41,10 @@ async function pool(count, connections, make) {
   };
   await Promise.all(Array.from({ length: connections }, worker));
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuMsPerAnswer(cpuBefore, cpuTicks(), count);
   latencies.sort((a, b) => a - b);
   const p95 = latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.95))] : 0;
-  return { seconds: Number(seconds.toFixed(2)), ok, requests: count, statuses, p95: Number(p95.toFixed(1)), failures };
+  return { seconds: Number(seconds.toFixed(2)), ok, requests: count, statuses, p95: Number(p95.toFixed(1)), failures, cpu };
 }
 
 /**
@@ -91,7 +96,7 @@ export async function benchScim({ url, anonKey, adminToken, organisationId, dbUr
       }
       return response;
     });
-    log(`SCIM: ${create.ok} of ${people} people created in ${create.seconds} s (p95 ${create.p95} ms)`);
+    log(`SCIM: ${create.ok} of ${people} people created in ${create.seconds} s (p95 ${create.p95} ms; CPU ms a request client / node / deno / postgres ${cpuSummary(create.cpu)})`);
 
     const made = ids.filter(Boolean);
     const patch = await pool(made.length, connections, (i) =>
@@ -102,7 +107,7 @@ export async function benchScim({ url, anonKey, adminToken, organisationId, dbUr
           { op: 'Replace', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', value: units[(i + 1) % units.length] },
         ],
       }));
-    log(`SCIM: ${patch.ok} of ${made.length} people changed in ${patch.seconds} s (p95 ${patch.p95} ms)`);
+    log(`SCIM: ${patch.ok} of ${made.length} people changed in ${patch.seconds} s (p95 ${patch.p95} ms; CPU ms a request client / node / deno / postgres ${cpuSummary(patch.cpu)})`);
     return { people, connections, create, patch };
   } finally {
     // The people it made go (their SCIM links and enrolments with them), and its token.

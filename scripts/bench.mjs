@@ -1084,7 +1084,7 @@ function judge(scaled, seed) {
     for (const [what, r] of [['created', scaled.scim.create], ['changed (PATCH)', scaled.scim.patch]]) {
       budgets.push({
         budget: `SCIM: ${people} people ${what} at ${connections} connections in under ${SCIM_BUDGET_SECONDS} s, every answer 2xx`,
-        value: `${r.ok} of ${r.requests} 2xx in ${r.seconds} s (p95 ${r.p95} ms)${r.failures.length ? `; ${r.failures[0]}` : ''}`,
+        value: `${r.ok} of ${r.requests} 2xx in ${r.seconds} s (p95 ${r.p95} ms; CPU ms a request, client / node / deno / postgres: ${r.cpu ? cpuSummary(r.cpu) : '-'})${r.failures.length ? `; ${r.failures[0]}` : ''}`,
         pass: r.ok === people && r.requests === people && r.seconds < SCIM_BUDGET_SECONDS,
       });
     }
