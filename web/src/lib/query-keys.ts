@@ -20,6 +20,8 @@ function queryParams(params: Record<string, ParamValue>): Record<string, string>
 /** GET /api/user: the signed-in user (null for a visitor). */
 export const userKeys = {
   current: ['user'] as const,
+  /** Whether the person's organisation has a sign-in they could link, and whether it is linked. */
+  organisationSignInLink: (email: string) => ['user-organisation-sign-in-link', email] as const,
   /**
    * After a sign-in or a registration: what was read as a visitor (a course without its enrolment,
    * an outline without progress, the visitor's settings, or the answers a page rendered on request

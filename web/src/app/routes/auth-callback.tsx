@@ -3,14 +3,18 @@
 // client does not read the address itself: detectSessionInUrl is off), the session kept as any
 // other, and the person goes on to where they were going (the dashboard by default). With ?error=
 // (or the same in the fragment) they go back to the sign-in page with what went wrong: a cancel, a
-// refusal with its reason as sent, or the provider not answering. Never a blank page: a spinner
-// while it works.
+// refusal with its reason as sent, or the provider not answering. An administrator whose test
+// sign-in was refused here (a SAML refusal comes back through the home page, which passes it on:
+// Auth sends it to the site URL, not to the page the test was started from) goes back to the page
+// the test was started from, with the refusal in its address, for that page to show. Never a blank
+// page: a spinner while it works.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { PageSpinner } from '@/components/PageSpinner';
 import {
   finishProviderSignIn, PROVIDER_NOT_ANSWERING, providerProblem, readProviderAnswer, SignInProblem, takeSignInTarget,
+  takeTestPage, withAuthError,
 } from '@/lib/auth/organisation-sign-in';
 import { userQueryOptions } from '@/lib/auth/user';
 import { PageMeta } from '@/lib/page/page-meta';
@@ -30,7 +34,12 @@ export function AuthCallbackRoute() {
     if (started.current) return;
     started.current = true;
     const refused = (message: string) => void navigate('/auth', { replace: true, state: { signInProblem: message } });
-    if (answer.kind === 'error') return refused(providerProblem(answer));
+    // Read (and forgotten) whatever the answer: a test's page is for that test's answer only.
+    const testPage = takeTestPage();
+    if (answer.kind === 'error') {
+      if (testPage) return void navigate(withAuthError(testPage, answer), { replace: true });
+      return refused(providerProblem(answer));
+    }
     if (answer.kind === 'none') return refused(PROVIDER_NOT_ANSWERING);
     const target = safeRedirect(takeSignInTarget(), '/dashboard');
     finishProviderSignIn(answer.code).then(

@@ -59,7 +59,7 @@ describe('/auth: sign in with your organisation', () => {
     await vi.waitFor(() => expect(oauth).toHaveBeenCalledTimes(1));
     expect(oauth).toHaveBeenCalledWith({
       provider: 'azure',
-      options: { redirectTo: `${window.location.origin}/auth/callback`, queryParams: { login_hint: 'amira.khan@northshire.police.uk' } },
+      options: { redirectTo: `${window.location.origin}/auth/callback`, queryParams: { login_hint: 'amira.khan@northshire.police.uk' }, scopes: 'email profile' },
     });
   });
 

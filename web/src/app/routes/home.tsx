@@ -1,8 +1,12 @@
 // Home (/): the hero, then the catalogue; under login-browse a visitor is asked to sign in instead.
+// An address carrying Auth's refusal (?error=…&error_description=…: a SAML sign-in refused at the
+// ACS goes to the site URL, not to redirect_to) is passed on to /auth/callback, which shows it.
 import { Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PRODUCT_NAME } from '@shared/domain.ts';
 import { isServiceCode, SERVICES } from '@shared/services.ts';
+import { authErrorQuery, CALLBACK_PATH } from '@/lib/auth/organisation-sign-in';
 import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { CourseCatalogue } from '@/features/catalogue/components/CourseCatalogue';
@@ -10,6 +14,12 @@ import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
 
 export function HomeRoute() {
+  // Passed on after the first render, which stays the prerendered page's (hydrated as it is).
+  const refusal = authErrorQuery(useLocation().search);
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (refusal) void navigate(`${CALLBACK_PATH}${refusal}`, { replace: true });
+  }, [navigate, refusal]);
   const { data: user, isPending: userPending } = useUser();
   const settings = useSiteSettings(userPending ? undefined : (user?.id ?? null));
   const [params] = useSearchParams();

@@ -5,6 +5,7 @@ import { useUser } from '@/lib/auth/user';
 import { userKeys } from '@/lib/query-keys';
 import { PasswordForm } from '@/features/profile/components/PasswordForm';
 import { ProfileForm } from '@/features/profile/components/ProfileForm';
+import { LinkOrganisationSignIn } from '@/features/profile/components/LinkOrganisationSignIn';
 import { NotificationPreferencesForm } from '@/features/notifications/components/NotificationPreferencesForm';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
@@ -34,6 +35,7 @@ export function ProfileRoute() {
           <PasswordForm />
         </Card>
       </SimpleGrid>
+      <LinkOrganisationSignIn email={user.email} />
       <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="notifications-preferences-heading">
         <Title order={2} size="h3" id="notifications-preferences-heading" mb="md">
           Notifications

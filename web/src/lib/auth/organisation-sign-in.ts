@@ -5,6 +5,7 @@
 // with ?code= (PKCE), or with ?error=&error_description= (also in the fragment, as GoTrue does).
 import type { Session } from '@supabase/supabase-js';
 import type { SignInProtocol } from '@shared/sign-in.ts';
+import { safeRedirect } from '../safe-redirect';
 import { loadSsoSupabase, loadSupabase } from '../supabase';
 
 /** Where Auth sends the browser back after a person's sign-in. */
@@ -34,7 +35,9 @@ export async function startProviderSignIn({ protocol, domain, redirectTo, queryP
   const supabase = await loadSsoSupabase();
   if (protocol === 'oidc') {
     // supabase-js sends the browser on itself.
-    const { error } = await supabase.auth.signInWithOAuth({ provider: 'azure', options: { redirectTo, queryParams } });
+    // Entra ID puts the address in the id_token only when the email scope is asked for (Supabase's
+    // azure guide asks for it too); without it Auth refuses the sign-in.
+    const { error } = await supabase.auth.signInWithOAuth({ provider: 'azure', options: { redirectTo, queryParams, scopes: 'email profile' } });
     if (error) throw error;
     return;
   }
@@ -46,18 +49,50 @@ export async function startProviderSignIn({ protocol, domain, redirectTo, queryP
 /** What Auth put in the address of the page it sent the browser back to. */
 export type ProviderAnswer =
   | { kind: 'code'; code: string }
-  | { kind: 'error'; error: string; description: string }
+  | { kind: 'error'; error: string; description: string; errorCode: string | null }
   | { kind: 'none' };
 
 /** The parameters of Auth's answer, which the page removes from its address once read. */
 export const ANSWER_PARAMS = ['code', 'error', 'error_code', 'error_description', 'state'] as const;
+
+/** The parameters of Auth's refusal, which the callback passes on to the page a test was started from. */
+const ERROR_PARAMS = ['error', 'error_code', 'error_description'] as const;
+
+/**
+ * Auth's refusal in a query: `error` with `error_description` or `error_code`, as Auth words it. A
+ * SAML refusal at the ACS goes to the site URL (`/`), never to redirect_to (GoTrue and the local
+ * Auth alike), so the home page passes such an address on to /auth/callback with this query.
+ */
+export function authErrorQuery(search: string): string | null {
+  const query = new URLSearchParams(search);
+  if (!query.get('error') || !(query.get('error_description') || query.get('error_code'))) return null;
+  const kept = new URLSearchParams();
+  for (const name of ERROR_PARAMS) {
+    const value = query.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  return `?${kept.toString()}`;
+}
+
+/**
+ * The page an administrator's test sign-in was started from, with Auth's refusal added to its
+ * query, for that page to show as the test's answer; `page` is a path on this site.
+ */
+export function withAuthError(page: string, answer: { error: string; description: string; errorCode: string | null }): string {
+  const url = new URL(page, 'http://app.invalid');
+  for (const name of ANSWER_PARAMS) url.searchParams.delete(name);
+  url.searchParams.set('error', answer.error);
+  if (answer.errorCode) url.searchParams.set('error_code', answer.errorCode);
+  if (answer.description) url.searchParams.set('error_description', answer.description);
+  return `${url.pathname}${url.search}`;
+}
 
 export function readProviderAnswer(search: string, hash: string): ProviderAnswer {
   const query = new URLSearchParams(search);
   const fragment = new URLSearchParams(hash.replace(/^#/, ''));
   for (const params of [query, fragment]) {
     const error = params.get('error');
-    if (error) return { kind: 'error', error, description: (params.get('error_description') ?? '').trim() };
+    if (error) return { kind: 'error', error, description: (params.get('error_description') ?? '').trim(), errorCode: params.get('error_code') || null };
   }
   const code = query.get('code');
   return code ? { kind: 'code', code } : { kind: 'none' };
@@ -71,7 +106,8 @@ export function readProviderAnswer(search: string, hash: string): ProviderAnswer
 export function providerProblem(answer: { error: string; description: string }): string {
   const { error, description } = answer;
   if (error === 'server_error' || error === 'temporarily_unavailable') return PROVIDER_NOT_ANSWERING;
-  if (!description || /cancel|declined/i.test(description)) return error === 'access_denied' ? SIGN_IN_CANCELLED : PROVIDER_NOT_ANSWERING;
+  // "End-User aborted interaction" is oidc-provider's words (Entra's own: AADSTS65004 … declined).
+  if (!description || /cancel|declined|aborted/i.test(description)) return error === 'access_denied' ? SIGN_IN_CANCELLED : PROVIDER_NOT_ANSWERING;
   return description;
 }
 
@@ -125,6 +161,36 @@ export function takeSignInTarget(): string | null {
     const target = window.sessionStorage.getItem(TARGET_KEY);
     window.sessionStorage.removeItem(TARGET_KEY);
     return target;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The page (path and query) an administrator started a test sign-in from, kept across the provider's
+ * pages for /auth/callback: a SAML test's refusal comes back through the site URL, not to that page.
+ * Kept for ten minutes, and read once.
+ */
+const TEST_PAGE_KEY = 'esl-sign-in-test-page';
+const TEST_PAGE_LIFETIME_MS = 10 * 60 * 1000;
+
+export function rememberTestPage(page: string): void {
+  try {
+    window.sessionStorage.setItem(TEST_PAGE_KEY, JSON.stringify({ page, at: Date.now() }));
+  } catch {
+    // Storage refused: a refused test then ends on the sign-in page, with its message.
+  }
+}
+
+/** The page a test sign-in was started from (then forgotten), or null: none, too old, or not a path here. */
+export function takeTestPage(now = Date.now()): string | null {
+  try {
+    const stored = window.sessionStorage.getItem(TEST_PAGE_KEY);
+    window.sessionStorage.removeItem(TEST_PAGE_KEY);
+    if (!stored) return null;
+    const { page, at } = JSON.parse(stored) as { page?: unknown; at?: unknown };
+    if (typeof page !== 'string' || typeof at !== 'number' || now - at > TEST_PAGE_LIFETIME_MS || now < at) return null;
+    return safeRedirect(page, '') || null;
   } catch {
     return null;
   }

@@ -238,7 +238,7 @@ describe('SignInPanel', () => {
     await vi.waitFor(() => expect(oauth).toHaveBeenCalledTimes(1));
     expect(oauth).toHaveBeenCalledWith({
       provider: 'azure',
-      options: { redirectTo: `${window.location.origin}/admin?tab=organisation&organisation=${POLICE}`, queryParams: { prompt: 'login' } },
+      options: { redirectTo: `${window.location.origin}/admin?tab=organisation&organisation=${POLICE}`, queryParams: { prompt: 'login' }, scopes: 'email profile' },
     });
   });
 

@@ -23,7 +23,9 @@ import {
 } from '@shared/sign-in.ts';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ApiError, errorDescription } from '@/lib/api-client';
-import { ANSWER_PARAMS, providerProblem, readProviderAnswer, startProviderSignIn } from '@/lib/auth/organisation-sign-in';
+import {
+  ANSWER_PARAMS, providerProblem, readProviderAnswer, rememberTestPage, startProviderSignIn, takeTestPage,
+} from '@/lib/auth/organisation-sign-in';
 import { formatDateTime } from '@/lib/format';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useAddDomain, useOrganisationSignIn, useRemoveDomain, useSaveSignInSettings, useSwitchSignIn } from '../api/sign-in';
@@ -441,6 +443,8 @@ function TestSignIn({ organisation, signIn }: { organisation: Pick<Organisation,
     // does not show it again, and the focus goes to it.
     if (cleaned.current || opened.read.kind === 'none') return;
     cleaned.current = true;
+    // The test's page, kept for /auth/callback, is no longer needed once the answer is here.
+    takeTestPage();
     void navigate(opened.address, { replace: true });
     answerRef.current?.focus();
   }, [navigate, opened]);
@@ -452,6 +456,8 @@ function TestSignIn({ organisation, signIn }: { organisation: Pick<Organisation,
     setFailure(null);
     setAnswer(null);
     const { pathname, search } = pageAddress();
+    // A SAML refusal comes back through the site URL and /auth/callback, which sends it back here.
+    rememberTestPage(`${pathname}${search}`);
     try {
       await startProviderSignIn({
         protocol: settings.protocol,
@@ -461,6 +467,7 @@ function TestSignIn({ organisation, signIn }: { organisation: Pick<Organisation,
         queryParams: { prompt: 'login' },
       });
     } catch (error) {
+      takeTestPage();
       const message = errorDescription(error, 'The test sign-in could not start.');
       setFailure(message);
       setStarting(false);
