@@ -384,7 +384,7 @@ begin
     perform private.write_sign_in_audit('sign_in.refused', v_place, 'organisation', v_org, v_place ->> 'organisation',
       jsonb_build_object('source', v_source, 'email', p_email, 'problem', 'address already has an account'));
     return jsonb_build_object('error', jsonb_build_object('http_code', 403, 'message',
-      'An account with this email address already exists here. Sign in with its password.'));
+      'An account with this email address already exists here. Sign in with its password, then link your organisation''s sign-in from your profile.'));
   end if;
   return '{}'::jsonb;
 end;

@@ -46,17 +46,17 @@ describe.each(backends)('organisation sign-in in the database on $name', ({ crea
   /** Auth's hook as Auth calls it (supabase_auth_admin). */
   const beforeUserCreated = async (event: unknown) =>
     (await db.query<{ r: { error?: { http_code: number; message: string } } }>(
-      'select private.before_user_created($1::jsonb) as r', [JSON.stringify(event)])).rows[0].r;
+      'select private.before_user_created(($1::text)::jsonb) as r', [JSON.stringify(event)])).rows[0].r;
   /** A user as Auth creates one from a provider's sign-in. */
   const authCreates = (id: string, provider: string, email: string, claims: Record<string, unknown>) =>
     db.query(`insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
         raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_sso_user)
       values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, '', now(),
-        jsonb_build_object('provider', $3::text, 'providers', jsonb_build_array($3::text)), $4::jsonb, now(), now(), $5)`,
+        jsonb_build_object('provider', $3::text, 'providers', jsonb_build_array($3::text)), ($4::text)::jsonb, now(), now(), $5)`,
     [id, email, provider, JSON.stringify(claims), provider.startsWith('sso:')]);
   const accessToken = async (userId: string, method: string, amr: string) =>
     (await db.query<{ r: { error?: { http_code: number; message: string }; claims?: unknown } }>(
-      'select private.custom_access_token($1::jsonb) as r',
+      'select private.custom_access_token(($1::text)::jsonb) as r',
       [JSON.stringify({ user_id: userId, authentication_method: method, claims: { sub: userId, amr: [{ method: amr, timestamp: 1 }] } })])).rows[0].r;
 
   beforeAll(async () => {
@@ -161,8 +161,8 @@ describe.each(backends)('organisation sign-in in the database on $name', ({ crea
 
     // A later sign-in: the identity's data changes (a move), and the person follows.
     await db.query(`insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-      values ($1, $2, $3::jsonb, 'azure', now(), now())`, [`sub-${email}`, id, JSON.stringify(entraClaims(email, tenantA))]);
-    await db.query(`update auth.identities set identity_data = $2::jsonb where user_id = $1`,
+      values ($1, $2, ($3::text)::jsonb, 'azure', now(), now())`, [`sub-${email}`, id, JSON.stringify(entraClaims(email, tenantA))]);
+    await db.query(`update auth.identities set identity_data = ($2::text)::jsonb where user_id = $1`,
       [id, JSON.stringify(entraClaims(email, tenantA, { department: 'Nowhere', manager: 'NP3058' }))]);
     const [after] = (await db.query('select unit_id, manager_id from public.profiles where id = $1', [id])).rows;
     expect(after).toEqual({ unit_id: unitA, manager_id: sergeantA.id });
@@ -182,7 +182,7 @@ describe.each(backends)('organisation sign-in in the database on $name', ({ crea
   it('links the provider to an existing account only for a person of its organisation (Auth\'s manual linking)', async () => {
     const identity = (p: Persona, provider: string, data: Record<string, unknown>) =>
       db.query(`insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-        values ($1, $2, $3::jsonb, $4, now(), now())`, [`${provider}-${p.id}`, p.id, JSON.stringify(data), provider]);
+        values ($1, $2, ($3::text)::jsonb, $4, now(), now())`, [`${provider}-${p.id}`, p.id, JSON.stringify(data), provider]);
     for (const p of [learnerA, adminB]) await identity(p, 'email', { sub: p.id, email: p.email });
     await identity(learnerA, 'azure', entraClaims(learnerA.email, tenantA));
     expect(await rowsAs(adminA, `select action from public.audit_events where action = 'sign_in.linked' and target_id = $1`, [learnerA.id]))

@@ -36,7 +36,9 @@ import { teamRoutes } from './routes/team.ts';
 import { scormSessionRoutes } from './routes/scorm-sessions.ts';
 import { SCIM_PATH, scimRoutes } from './routes/scim/index.ts';
 import { scimTokenRoutes } from './routes/scim/tokens.ts';
-import { organisationDomainRoutes, organisationSignInRoutes, signInLookupRoutes } from './routes/sign-in.ts';
+import { organisationDomainRoutes } from './routes/sign-in/domains.ts';
+import { signInLookupRoutes } from './routes/sign-in/lookup.ts';
+import { organisationSignInRoutes } from './routes/sign-in/settings.ts';
 
 /** The middleware for people (visitors and the signed-in), passed by for the schedule's call and for
  * SCIM, whose bearer is an organisation's SCIM token that its SQL functions check themselves. */
