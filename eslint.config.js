@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import i18next from 'eslint-plugin-i18next';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -96,6 +97,27 @@ export default defineConfig([
         "Property[key.name='queryKey'] > TSAsExpression > ArrayExpression",
         "CallExpression[callee.property.name=/^(getQueryData|setQueryData|getQueryState|setQueriesData)$/] > ArrayExpression.arguments:first-child",
       ].map((selector) => ({ selector, message: 'A query key comes from its factory in web/src/lib/query-keys.ts, never an array written here.' }))],
+    },
+  },
+  // Every word a person reads comes from the message catalogues (web/src/locales, docs/welsh-glossary.md):
+  // no text written in JSX, nor in the attributes people read or hear (labels, titles, placeholders,
+  // alternative text, messages), so nothing new slips in in English only. Tests may write text.
+  {
+    files: ['web/src/**/*.tsx'],
+    ignores: ['web/src/**/*.test.tsx', 'web/src/test/**'],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': ['error', {
+        mode: 'jsx-only',
+        'should-validate-template': true,
+        'jsx-attributes': {
+          include: ['^(aria-label|aria-description|aria-valuetext|alt|title|label|placeholder|description|error|message|tooltip|[a-z]+(Label|Text|Title|Message|Description))$'],
+        },
+        // Calls whose strings are keys, not text.
+        callees: { exclude: ['i18n(ext)?', 't', 'labelOf', 'require', 'includes', 'indexOf', 'startsWith', 'endsWith', 'getElementById', 'querySelector', 'addEventListener', 'removeEventListener'] },
+        // Punctuation, symbols and numbers written between translated words are not words.
+        words: { exclude: ['^[\\s\\d!-/:-@[-`{-~ ·–—•…×→←©]+$'] },
+      }],
     },
   },
   // React's rules of hooks, and the rules of its compiler that catch effects and renders that misbehave.

@@ -32,3 +32,18 @@ describe('formatting', () => {
     expect(formatDateTime(undefined)).toBe('Unknown');
   });
 });
+
+describe('formatting in Welsh', () => {
+  it('writes dates, hours and times spent in Welsh', async () => {
+    const { i18n } = await import('@/lib/i18n/i18n');
+    await i18n.changeLanguage('cy');
+    expect(formatDate('2026-11-22T10:00:00Z')).toBe('22 Tachwedd 2026');
+    expect(formatDateTime('2026-06-30T23:30:00Z')).toBe('1 Gorffennaf 2026 am 00:30');
+    expect(formatDate(null)).toBe('Anhysbys');
+    expect(formatHours(1)).toBe('1 awr');
+    expect(formatHours(2)).toBe('2 awr');
+    expect(formatTimeSpent(0)).toBe('Dim');
+    expect(formatTimeSpent(3600 + 5 * 60)).toBe('1 awr 5 munud');
+    expect(formatTimeSpent(45)).toBe('45 eiliad');
+  });
+});

@@ -5,11 +5,23 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
+import type { Resource } from 'i18next';
+import { i18n, startTranslationsWith } from '@/lib/i18n/i18n';
 
 // Lazy routes load their module on first use, which can take over a second in a cold worker.
 configure({ asyncUtilTimeout: 5000 });
 
 vi.stubEnv('VITE_SUPABASE_ANON_KEY', 'test-anon-key');
+
+// Translations in English, every catalogue given up front: components render their text at once,
+// as the specification writes it. A test of the Welsh changes language itself (i18n.changeLanguage).
+const catalogues = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json', { eager: true });
+const resources: Resource = {};
+for (const [file, catalogue] of Object.entries(catalogues)) {
+  const [, language, namespace] = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file)!;
+  (resources[language!] ??= {})[namespace!] = catalogue.default;
+}
+startTranslationsWith('en-GB', resources);
 
 // Every route's module loaded before the tests. The files of a worker share their modules
 // (isolate: false): a lazy route's import still in flight when a file's environment is torn down
@@ -51,4 +63,6 @@ afterEach(() => {
   // open when a test ends would show in the next test's container (and take the first Tab).
   notifications.clean();
   window.localStorage.clear();
+  // A test of the Welsh leaves the next one in English.
+  if (i18n.language !== 'en-GB') void i18n.changeLanguage('en-GB');
 });

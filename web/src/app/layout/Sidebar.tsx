@@ -12,43 +12,47 @@ import {
   IconUsersGroup,
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { labelOf } from '@/lib/i18n/labels';
 import type { CurrentUser } from '@shared/domain.ts';
-import { SERVICE_CODES, SERVICES } from '@shared/services.ts';
+import { SERVICE_CODES } from '@shared/services.ts';
 import { ServiceDot } from '@/components/ServiceDot';
 import classes from './AppLayout.module.css';
 
 interface Item {
   to: string;
-  label: string;
+  /** Its name's key in the common catalogue (nav.*). */
+  label: 'home' | 'dashboard' | 'team' | 'myCourses' | 'certificates' | 'learningRecord' | 'instructor' | 'compliance' | 'admin';
   Icon: typeof IconHome;
   show: (user: CurrentUser | null | undefined) => boolean;
 }
 
 const MENU: Item[] = [
-  { to: '/', label: 'Home', Icon: IconHome, show: () => true },
+  { to: '/', label: 'home', Icon: IconHome, show: () => true },
   // The learner's own overview, in the menu rather than reachable only by typing /dashboard.
-  { to: '/dashboard', label: 'My Dashboard', Icon: IconLayoutDashboard, show: (user) => Boolean(user) },
+  { to: '/dashboard', label: 'dashboard', Icon: IconLayoutDashboard, show: (user) => Boolean(user) },
   // A line manager's reports: only for people with reports.
-  { to: '/team', label: 'My team', Icon: IconUsersGroup, show: (user) => Boolean(user?.hasReports) },
-  { to: '/my-courses', label: 'My Courses', Icon: IconBooks, show: () => true },
-  { to: '/certificates', label: 'Certificates', Icon: IconCertificate, show: () => true },
-  { to: '/learning-record', label: 'Learning Record', Icon: IconNotebook, show: (user) => Boolean(user) },
+  { to: '/team', label: 'team', Icon: IconUsersGroup, show: (user) => Boolean(user?.hasReports) },
+  { to: '/my-courses', label: 'myCourses', Icon: IconBooks, show: () => true },
+  { to: '/certificates', label: 'certificates', Icon: IconCertificate, show: () => true },
+  { to: '/learning-record', label: 'learningRecord', Icon: IconNotebook, show: (user) => Boolean(user) },
   {
     to: '/instructor',
-    label: 'Instructor Dashboard',
+    label: 'instructor',
     Icon: IconChalkboard,
     show: (user) => user?.role === 'INSTRUCTOR' || user?.role === 'ADMIN',
   },
   {
     to: '/compliance',
-    label: 'Compliance',
+    label: 'compliance',
     Icon: IconClipboardCheck,
     show: (user) => user?.role === 'INSTRUCTOR' || user?.role === 'ADMIN',
   },
-  { to: '/admin', label: 'Admin Dashboard', Icon: IconShieldLock, show: (user) => user?.role === 'ADMIN' },
+  { to: '/admin', label: 'admin', Icon: IconShieldLock, show: (user) => user?.role === 'ADMIN' },
 ];
 
 export function Sidebar({ user, onNavigate }: { user: CurrentUser | null | undefined; onNavigate?: () => void }) {
+  const { t } = useTranslation();
   const location = useLocation();
   const activeService = location.pathname === '/' ? new URLSearchParams(location.search).get('service') : null;
 
@@ -59,7 +63,7 @@ export function Sidebar({ user, onNavigate }: { user: CurrentUser | null | undef
       <Stack gap="lg">
         <div>
           <Text component="h2" size="xs" fw={700} tt="uppercase" c="dimmed" mb={6} id="sidebar-menu">
-            Menu
+            {t('nav.menu')}
           </Text>
           <Stack gap={2} component="ul" aria-labelledby="sidebar-menu" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
             {MENU.filter((item) => item.show(user)).map(({ to, label, Icon }) => {
@@ -69,7 +73,7 @@ export function Sidebar({ user, onNavigate }: { user: CurrentUser | null | undef
                   <NavLink
                     component={Link}
                     to={to}
-                    label={label}
+                    label={t(`nav.${label}`)}
                     active={active}
                     // Filled: the light variant's hovered active link was 4.0:1; white on blue.8 is 4.9:1.
                     variant="filled"
@@ -84,7 +88,7 @@ export function Sidebar({ user, onNavigate }: { user: CurrentUser | null | undef
         </div>
         <div>
           <Text component="h2" size="xs" fw={700} tt="uppercase" c="dimmed" mb={6} id="sidebar-services">
-            Services
+            {t('nav.services')}
           </Text>
           <Stack gap={2} component="ul" aria-labelledby="sidebar-services" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
             {SERVICE_CODES.map((code) => {
@@ -94,7 +98,7 @@ export function Sidebar({ user, onNavigate }: { user: CurrentUser | null | undef
                   <NavLink
                     component={Link}
                     to={`/?service=${code}`}
-                    label={SERVICES[code].label}
+                    label={labelOf('service', code)}
                     title={code}
                     active={active}
                     // Filled: the light variant's hovered active link was 4.0:1; white on blue.8 is 4.9:1.
