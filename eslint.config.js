@@ -124,7 +124,7 @@ export default defineConfig([
   { files: ['web/src/**/*.{ts,tsx}'], extends: [reactHooks.configs.flat.recommended] },
   {
     files: ['web/public/**/*.js', 'web/theme-init.js', 'web/scorm-player/*.js'],
-    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } },
+    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', navigator: 'readonly' } },
   },
   {
     // The SCORM player's launcher page, served on the content origin.

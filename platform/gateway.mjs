@@ -130,7 +130,7 @@ const HOP_BY_HOP = new Set([
  * @property {FetchService} storage
  * @property {string | null} [functionsUrl] base URL of the function server (e.g. http://127.0.0.1:54330)
  * @property {string | null} [webDir] folder of the built web app, or null
- * @property {{ render(pathname: string, search?: string): Promise<string | null> } | null} [pageRenderer] pages
+ * @property {{ render(pathname: string, search?: string, request?: { cookie?: string, acceptLanguage?: string }): Promise<string | null> } | null} [pageRenderer] pages
  *   rendered on request (platform/page-render.mjs), or null
  * @property {string[] | null} [apiKeys]
  * @property {string | null} [contentOrigin] the SCORM content origin the app may frame
@@ -278,6 +278,11 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
    * @param {import('node:http').ServerResponse} res
    * @param {string} html
    */
+  /** What a page rendered on request needs of the request to choose its language. */
+  function languageHeaders(req) {
+    return { cookie: req.headers.cookie, acceptLanguage: req.headers['accept-language'] };
+  }
+
   function sendRendered(req, res, html) {
     const source = Buffer.from(html);
     const encoding = chooseEncoding(req.headers['accept-encoding'])[0] ?? null;
@@ -288,7 +293,7 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
           ? gzipSync(source, { level: 6 })
           : source;
     /** @type {Record<string, string>} */
-    const headers = { ...CORS_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', vary: 'Accept-Encoding', ...securityHeaders };
+    const headers = { ...CORS_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', vary: 'Accept-Encoding, Accept-Language, Cookie', ...securityHeaders };
     if (encoding) headers['content-encoding'] = encoding;
     headers['content-length'] = String(body.length);
     res.writeHead(200, headers);
@@ -324,7 +329,7 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
     }
     // The home page rendered with the catalogue, rather than the one built with the app.
     if (decoded === '/' && pageRenderer) {
-      const rendered = await pageRenderer.render(decoded, search);
+      const rendered = await pageRenderer.render(decoded, search, languageHeaders(req));
       if (rendered !== null) {
         sendRendered(req, res, rendered);
         return;
@@ -344,7 +349,7 @@ export async function startGateway({ host = '127.0.0.1', port = 54321, auth, sto
         return;
       }
       // A page rendered with its content (a course page), else the app's index.html.
-      const rendered = pageRenderer ? await pageRenderer.render(decoded, search) : null;
+      const rendered = pageRenderer ? await pageRenderer.render(decoded, search, languageHeaders(req)) : null;
       if (rendered !== null) {
         sendRendered(req, res, rendered);
         return;

@@ -15,14 +15,14 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * @param {{ webDir: string, functionsUrl: string, anonKey: string, timeoutMs?: number }} options
- * @returns {Promise<{ render(pathname: string, search?: string): Promise<string | null> } | null>} null when the
+ * @returns {Promise<{ render(pathname: string, search?: string, request?: { cookie?: string, acceptLanguage?: string }): Promise<string | null> } | null>} null when the
  *   build has no renderer
  */
 export async function createPageRenderer({ webDir, functionsUrl, anonKey, timeoutMs = 3000 }) {
   const renderDir = renderDirOf(webDir);
   const entry = renderEntry(renderDir);
   if (!entry || !fs.existsSync(path.join(renderDir, RENDER_TEMPLATE))) return null;
-  const { renderCoursePage, renderHomePage } = await import(pathToFileURL(entry).href);
+  const { renderCoursePage, renderHomePage, languageOfRequest } = await import(pathToFileURL(entry).href);
   const template = fs.readFileSync(path.join(renderDir, RENDER_TEMPLATE), 'utf8');
   const apiUrl = `${functionsUrl.replace(/\/+$/, '')}/api`;
 
@@ -40,15 +40,17 @@ export async function createPageRenderer({ webDir, functionsUrl, anonKey, timeou
   }
 
   return {
-    async render(pathname, search = '') {
+    async render(pathname, search = '', request = {}) {
       const id = COURSE_PAGE.exec(pathname)?.[1];
       if (!id && pathname !== '/') return null;
+      // In the visitor's language: a link's ?lng=, their kept choice (the lang cookie), their browser's.
+      const language = languageOfRequest(search, request.cookie, request.acceptLanguage);
       try {
         if (!id) {
-          const page = await renderHomePage(search, get);
+          const page = await renderHomePage(search, get, language);
           return page ? fillTemplate(template, page, '^/$') : null;
         }
-        const page = await renderCoursePage(id, get);
+        const page = await renderCoursePage(id, get, language);
         return page ? fillTemplate(template, page, `^/course/${escapeRegExp(id)}/?$`) : null;
       } catch (error) {
         // The page still works without: the app renders it in the browser.

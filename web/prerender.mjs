@@ -38,7 +38,7 @@ const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').r
  * are taken out: theme-init.js adds them once the page has painted (web/first-page.mjs), so the
  * first paint never waits for JavaScript.
  * @param {string} template
- * @param {{ html: string, title: string, description: string, data?: unknown }} page
+ * @param {{ html: string, title: string, description: string, data?: unknown, language?: string }} page
  * @param {string} pattern
  */
 export function fillTemplate(template, page, pattern) {
@@ -49,7 +49,7 @@ export function fillTemplate(template, page, pattern) {
     .replace(/\s*<script type="module"[^>]*src="[^"]*"[^>]*><\/script>/g, '')
     .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
     // Light until theme-init.js applies the saved scheme: Mantine's colours hang on the attribute.
-    .replace('<html lang="en-GB">', `<html lang="en-GB" data-mantine-color-scheme="light" class="light" data-prerendered="${escapeHtml(pattern)}">`)
+    .replace('<html lang="en-GB">', `<html lang="${escapeHtml(page.language ?? 'en-GB')}" data-mantine-color-scheme="light" class="light" data-prerendered="${escapeHtml(pattern)}">`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
     .replace(/<meta name="description" content="[^"]*" \/>/, `<meta name="description" content="${escapeHtml(page.description)}" />`);
   if (!html.includes('<div id="root"></div>')) throw new Error('prerender: no empty #root in index.html');

@@ -3,6 +3,25 @@
 // drawn in its scheme from the first frame (no flash of the light theme).
 (function () {
   var root = document.documentElement;
+  function languageOf(tag) {
+    var lower = String(tag || '').toLowerCase();
+    if (lower === 'cy' || lower.indexOf('cy-') === 0) return 'cy';
+    if (lower === 'en' || lower.indexOf('en-') === 0) return 'en-GB';
+    return null;
+  }
+  function readerLanguage() {
+    var linked = /[?&]lng=([^&#]*)/.exec(window.location.search);
+    var language = linked && languageOf(decodeURIComponent(linked[1]));
+    if (language) return language;
+    var kept = /(?:^|;\s*)lang=([^;]*)/.exec(document.cookie);
+    if (kept && (kept[1] === 'cy' || kept[1] === 'en-GB')) return kept[1];
+    var preferred = navigator.languages || [navigator.language];
+    for (var i = 0; i < preferred.length; i++) {
+      language = languageOf(preferred[i]);
+      if (language) return language;
+    }
+    return 'en-GB';
+  }
   try {
     var stored = window.localStorage.getItem('mantine-color-scheme-value');
     var scheme = stored === 'light' || stored === 'dark' ? stored : 'auto';
@@ -24,6 +43,10 @@
   try {
     var page = root.getAttribute('data-prerendered');
     if (page && !new RegExp(page).test(window.location.pathname)) root.setAttribute('data-other-page', '');
+    // A page built in one language for a reader of the other (web/src/lib/i18n/language.ts decides the
+    // same way: a link's ?lng=, the lang cookie, the browser's languages): unseen until the app has
+    // rendered it in theirs.
+    if (page && root.lang !== readerLanguage()) root.setAttribute('data-other-page', '');
     for (var i = 0; i < window.localStorage.length; i++) {
       if (/^sb-.+-auth-token$/.test(window.localStorage.key(i) || '')) root.setAttribute('data-session', '');
     }

@@ -10,12 +10,25 @@ import { startHydrating } from '@/lib/hydrated';
 import { router } from '@/app/router';
 import { userQueryOptions } from '@/lib/auth/user';
 import { createQueryClient } from '@/lib/query-client';
+import { startTranslations } from '@/lib/i18n/i18n';
+import { detectLanguage, rememberLanguage } from '@/lib/i18n/language';
+import { markChosenByLink } from '@/app/layout/LanguageSwitch';
 
 export async function start() {
   const container = document.getElementById('root')!;
   // The HTML carries a prerendered page (web/prerender.mjs), already on screen.
   const prerendered = container.firstElementChild !== null;
-  const hydrate = canHydrate(container);
+  // The page's language (a link's ?lng=, the browser's kept choice, then its languages); its
+  // catalogue loads beside the first page's code. A page prerendered in the other language is
+  // rendered anew rather than hydrated.
+  const { language, fromLink } = detectLanguage({ search: window.location.search, cookie: document.cookie, preferred: navigator.languages });
+  if (fromLink) {
+    rememberLanguage(language);
+    markChosenByLink();
+  }
+  const hydrate = canHydrate(container) && document.documentElement.lang === language;
+  document.documentElement.lang = language;
+  const translations = startTranslations(language);
 
   const queryClient = createQueryClient();
   // A course page rendered on request carries the visitor's answers it was rendered with: the app's
@@ -36,6 +49,7 @@ export async function start() {
       seeded.length > 0 && !hydrate ? pageData : null,
     ]);
   }
+  await translations;
   const app = <App queryClient={queryClient} router={router} />;
   // The first render as a transition: React renders it in slices and yields to the browser between
   // them, instead of one long task that blocks input while the page starts (docs/PERFORMANCE.md).

@@ -4,6 +4,7 @@ import { AppShell, Anchor, Badge, Box, Burger, Group, Text } from '@mantine/core
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, Outlet, useNavigation } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { DEFAULT_SITE_NAME } from '@shared/domain.ts';
 import { useUser } from '@/lib/auth/user';
 import { useAuthListener } from '@/lib/auth/use-auth-listener';
@@ -14,6 +15,7 @@ import { splitSiteName } from '@/lib/site-settings/site-title';
 import { PageSpinner } from '@/components/PageSpinner';
 import { RequiredTrainingNotice } from '@/features/required-training/components/RequiredTrainingNotice';
 import { Sidebar } from './Sidebar';
+import { LanguageSwitch } from './LanguageSwitch';
 import { ThemeToggle } from './ThemeToggle';
 import { UserMenu } from './UserMenu';
 import classes from './AppLayout.module.css';
@@ -55,6 +57,7 @@ function SiteName({ children }: { children: ReactNode }) {
 }
 
 function SiteFooter() {
+  const { t } = useTranslation();
   const { settings } = useSiteTitle();
   return (
     <Box component="footer" className={classes.footer}>
@@ -63,12 +66,17 @@ function SiteFooter() {
       </Text>
       <Text size="sm">
         <Anchor component={Link} to="/accessibility" size="sm">
-          Accessibility statement
+          {t('layout.accessibility')}
+        </Anchor>
+      </Text>
+      <Text size="sm">
+        <Anchor component={Link} to="/help" size="sm">
+          {t('layout.help')}
         </Anchor>
       </Text>
       {settings?.contactEmail ? (
         <Text size="sm" c="dimmed">
-          Contact: <Anchor href={`mailto:${settings.contactEmail}`} size="sm">{settings.contactEmail}</Anchor>
+          {t('layout.contact')} <Anchor href={`mailto:${settings.contactEmail}`} size="sm">{settings.contactEmail}</Anchor>
         </Text>
       ) : null}
     </Box>
@@ -80,6 +88,7 @@ function SiteFooter() {
  * header, navigation and footer show at once, so the visitor sees the service while it arrives.
  */
 export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
+  const { t } = useTranslation();
   useAuthListener();
   const [opened, { toggle, close }] = useDisclosure(false);
   const { data: user } = useUser();
@@ -89,7 +98,7 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
   return (
     <>
       <a href="#main-content" className={classes.skipLink}>
-        Skip to main content
+        {t('layout.skipLink')}
       </a>
       <AppShell
         header={{ height: 60 }}
@@ -104,7 +113,7 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
                 onClick={toggle}
                 hiddenFrom="sm"
                 size="sm"
-                aria-label={opened ? 'Close navigation' : 'Open navigation'}
+                aria-label={opened ? t('layout.closeNavigation') : t('layout.openNavigation')}
                 aria-expanded={opened}
                 aria-controls="app-navigation"
               />
@@ -120,13 +129,14 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
                   <NotificationBell userId={user.id} />
                 </Suspense>
               ) : null}
+              <LanguageSwitch />
               <ThemeToggle />
               <UserMenu />
             </Group>
           </Group>
         </AppShell.Header>
 
-        <AppShell.Navbar id="app-navigation" aria-label="Main navigation">
+        <AppShell.Navbar id="app-navigation" aria-label={t('layout.mainNavigation')}>
           <Sidebar user={user} onNavigate={close} />
         </AppShell.Navbar>
 

@@ -1,20 +1,22 @@
 // Colour scheme menu: light, dark or system (the default), kept by Mantine's colour scheme manager.
 import { ActionIcon, Menu, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { IconCheck, IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 
-const OPTIONS: { value: MantineColorScheme; label: string; Icon: typeof IconSun }[] = [
-  { value: 'light', label: 'Light', Icon: IconSun },
-  { value: 'dark', label: 'Dark', Icon: IconMoon },
-  { value: 'auto', label: 'System', Icon: IconDeviceDesktop },
+const OPTIONS: { value: MantineColorScheme; label: 'light' | 'dark' | 'system'; Icon: typeof IconSun }[] = [
+  { value: 'light', label: 'light', Icon: IconSun },
+  { value: 'dark', label: 'dark', Icon: IconMoon },
+  { value: 'auto', label: 'system', Icon: IconDeviceDesktop },
 ];
 
 export function ThemeToggle() {
+  const { t } = useTranslation();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const current = OPTIONS.find((option) => option.value === colorScheme) ?? OPTIONS[2]!;
   return (
     <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
-        <ActionIcon variant="default" size="lg" aria-label={`Colour theme: ${current.label}`}>
+        <ActionIcon variant="default" size="lg" aria-label={t('theme.label', { scheme: t(`theme.${current.label}`) })}>
           <current.Icon size={18} aria-hidden="true" />
         </ActionIcon>
       </Menu.Target>
@@ -27,7 +29,7 @@ export function ThemeToggle() {
             aria-current={value === colorScheme ? 'true' : undefined}
             onClick={() => setColorScheme(value)}
           >
-            {label}
+            {t(`theme.${label}`)}
           </Menu.Item>
         ))}
       </Menu.Dropdown>

@@ -4,6 +4,7 @@
 import { Avatar, Button, Group, Menu, Skeleton, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBooks, IconChevronDown, IconLayoutDashboard, IconLogout, IconShieldLock, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { useUser } from '@/lib/auth/user';
 import { useLogout } from '@/lib/auth/logout';
 import { errorDescription } from '@/lib/api-client';
@@ -11,15 +12,16 @@ import { initials } from '@/lib/initials';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 
 export function UserMenu() {
+  const { t } = useTranslation();
   const { data: user, isPending } = useUser();
   const navigate = useNavigate();
   const logout = useLogout({
     onSuccess: () => {
-      notifySuccess('Logged out', 'You have been successfully logged out');
+      notifySuccess(t('userMenu.loggedOut'), t('userMenu.loggedOutDetail'));
       navigate('/');
     },
     onError: (error) => {
-      notifyFailure('Logout failed', errorDescription(error, 'Please try again'));
+      notifyFailure(t('userMenu.logoutFailed'), errorDescription(error, t('userMenu.tryAgain')));
       navigate('/');
     },
   });
@@ -29,7 +31,7 @@ export function UserMenu() {
       <Group gap="xs" data-testid="user-loading">
         <Skeleton height={32} circle />
         <Skeleton height={12} width={80} />
-        <VisuallyHidden>Loading your account</VisuallyHidden>
+        <VisuallyHidden>{t('userMenu.loading')}</VisuallyHidden>
       </Group>
     );
   }
@@ -37,7 +39,7 @@ export function UserMenu() {
   if (!user) {
     return (
       <Button component={Link} to="/auth" data-guest-login>
-        Login
+        {t('userMenu.login')}
       </Button>
     );
   }
@@ -46,7 +48,7 @@ export function UserMenu() {
     <Menu position="bottom-end" width={220} withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton
-          aria-label={`Account menu for ${user.name}`}
+          aria-label={t('userMenu.accountMenu', { name: user.name })}
           style={{ borderRadius: 'var(--mantine-radius-md)', padding: '4px 8px' }}
         >
           <Group gap="xs" wrap="nowrap">
@@ -62,22 +64,22 @@ export function UserMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} aria-hidden="true" />}>
-          Profile
+          {t('userMenu.profile')}
         </Menu.Item>
         <Menu.Item component={Link} to="/dashboard" leftSection={<IconLayoutDashboard size={16} aria-hidden="true" />}>
-          My Dashboard
+          {t('nav.dashboard')}
         </Menu.Item>
         {user.hasReports && (
           <Menu.Item component={Link} to="/team" leftSection={<IconUsersGroup size={16} aria-hidden="true" />}>
-            My team
+            {t('nav.team')}
           </Menu.Item>
         )}
         <Menu.Item component={Link} to="/my-courses" leftSection={<IconBooks size={16} aria-hidden="true" />}>
-          My Courses
+          {t('nav.myCourses')}
         </Menu.Item>
         {user.role === 'ADMIN' && (
           <Menu.Item component={Link} to="/admin" leftSection={<IconShieldLock size={16} aria-hidden="true" />}>
-            Admin Dashboard
+            {t('nav.admin')}
           </Menu.Item>
         )}
         <Menu.Item
@@ -85,7 +87,7 @@ export function UserMenu() {
           disabled={logout.isPending}
           onClick={() => logout.mutate()}
         >
-          Logout
+          {t('userMenu.logout')}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>
