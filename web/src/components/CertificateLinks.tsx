@@ -8,13 +8,15 @@ import { Link } from 'react-router';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure } from '@/lib/notify';
 import { certificatePath, useDownloadCertificate } from '@/lib/certificates';
+import { useTranslation } from 'react-i18next';
 
 export function CertificateLinks({ certificateId, size = 'sm' }: { certificateId: string; size?: MantineSize }) {
+  const { t } = useTranslation();
   const download = useDownloadCertificate();
   return (
     <Group gap="sm" data-testid="certificate-links">
       <Button component={Link} to={certificatePath(certificateId)} size={size} leftSection={<IconCertificate size={16} aria-hidden />}>
-        View certificate
+        {t('certificateLinks.view')}
       </Button>
       <Button
         variant="default"
@@ -24,11 +26,11 @@ export function CertificateLinks({ certificateId, size = 'sm' }: { certificateId
         onClick={() => {
           if (download.isPending) return;
           download.mutate(certificateId, {
-            onError: (error) => notifyFailure('Download failed', errorDescription(error, 'The certificate could not be downloaded.')),
+            onError: (error) => notifyFailure(t('certificateLinks.downloadFailed'), errorDescription(error, t('certificateLinks.downloadFailedDetail'))),
           });
         }}
       >
-        Download PDF
+        {t('certificateLinks.download')}
       </Button>
     </Group>
   );

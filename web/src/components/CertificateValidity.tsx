@@ -4,10 +4,28 @@
 import type { CSSProperties } from 'react';
 import { Badge, Group, Text } from '@mantine/core';
 import { IconAlertTriangle, IconBan, IconCircleCheck, IconClockExclamation } from '@tabler/icons-react';
-import { CERTIFICATE_STATE_LABELS, type CertificateState, type CertificateValidity, validityText } from '@shared/certificates.ts';
+import type { CertificateState, CertificateValidity } from '@shared/certificates.ts';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '@/lib/format';
+import { i18n } from '@/lib/i18n/i18n';
+import { labelOf } from '@/lib/i18n/labels';
 
-/** The one wording of a certificate's validity (@shared/certificates.ts), for the screens that show it beside a badge. */
-export { validityText };
+/**
+ * The one wording of a certificate's validity beside its badge, in the page's language: `Valid until
+ * 22 November 2027`, `Does not expire`, `Expired on …`, `Revoked on …` (@shared/certificates.ts
+ * words the PDFs the same way).
+ */
+export function validityText(c: { state: CertificateState; expiresAt: string | Date | null; revokedAt: string | Date | null }): string {
+  const t = i18n.t.bind(i18n);
+  switch (c.state) {
+    case 'revoked':
+      return c.revokedAt ? t('validity.revokedOn', { date: formatDate(c.revokedAt) }) : labelOf('certificateState', 'revoked');
+    case 'expired':
+      return c.expiresAt ? t('validity.expiredOn', { date: formatDate(c.expiresAt) }) : labelOf('certificateState', 'expired');
+    default:
+      return c.expiresAt ? t('validity.validUntil', { date: formatDate(c.expiresAt) }) : t('validity.doesNotExpire');
+  }
+}
 
 /** Dark enough for white text at 4.5:1 or more (WCAG 2.2 AA). */
 export const CERTIFICATE_STATE_BACKGROUND: Record<CertificateState, string> = {
@@ -25,6 +43,7 @@ const ICONS = {
 } as const;
 
 export function CertificateStateBadge({ state }: { state: CertificateState }) {
+  useTranslation();
   const Icon = ICONS[state];
   return (
     <Badge
@@ -35,13 +54,14 @@ export function CertificateStateBadge({ state }: { state: CertificateState }) {
       // Never cut to 'EXPI…' in a narrow table cell or a nowrap group: the words carry the state.
       style={{ backgroundColor: CERTIFICATE_STATE_BACKGROUND[state], color: '#fff', minWidth: 'max-content' }}
     >
-      {CERTIFICATE_STATE_LABELS[state]}
+      {labelOf('certificateState', state)}
     </Badge>
   );
 }
 
 /** Badge and date line together. */
 export function CertificateValidityLine({ certificate }: { certificate: Pick<CertificateValidity, 'state' | 'expiresAt' | 'revokedAt'> }) {
+  useTranslation();
   return (
     <Group gap="xs" wrap="wrap" data-testid="certificate-validity">
       <CertificateStateBadge state={certificate.state} />

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Select, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { type CourseOptionsQuery, useCourseOptions } from '@/lib/courses';
+import { useTranslation } from 'react-i18next';
 
 type Option = { value: string; label: string };
 
@@ -14,6 +15,7 @@ type CourseSelectProps = Omit<SelectProps, 'data' | 'value' | 'onChange' | 'sear
   };
 
 export function CourseSelect({ all, status, value, onChange, nothingFoundMessage, placeholder, ...props }: CourseSelectProps) {
+  const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const [chosen, setChosen] = useState<Option | null>(null);
@@ -37,8 +39,8 @@ export function CourseSelect({ all, status, value, onChange, nothingFoundMessage
         setChosen(option ? { value: option.value, label: option.label } : null);
         onChange(id);
       }}
-      placeholder={options.isPending ? 'Loading courses…' : placeholder}
-      nothingFoundMessage={options.isFetching ? 'Searching…' : nothingFoundMessage ?? 'No course found'}
+      placeholder={options.isPending ? t('courseSelect.loading') : placeholder}
+      nothingFoundMessage={options.isFetching ? t('courseSelect.searching') : nothingFoundMessage ?? t('courseSelect.nothingFound')}
     />
   );
 }

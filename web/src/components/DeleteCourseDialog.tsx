@@ -5,6 +5,7 @@ import { Button, Group, Loader, Modal, Text } from '@mantine/core';
 import { errorDescription } from '@/lib/api-client';
 import { useArchiveCourse, useCourseDeletion, useDeleteCourse } from '@/lib/course-removal';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useTranslation } from 'react-i18next';
 
 export interface CourseToRemove {
   id: string;
@@ -12,6 +13,7 @@ export interface CourseToRemove {
 }
 
 export function DeleteCourseDialog({ course, onClose }: { course: CourseToRemove | null; onClose: () => void }) {
+  const { t } = useTranslation();
   const deletion = useCourseDeletion(course?.id ?? null);
   const remove = useDeleteCourse();
   const archive = useArchiveCourse();
@@ -21,10 +23,10 @@ export function DeleteCourseDialog({ course, onClose }: { course: CourseToRemove
     if (!course) return;
     remove.mutate(course.id, {
       onSuccess: () => {
-        notifySuccess('Course deleted', `${course.title} has been deleted.`);
+        notifySuccess(t('deleteCourse.deleted'), t('deleteCourse.deletedDetail', { title: course.title }));
         onClose();
       },
-      onError: (error) => notifyFailure('Error', errorDescription(error, 'Failed to delete course')),
+      onError: (error) => notifyFailure(t('deleteCourse.error'), errorDescription(error, t('deleteCourse.deleteFailed'))),
     });
   }
 
@@ -32,51 +34,43 @@ export function DeleteCourseDialog({ course, onClose }: { course: CourseToRemove
     if (!course) return;
     archive.mutate(course.id, {
       onSuccess: () => {
-        notifySuccess('Course archived', `${course.title} has been archived. Its learner records are kept.`);
+        notifySuccess(t('deleteCourse.archived'), t('deleteCourse.archivedDetail', { title: course.title }));
         onClose();
       },
-      onError: (error) => notifyFailure('Error', errorDescription(error, 'Failed to archive course')),
+      onError: (error) => notifyFailure(t('deleteCourse.error'), errorDescription(error, t('deleteCourse.archiveFailed'))),
     });
   }
 
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={course !== null} onClose={onClose} title="Delete Course" centered>
+    <Modal closeButtonProps={{ 'aria-label': t('dialog.close') }} opened={course !== null} onClose={onClose} title={t('deleteCourse.title')} centered>
       {deletion.isPending && (
         <Group gap="sm" role="status">
           <Loader size="sm" aria-hidden="true" />
-          <Text>Checking for learner records…</Text>
+          <Text>{t('deleteCourse.checking')}</Text>
         </Group>
       )}
-      {deletion.isError && <Text c="red.8">{errorDescription(deletion.error, 'Could not check the course.')}</Text>}
+      {deletion.isError && <Text c="red.8">{errorDescription(deletion.error, t('deleteCourse.checkFailed'))}</Text>}
       {answer?.deletable && (
-        <Text>
-          No one has started &ldquo;{course?.title}&rdquo;, so it will be deleted. This action cannot be undone. All of its
-          modules and quizzes will be removed.
-        </Text>
+        <Text>{t('deleteCourse.willDelete', { title: course?.title })}</Text>
       )}
       {answer && !answer.deletable && answer.status !== 'ARCHIVED' && (
-        <Text>
-          &ldquo;{course?.title}&rdquo; has learner records, so it will be archived, not deleted: it leaves the catalogue and
-          no one new can enrol; its enrolments, progress and certificates are kept.
-        </Text>
+        <Text>{t('deleteCourse.willArchive', { title: course?.title })}</Text>
       )}
       {answer && !answer.deletable && answer.status === 'ARCHIVED' && (
-        <Text>
-          &ldquo;{course?.title}&rdquo; is archived and has learner records, so it cannot be deleted. Its records are kept.
-        </Text>
+        <Text>{t('deleteCourse.cannotDelete', { title: course?.title })}</Text>
       )}
       <Group justify="flex-end" mt="lg">
         <Button variant="default" onClick={onClose}>
-          {answer && !answer.deletable && answer.status === 'ARCHIVED' ? 'Close' : 'Cancel'}
+          {answer && !answer.deletable && answer.status === 'ARCHIVED' ? t('action.close') : t('action.cancel')}
         </Button>
         {answer?.deletable && (
           <Button color="red.9" loading={remove.isPending} onClick={confirmDelete}>
-            Delete
+            {t('action.delete')}
           </Button>
         )}
         {answer && !answer.deletable && answer.status !== 'ARCHIVED' && (
           <Button loading={archive.isPending} onClick={confirmArchive}>
-            Archive
+            {t('deleteCourse.archive')}
           </Button>
         )}
       </Group>

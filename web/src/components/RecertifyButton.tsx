@@ -6,28 +6,30 @@ import { useNavigate } from 'react-router';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useStartRecertification } from '@/lib/certificates';
+import { useTranslation } from 'react-i18next';
 
 export function RecertifyButton({ courseId, courseTitle, ...props }: { courseId: string; courseTitle: string } & ButtonProps) {
+  const { t } = useTranslation();
   const recertify = useStartRecertification();
   const navigate = useNavigate();
   return (
     <Button
       leftSection={<IconRefresh size={16} aria-hidden />}
       loading={recertify.isPending}
-      aria-label={`Start recertification: ${courseTitle}`}
+      aria-label={t('recertify.labelFor', { title: courseTitle })}
       onClick={() =>
         // mutateAsync: the refreshed lists replace this button, and the course must open all the same.
         recertify.mutateAsync(courseId).then(
           () => {
-            notifySuccess('Recertification started', `${courseTitle} starts again at 0 %. Your earlier certificate stays in your history.`);
+            notifySuccess(t('recertify.started'), t('recertify.startedDetail', { title: courseTitle }));
             navigate(`/course/${courseId}`);
           },
-          (error) => notifyFailure('Recertification could not start', errorDescription(error, 'Please try again.')),
+          (error) => notifyFailure(t('recertify.failed'), errorDescription(error, t('recertify.tryAgain'))),
         )
       }
       {...props}
     >
-      Start recertification
+      {t('recertify.label')}
     </Button>
   );
 }

@@ -7,8 +7,10 @@ import type { Role, User } from '@shared/domain.ts';
 import { PageSpinner } from '@/components/PageSpinner';
 import { useUser } from '@/lib/auth/user';
 import { notifyFailure } from '@/lib/notify';
+import { useTranslation } from 'react-i18next';
 
 export function RequireRole({ roles, denied, children }: { roles: readonly Role[]; denied: string; children: (user: User) => ReactNode }) {
+  const { t } = useTranslation();
   const { data: user, isPending } = useUser();
   const allowed = user ? roles.includes(user.role) : false;
   const warned = useRef(false);
@@ -16,11 +18,11 @@ export function RequireRole({ roles, denied, children }: { roles: readonly Role[
   useEffect(() => {
     if (!isPending && !allowed && !warned.current) {
       warned.current = true;
-      notifyFailure('Access denied', denied);
+      notifyFailure(t('accessDenied'), denied);
     }
-  }, [isPending, allowed, denied]);
+  }, [isPending, allowed, denied, t]);
 
-  if (isPending) return <PageSpinner label="Checking your session" />;
+  if (isPending) return <PageSpinner label={t('checkingSession')} />;
   if (!user || !allowed) return <Navigate to="/" replace />;
   return children(user);
 }

@@ -1,7 +1,9 @@
 // The badge of a course's service: its code on the service colour, with the
 // full name for assistive technology and as a tooltip. Unknown codes fall back to grey.
 import { Badge, type BadgeProps, useMantineTheme, VisuallyHidden } from '@mantine/core';
-import { serviceColor, serviceLabel } from '@shared/services.ts';
+import { serviceColor } from '@shared/services.ts';
+import { useTranslation } from 'react-i18next';
+import { labelOf } from '@/lib/i18n/labels';
 
 /** Relative luminance of a #rrggbb colour (WCAG 2.2). */
 function luminance(hex: string): number {
@@ -24,10 +26,11 @@ export interface ServiceBadgeProps extends Omit<BadgeProps, 'color' | 'children'
 }
 
 export function ServiceBadge({ code, full = false, ...props }: ServiceBadgeProps) {
+  useTranslation();
   const theme = useMantineTheme();
   const color = serviceColor(code);
   const background = theme.colors[color]?.[7] ?? theme.colors.gray[7];
-  const label = serviceLabel(code);
+  const label = labelOf('service', code);
   return (
     <Badge
       variant="filled"

@@ -1,8 +1,11 @@
 // The single API client for the api function (see docs/ARCHITECTURE.md): JSON in and out (a form or a
 // file may go out as it is), the session's access token as bearer (else the anon key), and every
-// non-2xx answer turned into an ApiError whose message is `<status>: <message>`, the form the toasts show.
+// non-2xx answer turned into an ApiError whose message is `<status>: <message>`, the form the toasts show,
+// in the reader's language (lib/i18n/messages.ts).
 import type { ApiErrorBody } from '@shared/domain.ts';
 import { accessToken, supabaseAnonKey, supabaseUrl } from './supabase';
+import { i18n } from './i18n/i18n';
+import { loadMessages, translateFields, translateMessage } from './i18n/messages';
 
 export const apiBaseUrl = `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/api`;
 
@@ -67,8 +70,10 @@ export async function request<T>(method: Method, path: string, options: RequestO
   if (!response.ok) {
     const errorBody = (payload && typeof payload === 'object' ? payload : {}) as Partial<ApiErrorBody>;
     const message =
-      errorBody.message || (typeof payload === 'string' && payload.trim()) || response.statusText || 'Request failed';
-    throw new ApiError(response.status, message, errorBody.fields);
+      errorBody.message || (typeof payload === 'string' && payload.trim()) || response.statusText || i18n.t('request.failed', { ns: 'common' });
+    // In the reader's language (the API writes English): the messages catalogue loads with the first error.
+    await loadMessages();
+    throw new ApiError(response.status, translateMessage(message), translateFields(errorBody.fields));
   }
   return payload as T;
 }

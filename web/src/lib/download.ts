@@ -2,6 +2,8 @@
 // and handed to the browser as a file under the server's file name. Errors become ApiError.
 import { ApiError, apiBaseUrl } from './api-client';
 import { accessToken, supabaseAnonKey } from './supabase';
+import { i18n } from './i18n/i18n';
+import { loadMessages, translateMessage } from './i18n/messages';
 
 /** GETs `path` (below /api) and saves the answer; resolves to the file name used. */
 export async function downloadFromApi(path: string, accept: string, fallbackName: string): Promise<string> {
@@ -14,13 +16,14 @@ export async function downloadFromApi(path: string, accept: string, fallbackName
     },
   });
   if (!response.ok) {
-    let message = response.statusText || 'Download failed';
+    let message = response.statusText || i18n.t('request.downloadFailed', { ns: 'common' });
     try {
       message = ((await response.json()) as { message?: string }).message || message;
     } catch {
       // Not JSON: keep the status text.
     }
-    throw new ApiError(response.status, message);
+    await loadMessages();
+    throw new ApiError(response.status, translateMessage(message));
   }
   const blob = await response.blob();
   const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;

@@ -5,7 +5,14 @@
 import type { NotificationData } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 
-const closeButtonProps = { 'aria-label': 'Close notification' };
+import { i18n } from './i18n/i18n';
+
+// A getter: the label in the language of the moment each toast is shown.
+const closeButtonProps = {
+  get 'aria-label'() {
+    return i18n.t('toast.close', { ns: 'common' });
+  },
+};
 
 let toastsWanted = false;
 const listeners = new Set<() => void>();
