@@ -57,7 +57,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     outDir: process.env.VITE_OUT_DIR || fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
-    sourcemap: false,
+    sourcemap: process.env.VITE_SOURCEMAP === "1",
     // One stylesheet, linked from index.html: the prerendered pages (web/prerender.mjs) are painted
     // before any JavaScript, so the styles of every module they show (the layout's, whose code the
     // entry loads in a later stage, web/src/main.tsx) must be in it.
