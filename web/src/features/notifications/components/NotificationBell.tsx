@@ -5,14 +5,18 @@
 import { ActionIcon, Anchor, Box, Button, Group, Popover, Text, Title } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { NotificationPage } from '@shared/notifications.ts';
+import { i18n } from '@/lib/i18n/i18n';
 import { useMarkAllRead, useMarkRead, useNotifications } from '../api/notifications';
 import { NotificationItem } from './NotificationItem';
 
 /** The bell's accessible name: "Notifications, 3 unread", or "Notifications, none unread". */
 export function bellLabel(unread: number): string {
-  return `Notifications, ${unread === 0 ? 'none' : unread} unread`;
+  return unread === 0
+    ? i18n.t('bell.labelNone', { ns: 'notifications' })
+    : i18n.t('bell.label', { ns: 'notifications', count: unread });
 }
 
 export interface NotificationBellViewProps {
@@ -24,6 +28,7 @@ export interface NotificationBellViewProps {
 }
 
 export function NotificationBellView({ page, loading = false, onMarkRead, onMarkAllRead, markingAll = false }: NotificationBellViewProps) {
+  const { t } = useTranslation('notifications');
   const [opened, setOpened] = useState(false);
   // "Mark all as read" is disabled once nothing is unread: focus moves to the heading, not to the page.
   const heading = useRef<HTMLHeadingElement>(null);
@@ -82,7 +87,7 @@ export function NotificationBellView({ page, loading = false, onMarkRead, onMark
       <Popover.Dropdown p="sm" role="dialog" aria-labelledby="notifications-heading">
         <Group justify="space-between" mb="xs" wrap="nowrap">
           <Title order={2} size="h4" id="notifications-heading" ref={heading} tabIndex={-1}>
-            Notifications
+            {t('notices.heading')}
           </Title>
           <Button
             size="compact-sm"
@@ -94,15 +99,15 @@ export function NotificationBellView({ page, loading = false, onMarkRead, onMark
             disabled={unread === 0}
             loading={markingAll}
           >
-            Mark all as read
+            {t('notices.markAllRead')}
           </Button>
         </Group>
         {loading && !page ? (
-          <Text size="sm">Loading your notifications…</Text>
+          <Text size="sm">{t('notices.loading')}</Text>
         ) : items.length === 0 ? (
-          <Text size="sm">You have no notifications.</Text>
+          <Text size="sm">{t('notices.empty')}</Text>
         ) : (
-          <Box component="ul" m={0} p={0} style={{ listStyle: 'none', maxHeight: '60vh', overflowY: 'auto' }} aria-label="Newest notifications">
+          <Box component="ul" m={0} p={0} style={{ listStyle: 'none', maxHeight: '60vh', overflowY: 'auto' }} aria-label={t('bell.listLabel')}>
             {items.map((n) => (
               <NotificationItem key={n.id} notice={n} onMarkRead={onMarkRead} onFollow={() => setOpened(false)} />
             ))}
@@ -110,10 +115,10 @@ export function NotificationBellView({ page, loading = false, onMarkRead, onMark
         )}
         <Group justify="space-between" mt="xs" gap="xs">
           <Text size="xs" c="dimmed">
-            {page && page.total > items.length ? `Showing the ${items.length} newest of ${page.total}.` : ''}
+            {page && page.total > items.length ? t('bell.showing', { shown: items.length, total: page.total }) : ''}
           </Text>
           <Anchor component={Link} to="/notifications" size="sm" onClick={() => setOpened(false)}>
-            See all notifications
+            {t('bell.seeAll')}
           </Anchor>
         </Group>
       </Popover.Dropdown>

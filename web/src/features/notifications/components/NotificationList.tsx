@@ -2,6 +2,7 @@
 // "Mark all as read" and, per notice, its link and "Mark as read" (the bell shows the newest ten).
 import { Alert, Box, Button, Card, Group, Pagination, Switch, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { NotificationPage } from '@shared/notifications.ts';
 import { LIST_PAGE_SIZE, useMarkAllRead, useMarkRead, useNotifications } from '../api/notifications';
 import { NotificationItem } from './NotificationItem';
@@ -19,29 +20,30 @@ export interface NotificationListViewProps {
 }
 
 export function NotificationListView(props: NotificationListViewProps) {
+  const { t } = useTranslation('notifications');
   const { data, loading, failed = false, unreadOnly, page } = props;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <Card withBorder padding="lg" radius="md">
       <Group justify="space-between" mb="sm">
-        <Switch label="Unread only" checked={unreadOnly} onChange={(e) => props.onUnreadOnly(e.currentTarget.checked)} />
+        <Switch label={t('list.unreadOnly')} checked={unreadOnly} onChange={(e) => props.onUnreadOnly(e.currentTarget.checked)} />
         <Group gap="sm">
           <Text size="sm" aria-live="polite">
-            {data ? `${data.unreadCount === 0 ? 'None' : data.unreadCount} unread` : ''}
+            {data ? (data.unreadCount === 0 ? t('list.noneUnread') : t('list.unreadCount', { count: data.unreadCount })) : ''}
           </Text>
           <Button size="compact-sm" variant="light" onClick={props.onMarkAllRead} disabled={!data || data.unreadCount === 0}>
-            Mark all as read
+            {t('notices.markAllRead')}
           </Button>
         </Group>
       </Group>
       {failed ? (
-        <Alert color="red" title="Could not load your notifications">Please try again later.</Alert>
+        <Alert color="red" title={t('list.loadFailed')}>{t('list.tryLater')}</Alert>
       ) : loading && !data ? (
-        <Text size="sm">Loading your notifications…</Text>
+        <Text size="sm">{t('notices.loading')}</Text>
       ) : !data || data.items.length === 0 ? (
-        <Text size="sm">{unreadOnly ? 'You have no unread notifications.' : 'You have no notifications.'}</Text>
+        <Text size="sm">{unreadOnly ? t('list.emptyUnread') : t('notices.empty')}</Text>
       ) : (
-        <Box component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Notifications, newest first">
+        <Box component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('list.listLabel')}>
           {data.items.map((n) => (
             <NotificationItem key={n.id} notice={n} onMarkRead={props.onMarkRead} />
           ))}
@@ -53,8 +55,8 @@ export function NotificationListView(props: NotificationListViewProps) {
             total={pages}
             value={page}
             onChange={props.onPage}
-            getItemProps={(n) => ({ 'aria-label': `Page ${n}`, 'aria-current': n === page ? 'page' : undefined })}
-            getControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
+            getItemProps={(n) => ({ 'aria-label': t('list.page', { page: n }), 'aria-current': n === page ? 'page' : undefined })}
+            getControlProps={(control) => ({ 'aria-label': t(`list.control.${control}`) })}
           />
         </Group>
       ) : null}
