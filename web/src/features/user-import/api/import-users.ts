@@ -2,6 +2,7 @@
 // IMPORT_CHUNK_SIZE, each its own request and transaction, so progress can be shown and a failure
 // costs at most the parts in flight (which the server rolls back whole).
 import { useCallback, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { IMPORT_CHUNK_SIZE, type ImportPreviewRow, type ImportResult, type RawImportRow } from '@shared/user-import.ts';
 import { api, errorDescription } from '@/lib/api-client';
 
@@ -65,6 +66,7 @@ export function managersFirst(rows: ImportPreviewRow[]): { rows: ImportPreviewRo
 const initial: ImportRun = { status: 'idle', done: 0, total: 0, result: { created: [], skipped: [] }, error: null };
 
 export function useChunkedImport(onFinished?: () => void) {
+  const { t } = useTranslation('user-import');
   const [run, setRun] = useState<ImportRun>(initial);
   const busy = useRef(false);
 
@@ -100,7 +102,7 @@ export function useChunkedImport(onFinished?: () => void) {
           done += parts[index].length;
           setRun({ status: 'running', done, total: rows.length, result: snapshot(), error: null });
         } catch (failure) {
-          error ??= errorDescription(failure, 'The import stopped');
+          error ??= errorDescription(failure, t('importUsersPage.importStopped'));
         }
       }
     };
@@ -111,7 +113,7 @@ export function useChunkedImport(onFinished?: () => void) {
       busy.current = false;
       onFinished?.();
     }
-  }, [onFinished]);
+  }, [onFinished, t]);
 
   const reset = useCallback(() => setRun(initial), []);
   return { run, start, reset };

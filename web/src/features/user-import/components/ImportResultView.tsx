@@ -3,8 +3,10 @@
 import { forwardRef } from 'react';
 import { Alert, Button, Code, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { ROLE_LABELS } from '@shared/domain.ts';
+import { useTranslation } from 'react-i18next';
 import type { ImportResult, SkippedRow } from '@shared/user-import.ts';
+import { formatNumber } from '@/lib/format';
+import { labelOf } from '@/lib/i18n/labels';
 import { downloadText, passwordsCsv, passwordsFileName } from '../lib/passwords-csv';
 import { PageControls, usePage } from './PagedTable';
 import { ProblemList, READABLE_TITLE } from './ProblemList';
@@ -18,22 +20,21 @@ export interface ImportResultViewProps {
   error: string | null;
 }
 
-const n = (value: number) => value.toLocaleString('en-GB');
-
 function CreatedTable({ result }: { result: ImportResult }) {
+  const { t } = useTranslation('user-import');
   const { page, pages, setPage, visible } = usePage(result.created, result.created.length);
   return (
     <Stack gap="xs">
       <Table.ScrollContainer minWidth={800}>
-        <Table striped aria-label="Users created">
+        <Table striped aria-label={t('importResultView.createdTable')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th scope="col">Line</Table.Th>
-              <Table.Th scope="col">Username</Table.Th>
-              <Table.Th scope="col">Email</Table.Th>
-              <Table.Th scope="col">Name</Table.Th>
-              <Table.Th scope="col">Role</Table.Th>
-              <Table.Th scope="col">Temporary password</Table.Th>
+              <Table.Th scope="col">{t('columns.line')}</Table.Th>
+              <Table.Th scope="col">{t('columns.username')}</Table.Th>
+              <Table.Th scope="col">{t('columns.email')}</Table.Th>
+              <Table.Th scope="col">{t('columns.name')}</Table.Th>
+              <Table.Th scope="col">{t('columns.role')}</Table.Th>
+              <Table.Th scope="col">{t('columns.temporaryPassword')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -43,30 +44,31 @@ function CreatedTable({ result }: { result: ImportResult }) {
                 <Table.Td>{user.username}</Table.Td>
                 <Table.Td>{user.email}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'pre-line' }}>{user.name}</Table.Td>
-                <Table.Td>{ROLE_LABELS[user.role]}</Table.Td>
+                <Table.Td>{labelOf('role', user.role)}</Table.Td>
                 <Table.Td><Code>{user.temporaryPassword}</Code></Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <PageControls page={page} pages={pages} total={result.created.length} noun="users" onChange={setPage} label="Pages of created users" />
+      <PageControls page={page} pages={pages} total={result.created.length} noun="users" onChange={setPage} label={t('importResultView.createdPages')} />
     </Stack>
   );
 }
 
 function SkippedTable({ rows }: { rows: SkippedRow[] }) {
+  const { t } = useTranslation('user-import');
   const { page, pages, setPage, visible } = usePage(rows, rows.length);
   return (
     <Stack gap="xs">
       <Table.ScrollContainer minWidth={800}>
-        <Table striped aria-label="Rows skipped">
+        <Table striped aria-label={t('importResultView.skippedTable')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th scope="col">Line</Table.Th>
-              <Table.Th scope="col">Username</Table.Th>
-              <Table.Th scope="col">Email</Table.Th>
-              <Table.Th scope="col">Why</Table.Th>
+              <Table.Th scope="col">{t('columns.line')}</Table.Th>
+              <Table.Th scope="col">{t('columns.username')}</Table.Th>
+              <Table.Th scope="col">{t('columns.email')}</Table.Th>
+              <Table.Th scope="col">{t('columns.why')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -81,7 +83,7 @@ function SkippedTable({ rows }: { rows: SkippedRow[] }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <PageControls page={page} pages={pages} total={rows.length} noun="rows" onChange={setPage} label="Pages of skipped rows" />
+      <PageControls page={page} pages={pages} total={rows.length} noun="rows" onChange={setPage} label={t('importResultView.skippedPages')} />
     </Stack>
   );
 }
@@ -90,45 +92,47 @@ export const ImportResultView = forwardRef<HTMLHeadingElement, ImportResultViewP
   { result, skippedBefore, notSent, error },
   headingRef,
 ) {
+  const { t } = useTranslation('user-import');
   const skipped = [...skippedBefore, ...result.skipped].sort((a, b) => a.line - b.line);
   const created = result.created.length;
   return (
     <Stack>
       <Title order={2} ref={headingRef} tabIndex={-1}>
-        {error ? 'Import stopped' : 'Import finished'}
+        {error ? t('importResultView.stopped') : t('importResultView.finished')}
       </Title>
-      <Alert styles={READABLE_TITLE} color={error ? 'red' : 'teal'} variant="light" title={error ? 'Not every row was sent' : undefined}>
+      <Alert styles={READABLE_TITLE} color={error ? 'red' : 'teal'} variant="light" title={error ? t('importResultView.notEverySent') : undefined}>
         <Text data-testid="import-outcome">
-          {n(created)} {created === 1 ? 'user' : 'users'} created, {n(skipped.length)} skipped
-          {notSent > 0 ? `, ${n(notSent)} not sent` : ''}.
+          {t(notSent > 0 ? 'importResultView.outcomeNotSent' : 'importResultView.outcome', {
+            count: created,
+            created: formatNumber(created),
+            skipped: formatNumber(skipped.length),
+            notSent: formatNumber(notSent),
+          })}
         </Text>
-        {error ? <Text mt="xs">{error}. The part in progress was rolled back; no user of it was half-created.</Text> : null}
+        {error ? <Text mt="xs">{t('importResultView.rolledBack', { error })}</Text> : null}
       </Alert>
       {created > 0 ? (
-        <Alert styles={READABLE_TITLE} color="yellow" variant="light" title="Temporary passwords are shown only once">
+        <Alert styles={READABLE_TITLE} color="yellow" variant="light" title={t('importResultView.passwordsOnce')}>
           <Stack gap="sm" align="flex-start">
-            <Text size="sm">
-              Download them now and give each person theirs securely. They are not stored anywhere and cannot be shown
-              again once you leave this page.
-            </Text>
+            <Text size="sm">{t('importResultView.passwordsAdvice')}</Text>
             <Button
               leftSection={<IconDownload size={16} aria-hidden />}
               onClick={() => downloadText(passwordsCsv(result.created), passwordsFileName())}
             >
-              Download passwords (CSV)
+              {t('importResultView.downloadPasswords')}
             </Button>
           </Stack>
         </Alert>
       ) : null}
       {created > 0 ? (
         <>
-          <Title order={3}>Created ({n(created)})</Title>
+          <Title order={3}>{t('importResultView.created', { n: formatNumber(created) })}</Title>
           <CreatedTable result={result} />
         </>
       ) : null}
       {skipped.length > 0 ? (
         <>
-          <Title order={3}>Skipped ({n(skipped.length)})</Title>
+          <Title order={3}>{t('importResultView.skipped', { n: formatNumber(skipped.length) })}</Title>
           <SkippedTable rows={skipped} />
         </>
       ) : null}

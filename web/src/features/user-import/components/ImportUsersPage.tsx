@@ -1,19 +1,19 @@
 // Import users (admins): choose a CSV file, see every row checked by the server, import the ready
 // rows in parts with a progress bar, then read and download what was created and what was skipped.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert, Anchor, Button, FileInput, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, type ImportPreview, type SkippedRow } from '@shared/user-import.ts';
 import { errorDescription } from '@/lib/api-client';
+import { formatNumber } from '@/lib/format';
 import { usePreviewImport } from '../api/preview-import';
 import { useChunkedImport } from '../api/import-users';
 import { downloadText, TEMPLATE_CSV } from '../lib/passwords-csv';
 import { ImportPreviewTable } from './ImportPreviewTable';
 import { ImportResultView } from './ImportResultView';
 import { READABLE_TITLE } from './ProblemList';
-
-const NOT_UTF8 = 'The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.';
 
 function skippedInPreview(preview: ImportPreview): SkippedRow[] {
   return preview.rows
@@ -22,6 +22,7 @@ function skippedInPreview(preview: ImportPreview): SkippedRow[] {
 }
 
 export function ImportUsersPage({ onImported }: { onImported?: () => void }) {
+  const { t } = useTranslation('user-import');
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const preview = usePreviewImport();
@@ -40,18 +41,18 @@ export function ImportUsersPage({ onImported }: { onImported?: () => void }) {
     reset();
     if (!chosen) return;
     if (chosen.size > IMPORT_MAX_BYTES) {
-      setFileError('The file is larger than 2 MB. Split it into smaller files.');
+      setFileError(t('importUsersPage.tooLarge'));
       return;
     }
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(await chosen.arrayBuffer());
     } catch {
-      setFileError(NOT_UTF8);
+      setFileError(t('importUsersPage.notUtf8'));
       return;
     }
     preview.mutate(text);
-  }, [preview, reset]);
+  }, [preview, reset, t]);
 
   const data = preview.data;
   const ready = data ? data.rows.filter((row) => row.problems.length === 0) : [];
@@ -60,73 +61,69 @@ export function ImportUsersPage({ onImported }: { onImported?: () => void }) {
   return (
     <Stack>
       <Anchor component={Link} to="/admin?tab=users" size="sm">
-        ← Back to users
+        ← {t('importUsersPage.backToUsers')}
       </Anchor>
       <div>
-        <Title order={1}>Import users</Title>
-        <Text c="dimmed">
-          Create many accounts at once from a CSV file. Each person gets a temporary password, and is enrolled in the
-          required training for their role and services.
-        </Text>
+        <Title order={1}>{t('importUsersPage.title')}</Title>
+        <Text c="dimmed">{t('importUsersPage.intro')}</Text>
       </div>
 
       <Stack gap="xs" maw={640}>
         <Text size="sm">
-          The first line names the columns: <strong>username</strong>, <strong>email</strong> and <strong>name</strong>,
-          and optionally <strong>role</strong> (Administrator: ADMIN, Instructor: INSTRUCTOR, Student: STUDENT, the
-          default) and <strong>services</strong> (codes such as UKAS;MISC, separated by ; or |). Up to{' '}
-          {IMPORT_MAX_ROWS.toLocaleString('en-GB')} users and 2 MB per file.
+          <Trans
+            t={t}
+            i18nKey="importUsersPage.columnsRequired"
+            values={{ maxRows: formatNumber(IMPORT_MAX_ROWS) }}
+            components={{ strong: <strong /> }}
+          />
         </Text>
         <Text size="sm">
-          Also optional: <strong>organisation</strong> (its code or name; an organisation&apos;s administrator may leave
-          it empty or give their own), <strong>unit</strong> (a unit&apos;s name, or its path from the top such as
-          North Area/Central Station when two units share a name) and <strong>manager</strong> (the username or email
-          of a person of the organisation, or of another row of the file, best placed above the people they manage).
+          <Trans t={t} i18nKey="importUsersPage.columnsOptional" components={{ strong: <strong /> }} />
         </Text>
         <Group>
           <Button variant="default" size="xs" onClick={() => downloadText(TEMPLATE_CSV, 'users-template.csv')}>
-            Download a template
+            {t('importUsersPage.downloadTemplate')}
           </Button>
         </Group>
         <FileInput
-          label="CSV file"
-          placeholder="Choose a file"
+          label={t('importUsersPage.fileLabel')}
+          placeholder={t('importUsersPage.filePlaceholder')}
           accept=".csv,text/csv"
           leftSection={<IconFileTypeCsv size={18} aria-hidden />}
           value={file}
           onChange={(chosen) => void choose(chosen)}
           clearable
-          clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
+          clearButtonProps={{ 'aria-label': t('importUsersPage.removeFile') }}
           disabled={run.status === 'running'}
           error={fileError}
         />
       </Stack>
 
-      {preview.isPending ? <Text role="status">Checking the file…</Text> : null}
+      {preview.isPending ? <Text role="status">{t('importUsersPage.checking')}</Text> : null}
       {preview.isError ? (
-        <Alert styles={READABLE_TITLE} color="red" variant="light" title="The file cannot be imported">
-          {errorDescription(preview.error, 'The file could not be checked')}
+        <Alert styles={READABLE_TITLE} color="red" variant="light" title={t('importUsersPage.cannotImport')}>
+          {errorDescription(preview.error, t('importUsersPage.couldNotCheck'))}
         </Alert>
       ) : null}
 
       {data && !finished ? (
         <Stack>
-          <Title order={2}>Preview</Title>
+          <Title order={2}>{t('importUsersPage.preview')}</Title>
           <ImportPreviewTable preview={data} />
           {run.status === 'running' ? (
             <Stack gap={4}>
-              <Progress value={percent} size="lg" aria-label={`Imported ${run.done} of ${run.total} rows`} animated />
+              <Progress value={percent} size="lg" aria-label={t('importUsersPage.progressLabel', { done: run.done, total: run.total })} animated />
               <Text size="sm" role="status">
-                Importing… {run.done.toLocaleString('en-GB')} of {run.total.toLocaleString('en-GB')} rows sent ({percent}%)
+                {t('importUsersPage.progress', { done: formatNumber(run.done), total: formatNumber(run.total), percent })}
               </Text>
             </Stack>
           ) : (
             <Group>
               <Button onClick={() => void start(ready)} disabled={ready.length === 0}>
-                Import {ready.length.toLocaleString('en-GB')} {ready.length === 1 ? 'user' : 'users'}
+                {t('importUsersPage.importButton', { count: ready.length, n: formatNumber(ready.length) })}
               </Button>
               {data.invalid > 0 ? (
-                <Text size="sm" c="dimmed">Rows with problems are left out; fix them and import that file again.</Text>
+                <Text size="sm" c="dimmed">{t('importUsersPage.problemsLeftOut')}</Text>
               ) : null}
             </Group>
           )}
@@ -143,8 +140,8 @@ export function ImportUsersPage({ onImported }: { onImported?: () => void }) {
             error={run.error}
           />
           <Group>
-            <Button variant="default" onClick={() => void choose(null)}>Import another file</Button>
-            <Button component={Link} to="/admin?tab=users" variant="subtle">Back to users</Button>
+            <Button variant="default" onClick={() => void choose(null)}>{t('importUsersPage.importAnother')}</Button>
+            <Button component={Link} to="/admin?tab=users" variant="subtle">{t('importUsersPage.backToUsers')}</Button>
           </Group>
         </Stack>
       ) : null}

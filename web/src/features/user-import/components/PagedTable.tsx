@@ -1,6 +1,8 @@
 // Pages a long list for the preview and result tables (a 10,000-row file stays quick to render).
 import { useState } from 'react';
 import { Group, Pagination, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '@/lib/format';
 
 export const ROWS_PER_PAGE = 50;
 
@@ -23,25 +25,31 @@ export function PageControls({ page, pages, total, noun, onChange, label }: {
   page: number;
   pages: number;
   total: number;
-  noun: string;
+  /** What is counted: rows of the file, or users. */
+  noun: 'rows' | 'users';
   onChange: (page: number) => void;
   label: string;
 }) {
+  const { t } = useTranslation('user-import');
   if (pages <= 1) return null;
   const first = (page - 1) * ROWS_PER_PAGE + 1;
   const last = Math.min(page * ROWS_PER_PAGE, total);
   return (
     <Group justify="space-between">
       <Text size="sm" c="dimmed">
-        {first.toLocaleString('en-GB')}–{last.toLocaleString('en-GB')} of {total.toLocaleString('en-GB')} {noun}
+        {t(noun === 'rows' ? 'pageControls.rangeRows' : 'pageControls.rangeUsers', {
+          first: formatNumber(first),
+          last: formatNumber(last),
+          total: formatNumber(total),
+        })}
       </Text>
       <Pagination
         total={pages}
         value={page}
         onChange={onChange}
         aria-label={label}
-        getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-        getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
+        getControlProps={(control) => ({ 'aria-label': t(`pageControls.control.${control}`) })}
+        getItemProps={(item) => ({ 'aria-label': t('pageControls.page', { page: item }) })}
       />
     </Group>
   );
