@@ -5,6 +5,7 @@
 // thing acted on (or back where it came from when a dialog is cancelled).
 import { useState } from 'react';
 import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { IconPlus } from '@tabler/icons-react';
 import type { CurrentUser } from '@shared/domain.ts';
@@ -32,6 +33,7 @@ export function OrganisationTab({ user }: { user: CurrentUser }) {
 
 /** National administrators: the organisations. */
 function NationalOrganisations() {
+  const { t } = useTranslation('organisations');
   const { data, isPending, isError, error } = useOrganisations();
   // The organisation opened is in the URL (?organisation=), so a reload keeps it and Back returns
   // to the list.
@@ -60,7 +62,7 @@ function NationalOrganisations() {
               focus(`organisation-open-${selected.id}`);
             }}
           >
-            All organisations
+            {t('organisationTab.allOrganisations')}
           </Button>
         </Group>
         <UnitTree organisation={selected} focusHeading />
@@ -74,19 +76,19 @@ function NationalOrganisations() {
     <Stack>
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={2} size="h3" id="organisations-heading" tabIndex={-1}>Organisations</Title>
-          <Text c="dimmed" size="sm">Each organisation sees only its own people. Open one to manage its units.</Text>
+          <Title order={2} size="h3" id="organisations-heading" tabIndex={-1}>{t('organisationTab.heading')}</Title>
+          <Text c="dimmed" size="sm">{t('organisationTab.intro')}</Text>
         </div>
         <Button data-focus-id="organisation-add" leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
-          Add organisation
+          {t('organisationTab.add')}
         </Button>
       </Group>
-      {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load organisations')}</Text> : null}
-      {isPending ? <Text>Loading organisations…</Text> : null}
+      {isError ? <Text c="red.8">{errorDescription(error, t('organisationTab.loadFailed'))}</Text> : null}
+      {isPending ? <Text>{t('organisationTab.loading')}</Text> : null}
       {data && data.length === 0 ? (
         <Stack gap={4} py="xl" ta="center">
-          <Text fw={600}>No organisations yet</Text>
-          <Text c="dimmed">Add the first police force, trust or service that uses the platform.</Text>
+          <Text fw={600}>{t('organisationTab.emptyTitle')}</Text>
+          <Text c="dimmed">{t('organisationTab.emptyText')}</Text>
         </Stack>
       ) : null}
       {data && data.length > 0 ? (
@@ -94,11 +96,11 @@ function NationalOrganisations() {
           <Table striped highlightOnHover aria-labelledby="organisations-heading">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Code</Table.Th>
-                <Table.Th>Service</Table.Th>
-                <Table.Th ta="right">People</Table.Th>
-                <Table.Th><Text span size="sm" fw={700}>Units</Text></Table.Th>
+                <Table.Th>{t('shared.name')}</Table.Th>
+                <Table.Th>{t('organisationTab.code')}</Table.Th>
+                <Table.Th>{t('organisationTab.service')}</Table.Th>
+                <Table.Th ta="right">{t('organisationTab.people')}</Table.Th>
+                <Table.Th><Text span size="sm" fw={700}>{t('organisationTab.units')}</Text></Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -113,10 +115,10 @@ function NationalOrganisations() {
                       data-focus-id={`organisation-open-${o.id}`}
                       size="xs"
                       variant="default"
-                      aria-label={`View units of ${o.name}`}
+                      aria-label={t('organisationTab.viewUnitsOf', { name: o.name })}
                       onClick={() => setSelectedId(o.id)}
                     >
-                      View units
+                      {t('organisationTab.viewUnits')}
                     </Button>
                   </Table.Td>
                 </Table.Tr>

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, CopyButton, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import type { Organisation } from '@shared/organisations.ts';
 import { type CreatedScimToken, type ScimTokenItem, scimTokenCreateSchema } from '@shared/scim.ts';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -19,6 +20,7 @@ const MONOSPACE_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monosp
 const revokeButton = (id: string) => `scim-token-revoke-${id}`;
 
 export function ProvisioningPanel({ organisation }: { organisation: Pick<Organisation, 'id' | 'name'> }) {
+  const { t } = useTranslation('organisations');
   const { data, isPending, isError, error } = useScimSettings(organisation.id);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ScimTokenItem | null>(null);
@@ -30,45 +32,44 @@ export function ProvisioningPanel({ organisation }: { organisation: Pick<Organis
     <Stack component="section" aria-labelledby={headingId} mt="xl">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={2} size="h3" id={headingId}>Automatic provisioning (SCIM)</Title>
+          <Title order={2} size="h3" id={headingId}>{t('provisioningPanel.heading')}</Title>
           <Text c="dimmed" size="sm" maw={720}>
-            Your identity provider (for example Microsoft Entra ID) can create, update and deactivate the people of{' '}
-            {organisation.name} through SCIM 2.0. Give it the base URL below and a token.
+            {t('provisioningPanel.intro', { name: organisation.name })}
           </Text>
         </div>
         <Button data-focus-id={CREATE_BUTTON} leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
-          Create token
+          {t('provisioningPanel.createToken')}
         </Button>
       </Group>
-      {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load the provisioning settings')}</Text> : null}
-      {isPending ? <Text>Loading provisioning settings…</Text> : null}
+      {isError ? <Text c="red.8">{errorDescription(error, t('provisioningPanel.loadFailed'))}</Text> : null}
+      {isPending ? <Text>{t('provisioningPanel.loading')}</Text> : null}
       {data ? (
         <>
           <Group align="flex-end" gap="xs" wrap="nowrap">
-            <TextInput label="SCIM base URL" value={data.baseUrl} readOnly styles={MONOSPACE_INPUT} style={{ flex: 1, minWidth: 0 }} />
+            <TextInput label={t('provisioningPanel.baseUrl')} value={data.baseUrl} readOnly styles={MONOSPACE_INPUT} style={{ flex: 1, minWidth: 0 }} />
             <CopyButton value={data.baseUrl}>
               {({ copied, copy }) => (
-                <Button variant="default" onClick={copy} aria-label="Copy the SCIM base URL">{copied ? 'Copied' : 'Copy'}</Button>
+                <Button variant="default" onClick={copy} aria-label={t('provisioningPanel.copyBaseUrl')}>{copied ? t('shared.copied') : t('shared.copy')}</Button>
               )}
             </CopyButton>
           </Group>
           {data.tokens.length === 0 ? (
-            <Text c="dimmed">No tokens yet. Create one for your identity provider.</Text>
+            <Text c="dimmed">{t('provisioningPanel.noTokens')}</Text>
           ) : (
             // Wider than a phone: the region that scrolls sideways takes the focus, so it scrolls from
             // the keyboard too when no row has a button (WCAG 2.1.1).
             <Table.ScrollContainer
               minWidth={640}
-              scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'SCIM tokens (scrolls sideways)' } }}
+              scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('provisioningPanel.tokensRegion') } }}
             >
-              <Table striped aria-label={`SCIM tokens of ${organisation.name}`}>
+              <Table striped aria-label={t('provisioningPanel.tokensOf', { name: organisation.name })}>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Label</Table.Th>
-                    <Table.Th>Ends in</Table.Th>
-                    <Table.Th>Created</Table.Th>
-                    <Table.Th>Last used</Table.Th>
-                    <Table.Th>Status</Table.Th>
+                    <Table.Th>{t('provisioningPanel.label')}</Table.Th>
+                    <Table.Th>{t('provisioningPanel.endsIn')}</Table.Th>
+                    <Table.Th>{t('provisioningPanel.created')}</Table.Th>
+                    <Table.Th>{t('provisioningPanel.lastUsed')}</Table.Th>
+                    <Table.Th>{t('provisioningPanel.status')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -78,23 +79,23 @@ export function ProvisioningPanel({ organisation }: { organisation: Pick<Organis
                       <Table.Td><Text span ff="monospace">…{token.hint}</Text></Table.Td>
                       <Table.Td>
                         {formatDate(token.createdAt)}
-                        {token.createdByName ? <Text size="sm" c="dimmed">by {token.createdByName}</Text> : null}
+                        {token.createdByName ? <Text size="sm" c="dimmed">{t('provisioningPanel.createdBy', { name: token.createdByName })}</Text> : null}
                       </Table.Td>
-                      <Table.Td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}</Table.Td>
+                      <Table.Td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : t('provisioningPanel.neverUsed')}</Table.Td>
                       <Table.Td>
                         {token.revokedAt ? (
-                          <Badge color="gray.7" variant="filled">Revoked {formatDate(token.revokedAt)}</Badge>
+                          <Badge color="gray.7" variant="filled">{t('provisioningPanel.revokedOn', { date: formatDate(token.revokedAt) })}</Badge>
                         ) : (
                           <Group gap="xs" wrap="nowrap">
-                            <Badge color="teal.9" variant="filled">Active</Badge>
+                            <Badge color="teal.9" variant="filled">{t('provisioningPanel.active')}</Badge>
                             <Button
                               size="xs"
                               variant="default"
                               data-focus-id={revokeButton(token.id)}
-                              aria-label={`Revoke ${token.label}`}
+                              aria-label={t('provisioningPanel.revokeLabel', { label: token.label })}
                               onClick={() => setRevoking(token)}
                             >
-                              Revoke
+                              {t('provisioningPanel.revoke')}
                             </Button>
                           </Group>
                         )}
@@ -118,8 +119,8 @@ export function ProvisioningPanel({ organisation }: { organisation: Pick<Organis
       ) : null}
       <ConfirmDialog
         opened={revoking !== null}
-        message={revoking ? `Revoke ${revoking.label}? Your identity provider can no longer create or change people with it.` : ''}
-        confirmLabel="Revoke token"
+        message={revoking ? t('provisioningPanel.revokeConfirm', { label: revoking.label }) : ''}
+        confirmLabel={t('provisioningPanel.revokeToken')}
         loading={revoke.isPending}
         onClose={() => {
           const token = revoking;
@@ -132,12 +133,12 @@ export function ProvisioningPanel({ organisation }: { organisation: Pick<Organis
           revoke.mutate(token.id, {
             onSuccess: () => {
               setRevoking(null);
-              notifySuccess('Token revoked', `${token.label} no longer works.`, { action: 'scim-token' });
+              notifySuccess(t('provisioningPanel.revokedTitle'), t('provisioningPanel.revokedMessage', { label: token.label }), { action: 'scim-token' });
               focus(CREATE_BUTTON);
             },
             onError: (failure) => {
               setRevoking(null);
-              notifyFailure('Not revoked', errorDescription(failure, 'The token could not be revoked.'), { action: 'scim-token' });
+              notifyFailure(t('provisioningPanel.notRevoked'), errorDescription(failure, t('provisioningPanel.revokeFailed')), { action: 'scim-token' });
               focus(CREATE_BUTTON);
             },
           });
@@ -152,6 +153,7 @@ function CreateTokenDialog({ organisationId, onDone }: {
   organisationId: string;
   onDone: (created: CreatedScimToken | null) => void;
 }) {
+  const { t } = useTranslation('organisations');
   const [label, setLabel] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -162,31 +164,28 @@ function CreateTokenDialog({ organisationId, onDone }: {
     <Modal
       opened
       onClose={close}
-      title={created ? 'Copy the token now' : 'Create a SCIM token'}
+      title={created ? t('createTokenDialog.copyNow') : t('createTokenDialog.title')}
       centered
       returnFocus={false}
-      closeButtonProps={{ 'aria-label': 'Close dialog' }}
+      closeButtonProps={{ 'aria-label': t('shared.closeDialog') }}
     >
       {created ? (
         <Stack>
-          <Text>
-            Give this token to your identity provider with the base URL. It is shown only this once: when you close this
-            window it cannot be seen again. If it is lost, create another and revoke this one.
-          </Text>
-          <TextInput label="Token" value={created.token} readOnly styles={MONOSPACE_INPUT} data-autofocus data-testid="scim-token" />
+          <Text>{t('createTokenDialog.shownOnce')}</Text>
+          <TextInput label={t('createTokenDialog.token')} value={created.token} readOnly styles={MONOSPACE_INPUT} data-autofocus data-testid="scim-token" />
           <Group justify="flex-end">
             <CopyButton value={created.token}>
               {({ copied, copy }) => (
-                <Button variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy token'}</Button>
+                <Button variant="default" onClick={copy}>{copied ? t('shared.copied') : t('createTokenDialog.copyToken')}</Button>
               )}
             </CopyButton>
-            <Button onClick={close}>Done</Button>
+            <Button onClick={close}>{t('createTokenDialog.done')}</Button>
           </Group>
         </Stack>
       ) : (
         <form
           noValidate
-          aria-label="Create a SCIM token"
+          aria-label={t('createTokenDialog.title')}
           onSubmit={(event) => {
             event.preventDefault();
             setFailure(null);
@@ -202,16 +201,16 @@ function CreateTokenDialog({ organisationId, onDone }: {
               onError: (failed) => {
                 const field = failed instanceof ApiError ? failed.fields?.label : undefined;
                 if (field) setError(field);
-                else setFailure(errorDescription(failed, 'The token could not be created.'));
+                else setFailure(errorDescription(failed, t('createTokenDialog.createFailed')));
               },
             });
           }}
         >
           <Stack>
-            {failure ? <Alert color="red" title="Not created">{failure}</Alert> : null}
+            {failure ? <Alert color="red" title={t('createTokenDialog.notCreated')}>{failure}</Alert> : null}
             <TextInput
-              label="Label"
-              description="What it is for, to tell tokens apart"
+              label={t('provisioningPanel.label')}
+              description={t('createTokenDialog.labelDescription')}
               value={label}
               onChange={(e) => setLabel(e.currentTarget.value)}
               error={error}
@@ -221,8 +220,8 @@ function CreateTokenDialog({ organisationId, onDone }: {
               data-autofocus
             />
             <Group justify="flex-end">
-              <Button variant="default" onClick={close}>Cancel</Button>
-              <Button type="submit" loading={create.isPending}>Create token</Button>
+              <Button variant="default" onClick={close}>{t('shared.cancel')}</Button>
+              <Button type="submit" loading={create.isPending}>{t('provisioningPanel.createToken')}</Button>
             </Group>
           </Stack>
         </form>

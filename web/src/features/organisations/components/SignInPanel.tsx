@@ -12,14 +12,15 @@ import {
   TextInput, Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { type TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { ROLE_LABELS } from '@shared/domain.ts';
+import type { Role } from '@shared/domain.ts';
 import type { Organisation } from '@shared/organisations.ts';
-import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
+import { SERVICE_CODES } from '@shared/services.ts';
 import { fieldErrors } from '@shared/schemas.ts';
 import {
-  domainSchema, MAPPED_FIELD_LABELS, MAPPED_FIELDS, type MappedField, type OrganisationSignIn, SIGN_IN_PROTOCOL_LABELS,
-  type SignInProtocol, type SignInSettingsInput, signInSettingsSchema, type SignInTest,
+  domainSchema, MAPPED_FIELDS, type MappedField, type OrganisationSignIn, type SignInProtocol, type SignInSettingsInput, signInSettingsSchema, type SignInTest,
 } from '@shared/sign-in.ts';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -27,6 +28,7 @@ import {
   ANSWER_PARAMS, providerProblem, readProviderAnswer, rememberTestPage, startProviderSignIn, takeTestPage,
 } from '@/lib/auth/organisation-sign-in';
 import { formatDateTime } from '@/lib/format';
+import { labelOf } from '@/lib/i18n/labels';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useAddDomain, useOrganisationSignIn, useRemoveDomain, useSaveSignInSettings, useSwitchSignIn } from '../api/sign-in';
 import { useFocusRequest } from '../hooks/use-focus-request';
@@ -36,25 +38,10 @@ const DOMAIN_INPUT = 'sign-in-domain-input';
 const TEST_BUTTON = 'sign-in-test';
 const removeDomainButton = (domain: string) => `sign-in-domain-remove-${domain}`;
 
-/** Where Entra ID usually puts each field: its optional claims (OpenID Connect), its claim names (SAML). */
-const MAPPING_HINTS: Record<SignInProtocol, Record<MappedField, string>> = {
-  oidc: {
-    name: 'Usually name',
-    unit: 'Usually department (an optional claim you add to the app registration)',
-    manager: 'Usually manager',
-    employee_number: 'Usually employeeid',
-  },
-  saml: {
-    name: 'Usually http://schemas.microsoft.com/identity/claims/displayname',
-    unit: 'The claim\'s name in Attributes & Claims, such as department',
-    manager: 'The claim\'s name in Attributes & Claims, such as manager',
-    employee_number: 'The claim\'s name in Attributes & Claims, such as employeeid',
-  },
-};
-
 type Panel = { organisation: Pick<Organisation, 'id' | 'name'>; national: boolean };
 
 export function SignInPanel({ organisation, national }: Panel) {
+  const { t } = useTranslation('organisations');
   const { data, isPending, isError, error } = useOrganisationSignIn(organisation.id);
   const headingId = `organisation-${organisation.id}-sign-in`;
   const settings = data?.settings ?? null;
@@ -62,20 +49,19 @@ export function SignInPanel({ organisation, national }: Panel) {
     <Stack component="section" aria-labelledby={headingId} mt="xl">
       <div>
         <Group gap="sm" align="center">
-          <Title order={2} size="h3" id={headingId}>Sign-in through your identity provider</Title>
+          <Title order={2} size="h3" id={headingId}>{t('signInPanel.heading')}</Title>
           {data ? (
             settings?.enabled
-              ? <Badge color="teal.9" variant="filled">On</Badge>
-              : <Badge color="gray.7" variant="filled">{settings ? 'Off' : 'Not set up'}</Badge>
+              ? <Badge color="teal.9" variant="filled">{t('signInPanel.on')}</Badge>
+              : <Badge color="gray.7" variant="filled">{settings ? t('signInPanel.off') : t('signInPanel.notSetUp')}</Badge>
           ) : null}
         </Group>
         <Text c="dimmed" size="sm" maw={720}>
-          The people of {organisation.name} can sign in with their work account (Microsoft Entra ID, or another SAML 2.0
-          identity provider) instead of a password. Set it up, run a test sign-in, then switch it on.
+          {t('signInPanel.intro', { name: organisation.name })}
         </Text>
       </div>
-      {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load the sign-in settings')}</Text> : null}
-      {isPending ? <Text>Loading sign-in settings…</Text> : null}
+      {isError ? <Text c="red.8">{errorDescription(error, t('signInPanel.loadFailed'))}</Text> : null}
+      {isPending ? <Text>{t('signInPanel.loading')}</Text> : null}
       {data ? (
         <>
           <Domains organisation={organisation} national={national} signIn={data} />
@@ -91,6 +77,7 @@ export function SignInPanel({ organisation, national }: Panel) {
 // ------------------------------------------------------------------ domains
 
 function Domains({ organisation, national, signIn }: Panel & { signIn: OrganisationSignIn }) {
+  const { t } = useTranslation('organisations');
   const [domain, setDomain] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
@@ -100,16 +87,15 @@ function Domains({ organisation, national, signIn }: Panel & { signIn: Organisat
   const headingId = `organisation-${organisation.id}-domains`;
   return (
     <Stack gap="xs" component="section" aria-labelledby={headingId}>
-      <Title order={3} size="h4" id={headingId}>Email domains</Title>
+      <Title order={3} size="h4" id={headingId}>{t('domains.heading')}</Title>
       <Text size="sm" maw={720}>
-        People sign in through the provider with an address at one of these domains.{' '}
-        {national ? 'Add a domain only once you have confirmed that the organisation owns it.'
-          : 'A national administrator adds your organisation\'s domains, once they have confirmed that it owns them.'}
+        {t('domains.intro')}{' '}
+        {national ? t('domains.national') : t('domains.local')}
       </Text>
       {signIn.domains.length === 0 ? (
-        <Text c="dimmed" size="sm">No email domains yet.</Text>
+        <Text c="dimmed" size="sm">{t('domains.none')}</Text>
       ) : (
-        <Stack component="ul" gap={4} p={0} m={0} style={{ listStyle: 'none' }} aria-label={`Email domains of ${organisation.name}`}>
+        <Stack component="ul" gap={4} p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('domains.listLabel', { name: organisation.name })}>
           {signIn.domains.map((d) => (
             <Group component="li" key={d} gap="sm">
               <Text span ff="monospace">{d}</Text>
@@ -118,10 +104,10 @@ function Domains({ organisation, national, signIn }: Panel & { signIn: Organisat
                   size="xs"
                   variant="default"
                   data-focus-id={removeDomainButton(d)}
-                  aria-label={`Remove ${d}`}
+                  aria-label={t('domains.removeLabel', { domain: d })}
                   onClick={() => setRemoving(d)}
                 >
-                  Remove
+                  {t('domains.remove')}
                 </Button>
               ) : null}
             </Group>
@@ -131,7 +117,7 @@ function Domains({ organisation, national, signIn }: Panel & { signIn: Organisat
       {national ? (
         <form
           noValidate
-          aria-label="Add an email domain"
+          aria-label={t('domains.addForm')}
           onSubmit={(event) => {
             event.preventDefault();
             if (add.isPending) return;
@@ -144,19 +130,19 @@ function Domains({ organisation, national, signIn }: Panel & { signIn: Organisat
             add.mutate(checked.data.domain, {
               onSuccess: () => {
                 setDomain('');
-                notifySuccess('Domain added', `${checked.data.domain} now belongs to ${organisation.name}.`, { action: 'sign-in-domain' });
+                notifySuccess(t('domains.addedTitle'), t('domains.addedMessage', { domain: checked.data.domain, name: organisation.name }), { action: 'sign-in-domain' });
               },
               onError: (failure) => {
                 const field = failure instanceof ApiError ? failure.fields?.domain : undefined;
-                setFieldError(field ?? errorDescription(failure, 'The domain could not be added.'));
+                setFieldError(field ?? errorDescription(failure, t('domains.addFailed')));
               },
             });
           }}
         >
           <Stack gap="xs" align="flex-start">
             <TextInput
-              label="Email domain"
-              description="Such as northshire.police.uk"
+              label={t('domains.field')}
+              description={t('domains.fieldDescription')}
               value={domain}
               onChange={(e) => setDomain(e.currentTarget.value)}
               error={fieldError}
@@ -166,14 +152,14 @@ function Domains({ organisation, national, signIn }: Panel & { signIn: Organisat
               w="100%"
               maw={420}
             />
-            <Button type="submit" variant="default" loading={add.isPending}>Add domain</Button>
+            <Button type="submit" variant="default" loading={add.isPending}>{t('domains.add')}</Button>
           </Stack>
         </form>
       ) : null}
       <ConfirmDialog
         opened={removing !== null}
-        message={removing ? `Remove ${removing}? People with addresses at ${removing} can then no longer sign in through ${organisation.name}'s identity provider.` : ''}
-        confirmLabel="Remove domain"
+        message={removing ? t('domains.removeConfirm', { domain: removing, name: organisation.name }) : ''}
+        confirmLabel={t('domains.removeDomain')}
         loading={remove.isPending}
         onClose={() => {
           const d = removing;
@@ -184,8 +170,8 @@ function Domains({ organisation, national, signIn }: Panel & { signIn: Organisat
           if (!removing) return;
           const d = removing;
           remove.mutate(d, {
-            onSuccess: () => notifySuccess('Domain removed', `${d} no longer belongs to ${organisation.name}.`, { action: 'sign-in-domain' }),
-            onError: (failure) => notifyFailure('Not removed', errorDescription(failure, 'The domain could not be removed.'), { action: 'sign-in-domain' }),
+            onSuccess: () => notifySuccess(t('domains.removedTitle'), t('domains.removedMessage', { domain: d, name: organisation.name }), { action: 'sign-in-domain' }),
+            onError: (failure) => notifyFailure(t('domains.notRemoved'), errorDescription(failure, t('domains.removeFailed')), { action: 'sign-in-domain' }),
             onSettled: () => {
               setRemoving(null);
               focus(DOMAIN_INPUT);
@@ -237,19 +223,28 @@ function toInput(values: SettingsValues): SignInSettingsInput {
 }
 
 function ProviderSettings({ organisationId, signIn }: { organisationId: string; signIn: OrganisationSignIn }) {
+  const { t } = useTranslation('organisations');
   const settings = signIn.settings;
   const form = useForm<SettingsValues>({ mode: 'controlled', initialValues: initialValues(settings) });
   const save = useSaveSignInSettings(organisationId);
   const [failure, setFailure] = useState<string | null>(null);
   const headingId = `organisation-${organisationId}-provider`;
   const protocol = form.values.protocol;
+  // The fields' props, by field name (names, not text).
+  const protocolInput = form.getInputProps('protocol');
+  const tenantIdInput = form.getInputProps('tenantId');
+  const metadataUrlInput = form.getInputProps('samlMetadataUrl');
+  const metadataXmlInput = form.getInputProps('samlMetadataXml');
+  const mappingInput = (field: MappedField) => form.getInputProps(`attributeMapping.${field}`);
+  const newRoleInput = form.getInputProps('newPersonRole');
+  const newServicesInput = form.getInputProps('newPersonServices');
   // After a refused save, the focus goes to the first field with a message (once it has rendered).
   const focusFirstError = (formElement: HTMLFormElement | null) =>
     window.setTimeout(() => formElement?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
 
   return (
     <Stack gap="sm" component="section" aria-labelledby={headingId}>
-      <Title order={3} size="h4" id={headingId}>Identity provider</Title>
+      <Title order={3} size="h4" id={headingId}>{t('providerSettings.heading')}</Title>
       <form
         noValidate
         aria-labelledby={headingId}
@@ -268,95 +263,94 @@ function ProviderSettings({ organisationId, signIn }: { organisationId: string; 
           save.mutate(toInput(values), {
             onSuccess: () => {
               form.setFieldValue('samlMetadataXml', '');
-              notifySuccess('Sign-in settings saved', 'Run a test sign-in to check them.', { action: 'sign-in-settings' });
+              notifySuccess(t('providerSettings.savedTitle'), t('providerSettings.savedMessage'), { action: 'sign-in-settings' });
             },
             onError: (failed) => {
               if (failed instanceof ApiError && failed.fields) {
                 form.setErrors(failed.fields);
                 focusFirstError(formElement);
               } else {
-                const message = errorDescription(failed, 'The settings could not be saved.');
+                const message = errorDescription(failed, t('providerSettings.saveFailed'));
                 setFailure(message);
-                notifyFailure('Not saved', message, { action: 'sign-in-settings' });
+                notifyFailure(t('providerSettings.notSaved'), message, { action: 'sign-in-settings' });
               }
             },
           });
         })}
       >
         <Stack gap="md" maw={720}>
-          {failure ? <Alert color="red" title="Not saved" role="alert">{failure}</Alert> : null}
-          <Radio.Group label="Protocol" {...form.getInputProps('protocol')}>
+          {failure ? <Alert color="red" title={t('providerSettings.notSaved')} role="alert">{failure}</Alert> : null}
+          <Radio.Group label={t('providerSettings.protocol')} {...protocolInput}>
             <Group mt="xs">
-              <Radio value="oidc" label={SIGN_IN_PROTOCOL_LABELS.oidc} />
-              <Radio value="saml" label={SIGN_IN_PROTOCOL_LABELS.saml} />
+              <Radio value="oidc" label={labelOf('signInProtocol', 'oidc')} />
+              <Radio value="saml" label={labelOf('signInProtocol', 'saml')} />
             </Group>
           </Radio.Group>
           {protocol === 'oidc' ? (
             <TextInput
-              label="Tenant id"
-              description="The Directory (tenant) ID on the Overview of your Microsoft Entra ID"
+              label={t('providerSettings.tenantId')}
+              description={t('providerSettings.tenantIdDescription')}
               autoComplete="off"
               spellCheck={false}
               styles={MONOSPACE_INPUT}
-              {...form.getInputProps('tenantId')}
+              {...tenantIdInput}
             />
           ) : (
             <>
               <TextInput
-                label="Metadata URL"
-                description="The App Federation Metadata Url, on the Single sign-on page of the enterprise application"
+                label={t('providerSettings.metadataUrl')}
+                description={t('providerSettings.metadataUrlDescription')}
                 autoComplete="off"
                 spellCheck={false}
                 styles={MONOSPACE_INPUT}
-                {...form.getInputProps('samlMetadataUrl')}
+                {...metadataUrlInput}
               />
               <Textarea
-                label="Or paste the metadata XML"
+                label={t('providerSettings.metadataXml')}
                 description={settings?.samlRegistered && !settings.samlMetadataUrl
-                  ? 'The provider was registered from pasted metadata: paste it again to save a change.'
-                  : 'Instead of the URL, when the provider cannot be reached from the internet'}
+                  ? t('providerSettings.metadataXmlRegistered')
+                  : t('providerSettings.metadataXmlDescription')}
                 autosize
                 minRows={3}
                 maxRows={10}
                 spellCheck={false}
                 styles={MONOSPACE_INPUT}
-                {...form.getInputProps('samlMetadataXml')}
+                {...metadataXmlInput}
               />
             </>
           )}
-          <Fieldset legend="Attribute mapping" variant="unstyled">
+          <Fieldset legend={t('providerSettings.mapping')} variant="unstyled">
             <Text size="sm" mb="xs">
-              {protocol === 'oidc' ? 'The claim' : 'The attribute'} of the provider that fills each of a person&apos;s details.
-              Leave one empty if your provider does not send it.
+              {protocol === 'oidc' ? t('providerSettings.mappingIntroClaim') : t('providerSettings.mappingIntroAttribute')}
             </Text>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
               {MAPPED_FIELDS.map((field) => (
                 <TextInput
                   key={field}
-                  label={MAPPED_FIELD_LABELS[field]}
-                  description={MAPPING_HINTS[protocol][field]}
+                  label={labelOf('mappedField', field)}
+                  description={t(`providerSettings.hints.${protocol}.${field}`)}
                   autoComplete="off"
                   spellCheck={false}
-                  {...form.getInputProps(`attributeMapping.${field}`)}
+                  {...mappingInput(field)}
                 />
               ))}
             </SimpleGrid>
           </Fieldset>
-          <Radio.Group label="Role of new people" description="What a person gets on their first sign-in" {...form.getInputProps('newPersonRole')}>
+          <Radio.Group label={t('providerSettings.newRole')} description={t('providerSettings.newRoleDescription')} {...newRoleInput}>
             <Group mt="xs">
-              <Radio value="STUDENT" label={ROLE_LABELS.STUDENT} />
-              <Radio value="INSTRUCTOR" label={ROLE_LABELS.INSTRUCTOR} />
+              <Radio value="STUDENT" label={labelOf('role', 'STUDENT')} />
+              <Radio value="INSTRUCTOR" label={labelOf('role', 'INSTRUCTOR')} />
             </Group>
           </Radio.Group>
-          <Checkbox.Group label="Services of new people" {...form.getInputProps('newPersonServices')}>
+          <Checkbox.Group label={t('providerSettings.newServices')} {...newServicesInput}>
             <SimpleGrid cols={{ base: 2, sm: 3 }} mt="xs" spacing="xs">
               {SERVICE_CODES.map((code) => (
-                <Checkbox key={code} value={code} label={code} title={serviceLabel(code)} />
+                <Checkbox key={code} value={code} label={code} title={labelOf('service', code)} />
               ))}
             </SimpleGrid>
           </Checkbox.Group>
           <Group>
-            <Button type="submit" loading={save.isPending}>Save settings</Button>
+            <Button type="submit" loading={save.isPending}>{t('providerSettings.save')}</Button>
           </Group>
         </Stack>
       </form>
@@ -367,21 +361,23 @@ function ProviderSettings({ organisationId, signIn }: { organisationId: string; 
 
 /** The values the provider's administrators enter, each read-only and copyable. */
 function AtTheProvider({ protocol, signIn }: { protocol: SignInProtocol; signIn: OrganisationSignIn }) {
-  const values = protocol === 'oidc'
-    ? [{ label: 'Redirect URI', value: signIn.provider.redirectUri, hint: 'Authentication › Web › Redirect URIs of the app registration' }]
+  const { t } = useTranslation('organisations');
+  // Each value's name in the catalogue (atTheProvider.<id>: its label, hint and copy button).
+  const values: Array<{ id: 'redirectUri' | 'entityId' | 'acsUrl'; value: string }> = protocol === 'oidc'
+    ? [{ id: 'redirectUri', value: signIn.provider.redirectUri }]
     : [
-      { label: 'Entity ID', value: signIn.provider.samlEntityId, hint: 'Identifier (Entity ID) in Basic SAML Configuration' },
-      { label: 'Reply URL (ACS URL)', value: signIn.provider.samlAcsUrl, hint: 'Reply URL (Assertion Consumer Service URL) in Basic SAML Configuration' },
+      { id: 'entityId', value: signIn.provider.samlEntityId },
+      { id: 'acsUrl', value: signIn.provider.samlAcsUrl },
     ];
   return (
     <Stack gap="xs" maw={720}>
-      <Title order={4} size="h5">What to enter at your identity provider</Title>
+      <Title order={4} size="h5">{t('atTheProvider.heading')}</Title>
       {values.map((v) => (
-        <Group key={v.label} align="flex-end" gap="xs" wrap="nowrap">
-          <TextInput label={v.label} description={v.hint} value={v.value} readOnly styles={MONOSPACE_INPUT} style={{ flex: 1, minWidth: 0 }} />
+        <Group key={v.id} align="flex-end" gap="xs" wrap="nowrap">
+          <TextInput label={t(`atTheProvider.${v.id}.label`)} description={t(`atTheProvider.${v.id}.hint`)} value={v.value} readOnly styles={MONOSPACE_INPUT} style={{ flex: 1, minWidth: 0 }} />
           <CopyButton value={v.value}>
             {({ copied, copy }) => (
-              <Button variant="default" onClick={copy} aria-label={`Copy the ${v.label}`}>{copied ? 'Copied' : 'Copy'}</Button>
+              <Button variant="default" onClick={copy} aria-label={t(`atTheProvider.${v.id}.copy`)}>{copied ? t('shared.copied') : t('shared.copy')}</Button>
             )}
           </CopyButton>
         </Group>
@@ -403,18 +399,17 @@ function withoutAnswer(pathname: string, search: string) {
 }
 
 /** Why the test cannot run now, or null. */
-function testBlocked(signIn: OrganisationSignIn): string | null {
+function testBlocked(signIn: OrganisationSignIn, t: TFunction<'organisations'>): string | null {
   const settings = signIn.settings;
-  if (!settings) return 'Save the settings first.';
-  if (settings.enabled) return 'Sign-in through the provider is on: to try it, sign in from the sign-in page.';
-  if (settings.protocol === 'saml' && !settings.samlRegistered) return 'Save the SAML settings first.';
-  if (settings.protocol === 'saml' && signIn.domains.length === 0) {
-    return 'SAML finds your provider by the email domain: a national administrator must add one first.';
-  }
+  if (!settings) return t('testSignIn.saveFirst');
+  if (settings.enabled) return t('testSignIn.alreadyOn');
+  if (settings.protocol === 'saml' && !settings.samlRegistered) return t('testSignIn.samlFirst');
+  if (settings.protocol === 'saml' && signIn.domains.length === 0) return t('testSignIn.samlDomain');
   return null;
 }
 
 function TestSignIn({ organisation, signIn }: { organisation: Pick<Organisation, 'id' | 'name'>; signIn: OrganisationSignIn }) {
+  const { t } = useTranslation('organisations');
   const location = useLocation();
   const navigate = useNavigate();
   /** This page's address without Auth's answer. */
@@ -434,7 +429,7 @@ function TestSignIn({ organisation, signIn }: { organisation: Pick<Organisation,
   const [starting, setStarting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const answerRef = useRef<HTMLDivElement>(null);
-  const blocked = testBlocked(signIn);
+  const blocked = testBlocked(signIn, t);
   const headingId = `organisation-${organisation.id}-test`;
 
   const cleaned = useRef(false);
@@ -468,28 +463,27 @@ function TestSignIn({ organisation, signIn }: { organisation: Pick<Organisation,
       });
     } catch (error) {
       takeTestPage();
-      const message = errorDescription(error, 'The test sign-in could not start.');
+      const message = errorDescription(error, t('testSignIn.startFailed'));
       setFailure(message);
       setStarting(false);
-      notifyFailure('Test not started', message, { action: 'sign-in-test' });
+      notifyFailure(t('testSignIn.notStarted'), message, { action: 'sign-in-test' });
     }
   };
 
   return (
     <Stack gap="sm" component="section" aria-labelledby={headingId}>
-      <Title order={3} size="h4" id={headingId}>Test sign-in</Title>
+      <Title order={3} size="h4" id={headingId}>{t('testSignIn.heading')}</Title>
       <Text size="sm" maw={720}>
-        Sign in through the provider with the saved settings, as one of your people would. Nobody is signed in or
-        created: the test shows what the provider sent and where the person would be placed. You come back here.
+        {t('testSignIn.intro')}
       </Text>
       <div ref={answerRef} tabIndex={-1} aria-live="polite">
         {answer ? (
-          <Alert color={answer.tested ? 'blue' : 'red'} title={answer.tested ? 'Test sign-in finished' : 'Test sign-in did not finish'}>
+          <Alert color={answer.tested ? 'blue' : 'red'} title={answer.tested ? t('testSignIn.finished') : t('testSignIn.notFinished')}>
             {answer.message}
-            {answer.tested ? ' Its result is the first in the list below.' : ''}
+            {answer.tested ? <> {t('testSignIn.resultBelow')}</> : null}
           </Alert>
         ) : null}
-        {failure ? <Alert color="red" title="Test not started" role="alert">{failure}</Alert> : null}
+        {failure ? <Alert color="red" title={t('testSignIn.notStarted')} role="alert">{failure}</Alert> : null}
       </div>
       <Group>
         <Button
@@ -499,7 +493,7 @@ function TestSignIn({ organisation, signIn }: { organisation: Pick<Organisation,
           disabled={blocked !== null}
           aria-describedby={blocked ? `${headingId}-blocked` : undefined}
         >
-          Test sign-in
+          {t('testSignIn.button')}
         </Button>
         {blocked ? <Text size="sm" id={`${headingId}-blocked`}>{blocked}</Text> : null}
       </Group>
@@ -508,7 +502,12 @@ function TestSignIn({ organisation, signIn }: { organisation: Pick<Organisation,
   );
 }
 
-const notGiven = <Text span c="dimmed" size="sm">Not sent</Text>;
+/** A field the provider did not send. */
+function NotGiven() {
+  const { t } = useTranslation('organisations');
+  return <Text span c="dimmed" size="sm">{t('testList.notSent')}</Text>;
+}
+const notGiven = <NotGiven />;
 
 /** A definition list of label and value pairs, two columns. */
 function Pairs({ items, label }: { items: Array<[string, ReactNode]>; label?: string }) {
@@ -536,11 +535,12 @@ function claimText(value: unknown): string {
 }
 
 function TestList({ organisationName, tests }: { organisationName: string; tests: SignInTest[] }) {
-  if (tests.length === 0) return <Text c="dimmed" size="sm">No test sign-ins yet.</Text>;
+  const { t } = useTranslation('organisations');
+  if (tests.length === 0) return <Text c="dimmed" size="sm">{t('testList.none')}</Text>;
   return (
     <Stack gap="sm">
-      <Title order={4} size="h5">Latest test sign-ins</Title>
-      <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label={`Latest test sign-ins of ${organisationName}`}>
+      <Title order={4} size="h5">{t('testList.heading')}</Title>
+      <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('testList.listLabel', { name: organisationName })}>
         {tests.map((test) => (
           <Box
             component="li"
@@ -552,29 +552,29 @@ function TestList({ organisationName, tests }: { organisationName: string; tests
               <Text fw={600}>{formatDateTime(test.createdAt)}</Text>
               <Text span style={{ overflowWrap: 'anywhere' }}>{test.email}</Text>
               {test.passed
-                ? <Badge color="teal.9" variant="filled">Passed</Badge>
-                : <Badge color="red.9" variant="filled">Not passed</Badge>}
+                ? <Badge color="teal.9" variant="filled">{t('testList.passed')}</Badge>
+                : <Badge color="red.9" variant="filled">{t('testList.notPassed')}</Badge>}
             </Group>
             {test.problem ? <Text size="sm" c="red.8" mb="xs">{test.problem}</Text> : null}
             <Pairs
-              label="How the person would be placed"
+              label={t('testList.placed')}
               items={[
-                ['Name', test.mapped.name ?? notGiven],
-                ['Unit', test.mapped.unit ?? notGiven],
-                ['Manager', test.mapped.manager ?? notGiven],
-                ['Employee number', test.mapped.employeeNumber ?? notGiven],
-                ['Role', test.mapped.role ? ROLE_LABELS[test.mapped.role as keyof typeof ROLE_LABELS] ?? test.mapped.role : notGiven],
-                ['Services', test.mapped.services.length ? test.mapped.services.join(', ') : 'None'],
-                ...(test.mapped.notes.length ? [['Notes', test.mapped.notes.join(' ')] as [string, string]] : []),
+                [t('shared.name'), test.mapped.name ?? notGiven],
+                [t('testList.unit'), test.mapped.unit ?? notGiven],
+                [t('testList.manager'), test.mapped.manager ?? notGiven],
+                [t('testList.employeeNumber'), test.mapped.employeeNumber ?? notGiven],
+                [t('testList.role'), test.mapped.role ? labelOf('role', test.mapped.role as Role) : notGiven],
+                [t('testList.services'), test.mapped.services.length ? test.mapped.services.join(', ') : t('testList.noServices')],
+                ...(test.mapped.notes.length ? [[t('testList.notes'), test.mapped.notes.join(' ')] as [string, string]] : []),
               ]}
             />
             <Box component="details" mt="xs">
-              <Text component="summary" size="sm" fw={600} style={{ cursor: 'pointer' }}>What the provider sent</Text>
+              <Text component="summary" size="sm" fw={600} style={{ cursor: 'pointer' }}>{t('testList.sent')}</Text>
               <Box mt="xs">
                 {Object.keys(test.received).length === 0 ? (
-                  <Text size="sm" c="dimmed">Nothing</Text>
+                  <Text size="sm" c="dimmed">{t('testList.nothing')}</Text>
                 ) : (
-                  <Pairs label="What the provider sent" items={Object.entries(test.received).map(([key, value]) => [key, claimText(value)])} />
+                  <Pairs label={t('testList.sent')} items={Object.entries(test.received).map(([key, value]) => [key, claimText(value)])} />
                 )}
               </Box>
             </Box>
@@ -588,6 +588,7 @@ function TestList({ organisationName, tests }: { organisationName: string; tests
 // ------------------------------------------------------------------ switch on
 
 function SwitchOn({ organisationId, signIn }: { organisationId: string; signIn: OrganisationSignIn }) {
+  const { t } = useTranslation('organisations');
   const settings = signIn.settings;
   const change = useSwitchSignIn(organisationId);
   const [refusal, setRefusal] = useState<{ field: 'enabled' | 'passwordSignIn'; message: string } | null>(null);
@@ -604,34 +605,34 @@ function SwitchOn({ organisationId, signIn }: { organisationId: string; signIn: 
       onSuccess: (answer) => {
         const on = answer.settings?.enabled;
         notifySuccess(
-          field === 'enabled' ? (on ? 'Sign-in switched on' : 'Sign-in switched off') : 'Password sign-in changed',
+          field === 'enabled' ? (on ? t('switchOn.switchedOn') : t('switchOn.switchedOff')) : t('switchOn.passwordChanged'),
           field === 'enabled'
-            ? (on ? 'Your people now sign in through your identity provider.' : 'Your people sign in with their passwords again.')
-            : (answer.settings?.passwordSignIn ? 'Your people may also sign in with a password.' : 'Your people sign in only through your identity provider.'),
+            ? (on ? t('switchOn.onMessage') : t('switchOn.offMessage'))
+            : (answer.settings?.passwordSignIn ? t('switchOn.passwordAlso') : t('switchOn.providerOnly')),
           { action: 'sign-in-switch' },
         );
       },
       onError: (failure) => {
-        const message = (failure instanceof ApiError && failure.fields?.[field]) || errorDescription(failure, 'The change could not be saved.');
+        const message = (failure instanceof ApiError && failure.fields?.[field]) || errorDescription(failure, t('shared.changeNotSaved'));
         setRefusal({ field, message });
-        notifyFailure('Not changed', message, { action: 'sign-in-switch' });
+        notifyFailure(t('switchOn.notChanged'), message, { action: 'sign-in-switch' });
       },
     });
   };
 
   const switchDescription = !settings
-    ? 'Set up the identity provider first.'
+    ? t('switchOn.setUpFirst')
     : enabled
-      ? 'Your people sign in through your identity provider.'
+      ? t('switchOn.isOn')
       : tested
-        ? `A test sign-in passed on ${formatDateTime(settings.testedAt)}.`
-        : 'Run a test sign-in that passes before switching it on.';
+        ? t('switchOn.testPassedOn', { date: formatDateTime(settings.testedAt) })
+        : t('switchOn.runTestFirst');
 
   return (
     <Stack gap="sm" component="section" aria-labelledby={headingId} maw={720}>
-      <Title order={3} size="h4" id={headingId}>Switch on</Title>
+      <Title order={3} size="h4" id={headingId}>{t('switchOn.heading')}</Title>
       <Switch
-        label="Sign our people in through the identity provider"
+        label={t('switchOn.switchLabel')}
         description={switchDescription}
         checked={enabled}
         disabled={!settings || (!enabled && !tested)}
@@ -639,11 +640,8 @@ function SwitchOn({ organisationId, signIn }: { organisationId: string; signIn: 
         onChange={(e) => send('enabled', { enabled: e.currentTarget.checked, passwordSignIn })}
       />
       <Checkbox
-        label="Allow password sign-in for our people"
-        description={
-          (enabled ? '' : 'It can be switched off once sign-in through the provider is on. ')
-          + 'Administrators always keep their password, so that they can still sign in when the provider is down.'
-        }
+        label={t('switchOn.passwordLabel')}
+        description={enabled ? t('switchOn.passwordDescriptionOn') : t('switchOn.passwordDescriptionOff')}
         checked={passwordSignIn}
         disabled={!enabled}
         error={refusal?.field === 'passwordSignIn' ? refusal.message : undefined}

@@ -2,6 +2,7 @@
 // one. A server refusal shows under its field when it names one, above the form otherwise.
 import { type ReactNode, useState } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Trans, useTranslation } from 'react-i18next';
 import { type Unit, unitCreateSchema } from '@shared/organisations.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifySuccess } from '@/lib/notify';
@@ -10,19 +11,21 @@ import { flatten, type TreeNode } from '../lib/unit-tree';
 
 /** Shows a server refusal: under its field when it names one, above the form otherwise. */
 function useServerErrors(setFieldError: (field: string, message: string) => boolean) {
+  const { t } = useTranslation('organisations');
   const [failure, setFailure] = useState<string | null>(null);
   const onError = (error: Error) => {
     const fields = error instanceof ApiError ? error.fields : undefined;
     const shown = fields ? Object.entries(fields).map(([field, message]) => setFieldError(field, message)).some(Boolean) : false;
-    setFailure(shown ? null : errorDescription(error, 'The change could not be saved.'));
+    setFailure(shown ? null : errorDescription(error, t('shared.changeNotSaved')));
   };
-  const alert: ReactNode = failure ? <Alert color="red" title="Not saved">{failure}</Alert> : null;
+  const alert: ReactNode = failure ? <Alert color="red" title={t('unitDialogs.notSaved')}>{failure}</Alert> : null;
   return { onError, alert, clear: () => setFailure(null) };
 }
 
 function DialogFrame({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+  const { t } = useTranslation('organisations');
   return (
-    <Modal opened onClose={onClose} title={title} centered returnFocus={false} closeButtonProps={{ 'aria-label': 'Close dialog' }}>
+    <Modal opened onClose={onClose} title={title} centered returnFocus={false} closeButtonProps={{ 'aria-label': t('shared.closeDialog') }}>
       {children}
     </Modal>
   );
@@ -36,6 +39,7 @@ export function UnitNameDialog({ organisationId, title, parentId = null, unit, o
   unit?: Unit;
   onDone: (unit?: Unit) => void;
 }) {
+  const { t } = useTranslation('organisations');
   const [name, setName] = useState(unit?.name ?? '');
   const [error, setError] = useState<string | null>(null);
   const create = useCreateUnit(organisationId);
@@ -69,7 +73,7 @@ export function UnitNameDialog({ organisationId, title, parentId = null, unit, o
             }
             update.mutate({ id: unit.id, name: trimmed }, {
               onSuccess: (saved) => {
-                notifySuccess('Unit renamed', `${unit.name} is now ${saved.name}.`, { action: 'unit' });
+                notifySuccess(t('unitDialogs.renamedTitle'), t('unitDialogs.renamedMessage', { from: unit.name, to: saved.name }), { action: 'unit' });
                 onDone(saved);
               },
               onError: server.onError,
@@ -77,7 +81,7 @@ export function UnitNameDialog({ organisationId, title, parentId = null, unit, o
           } else {
             create.mutate({ name: trimmed, parentId }, {
               onSuccess: (saved) => {
-                notifySuccess('Unit added', `${saved.name} has been added.`, { action: 'unit' });
+                notifySuccess(t('unitDialogs.addedTitle'), t('unitDialogs.addedMessage', { name: saved.name }), { action: 'unit' });
                 onDone(saved);
               },
               onError: server.onError,
@@ -88,7 +92,7 @@ export function UnitNameDialog({ organisationId, title, parentId = null, unit, o
         <Stack>
           {server.alert}
           <TextInput
-            label={unit ? 'New name' : 'Name'}
+            label={unit ? t('unitDialogs.newName') : t('shared.name')}
             value={name}
             onChange={(e) => setName(e.currentTarget.value)}
             error={error}
@@ -98,8 +102,8 @@ export function UnitNameDialog({ organisationId, title, parentId = null, unit, o
             data-autofocus
           />
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => onDone()}>Cancel</Button>
-            <Button type="submit" loading={pending}>{unit ? 'Rename' : 'Add unit'}</Button>
+            <Button variant="default" onClick={() => onDone()}>{t('shared.cancel')}</Button>
+            <Button type="submit" loading={pending}>{unit ? t('shared.rename') : t('shared.addUnit')}</Button>
           </Group>
         </Stack>
       </form>
@@ -116,6 +120,7 @@ export function MoveUnitDialog({ organisationId, node, tree, onDone }: {
   tree: TreeNode[];
   onDone: () => void;
 }) {
+  const { t } = useTranslation('organisations');
   const unit = node.unit;
   const [parent, setParent] = useState<string>(unit.parentId ?? TOP_LEVEL);
   const [error, setError] = useState<string | null>(null);
@@ -127,14 +132,14 @@ export function MoveUnitDialog({ organisationId, node, tree, onDone }: {
   });
   const below = new Set(flatten([node]).map((n) => n.unit.id));
   const options = [
-    { value: TOP_LEVEL, label: 'Top level (no parent unit)' },
+    { value: TOP_LEVEL, label: t('unitDialogs.topLevel') },
     ...flatten(tree).filter((n) => !below.has(n.unit.id)).map((n) => ({ value: n.unit.id, label: n.path })),
   ];
   return (
-    <DialogFrame title={`Move ${unit.name}`} onClose={onDone}>
+    <DialogFrame title={t('unitDialogs.moveTitle', { name: unit.name })} onClose={onDone}>
       <form
         noValidate
-        aria-label={`Move ${unit.name}`}
+        aria-label={t('unitDialogs.moveTitle', { name: unit.name })}
         onSubmit={(event) => {
           event.preventDefault();
           server.clear();
@@ -146,8 +151,13 @@ export function MoveUnitDialog({ organisationId, node, tree, onDone }: {
           }
           update.mutate({ id: unit.id, parentId }, {
             onSuccess: () => {
-              const where = parentId ? options.find((o) => o.value === parentId)?.label ?? 'its new parent' : 'the top level';
-              notifySuccess('Unit moved', `${unit.name} is now under ${where}.`, { action: 'unit' });
+              const where = parentId ? options.find((o) => o.value === parentId)?.label : undefined;
+              const message = !parentId
+                ? t('unitDialogs.movedToTop', { name: unit.name })
+                : where
+                  ? t('unitDialogs.movedUnder', { name: unit.name, where })
+                  : t('unitDialogs.movedToNewParent', { name: unit.name });
+              notifySuccess(t('unitDialogs.movedTitle'), message, { action: 'unit' });
               onDone();
             },
             onError: server.onError,
@@ -156,27 +166,34 @@ export function MoveUnitDialog({ organisationId, node, tree, onDone }: {
       >
         <Stack>
           <Text size="sm">
-            Its sub-units and people move with it.{' '}
+            {t('unitDialogs.movesWithIt')}{' '}
             {unit.parentId
-              ? <>It is now under <strong>{node.path.slice(0, node.path.lastIndexOf(' › '))}</strong>.</>
-              : 'It is now a top-level unit.'}
+              ? (
+                <Trans
+                  t={t}
+                  i18nKey="unitDialogs.nowUnder"
+                  values={{ path: node.path.slice(0, node.path.lastIndexOf(' › ')) }}
+                  components={{ strong: <strong /> }}
+                />
+              )
+              : t('unitDialogs.nowTop')}
           </Text>
           {server.alert}
           <Select
-            label="New parent unit"
+            label={t('unitDialogs.newParent')}
             data={options}
             value={parent}
             onChange={(value) => setParent(value ?? TOP_LEVEL)}
             error={error}
             searchable
             allowDeselect={false}
-            nothingFoundMessage="No unit of that name"
+            nothingFoundMessage={t('unitDialogs.nothingFound')}
             comboboxProps={{ withinPortal: true }}
             data-autofocus
           />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onDone}>Cancel</Button>
-            <Button type="submit" loading={update.isPending}>Move</Button>
+            <Button variant="default" onClick={onDone}>{t('shared.cancel')}</Button>
+            <Button type="submit" loading={update.isPending}>{t('shared.move')}</Button>
           </Group>
         </Stack>
       </form>

@@ -5,11 +5,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Box, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
 import { IconChevronDown, IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import type { Organisation } from '@shared/organisations.ts';
 import { errorDescription } from '@/lib/api-client';
 import { useUnits } from '../api/organisations';
 import { useFocusRequest } from '../hooks/use-focus-request';
-import { buildTree, peopleText, type TreeNode } from '../lib/unit-tree';
+import { buildTree, type TreeNode } from '../lib/unit-tree';
 import { MoveUnitDialog, UnitNameDialog } from './UnitDialogs';
 
 type Dialog =
@@ -23,6 +24,7 @@ export function UnitTree({ organisation, focusHeading = false }: {
   organisation: Pick<Organisation, 'id' | 'name' | 'code'>;
   focusHeading?: boolean;
 }) {
+  const { t } = useTranslation('organisations');
   const { data, isPending, isError, error } = useUnits(organisation.id);
   const tree = useMemo(() => buildTree(data ?? []), [data]);
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -47,27 +49,27 @@ export function UnitTree({ organisation, focusHeading = false }: {
           <Title order={2} size="h3" id={headingId} tabIndex={-1}>
             {organisation.name} <Text span c="dimmed" ff="monospace" fz="md">({organisation.code})</Text>
           </Title>
-          <Text c="dimmed" size="sm">Units and the people in each, counting its sub-units.</Text>
+          <Text c="dimmed" size="sm">{t('unitTree.intro')}</Text>
         </div>
         <Button data-focus-id="unit-add-top" leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setDialog({ kind: 'add', parent: null })}>
-          Add unit
+          {t('shared.addUnit')}
         </Button>
       </Group>
-      {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load the units')}</Text> : null}
-      {isPending ? <Text>Loading units…</Text> : null}
+      {isError ? <Text c="red.8">{errorDescription(error, t('unitTree.loadFailed'))}</Text> : null}
+      {isPending ? <Text>{t('unitTree.loading')}</Text> : null}
       {data && data.length === 0 ? (
         <Stack gap={4} py="xl" ta="center">
-          <Text fw={600}>No units yet</Text>
-          <Text c="dimmed">Add the organisation's areas, directorates or stations, then the units inside them.</Text>
+          <Text fw={600}>{t('unitTree.emptyTitle')}</Text>
+          <Text c="dimmed">{t('unitTree.emptyText')}</Text>
         </Stack>
       ) : null}
       {tree.length > 0 ? (
-        <UnitList nodes={tree} label={`Units of ${organisation.name}`} level={1} onAction={setDialog} />
+        <UnitList nodes={tree} label={t('unitTree.unitsOf', { name: organisation.name })} level={1} onAction={setDialog} />
       ) : null}
       {dialog?.kind === 'add' ? (
         <UnitNameDialog
           organisationId={organisation.id}
-          title={dialog.parent ? `Add a unit under ${dialog.parent.unit.name}` : 'Add a top-level unit'}
+          title={dialog.parent ? t('unitTree.addUnder', { name: dialog.parent.unit.name }) : t('unitTree.addTop')}
           parentId={dialog.parent?.unit.id ?? null}
           onDone={(unit) => closeDialog(unit ? actionsId(unit.id) : origin(dialog))}
         />
@@ -75,7 +77,7 @@ export function UnitTree({ organisation, focusHeading = false }: {
       {dialog?.kind === 'rename' ? (
         <UnitNameDialog
           organisationId={organisation.id}
-          title={`Rename ${dialog.node.unit.name}`}
+          title={t('unitTree.renameTitle', { name: dialog.node.unit.name })}
           unit={dialog.node.unit}
           onDone={() => closeDialog(origin(dialog))}
         />
@@ -98,6 +100,7 @@ function UnitList({ nodes, label, level, onAction }: {
   level: number;
   onAction: (dialog: Dialog) => void;
 }) {
+  const { t } = useTranslation('organisations');
   return (
     <Box
       component="ul"
@@ -116,12 +119,12 @@ function UnitList({ nodes, label, level, onAction }: {
           <Group justify="space-between" wrap="nowrap" gap="xs" py={6} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
             <Box style={{ minWidth: 0 }}>
               <Text fw={level === 1 ? 700 : 500} style={{ overflowWrap: 'anywhere' }}>{node.unit.name}</Text>
-              <Text size="sm" c="dimmed">{peopleText(node.unit.people)}</Text>
+              <Text size="sm" c="dimmed">{t('unitTree.people', { count: node.unit.people })}</Text>
             </Box>
             <UnitActions node={node} onAction={onAction} />
           </Group>
           {node.children.length > 0 ? (
-            <UnitList nodes={node.children} label={`Units under ${node.unit.name}`} level={level + 1} onAction={onAction} />
+            <UnitList nodes={node.children} label={t('unitTree.unitsUnder', { name: node.unit.name })} level={level + 1} onAction={onAction} />
           ) : null}
         </li>
       ))}
@@ -130,6 +133,7 @@ function UnitList({ nodes, label, level, onAction }: {
 }
 
 function UnitActions({ node, onAction }: { node: TreeNode; onAction: (dialog: Dialog) => void }) {
+  const { t } = useTranslation('organisations');
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -138,16 +142,16 @@ function UnitActions({ node, onAction }: { node: TreeNode; onAction: (dialog: Di
           size="xs"
           variant="default"
           rightSection={<IconChevronDown size={14} aria-hidden />}
-          aria-label={`Actions for ${node.unit.name}`}
+          aria-label={t('unitTree.actionsFor', { name: node.unit.name })}
           style={{ flexShrink: 0 }}
         >
-          Actions
+          {t('unitTree.actions')}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item onClick={() => onAction({ kind: 'add', parent: node })}>Add a unit under it</Menu.Item>
-        <Menu.Item onClick={() => onAction({ kind: 'rename', node })}>Rename</Menu.Item>
-        <Menu.Item onClick={() => onAction({ kind: 'move', node })}>Move</Menu.Item>
+        <Menu.Item onClick={() => onAction({ kind: 'add', parent: node })}>{t('unitTree.addUnderIt')}</Menu.Item>
+        <Menu.Item onClick={() => onAction({ kind: 'rename', node })}>{t('shared.rename')}</Menu.Item>
+        <Menu.Item onClick={() => onAction({ kind: 'move', node })}>{t('shared.move')}</Menu.Item>
       </Menu.Dropdown>
     </Menu>
   );

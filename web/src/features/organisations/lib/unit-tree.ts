@@ -1,9 +1,6 @@
 // An organisation's units as a tree (the answer of GET /api/organisations/:id/units is a flat list
-// with parent ids), and the people count as the tree shows it.
+// with parent ids). The people count as the tree shows it is in UnitTree (the catalogue's unitTree.people).
 import type { Unit } from '@shared/organisations.ts';
-
-/** "1 person", "4 people". */
-export const peopleText = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
 
 export interface TreeNode {
   unit: Unit;
