@@ -45,8 +45,8 @@ describe('user import in Welsh', () => {
     await i18n.changeLanguage('cy');
     const result: ImportResult = {
       created: [
-        { id: 'u1', line: 2, username: 'ann', email: 'ann@example.test', name: 'Ann', role: 'STUDENT', temporaryPassword: 'Abc123!xyz' },
-        { id: 'u2', line: 3, username: 'bob', email: 'bob@example.test', name: 'Bob', role: 'INSTRUCTOR', temporaryPassword: 'Def456!xyz' },
+        { id: 'u1', line: 2, username: 'ann', email: 'ann@example.test', name: 'Ann', role: 'STUDENT', services: ['UKAS'], temporaryPassword: 'Abc123!xyz' },
+        { id: 'u2', line: 3, username: 'bob', email: 'bob@example.test', name: 'Bob', role: 'INSTRUCTOR', services: ['UKAS'], temporaryPassword: 'Def456!xyz' },
       ],
       skipped: [],
     };
