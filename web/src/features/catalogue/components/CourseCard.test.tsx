@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import type { Course } from '@shared/catalogue.ts';
+import { i18n } from '@/lib/i18n/i18n';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { CourseCard, cardButtonLabel, signInPath } from './CourseCard';
 import { emptyText } from './CourseCatalogue';
+
+const t = i18n.getFixedT(null, 'catalogue');
 
 const course: Course = {
   id: '10000000-0000-4000-a000-000000000001',
@@ -31,11 +34,11 @@ const enrolled = (progress: number): Course => ({
 describe('CourseCard', () => {
   it('labels the button by state, as the specification says', () => {
     const user = makeUser();
-    expect(cardButtonLabel(course, null)).toBe('Login to Enroll');
-    expect(cardButtonLabel(course, user)).toBe('Enroll Now');
-    expect(cardButtonLabel(enrolled(0), user)).toBe('Start Course');
-    expect(cardButtonLabel(enrolled(40), user)).toBe('Continue Course');
-    expect(cardButtonLabel(enrolled(100), user)).toBe('Continue Course');
+    expect(cardButtonLabel(t, course, null)).toBe('Login to Enroll');
+    expect(cardButtonLabel(t, course, user)).toBe('Enroll Now');
+    expect(cardButtonLabel(t, enrolled(0), user)).toBe('Start Course');
+    expect(cardButtonLabel(t, enrolled(40), user)).toBe('Continue Course');
+    expect(cardButtonLabel(t, enrolled(100), user)).toBe('Continue Course');
   });
 
   it('shows badge, Featured, modules and the progress of an enrolled learner', () => {
@@ -76,7 +79,21 @@ describe('CourseCard', () => {
   });
 
   it('words the empty catalogue per service', () => {
-    expect(emptyText(null)).toBe('There are no courses available currently.');
-    expect(emptyText('UKFRS')).toBe('There are no United Kingdom Fire Rescue Service courses available.');
+    expect(emptyText(t, null)).toBe('There are no courses available currently.');
+    expect(emptyText(t, 'UKFRS')).toBe('There are no United Kingdom Fire Rescue Service courses available.');
+  });
+
+  it('speaks Welsh: the button, the Featured mark, the counts and the progress', async () => {
+    await i18n.changeLanguage('cy');
+    expect(cardButtonLabel(t, course, null)).toBe('Mewngofnodi i gofrestru');
+    expect(cardButtonLabel(t, course, makeUser())).toBe('Cofrestru nawr');
+    expect(cardButtonLabel(t, enrolled(0), makeUser())).toBe("Dechrau'r cwrs");
+    expect(emptyText(t, 'UKFRS')).toBe('Nid oes cyrsiau ar gael ar gyfer Gwasanaeth Tân ac Achub y Deyrnas Unedig.');
+    renderWithProviders(<CourseCard course={enrolled(40)} user={makeUser()} publicEnroll={false} />);
+    expect(screen.getByText('Dan sylw')).toBeInTheDocument();
+    expect(screen.getByText('4 modiwl · 4 awr')).toBeInTheDocument();
+    expect(screen.getByText('Cynnydd')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Cynnydd: JESIP Joint Doctrine' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: "Parhau â'r cwrs" })).toBeInTheDocument();
   });
 });

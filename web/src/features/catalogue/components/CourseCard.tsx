@@ -7,6 +7,8 @@ import { Badge, Button, Card, Group, Image, Progress, Stack, Text, Title } from 
 import { IconStarFilled } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { Course } from '@shared/catalogue.ts';
 import type { User } from '@shared/domain.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
@@ -14,11 +16,12 @@ import { ServiceIcon } from '@/components/ServiceIcon';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure } from '@/lib/notify';
 import { useEnroll } from '@/lib/enrol';
+import { formatHours } from '@/lib/format';
 
-export function cardButtonLabel(course: Course, user: User | null): string {
-  if (!user) return 'Login to Enroll';
-  if (!course.enrollment) return 'Enroll Now';
-  return course.enrollment.progress <= 0 ? 'Start Course' : 'Continue Course';
+export function cardButtonLabel(t: TFunction, course: Course, user: User | null): string {
+  if (!user) return t('courseCard.loginToEnroll');
+  if (!course.enrollment) return t('courseCard.enrollNow');
+  return course.enrollment.progress <= 0 ? t('courseCard.startCourse') : t('courseCard.continueCourse');
 }
 
 /** Where a visitor goes to sign in; under public-enroll the enrolment intent travels with them. */
@@ -29,10 +32,11 @@ export function signInPath(courseId: string, keepEnrolIntent: boolean): string {
 
 /** live: false while the page is the HTML rendered for a visitor, before the app owns it (lib/hydrated.ts). */
 export function CourseCard({ course, user, publicEnroll, live = true }: { course: Course; user: User | null; publicEnroll: boolean; live?: boolean }) {
+  const { t } = useTranslation('catalogue');
   const navigate = useNavigate();
   const enroll = useEnroll();
   const coursePath = `/course/${course.id}`;
-  const label = cardButtonLabel(course, user);
+  const label = cardButtonLabel(t, course, user);
   const titleId = `course-title-${course.id}`;
 
   function act(event: MouseEvent) {
@@ -45,7 +49,7 @@ export function CourseCard({ course, user, publicEnroll, live = true }: { course
       enroll.mutate(course.id, {
         // The course page puts the focus on its main button (the one that now says 'Start Course').
         onSuccess: () => navigate(coursePath, { state: { focusMain: true } }),
-        onError: (error) => notifyFailure('Enrolment failed', errorDescription(error, 'Please try again.')),
+        onError: (error) => notifyFailure(t('courseCard.enrolFailed'), errorDescription(error, t('courseCard.tryAgain'))),
       });
       return;
     }
@@ -90,7 +94,7 @@ export function CourseCard({ course, user, publicEnroll, live = true }: { course
                 leftSection={<IconStarFilled size={12} aria-hidden="true" />}
                 style={{ backgroundColor: 'var(--mantine-color-yellow-3)', color: '#000' }}
               >
-                Featured
+                {t('courseCard.featured')}
               </Badge>
             ) : null}
           </Group>
@@ -106,19 +110,19 @@ export function CourseCard({ course, user, publicEnroll, live = true }: { course
           {course.description}
         </Text>
         <Text size="xs" c="dimmed">
-          {course.modules === 1 ? '1 module' : `${course.modules} modules`} · {course.duration === 1 ? '1 hour' : `${course.duration} hours`}
+          {t('courseCard.modules', { count: course.modules })} · {formatHours(course.duration)}
         </Text>
         <Stack gap="sm" mt="auto">
           {course.enrollment ? (
             <div>
               <Group justify="space-between" mb={4}>
-                <Text size="sm">{course.enrollment.status === 'PENDING' ? 'Awaiting approval' : 'Progress'}</Text>
+                <Text size="sm">{course.enrollment.status === 'PENDING' ? t('courseCard.awaitingApproval') : t('courseCard.progress')}</Text>
                 <Text size="sm" fw={600}>
                   {course.enrollment.progress}%
                 </Text>
               </Group>
               <Progress.Root>
-                <Progress.Section value={course.enrollment.progress} aria-label={`Progress on ${course.title}`} />
+                <Progress.Section value={course.enrollment.progress} aria-label={t('courseCard.progressOn', { title: course.title })} />
               </Progress.Root>
             </div>
           ) : null}

@@ -4,22 +4,26 @@ import { Alert, Button, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title
 import { IconSearch } from '@tabler/icons-react';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { User } from '@shared/domain.ts';
-import { isServiceCode, SERVICE_CODES, SERVICES } from '@shared/services.ts';
+import { isServiceCode, SERVICE_CODES } from '@shared/services.ts';
 import { errorDescription } from '@/lib/api-client';
 import { renderedWithAnswer, useHydrated } from '@/lib/hydrated';
+import { labelOf } from '@/lib/i18n/labels';
 import { catalogueFiltersOf, catalogueQueryOptions, useCatalogue } from '../api/get-courses';
 import { CourseCard } from './CourseCard';
 
 const SEARCH_DELAY_MS = 300;
 
-export function emptyText(service: string | null): string {
+export function emptyText(t: TFunction, service: string | null): string {
   return service && isServiceCode(service)
-    ? `There are no ${SERVICES[service].label} courses available.`
-    : 'There are no courses available currently.';
+    ? t('courseCatalogue.emptyService', { service: labelOf('service', service) })
+    : t('courseCatalogue.empty');
 }
 
 export function CourseCatalogue({ user, publicEnroll }: { user: User | null; publicEnroll: boolean }) {
+  const { t } = useTranslation('catalogue');
   const [params, setParams] = useSearchParams();
   const serviceParam = params.get('service');
   const service = isServiceCode(serviceParam) ? serviceParam : null;
@@ -76,11 +80,11 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" gap="md">
-        <Group gap="xs" role="group" aria-label="Filter by service">
+        <Group gap="xs" role="group" aria-label={t('courseCatalogue.filterByService')}>
           {/* Rendered on request (platform/page-render.mjs), the controls do nothing until the app owns
               them (lib/hydrated.ts), and say so; the search box takes no keys until then. */}
           <Button variant={service ? 'default' : 'filled'} size="xs" aria-pressed={!service} aria-disabled={hydrated ? undefined : true} onClick={() => choose(null)}>
-            All Services
+            {t('courseCatalogue.allServices')}
           </Button>
           {SERVICE_CODES.map((code) => (
             <Button
@@ -89,7 +93,7 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
               variant={service === code ? 'filled' : 'default'}
               aria-pressed={service === code}
               aria-disabled={hydrated ? undefined : true}
-              title={SERVICES[code].label}
+              title={labelOf('service', code)}
               onClick={() => choose(code)}
             >
               {code}
@@ -97,8 +101,8 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
           ))}
         </Group>
         <TextInput
-          label="Search courses"
-          placeholder="Title or description"
+          label={t('courseCatalogue.searchLabel')}
+          placeholder={t('courseCatalogue.searchPlaceholder')}
           leftSection={<IconSearch size={16} aria-hidden="true" />}
           value={draft}
           onChange={(event) => setDraft(event.currentTarget.value)}
@@ -111,22 +115,22 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
       {query.isPending || (query.isSuccess && !shown) ? (
         // A screen's height, so the footer does not move when the cards arrive.
         <Group justify="center" align="flex-start" py="xl" mih="100vh" role="status">
-          <Loader aria-label="Loading courses" />
+          <Loader aria-label={t('courseCatalogue.loading')} />
         </Group>
       ) : query.isError ? (
-        <Alert color="red" title="Courses could not be loaded">
-          {errorDescription(query.error, 'Please try again.')}
+        <Alert color="red" title={t('courseCatalogue.loadFailed')}>
+          {errorDescription(query.error, t('courseCatalogue.tryAgain'))}
         </Alert>
       ) : courses.length === 0 ? (
         <Stack align="center" gap="xs" py="xl">
-          <Title order={3}>No courses found</Title>
-          <Text c="dimmed">{search ? `No courses match “${search}”.` : emptyText(service)}</Text>
+          <Title order={3}>{t('courseCatalogue.noCoursesFound')}</Title>
+          <Text c="dimmed">{search ? t('courseCatalogue.noMatch', { search }) : emptyText(t, service)}</Text>
         </Stack>
       ) : (
         <>
           {/* A visitor's cards, rendered on request, wait unseen for the person's where a session is stored (AppLayout.module.css). */}
           <Text size="sm" c="dimmed" aria-live="polite" data-guest-view={user ? undefined : ''}>
-            Showing {courses.length} of {total} {total === 1 ? 'course' : 'courses'}
+            {t('courseCatalogue.showing', { shown: courses.length, count: total })}
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-guest-view={user ? undefined : ''}>
             {courses.map((course) => (
@@ -136,7 +140,7 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
           {query.hasNextPage ? (
             <Group justify="center">
               <Button variant="default" onClick={() => query.fetchNextPage()} loading={query.isFetchingNextPage} aria-disabled={hydrated ? undefined : true}>
-                Load more
+                {t('courseCatalogue.loadMore')}
               </Button>
             </Group>
           ) : null}
