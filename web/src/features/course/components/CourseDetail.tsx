@@ -9,10 +9,12 @@ import { Alert, Box, Button, Group, Image, Paper, Progress, Stack, Text, Title }
 import { IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { Course, CourseModule } from '@shared/catalogue.ts';
 import type { User } from '@shared/domain.ts';
-import { COURSE_LEVEL_LABELS, type CourseLevel } from '@shared/domain.ts';
-import { courseButtonLabel } from '@shared/progress.ts';
+import type { CourseLevel } from '@shared/domain.ts';
+import { PROGRESS_MAX } from '@shared/progress.ts';
 import { PageSpinner } from '@/components/PageSpinner';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ServiceIcon } from '@/components/ServiceIcon';
@@ -25,6 +27,8 @@ import { CertificateLinks } from '@/components/CertificateLinks';
 import { CourseOutline } from './CourseOutline';
 import { PageMeta } from '@/lib/page/page-meta';
 import { useHydrated } from '@/lib/hydrated';
+import { formatHours } from '@/lib/format';
+import { labelOf } from '@/lib/i18n/labels';
 
 /** The module Start/Continue opens: the first unfinished one, else the first. */
 export function nextModule(modules: CourseModule[]): CourseModule | undefined {
@@ -36,20 +40,29 @@ export function signInPath(courseId: string, keepEnrolIntent: boolean): string {
   return `/auth?redirect=${encodeURIComponent(back)}`;
 }
 
+/** The main button's label for an enrolled learner: Start, Continue or Review Course by the progress. */
+export function courseButtonLabel(t: TFunction, progress: number): string {
+  if (progress <= 0) return t('courseDetail.startCourse');
+  if (progress >= PROGRESS_MAX) return t('courseDetail.reviewCourse');
+  return t('courseDetail.continueCourse');
+}
+
 function CourseNotFound() {
+  const { t } = useTranslation('course');
   return (
     <Stack align="center" gap="sm" py="xl">
-      <PageMeta title="Course not found" description="The requested course could not be found." />
-      <Title order={1}>Course not found</Title>
-      <Text>The requested course could not be found.</Text>
+      <PageMeta title={t('courseNotFound.title')} description={t('courseNotFound.description')} />
+      <Title order={1}>{t('courseNotFound.title')}</Title>
+      <Text>{t('courseNotFound.description')}</Text>
       <Button component={Link} to="/">
-        Return to home
+        {t('courseNotFound.returnHome')}
       </Button>
     </Stack>
   );
 }
 
 export function CourseDetail({ courseId, user, publicEnroll }: { courseId: string; user: User | null; publicEnroll: boolean }) {
+  const { t } = useTranslation('course');
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const course = useCourse(courseId);
@@ -85,12 +98,12 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
       },
       onSuccess: (created) =>
         notifySuccess(
-          created.status === 'PENDING' ? 'Enrolment requested' : 'Enrolled',
+          created.status === 'PENDING' ? t('courseDetail.enrolmentRequested') : t('courseDetail.enrolled'),
           created.status === 'PENDING'
-            ? 'An instructor will approve your enrolment.'
-            : `You are enrolled in ${target.title}.`,
+            ? t('courseDetail.approvalToCome')
+            : t('courseDetail.enrolledIn', { title: target.title }),
         ),
-      onError: (error) => notifyFailure('Enrolment failed', errorDescription(error, 'Please try again.')),
+      onError: (error) => notifyFailure(t('courseDetail.enrolFailed'), errorDescription(error, t('courseDetail.tryAgain'))),
     });
   }
 
@@ -114,15 +127,15 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
   if (course.isPending) {
     return (
       <Box mih="100vh">
-        <PageSpinner label="Loading course" />
+        <PageSpinner label={t('courseDetail.loading')} />
       </Box>
     );
   }
   if (course.isError) {
     if (course.error instanceof ApiError && course.error.status === 404) return <CourseNotFound />;
     return (
-      <Alert color="red" title="The course could not be loaded">
-        {errorDescription(course.error, 'Please try again.')}
+      <Alert color="red" title={t('courseDetail.loadFailed')}>
+        {errorDescription(course.error, t('courseDetail.tryAgain'))}
       </Alert>
     );
   }
@@ -151,7 +164,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
         onSettled: () => {
           refocusMain.current = true;
         },
-        onError: (error) => notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.')),
+        onError: (error) => notifyFailure(t('courseDetail.progressNotSaved'), errorDescription(error, t('courseDetail.tryAgain'))),
       });
       return;
     }
@@ -159,14 +172,14 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
     if (target) navigate(`/course/${data.id}/module/${target.id}`);
   }
 
-  const label = !user ? 'Login to Enroll' : !enrollment ? 'Enroll Now' : courseButtonLabel(progress);
+  const label = !user ? t('courseDetail.loginToEnroll') : !enrollment ? t('courseDetail.enrollNow') : courseButtonLabel(t, progress);
 
   return (
     <Stack gap="lg">
-      <PageMeta title={data.title} description={data.description || `${data.title}: a training course.`} />
+      <PageMeta title={data.title} description={data.description || t('courseDetail.metaDescription', { title: data.title })} />
       <Group>
         <Button component={Link} to="/" variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
-          Back to courses
+          {t('courseDetail.backToCourses')}
         </Button>
       </Group>
       <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
@@ -190,7 +203,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
             <Group gap="xs">
               <ServiceBadge code={data.service} />
               <Text size="sm" c="dimmed">
-                {COURSE_LEVEL_LABELS[data.level as CourseLevel] ?? data.level}
+                {labelOf('courseLevel', data.level as CourseLevel)}
               </Text>
             </Group>
             <ServiceIcon code={data.service} size={36} />
@@ -198,15 +211,14 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
           <Title order={1}>{data.title}</Title>
           <Text>{data.description}</Text>
           <Text size="sm" c="dimmed">
-            {data.modules === 1 ? '1 module' : `${data.modules} modules`} ·{' '}
-            {data.duration === 1 ? '1 hour' : `${data.duration} hours`}
-            {data.author ? ` · by ${data.author.name}` : ''}
+            {t('courseDetail.modules', { count: data.modules })} · {formatHours(data.duration)}
+            {data.author ? ` · ${t('courseDetail.byAuthor', { name: data.author.name })}` : ''}
           </Text>
           {enrollment ? (
             <div>
               <Group justify="space-between" mb={4}>
                 <Text size="sm" id="course-progress-label">
-                  Your progress
+                  {t('courseDetail.yourProgress')}
                 </Text>
                 <Text size="sm" fw={700} data-testid="course-progress">
                   {progress}%
@@ -218,38 +230,38 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
               {enrollment.completed ? (
                 <Group gap={6} mt="sm">
                   <IconCircleCheck size={20} aria-hidden="true" color="var(--mantine-color-green-9)" />
-                  <Text fw={700}>Course completed!</Text>
+                  <Text fw={700}>{t('courseDetail.courseCompleted')}</Text>
                 </Group>
               ) : null}
               {enrollment.completed && enrollment.certificateId ? (
                 <Group gap="sm" mt="sm">
-                  <Text size="sm">Your certificate is ready:</Text>
+                  <Text size="sm">{t('courseDetail.certificateReady')}</Text>
                   <CertificateLinks certificateId={enrollment.certificateId} />
                 </Group>
               ) : null}
             </div>
           ) : null}
           {pending ? (
-            <Alert color="yellow" title="Enrolment pending" variant="light" ref={pendingNotice} tabIndex={-1} styles={{ title: { color: 'var(--mantine-color-text)' } }}>
+            <Alert color="yellow" title={t('courseDetail.pendingTitle')} variant="light" ref={pendingNotice} tabIndex={-1} styles={{ title: { color: 'var(--mantine-color-text)' } }}>
               <Text size="sm" c="var(--mantine-color-text)">
-                Your enrolment is waiting for approval by an instructor of this course. You can start once it is approved.
+                {t('courseDetail.pendingText')}
               </Text>
             </Alert>
           ) : null}
           {data.approvalRequired && !enrollment ? (
             <div data-testid="course-approval">
               <Text size="sm" fw={700}>
-                Login and Approval Required
+                {labelOf('courseAccess', 'login-approval')}
               </Text>
               <Text size="sm">
                 {user
-                  ? 'An instructor of this course approves each enrolment. Enrol to send your request; you can start once it is approved.'
-                  : 'Sign in to ask to enrol. An instructor of this course approves each enrolment.'}
+                  ? t('courseDetail.approvalSignedIn')
+                  : t('courseDetail.approvalVisitor')}
               </Text>
             </div>
           ) : null}
           {user && !enrollment && data.requiresEnrollment && !mayRead && data.modules > 0 ? (
-            <Text size="sm">Enrol in this course to read its modules.</Text>
+            <Text size="sm">{t('courseDetail.enrolToRead')}</Text>
           ) : null}
           <Group>
             {/* Start/Continue opens a module from the list: not before the list has loaded (a press then did nothing). */}
@@ -270,7 +282,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
         </Stack>
       </Paper>
       {modules.isPending ? (
-        <PageSpinner label="Loading modules" />
+        <PageSpinner label={t('courseDetail.loadingModules')} />
       ) : (
         <CourseOutline courseId={data.id} service={data.service} modules={list} />
       )}

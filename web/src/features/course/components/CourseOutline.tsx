@@ -3,20 +3,22 @@
 import { Anchor, Badge, Group, List, Paper, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconCircleCheck, IconClock } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import type { CourseModule } from '@shared/catalogue.ts';
-import { serviceLabel } from '@shared/services.ts';
+import { labelOf } from '@/lib/i18n/labels';
 
 export function CourseOutline({ courseId, service, modules }: { courseId: string; service: string; modules: CourseModule[] }) {
+  const { t } = useTranslation('course');
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="course-details">
       <Stack gap="md">
         <Title order={2} size="h3" id="course-details" tabIndex={-1}>
-          Course details
+          {t('courseOutline.title')}
         </Title>
         {modules.length === 0 ? (
-          <Text c="dimmed">This course is a single unit without modules: each press of the course button records a step of your progress.</Text>
+          <Text c="dimmed">{t('courseOutline.singleUnit')}</Text>
         ) : (
-          <Stack component="ol" gap="xs" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label="Modules">
+          <Stack component="ol" gap="xs" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label={t('courseOutline.modules')}>
             {modules.map((module, index) => (
               <Group component="li" key={module.id} gap="sm" wrap="nowrap" align="flex-start" data-module-row={module.id}>
                 <ThemeIcon
@@ -30,7 +32,7 @@ export function CourseOutline({ courseId, service, modules }: { courseId: string
                 </ThemeIcon>
                 <Stack gap={2} style={{ flex: 1 }}>
                   <Text fw={600}>
-                    <VisuallyHidden>{`Module ${index + 1}: `}</VisuallyHidden>
+                    <VisuallyHidden>{t('courseOutline.modulePrefix', { number: index + 1 })}</VisuallyHidden>
                     {module.content !== null ? (
                       <Anchor component={Link} to={`/course/${courseId}/module/${module.id}`} inherit>
                         {module.title}
@@ -38,18 +40,18 @@ export function CourseOutline({ courseId, service, modules }: { courseId: string
                     ) : (
                       module.title
                     )}
-                    {module.completed ? <VisuallyHidden> (completed)</VisuallyHidden> : null}
+                    {module.completed ? <VisuallyHidden>{t('courseOutline.completedMark')}</VisuallyHidden> : null}
                   </Text>
                   <Group gap="xs">
                     <Group gap={4}>
                       <IconClock size={14} aria-hidden="true" />
                       <Text size="xs" c="dimmed">
-                        {module.duration} min
+                        {t('courseOutline.minutes', { count: module.duration })}
                       </Text>
                     </Group>
                     {module.hasQuiz ? (
                       <Badge size="xs" variant="default">
-                        Quiz
+                        {t('courseOutline.quiz')}
                       </Badge>
                     ) : null}
                   </Group>
@@ -60,11 +62,11 @@ export function CourseOutline({ courseId, service, modules }: { courseId: string
         )}
         <div>
           <Title order={3} size="h5" mb="xs">
-            Requirements
+            {t('courseOutline.requirements')}
           </Title>
           <List size="sm" spacing={4}>
-            <List.Item>{`Basic understanding of ${serviceLabel(service)} procedures`}</List.Item>
-            <List.Item>Completion of introductory courses (recommended)</List.Item>
+            <List.Item>{t('courseOutline.basicUnderstanding', { service: labelOf('service', service) })}</List.Item>
+            <List.Item>{t('courseOutline.introductoryCourses')}</List.Item>
           </List>
         </div>
       </Stack>
