@@ -2,6 +2,7 @@
 // offset. Calls onExpire once at zero. Announced politely once a minute, not every second.
 import { Text } from '@mantine/core';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export function formatRemaining(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -11,6 +12,7 @@ export function formatRemaining(ms: number): string {
 }
 
 export function Countdown({ deadline, offsetMs, onExpire }: { deadline: string; offsetMs: number; onExpire: () => void }) {
+  const { t } = useTranslation('learning');
   const end = new Date(deadline).getTime();
   const remaining = () => end - (Date.now() + offsetMs);
   const [left, setLeft] = useState(remaining);
@@ -33,11 +35,11 @@ export function Countdown({ deadline, offsetMs, onExpire }: { deadline: string; 
   const minutesLeft = Math.ceil(Math.max(0, left) / 60_000);
   return (
     <div>
-      <Text fw={700} role="timer" aria-label={`Time remaining ${formatRemaining(left)}`} c={left < 60_000 ? 'red.9' : undefined}>
-        Time remaining: {formatRemaining(left)}
+      <Text fw={700} role="timer" aria-label={t('countdown.timerLabel', { time: formatRemaining(left) })} c={left < 60_000 ? 'red.9' : undefined}>
+        {t('countdown.timeRemaining', { time: formatRemaining(left) })}
       </Text>
       <Text size="xs" c="dimmed" aria-live="polite" style={{ position: 'absolute', left: -10000 }}>
-        {minutesLeft === 1 ? '1 minute left' : `${minutesLeft} minutes left`}
+        {t('countdown.minutesLeft', { count: minutesLeft })}
       </Text>
     </div>
   );

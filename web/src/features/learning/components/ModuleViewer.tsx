@@ -10,6 +10,8 @@ import { IconArrowLeft, IconArrowRight, IconCircleCheck, IconClock } from '@tabl
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { CourseModule } from '@shared/catalogue.ts';
 import type { Enrollment } from '@shared/enrollment.ts';
 import type { User } from '@shared/domain.ts';
@@ -32,11 +34,11 @@ const ScormPlayer = lazy(() => import('./ScormPlayer'));
 const ScormLearners = lazy(() => import('./ScormLearners'));
 
 /** '3 of 5 modules complete' and the rounded percentage the bar shows. */
-export function moduleProgress(modules: Pick<CourseModule, 'completed'>[]): { done: number; total: number; percent: number; text: string } {
+export function moduleProgress(t: TFunction, modules: Pick<CourseModule, 'completed'>[]): { done: number; total: number; percent: number; text: string } {
   const total = modules.length;
   const done = modules.filter((module) => module.completed).length;
   const percent = total === 0 ? 0 : Math.round((done / total) * 100);
-  return { done, total, percent, text: `${done} of ${total} ${total === 1 ? 'module' : 'modules'} complete` };
+  return { done, total, percent, text: t('moduleViewer.progressText', { done, count: total }) };
 }
 
 /** Navigation state: the next module's heading takes the focus ('Mark as complete and continue'). */
@@ -52,12 +54,13 @@ export function withoutLeadingTitle(content: string, title: string): string {
 
 /** The course's modules beside the one being read: done marks, the current one, and the progress. */
 function CourseModuleList({ courseId, currentId, modules, showProgress }: { courseId: string; currentId: string; modules: CourseModule[]; showProgress: boolean }) {
-  const progress = moduleProgress(modules);
+  const { t } = useTranslation('learning');
+  const progress = moduleProgress(t, modules);
   return (
     <Paper withBorder p="md" component="nav" aria-labelledby="course-modules-heading" data-testid="course-module-list">
       <Stack gap="sm">
         <Title order={2} size="h4" id="course-modules-heading">
-          Course modules
+          {t('moduleViewer.courseModules')}
         </Title>
         {showProgress ? (
           <div>
@@ -68,7 +71,7 @@ function CourseModuleList({ courseId, currentId, modules, showProgress }: { cour
               mt={6}
               value={progress.percent}
               color={progress.percent >= 100 ? 'green.9' : undefined}
-              aria-label={`Course progress: ${progress.text} (${progress.percent}%)`}
+              aria-label={t('moduleViewer.courseProgressLabel', { text: progress.text, percent: progress.percent })}
             />
           </div>
         ) : null}
@@ -89,17 +92,17 @@ function CourseModuleList({ courseId, currentId, modules, showProgress }: { cour
                 <Text size="sm" fw={current ? 700 : 400} style={{ flex: 1 }}>
                   {current ? (
                     <span aria-current="page">
-                      <VisuallyHidden>{`Module ${index + 1}: `}</VisuallyHidden>
+                      <VisuallyHidden>{t('moduleViewer.modulePrefix', { number: index + 1 })}</VisuallyHidden>
                       {module.title}
-                      {module.completed ? <VisuallyHidden> (completed)</VisuallyHidden> : null}
-                      <VisuallyHidden> (this module)</VisuallyHidden>
+                      {module.completed ? <VisuallyHidden>{t('moduleViewer.completedMark')}</VisuallyHidden> : null}
+                      <VisuallyHidden>{t('moduleViewer.thisModule')}</VisuallyHidden>
                     </span>
                   ) : (
                     // One box (inline-block): the hidden prefix would otherwise start the link with an empty line box.
                     <Anchor component={Link} to={`/course/${courseId}/module/${module.id}`} inherit style={{ display: 'inline-block' }}>
-                      <VisuallyHidden>{`Module ${index + 1}: `}</VisuallyHidden>
+                      <VisuallyHidden>{t('moduleViewer.modulePrefix', { number: index + 1 })}</VisuallyHidden>
                       {module.title}
-                      {module.completed ? <VisuallyHidden> (completed)</VisuallyHidden> : null}
+                      {module.completed ? <VisuallyHidden>{t('moduleViewer.completedMark')}</VisuallyHidden> : null}
                     </Anchor>
                   )}
                 </Text>
@@ -113,6 +116,7 @@ function CourseModuleList({ courseId, currentId, modules, showProgress }: { cour
 }
 
 export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; moduleId: string; user: User | null }) {
+  const { t } = useTranslation('learning');
   const module = useModule(moduleId);
   const course = useQuery({ ...courseQueryOptions(courseId), enabled: module.isSuccess });
   const modules = useQuery({ ...courseModulesQueryOptions(courseId), enabled: module.isSuccess });
@@ -144,22 +148,26 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
     if (focusHeading && loaded) headingRef.current?.focus();
   }, [focusHeading, loaded]);
 
-  if (module.isPending) return <PageSpinner label="Loading module" />;
+  if (module.isPending) return <PageSpinner label={t('moduleViewer.loading')} />;
   if (module.isError) {
     const status = module.error instanceof ApiError ? module.error.status : 0;
-    const title = status === 404 ? 'Module not found' : status === 401 || status === 403 ? 'This module is not open to you yet' : 'The module could not be loaded';
+    const title = status === 404
+      ? t('moduleViewer.notFound')
+      : status === 401 || status === 403
+        ? t('moduleViewer.notOpen')
+        : t('moduleViewer.loadFailed');
     return (
       <Stack gap="md" align="flex-start">
-        <PageMeta title={title} description={errorDescription(module.error, 'Please try again.')} />
+        <PageMeta title={title} description={errorDescription(module.error, t('moduleViewer.tryAgain'))} />
         <Title order={1}>{title}</Title>
-        <Text>{errorDescription(module.error, 'Please try again.')}</Text>
+        <Text>{errorDescription(module.error, t('moduleViewer.tryAgain'))}</Text>
         <Group>
           <Button component={Link} to={coursePath}>
-            Back to course
+            {t('moduleViewer.backToCourse')}
           </Button>
           {status === 401 ? (
             <Button component={Link} variant="default" to={`/auth?redirect=${encodeURIComponent(`/course/${courseId}/module/${moduleId}`)}`}>
-              Login
+              {t('moduleViewer.login')}
             </Button>
           ) : null}
         </Group>
@@ -181,19 +189,19 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   /** The toast after a module: the course's completion with its certificate, else the progress. */
   function notifyCompleted(enrollment: Enrollment) {
     if (hasQuiz && !data.quizPassed) {
-      notifySuccess('Module read', 'Pass the quiz to complete this module.');
+      notifySuccess(t('moduleViewer.moduleRead'), t('moduleViewer.passQuizToComplete'));
       return;
     }
     const issued = enrollment.completed ? (enrollment.certificateId ?? null) : null;
     if (!issued) {
-      notifySuccess('Module completed', `Course progress: ${enrollment.progress}%.`);
+      notifySuccess(t('moduleViewer.moduleCompleted'), t('moduleViewer.courseProgress', { progress: enrollment.progress }));
       return;
     }
     // The toast lies outside the router: its links navigate through this page's navigate().
     notifySuccess(
-      'Course completed',
+      t('moduleViewer.courseCompleted'),
       <Stack gap={6}>
-        <Text size="sm">{`You have completed ${data.course.title}. Your certificate is ready.`}</Text>
+        <Text size="sm">{t('moduleViewer.youCompleted', { title: data.course.title })}</Text>
         <Group gap="md">
           <Anchor
             size="sm"
@@ -203,7 +211,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               navigate(certificatePath(issued));
             }}
           >
-            View certificate
+            {t('moduleViewer.viewCertificate')}
           </Anchor>
           <Anchor
             size="sm"
@@ -211,10 +219,10 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
             type="button"
             onClick={() =>
               downloadCertificate(issued).catch((error: unknown) =>
-                notifyFailure('Download failed', errorDescription(error, 'The certificate could not be downloaded.')))
+                notifyFailure(t('moduleViewer.downloadFailed'), errorDescription(error, t('moduleViewer.certificateNotDownloaded'))))
             }
           >
-            Download PDF
+            {t('moduleViewer.downloadPdf')}
           </Anchor>
         </Group>
       </Stack>,
@@ -229,7 +237,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
       onSuccess: (enrollment) => notifyCompleted(enrollment),
       onError: (error) => {
         focusStatus.current = false;
-        notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.'));
+        notifyFailure(t('moduleViewer.progressNotSaved'), errorDescription(error, t('moduleViewer.tryAgain')));
         refocus(markButton);
       },
     });
@@ -244,7 +252,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
         navigate(`/course/${courseId}/module/${nextId}`, { state: { focusHeading: true } satisfies ModuleNavigationState });
       },
       onError: (error) => {
-        notifyFailure('Progress was not saved', errorDescription(error, 'Please try again.'));
+        notifyFailure(t('moduleViewer.progressNotSaved'), errorDescription(error, t('moduleViewer.tryAgain')));
         refocus(continueButton);
       },
     });
@@ -256,10 +264,10 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
 
   return (
     <Stack gap="lg">
-      <PageMeta title={`${data.title} · ${data.course.title}`} description={`${data.title}, a module of ${data.course.title}.`} />
+      <PageMeta title={`${data.title} · ${data.course.title}`} description={t('moduleViewer.metaDescription', { module: data.title, course: data.course.title })} />
       <Group>
         <Button component={Link} to={coursePath} variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
-          Back to course
+          {t('moduleViewer.backToCourse')}
         </Button>
       </Group>
       <Grid gap="lg">
@@ -279,19 +287,19 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               </Title>
               <Group gap="md">
                 <Text size="sm" c="dimmed">
-                  Module {data.position} of {data.total}
+                  {t('moduleViewer.position', { position: data.position, total: data.total })}
                 </Text>
                 <Group gap={4}>
                   <IconClock size={14} aria-hidden="true" />
                   <Text size="sm" c="dimmed">
-                    {data.duration} min
+                    {t('moduleViewer.minutes', { count: data.duration })}
                   </Text>
                 </Group>
                 {data.completed ? (
                   <Group gap={4}>
                     <IconCircleCheck size={16} aria-hidden="true" color="var(--mantine-color-green-9)" />
                     <Text size="sm" fw={700}>
-                      Completed
+                      {t('moduleViewer.completed')}
                     </Text>
                   </Group>
                 ) : null}
@@ -299,13 +307,13 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
             </Stack>
 
             {scorm ? (
-              <Suspense fallback={<Text size="sm">Loading the package…</Text>}>
+              <Suspense fallback={<Text size="sm">{t('moduleViewer.loadingPackage')}</Text>}>
                 <ScormPlayer moduleId={data.id} enrolled={enrolled} staff={staff} />
               </Suspense>
             ) : (
-              <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label="Module content">
+              <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label={t('moduleViewer.moduleContent')}>
                 <Stack gap="md">
-                  {data.image ? <Image src={data.image} alt={`Illustration for ${data.title}`} radius="md" mah={360} fit="contain" /> : null}
+                  {data.image ? <Image src={data.image} alt={t('moduleViewer.illustration', { title: data.title })} radius="md" mah={360} fit="contain" /> : null}
                   <MarkdownContent source={withoutLeadingTitle(data.content, data.title)} headingOffset={1} />
                 </Stack>
               </Paper>
@@ -321,17 +329,17 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               <Group>
                 {data.read ? (
                   <Text fw={600} ref={statusRef} tabIndex={-1} data-testid="module-status">
-                    {data.completed ? 'You have completed this module.' : 'Marked as read: pass the quiz below to complete this module.'}
+                    {data.completed ? t('moduleViewer.statusCompleted') : t('moduleViewer.statusRead')}
                   </Text>
                 ) : (
                   <Button ref={markButton} onClick={markComplete} loading={complete.isPending} leftSection={<IconCircleCheck size={18} aria-hidden="true" />}>
-                    Mark as complete
+                    {t('moduleViewer.markComplete')}
                   </Button>
                 )}
               </Group>
             ) : (
               <Text size="sm" c="dimmed">
-                Enrol in this course to keep your progress.
+                {t('moduleViewer.enrolToKeepProgress')}
               </Text>
             )}
 
@@ -339,13 +347,13 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               <Alert
                 color="green"
                 variant="light"
-                title="Course completed!"
+                title={t('moduleViewer.courseCompletedTitle')}
                 icon={<IconCircleCheck size={20} aria-hidden="true" color="var(--mantine-color-green-9)" />}
                 styles={{ title: { color: 'var(--mantine-color-text)' } }}
               >
                 <Stack gap="sm">
                   <Text size="sm" c="var(--mantine-color-text)">
-                    You have completed every module of this course. Your certificate is ready.
+                    {t('moduleViewer.allModulesCompleted')}
                   </Text>
                   <CertificateLinks certificateId={certificateId} />
                 </Stack>
@@ -356,10 +364,10 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               <QuizPanel key={data.id} moduleId={data.id} summary={data.quiz} canTake={enrolled} passedBefore={data.quizPassed} />
             ) : null}
 
-            <Group justify="space-between" component="nav" aria-label="Module navigation">
+            <Group justify="space-between" component="nav" aria-label={t('moduleViewer.navigation')}>
               {data.previousId ? (
                 <Button component={Link} to={`/course/${courseId}/module/${data.previousId}`} variant="default" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
-                  Previous module
+                  {t('moduleViewer.previousModule')}
                 </Button>
               ) : (
                 <span />
@@ -370,21 +378,21 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
                     <>
                       {/* Moving on without recording this module: a plain link, apart from the main action. */}
                       <Button component={Link} to={`/course/${courseId}/module/${data.nextId}`} variant="default" rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
-                        Next module
+                        {t('moduleViewer.nextModule')}
                       </Button>
                       <Button ref={continueButton} onClick={completeAndContinue} loading={complete.isPending} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
-                        Mark as complete and continue
+                        {t('moduleViewer.completeAndContinue')}
                       </Button>
                     </>
                   ) : (
                     <Button component={Link} to={`/course/${courseId}/module/${data.nextId}`} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
-                      Next module
+                      {t('moduleViewer.nextModule')}
                     </Button>
                   )}
                 </Group>
               ) : (
                 <Button component={Link} to={coursePath} variant="default">
-                  Back to course
+                  {t('moduleViewer.backToCourse')}
                 </Button>
               )}
             </Group>

@@ -1,6 +1,7 @@
 // One question of a quiz as the learner answers it: radio buttons when one option is correct,
 // checkboxes and "Select all that apply" when several are (scored only when exactly those are chosen).
 import { Checkbox, Radio, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { LearnerQuiz } from '@shared/quiz.ts';
 
 export type Answer = number | number[];
@@ -11,13 +12,14 @@ export function QuestionField({ question, number, value, onChange }: {
   value: Answer | undefined;
   onChange: (value: Answer) => void;
 }) {
-  const points = question.points === 1 ? '1 point' : `${question.points} points`;
+  const { t } = useTranslation('learning');
+  const points = t('questionField.points', { count: question.points });
   if (question.multipleAnswers) {
     const chosen = Array.isArray(value) ? value : value === undefined ? [] : [value];
     return (
       <Checkbox.Group
         label={`${number}. ${question.questionText}`}
-        description={`${points} · Select all that apply`}
+        description={t('questionField.selectAll', { points })}
         value={chosen.map(String)}
         onChange={(values) => onChange(values.map(Number).sort((a, b) => a - b))}
       >
@@ -33,7 +35,7 @@ export function QuestionField({ question, number, value, onChange }: {
     <Radio.Group
       name={`question-${question.id}`}
       label={`${number}. ${question.questionText}`}
-      description={`${points} · Select one answer`}
+      description={t('questionField.selectOne', { points })}
       value={value === undefined || Array.isArray(value) ? null : String(value)}
       onChange={(choice) => onChange(Number(choice))}
     >

@@ -6,16 +6,10 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { ModuleDetail } from '@shared/catalogue.ts';
-import {
-  type AnswerDisplay,
-  attemptsRemainingText,
-  type LearnerQuiz,
-  noAttemptsLeftMessage,
-  type QuizAttempts,
-  type QuizResult,
-  UNANSWERED_MESSAGE,
-} from '@shared/quiz.ts';
+import type { AnswerDisplay, LearnerQuiz, QuizAttempts, QuizResult } from '@shared/quiz.ts';
 import { errorDescription } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useStartQuiz, useSubmitQuiz } from '../api/quiz';
@@ -25,24 +19,27 @@ import { type Answer, isAnswered, QuestionField } from './QuestionField';
 type QuizSummary = NonNullable<ModuleDetail['quiz']>;
 
 /** Why the correct answers are not shown after this attempt. */
-function hiddenAnswersNote(setting: AnswerDisplay): string {
-  return setting === 'AFTER_PASSING'
-    ? 'The correct answers are shown once you pass this quiz.'
-    : 'The correct answers to this quiz are not shown.';
+function hiddenAnswersNote(t: TFunction, setting: AnswerDisplay): string {
+  return setting === 'AFTER_PASSING' ? t('quizPanel.answersAfterPassing') : t('quizPanel.answersNever');
 }
 
 /** Attempts left and, while waiting, when the next may start; nothing for an unlimited quiz with no wait. */
 function AttemptsLine({ attempts }: { attempts: QuizAttempts }) {
-  const remaining = attemptsRemainingText(attempts);
+  const { t } = useTranslation('learning');
+  const remaining = attempts.remaining == null
+    ? null
+    : attempts.remaining === 0
+      ? t('quizPanel.noAttemptsRemaining')
+      : t('quizPanel.attemptsRemaining', { count: attempts.remaining });
   if (attempts.remaining === 0 && attempts.max != null) {
-    return <Text data-testid="quiz-attempts">{noAttemptsLeftMessage(attempts.max)}</Text>;
+    return <Text data-testid="quiz-attempts">{t('quizPanel.noAttemptsLeft', { count: attempts.max })}</Text>;
   }
   if (!remaining && !attempts.nextAttemptAt) return null;
   return (
     <Text data-testid="quiz-attempts">
-      {remaining ? `${remaining}.` : null}
+      {remaining}
       {remaining && attempts.nextAttemptAt ? ' ' : null}
-      {attempts.nextAttemptAt ? `You can take this quiz again from ${formatDateTime(attempts.nextAttemptAt)}.` : null}
+      {attempts.nextAttemptAt ? t('quizPanel.againFrom', { date: formatDateTime(attempts.nextAttemptAt) }) : null}
     </Text>
   );
 }
@@ -66,6 +63,7 @@ function ResultView({
   retrying: boolean;
   canRetry: boolean;
 }) {
+  const { t } = useTranslation('learning');
   const byId = new Map(quiz.questions.map((q) => [q.id, q]));
   const headingRef = useRef<HTMLHeadingElement>(null);
   // After submitting, the submit button is gone: focus moves to the result's heading.
@@ -83,18 +81,18 @@ function ResultView({
         <Stack gap={4}>
           {/* The heading in the text colour: the light variant's green title is 3.8:1 on its background. */}
           <Title order={3} size="h5" ref={headingRef} tabIndex={-1} c="var(--mantine-color-text)">
-            {result.passed ? 'Quiz passed' : 'Quiz not passed'}
+            {result.passed ? t('quizPanel.passedTitle') : t('quizPanel.notPassedTitle')}
           </Title>
           <Text c="var(--mantine-color-text)">
-            You scored {result.score} of {result.maxScore} ({result.percentage}%). The pass mark is {result.passingScore}%.
+            {t('quizPanel.scored', { score: result.score, maxScore: result.maxScore, percentage: result.percentage, passingScore: result.passingScore })}
           </Text>
         </Stack>
       </Alert>
-      {!result.answersShown ? <Text>{hiddenAnswersNote(quiz.showCorrectAnswers)}</Text> : null}
+      {!result.answersShown ? <Text>{hiddenAnswersNote(t, quiz.showCorrectAnswers)}</Text> : null}
       <Stack gap="sm" component="ol" style={{ paddingLeft: 20, margin: 0 }}>
         {result.questions.map((answer) => {
           const question = byId.get(answer.id);
-          const chosen = answer.chosen.map((i) => answer.options[i]?.text).filter(Boolean).join(', ') || 'No answer';
+          const chosen = answer.chosen.map((i) => answer.options[i]?.text).filter(Boolean).join(', ') || t('quizPanel.noAnswer');
           const correct = (answer.correctAnswers ?? []).map((i) => answer.options[i]?.text).join(', ');
           return (
             <li key={answer.id}>
@@ -103,12 +101,12 @@ function ResultView({
                   <Text fw={600}>{question?.questionText}</Text>
                   {answer.correct != null ? (
                     <Badge color={answer.correct ? 'teal.9' : 'red.9'} variant="filled">
-                      {answer.correct ? 'Correct' : 'Incorrect'}
+                      {answer.correct ? t('quizPanel.correct') : t('quizPanel.incorrect')}
                     </Badge>
                   ) : null}
                 </Group>
-                <Text size="sm">Your answer: {chosen}</Text>
-                {answer.correct === false && answer.correctAnswers ? <Text size="sm">Correct answer: {correct}</Text> : null}
+                <Text size="sm">{t('quizPanel.yourAnswer', { answer: chosen })}</Text>
+                {answer.correct === false && answer.correctAnswers ? <Text size="sm">{t('quizPanel.correctAnswer', { answer: correct })}</Text> : null}
                 {answer.explanation ? (
                   <Text size="sm" c="dimmed">
                     {answer.explanation}
@@ -123,7 +121,7 @@ function ResultView({
       {canRetry ? (
         <Group>
           <Button variant={result.passed ? 'default' : 'filled'} onClick={onRetry} loading={retrying}>
-            {result.passed ? 'Take the quiz again' : 'Try again'}
+            {result.passed ? t('quizPanel.takeAgain') : t('quizPanel.tryAgain')}
           </Button>
         </Group>
       ) : null}
@@ -132,6 +130,7 @@ function ResultView({
 }
 
 export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { moduleId: string; summary: QuizSummary; canTake: boolean; passedBefore: boolean }) {
+  const { t } = useTranslation('learning');
   const start = useStartQuiz();
   const submit = useSubmitQuiz();
   const [quiz, setQuiz] = useState<LearnerQuiz | null>(null);
@@ -176,7 +175,7 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
         setResult(null);
       },
       onError: (error) => {
-        setProblem(errorDescription(error, 'The quiz could not be started.'));
+        setProblem(errorDescription(error, t('quizPanel.startFailed')));
         // The start button stays (or is back): keep the focus on it rather than on the page.
         requestAnimationFrame(() => startRef.current?.focus());
       },
@@ -187,7 +186,7 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
     if (!quiz) return;
     const current = answersRef.current;
     if (all && quiz.questions.some((q) => !isAnswered(current[q.id]))) {
-      setProblem(UNANSWERED_MESSAGE);
+      setProblem(t('quizPanel.unanswered'));
       return;
     }
     setProblem(null);
@@ -195,7 +194,7 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
       { quizId: quiz.id, answers: current },
       {
         onSuccess: setResult,
-        onError: (error) => setProblem(errorDescription(error, 'Your answers could not be submitted.')),
+        onError: (error) => setProblem(errorDescription(error, t('quizPanel.submitFailed'))),
       },
     );
   }
@@ -211,21 +210,23 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
       <Stack gap="md">
         <Group justify="space-between">
           <Title order={2} size="h3" id="quiz-title">
-            Quiz: {summary.title}
+            {t('quizPanel.title', { title: summary.title })}
           </Title>
           {passedBefore ? (
             <Badge color="teal.9" variant="filled">
-              Passed
+              {t('quizPanel.passed')}
             </Badge>
           ) : null}
         </Group>
         {summary.description ? <Text>{summary.description}</Text> : null}
         <Text size="sm" c="dimmed">
-          Pass mark {summary.passingScore}%{summary.timeLimit ? ` · Time limit ${summary.timeLimit} minutes` : ' · No time limit'}
+          {summary.timeLimit
+            ? t('quizPanel.passMarkTimed', { passingScore: summary.passingScore, count: summary.timeLimit })
+            : t('quizPanel.passMarkUntimed', { passingScore: summary.passingScore })}
         </Text>
 
         {!canTake ? (
-          <Text>Enrol in this course to take its quiz.</Text>
+          <Text>{t('quizPanel.enrolToTake')}</Text>
         ) : result && quiz ? (
           <Stack gap="sm">
             <ResultView quiz={quiz} result={result} onRetry={begin} retrying={start.isPending} canRetry={mayStart(result.attempts, now)} />
@@ -239,7 +240,7 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
           <form
             ref={questionsRef}
             tabIndex={-1}
-            aria-label={`Questions of ${quiz.title}`}
+            aria-label={t('quizPanel.questionsOf', { title: quiz.title })}
             style={{ outlineOffset: 4 }}
             onSubmit={(event) => {
               event.preventDefault();
@@ -267,11 +268,11 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
               ) : null}
               <Group>
                 <Button type="submit" loading={submit.isPending}>
-                  Submit answers
+                  {t('quizPanel.submit')}
                 </Button>
                 {submit.isError ? (
                   <Button variant="default" onClick={begin} loading={start.isPending}>
-                    Start again
+                    {t('quizPanel.startAgain')}
                   </Button>
                 ) : null}
               </Group>
@@ -287,7 +288,7 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
             ) : null}
             {mayStart(attempts, now) ? (
               <Button ref={startRef} onClick={begin} loading={start.isPending}>
-                {passedBefore ? 'Take the quiz again' : 'Start quiz'}
+                {passedBefore ? t('quizPanel.takeAgain') : t('quizPanel.start')}
               </Button>
             ) : null}
           </Stack>

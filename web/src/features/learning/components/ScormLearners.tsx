@@ -5,6 +5,8 @@
 // wider screens, one card per learner on a phone (every column still there, each one named).
 import { Pagination, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { Field, FieldList } from '@/components/FieldList';
 import { errorDescription } from '@/lib/api-client';
 import { formatDate, formatTimeSpent } from '@/lib/format';
@@ -18,38 +20,40 @@ interface Part {
   record: ScormLearnerSco | null;
 }
 
-const scoreText = (part: Part) => (part.record?.score != null ? `${part.record.score}%` : 'No score');
+const scoreText = (t: TFunction, part: Part) => (part.record?.score != null ? `${part.record.score}%` : t('scormLearners.noScore'));
 /** The time the sessions really lasted (server clock), and the package's own figure when it differs. */
-function timeText(part: Part): string {
+function timeText(t: TFunction, part: Part): string {
   const record = part.record;
-  if (!record) return 'None';
+  if (!record) return t('scormLearners.none');
   // Sittings that together lasted under a second by the server's clock still happened.
-  const real = record.serverSeconds === 0 && record.attempts > 0 ? 'Less than a second' : formatTimeSpent(record.serverSeconds);
+  const real = record.serverSeconds === 0 && record.attempts > 0 ? t('scormLearners.lessThanSecond') : formatTimeSpent(record.serverSeconds);
   const reported = formatTimeSpent(record.totalSeconds);
   // The package's figure only when it is far from the real one (more than a minute and a quarter off).
   const far = Math.abs(record.totalSeconds - record.serverSeconds) > Math.max(60, record.serverSeconds / 4);
-  return record.totalSeconds > 0 && far && reported !== real ? `${real} (package reported ${reported})` : real;
+  return record.totalSeconds > 0 && far && reported !== real ? t('scormLearners.packageReported', { real, reported }) : real;
 }
 
 /** The status, and a warning when the part was met far sooner than it usually takes. */
 function StatusText({ part }: { part: Part }) {
+  const { t } = useTranslation('learning');
   const quick = part.record?.quick ?? false;
   return (
     <>
-      {scoStatusText(part.record?.status ?? null)}
+      {scoStatusText(t, part.record?.status ?? null)}
       {quick ? (
         <Text component="span" size="sm" c="red.9" fw={600} display="block" data-testid="scorm-quick">
           {part.record?.typicalSeconds != null
-            ? `Far quicker than usual (typically ${formatTimeSpent(part.record.typicalSeconds)})`
-            : 'Far quicker than the package reported'}
+            ? t('scormLearners.quickerThanTypical', { time: formatTimeSpent(part.record.typicalSeconds) })
+            : t('scormLearners.quickerThanReported')}
         </Text>
       ) : null}
     </>
   );
 }
-const lastText = (part: Part) => (part.record?.lastActivity ? formatDate(part.record.lastActivity) : 'Never');
+const lastText = (t: TFunction, part: Part) => (part.record?.lastActivity ? formatDate(part.record.lastActivity) : t('scormLearners.never'));
 
 function LearnerName({ learner }: { learner: ScormLearner }) {
+  const { t } = useTranslation('learning');
   return (
     <>
       <Text fw={500} size="sm">
@@ -57,7 +61,7 @@ function LearnerName({ learner }: { learner: ScormLearner }) {
       </Text>
       <Text size="sm" c="dimmed">
         @{learner.username}
-        {learner.moduleCompleted ? ' · module completed' : ''}
+        {learner.moduleCompleted ? t('scormLearners.moduleCompleted') : ''}
       </Text>
     </>
   );
@@ -65,6 +69,7 @@ function LearnerName({ learner }: { learner: ScormLearner }) {
 
 /** On a phone: a card per learner, and in it each part's fields. */
 function LearnerCards({ rows, multi }: { rows: { learner: ScormLearner; parts: Part[] }[]; multi: boolean }) {
+  const { t } = useTranslation('learning');
   return (
     <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-labelledby="scorm-learners-heading">
       {rows.map(({ learner, parts }) => (
@@ -81,12 +86,12 @@ function LearnerCards({ rows, multi }: { rows: { learner: ScormLearner; parts: P
                   </Text>
                 ) : null}
                 <FieldList>
-                  <Field label="Status"><StatusText part={part} /></Field>
-                  <Field label="Score">{scoreText(part)}</Field>
-                  <Field label="Time spent">{timeText(part)}</Field>
-                  <Field label="Attempts">{part.record?.attempts ?? 0}</Field>
-                  <Field label="Last activity" span>
-                    {lastText(part)}
+                  <Field label={t('scormLearners.status')}><StatusText part={part} /></Field>
+                  <Field label={t('scormLearners.score')}>{scoreText(t, part)}</Field>
+                  <Field label={t('scormLearners.timeSpent')}>{timeText(t, part)}</Field>
+                  <Field label={t('scormLearners.attempts')}>{part.record?.attempts ?? 0}</Field>
+                  <Field label={t('scormLearners.lastActivity')} span>
+                    {lastText(t, part)}
                   </Field>
                 </FieldList>
               </Stack>
@@ -99,6 +104,7 @@ function LearnerCards({ rows, multi }: { rows: { learner: ScormLearner; parts: P
 }
 
 export default function ScormLearners({ moduleId }: { moduleId: string }) {
+  const { t } = useTranslation('learning');
   const [page, setPage] = useState(1);
   const learners = useScormLearners(moduleId, page);
   // The package's parts in the manifest's order, with their titles (the list holds only ids).
@@ -107,7 +113,7 @@ export default function ScormLearners({ moduleId }: { moduleId: string }) {
 
   // Nothing while loading: for most callers (not managing the course) the answer is 'not shown'.
   if (learners.isPending) return null;
-  if (learners.isError) return <Text c="red.9">{errorDescription(learners.error, 'Learners\' progress could not be loaded.')}</Text>;
+  if (learners.isError) return <Text c="red.9">{errorDescription(learners.error, t('scormLearners.loadFailed'))}</Text>;
   const data = learners.data;
   if (!data) return null;
 
@@ -129,14 +135,14 @@ export default function ScormLearners({ moduleId }: { moduleId: string }) {
     <Paper withBorder p={{ base: 'sm', sm: 'lg' }} component="section" aria-labelledby="scorm-learners-heading" data-testid="scorm-learners">
       <Stack gap="sm">
         <Title order={2} size="h3" id="scorm-learners-heading">
-          Learners&apos; progress
+          {t('scormLearners.heading')}
         </Title>
         {data.total === 0 ? (
-          <Text size="sm">No learners are enrolled on this course yet.</Text>
+          <Text size="sm">{t('scormLearners.noLearners')}</Text>
         ) : (
           <>
             <Text size="sm" c="dimmed">
-              {`${data.total} ${data.total === 1 ? 'learner' : 'learners'} enrolled. The score is the best of their attempts; the time is how long their sessions lasted, over every attempt.`}
+              {t('scormLearners.summary', { count: data.total })}
             </Text>
             {phone ? (
               <LearnerCards rows={rows} multi={multi} />
@@ -144,20 +150,20 @@ export default function ScormLearners({ moduleId }: { moduleId: string }) {
               <Table.ScrollContainer
                 minWidth={multi ? 720 : 600}
                 // The region that scrolls sideways when it is narrow is reachable by keyboard.
-                scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Learners\' progress (scrolls sideways)' } }}
+                scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('scormLearners.scrollRegion') } }}
               >
                 <Table striped>
                   {/* The section's heading says it; the caption names the table for screen readers. */}
-                  <VisuallyHidden component="caption">{`Learners' progress on ${player.data?.title ?? 'this package'}`}</VisuallyHidden>
+                  <VisuallyHidden component="caption">{player.data?.title ? t('scormLearners.caption', { title: player.data.title }) : t('scormLearners.captionThisPackage')}</VisuallyHidden>
                   <Table.Thead>
                     <Table.Tr>
-                      <Table.Th scope="col">Learner</Table.Th>
-                      {multi ? <Table.Th scope="col">Part</Table.Th> : null}
-                      <Table.Th scope="col">Status</Table.Th>
-                      <Table.Th scope="col">Score</Table.Th>
-                      <Table.Th scope="col" style={{ whiteSpace: 'nowrap' }}>Time spent</Table.Th>
-                      <Table.Th scope="col">Attempts</Table.Th>
-                      <Table.Th scope="col" style={{ whiteSpace: 'nowrap' }}>Last activity</Table.Th>
+                      <Table.Th scope="col">{t('scormLearners.learner')}</Table.Th>
+                      {multi ? <Table.Th scope="col">{t('scormLearners.part')}</Table.Th> : null}
+                      <Table.Th scope="col">{t('scormLearners.status')}</Table.Th>
+                      <Table.Th scope="col">{t('scormLearners.score')}</Table.Th>
+                      <Table.Th scope="col" style={{ whiteSpace: 'nowrap' }}>{t('scormLearners.timeSpent')}</Table.Th>
+                      <Table.Th scope="col">{t('scormLearners.attempts')}</Table.Th>
+                      <Table.Th scope="col" style={{ whiteSpace: 'nowrap' }}>{t('scormLearners.lastActivity')}</Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -169,10 +175,10 @@ export default function ScormLearners({ moduleId }: { moduleId: string }) {
                           </Table.Th>
                           {multi ? <Table.Td>{part.title}</Table.Td> : null}
                           <Table.Td><StatusText part={part} /></Table.Td>
-                          <Table.Td>{scoreText(part)}</Table.Td>
-                          <Table.Td>{timeText(part)}</Table.Td>
+                          <Table.Td>{scoreText(t, part)}</Table.Td>
+                          <Table.Td>{timeText(t, part)}</Table.Td>
                           <Table.Td>{part.record?.attempts ?? 0}</Table.Td>
-                          <Table.Td style={{ whiteSpace: 'nowrap' }}>{lastText(part)}</Table.Td>
+                          <Table.Td style={{ whiteSpace: 'nowrap' }}>{lastText(t, part)}</Table.Td>
                         </Table.Tr>
                       )))}
                   </Table.Tbody>
@@ -184,8 +190,8 @@ export default function ScormLearners({ moduleId }: { moduleId: string }) {
                 total={pages}
                 value={page}
                 onChange={setPage}
-                getControlProps={(control) => ({ 'aria-label': `${control} page of learners` })}
-                getItemProps={(n) => ({ 'aria-label': `Page ${n} of learners` })}
+                getControlProps={(control) => ({ 'aria-label': t(`scormLearners.pageControl.${control}`) })}
+                getItemProps={(n) => ({ 'aria-label': t('scormLearners.page', { page: n }) })}
               />
             ) : null}
           </>

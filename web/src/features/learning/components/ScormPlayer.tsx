@@ -7,9 +7,12 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDeviceFloppy, IconMaximize, IconMinimize, IconPlayerPlay } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import type { TFunction, TOptions } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { formatTimeSpent } from '@/lib/format';
+import { currentLanguage } from '@/lib/i18n/i18n';
 import { invalidateLearning } from '@/lib/query-keys';
 import {
   accessToken,
@@ -29,19 +32,19 @@ const ELEMENT = /^cmi\.[A-Za-z0-9_.]{1,250}$/;
 const MAX_VALUE = 64_000;
 
 /** 'In progress', 'Passed' ...: a SCO's status in words. */
-export function scoStatusText(status: string | null): string {
+export function scoStatusText(t: TFunction, status: string | null): string {
   switch (status) {
     case 'passed':
-      return 'Passed';
+      return t('scormPlayer.status.passed');
     case 'completed':
-      return 'Completed';
+      return t('scormPlayer.status.completed');
     case 'failed':
-      return 'Failed';
+      return t('scormPlayer.status.failed');
     case 'incomplete':
     case 'browsed':
-      return 'In progress';
+      return t('scormPlayer.status.inProgress');
     default:
-      return 'Not started';
+      return t('scormPlayer.status.notStarted');
   }
 }
 
@@ -129,23 +132,26 @@ export class ScormSaver {
 }
 
 /** ' · score 85%' once the SCO is done (a score while in progress says nothing yet). */
-function scoreText(sco: ScormSco): string {
-  return sco.score !== null && ['passed', 'completed', 'failed'].includes(sco.status ?? '') ? ` · score ${sco.score}%` : '';
+function scoreText(t: TFunction, sco: ScormSco): string {
+  return sco.score !== null && ['passed', 'completed', 'failed'].includes(sco.status ?? '') ? t('scormPlayer.score', { score: sco.score }) : '';
 }
 
 const DONE = ['passed', 'completed'];
 
 function timeNow() {
-  return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' }).format(new Date());
+  return new Intl.DateTimeFormat(currentLanguage(), { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' }).format(new Date());
 }
 
+/** A message of this namespace in the page's language (t, or the same through an effect event). */
+type Translate = (key: string, options?: TOptions) => string;
+
 /** What a save tells the learner. */
-function savedText(result: ScormSaveResult, finish: boolean): string {
+function savedText(t: Translate, result: ScormSaveResult, finish: boolean): string {
   if (result.secondsToMinimum != null && result.secondsToMinimum > 0) {
-    return `Saved. This package asks for more of your time before it counts: the module completes once you have spent another ${formatTimeSpent(result.secondsToMinimum)} on it.`;
+    return t('scormPlayer.savedBeforeMinimum', { time: formatTimeSpent(result.secondsToMinimum) });
   }
-  if (!finish) return `Progress saved at ${timeNow()}.`;
-  return result.moduleCompleted ? 'Finished and saved: you have completed this module.' : 'Finished and saved.';
+  if (!finish) return t('scormPlayer.progressSavedAt', { time: timeNow() });
+  return result.moduleCompleted ? t('scormPlayer.finishedCompleted') : t('scormPlayer.finished');
 }
 
 function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
@@ -162,6 +168,10 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
   const unloadedRef = useRef<(() => void) | null>(null);
   const closedRef = useRef(false);
   const queryClient = useQueryClient();
+  const { t } = useTranslation('learning');
+  // The messages of a running package, in the language of the moment: an effect event, so that a
+  // change of language does not restart the package's session.
+  const translate = useEffectEvent((key: string, options: TOptions = {}): string => t(key, options));
   const [saving, setSaving] = useState(false);
   const [fullScreen, setFullScreen] = useState(false);
   const [ended, setEnded] = useState(false);
@@ -190,12 +200,12 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
     const onSaved = (result: ScormSaveResult, finish: boolean) => {
       if (result.scoStatus) onScoStatus(sco.id, result.scoStatus);
       if (cancelled && !finish) return;
-      onStatus(savedText(result, finish));
+      onStatus(savedText(translate, result, finish));
       if (finish || result.moduleCompleted) refresh();
     };
     const onFailed = (error: unknown) => onStatus(error instanceof ApiError && error.status === 409
-      ? 'This sitting has ended: start the package again to carry on.'
-      : `Your progress could not be saved: ${errorDescription(error, 'please check your connection')}. It will be tried again.`);
+      ? translate('scormPlayer.sittingEnded')
+      : translate('scormPlayer.notSaved', { reason: errorDescription(error, translate('scormPlayer.checkConnection')) }));
 
     function onMessage(event: MessageEvent) {
       // Only the launcher in this frame, on the content origin, is listened to.
@@ -217,9 +227,9 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
               contentOrigin,
             );
             onScoStatus(sco.id, 'incomplete');
-            onStatus(session.cmi['cmi.core.entry'] === 'resume' || session.cmi['cmi.entry'] === 'resume' ? 'Resumed where you left off.' : 'Started.');
+            onStatus(session.cmi['cmi.core.entry'] === 'resume' || session.cmi['cmi.entry'] === 'resume' ? translate('scormPlayer.resumed') : translate('scormPlayer.started'));
           })
-          .catch((error: unknown) => onStatus(`The package could not be started: ${errorDescription(error, 'please try again')}.`));
+          .catch((error: unknown) => onStatus(translate('scormPlayer.notStartedBecause', { reason: errorDescription(error, translate('scormPlayer.pleaseTryAgain')) })));
       } else if (message.type === 'value' && saver) {
         if (typeof message.element === 'string' && ELEMENT.test(message.element) && typeof message.value === 'string' && message.value.length <= MAX_VALUE) {
           saver.set(message.element, message.value);
@@ -235,7 +245,7 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
       } else if (message.type === 'unloaded') {
         unloadedRef.current?.();
       } else if (message.type === 'error') {
-        onStatus('The package could not be started.');
+        onStatus(translate('scormPlayer.couldNotStart'));
       }
     }
 
@@ -276,22 +286,22 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
     }
     await saverRef.current?.save();
     setSaving(false);
-    onStatus('Saved: you can carry on from where you left off.');
+    onStatus(t('scormPlayer.savedForLater'));
     close();
   }
 
   function toggleFullScreen() {
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
-    else void boxRef.current?.requestFullscreen().catch(() => onStatus('Full screen is not available in this browser.'));
+    else void boxRef.current?.requestFullscreen().catch(() => onStatus(t('scormPlayer.fullScreenUnavailable')));
   }
 
-  if (!launcherHref) return <Text c="red.9">The package's address is not valid.</Text>;
+  if (!launcherHref) return <Text c="red.9">{t('scormPlayer.invalidAddress')}</Text>;
   return (
     <Stack gap="sm" ref={boxRef} data-testid="scorm-box" style={fullScreen ? { background: 'var(--mantine-color-body)', padding: 8, height: '100%' } : undefined}>
       <iframe
         ref={frameRef}
         src={launcherHref}
-        title={`${sco.title} (SCORM package)`}
+        title={t('scormPlayer.frameTitle', { title: sco.title })}
         // allow-same-origin only because the content origin is not the app's (see the file's comment);
         // allow-modals so that the package's own confirm() and alert() (resume where you left off?) work.
         sandbox="allow-scripts allow-same-origin allow-forms allow-modals"
@@ -309,19 +319,17 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
       />
       <Group gap="sm" wrap="wrap">
         <Button variant="default" onClick={() => void saveAndExit()} loading={saving} leftSection={<IconDeviceFloppy size={18} aria-hidden="true" />}>
-          {ended ? 'Close' : 'Save and exit'}
+          {ended ? t('scormPlayer.close') : t('scormPlayer.saveAndExit')}
         </Button>
         <Button
           variant="subtle"
           onClick={toggleFullScreen}
           leftSection={fullScreen ? <IconMinimize size={18} aria-hidden="true" /> : <IconMaximize size={18} aria-hidden="true" />}
         >
-          {fullScreen ? 'Leave full screen' : 'Full screen'}
+          {fullScreen ? t('scormPlayer.leaveFullScreen') : t('scormPlayer.fullScreen')}
         </Button>
         <Text size="sm" c="dimmed">
-          {ended
-            ? 'The package has ended this session and it is saved.'
-            : 'Save and exit keeps your place, as the package\'s own exit button does.'}
+          {ended ? t('scormPlayer.endedNote') : t('scormPlayer.saveAndExitNote')}
         </Text>
       </Group>
     </Stack>
@@ -329,6 +337,7 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
 }
 
 export default function ScormPlayer({ moduleId, enrolled, staff = false }: { moduleId: string; enrolled: boolean; staff?: boolean }) {
+  const { t } = useTranslation('learning');
   const player = useScormPlayer(moduleId);
   const [playing, setPlaying] = useState<string | null>(null);
   const [status, setStatus] = useState('');
@@ -356,8 +365,8 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
     }
   }, [playing]);
 
-  if (player.isPending) return <Text size="sm">Loading the package…</Text>;
-  if (player.isError) return <Text c="red.9">{`The package could not be loaded: ${errorDescription(player.error, 'please try again')}.`}</Text>;
+  if (player.isPending) return <Text size="sm">{t('scormPlayer.loading')}</Text>;
+  if (player.isError) return <Text c="red.9">{t('scormPlayer.loadFailed', { reason: errorDescription(player.error, t('scormPlayer.pleaseTryAgain')) })}</Text>;
   const data = player.data;
   // The player's statuses, with what the saves of this visit answered.
   const scos = data.scos.map((sco) => {
@@ -372,7 +381,8 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
   const offered = scos.find((sco) => !DONE.includes(sco.status ?? '')) ?? scos[0] ?? null;
   const multi = scos.length > 1;
   const done = (sco: ScormSco) => DONE.includes(sco.status ?? '') || (!multi && data.moduleCompleted);
-  const startLabel = (sco: ScormSco) => (done(sco) ? 'Play again' : sco.status && sco.status !== 'not attempted' ? 'Resume' : 'Start');
+  const startLabel = (sco: ScormSco) =>
+    done(sco) ? t('scormPlayer.playAgain') : sco.status && sco.status !== 'not attempted' ? t('scormPlayer.resume') : t('scormPlayer.start');
 
   return (
     <Paper withBorder p={{ base: 'sm', sm: 'lg' }} component="section" aria-labelledby="scorm-heading" data-testid="scorm-player">
@@ -382,14 +392,14 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
           {data.title}
         </Title>
         {multi ? (
-          <Stack component="ol" gap={6} aria-label="Parts of this package" style={{ margin: 0, paddingLeft: '1.25rem' }}>
+          <Stack component="ol" gap={6} aria-label={t('scormPlayer.parts')} style={{ margin: 0, paddingLeft: '1.25rem' }}>
             {scos.map((sco) => (
               <li key={sco.id} data-sco={sco.id} aria-current={sco.id === playing ? 'step' : undefined}>
                 <Group gap="xs" justify="space-between" wrap="wrap">
                   <Text size="sm" fw={sco.id === playing ? 700 : 400}>
                     {sco.title}
-                    {enrolled ? ` · ${scoStatusText(sco.status)}` : ''}
-                    {enrolled ? scoreText(sco) : ''}
+                    {enrolled ? ` · ${scoStatusText(t, sco.status)}` : ''}
+                    {enrolled ? scoreText(t, sco) : ''}
                   </Text>
                   {enrolled && sco.id !== playing ? (
                     <Button size="compact-sm" variant="light" onClick={() => setPlaying(sco.id)} aria-label={`${startLabel(sco)} ${sco.title}`}>
@@ -402,16 +412,14 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
           </Stack>
         ) : offered && enrolled ? (
           <Text size="sm" data-testid="scorm-sco-status">
-            {scoStatusText(offered.status)}
-            {scoreText(offered)}
+            {scoStatusText(t, offered.status)}
+            {scoreText(t, offered)}
           </Text>
         ) : null}
         {!enrolled ? (
           <Text size="sm" c="dimmed">
             {/* Instructors and administrators see the package's outline and, below, their learners' figures. */}
-            {staff
-              ? 'Learners play this package here once they are enrolled; their progress is below. Enrol in the course to try it as a learner.'
-              : 'Enrol in this course to play this package.'}
+            {staff ? t('scormPlayer.staffNote') : t('scormPlayer.enrolToPlay')}
           </Text>
         ) : current ? (
           <ScoFrame
@@ -430,7 +438,7 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
             </Button>
             {done(offered) ? (
               <Text size="sm" c="dimmed">
-                You have completed this package. Playing it again starts a new attempt; your completion and best score are kept.
+                {t('scormPlayer.completedNote')}
               </Text>
             ) : null}
           </Stack>
