@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@shared/domain.ts';
 import { ActivityTab } from './ActivityTab';
 import { CertificatesTab } from './CertificatesTab';
@@ -33,41 +34,42 @@ export function AdminDashboard({ user, organisationTab, requiredTrainingTab }: {
   organisationTab: ReactNode;
   requiredTrainingTab: ReactNode;
 }) {
+  const { t } = useTranslation('admin');
   const [params, setParams] = useSearchParams();
   const tabs = visibleTabs(user);
   const requested = params.get('tab');
   const tab: Tab = tabs.includes(requested as Tab) ? (requested as Tab) : 'users';
-  const shown = (t: Tab) => tabs.includes(t);
+  const shown = Object.fromEntries(TABS.map((which) => [which, tabs.includes(which)])) as Record<Tab, boolean>;
   const description = user.organisation
-    ? `Manage the people, units, courses and required training of ${user.organisation.name}.`
-    : 'Manage users, courses, role and service permissions, and system settings.';
+    ? t('dashboard.descriptionOrganisation', { organisation: user.organisation.name })
+    : t('dashboard.descriptionNational');
   return (
     <Stack>
-      <PageMeta title="Admin Dashboard" description={description} />
+      <PageMeta title={t('dashboard.title')} description={description} />
       <div>
-        <Title order={1}>Admin Dashboard</Title>
+        <Title order={1}>{t('dashboard.title')}</Title>
         <Text c="dimmed">{description}</Text>
       </div>
       <Tabs value={tab} onChange={(value) => setParams({ tab: value ?? 'users' }, { replace: true })} keepMounted={false}>
         <Tabs.List>
-          <Tabs.Tab value="users">Users</Tabs.Tab>
-          <Tabs.Tab value="organisation">{user.organisation ? 'Organisation' : 'Organisations'}</Tabs.Tab>
-          <Tabs.Tab value="courses">Courses</Tabs.Tab>
-          {shown('permissions') ? <Tabs.Tab value="permissions">Permissions</Tabs.Tab> : null}
-          {shown('settings') ? <Tabs.Tab value="settings">Settings</Tabs.Tab> : null}
-          {shown('activity') ? <Tabs.Tab value="activity">Activity</Tabs.Tab> : null}
-          <Tabs.Tab value="required">Required training</Tabs.Tab>
-          {shown('certificates') ? <Tabs.Tab value="certificates">Certificates</Tabs.Tab> : null}
-          <Tabs.Tab value="delivery">Delivery</Tabs.Tab>
+          <Tabs.Tab value="users">{t('dashboard.tabs.users')}</Tabs.Tab>
+          <Tabs.Tab value="organisation">{user.organisation ? t('dashboard.tabs.organisation') : t('dashboard.tabs.organisations')}</Tabs.Tab>
+          <Tabs.Tab value="courses">{t('dashboard.tabs.courses')}</Tabs.Tab>
+          {shown.permissions ? <Tabs.Tab value="permissions">{t('dashboard.tabs.permissions')}</Tabs.Tab> : null}
+          {shown.settings ? <Tabs.Tab value="settings">{t('dashboard.tabs.settings')}</Tabs.Tab> : null}
+          {shown.activity ? <Tabs.Tab value="activity">{t('dashboard.tabs.activity')}</Tabs.Tab> : null}
+          <Tabs.Tab value="required">{t('dashboard.tabs.required')}</Tabs.Tab>
+          {shown.certificates ? <Tabs.Tab value="certificates">{t('dashboard.tabs.certificates')}</Tabs.Tab> : null}
+          <Tabs.Tab value="delivery">{t('dashboard.tabs.delivery')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="users" pt="md"><UsersTab currentUserId={user.id} /></Tabs.Panel>
         <Tabs.Panel value="organisation" pt="md">{organisationTab}</Tabs.Panel>
         <Tabs.Panel value="courses" pt="md"><CoursesTab /></Tabs.Panel>
-        {shown('permissions') ? <Tabs.Panel value="permissions" pt="md"><PermissionsTab /></Tabs.Panel> : null}
-        {shown('settings') ? <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel> : null}
-        {shown('activity') ? <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel> : null}
+        {shown.permissions ? <Tabs.Panel value="permissions" pt="md"><PermissionsTab /></Tabs.Panel> : null}
+        {shown.settings ? <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel> : null}
+        {shown.activity ? <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel> : null}
         <Tabs.Panel value="required" pt="md">{requiredTrainingTab}</Tabs.Panel>
-        {shown('certificates') ? <Tabs.Panel value="certificates" pt="md"><CertificatesTab /></Tabs.Panel> : null}
+        {shown.certificates ? <Tabs.Panel value="certificates" pt="md"><CertificatesTab /></Tabs.Panel> : null}
         <Tabs.Panel value="delivery" pt="md"><DeliveryTab /></Tabs.Panel>
       </Tabs>
     </Stack>

@@ -18,6 +18,7 @@ import { type AdminCourse, COURSES_PAGE_SIZE, useAdminCourses, useQuickCreateCou
 import { formatDate } from '@/lib/format';
 import { DeleteCourseDialog } from '@/components/DeleteCourseDialog';
 import { useRestoreCourse } from '@/lib/course-removal';
+import { useTranslation } from 'react-i18next';
 import { serviceFilterData } from './UsersTab';
 
 const statusData = COURSE_STATUSES.map((status) => ({ value: status, label: COURSE_STATUS_LABELS[status] }));
@@ -88,6 +89,7 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
 }
 
 export function CoursesTab() {
+  const { t } = useTranslation('admin');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [service, setService] = useState('ALL');
@@ -111,7 +113,7 @@ export function CoursesTab() {
         <Group align="flex-end">
           <TextInput label="Search courses" placeholder="Title or description" value={search}
             onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} />
-          <Select label="Service" data={serviceFilterData} value={service} allowDeselect={false}
+          <Select label="Service" data={serviceFilterData(t)} value={service} allowDeselect={false}
             onChange={(value) => { setService(value ?? 'ALL'); setPage(1); }} />
         </Group>
         <Group>

@@ -4,6 +4,7 @@
 import { useMemo, useState } from 'react';
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
 import { unitOptions, useOrganisations, usePeopleOf, useUnitsOf } from '../api/organisations';
 
 export function OrganisationSelect(props: {
@@ -16,6 +17,7 @@ export function OrganisationSelect(props: {
   description?: string;
   error?: string;
 }) {
+  const { t } = useTranslation('admin');
   const organisations = useOrganisations();
   const data = useMemo(
     () => (organisations.data ?? []).map((o) => ({ value: o.id, label: `${o.name} (${o.code})` })),
@@ -28,12 +30,12 @@ export function OrganisationSelect(props: {
       value={props.value}
       placeholder={props.noneLabel}
       clearable={!props.disabled}
-      clearButtonProps={{ 'aria-label': `Clear ${props.label.toLowerCase()}` }}
+      clearButtonProps={{ 'aria-label': t('placement.clear', { field: props.label.toLowerCase() }) }}
       searchable
       disabled={props.disabled}
       description={props.description}
       error={props.error}
-      nothingFoundMessage="No organisation has that name"
+      nothingFoundMessage={t('placement.noOrganisationFound')}
       onChange={(value) => props.onChange(value ? value : null)}
     />
   );
@@ -48,6 +50,7 @@ export function UnitSelect(props: {
   disabled?: boolean;
   error?: string;
 }) {
+  const { t } = useTranslation('admin');
   const units = useUnitsOf(props.organisationId);
   const data = useMemo(() => unitOptions(units.data ?? []), [units.data]);
   return (
@@ -57,12 +60,12 @@ export function UnitSelect(props: {
       value={props.value}
       placeholder={props.noneLabel}
       clearable={!props.disabled}
-      clearButtonProps={{ 'aria-label': `Clear ${props.label.toLowerCase()}` }}
+      clearButtonProps={{ 'aria-label': t('placement.clear', { field: props.label.toLowerCase() }) }}
       searchable
       disabled={props.disabled || !props.organisationId}
-      description={props.organisationId ? undefined : 'Choose an organisation first'}
+      description={props.organisationId ? undefined : t('placement.chooseOrganisationFirst')}
       error={props.error}
-      nothingFoundMessage="No unit has that name"
+      nothingFoundMessage={t('placement.noUnitFound')}
       onChange={(value) => props.onChange(value ? value : null)}
     />
   );
@@ -84,6 +87,7 @@ export function ManagerSelect(props: {
   disabled?: boolean;
   error?: string;
 }) {
+  const { t } = useTranslation('admin');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   // While the field shows a chosen "Name (@username)", the search is for that username.
@@ -103,16 +107,16 @@ export function ManagerSelect(props: {
       data={data}
       value={props.value}
       clearable={!props.disabled}
-      clearButtonProps={{ 'aria-label': `Clear ${props.label.toLowerCase()}` }}
+      clearButtonProps={{ 'aria-label': t('placement.clear', { field: props.label.toLowerCase() }) }}
       searchable
       searchValue={search}
       onSearchChange={setSearch}
       // The server has searched already: show what it found as it is.
       filter={({ options }) => options}
       disabled={props.disabled || !props.organisationId}
-      description={props.organisationId ? props.hint : 'Choose an organisation first'}
+      description={props.organisationId ? props.hint : t('placement.chooseOrganisationFirst')}
       error={props.error}
-      nothingFoundMessage={people.isFetching ? 'Searching…' : 'Nobody of the organisation matches'}
+      nothingFoundMessage={people.isFetching ? t('placement.searching') : t('placement.nobodyMatches')}
       onChange={(value, option) => props.onChange(value ? value : null, value ? option?.label ?? null : null)}
     />
   );

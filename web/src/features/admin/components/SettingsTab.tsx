@@ -10,14 +10,17 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { DEFAULT_SETTINGS, settingsSchema, type SettingsInput } from '@shared/admin.ts';
 import { formatDayList } from '@shared/schemas.ts';
 import { SCORM_UPLOAD_LIMIT_MB } from '@shared/scorm.ts';
-import { CERTIFICATE_TEMPLATE_LABELS, CERTIFICATE_TEMPLATES, COURSE_ACCESS_LABELS, COURSE_ACCESS_OPTIONS } from '@shared/domain.ts';
+import { CERTIFICATE_TEMPLATES, COURSE_ACCESS_OPTIONS } from '@shared/domain.ts';
+import { useTranslation } from 'react-i18next';
+import { labelOf } from '@/lib/i18n/labels';
+import { formatNumber } from '@/lib/format';
 import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useSaveSettings } from '../api/settings';
 
-const accessData = COURSE_ACCESS_OPTIONS.map((value) => ({ value, label: COURSE_ACCESS_LABELS[value] }));
-const templateData = CERTIFICATE_TEMPLATES.map((value) => ({ value, label: CERTIFICATE_TEMPLATE_LABELS[value] }));
+const accessData = () => COURSE_ACCESS_OPTIONS.map((value) => ({ value, label: labelOf('courseAccess', value) }));
+const templateData = () => CERTIFICATE_TEMPLATES.map((value) => ({ value, label: labelOf('certificateTemplate', value) }));
 
 /** The form's values: the day lists as typed text, the single days as the number fields hold them. */
 type SettingsForm = Omit<SettingsInput, 'dueSoonDays' | 'expiryWarningDays' | 'overdueRepeatDays' | 'escalationDays' | 'scormMaxUploadMb'> & {
@@ -38,6 +41,7 @@ const DEFAULT_FORM: SettingsForm = {
 };
 
 export function SettingsTab({ currentUserId }: { currentUserId: string }) {
+  const { t } = useTranslation('admin');
   const { data, isPending, isError, error } = useQuery(settingsQueryOptions(currentUserId));
   const save = useSaveSettings();
   const form = useForm<SettingsForm>({
@@ -69,10 +73,10 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
   const submit = form.onSubmit((values) => {
     // Validated by the resolver: parsing gives the day lists as numbers, largest first.
     save.mutate(settingsSchema.parse(values), {
-      onSuccess: () => notifySuccess('Settings updated', 'System settings have been updated successfully.'),
+      onSuccess: () => notifySuccess(t('settingsTab.updated'), t('settingsTab.updatedMessage')),
       onError: (e) => {
         if (e instanceof ApiError && e.fields) form.setErrors(e.fields);
-        notifyFailure('Failed to update settings', errorDescription(e, 'Failed to update settings'));
+        notifyFailure(t('settingsTab.updateFailed'), errorDescription(e, t('settingsTab.updateFailed')));
       },
     });
   });
@@ -80,46 +84,62 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
   function reset() {
     form.setValues(DEFAULT_FORM);
     form.clearErrors();
-    notifySuccess('Settings reset', 'Settings have been reset to default values. Click Save Settings to apply.');
+    notifySuccess(t('settingsTab.reset'), t('settingsTab.resetMessage'));
   }
 
-  if (isPending) return <Text>Loading settings…</Text>;
-  if (isError) return <Text c="red.8">{errorDescription(error, 'Failed to load settings')}</Text>;
+  // Each field's props, worked out before the JSX (its names are keys, not text).
+  const fields = {
+    siteName: form.getInputProps('siteName'),
+    adminEmail: form.getInputProps('adminEmail'),
+    courseAccess: form.getInputProps('courseAccess'),
+    certificateTemplate: form.getInputProps('certificateTemplate'),
+    footerText: form.getInputProps('footerText'),
+    enableAnalytics: form.getInputProps('enableAnalytics', { type: 'checkbox' }),
+    autoEnrollment: form.getInputProps('autoEnrollment', { type: 'checkbox' }),
+    dueSoonDays: form.getInputProps('dueSoonDays'),
+    expiryWarningDays: form.getInputProps('expiryWarningDays'),
+    overdueRepeatDays: form.getInputProps('overdueRepeatDays'),
+    escalationDays: form.getInputProps('escalationDays'),
+    scormMaxUploadMb: form.getInputProps('scormMaxUploadMb'),
+  };
+
+  if (isPending) return <Text>{t('settingsTab.loading')}</Text>;
+  if (isError) return <Text c="red.8">{errorDescription(error, t('settingsTab.loadFailed'))}</Text>;
 
   return (
-    <form onSubmit={submit} noValidate aria-label="System settings">
+    <form onSubmit={submit} noValidate aria-label={t('settingsTab.formLabel')}>
       <Stack maw={640}>
-        <TextInput label="Site name" required {...form.getInputProps('siteName')} />
-        <TextInput label="Administrator email" type="email" required
-          description="Shown to signed-in users as the contact address." {...form.getInputProps('adminEmail')} />
-        <Select label="Course access" data={accessData} allowDeselect={false} {...form.getInputProps('courseAccess')} />
-        <Select label="Certificate template" data={templateData} allowDeselect={false} {...form.getInputProps('certificateTemplate')} />
-        <Textarea label="Footer text" autosize minRows={2} {...form.getInputProps('footerText')} />
-        <Switch label="Enable analytics" {...form.getInputProps('enableAnalytics', { type: 'checkbox' })} />
-        <Switch label="Automatic enrolment of new users in featured courses"
-          {...form.getInputProps('autoEnrollment', { type: 'checkbox' })} />
-        <Title order={2} size="h4" mt="md">Notifications</Title>
-        <Text size="sm">
-          When people are reminded about required training and certificates. A required-training rule may set its own
-          reminder days and when the line manager is told. Line managers get a weekly summary of their team on Mondays
-          from 07:00.
-        </Text>
-        <TextInput label="Due soon reminders (days before the due date)" required inputMode="numeric"
-          description="Up to 5 numbers separated by commas, e.g. 14, 3" {...form.getInputProps('dueSoonDays')} />
-        <TextInput label="Certificate expiry reminders (days before expiry)" required inputMode="numeric"
-          description="Up to 5 numbers separated by commas, e.g. 60, 30, 7" {...form.getInputProps('expiryWarningDays')} />
-        <NumberInput label="Repeat overdue reminders every (days)" required min={1} max={365} allowDecimal={false}
-          description="The first goes on the due date" {...form.getInputProps('overdueRepeatDays')} />
-        <NumberInput label="Tell the line manager after (days overdue)" required min={1} max={365} allowDecimal={false}
-          {...form.getInputProps('escalationDays')} />
-        <Title order={2} size="h4" mt="md">SCORM packages</Title>
-        <NumberInput label="Largest SCORM package (MB)" required min={SCORM_UPLOAD_LIMIT_MB.min} max={SCORM_UPLOAD_LIMIT_MB.max}
+        <TextInput label={t('settingsTab.siteName')} required {...fields.siteName} />
+        <TextInput label={t('settingsTab.adminEmail')} type="email" required
+          description={t('settingsTab.adminEmailDescription')} {...fields.adminEmail} />
+        <Select label={t('settingsTab.courseAccess')} data={accessData()} allowDeselect={false} {...fields.courseAccess} />
+        <Select label={t('settingsTab.certificateTemplate')} data={templateData()} allowDeselect={false} {...fields.certificateTemplate} />
+        <Textarea label={t('settingsTab.footerText')} autosize minRows={2} {...fields.footerText} />
+        <Switch label={t('settingsTab.enableAnalytics')} {...fields.enableAnalytics} />
+        <Switch label={t('settingsTab.autoEnrolment')}
+          {...fields.autoEnrollment} />
+        <Title order={2} size="h4" mt="md">{t('settingsTab.notifications')}</Title>
+        <Text size="sm">{t('settingsTab.notificationsIntro')}</Text>
+        <TextInput label={t('settingsTab.dueSoonDays')} required inputMode="numeric"
+          description={t('settingsTab.dueSoonDaysDescription')} {...fields.dueSoonDays} />
+        <TextInput label={t('settingsTab.expiryWarningDays')} required inputMode="numeric"
+          description={t('settingsTab.expiryWarningDaysDescription')} {...fields.expiryWarningDays} />
+        <NumberInput label={t('settingsTab.overdueRepeatDays')} required min={1} max={365} allowDecimal={false}
+          description={t('settingsTab.overdueRepeatDaysDescription')} {...fields.overdueRepeatDays} />
+        <NumberInput label={t('settingsTab.escalationDays')} required min={1} max={365} allowDecimal={false}
+          {...fields.escalationDays} />
+        <Title order={2} size="h4" mt="md">{t('settingsTab.scorm')}</Title>
+        <NumberInput label={t('settingsTab.scormMaxUploadMb')} required min={SCORM_UPLOAD_LIMIT_MB.min} max={SCORM_UPLOAD_LIMIT_MB.max}
           allowDecimal={false} allowNegative={false} clampBehavior="none"
-          description={`Authors cannot upload a package (.zip) larger than this. ${SCORM_UPLOAD_LIMIT_MB.min} to ${SCORM_UPLOAD_LIMIT_MB.max.toLocaleString('en-GB')} MB; the default is ${SCORM_UPLOAD_LIMIT_MB.default} MB.`}
-          {...form.getInputProps('scormMaxUploadMb')} />
+          description={t('settingsTab.scormMaxUploadMbDescription', {
+            min: formatNumber(SCORM_UPLOAD_LIMIT_MB.min),
+            max: formatNumber(SCORM_UPLOAD_LIMIT_MB.max),
+            usual: formatNumber(SCORM_UPLOAD_LIMIT_MB.default),
+          })}
+          {...fields.scormMaxUploadMb} />
         <Group justify="flex-end">
-          <Button variant="default" onClick={reset}>Reset to Defaults</Button>
-          <Button type="submit" loading={save.isPending}>Save Settings</Button>
+          <Button variant="default" onClick={reset}>{t('settingsTab.resetToDefaults')}</Button>
+          <Button type="submit" loading={save.isPending}>{t('settingsTab.save')}</Button>
         </Group>
       </Stack>
     </form>

@@ -5,14 +5,16 @@ import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, Select, Simple
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { userCreateSchema, userUpdateSchema, type CreatedUser, type UserListItem, type UserUpdateInput } from '@shared/admin.ts';
-import { ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
-import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
+import { ROLES, type Role, type User } from '@shared/domain.ts';
+import { SERVICE_CODES, type ServiceCode } from '@shared/services.ts';
+import { useTranslation } from 'react-i18next';
+import { labelOf } from '@/lib/i18n/labels';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCreateUser, useResetPassword, useUpdateUser } from '../api/users';
 import { ManagerSelect, OrganisationSelect, UnitSelect } from './PlacementFields';
 
-const roleData = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
+const roleData = () => ROLES.map((role) => ({ value: role, label: labelOf('role', role) }));
 
 /**
  * One checkbox per service: every option visible at once, and plain keyboard use. `choices`: the
@@ -26,13 +28,14 @@ function ServiceChoices(props: {
   error?: unknown;
   choices?: readonly ServiceCode[];
 }) {
+  const { t } = useTranslation('admin');
   const value = props.value ?? [];
   const shown = props.choices ? SERVICE_CODES.filter((code) => props.choices!.includes(code) || value.includes(code)) : SERVICE_CODES;
   return (
-    <Checkbox.Group label="Services" value={value} onChange={props.onChange} error={props.error as string | undefined}>
+    <Checkbox.Group label={t('userDialogs.services')} value={value} onChange={props.onChange} error={props.error as string | undefined}>
       <SimpleGrid cols={2} mt="xs" spacing="xs">
         {shown.map((code) => (
-          <Checkbox key={code} value={code} disabled={props.disabled} label={code} title={serviceLabel(code)} />
+          <Checkbox key={code} value={code} disabled={props.disabled} label={code} title={labelOf('service', code)} />
         ))}
       </SimpleGrid>
     </Checkbox.Group>
@@ -62,6 +65,7 @@ export function EditUserDialog({ user, self, placing = false, national = true, s
   serviceChoices?: readonly ServiceCode[];
   onClose: () => void;
 }) {
+  const { t } = useTranslation('admin');
   const update = useUpdateUser();
   // The chosen manager's "Name (@username)", kept for the user it was chosen for; else the saved one's.
   const [managerChoice, setManagerChoice] = useState<{ userId?: string; label?: string }>({});
@@ -84,6 +88,13 @@ export function EditUserDialog({ user, self, placing = false, national = true, s
   // Only when another user is shown: a refetch must not reset what is typed.
   useEffect(() => resetForm(), [user?.id]);
 
+  const fields = {
+    name: form.getInputProps('name'),
+    email: form.getInputProps('email'),
+    role: form.getInputProps('role'),
+    services: form.getInputProps('services'),
+  };
+
   const submit = form.onSubmit((values) => {
     if (!user) return;
     const { organisationId, unitId, managerId, ...details } = values;
@@ -99,36 +110,36 @@ export function EditUserDialog({ user, self, placing = false, national = true, s
       { id: user.id, input },
       {
         onSuccess: () => {
-          notifySuccess('User updated', `${values.name} has been updated.`);
+          notifySuccess(t('userDialogs.updated'), t('userDialogs.updatedMessage', { name: values.name }));
           onClose();
         },
         onError: (error) => {
           if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-          notifyFailure('Failed to update user', errorDescription(error, 'Failed to update user'));
+          notifyFailure(t('userDialogs.updateFailed'), errorDescription(error, t('userDialogs.updateFailed')));
         },
       },
     );
   });
 
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={user !== null} onClose={onClose} title="Edit User" centered>
+    <Modal closeButtonProps={{ 'aria-label': t('userDialogs.closeDialog') }} opened={user !== null} onClose={onClose} title={t('userDialogs.editTitle')} centered>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label="Name" required {...form.getInputProps('name')} />
-          <TextInput label="Email" type="email" required {...form.getInputProps('email')} />
-          <Select label="Role" data={roleData} allowDeselect={false} disabled={self} {...form.getInputProps('role')}
-            description={self ? 'You cannot change your own role.' : undefined} />
-          <ServiceChoices disabled={self} choices={serviceChoices} {...form.getInputProps('services')} />
+          <TextInput label={t('userDialogs.name')} required {...fields.name} />
+          <TextInput label={t('userDialogs.email')} type="email" required {...fields.email} />
+          <Select label={t('userDialogs.role')} data={roleData()} allowDeselect={false} disabled={self} {...fields.role}
+            description={self ? t('userDialogs.ownRole') : undefined} />
+          <ServiceChoices disabled={self} choices={serviceChoices} {...fields.services} />
           {placing ? (
             <>
               <OrganisationSelect
-                label="Organisation"
-                noneLabel="No organisation"
+                label={t('userDialogs.organisation')}
+                noneLabel={t('userDialogs.noOrganisation')}
                 value={form.values.organisationId}
                 disabled={self || !national}
                 description={self
-                  ? 'You cannot change your own organisation, unit or manager.'
-                  : national ? undefined : 'Only a national administrator moves a person to another organisation.'}
+                  ? t('userDialogs.ownPlacement')
+                  : national ? undefined : t('userDialogs.nationalOnly')}
                 error={form.errors.organisationId as string | undefined}
                 onChange={(value) => {
                   // Another organisation: its units and people, so the unit and manager start again.
@@ -137,8 +148,8 @@ export function EditUserDialog({ user, self, placing = false, national = true, s
                 }}
               />
               <UnitSelect
-                label="Unit"
-                noneLabel="No unit"
+                label={t('userDialogs.unit')}
+                noneLabel={t('userDialogs.noUnit')}
                 organisationId={form.values.organisationId}
                 value={form.values.unitId}
                 disabled={self}
@@ -146,12 +157,12 @@ export function EditUserDialog({ user, self, placing = false, national = true, s
                 onChange={(value) => form.setFieldValue('unitId', value)}
               />
               <ManagerSelect
-                label="Manager"
-                noneLabel="No manager"
+                label={t('userDialogs.manager')}
+                noneLabel={t('userDialogs.noManager')}
                 organisationId={form.values.organisationId}
                 value={form.values.managerId}
                 valueLabel={managerLabel}
-                hint="Type part of the name, username or email of a person of the organisation"
+                hint={t('userDialogs.managerHint')}
                 excludeId={user?.id}
                 disabled={self}
                 error={form.errors.managerId as string | undefined}
@@ -163,8 +174,8 @@ export function EditUserDialog({ user, self, placing = false, national = true, s
             </>
           ) : null}
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={update.isPending}>Save Changes</Button>
+            <Button variant="default" onClick={onClose}>{t('userDialogs.cancel')}</Button>
+            <Button type="submit" loading={update.isPending}>{t('userDialogs.saveChanges')}</Button>
           </Group>
         </Stack>
       </form>
@@ -183,6 +194,7 @@ type CreateValues = {
 const blank: CreateValues = { username: '', email: '', name: '', role: 'STUDENT', services: [] };
 
 export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation('admin');
   const create = useCreateUser();
   const [created, setCreated] = useState<CreatedUser | null>(null);
   const form = useForm<CreateValues>({
@@ -199,50 +211,57 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
     onClose();
   }
 
+  const fields = {
+    username: form.getInputProps('username'),
+    email: form.getInputProps('email'),
+    name: form.getInputProps('name'),
+    role: form.getInputProps('role'),
+    services: form.getInputProps('services'),
+  };
+
   const submit = form.onSubmit((values) => {
     create.mutate(values, {
       onSuccess: (result) => {
         setCreated(result);
-        notifySuccess('User created', `${result.user.name} can now sign in with the temporary password.`);
+        notifySuccess(t('userDialogs.created'), t('userDialogs.createdMessage', { name: result.user.name }));
       },
       onError: (error) => {
         if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-        notifyFailure('Failed to create user', errorDescription(error, 'Failed to create user'));
+        notifyFailure(t('userDialogs.createFailed'), errorDescription(error, t('userDialogs.createFailed')));
       },
     });
   });
 
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={opened} onClose={close} title="Add New User" centered>
+    <Modal closeButtonProps={{ 'aria-label': t('userDialogs.closeDialog') }} opened={opened} onClose={close} title={t('userDialogs.addTitle')} centered>
       {created ? (
         <Stack>
-          <Alert color="blue" variant="light" title="Temporary password">
+          <Alert color="blue" variant="light" title={t('userDialogs.temporaryPassword')}>
             <Text size="sm" mb="xs">
-              Give this password to {created.user.name} (@{created.user.username}). It is shown only once and
-              cannot be retrieved later.
+              {t('userDialogs.giveCreated', { name: created.user.name, username: created.user.username })}
             </Text>
             <Code data-testid="temporary-password" fz="md">{created.temporaryPassword}</Code>
           </Alert>
           <Group justify="flex-end">
             <CopyButton value={created.temporaryPassword}>
               {({ copied, copy }) => (
-                <Button variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy password'}</Button>
+                <Button variant="default" onClick={copy}>{copied ? t('userDialogs.copied') : t('userDialogs.copyPassword')}</Button>
               )}
             </CopyButton>
-            <Button onClick={close}>Done</Button>
+            <Button onClick={close}>{t('userDialogs.done')}</Button>
           </Group>
         </Stack>
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack>
-            <TextInput label="Username" required {...form.getInputProps('username')} />
-            <TextInput label="Email" type="email" required {...form.getInputProps('email')} />
-            <TextInput label="Name" required {...form.getInputProps('name')} />
-            <Select label="Role" data={roleData} allowDeselect={false} {...form.getInputProps('role')} />
-            <ServiceChoices {...form.getInputProps('services')} />
+            <TextInput label={t('userDialogs.username')} required {...fields.username} />
+            <TextInput label={t('userDialogs.email')} type="email" required {...fields.email} />
+            <TextInput label={t('userDialogs.name')} required {...fields.name} />
+            <Select label={t('userDialogs.role')} data={roleData()} allowDeselect={false} {...fields.role} />
+            <ServiceChoices {...fields.services} />
             <Group justify="flex-end">
-              <Button variant="default" onClick={close}>Cancel</Button>
-              <Button type="submit" loading={create.isPending}>Create User</Button>
+              <Button variant="default" onClick={close}>{t('userDialogs.cancel')}</Button>
+              <Button type="submit" loading={create.isPending}>{t('userDialogs.createUser')}</Button>
             </Group>
           </Stack>
         </form>
@@ -256,6 +275,7 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
  * dialog for both steps, so closing it returns focus to the row's "Reset password" button.
  */
 export function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
+  const { t } = useTranslation('admin');
   const reset = useResetPassword();
   const [temporaryPassword, setTemporaryPassword] = useState<string | null>(null);
 
@@ -271,39 +291,39 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
     reset.mutate(user.id, {
       onSuccess: (result) => {
         setTemporaryPassword(result.temporaryPassword);
-        notifySuccess('Password reset', `${user.name} must choose a new password at their next sign-in.`);
+        notifySuccess(t('userDialogs.passwordReset'), t('userDialogs.passwordResetMessage', { name: user.name }));
       },
-      onError: (error) => notifyFailure('Failed to reset password', errorDescription(error, 'Failed to reset password')),
+      onError: (error) => notifyFailure(t('userDialogs.resetFailed'), errorDescription(error, t('userDialogs.resetFailed'))),
     });
   }
 
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={user !== null} onClose={close} title={temporaryPassword ? 'Temporary password' : 'Reset password'} centered>
+    <Modal
+      closeButtonProps={{ 'aria-label': t('userDialogs.closeDialog') }}
+      opened={user !== null}
+      onClose={close}
+      title={temporaryPassword ? t('userDialogs.temporaryPassword') : t('userDialogs.resetTitle')}
+      centered
+    >
       {user && temporaryPassword ? (
         <Stack>
-          <Text size="sm">
-            Give this password to {user.name} (@{user.username}). It is shown only once and cannot be retrieved
-            later. They must choose a new password when they sign in.
-          </Text>
-          <TextInput label="Temporary password" value={temporaryPassword} readOnly data-testid="reset-temporary-password" ff="monospace" />
+          <Text size="sm">{t('userDialogs.giveReset', { name: user.name, username: user.username })}</Text>
+          <TextInput label={t('userDialogs.temporaryPassword')} value={temporaryPassword} readOnly data-testid="reset-temporary-password" ff="monospace" />
           <Group justify="flex-end">
             <CopyButton value={temporaryPassword}>
               {({ copied, copy }) => (
-                <Button variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy password'}</Button>
+                <Button variant="default" onClick={copy}>{copied ? t('userDialogs.copied') : t('userDialogs.copyPassword')}</Button>
               )}
             </CopyButton>
-            <Button onClick={close}>Done</Button>
+            <Button onClick={close}>{t('userDialogs.done')}</Button>
           </Group>
         </Stack>
       ) : user ? (
         <Stack>
-          <Text>
-            This gives {user.name} (@{user.username}) a new temporary password and signs them out everywhere. Their
-            current password stops working, and they must choose a new one at their next sign-in.
-          </Text>
+          <Text>{t('userDialogs.resetConfirm', { name: user.name, username: user.username })}</Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={close}>Cancel</Button>
-            <Button color="red.9" onClick={confirm} loading={reset.isPending}>Reset password</Button>
+            <Button variant="default" onClick={close}>{t('userDialogs.cancel')}</Button>
+            <Button color="red.9" onClick={confirm} loading={reset.isPending}>{t('userDialogs.resetTitle')}</Button>
           </Group>
         </Stack>
       ) : null}

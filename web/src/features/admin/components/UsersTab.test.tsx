@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserList, UserListItem } from '@shared/admin.ts';
 import type { CurrentUser } from '@shared/domain.ts';
 import type { Organisation, Unit } from '@shared/organisations.ts';
+import { i18n } from '@/lib/i18n/i18n';
 import { adminKeys, organisationKeys } from '@/lib/query-keys';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { UsersTab } from './UsersTab';
@@ -136,5 +137,49 @@ describe('Users tab: organisations, units and managers', () => {
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['Name', 'Email', 'Services', 'Role', 'Joined', 'Actions']);
     expect(screen.queryByLabelText('Unit', { selector: 'input' })).toBeNull();
+  });
+
+  it('speaks Welsh: filters, columns, actions, badges and the user dialog', async () => {
+    await i18n.changeLanguage('cy');
+    const deactivated = { ...constable, deactivatedAt: '2026-02-01T00:00:00.000Z' };
+    const data = seed(true);
+    data[0] = [adminKeys.userList(firstPage), list([deactivated, lead])];
+    const { user } = renderWithProviders(<UsersTab currentUserId={national.id} />, { user: national, queryData: data });
+    const table = await screen.findByRole('table', { name: 'Defnyddwyr' });
+    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['Enw', 'E-bost', 'Gwasanaethau', 'Rôl', 'Sefydliad', 'Uned', 'Rheolwr', 'Ymunodd', 'Camau gweithredu']);
+    expect(screen.getByLabelText('Chwilio am ddefnyddwyr')).toHaveAttribute('placeholder', 'Enw, enw defnyddiwr neu e-bost');
+    expect(screen.getByLabelText('Gwasanaeth', { selector: 'input' })).toHaveValue('Pob gwasanaeth');
+    expect(screen.getByLabelText('Rôl', { selector: 'input' })).toHaveValue('Pob rôl');
+    expect(screen.getByLabelText('Statws', { selector: 'input' })).toHaveValue('Pob statws');
+    expect(screen.getByLabelText('Uned', { selector: 'input' })).toHaveAttribute('placeholder', 'Pob uned');
+    expect(screen.getByRole('button', { name: 'Ychwanegu defnyddiwr newydd' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Mewnforio defnyddwyr' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Allforio CSV' })).toBeInTheDocument();
+    const row = within(table).getByText('Casey Constable').closest('tr')!;
+    expect(within(row).getByText("Wedi'i ddadactifadu")).toBeInTheDocument();
+    expect(within(row).getByText('Dysgwr')).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: 'Ailactifadu Casey Constable' })).toHaveTextContent('Ailactifadu');
+    expect(within(row).getByRole('button', { name: 'Ailosod cyfrinair Casey Constable' })).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'Cofnod dysgu Casey Constable' })).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: 'Dileu Casey Constable' })).toBeInTheDocument();
+
+    await user.click(within(row).getByRole('button', { name: 'Golygu Casey Constable' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Golygu defnyddiwr' });
+    expect(within(dialog).getByLabelText('Sefydliad', { selector: 'input' })).toHaveValue('Northshire Police (NSP)');
+    expect(within(dialog).getByText('Teipiwch ran o enw, enw defnyddiwr neu e-bost person yn y sefydliad')).toBeInTheDocument();
+    expect(within(dialog).getByRole('group', { name: 'Gwasanaethau' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: "Cadw'r newidiadau" })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Canslo' })).toBeInTheDocument();
+    expect(dialog.textContent).not.toMatch(/Edit User|Organisation|Manager|Save Changes|Cancel/);
+  });
+
+  it('speaks Welsh when nothing is found', async () => {
+    await i18n.changeLanguage('cy');
+    const data = seed(false);
+    data[0] = [adminKeys.userList(firstPage), list([])];
+    renderWithProviders(<UsersTab currentUserId={national.id} />, { user: national, queryData: data });
+    expect(await screen.findByText('Ni chafwyd hyd i unrhyw ddefnyddwyr')).toBeInTheDocument();
+    expect(screen.getByText("Nid oes unrhyw ddefnyddwyr wedi'u cofrestru yn y system.")).toBeInTheDocument();
   });
 });

@@ -8,8 +8,11 @@ import { Link } from 'react-router';
 import { Badge, Button, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { USER_SEARCH_MATCH_LIMIT, type UserListItem } from '@shared/admin.ts';
-import { ROLE_LABELS, ROLES } from '@shared/domain.ts';
-import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
+import { ROLES } from '@shared/domain.ts';
+import { SERVICE_CODES, type ServiceCode } from '@shared/services.ts';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { labelOf } from '@/lib/i18n/labels';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -18,28 +21,34 @@ import { useExportUsers } from '../api/export-users';
 import { useOrganisations } from '../api/organisations';
 import { useUser } from '@/lib/auth/user';
 import { ManagerSelect, OrganisationSelect, UnitSelect } from './PlacementFields';
-import { formatDate } from '@/lib/format';
+import { formatDate, formatNumber } from '@/lib/format';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { RoleBadge } from './RoleBadge';
 import { AddUserDialog, EditUserDialog, ResetPasswordDialog } from './UserDialogs';
 
-export const serviceFilterData = [
-  { value: 'ALL', label: 'All Services' },
-  ...SERVICE_CODES.map((code) => ({ value: code, label: serviceLabel(code) })),
+/** The service filter's options in the page's language (`t` of the admin namespace). */
+export const serviceFilterData = (t: TFunction<'admin'>) => [
+  { value: 'ALL', label: t('usersTab.allServices') },
+  ...SERVICE_CODES.map((code) => ({ value: code, label: labelOf('service', code) })),
 ];
 
-export const roleFilterData = [
-  { value: 'ALL', label: 'All Roles' },
-  ...ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] })),
+export const roleFilterData = (t: TFunction<'admin'>) => [
+  { value: 'ALL', label: t('usersTab.allRoles') },
+  ...ROLES.map((role) => ({ value: role, label: labelOf('role', role) })),
 ];
 
-export const statusFilterData = [
-  { value: 'ALL', label: 'All Statuses' },
-  { value: 'active', label: 'Active' },
-  { value: 'deactivated', label: 'Deactivated' },
+export const statusFilterData = (t: TFunction<'admin'>) => [
+  { value: 'ALL', label: t('usersTab.allStatuses') },
+  { value: 'active', label: t('usersTab.active') },
+  { value: 'deactivated', label: t('usersTab.deactivated') },
 ];
+
+/** The pager's first/previous/next/last buttons, named in the page's language. */
+export const pagerControlLabel = (t: TFunction<'admin'>) => (control: 'first' | 'previous' | 'last' | 'next') =>
+  ({ 'aria-label': t(`pagination.${control}`) });
 
 export function UsersTab({ currentUserId }: { currentUserId: string }) {
+  const { t } = useTranslation('admin');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [service, setService] = useState<string>('ALL');
@@ -90,14 +99,14 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
     const who = switching;
     setActive.mutate({ id: who.id, active }, {
       onSuccess: () => {
-        notifySuccess(active ? 'User reactivated' : 'User deactivated',
-          active ? `${who.name} can sign in again.` : `${who.name} can no longer sign in. Their records and certificates are kept.`);
+        notifySuccess(active ? t('usersTab.reactivated') : t('usersTab.deactivatedToast'),
+          active ? t('usersTab.reactivatedMessage', { name: who.name }) : t('usersTab.deactivatedMessage', { name: who.name }));
         setSwitching(null);
         // Focus stays on the row's action, now named for the opposite action.
         requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-user="${who.username}"] [data-action="switch"]`)?.focus());
       },
       onError: (e) => {
-        notifyFailure(active ? 'Failed to reactivate user' : 'Failed to deactivate user', errorDescription(e, 'Failed to change the user'));
+        notifyFailure(active ? t('usersTab.reactivateFailed') : t('usersTab.deactivateFailed'), errorDescription(e, t('usersTab.changeFailed')));
         setSwitching(null);
       },
     });
@@ -107,11 +116,11 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
     if (!deleting) return;
     remove.mutate(deleting.id, {
       onSuccess: () => {
-        notifySuccess('User deleted', `${deleting.name} has been deleted.`);
+        notifySuccess(t('usersTab.deleted'), t('usersTab.deletedMessage', { name: deleting.name }));
         setDeleting(null);
       },
       onError: (e) => {
-        notifyFailure('Failed to delete user', errorDescription(e, 'Failed to delete user'));
+        notifyFailure(t('usersTab.deleteFailed'), errorDescription(e, t('usersTab.deleteFailed')));
         setDeleting(null);
       },
     });
@@ -122,8 +131,8 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
       <Group justify="space-between" align="flex-end">
         <Group align="flex-end">
           <TextInput
-            label="Search users"
-            placeholder="Name, username or email"
+            label={t('usersTab.search')}
+            placeholder={t('usersTab.searchPlaceholder')}
             value={search}
             onChange={(e) => {
               setSearch(e.currentTarget.value);
@@ -131,8 +140,8 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
             }}
           />
           <Select
-            label="Service"
-            data={serviceFilterData}
+            label={t('usersTab.service')}
+            data={serviceFilterData(t)}
             value={service}
             allowDeselect={false}
             onChange={(value) => {
@@ -141,8 +150,8 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
             }}
           />
           <Select
-            label="Role"
-            data={roleFilterData}
+            label={t('usersTab.role')}
+            data={roleFilterData(t)}
             value={role}
             allowDeselect={false}
             onChange={(value) => {
@@ -151,8 +160,8 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
             }}
           />
           <Select
-            label="Status"
-            data={statusFilterData}
+            label={t('usersTab.status')}
+            data={statusFilterData(t)}
             value={status}
             allowDeselect={false}
             onChange={(value) => {
@@ -162,8 +171,8 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
           />
           {placing && national ? (
             <OrganisationSelect
-              label="Organisation"
-              noneLabel="All Organisations"
+              label={t('usersTab.organisation')}
+              noneLabel={t('usersTab.allOrganisations')}
               value={organisationFilter}
               onChange={(value) => {
                 setOrganisationFilter(value);
@@ -175,8 +184,8 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
           ) : null}
           {placing ? (
             <UnitSelect
-              label="Unit"
-              noneLabel="All Units"
+              label={t('usersTab.unit')}
+              noneLabel={t('usersTab.allUnits')}
               organisationId={filterOrganisation}
               value={unitFilter}
               onChange={(value) => {
@@ -187,8 +196,8 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
           ) : null}
           {placing ? (
             <ManagerSelect
-              label="Manager"
-              noneLabel="Any Manager"
+              label={t('usersTab.manager')}
+              noneLabel={t('usersTab.anyManager')}
               organisationId={filterOrganisation}
               value={managerFilter?.id ?? null}
               valueLabel={managerFilter?.label}
@@ -200,7 +209,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
           ) : null}
         </Group>
         <Group>
-          <Button component={Link} to="/admin/users/import" variant="default">Import users</Button>
+          <Button component={Link} to="/admin/users/import" variant="default">{t('usersTab.importUsers')}</Button>
           <Button
             variant="default"
             loading={exportCsv.isPending}
@@ -209,46 +218,45 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                 search: debounced, service: filters.service, role: filters.role,
                 organisationId: filters.organisationId, unitId: filters.unitId, managerId: filters.managerId,
               },
-              { onError: (e) => notifyFailure('Export failed', errorDescription(e, 'Export failed')) },
+              { onError: (e) => notifyFailure(t('usersTab.exportFailed'), errorDescription(e, t('usersTab.exportFailed'))) },
             )}
           >
-            Export CSV
+            {t('usersTab.exportCsv')}
           </Button>
           {/* One account at a time is a national administrator's; an organisation's imports its people. */}
-          {ownOrganisationId ? null : <Button onClick={() => setAdding(true)}>Add New User</Button>}
+          {ownOrganisationId ? null : <Button onClick={() => setAdding(true)}>{t('usersTab.addUser')}</Button>}
         </Group>
       </Group>
 
-      {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load users')}</Text> : null}
-      {isPending ? <Text>Loading users…</Text> : null}
+      {isError ? <Text c="red.8">{errorDescription(error, t('usersTab.loadFailed'))}</Text> : null}
+      {isPending ? <Text>{t('usersTab.loading')}</Text> : null}
       {data && data.items.length === 0 ? (
         <Stack gap={4} py="xl" ta="center">
-          <Text fw={600}>No users found</Text>
+          <Text fw={600}>{t('usersTab.noUsers')}</Text>
           <Text c="dimmed">
-            {filtered ? 'Try adjusting your search or filter.' : 'There are no users registered in the system.'}
+            {filtered ? t('usersTab.tryAdjusting') : t('usersTab.noneRegistered')}
           </Text>
         </Stack>
       ) : null}
       {data?.moreMatches ? (
         <Text role="status">
-          More than {USER_SEARCH_MATCH_LIMIT} users match this search, so only {USER_SEARCH_MATCH_LIMIT} of them are listed.
-          Type more of the name, username or email to narrow it, or export the full list as CSV.
+          {t('usersTab.moreMatches', { limit: formatNumber(USER_SEARCH_MATCH_LIMIT) })}
         </Text>
       ) : null}
       {data && data.items.length > 0 ? (
         <Table.ScrollContainer minWidth={800}>
-          <Table striped highlightOnHover aria-label="Users">
+          <Table striped highlightOnHover aria-label={t('usersTab.tableLabel')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Email</Table.Th>
-                <Table.Th>Services</Table.Th>
-                <Table.Th>Role</Table.Th>
-                {placing && national ? <Table.Th>Organisation</Table.Th> : null}
-                {placing ? <Table.Th>Unit</Table.Th> : null}
-                {placing ? <Table.Th>Manager</Table.Th> : null}
-                <Table.Th>Joined</Table.Th>
-                <Table.Th>Actions</Table.Th>
+                <Table.Th>{t('usersTab.columns.name')}</Table.Th>
+                <Table.Th>{t('usersTab.columns.email')}</Table.Th>
+                <Table.Th>{t('usersTab.columns.services')}</Table.Th>
+                <Table.Th>{t('usersTab.columns.role')}</Table.Th>
+                {placing && national ? <Table.Th>{t('usersTab.columns.organisation')}</Table.Th> : null}
+                {placing ? <Table.Th>{t('usersTab.columns.unit')}</Table.Th> : null}
+                {placing ? <Table.Th>{t('usersTab.columns.manager')}</Table.Th> : null}
+                <Table.Th>{t('usersTab.columns.joined')}</Table.Th>
+                <Table.Th>{t('usersTab.columns.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -257,7 +265,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                   <Table.Td>
                     <Text fw={500}>{user.name}</Text>
                     <Text size="sm" c="dimmed">@{user.username}</Text>
-                    {user.deactivatedAt ? <Badge variant="outline" color="gray.8" radius="sm">Deactivated</Badge> : null}
+                    {user.deactivatedAt ? <Badge variant="outline" color="gray.8" radius="sm">{t('usersTab.deactivatedBadge')}</Badge> : null}
                   </Table.Td>
                   <Table.Td>{user.email}</Table.Td>
                   <Table.Td>
@@ -272,15 +280,15 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(user.createdAt)}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
-                      <Button size="xs" variant="default" component={Link} to={`/learning-record?user=${user.id}`} aria-label={`Learning record of ${user.name}`}>
-                        Learning record
+                      <Button size="xs" variant="default" component={Link} to={`/learning-record?user=${user.id}`} aria-label={t('usersTab.learningRecordOf', { name: user.name })}>
+                        {t('usersTab.learningRecord')}
                       </Button>
-                      <Button size="xs" variant="default" onClick={() => setEditing(user)} aria-label={`Edit ${user.name}`}>
-                        Edit
+                      <Button size="xs" variant="default" onClick={() => setEditing(user)} aria-label={t('usersTab.editName', { name: user.name })}>
+                        {t('usersTab.edit')}
                       </Button>
                       {user.id === currentUserId ? null : (
-                        <Button size="xs" variant="default" onClick={() => setResetting(user)} aria-label={`Reset password of ${user.name}`}>
-                          Reset password
+                        <Button size="xs" variant="default" onClick={() => setResetting(user)} aria-label={t('usersTab.resetPasswordOf', { name: user.name })}>
+                          {t('usersTab.resetPassword')}
                         </Button>
                       )}
                       {user.id === currentUserId ? null : (
@@ -289,13 +297,15 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                           variant="default"
                           data-action="switch"
                           onClick={() => setSwitching(user)}
-                          aria-label={`${user.deactivatedAt ? 'Reactivate' : 'Deactivate'} ${user.name}`}
+                          aria-label={user.deactivatedAt
+                            ? t('usersTab.reactivateName', { name: user.name })
+                            : t('usersTab.deactivateName', { name: user.name })}
                         >
-                          {user.deactivatedAt ? 'Reactivate' : 'Deactivate'}
+                          {user.deactivatedAt ? t('usersTab.reactivate') : t('usersTab.deactivate')}
                         </Button>
                       )}
-                      <Button size="xs" color="red.9" onClick={() => setDeleting(user)} aria-label={`Delete ${user.name}`}>
-                        Delete
+                      <Button size="xs" color="red.9" onClick={() => setDeleting(user)} aria-label={t('usersTab.deleteName', { name: user.name })}>
+                        {t('usersTab.delete')}
                       </Button>
                     </Group>
                   </Table.Td>
@@ -307,12 +317,14 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
       ) : null}
       {data && data.total > USERS_PAGE_SIZE ? (
         <Group justify="space-between">
-          <Text size="sm" c="dimmed">{data.total} users{data.moreMatches ? ' listed' : ''}</Text>
+          <Text size="sm" c="dimmed">
+            {data.moreMatches ? t('usersTab.totalListed', { count: data.total }) : t('usersTab.total', { count: data.total })}
+          </Text>
           <Pagination
             total={Math.ceil(data.total / USERS_PAGE_SIZE)}
             value={page}
             onChange={setPage}
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            getControlProps={pagerControlLabel(t)}
           />
         </Group>
       ) : null}
@@ -329,18 +341,19 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
       <ConfirmDialog
         opened={deleting !== null}
-        message={deleting ? `This permanently deletes ${deleting.name} (@${deleting.username}) and their progress. Issued certificates remain verifiable.` : ''}
+        confirmLabel={t('usersTab.delete')}
+        message={deleting ? t('usersTab.deleteConfirm', { name: deleting.name, username: deleting.username }) : ''}
         loading={remove.isPending}
         onConfirm={confirmDelete}
         onClose={() => setDeleting(null)}
       />
       <ConfirmDialog
         opened={switching !== null}
-        confirmLabel={switching?.deactivatedAt ? 'Reactivate' : 'Deactivate'}
+        confirmLabel={switching?.deactivatedAt ? t('usersTab.reactivate') : t('usersTab.deactivate')}
         message={switching
           ? switching.deactivatedAt
-            ? `${switching.name} (@${switching.username}) will be able to sign in again and is enrolled in the required training they match.`
-            : `${switching.name} (@${switching.username}) will be signed out everywhere and can no longer sign in. Their records and certificates are kept, and they leave the compliance figures. You can reactivate them later.`
+            ? t('usersTab.reactivateConfirm', { name: switching.name, username: switching.username })
+            : t('usersTab.deactivateConfirm', { name: switching.name, username: switching.username })
           : ''}
         loading={setActive.isPending}
         onConfirm={confirmSwitch}
