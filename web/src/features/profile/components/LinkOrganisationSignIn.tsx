@@ -10,6 +10,7 @@ import { api } from '@/lib/api-client';
 import { CALLBACK_PATH, rememberSignInTarget } from '@/lib/auth/organisation-sign-in';
 import { userKeys } from '@/lib/query-keys';
 import { loadSsoSupabase, loadSupabase } from '@/lib/supabase';
+import { useTranslation } from 'react-i18next';
 
 interface LinkState {
   organisationName: string;
@@ -24,22 +25,30 @@ async function linkState(email: string): Promise<LinkState | null> {
   return { organisationName: option.organisationName, linked: (data?.identities ?? []).some((i) => i.provider === 'azure') };
 }
 
+/** Why the link could not start, as a message key of the profile catalogue (linkOrganisation.errors.*). */
+class LinkError extends Error {
+  constructor(readonly reason: 'signInAgain' | 'notAnswering') {
+    super(reason);
+  }
+}
+
 /** Hands the session to the sign-in client, which starts the provider's sign-in to be linked. */
 async function startLink(): Promise<void> {
   const { data } = await (await loadSupabase()).auth.getSession();
-  if (!data.session) throw new Error('Sign in again, then link your organisation\'s sign-in.');
+  if (!data.session) throw new LinkError('signInAgain');
   const sso = await loadSsoSupabase();
   const { error: kept } = await sso.auth.setSession({ access_token: data.session.access_token, refresh_token: data.session.refresh_token });
-  if (kept) throw new Error('Sign in again, then link your organisation\'s sign-in.');
+  if (kept) throw new LinkError('signInAgain');
   rememberSignInTarget('/profile');
   const { error } = await sso.auth.linkIdentity({
     provider: 'azure',
     options: { redirectTo: `${window.location.origin}${CALLBACK_PATH}`, scopes: 'email profile' },
   });
-  if (error) throw new Error("Your organisation's sign-in is not answering. Try again later.");
+  if (error) throw new LinkError('notAnswering');
 }
 
 export function LinkOrganisationSignIn({ email }: { email: string }) {
+  const { t } = useTranslation('profile');
   const state = useQuery({ queryKey: userKeys.organisationSignInLink(email), queryFn: () => linkState(email), staleTime: 60_000 });
   const link = useMutation({ mutationFn: startLink });
   if (!state.data) return null;
@@ -47,18 +56,20 @@ export function LinkOrganisationSignIn({ email }: { email: string }) {
   return (
     <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="organisation-sign-in-heading">
       <Title order={2} size="h3" id="organisation-sign-in-heading" mb="xs">
-        Your organisation&apos;s sign-in
+        {t('linkOrganisation.title')}
       </Title>
       {linked ? (
-        <Text>You can sign in with your {organisationName} account as well as your password.</Text>
+        <Text>{t('linkOrganisation.linked', { organisation: organisationName })}</Text>
       ) : (
         <>
-          <Text mb="md">
-            Link your {organisationName} account to this one, then sign in with either. You will be asked to sign in there.
-          </Text>
-          {link.error ? <Alert color="red" variant="light" role="alert" mb="md">{link.error.message}</Alert> : null}
+          <Text mb="md">{t('linkOrganisation.explain', { organisation: organisationName })}</Text>
+          {link.error ? (
+            <Alert color="red" variant="light" role="alert" mb="md">
+              {link.error instanceof LinkError ? t(`linkOrganisation.errors.${link.error.reason}`) : link.error.message}
+            </Alert>
+          ) : null}
           <Button variant="default" loading={link.isPending} onClick={() => link.mutate()}>
-            Link your {organisationName} account
+            {t('linkOrganisation.link', { organisation: organisationName })}
           </Button>
         </>
       )}

@@ -5,10 +5,9 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { type PasswordChangeInput, passwordChangeSchema } from '@shared/profile.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useTranslation } from 'react-i18next';
 import { useChangePassword } from '../api/change-password';
 
-// Toggle names avoid the word "password" so each field's label stays the only one that says it.
-const toggle = (which: string) => ({ 'aria-label': `Show or hide the characters typed (${which})` });
 const EMPTY: PasswordChangeInput = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 export interface PasswordFormProps {
@@ -19,6 +18,7 @@ export interface PasswordFormProps {
 }
 
 export function PasswordForm({ onChanged, currentDescription }: PasswordFormProps = {}) {
+  const { t } = useTranslation('profile');
   const form = useForm<PasswordChangeInput>({
     mode: 'controlled',
     initialValues: EMPTY,
@@ -28,49 +28,63 @@ export function PasswordForm({ onChanged, currentDescription }: PasswordFormProp
     onSuccess: () => {
       form.setValues(EMPTY);
       form.clearErrors();
-      notifySuccess('Password changed', 'Use your new password the next time you sign in.', { action: 'password' });
+      notifySuccess(t('passwordForm.changed'), t('passwordForm.changedMessage'), { action: 'password' });
       onChanged?.();
     },
     onError: (error) => {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-      notifyFailure('Failed to change password', errorDescription(error, 'Please try again.'), { action: 'password' });
+      notifyFailure(t('passwordForm.changeFailed'), errorDescription(error, t('passwordForm.tryAgain')), { action: 'password' });
     },
   });
 
+  // Toggle names avoid the word "password" so each field's label stays the only one that says it.
+  const toggles = {
+    current: { 'aria-label': t('passwordForm.toggleCurrent') },
+    new: { 'aria-label': t('passwordForm.toggleNew') },
+    confirmation: { 'aria-label': t('passwordForm.toggleConfirmation') },
+  };
+  // Each field's props and key, worked out before the JSX (their names are keys, not text).
+  const fields = {
+    currentPassword: form.getInputProps('currentPassword'),
+    newPassword: form.getInputProps('newPassword'),
+    confirmPassword: form.getInputProps('confirmPassword'),
+  };
+  const keys = { currentPassword: form.key('currentPassword'), newPassword: form.key('newPassword'), confirmPassword: form.key('confirmPassword') };
+
   return (
-    <form noValidate aria-label="Change password" onSubmit={form.onSubmit((values) => change.mutate(values))}>
+    <form noValidate aria-label={t('passwordForm.formLabel')} onSubmit={form.onSubmit((values) => change.mutate(values))}>
       <Stack gap="md">
         <PasswordInput
-          label="Current password"
+          label={t('passwordForm.current')}
           description={currentDescription}
           autoComplete="current-password"
-          visibilityToggleButtonProps={toggle('current')}
+          visibilityToggleButtonProps={toggles.current}
           required
           withAsterisk={false}
-          key={form.key('currentPassword')}
-          {...form.getInputProps('currentPassword')}
+          key={keys.currentPassword}
+          {...fields.currentPassword}
         />
         <PasswordInput
-          label="New password"
+          label={t('passwordForm.new')}
           autoComplete="new-password"
-          visibilityToggleButtonProps={toggle('new')}
+          visibilityToggleButtonProps={toggles.new}
           required
           withAsterisk={false}
-          key={form.key('newPassword')}
-          {...form.getInputProps('newPassword')}
+          key={keys.newPassword}
+          {...fields.newPassword}
         />
         <PasswordInput
-          label="Confirm new password"
+          label={t('passwordForm.confirm')}
           autoComplete="new-password"
-          visibilityToggleButtonProps={toggle('confirmation')}
+          visibilityToggleButtonProps={toggles.confirmation}
           required
           withAsterisk={false}
-          key={form.key('confirmPassword')}
-          {...form.getInputProps('confirmPassword')}
+          key={keys.confirmPassword}
+          {...fields.confirmPassword}
         />
         <Group>
           <Button type="submit" loading={change.isPending}>
-            Change Password
+            {t('passwordForm.submit')}
           </Button>
         </Group>
       </Stack>

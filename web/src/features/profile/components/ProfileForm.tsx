@@ -4,7 +4,9 @@
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { type CurrentUser, ROLE_LABELS } from '@shared/domain.ts';
+import type { CurrentUser } from '@shared/domain.ts';
+import { useTranslation } from 'react-i18next';
+import { labelOf } from '@/lib/i18n/labels';
 import { type ProfileInput, profileSchema } from '@shared/profile.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -14,6 +16,7 @@ import { useUpdateProfile } from '../api/update-profile';
 type ProfileUser = Omit<CurrentUser, 'hasReports'> & { hasReports?: boolean };
 
 export function ProfileForm({ user, onSaved }: { user: ProfileUser; onSaved: (user: CurrentUser) => void }) {
+  const { t } = useTranslation('profile');
   const form = useForm<ProfileInput>({
     mode: 'controlled',
     initialValues: { name: user.name, email: user.email },
@@ -24,38 +27,42 @@ export function ProfileForm({ user, onSaved }: { user: ProfileUser; onSaved: (us
       form.setValues({ name: saved.name, email: saved.email });
       form.resetDirty({ name: saved.name, email: saved.email });
       onSaved(saved);
-      notifySuccess('Profile updated', 'Your details have been saved.', { action: 'profile' });
+      notifySuccess(t('profileForm.updated'), t('profileForm.updatedMessage'), { action: 'profile' });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-      notifyFailure('Failed to update profile', errorDescription(error, 'Please check your details and try again.'), { action: 'profile' });
+      notifyFailure(t('profileForm.updateFailed'), errorDescription(error, t('profileForm.checkAndRetry')), { action: 'profile' });
     },
   });
 
+  // Each field's props and key, worked out before the JSX (their names are keys, not text).
+  const fields = { name: form.getInputProps('name'), email: form.getInputProps('email') };
+  const keys = { name: form.key('name'), email: form.key('email') };
+
   return (
-    <form noValidate aria-label="Account details" onSubmit={form.onSubmit((values) => update.mutate(profileSchema.parse(values)))}>
+    <form noValidate aria-label={t('profileForm.formLabel')} onSubmit={form.onSubmit((values) => update.mutate(profileSchema.parse(values)))}>
       <Stack gap="md">
-        <TextInput label="Username" value={user.username} readOnly description="Your username cannot be changed." />
-        <TextInput label="Role" value={ROLE_LABELS[user.role] ?? user.role} readOnly />
+        <TextInput label={t('profileForm.username')} value={user.username} readOnly description={t('profileForm.usernameFixed')} />
+        <TextInput label={t('profileForm.role')} value={labelOf('role', user.role)} readOnly />
         {user.organisation ? (
-          <TextInput label="Organisation" value={user.organisation.name} readOnly description="Your administrator sets your organisation, unit and line manager." />
+          <TextInput label={t('profileForm.organisation')} value={user.organisation.name} readOnly description={t('profileForm.placedByAdministrator')} />
         ) : null}
-        {user.unit ? <TextInput label="Unit" value={user.unit.name} readOnly /> : null}
-        {user.manager ? <TextInput label="Line manager" value={user.manager.name} readOnly /> : null}
-        <TextInput label="Full name" autoComplete="name" required withAsterisk={false} key={form.key('name')} {...form.getInputProps('name')} />
+        {user.unit ? <TextInput label={t('profileForm.unit')} value={user.unit.name} readOnly /> : null}
+        {user.manager ? <TextInput label={t('profileForm.lineManager')} value={user.manager.name} readOnly /> : null}
+        <TextInput label={t('profileForm.fullName')} autoComplete="name" required withAsterisk={false} key={keys.name} {...fields.name} />
         <TextInput
-          label="Email"
+          label={t('profileForm.email')}
           type="email"
           autoComplete="email"
-          description="You can also sign in with this address."
+          description={t('profileForm.emailDescription')}
           required
           withAsterisk={false}
-          key={form.key('email')}
-          {...form.getInputProps('email')}
+          key={keys.email}
+          {...fields.email}
         />
         <Group>
           <Button type="submit" loading={update.isPending}>
-            Save Changes
+            {t('profileForm.save')}
           </Button>
         </Group>
       </Stack>

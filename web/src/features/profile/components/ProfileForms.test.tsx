@@ -2,6 +2,7 @@
 // show the user's read-only username and role.
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '@/lib/i18n/i18n';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
@@ -73,5 +74,34 @@ describe('PasswordForm', () => {
     await user.type(screen.getByLabelText('Confirm new password'), 'other-secret');
     await user.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
+  });
+});
+
+describe('the profile forms in Welsh', () => {
+  it('names every field, description and button in Welsh', async () => {
+    await i18n.changeLanguage('cy');
+    const u = {
+      ...makeUser({ role: 'INSTRUCTOR' }),
+      organisation: { id: 'o1', name: 'Northshire Police', code: 'NSP' },
+      unit: { id: 'u1', name: 'Central Station' },
+      manager: { id: 'm1', name: 'Morgan Manager' },
+      hasReports: false,
+    };
+    renderWithProviders(<><ProfileForm user={u} onSaved={() => {}} /><PasswordForm /></>, { user: u });
+    const details = within(screen.getByRole('form', { name: 'Manylion y cyfrif' }));
+    expect(details.getByLabelText('Enw defnyddiwr')).toHaveValue('jane');
+    expect(details.getByLabelText('Rôl')).toHaveValue('Hyfforddwr');
+    expect(details.getByLabelText('Sefydliad')).toHaveValue('Northshire Police');
+    expect(details.getByLabelText('Uned')).toHaveValue('Central Station');
+    expect(details.getByLabelText('Rheolwr llinell')).toHaveValue('Morgan Manager');
+    expect(details.getByLabelText('Enw llawn')).toHaveValue('Jane Smith');
+    expect(details.getByText("Gallwch hefyd fewngofnodi gyda'r cyfeiriad hwn.")).toBeInTheDocument();
+    expect(details.getByRole('button', { name: "Cadw'r newidiadau" })).toBeInTheDocument();
+    const password = within(screen.getByRole('form', { name: 'Newid cyfrinair' }));
+    expect(password.getByLabelText('Cyfrinair presennol')).toBeInTheDocument();
+    expect(password.getByLabelText('Cyfrinair newydd')).toBeInTheDocument();
+    expect(password.getByLabelText("Cadarnhau'r cyfrinair newydd")).toBeInTheDocument();
+    expect(password.getByRole('button', { name: "Dangos neu guddio'r nodau a deipiwyd (presennol)" })).toBeInTheDocument();
+    expect(password.getByRole('button', { name: 'Newid cyfrinair' })).toBeInTheDocument();
   });
 });
