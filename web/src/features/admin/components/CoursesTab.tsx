@@ -9,8 +9,9 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { Link } from 'react-router';
 import { adminQuickCourseSchema, COURSE_DESCRIPTION_MIN, type AdminQuickCourseValues } from '@shared/authoring.ts';
-import { COURSE_LEVEL_LABELS, COURSE_LEVELS, COURSE_STATUS_LABELS, COURSE_STATUSES, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
-import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
+import { COURSE_LEVELS, COURSE_STATUSES, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
+import { SERVICE_CODES, type ServiceCode } from '@shared/services.ts';
+import { labelOf } from '@/lib/i18n/labels';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -19,14 +20,16 @@ import { formatDate } from '@/lib/format';
 import { DeleteCourseDialog } from '@/components/DeleteCourseDialog';
 import { useRestoreCourse } from '@/lib/course-removal';
 import { useTranslation } from 'react-i18next';
-import { serviceFilterData } from './UsersTab';
+import { pagerControlLabel, serviceFilterData } from './UsersTab';
 
-const statusData = COURSE_STATUSES.map((status) => ({ value: status, label: COURSE_STATUS_LABELS[status] }));
-const levelData = COURSE_LEVELS.map((level) => ({ value: level, label: COURSE_LEVEL_LABELS[level] }));
-const serviceData = SERVICE_CODES.map((code) => ({ value: code, label: serviceLabel(code) }));
+// Made at each render, in the page's language.
+const statusData = () => COURSE_STATUSES.map((status) => ({ value: status, label: labelOf('courseStatus', status) }));
+const levelData = () => COURSE_LEVELS.map((level) => ({ value: level, label: labelOf('courseLevel', level) }));
+const serviceData = () => SERVICE_CODES.map((code) => ({ value: code, label: labelOf('service', code) }));
 
 function StatusBadge({ status }: { status: string }) {
-  const label = COURSE_STATUS_LABELS[status as CourseStatus] ?? status;
+  useTranslation('admin');
+  const label = labelOf('courseStatus', status as CourseStatus);
   // Published (ACTIVE) stands out in the filled style; drafts and archived courses are secondary.
   return status === 'ACTIVE'
     ? <Badge variant="filled" color="blue.8" radius="sm">{label}</Badge>
@@ -36,6 +39,7 @@ function StatusBadge({ status }: { status: string }) {
 const blank: AdminQuickCourseValues = { title: '', description: '', service: 'MISC', level: 'BEGINNER', duration: 1, status: 'ACTIVE' };
 
 function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | null; opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation('admin');
   const create = useQuickCreateCourse();
   const update = useQuickUpdateCourse();
   const form = useForm<AdminQuickCourseValues>({
@@ -56,7 +60,7 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
   const submit = form.onSubmit((values) => {
     const handlers = (title: string, failure: string) => ({
       onSuccess: () => {
-        notifySuccess(title, `${values.title} has been saved.`);
+        notifySuccess(title, t('coursesTab.savedMessage', { title: values.title }));
         onClose();
       },
       onError: (error: Error) => {
@@ -64,23 +68,37 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
         notifyFailure(failure, errorDescription(error, failure));
       },
     });
-    if (course) update.mutate({ id: course.id, values }, handlers('Course updated', 'Failed to update course'));
-    else create.mutate(values, handlers('Course created', 'Failed to create course'));
+    if (course) update.mutate({ id: course.id, values }, handlers(t('coursesTab.updated'), t('coursesTab.updateFailed')));
+    else create.mutate(values, handlers(t('coursesTab.created'), t('coursesTab.createFailed')));
   });
+  const fields = {
+    title: form.getInputProps('title'),
+    description: form.getInputProps('description'),
+    service: form.getInputProps('service'),
+    level: form.getInputProps('level'),
+    duration: form.getInputProps('duration'),
+    status: form.getInputProps('status'),
+  };
 
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={opened} onClose={onClose} title={course ? 'Quick Edit Course' : 'Quick Add Course'} centered>
+    <Modal
+      closeButtonProps={{ 'aria-label': t('userDialogs.closeDialog') }}
+      opened={opened}
+      onClose={onClose}
+      title={course ? t('coursesTab.quickEditTitle') : t('coursesTab.quickAddTitle')}
+      centered
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label="Title" required {...form.getInputProps('title')} />
-          <Textarea label="Description" description={`At least ${COURSE_DESCRIPTION_MIN} characters`} required autosize minRows={3} {...form.getInputProps('description')} />
-          <Select label="Service" required data={serviceData} allowDeselect={false} {...form.getInputProps('service')} />
-          <Select label="Level" required data={levelData} allowDeselect={false} {...form.getInputProps('level')} />
-          <NumberInput label="Duration (hours)" required min={1} allowDecimal={false} {...form.getInputProps('duration')} />
-          <Select label="Status" required data={statusData} allowDeselect={false} {...form.getInputProps('status')} />
+          <TextInput label={t('coursesTab.title')} required {...fields.title} />
+          <Textarea label={t('coursesTab.description')} description={t('coursesTab.descriptionHint', { min: COURSE_DESCRIPTION_MIN })} required autosize minRows={3} {...fields.description} />
+          <Select label={t('coursesTab.service')} required data={serviceData()} allowDeselect={false} {...fields.service} />
+          <Select label={t('coursesTab.level')} required data={levelData()} allowDeselect={false} {...fields.level} />
+          <NumberInput label={t('coursesTab.durationHours')} required min={1} allowDecimal={false} {...fields.duration} />
+          <Select label={t('coursesTab.status')} required data={statusData()} allowDeselect={false} {...fields.status} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>{course ? 'Save Changes' : 'Create Course'}</Button>
+            <Button variant="default" onClick={onClose}>{t('userDialogs.cancel')}</Button>
+            <Button type="submit" loading={create.isPending || update.isPending}>{course ? t('userDialogs.saveChanges') : t('coursesTab.createCourse')}</Button>
           </Group>
         </Stack>
       </form>
@@ -102,8 +120,8 @@ export function CoursesTab() {
   // An archived course comes back as a draft, to be published again when it is ready.
   function restoreCourse(course: AdminCourse) {
     restore.mutate(course.id, {
-      onSuccess: () => notifySuccess('Course restored', `${course.title} is a draft again.`),
-      onError: (e) => notifyFailure('Failed to restore course', errorDescription(e, 'Failed to restore course')),
+      onSuccess: () => notifySuccess(t('coursesTab.restored'), t('coursesTab.restoredMessage', { title: course.title })),
+      onError: (e) => notifyFailure(t('coursesTab.restoreFailed'), errorDescription(e, t('coursesTab.restoreFailed'))),
     });
   }
 
@@ -111,30 +129,30 @@ export function CoursesTab() {
     <Stack>
       <Group justify="space-between" align="flex-end">
         <Group align="flex-end">
-          <TextInput label="Search courses" placeholder="Title or description" value={search}
+          <TextInput label={t('coursesTab.search')} placeholder={t('coursesTab.searchPlaceholder')} value={search}
             onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} />
-          <Select label="Service" data={serviceFilterData(t)} value={service} allowDeselect={false}
+          <Select label={t('coursesTab.service')} data={serviceFilterData(t)} value={service} allowDeselect={false}
             onChange={(value) => { setService(value ?? 'ALL'); setPage(1); }} />
         </Group>
         <Group>
-          <Button component={Link} to="/course/create" variant="default">Create Full Course</Button>
-          <Button onClick={() => setQuick({ course: null })}>Quick Add Course</Button>
+          <Button component={Link} to="/course/create" variant="default">{t('coursesTab.createFull')}</Button>
+          <Button onClick={() => setQuick({ course: null })}>{t('coursesTab.quickAddTitle')}</Button>
         </Group>
       </Group>
-      {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load courses')}</Text> : null}
-      {isPending ? <Text>Loading courses…</Text> : null}
-      {data && data.items.length === 0 ? <Text ta="center" py="xl" fw={600}>No courses found</Text> : null}
+      {isError ? <Text c="red.8">{errorDescription(error, t('coursesTab.loadFailed'))}</Text> : null}
+      {isPending ? <Text>{t('coursesTab.loading')}</Text> : null}
+      {data && data.items.length === 0 ? <Text ta="center" py="xl" fw={600}>{t('coursesTab.noCourses')}</Text> : null}
       {data && data.items.length > 0 ? (
         <Table.ScrollContainer minWidth={800}>
-          <Table striped highlightOnHover aria-label="Courses">
+          <Table striped highlightOnHover aria-label={t('coursesTab.tableLabel')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Course</Table.Th>
-                <Table.Th>Service</Table.Th>
-                <Table.Th>Duration (hrs)</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Actions</Table.Th>
+                <Table.Th>{t('coursesTab.columns.course')}</Table.Th>
+                <Table.Th>{t('coursesTab.columns.service')}</Table.Th>
+                <Table.Th>{t('coursesTab.columns.duration')}</Table.Th>
+                <Table.Th>{t('coursesTab.columns.status')}</Table.Th>
+                <Table.Th>{t('coursesTab.columns.created')}</Table.Th>
+                <Table.Th>{t('coursesTab.columns.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -150,12 +168,12 @@ export function CoursesTab() {
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(course.createdAt)}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
-                      <Button size="xs" variant="default" onClick={() => setQuick({ course })} aria-label={`Quick Edit ${course.title}`}>Quick Edit</Button>
-                      <Button size="xs" variant="default" component={Link} to={`/course/edit/${course.id}`} aria-label={`Full Edit ${course.title}`}>Full Edit</Button>
+                      <Button size="xs" variant="default" onClick={() => setQuick({ course })} aria-label={t('coursesTab.quickEditName', { title: course.title })}>{t('coursesTab.quickEdit')}</Button>
+                      <Button size="xs" variant="default" component={Link} to={`/course/edit/${course.id}`} aria-label={t('coursesTab.fullEditName', { title: course.title })}>{t('coursesTab.fullEdit')}</Button>
                       {course.status === 'ARCHIVED' ? (
-                        <Button size="xs" variant="default" onClick={() => restoreCourse(course)} aria-label={`Restore ${course.title}`}>Restore</Button>
+                        <Button size="xs" variant="default" onClick={() => restoreCourse(course)} aria-label={t('coursesTab.restoreName', { title: course.title })}>{t('coursesTab.restore')}</Button>
                       ) : null}
-                      <Button size="xs" color="red.9" onClick={() => setDeleting(course)} aria-label={`Delete ${course.title}`}>Delete</Button>
+                      <Button size="xs" color="red.9" onClick={() => setDeleting(course)} aria-label={t('coursesTab.deleteName', { title: course.title })}>{t('usersTab.delete')}</Button>
                     </Group>
                   </Table.Td>
                 </Table.Tr>
@@ -167,7 +185,7 @@ export function CoursesTab() {
       {data && data.total > COURSES_PAGE_SIZE ? (
         <Group justify="flex-end">
           <Pagination total={Math.ceil(data.total / COURSES_PAGE_SIZE)} value={page} onChange={setPage}
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
+            getControlProps={pagerControlLabel(t)} />
         </Group>
       ) : null}
       <QuickCourseDialog opened={quick !== null} course={quick?.course ?? null} onClose={() => setQuick(null)} />
