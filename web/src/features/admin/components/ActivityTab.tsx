@@ -6,22 +6,73 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Code, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { AuditEvent, UserList } from '@shared/admin.ts';
-import { AUDIT_KINDS, auditSentence } from '@shared/audit.ts';
+import { AUDIT_KINDS } from '@shared/audit.ts';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '@/lib/i18n/i18n';
 import { api, errorDescription } from '@/lib/api-client';
 import { notifyFailure } from '@/lib/notify';
 import { AUDIT_PAGE_SIZE, type AuditFilterValues, useAudit, useExportAudit } from '../api/audit';
 import { adminKeys } from '@/lib/query-keys';
 import { formatDateTime } from '@/lib/format';
+import { pagerControlLabel } from './UsersTab';
 
-const KIND_OPTIONS = [
-  { value: 'ALL', label: 'Everything' },
-  ...Object.entries(AUDIT_KINDS).map(([value, label]) => ({ value, label })),
+/** A kind of event by name, in the page's language (a kind not listed: as it is). */
+const kindLabel = (t: TFunction<'admin'>, action: string) => t(`activityTab.kinds.${action}`, { defaultValue: AUDIT_KINDS[action] ?? action });
+
+const kindOptions = (t: TFunction<'admin'>) => [
+  { value: 'ALL', label: t('activityTab.everything') },
+  ...Object.keys(AUDIT_KINDS).map((value) => ({ value, label: kindLabel(t, value) })),
 ];
 
-function describe(value: unknown): string {
+/** The id of an event's details row (aria-controls). */
+const detailsIdOf = (id: string) => `activity-details-${id}`;
+
+const SENTENCES = new Set([
+  'user.created', 'user.deleted', 'user.deactivated', 'user.reactivated', 'user.permissions_changed', 'users.permissions_changed',
+  'users.imported', 'password.reset', 'password.forced_change', 'settings.updated', 'course.created', 'course.published',
+  'course.unpublished', 'course.archived', 'course.deleted', 'enrollment.approved', 'enrollment.declined',
+  'required_training.added', 'required_training.changed', 'required_training.removed', 'certificate.revoked',
+  'certificate.reissued', 'notification.resent', 'user.updated', 'user.unlinked', 'unit.created', 'unit.renamed',
+  'unit.deleted', 'scim_token.created', 'scim_token.revoked', 'sign_in.succeeded', 'sign_in.linked', 'sign_in.refused',
+]);
+
+/** One event as a sentence in the page's language: who did what to what (as @shared/audit.ts's auditSentence says it in English). */
+export function auditSentence(event: AuditEvent, t: TFunction<'admin'>): string {
+  const data = event.newData;
+  const text = (key: string) => (typeof data?.[key] === 'string' && data[key] !== '' ? (data[key] as string) : null);
+  const who = event.actor?.name || t('activityTab.system');
+  const label = event.targetLabel ?? '';
+  const what = label ? `'${label}'` : t('activityTab.anItem');
+  const enrolled = typeof data?.enrolled === 'number' ? (data.enrolled as number) : null;
+  const email = text('email');
+  const values = {
+    who,
+    what,
+    label,
+    people: enrolled === null ? '' : t('activityTab.peopleEnrolled', { count: enrolled }),
+    source: text('source') ? ` (${text('source')})` : '',
+    address: email ? t('activityTab.forAddress', { email }) : '',
+    reason: text('problem') ? ` (${text('problem')})` : '',
+  };
+  switch (event.action) {
+    case 'users.permissions_changed': return t('activityTab.sentences.users.permissions_changed', { ...values, label: label || t('activityTab.severalUsers') });
+    case 'users.imported': return t('activityTab.sentences.users.imported', { ...values, label: label || t('activityTab.someUsers') });
+    case 'enrollment.approved':
+    case 'enrollment.declined': return t(`activityTab.sentences.${event.action}`, { ...values, label: label || t('activityTab.aLearner') });
+    case 'sign_in.tested': return data?.passed === true ? t('activityTab.sentences.sign_in.testPassed', values) : t('activityTab.sentences.sign_in.testFailed', values);
+    default:
+      if (SENTENCES.has(event.action)) return t(`activityTab.sentences.${event.action}`, values);
+      return label
+        ? t('activityTab.sentences.other', { ...values, kind: kindLabel(t, event.action) })
+        : t('activityTab.sentences.otherNoItem', { ...values, kind: kindLabel(t, event.action) });
+  }
+}
+
+function describe(value: unknown, t: TFunction<'admin'>): string {
   if (value === null || value === undefined || value === '') return '-';
-  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map(describe).join(', ');
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (Array.isArray(value)) return value.length === 0 ? t('activityTab.none') : value.map((item) => describe(item, t)).join(', ');
+  if (typeof value === 'boolean') return value ? t('activityTab.yes') : t('activityTab.no');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
@@ -33,23 +84,24 @@ function fieldLabel(key: string): string {
 }
 
 function Changes({ event }: { event: AuditEvent }) {
+  const { t } = useTranslation('admin');
   const keys = Array.from(new Set([...Object.keys(event.oldData ?? {}), ...Object.keys(event.newData ?? {})]));
-  if (keys.length === 0) return <Text size="sm">No values were recorded for this event.</Text>;
+  if (keys.length === 0) return <Text size="sm">{t('activityTab.noValues')}</Text>;
   return (
-    <Table withTableBorder aria-label="Before and after" maw={720}>
+    <Table withTableBorder aria-label={t('activityTab.beforeAndAfter')} maw={720}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>Field</Table.Th>
-          <Table.Th>Before</Table.Th>
-          <Table.Th>After</Table.Th>
+          <Table.Th>{t('activityTab.field')}</Table.Th>
+          <Table.Th>{t('activityTab.before')}</Table.Th>
+          <Table.Th>{t('activityTab.after')}</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {keys.map((key) => (
           <Table.Tr key={key}>
             <Table.Td>{fieldLabel(key)}</Table.Td>
-            <Table.Td><Code>{describe(event.oldData?.[key])}</Code></Table.Td>
-            <Table.Td><Code>{describe(event.newData?.[key])}</Code></Table.Td>
+            <Table.Td><Code>{describe(event.oldData?.[key], t)}</Code></Table.Td>
+            <Table.Td><Code>{describe(event.newData?.[key], t)}</Code></Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -64,12 +116,13 @@ function useActors() {
     queryFn: async () => {
       const [admins, instructors] = await Promise.all(['ADMIN', 'INSTRUCTOR'].map((role) =>
         api.get<UserList>(`/users?role=${role}&pageSize=100`)));
-      return [...admins.items, ...instructors.items].sort((a, b) => a.name.localeCompare(b.name, 'en-GB'));
+      return [...admins.items, ...instructors.items].sort((a, b) => a.name.localeCompare(b.name, currentLanguage()));
     },
   });
 }
 
 export function ActivityTab() {
+  const { t } = useTranslation('admin');
   const [page, setPage] = useState(1);
   const [actor, setActor] = useState('ALL');
   const [action, setAction] = useState('ALL');
@@ -108,33 +161,33 @@ export function ActivityTab() {
     <Stack>
       <Group align="flex-end" wrap="wrap">
         <TextInput
-          label="Search activity"
-          placeholder="Name, username or item"
+          label={t('activityTab.search')}
+          placeholder={t('activityTab.searchPlaceholder')}
           value={search}
           onChange={(e) => onFilter(setSearch)(e.currentTarget.value)}
         />
         <Select
-          label="Who"
-          data={[{ value: 'ALL', label: 'Anyone' }, ...(actors.data ?? []).map((u) => ({ value: u.id, label: `${u.name} (@${u.username})` }))]}
+          label={t('activityTab.who')}
+          data={[{ value: 'ALL', label: t('activityTab.anyone') }, ...(actors.data ?? []).map((u) => ({ value: u.id, label: `${u.name} (@${u.username})` }))]}
           value={actor}
           allowDeselect={false}
           searchable
           onChange={(value) => onFilter(setActor)(value ?? 'ALL')}
         />
         <Select
-          label="What"
-          data={KIND_OPTIONS}
+          label={t('activityTab.what')}
+          data={kindOptions(t)}
           value={action}
           allowDeselect={false}
           searchable
           onChange={(value) => onFilter(setAction)(value ?? 'ALL')}
         />
-        <TextInput type="date" label="From" value={from} onChange={(e) => onFilter(setFrom)(e.currentTarget.value)} />
+        <TextInput type="date" label={t('activityTab.from')} value={from} onChange={(e) => onFilter(setFrom)(e.currentTarget.value)} />
         <TextInput
           type="date"
-          label="To"
+          label={t('activityTab.to')}
           value={to}
-          error={badRange ? 'The end date is before the start date' : undefined}
+          error={badRange ? t('activityTab.badRange') : undefined}
           onChange={(e) => onFilter(setTo)(e.currentTarget.value)}
         />
         <Button
@@ -142,50 +195,50 @@ export function ActivityTab() {
           loading={exportCsv.isPending}
           disabled={badRange}
           onClick={() => exportCsv.mutate(filters, {
-            onError: (e) => notifyFailure('Export failed', errorDescription(e, 'Export failed')),
+            onError: (e) => notifyFailure(t('usersTab.exportFailed'), errorDescription(e, t('usersTab.exportFailed'))),
           })}
         >
-          Export CSV
+          {t('usersTab.exportCsv')}
         </Button>
       </Group>
 
-      {isError && !badRange ? <Text c="red.8">{errorDescription(error, 'Failed to load activity')}</Text> : null}
-      {isPending ? <Text>Loading activity…</Text> : null}
+      {isError && !badRange ? <Text c="red.8">{errorDescription(error, t('activityTab.loadFailed'))}</Text> : null}
+      {isPending ? <Text>{t('activityTab.loading')}</Text> : null}
       {data && data.items.length === 0 ? (
-        <Text ta="center" py="xl">{filtered ? 'No activity matches these filters.' : 'No activity recorded yet.'}</Text>
+        <Text ta="center" py="xl">{filtered ? t('activityTab.noMatches') : t('activityTab.noneYet')}</Text>
       ) : null}
       {data && data.items.length > 0 ? (
         <Table.ScrollContainer minWidth={800}>
-          <Table striped aria-label="Activity">
+          <Table striped aria-label={t('activityTab.tableLabel')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>When</Table.Th>
-                <Table.Th>What happened</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>Details</Table.Th>
+                <Table.Th>{t('activityTab.columns.when')}</Table.Th>
+                <Table.Th>{t('activityTab.columns.whatHappened')}</Table.Th>
+                <Table.Th>{t('activityTab.columns.kind')}</Table.Th>
+                <Table.Th>{t('activityTab.columns.details')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {data.items.map((event) => {
                 const expanded = open.has(event.id);
-                const detailsId = `activity-details-${event.id}`;
-                const sentence = auditSentence(event);
+                const detailsId = detailsIdOf(event.id);
+                const sentence = auditSentence(event, t);
                 return (
                   <Fragment key={event.id}>
                     <Table.Tr data-action={event.action}>
                       <Table.Td>{formatDateTime(event.occurredAt)}</Table.Td>
                       <Table.Td>{sentence}</Table.Td>
-                      <Table.Td>{AUDIT_KINDS[event.action] ?? event.action}</Table.Td>
+                      <Table.Td>{kindLabel(t, event.action)}</Table.Td>
                       <Table.Td>
                         <Button
                           size="xs"
                           variant="default"
                           aria-expanded={expanded}
                           aria-controls={detailsId}
-                          aria-label={`${expanded ? 'Hide' : 'Show'} details: ${sentence}`}
+                          aria-label={expanded ? t('activityTab.hideDetailsOf', { sentence }) : t('activityTab.showDetailsOf', { sentence })}
                           onClick={() => toggle(event.id)}
                         >
-                          {expanded ? 'Hide details' : 'Show details'}
+                          {expanded ? t('activityTab.hideDetails') : t('activityTab.showDetails')}
                         </Button>
                       </Table.Td>
                     </Table.Tr>
@@ -205,9 +258,9 @@ export function ActivityTab() {
       ) : null}
       {data && data.total > AUDIT_PAGE_SIZE ? (
         <Group justify="space-between">
-          <Text size="sm" c="dimmed">{data.total} events</Text>
+          <Text size="sm" c="dimmed">{t('activityTab.total', { count: data.total })}</Text>
           <Pagination total={Math.ceil(data.total / AUDIT_PAGE_SIZE)} value={page} onChange={setPage}
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
+            getControlProps={pagerControlLabel(t)} />
         </Group>
       ) : null}
     </Stack>

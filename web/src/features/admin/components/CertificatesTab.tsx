@@ -5,15 +5,18 @@ import { useState } from 'react';
 import { Anchor, Button, Group, Modal, Pagination, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link } from 'react-router';
-import { type AdminCertificate, certificateRevokeSchema, REVOKE_REASON_MESSAGE } from '@shared/certificates.ts';
+import { type AdminCertificate, certificateRevokeSchema } from '@shared/certificates.ts';
+import { Trans, useTranslation } from 'react-i18next';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { CertificateStateBadge, validityText } from '@/components/CertificateValidity';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { formatDate } from '@/lib/format';
 import { CERTIFICATES_PAGE_SIZE, useAdminCertificates, useReissueCertificate, useRevokeCertificate } from '../api/certificates';
+import { pagerControlLabel } from './UsersTab';
 
 export function CertificatesTab() {
+  const { t } = useTranslation('admin');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [page, setPage] = useState(1);
@@ -24,8 +27,8 @@ export function CertificatesTab() {
   return (
     <Stack>
       <TextInput
-        label="Search certificates"
-        placeholder="Learner name or verification code"
+        label={t('certificatesTab.search')}
+        placeholder={t('certificatesTab.searchPlaceholder')}
         value={search}
         maw={420}
         onChange={(e) => {
@@ -33,25 +36,25 @@ export function CertificatesTab() {
           setPage(1);
         }}
       />
-      {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load certificates')}</Text> : null}
-      {isPending ? <Text>Loading certificates…</Text> : null}
+      {isError ? <Text c="red.8">{errorDescription(error, t('certificatesTab.loadFailed'))}</Text> : null}
+      {isPending ? <Text>{t('certificatesTab.loading')}</Text> : null}
       {data && data.items.length === 0 ? (
         <Stack gap={4} py="xl" ta="center">
-          <Text fw={600}>No certificates found</Text>
-          <Text c="dimmed">{debounced.trim() ? 'Try another name or code.' : 'No certificate has been issued yet.'}</Text>
+          <Text fw={600}>{t('certificatesTab.noCertificates')}</Text>
+          <Text c="dimmed">{debounced.trim() ? t('certificatesTab.tryAnother') : t('certificatesTab.noneIssued')}</Text>
         </Stack>
       ) : null}
       {data && data.items.length > 0 ? (
         <Table.ScrollContainer minWidth={900}>
-          <Table striped highlightOnHover aria-label="Certificates">
+          <Table striped highlightOnHover aria-label={t('certificatesTab.tableLabel')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Learner</Table.Th>
-                <Table.Th>Course</Table.Th>
-                <Table.Th>Issued</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Verification code</Table.Th>
-                <Table.Th>Actions</Table.Th>
+                <Table.Th>{t('certificatesTab.columns.learner')}</Table.Th>
+                <Table.Th>{t('certificatesTab.columns.course')}</Table.Th>
+                <Table.Th>{t('certificatesTab.columns.issued')}</Table.Th>
+                <Table.Th>{t('certificatesTab.columns.status')}</Table.Th>
+                <Table.Th>{t('certificatesTab.columns.code')}</Table.Th>
+                <Table.Th>{t('certificatesTab.columns.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -74,8 +77,7 @@ export function CertificatesTab() {
                       <Text size="sm">{validityText(c)}</Text>
                       {c.revokedReason ? (
                         <Text size="sm" c="dimmed">
-                          {c.revokedBy ? `By ${c.revokedBy.name}: ` : ''}
-                          {c.revokedReason}
+                          {c.revokedBy ? t('certificatesTab.revokedBy', { name: c.revokedBy.name, reason: c.revokedReason }) : c.revokedReason}
                         </Text>
                       ) : null}
                     </Stack>
@@ -88,15 +90,15 @@ export function CertificatesTab() {
                   <Table.Td>
                     {c.state === 'revoked' ? null : (
                       <Group gap="xs" wrap="nowrap">
-                        <Button size="xs" variant="default" onClick={() => setReissuing(c)} aria-label={`Reissue ${c.verificationCode}`}>
-                          Reissue
+                        <Button size="xs" variant="default" onClick={() => setReissuing(c)} aria-label={t('certificatesTab.reissueCode', { code: c.verificationCode })}>
+                          {t('certificatesTab.reissue')}
                         </Button>
-                        <Button size="xs" color="red.9" onClick={() => setRevoking(c)} aria-label={`Revoke ${c.verificationCode}`}>
-                          Revoke
+                        <Button size="xs" color="red.9" onClick={() => setRevoking(c)} aria-label={t('certificatesTab.revokeCode', { code: c.verificationCode })}>
+                          {t('certificatesTab.revoke')}
                         </Button>
                       </Group>
                     )}
-                    {c.reissuedAt ? <Text size="xs" c="dimmed" mt={4}>Reissued {formatDate(c.reissuedAt)}</Text> : null}
+                    {c.reissuedAt ? <Text size="xs" c="dimmed" mt={4}>{t('certificatesTab.reissuedOn', { date: formatDate(c.reissuedAt) })}</Text> : null}
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -106,12 +108,12 @@ export function CertificatesTab() {
       ) : null}
       {data && data.total > CERTIFICATES_PAGE_SIZE ? (
         <Group justify="space-between">
-          <Text size="sm" c="dimmed">{data.total} certificates</Text>
+          <Text size="sm" c="dimmed">{t('certificatesTab.total', { count: data.total })}</Text>
           <Pagination
             total={Math.ceil(data.total / CERTIFICATES_PAGE_SIZE)}
             value={page}
             onChange={setPage}
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            getControlProps={pagerControlLabel(t)}
           />
         </Group>
       ) : null}
@@ -122,6 +124,7 @@ export function CertificatesTab() {
 }
 
 function RevokeDialog({ certificate, onClose }: { certificate: AdminCertificate | null; onClose: () => void }) {
+  const { t } = useTranslation('admin');
   const [reason, setReason] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const revoke = useRevokeCertificate();
@@ -131,7 +134,13 @@ function RevokeDialog({ certificate, onClose }: { certificate: AdminCertificate 
     onClose();
   };
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={certificate !== null} onClose={close} title="Revoke certificate" centered>
+    <Modal
+      closeButtonProps={{ 'aria-label': t('userDialogs.closeDialog') }}
+      opened={certificate !== null}
+      onClose={close}
+      title={t('certificatesTab.revokeTitle')}
+      centered
+    >
       {certificate ? (
         <form
           noValidate
@@ -139,19 +148,19 @@ function RevokeDialog({ certificate, onClose }: { certificate: AdminCertificate 
             event.preventDefault();
             const parsed = certificateRevokeSchema.safeParse({ reason });
             if (!parsed.success) {
-              setFieldError(REVOKE_REASON_MESSAGE);
+              setFieldError(t('certificatesTab.reasonRequired'));
               return;
             }
             revoke.mutate(
               { id: certificate.id, reason: parsed.data.reason },
               {
                 onSuccess: () => {
-                  notifySuccess('Certificate revoked', `${certificate.verificationCode} (${certificate.learnerName}) now fails verification.`);
+                  notifySuccess(t('certificatesTab.revoked'), t('certificatesTab.revokedMessage', { code: certificate.verificationCode, learner: certificate.learnerName }));
                   close();
                 },
                 onError: (e) => {
                   if (e instanceof ApiError && e.fields?.reason) setFieldError(e.fields.reason);
-                  else notifyFailure('Failed to revoke certificate', errorDescription(e, 'Failed to revoke certificate'));
+                  else notifyFailure(t('certificatesTab.revokeFailed'), errorDescription(e, t('certificatesTab.revokeFailed')));
                 },
               },
             );
@@ -159,13 +168,16 @@ function RevokeDialog({ certificate, onClose }: { certificate: AdminCertificate 
         >
           <Stack>
             <Text>
-              Revoke the certificate <Text span ff="monospace" fw={600}>{certificate.verificationCode}</Text> of{' '}
-              <strong>{certificate.learnerName}</strong> for {certificate.courseTitle}? It will fail verification from now on. This
-              cannot be undone.
+              <Trans
+                t={t}
+                i18nKey="certificatesTab.revokeConfirm"
+                values={{ code: certificate.verificationCode, learner: certificate.learnerName, course: certificate.courseTitle }}
+                components={[<Text key="code" span ff="monospace" fw={600} />, <strong key="learner" />]}
+              />
             </Text>
             <Textarea
-              label="Reason"
-              description="Recorded in the activity trail and shown to the learner; not shown on the public verification page."
+              label={t('certificatesTab.reason')}
+              description={t('certificatesTab.reasonDescription')}
               required
               withAsterisk={false}
               autosize
@@ -181,10 +193,10 @@ function RevokeDialog({ certificate, onClose }: { certificate: AdminCertificate 
             />
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
-                Cancel
+                {t('userDialogs.cancel')}
               </Button>
               <Button type="submit" color="red.9" loading={revoke.isPending}>
-                Revoke certificate
+                {t('certificatesTab.revokeTitle')}
               </Button>
             </Group>
           </Stack>
@@ -196,33 +208,43 @@ function RevokeDialog({ certificate, onClose }: { certificate: AdminCertificate 
 
 /** After a name correction, the same verification code with the learner's name as it is now. */
 function ReissueDialog({ certificate, onClose }: { certificate: AdminCertificate | null; onClose: () => void }) {
+  const { t } = useTranslation('admin');
   const reissue = useReissueCertificate();
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={certificate !== null} onClose={onClose} title="Reissue certificate" centered>
+    <Modal
+      closeButtonProps={{ 'aria-label': t('userDialogs.closeDialog') }}
+      opened={certificate !== null}
+      onClose={onClose}
+      title={t('certificatesTab.reissueTitle')}
+      centered
+    >
       {certificate ? (
         <Stack>
           <Text>
-            Reissue the certificate <Text span ff="monospace" fw={600}>{certificate.verificationCode}</Text> of{' '}
-            <strong>{certificate.learnerName}</strong> for {certificate.courseTitle}? It keeps its verification code and dates, and
-            takes the learner&apos;s name and the course title as they are now. The reissue is recorded in the activity trail.
+            <Trans
+              t={t}
+              i18nKey="certificatesTab.reissueConfirm"
+              values={{ code: certificate.verificationCode, learner: certificate.learnerName, course: certificate.courseTitle }}
+              components={[<Text key="code" span ff="monospace" fw={600} />, <strong key="learner" />]}
+            />
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} data-autofocus>
-              Cancel
+              {t('userDialogs.cancel')}
             </Button>
             <Button
               loading={reissue.isPending}
               onClick={() =>
                 reissue.mutate(certificate.id, {
                   onSuccess: (updated) => {
-                    notifySuccess('Certificate reissued', `${updated.verificationCode} now names ${updated.learnerName}.`, { action: 'certificate' });
+                    notifySuccess(t('certificatesTab.reissued'), t('certificatesTab.reissuedMessage', { code: updated.verificationCode, learner: updated.learnerName }), { action: 'certificate' });
                     onClose();
                   },
-                  onError: (e) => notifyFailure('Failed to reissue certificate', errorDescription(e, 'Failed to reissue certificate'), { action: 'certificate' }),
+                  onError: (e) => notifyFailure(t('certificatesTab.reissueFailed'), errorDescription(e, t('certificatesTab.reissueFailed')), { action: 'certificate' }),
                 })
               }
             >
-              Reissue certificate
+              {t('certificatesTab.reissueTitle')}
             </Button>
           </Group>
         </Stack>

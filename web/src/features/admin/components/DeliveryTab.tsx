@@ -6,37 +6,36 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Group, Pagination, Select, Stack, Table, Text } from '@mantine/core';
-import {
-  type Delivery,
-  type DeliveryPage,
-  EMAIL_STATUS_LABELS,
-  EMAIL_STATUSES,
-  type EmailStatus,
-  NOTIFICATION_KIND_NAMES,
-} from '@shared/notifications.ts';
+import { type Delivery, type DeliveryPage, EMAIL_STATUSES, type EmailStatus } from '@shared/notifications.ts';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { labelOf } from '@/lib/i18n/labels';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { formatDateTime } from '@/lib/format';
 import { adminKeys } from '@/lib/query-keys';
 import { DELIVERY_PAGE_SIZE, useDeliveries, useResendDelivery } from '../api/deliveries';
+import { pagerControlLabel } from './UsersTab';
 
-const STATUS_OPTIONS = [
-  { value: 'ALL', label: 'Every status' },
-  ...EMAIL_STATUSES.map((value) => ({ value, label: EMAIL_STATUS_LABELS[value] })),
+const statusOptions = (t: TFunction<'admin'>) => [
+  { value: 'ALL', label: t('deliveryTab.everyStatus') },
+  ...EMAIL_STATUSES.map((value) => ({ value, label: labelOf('emailStatus', value) })),
 ];
 
 function StatusText({ delivery }: { delivery: Delivery }) {
+  const { t } = useTranslation('admin');
   const retrying = delivery.status === 'queued' && delivery.attempts > 0 && delivery.nextAttemptAt;
   return (
     <Stack gap={2}>
-      <Text size="sm" fw={700}>{EMAIL_STATUS_LABELS[delivery.status]}</Text>
-      <Text size="sm">{delivery.attempts === 1 ? '1 attempt' : `${delivery.attempts} attempts`}</Text>
-      {retrying ? <Text size="sm">Next try {formatDateTime(delivery.nextAttemptAt)}</Text> : null}
+      <Text size="sm" fw={700}>{labelOf('emailStatus', delivery.status)}</Text>
+      <Text size="sm">{t('deliveryTab.attempts', { count: delivery.attempts })}</Text>
+      {retrying ? <Text size="sm">{t('deliveryTab.nextTry', { date: formatDateTime(delivery.nextAttemptAt) })}</Text> : null}
     </Stack>
   );
 }
 
 export function DeliveryTab() {
+  const { t } = useTranslation('admin');
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState('ALL');
   const [resent, setResent] = useState<Set<string>>(new Set());
@@ -53,19 +52,19 @@ export function DeliveryTab() {
         // The row is replaced where it is, so it (and the focused button) stays on this page.
         queryClient.setQueryData<DeliveryPage>(adminKeys.deliveries({ status: statusFilter, page }), (current) =>
           current ? { ...current, items: current.items.map((d) => (d.id === updated.id ? updated : d)) } : current);
-        notifySuccess('Email queued', `The email to ${delivery.recipient.name} will be sent again shortly.`, { action: 'delivery-resend' });
+        notifySuccess(t('deliveryTab.queuedToast'), t('deliveryTab.queuedMessage', { name: delivery.recipient.name }), { action: 'delivery-resend' });
       },
-      onError: (e) => notifyFailure('Could not send again', errorDescription(e, 'Please try again.'), { action: 'delivery-resend' }),
+      onError: (e) => notifyFailure(t('deliveryTab.resendFailed'), errorDescription(e, t('deliveryTab.tryAgain')), { action: 'delivery-resend' }),
     });
   }
 
   return (
     <Stack>
-      <Text>Notification emails to the people you administer: what was sent, what is waiting to be retried, and what failed.</Text>
+      <Text>{t('deliveryTab.intro')}</Text>
       <Group align="flex-end" wrap="wrap">
         <Select
-          label="Status"
-          data={STATUS_OPTIONS}
+          label={t('deliveryTab.status')}
+          data={statusOptions(t)}
           value={status}
           allowDeselect={false}
           onChange={(value) => {
@@ -75,23 +74,23 @@ export function DeliveryTab() {
         />
       </Group>
 
-      {isError ? <Text c="red.8">{errorDescription(error, 'Failed to load the emails')}</Text> : null}
-      {isPending ? <Text>Loading emails…</Text> : null}
+      {isError ? <Text c="red.8">{errorDescription(error, t('deliveryTab.loadFailed'))}</Text> : null}
+      {isPending ? <Text>{t('deliveryTab.loading')}</Text> : null}
       {data && data.items.length === 0 ? (
-        <Text ta="center" py="xl">{statusFilter ? 'No emails with this status.' : 'No notification emails yet.'}</Text>
+        <Text ta="center" py="xl">{statusFilter ? t('deliveryTab.noneWithStatus') : t('deliveryTab.none')}</Text>
       ) : null}
       {data && data.items.length > 0 ? (
         <Table.ScrollContainer minWidth={900}>
-          <Table striped aria-label="Notification emails">
+          <Table striped aria-label={t('deliveryTab.tableLabel')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Recipient</Table.Th>
-                <Table.Th>Notice</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Last error</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Sent</Table.Th>
-                <Table.Th>Action</Table.Th>
+                <Table.Th>{t('deliveryTab.columns.recipient')}</Table.Th>
+                <Table.Th>{t('deliveryTab.columns.notice')}</Table.Th>
+                <Table.Th>{t('deliveryTab.columns.status')}</Table.Th>
+                <Table.Th>{t('deliveryTab.columns.lastError')}</Table.Th>
+                <Table.Th>{t('deliveryTab.columns.created')}</Table.Th>
+                <Table.Th>{t('deliveryTab.columns.sent')}</Table.Th>
+                <Table.Th>{t('deliveryTab.columns.action')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -102,10 +101,10 @@ export function DeliveryTab() {
                   <Table.Tr key={delivery.id} data-delivery-status={delivery.status}>
                     <Table.Td>
                       <Text size="sm" fw={600}>{delivery.recipient.name}</Text>
-                      <Text size="sm">{delivery.recipient.email || 'No email address'}</Text>
+                      <Text size="sm">{delivery.recipient.email || t('deliveryTab.noEmail')}</Text>
                     </Table.Td>
                     <Table.Td>
-                      <Text size="sm" fw={600}>{NOTIFICATION_KIND_NAMES[delivery.kind] ?? delivery.kind}</Text>
+                      <Text size="sm" fw={600}>{t(`deliveryTab.kinds.${delivery.kind}`, { defaultValue: delivery.kind })}</Text>
                       <Text size="sm">{delivery.title}</Text>
                     </Table.Td>
                     <Table.Td><StatusText delivery={delivery} /></Table.Td>
@@ -121,11 +120,11 @@ export function DeliveryTab() {
                           aria-disabled={queuedAgain || undefined}
                           aria-busy={(resend.isPending && resend.variables === delivery.id) || undefined}
                           aria-label={queuedAgain
-                            ? `Queued to send again to ${delivery.recipient.name}: ${delivery.title}`
-                            : `Send again to ${delivery.recipient.name}: ${delivery.title}`}
+                            ? t('deliveryTab.queuedLabel', { name: delivery.recipient.name, title: delivery.title })
+                            : t('deliveryTab.resendLabel', { name: delivery.recipient.name, title: delivery.title })}
                           onClick={() => onResend(delivery)}
                         >
-                          {queuedAgain ? 'Queued' : 'Resend'}
+                          {queuedAgain ? t('deliveryTab.queued') : t('deliveryTab.resend')}
                         </Button>
                       ) : null}
                     </Table.Td>
@@ -138,10 +137,10 @@ export function DeliveryTab() {
       ) : null}
       {data && data.total > DELIVERY_PAGE_SIZE ? (
         <Group justify="space-between">
-          <Text size="sm">{data.total} emails</Text>
+          <Text size="sm">{t('deliveryTab.total', { count: data.total })}</Text>
           <Pagination total={Math.ceil(data.total / DELIVERY_PAGE_SIZE)} value={page} onChange={setPage}
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-            getItemProps={(item) => ({ 'aria-label': `Page ${item}` })} />
+            getControlProps={pagerControlLabel(t)}
+            getItemProps={(item) => ({ 'aria-label': t('pagination.page', { page: item }) })} />
         </Group>
       ) : null}
     </Stack>
