@@ -5,11 +5,13 @@ import { useNavigate } from 'react-router';
 import { Button, Group, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useTranslation } from 'react-i18next';
 import { APPROVAL_CHOICES, COURSE_DESCRIPTION_MIN, approvalChoiceOf, courseEditorSchema, requiresApprovalOf, type CourseEditorValues } from '@shared/authoring.ts';
-import { COURSE_LEVEL_LABELS, COURSE_LEVELS, COURSE_STATUS_LABELS, COURSE_STATUSES, type CourseStatus, type User } from '@shared/domain.ts';
-import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
+import { COURSE_LEVELS, COURSE_STATUSES, type CourseStatus, type User } from '@shared/domain.ts';
+import { SERVICE_CODES } from '@shared/services.ts';
 import type { Course } from '@shared/catalogue.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
+import { labelOf } from '@/lib/i18n/labels';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCreateCourse, useUpdateCourse } from '../api/course';
 
@@ -41,12 +43,13 @@ export function BasicInfoForm({
   onCreated: (course: Course) => void;
   onStatusChange: (status: CourseStatus) => void;
 }) {
+  const { t } = useTranslation('course-editor');
   const navigate = useNavigate();
   const services = allowedServices(user);
   // An admin-set service outside the instructor's list still shows on their own course.
   const serviceOptions = [...new Set([...services, ...(course ? [course.service] : [])])].map((code) => ({
     value: code,
-    label: `${serviceLabel(code)} (${code})`,
+    label: t('basicInfo.serviceOption', { name: labelOf('service', code), code }),
   }));
   const form = useForm<CourseEditorValues>({
     mode: 'controlled',
@@ -68,18 +71,28 @@ export function BasicInfoForm({
 
   const onError = (error: unknown) => {
     if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-    notifyFailure('Error saving course', errorDescription(error, course ? 'Failed to update course' : 'Failed to create course'));
+    notifyFailure(t('basicInfo.saveError'), errorDescription(error, course ? t('basicInfo.updateFailed') : t('basicInfo.createFailed')));
   };
 
+  // Each field's props, worked out before the JSX (whose strings are all words people read).
+  const fields = {
+    title: form.getInputProps('title'),
+    description: form.getInputProps('description'),
+    service: form.getInputProps('service'),
+    level: form.getInputProps('level'),
+    duration: form.getInputProps('duration'),
+    status: form.getInputProps('status'),
+    certificateValidMonths: form.getInputProps('certificateValidMonths'),
+  };
   return (
     <form
       noValidate
-      aria-label="Basic Information"
+      aria-label={t('basicInfo.form')}
       onSubmit={form.onSubmit((raw) => {
         const values = courseEditorSchema.parse(raw);
         if (course) {
           update.mutate(values, {
-            onSuccess: () => notifySuccess('Course updated', 'Your changes have been saved.'),
+            onSuccess: () => notifySuccess(t('basicInfo.updated'), t('basicInfo.updatedMessage')),
             onError,
           });
         } else {
@@ -88,55 +101,55 @@ export function BasicInfoForm({
       })}
     >
       <Stack gap="md">
-        <TextInput label="Course Title" required withAsterisk={false} key={form.key('title')} {...form.getInputProps('title')} />
+        <TextInput label={t('basicInfo.title')} required withAsterisk={false} key={form.key('title')} {...fields.title} />
         <Textarea
-          label="Description"
-          description={`At least ${COURSE_DESCRIPTION_MIN} characters`}
+          label={t('basicInfo.description')}
+          description={t('basicInfo.descriptionHint', { min: COURSE_DESCRIPTION_MIN })}
           required withAsterisk={false}
           autosize
           minRows={4}
           key={form.key('description')}
-          {...form.getInputProps('description')}
+          {...fields.description}
         />
         <Group grow align="flex-start">
           <Select
-            label="Service"
+            label={t('basicInfo.service')}
             required withAsterisk={false}
             data={serviceOptions}
             allowDeselect={false}
             key={form.key('service')}
-            {...form.getInputProps('service')}
+            {...fields.service}
           />
           <Select
-            label="Difficulty Level"
+            label={t('basicInfo.level')}
             required withAsterisk={false}
-            data={COURSE_LEVELS.map((value) => ({ value, label: COURSE_LEVEL_LABELS[value] }))}
+            data={COURSE_LEVELS.map((value) => ({ value, label: labelOf('courseLevel', value) }))}
             allowDeselect={false}
             key={form.key('level')}
-            {...form.getInputProps('level')}
+            {...fields.level}
           />
         </Group>
         <Group grow align="flex-start">
           <NumberInput
-            label="Duration (hours)"
+            label={t('basicInfo.duration')}
             required withAsterisk={false}
             min={1}
             allowDecimal={false}
             key={form.key('duration')}
-            {...form.getInputProps('duration')}
+            {...fields.duration}
           />
           <Select
-            label="Status"
+            label={t('basicInfo.status')}
             required withAsterisk={false}
-            data={COURSE_STATUSES.map((value) => ({ value, label: COURSE_STATUS_LABELS[value] }))}
+            data={COURSE_STATUSES.map((value) => ({ value, label: labelOf('courseStatus', value) }))}
             allowDeselect={false}
             key={form.key('status')}
-            {...form.getInputProps('status')}
+            {...fields.status}
           />
         </Group>
         <NumberInput
-          label="Certificate valid for (months)"
-          description="Leave empty if the certificate never expires. Learners can recertify from 60 days before it expires."
+          label={t('basicInfo.certificateMonths')}
+          description={t('basicInfo.certificateMonthsHint')}
           min={1}
           max={120}
           // Out of range is explained by the field's message rather than silently changed.
@@ -144,13 +157,13 @@ export function BasicInfoForm({
           allowDecimal={false}
           allowNegative={false}
           key={form.key('certificateValidMonths')}
-          {...form.getInputProps('certificateValidMonths')}
+          {...fields.certificateValidMonths}
           value={form.getValues().certificateValidMonths ?? ''}
         />
         <Select
-          label="Enrolment approval"
-          description="Whether an instructor must approve each enrolment on this course. The site setting applies unless you choose otherwise."
-          data={APPROVAL_CHOICES.map(({ value, label }) => ({ value, label }))}
+          label={t('basicInfo.approval')}
+          description={t('basicInfo.approvalHint')}
+          data={APPROVAL_CHOICES.map(({ value }) => ({ value, label: t(`basicInfo.approvalChoice.${value}`) }))}
           allowDeselect={false}
           key={form.key('requiresApproval')}
           value={approvalChoiceOf(form.getValues().requiresApproval)}
@@ -159,10 +172,10 @@ export function BasicInfoForm({
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => navigate('/admin')}>
-            Cancel
+            {t('basicInfo.cancel')}
           </Button>
           <Button type="submit" loading={create.isPending || update.isPending}>
-            {course ? 'Update Course' : 'Save Course'}
+            {course ? t('basicInfo.update') : t('basicInfo.save')}
           </Button>
         </Group>
       </Stack>

@@ -5,10 +5,12 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ActionIcon, Alert, Badge, Button, Card, Grid, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconLock } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import type { User } from '@shared/domain.ts';
-import { COURSE_STATUS_LABELS, type CourseStatus } from '@shared/domain.ts';
+import type { CourseStatus } from '@shared/domain.ts';
 import type { Course } from '@shared/catalogue.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
+import { labelOf } from '@/lib/i18n/labels';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCourse, useUploadCover } from '../api/course';
 import { BasicInfoForm } from './BasicInfoForm';
@@ -24,6 +26,7 @@ export function canEditCourse(user: User, course: Course): boolean {
 }
 
 function Refusal({ title, message }: { title: string; message: string }) {
+  const { t } = useTranslation('course-editor');
   return (
     <Stack maw={640} mx="auto" py="xl">
       <Alert color="red" variant="light" icon={<IconLock aria-hidden />} title={title}>
@@ -31,10 +34,10 @@ function Refusal({ title, message }: { title: string; message: string }) {
       </Alert>
       <Group>
         <Button component={Link} to="/instructor" variant="default">
-          Back to Instructor Dashboard
+          {t('editor.backToDashboard')}
         </Button>
         <Button component={Link} to="/">
-          Return to Home
+          {t('editor.returnHome')}
         </Button>
       </Group>
     </Stack>
@@ -42,6 +45,7 @@ function Refusal({ title, message }: { title: string; message: string }) {
 }
 
 export function CourseEditor({ user, courseId }: { user: User; courseId?: string }) {
+  const { t } = useTranslation('course-editor');
   const navigate = useNavigate();
   const isEdit = Boolean(courseId);
   const course = useCourse(courseId);
@@ -53,31 +57,28 @@ export function CourseEditor({ user, courseId }: { user: User; courseId?: string
 
   if (user.role === 'STUDENT') {
     return (
-      <Refusal
-        title="Access denied"
-        message="Only instructors and administrators can create or edit courses."
-      />
+      <Refusal title={t('editor.accessDenied')} message={t('editor.studentsRefused')} />
     );
   }
   if (isEdit && course.isPending) {
     return (
       <Group justify="center" py="xl" role="status">
         <Loader size="sm" aria-hidden />
-        <Text>Loading course data</Text>
+        <Text>{t('editor.loading')}</Text>
       </Group>
     );
   }
   if (isEdit && course.isError) {
     const missing = course.error instanceof ApiError && course.error.status === 404;
     return missing ? (
-      <Refusal title="Course not found" message="The requested course could not be found." />
+      <Refusal title={t('editor.notFound')} message={t('editor.notFoundMessage')} />
     ) : (
-      <Refusal title="Error loading course" message={errorDescription(course.error, 'The course could not be loaded.')} />
+      <Refusal title={t('editor.loadError')} message={errorDescription(course.error, t('editor.loadErrorMessage'))} />
     );
   }
   const current = course.data;
   if (current && !canEditCourse(user, current)) {
-    return <Refusal title="Access denied" message="You can only edit courses that you author." />;
+    return <Refusal title={t('editor.accessDenied')} message={t('editor.notAuthor')} />;
   }
 
   const status = (current?.status as CourseStatus | undefined) ?? draftStatus;
@@ -86,8 +87,8 @@ export function CourseEditor({ user, courseId }: { user: User; courseId?: string
     uploadCover.mutate(
       { id, file },
       {
-        onSuccess: () => notifySuccess('Cover image uploaded', 'The course cover has been updated.'),
-        onError: (error) => notifyFailure('Failed to upload cover image', errorDescription(error, 'Failed to upload image')),
+        onSuccess: () => notifySuccess(t('editor.coverUploaded'), t('editor.coverUploadedMessage')),
+        onError: (error) => notifyFailure(t('editor.coverFailed'), errorDescription(error, t('editor.coverFailedMessage'))),
       },
     );
   }
@@ -95,14 +96,14 @@ export function CourseEditor({ user, courseId }: { user: User; courseId?: string
   return (
     <Stack gap="lg">
       <PageMeta
-        title={isEdit ? 'Edit Course' : 'Create New Course'}
-        description={isEdit ? 'Edit a course: its details, modules and content.' : 'Create a new course: its details, modules and content.'}
+        title={isEdit ? t('editor.editTitle') : t('editor.createTitle')}
+        description={isEdit ? t('editor.editDescription') : t('editor.createDescription')}
       />
       <Group gap="sm">
-        <ActionIcon component={Link} to="/instructor" variant="subtle" size="lg" aria-label="Back to Instructor Dashboard">
+        <ActionIcon component={Link} to="/instructor" variant="subtle" size="lg" aria-label={t('editor.backToDashboard')}>
           <IconArrowLeft aria-hidden />
         </ActionIcon>
-        <Title order={1}>{isEdit ? 'Edit Course' : 'Create New Course'}</Title>
+        <Title order={1}>{isEdit ? t('editor.editTitle') : t('editor.createTitle')}</Title>
       </Group>
 
       <Grid gap="lg">
@@ -117,23 +118,23 @@ export function CourseEditor({ user, courseId }: { user: User; courseId?: string
             <Card withBorder padding="lg" radius="md">
               <Stack gap="xs">
                 <Title order={2} size="h4">
-                  Course Status
+                  {t('editor.status')}
                 </Title>
                 <Group gap="xs">
                   <Badge variant="filled" style={{ backgroundColor: STATUS_BACKGROUND[status], color: '#fff' }}>
-                    {COURSE_STATUS_LABELS[status]}
+                    {labelOf('courseStatus', status)}
                   </Badge>
                 </Group>
                 <Text size="sm" c="dimmed">
                   {status === 'ACTIVE'
-                    ? 'Published: learners can find and enrol in this course.'
+                    ? t('editor.statusActive')
                     : status === 'ARCHIVED'
-                      ? 'Archived: hidden from learners.'
-                      : 'Draft: only you and administrators can see this course.'}
+                      ? t('editor.statusArchived')
+                      : t('editor.statusDraft')}
                 </Text>
                 {current ? (
                   <Text size="sm">
-                    {current.modules} {current.modules === 1 ? 'module' : 'modules'}
+                    {t('editor.moduleCount', { count: current.modules })}
                   </Text>
                 ) : null}
               </Stack>
@@ -144,9 +145,9 @@ export function CourseEditor({ user, courseId }: { user: User; courseId?: string
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Tabs value={tab} onChange={setTab} keepMounted={false}>
             <Tabs.List>
-              <Tabs.Tab value="basic">Basic Information</Tabs.Tab>
-              <Tabs.Tab value="modules" disabled={!current} rightSection={!current ? <Text size="xs" c="dimmed">Save course first</Text> : null}>
-                Modules &amp; Quizzes
+              <Tabs.Tab value="basic">{t('editor.basicTab')}</Tabs.Tab>
+              <Tabs.Tab value="modules" disabled={!current} rightSection={!current ? <Text size="xs" c="dimmed">{t('editor.saveFirst')}</Text> : null}>
+                {t('editor.modulesTab')}
               </Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="basic" pt="md">
@@ -155,7 +156,7 @@ export function CourseEditor({ user, courseId }: { user: User; courseId?: string
                 course={current}
                 onStatusChange={setDraftStatus}
                 onCreated={(created) => {
-                  notifySuccess('Course created', 'You can now add modules and quizzes.');
+                  notifySuccess(t('editor.created'), t('editor.createdMessage'));
                   if (pendingCover) {
                     sendCover(created.id, pendingCover);
                     setPendingCover(null);

@@ -3,7 +3,8 @@
 import { useEffect, useMemo } from 'react';
 import { AspectRatio, Card, FileInput, Image, Stack, Text, Title } from '@mantine/core';
 import { IconPhoto } from '@tabler/icons-react';
-import { IMAGE_ACCEPT, MESSAGES } from '@shared/authoring.ts';
+import { useTranslation } from 'react-i18next';
+import { IMAGE_ACCEPT } from '@shared/authoring.ts';
 import { notifyFailure } from '@/lib/notify';
 
 export function isImageFile(file: File): boolean {
@@ -21,6 +22,7 @@ export function CoverImageCard({
   uploading: boolean;
   onChoose: (file: File) => void;
 }) {
+  const { t } = useTranslation('course-editor');
   const pendingUrl = useMemo(() => (pending ? URL.createObjectURL(pending) : null), [pending]);
   useEffect(() => () => {
     if (pendingUrl) URL.revokeObjectURL(pendingUrl);
@@ -31,31 +33,31 @@ export function CoverImageCard({
     <Card withBorder padding="lg" radius="md">
       <Stack gap="sm">
         <Title order={2} size="h4">
-          Cover Image
+          {t('cover.title')}
         </Title>
         <AspectRatio ratio={16 / 9}>
           {preview ? (
-            <Image src={preview} alt="Course cover preview" radius="sm" fit="cover" />
+            <Image src={preview} alt={t('cover.previewAlt')} radius="sm" fit="cover" />
           ) : (
             <Stack align="center" justify="center" bg="var(--mantine-color-default-hover)" style={{ borderRadius: 4 }}>
               <IconPhoto size={40} aria-hidden />
               <Text size="sm" c="dimmed">
-                No cover image yet
+                {t('cover.none')}
               </Text>
             </Stack>
           )}
         </AspectRatio>
         <FileInput
-          label="Upload cover image"
-          description="PNG, JPEG, WebP or GIF, up to 5 MB"
-          placeholder="Choose an image"
+          label={t('cover.upload')}
+          description={t('cover.uploadHint')}
+          placeholder={t('cover.choose')}
           accept={IMAGE_ACCEPT}
           value={null}
           disabled={uploading}
           onChange={(file) => {
             if (!file) return;
             if (!isImageFile(file)) {
-              notifyFailure('Failed to upload cover image', MESSAGES.imageType);
+              notifyFailure(t('cover.uploadFailed'), t('imageType'));
               return;
             }
             onChoose(file);
@@ -63,7 +65,7 @@ export function CoverImageCard({
         />
         {pending ? (
           <Text size="sm" c="dimmed">
-            The cover will be uploaded when the course is saved.
+            {t('cover.pending')}
           </Text>
         ) : null}
       </Stack>

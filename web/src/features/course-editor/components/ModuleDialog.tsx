@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { Button, FileInput, Group, Modal, NumberInput, Paper, Radio, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { DEFAULT_MODULE_DURATION, IMAGE_ACCEPT, MESSAGES, moduleFormSchema, type ModuleFormValues } from '@shared/authoring.ts';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_MODULE_DURATION, IMAGE_ACCEPT, moduleFormSchema, type ModuleFormValues } from '@shared/authoring.ts';
 import type { CourseModule } from '@shared/catalogue.ts';
 import { MarkdownContent } from '@/components/MarkdownContent';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -24,6 +25,7 @@ export function ModuleDialog({
   nextOrder: number;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('course-editor');
   const [kind, setKind] = useState<CourseModule['kind']>(module?.kind ?? 'content');
   const form = useForm<ModuleFormValues>({
     mode: 'controlled',
@@ -57,68 +59,75 @@ export function ModuleDialog({
       } else {
         saved = module ? await update.mutateAsync({ id: module.id, input: values }) : await create.mutateAsync(values);
       }
-      notifySuccess(module ? 'Module updated' : 'Module created', `"${saved.title}" has been saved.`);
+      notifySuccess(module ? t('moduleDialog.updated') : t('moduleDialog.created'), t('moduleDialog.savedMessage', { title: saved.title }));
     } catch (error) {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-      notifyFailure('Error saving module', errorDescription(error, 'The module could not be saved.'));
+      notifyFailure(t('moduleDialog.saveError'), errorDescription(error, t('moduleDialog.saveErrorMessage')));
       return;
     }
     if (image) {
       try {
         await upload.mutateAsync({ id: saved.id, file: image });
-        notifySuccess('Module image uploaded', 'The image has been added to the module.');
+        notifySuccess(t('moduleDialog.imageUploaded'), t('moduleDialog.imageUploadedMessage'));
       } catch (error) {
-        notifyFailure('Failed to upload module image', errorDescription(error, 'Failed to upload module image'));
+        notifyFailure(t('moduleDialog.imageFailed'), errorDescription(error, t('moduleDialog.imageFailed')));
         return;
       }
     }
     onClose();
   }
 
+  // Each field's props, worked out before the JSX (whose strings are all words people read).
+  const fields = {
+    title: form.getInputProps('title'),
+    content: form.getInputProps('content'),
+    orderIndex: form.getInputProps('orderIndex'),
+    duration: form.getInputProps('duration'),
+  };
   return (
-    <Modal opened onClose={onClose} title={module ? 'Edit Module' : 'Add New Module'} size="xl" closeButtonProps={{ 'aria-label': 'Close dialog' }}>
+    <Modal opened onClose={onClose} title={module ? t('moduleDialog.editTitle') : t('moduleDialog.addTitle')} size="xl" closeButtonProps={{ 'aria-label': t('closeDialog') }}>
       <form
         noValidate
-        aria-label={module ? 'Edit Module' : 'Add New Module'}
+        aria-label={module ? t('moduleDialog.editTitle') : t('moduleDialog.addTitle')}
         onSubmit={form.onSubmit((values) => void save(kind === 'scorm' ? values : moduleFormSchema.parse(values)))}
       >
         <Stack gap="md">
           {module ? null : (
-            <Radio.Group label="Module type" value={kind} onChange={(value) => setKind(value === 'scorm' ? 'scorm' : 'content')}>
+            <Radio.Group label={t('moduleDialog.type')} value={kind} onChange={(value) => setKind(value === 'scorm' ? 'scorm' : 'content')}>
               <Group gap="lg" mt={6}>
-                <Radio value="content" label="Content (text and images)" />
-                <Radio value="scorm" label="SCORM package" />
+                <Radio value="content" label={t('moduleDialog.typeContent')} />
+                <Radio value="scorm" label={t('moduleDialog.typeScorm')} />
               </Group>
             </Radio.Group>
           )}
-          <TextInput label="Module Title" required withAsterisk={false} data-autofocus key={form.key('title')} {...form.getInputProps('title')} />
+          <TextInput label={t('moduleDialog.title')} required withAsterisk={false} data-autofocus key={form.key('title')} {...fields.title} />
           {kind === 'scorm' ? (
             <Text size="sm">
-              {module ? 'Upload or replace the package from the module\'s Package button.' : 'After creating the module, upload the package\'s .zip from its Package button.'}
+              {module ? t('moduleDialog.scormEdit') : t('moduleDialog.scormCreate')}
             </Text>
           ) : null}
           {kind === 'scorm' ? null : (
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Textarea
-              label="Module Content"
-              description="Markdown allowed: # headings, **bold**, lists and links"
+              label={t('moduleDialog.content')}
+              description={t('moduleDialog.contentHint')}
               required withAsterisk={false}
               autosize
               minRows={8}
               maxRows={18}
               key={form.key('content')}
-              {...form.getInputProps('content')}
+              {...fields.content}
             />
             <Stack gap={4}>
               <Text size="sm" fw={500} id="module-preview-label">
-                Preview
+                {t('moduleDialog.preview')}
               </Text>
               <Paper withBorder p="sm" mih={180} aria-labelledby="module-preview-label" role="region" style={{ overflow: 'auto', maxHeight: 420 }}>
                 {form.values.content.trim() ? (
                   <MarkdownContent source={form.values.content} />
                 ) : (
                   <Text size="sm" c="dimmed">
-                    The formatted content appears here as you type.
+                    {t('moduleDialog.previewEmpty')}
                   </Text>
                 )}
               </Paper>
@@ -127,17 +136,17 @@ export function ModuleDialog({
           )}
           {kind === 'scorm' ? null : (
           <FileInput
-            label="Module Image"
-            description={module?.image ? 'Choosing a new image replaces the current one' : 'PNG, JPEG, WebP or GIF, up to 5 MB; uploaded when the module is saved'}
-            placeholder="Choose an image"
+            label={t('moduleDialog.image')}
+            description={module?.image ? t('moduleDialog.imageReplace') : t('moduleDialog.imageHint')}
+            placeholder={t('cover.choose')}
             accept={IMAGE_ACCEPT}
             clearable
-            clearButtonProps={{ 'aria-label': 'Remove the chosen image' }}
+            clearButtonProps={{ 'aria-label': t('moduleDialog.removeImage') }}
             value={image}
             error={imageError}
             onChange={(file) => {
               if (file && !isImageFile(file)) {
-                setImageError(MESSAGES.imageType);
+                setImageError(t('imageType'));
                 setImage(null);
                 return;
               }
@@ -147,22 +156,22 @@ export function ModuleDialog({
           />
           )}
           <Group grow align="flex-start">
-            <NumberInput label="Order" min={1} allowDecimal={false} required withAsterisk={false} key={form.key('orderIndex')} {...form.getInputProps('orderIndex')} />
+            <NumberInput label={t('moduleDialog.order')} min={1} allowDecimal={false} required withAsterisk={false} key={form.key('orderIndex')} {...fields.orderIndex} />
             <NumberInput
-              label="Duration (minutes)"
+              label={t('moduleDialog.duration')}
               min={1}
               allowDecimal={false}
               required withAsterisk={false}
               key={form.key('duration')}
-              {...form.getInputProps('duration')}
+              {...fields.duration}
             />
           </Group>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button type="submit" loading={saving}>
-              {module ? 'Update Module' : 'Create Module'}
+              {module ? t('moduleDialog.update') : t('moduleDialog.create')}
             </Button>
           </Group>
         </Stack>

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { modulePreview } from '@shared/authoring.ts';
 import type { CourseModule } from '@shared/catalogue.ts';
 import { errorDescription } from '@/lib/api-client';
@@ -13,12 +14,10 @@ import { QuizDialog } from './QuizDialog';
 import { ScormPackageDialog } from './ScormPackageDialog';
 import { moveId } from '@/lib/move-id';
 
-export const DELETE_MODULE_TEXT =
-  'Are you sure you want to delete this module? This action cannot be undone. All module content and associated quizzes will be lost.';
-
 type Editing = { mode: 'create' } | { mode: 'edit'; module: CourseModule } | null;
 
 export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; onNeedCourse: () => void }) {
+  const { t } = useTranslation('course-editor');
   const modules = useModules(courseId);
   const reorder = useReorderModules(courseId ?? '');
   const remove = useDeleteModule(courseId ?? '');
@@ -30,7 +29,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
 
   function add() {
     if (!courseId) {
-      notifyFailure('Create the course first', 'Please fill out and save the basic course details before adding modules.');
+      notifyFailure(t('modules.needCourse'), t('modules.needCourseMessage'));
       onNeedCourse();
       return;
     }
@@ -41,8 +40,8 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
     const order = moveId(list.map((m) => m.id), index, delta);
     if (!order) return;
     reorder.mutate(order, {
-      onSuccess: () => notifySuccess('Modules reordered', 'The module order has been updated.'),
-      onError: (error) => notifyFailure('Error reordering modules', errorDescription(error, 'The order could not be saved.')),
+      onSuccess: () => notifySuccess(t('modules.reordered'), t('modules.reorderedMessage')),
+      onError: (error) => notifyFailure(t('modules.reorderError'), errorDescription(error, t('orderNotSaved'))),
     });
   }
 
@@ -50,10 +49,10 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
     if (!deleting) return;
     remove.mutate(deleting.id, {
       onSuccess: () => {
-        notifySuccess('Module deleted', `"${deleting.title}" has been deleted.`);
+        notifySuccess(t('modules.deleted'), t('modules.deletedMessage', { title: deleting.title }));
         setDeleting(null);
       },
-      onError: (error) => notifyFailure('Error deleting module', errorDescription(error, 'Failed to delete module')),
+      onError: (error) => notifyFailure(t('modules.deleteError'), errorDescription(error, t('modules.deleteFailed'))),
     });
   }
 
@@ -61,23 +60,23 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
     return (
       <Group justify="center" py="lg" role="status">
         <Loader size="sm" aria-hidden />
-        <Text>Loading modules</Text>
+        <Text>{t('modules.loading')}</Text>
       </Group>
     );
   }
   if (modules.isError) {
-    return <Text c="red.8">{errorDescription(modules.error, 'Failed to fetch modules')}</Text>;
+    return <Text c="red.8">{errorDescription(modules.error, t('modules.loadFailed'))}</Text>;
   }
 
   return (
     <Stack gap="md">
       <Group justify="space-between">
         <Title order={2} size="h3">
-          Course Modules
+          {t('modules.title')}
         </Title>
         {list.length > 0 ? (
           <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={add}>
-            Add Module
+            {t('modules.add')}
           </Button>
         ) : null}
       </Group>
@@ -86,51 +85,51 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
         <Card withBorder padding="xl" radius="md">
           <Stack align="center" gap="sm">
             <Title order={3} size="h4">
-              No modules yet
+              {t('modules.none')}
             </Title>
             <Text c="dimmed" size="sm">
-              Break the course into modules that learners work through in order.
+              {t('modules.noneHint')}
             </Text>
             <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={add}>
-              Add Your First Module
+              {t('modules.addFirst')}
             </Button>
           </Stack>
         </Card>
       ) : (
-        <Stack gap="sm" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Modules">
+        <Stack gap="sm" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('modules.list')}>
           {list.map((module, index) => (
             <Card key={module.id} withBorder padding="md" radius="md" component="li" data-testid="module-card">
               <Group justify="space-between" align="flex-start" wrap="nowrap">
                 <Stack gap={6} style={{ minWidth: 0 }}>
                   <Group gap="xs">
                     <Badge variant="filled" color="blue.9">
-                      Module {module.orderIndex}
+                      {t('modules.number', { number: module.orderIndex })}
                     </Badge>
                     {module.kind === 'scorm' ? (
                       <Badge variant="filled" color="teal.9">
-                        SCORM package
+                        {t('modules.scormBadge')}
                       </Badge>
                     ) : null}
                     {module.hasQuiz ? (
                       <Badge variant="filled" color="grape.9">
-                        Has Quiz
+                        {t('modules.hasQuiz')}
                       </Badge>
                     ) : null}
                     <Text size="xs" c="dimmed">
-                      {module.duration} min
+                      {t('modules.minutes', { minutes: module.duration })}
                     </Text>
                   </Group>
                   <Title order={3} size="h5">
                     {module.title}
                   </Title>
                   <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {module.kind === 'scorm' ? 'Plays an uploaded SCORM package' : modulePreview(module.content ?? '')}
+                    {module.kind === 'scorm' ? t('modules.scormPreview') : modulePreview(module.content ?? '')}
                   </Text>
                 </Stack>
                 <Group gap={4} wrap="nowrap">
                   <ActionIcon
                     variant="default"
-                    aria-label={`Move ${module.title} up`}
+                    aria-label={t('modules.moveUp', { title: module.title })}
                     disabled={index === 0 || reorder.isPending}
                     onClick={() => move(index, -1)}
                   >
@@ -138,7 +137,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                   </ActionIcon>
                   <ActionIcon
                     variant="default"
-                    aria-label={`Move ${module.title} down`}
+                    aria-label={t('modules.moveDown', { title: module.title })}
                     disabled={index === list.length - 1 || reorder.isPending}
                     onClick={() => move(index, 1)}
                   >
@@ -147,16 +146,16 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                 </Group>
               </Group>
               <Group gap="xs" mt="sm">
-                <Button size="xs" variant="default" onClick={() => setEditing({ mode: 'edit', module })} aria-label={`Edit Module: ${module.title}`}>
-                  Edit Module
+                <Button size="xs" variant="default" onClick={() => setEditing({ mode: 'edit', module })} aria-label={t('modules.editFor', { title: module.title })}>
+                  {t('modules.edit')}
                 </Button>
                 {module.kind === 'scorm' ? (
-                  <Button size="xs" variant="default" onClick={() => setPackageFor(module)} aria-label={`Package: ${module.title}`}>
-                    Package
+                  <Button size="xs" variant="default" onClick={() => setPackageFor(module)} aria-label={t('modules.packageFor', { title: module.title })}>
+                    {t('modules.package')}
                   </Button>
                 ) : (
-                  <Button size="xs" variant="default" onClick={() => setQuizFor(module)} aria-label={`${module.hasQuiz ? 'Edit Quiz' : 'Add Quiz'}: ${module.title}`}>
-                    {module.hasQuiz ? 'Edit Quiz' : 'Add Quiz'}
+                  <Button size="xs" variant="default" onClick={() => setQuizFor(module)} aria-label={module.hasQuiz ? t('modules.editQuizFor', { title: module.title }) : t('modules.addQuizFor', { title: module.title })}>
+                    {module.hasQuiz ? t('modules.editQuiz') : t('modules.addQuiz')}
                   </Button>
                 )}
                 <Button
@@ -165,9 +164,9 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                   color="red.9"
                   leftSection={<IconTrash size={14} aria-hidden />}
                   onClick={() => setDeleting(module)}
-                  aria-label={`Delete ${module.title}`}
+                  aria-label={t('modules.deleteFor', { title: module.title })}
                 >
-                  Delete
+                  {t('delete')}
                 </Button>
               </Group>
             </Card>
@@ -186,15 +185,15 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
       {courseId && quizFor ? <QuizDialog courseId={courseId} module={quizFor} onClose={() => setQuizFor(null)} /> : null}
       {courseId && packageFor ? <ScormPackageDialog courseId={courseId} module={packageFor} onClose={() => setPackageFor(null)} /> : null}
 
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete module" centered closeButtonProps={{ 'aria-label': 'Close dialog' }}>
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('modules.deleteTitle')} centered closeButtonProps={{ 'aria-label': t('closeDialog') }}>
         <Stack>
-          <Text size="sm">{DELETE_MODULE_TEXT}</Text>
+          <Text size="sm">{t('modules.deleteConfirm')}</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDeleting(null)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button color="red.9" loading={remove.isPending} onClick={confirmDelete}>
-              Delete Module
+              {t('modules.deleteButton')}
             </Button>
           </Group>
         </Stack>

@@ -5,6 +5,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus, IconX } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { questionSchema, TRUE_FALSE_OPTIONS, type QuestionInput, type QuizQuestion } from '@shared/authoring.ts';
 import { fieldErrors } from '@shared/schemas.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -39,6 +40,7 @@ export function QuestionForm({
   question?: QuizQuestion;
   onDone: () => void;
 }) {
+  const { t } = useTranslation('course-editor');
   const save = useSaveQuestion(courseId, moduleId, quizId);
   const form = useForm<QuestionFormValues>({
     mode: 'controlled',
@@ -72,23 +74,30 @@ export function QuestionForm({
     );
   }
 
+  // Each field's props, worked out before the JSX (whose strings are all words people read).
+  const fields = {
+    questionText: form.getInputProps('questionText'),
+    points: form.getInputProps('points'),
+    explanation: form.getInputProps('explanation'),
+  };
+  const optionField = (index: number) => form.getInputProps(`options.${index}.text`);
   return (
     <Card withBorder padding="md" radius="md">
       <form
         noValidate
-        aria-label={question ? 'Edit Question' : 'New Question'}
+        aria-label={question ? t('question.editTitle') : t('question.newTitle')}
         onSubmit={form.onSubmit((values) => {
           const input: QuestionInput = questionSchema.parse(values);
           save.mutate(
             { id: question?.id, input },
             {
               onSuccess: () => {
-                notifySuccess(question ? 'Question updated' : 'Question added', 'The quiz has been saved.');
+                notifySuccess(question ? t('question.updated') : t('question.added'), t('question.savedMessage'));
                 onDone();
               },
               onError: (error) => {
                 if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-                notifyFailure('Error saving question', errorDescription(error, 'The question could not be saved.'));
+                notifyFailure(t('question.saveError'), errorDescription(error, t('question.saveErrorMessage')));
               },
             },
           );
@@ -96,27 +105,27 @@ export function QuestionForm({
       >
         <Stack gap="sm">
           <Title order={4} size="h5">
-            {question ? 'Edit Question' : 'New Question'}
+            {question ? t('question.editTitle') : t('question.newTitle')}
           </Title>
-          <Textarea label="Question Text" required withAsterisk={false} autosize minRows={2} key={form.key('questionText')} {...form.getInputProps('questionText')} />
+          <Textarea label={t('question.text')} required withAsterisk={false} autosize minRows={2} key={form.key('questionText')} {...fields.questionText} />
           <Stack gap={4}>
             <Text size="sm" fw={500} id="question-type-label">
-              Question Type
+              {t('question.type')}
             </Text>
             <SegmentedControl
               aria-labelledby="question-type-label"
               value={form.values.questionType}
               onChange={setType}
               data={[
-                { value: 'MULTIPLE_CHOICE', label: 'Multiple choice' },
-                { value: 'TRUE_FALSE', label: 'True or false' },
+                { value: 'MULTIPLE_CHOICE', label: t('question.multipleChoice') },
+                { value: 'TRUE_FALSE', label: t('question.trueFalse') },
               ]}
             />
           </Stack>
           <fieldset style={{ border: 0, padding: 0, margin: 0 }} aria-describedby={optionsError ? 'options-error' : undefined}>
             <legend>
               <Text size="sm" fw={500}>
-                Options (tick the correct {isTrueFalse ? 'answer' : 'answers'})
+                {isTrueFalse ? t('question.optionsOne') : t('question.optionsMany')}
               </Text>
             </legend>
             <Stack gap="xs" mt={4}>
@@ -124,21 +133,21 @@ export function QuestionForm({
                 <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
                   <Checkbox
                     mt={8}
-                    label="Correct"
-                    aria-label={`Option ${index + 1} is correct`}
+                    label={t('question.correct')}
+                    aria-label={t('question.optionCorrect', { number: index + 1 })}
                     checked={option.isCorrect}
                     onChange={(event) => markCorrect(index, event.currentTarget.checked)}
                   />
                   <TextInput
                     style={{ flex: 1 }}
-                    aria-label={`Option ${index + 1}`}
-                    placeholder={`Option ${index + 1}`}
+                    aria-label={t('question.option', { number: index + 1 })}
+                    placeholder={t('question.option', { number: index + 1 })}
                     readOnly={isTrueFalse}
                     key={form.key(`options.${index}.text`)}
-                    {...form.getInputProps(`options.${index}.text`)}
+                    {...optionField(index)}
                   />
                   {!isTrueFalse && form.values.options.length > 2 ? (
-                    <ActionIcon variant="subtle" color="red.9" mt={4} aria-label={`Remove option ${index + 1}`} onClick={() => form.removeListItem('options', index)}>
+                    <ActionIcon variant="subtle" color="red.9" mt={4} aria-label={t('question.removeOption', { number: index + 1 })} onClick={() => form.removeListItem('options', index)}>
                       <IconX size={16} aria-hidden />
                     </ActionIcon>
                   ) : null}
@@ -157,21 +166,21 @@ export function QuestionForm({
                   onClick={() => form.insertListItem('options', { text: '', isCorrect: false })}
                   style={{ alignSelf: 'flex-start' }}
                 >
-                  Add Option
+                  {t('question.addOption')}
                 </Button>
               ) : null}
             </Stack>
           </fieldset>
           <Group grow align="flex-start">
-            <NumberInput label="Points" min={1} allowDecimal={false} key={form.key('points')} {...form.getInputProps('points')} />
+            <NumberInput label={t('question.points')} min={1} allowDecimal={false} key={form.key('points')} {...fields.points} />
           </Group>
-          <Textarea label="Explanation" description="Optional: shown to learners after they submit" autosize minRows={2} key={form.key('explanation')} {...form.getInputProps('explanation')} />
+          <Textarea label={t('question.explanation')} description={t('question.explanationHint')} autosize minRows={2} key={form.key('explanation')} {...fields.explanation} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onDone}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button type="submit" loading={save.isPending}>
-              Save Question
+              {t('question.save')}
             </Button>
           </Group>
         </Stack>

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import type { AuthoringQuiz, QuizQuestion } from '@shared/authoring.ts';
 import { errorDescription } from '@/lib/api-client';
 import { moveId } from '@/lib/move-id';
@@ -11,6 +12,7 @@ import { useDeleteQuestion, useReorderQuestions } from '../api/quiz';
 import { QuestionForm } from './QuestionForm';
 
 export function QuestionList({ courseId, moduleId, quiz }: { courseId: string; moduleId: string; quiz: AuthoringQuiz }) {
+  const { t } = useTranslation('course-editor');
   const [editing, setEditing] = useState<QuizQuestion | 'new' | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const reorder = useReorderQuestions(courseId, moduleId, quiz.id);
@@ -21,8 +23,8 @@ export function QuestionList({ courseId, moduleId, quiz }: { courseId: string; m
     const order = moveId(questions.map((q) => q.id), index, delta);
     if (!order) return;
     reorder.mutate(order, {
-      onSuccess: () => notifySuccess('Questions reordered', 'The question order has been updated.'),
-      onError: (error) => notifyFailure('Error reordering questions', errorDescription(error, 'The order could not be saved.')),
+      onSuccess: () => notifySuccess(t('questions.reordered'), t('questions.reorderedMessage')),
+      onError: (error) => notifyFailure(t('questions.reorderError'), errorDescription(error, t('orderNotSaved'))),
     });
   }
 
@@ -30,20 +32,20 @@ export function QuestionList({ courseId, moduleId, quiz }: { courseId: string; m
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3} size="h4">
-          Questions ({questions.length})
+          {t('questions.title', { count: questions.length })}
         </Title>
         {editing === null ? (
           <Button size="sm" leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
-            Add Question
+            {t('questions.add')}
           </Button>
         ) : null}
       </Group>
       {questions.length === 0 && editing === null ? (
         <Text size="sm" c="dimmed">
-          No questions yet. A learner must pass the quiz to complete the module, so add at least one.
+          {t('questions.none')}
         </Text>
       ) : null}
-      <Stack gap="xs" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Questions">
+      <Stack gap="xs" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('questions.list')}>
         {questions.map((q, index) =>
           editing !== 'new' && editing?.id === q.id ? (
             <li key={q.id}>
@@ -55,27 +57,27 @@ export function QuestionList({ courseId, moduleId, quiz }: { courseId: string; m
                 <Stack gap={4} style={{ minWidth: 0 }}>
                   <Group gap="xs">
                     <Badge variant="filled" color="blue.9">
-                      Question {q.orderIndex}
+                      {t('questions.number', { number: q.orderIndex })}
                     </Badge>
                     <Badge variant="default">
-                      {q.questionType === 'TRUE_FALSE' ? 'True or false' : 'Multiple choice'}
+                      {q.questionType === 'TRUE_FALSE' ? t('question.trueFalse') : t('question.multipleChoice')}
                     </Badge>
                     <Text size="xs" c="dimmed">
-                      {q.points} {q.points === 1 ? 'point' : 'points'}
+                      {t('questions.points', { count: q.points })}
                     </Text>
                   </Group>
                   <Text fw={500}>{q.questionText}</Text>
                   <Text size="sm" c="dimmed">
-                    Correct: {q.options.filter((o) => o.isCorrect).map((o) => o.text).join(', ')}
+                    {t('questions.correct', { answers: q.options.filter((o) => o.isCorrect).map((o) => o.text).join(', ') })}
                   </Text>
                 </Stack>
                 <Group gap={4} wrap="nowrap">
-                  <ActionIcon variant="default" aria-label={`Move question ${q.orderIndex} up`} disabled={index === 0 || reorder.isPending} onClick={() => move(index, -1)}>
+                  <ActionIcon variant="default" aria-label={t('questions.moveUp', { number: q.orderIndex })} disabled={index === 0 || reorder.isPending} onClick={() => move(index, -1)}>
                     <IconArrowUp size={16} aria-hidden />
                   </ActionIcon>
                   <ActionIcon
                     variant="default"
-                    aria-label={`Move question ${q.orderIndex} down`}
+                    aria-label={t('questions.moveDown', { number: q.orderIndex })}
                     disabled={index === questions.length - 1 || reorder.isPending}
                     onClick={() => move(index, 1)}
                   >
@@ -85,7 +87,7 @@ export function QuestionList({ courseId, moduleId, quiz }: { courseId: string; m
               </Group>
               {deleting === q.id ? (
                 <Group gap="xs" mt="xs">
-                  <Text size="sm">Delete this question?</Text>
+                  <Text size="sm">{t('questions.deleteConfirm')}</Text>
                   <Button
                     size="xs"
                     color="red.9"
@@ -93,23 +95,23 @@ export function QuestionList({ courseId, moduleId, quiz }: { courseId: string; m
                     onClick={() =>
                       remove.mutate(q.id, {
                         onSuccess: () => {
-                          notifySuccess('Question deleted', 'The question has been removed from the quiz.');
+                          notifySuccess(t('questions.deleted'), t('questions.deletedMessage'));
                           setDeleting(null);
                         },
-                        onError: (error) => notifyFailure('Error deleting question', errorDescription(error, 'The question could not be deleted.')),
+                        onError: (error) => notifyFailure(t('questions.deleteError'), errorDescription(error, t('questions.deleteErrorMessage'))),
                       })
                     }
                   >
-                    Delete Question
+                    {t('questions.deleteButton')}
                   </Button>
                   <Button size="xs" variant="default" onClick={() => setDeleting(null)}>
-                    Cancel
+                    {t('cancel')}
                   </Button>
                 </Group>
               ) : (
                 <Group gap="xs" mt="xs">
-                  <Button size="xs" variant="default" onClick={() => setEditing(q)} aria-label={`Edit question ${q.orderIndex}`}>
-                    Edit
+                  <Button size="xs" variant="default" onClick={() => setEditing(q)} aria-label={t('questions.editFor', { number: q.orderIndex })}>
+                    {t('edit')}
                   </Button>
                   <Button
                     size="xs"
@@ -117,9 +119,9 @@ export function QuestionList({ courseId, moduleId, quiz }: { courseId: string; m
                     color="red.9"
                     leftSection={<IconTrash size={14} aria-hidden />}
                     onClick={() => setDeleting(q.id)}
-                    aria-label={`Delete question ${q.orderIndex}`}
+                    aria-label={t('questions.deleteFor', { number: q.orderIndex })}
                   >
-                    Delete
+                    {t('delete')}
                   </Button>
                 </Group>
               )}

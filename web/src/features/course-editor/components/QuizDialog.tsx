@@ -2,6 +2,7 @@
 // (QuestionList, QuestionForm): multiple choice or true/false, with their options, the correct ones
 // marked, points and an explanation. The module's Has Quiz badge follows the server's flag.
 import { Button, Divider, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { CourseModule } from '@shared/catalogue.ts';
 import { errorDescription } from '@/lib/api-client';
 import { useAuthoringQuiz } from '../api/quiz';
@@ -9,16 +10,17 @@ import { QuestionList } from './QuestionList';
 import { QuizSettings } from './QuizSettings';
 
 export function QuizDialog({ courseId, module, onClose }: { courseId: string; module: CourseModule; onClose: () => void }) {
+  const { t } = useTranslation('course-editor');
   const quiz = useAuthoringQuiz(module.id);
   return (
-    <Modal opened onClose={onClose} title={`Quiz: ${module.title}`} size="xl" closeButtonProps={{ 'aria-label': 'Close dialog' }}>
+    <Modal opened onClose={onClose} title={t('quizDialog.title', { title: module.title })} size="xl" closeButtonProps={{ 'aria-label': t('closeDialog') }}>
       {quiz.isPending ? (
         <Group justify="center" py="lg" role="status">
           <Loader size="sm" aria-hidden />
-          <Text>Loading quiz</Text>
+          <Text>{t('quizDialog.loading')}</Text>
         </Group>
       ) : quiz.isError ? (
-        <Text c="red.8">{errorDescription(quiz.error, 'The quiz could not be loaded.')}</Text>
+        <Text c="red.8">{errorDescription(quiz.error, t('quizDialog.loadError'))}</Text>
       ) : (
         <Stack gap="md">
           {/* Keyed by quiz id so the settings form starts afresh once a quiz exists or is deleted. */}
@@ -30,12 +32,12 @@ export function QuizDialog({ courseId, module, onClose }: { courseId: string; mo
             </>
           ) : (
             <Text size="sm" c="dimmed">
-              Create the quiz to add its questions.
+              {t('quizDialog.createFirst')}
             </Text>
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
-              Close
+              {t('close')}
             </Button>
           </Group>
         </Stack>

@@ -3,11 +3,13 @@
 import { useState } from 'react';
 import { Button, Group, NativeSelect, NumberInput, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
 import { DEFAULT_PASSING_SCORE, quizSchema, type AuthoringQuiz } from '@shared/authoring.ts';
 import type { CourseModule } from '@shared/catalogue.ts';
-import { ANSWER_DISPLAY_LABELS, ANSWER_DISPLAYS, type AnswerDisplay } from '@shared/quiz.ts';
+import { ANSWER_DISPLAYS, type AnswerDisplay } from '@shared/quiz.ts';
 import { fieldErrors } from '@shared/schemas.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
+import { labelOf } from '@/lib/i18n/labels';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useDeleteQuiz, useSaveQuiz } from '../api/quiz';
 
@@ -45,13 +47,14 @@ function initialWait(minutes: number | undefined): { retryWait: number | string;
 }
 
 export function QuizSettings({ courseId, module, quiz }: { courseId: string; module: CourseModule; quiz: AuthoringQuiz | null }) {
+  const { t } = useTranslation('course-editor');
   const save = useSaveQuiz(courseId, module.id);
   const remove = useDeleteQuiz(courseId, module.id);
   const [confirming, setConfirming] = useState(false);
   const form = useForm<QuizFormValues>({
     mode: 'controlled',
     initialValues: {
-      title: quiz?.title ?? `${module.title} quiz`.slice(0, 200),
+      title: quiz?.title ?? t('quiz.defaultTitle', { title: module.title }).slice(0, 200),
       description: quiz?.description ?? '',
       passingScore: quiz?.passingScore ?? DEFAULT_PASSING_SCORE,
       timeLimit: quiz?.timeLimit ?? '',
@@ -66,95 +69,107 @@ export function QuizSettings({ courseId, module, quiz }: { courseId: string; mod
     },
   });
 
+  // Each field's props, worked out before the JSX (whose strings are all words people read).
+  const fields = {
+    title: form.getInputProps('title'),
+    description: form.getInputProps('description'),
+    passingScore: form.getInputProps('passingScore'),
+    timeLimit: form.getInputProps('timeLimit'),
+    randomizeQuestions: form.getInputProps('randomizeQuestions', { type: 'checkbox' }),
+    showCorrectAnswers: form.getInputProps('showCorrectAnswers'),
+    maxAttempts: form.getInputProps('maxAttempts'),
+    retryWait: form.getInputProps('retryWait'),
+    retryWaitUnit: form.getInputProps('retryWaitUnit'),
+  };
   return (
     <form
       noValidate
-      aria-label="Quiz settings"
+      aria-label={t('quiz.form')}
       onSubmit={form.onSubmit((values) =>
         save.mutate(quizSchema.parse(quizBody(values)), {
-          onSuccess: () => notifySuccess(quiz ? 'Quiz updated' : 'Quiz created', quiz ? 'The quiz settings have been saved.' : 'Now add its questions.'),
+          onSuccess: () => notifySuccess(quiz ? t('quiz.updated') : t('quiz.created'), quiz ? t('quiz.updatedMessage') : t('quiz.createdMessage')),
           onError: (error) => {
             if (error instanceof ApiError && error.fields) form.setErrors(waitErrorOnField(error.fields));
-            notifyFailure('Error saving quiz', errorDescription(error, 'The quiz could not be saved.'));
+            notifyFailure(t('quiz.saveError'), errorDescription(error, t('quiz.saveErrorMessage')));
           },
         }),
       )}
     >
       <Stack gap="sm">
-        <TextInput label="Quiz Title" required withAsterisk={false} key={form.key('title')} {...form.getInputProps('title')} />
-        <Textarea label="Quiz Description" description="Optional, at least 10 characters" autosize minRows={2} key={form.key('description')} {...form.getInputProps('description')} />
+        <TextInput label={t('quiz.title')} required withAsterisk={false} key={form.key('title')} {...fields.title} />
+        <Textarea label={t('quiz.description')} description={t('quiz.descriptionHint')} autosize minRows={2} key={form.key('description')} {...fields.description} />
         <Group grow align="flex-start">
-          <NumberInput label="Passing Score (%)" min={1} max={100} allowDecimal={false} key={form.key('passingScore')} {...form.getInputProps('passingScore')} />
-          <NumberInput label="Time Limit (minutes)" description="Leave empty for no limit" min={1} allowDecimal={false} key={form.key('timeLimit')} {...form.getInputProps('timeLimit')} />
+          <NumberInput label={t('quiz.passingScore')} min={1} max={100} allowDecimal={false} key={form.key('passingScore')} {...fields.passingScore} />
+          <NumberInput label={t('quiz.timeLimit')} description={t('quiz.timeLimitHint')} min={1} allowDecimal={false} key={form.key('timeLimit')} {...fields.timeLimit} />
         </Group>
-        <Switch label="Randomise question order" key={form.key('randomizeQuestions')} {...form.getInputProps('randomizeQuestions', { type: 'checkbox' })} />
+        <Switch label={t('quiz.randomise')} key={form.key('randomizeQuestions')} {...fields.randomizeQuestions} />
         <NativeSelect
-          label="Show correct answers"
-          description="When learners see the correct answers and explanations after an attempt"
-          data={ANSWER_DISPLAYS.map((value) => ({ value, label: ANSWER_DISPLAY_LABELS[value] }))}
+          label={t('quiz.showAnswers')}
+          description={t('quiz.showAnswersHint')}
+          data={ANSWER_DISPLAYS.map((value) => ({ value, label: labelOf('answerDisplay', value) }))}
           key={form.key('showCorrectAnswers')}
-          {...form.getInputProps('showCorrectAnswers')}
+          {...fields.showCorrectAnswers}
         />
         <Group grow align="flex-start">
           <NumberInput
-            label="Maximum attempts"
-            description="Leave empty for unlimited"
+            label={t('quiz.maxAttempts')}
+            description={t('quiz.maxAttemptsHint')}
             min={1}
             max={100}
             allowDecimal={false}
             key={form.key('maxAttempts')}
-            {...form.getInputProps('maxAttempts')}
+            {...fields.maxAttempts}
           />
           <NumberInput
-            label="Wait between attempts"
-            description="0 for no wait"
+            label={t('quiz.retryWait')}
+            description={t('quiz.retryWaitHint')}
             min={0}
             allowDecimal={false}
             key={form.key('retryWait')}
-            {...form.getInputProps('retryWait')}
+            {...fields.retryWait}
           />
           <NativeSelect
-            label="Wait unit"
+            label={t('quiz.waitUnit')}
             data={[
-              { value: 'minutes', label: 'Minutes' },
-              { value: 'hours', label: 'Hours' },
+              { value: 'minutes', label: t('quiz.unitMinutes') },
+              { value: 'hours', label: t('quiz.unitHours') },
             ]}
             key={form.key('retryWaitUnit')}
-            {...form.getInputProps('retryWaitUnit')}
+            {...fields.retryWaitUnit}
           />
         </Group>
         <Group justify="space-between">
           {quiz ? (
             confirming ? (
               <Group gap="xs">
-                <Text size="sm">Delete this quiz and all its questions?</Text>
+                <Text size="sm">{t('quiz.deleteConfirm')}</Text>
                 <Button
                   size="xs"
                   color="red.9"
                   loading={remove.isPending}
                   onClick={() =>
                     remove.mutate(undefined, {
-                      onSuccess: () => notifySuccess('Quiz deleted', 'The module no longer has a quiz.'),
-                      onError: (error) => notifyFailure('Error deleting quiz', errorDescription(error, 'The quiz could not be deleted.')),
+                      onSuccess: () => notifySuccess(t('quiz.deleted'), t('quiz.deletedMessage')),
+                      onError: (error) => notifyFailure(t('quiz.deleteError'), errorDescription(error, t('quiz.deleteErrorMessage'))),
                     })
                   }
                 >
-                  Delete Quiz
+                  {t('quiz.delete')}
                 </Button>
                 <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
-                  Keep Quiz
+                  {t('quiz.keep')}
                 </Button>
               </Group>
             ) : (
               <Button variant="filled" color="red.9" onClick={() => setConfirming(true)}>
-                Delete Quiz
+                {t('quiz.delete')}
               </Button>
             )
           ) : (
             <span />
           )}
           <Button type="submit" loading={save.isPending}>
-            {quiz ? 'Update Quiz' : 'Create Quiz'}
+            {quiz ? t('quiz.update') : t('quiz.create')}
           </Button>
         </Group>
       </Stack>

@@ -4,6 +4,8 @@
 // files) and what completes the module.
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Checkbox, Code, FileInput, Group, Loader, Modal, NumberInput, Radio, Stack, Text, Title } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import {
   type ScormCompletionRule,
   type ScormPackage,
@@ -13,23 +15,29 @@ import {
 } from '@shared/scorm.ts';
 import type { CourseModule } from '@shared/catalogue.ts';
 import { errorDescription } from '@/lib/api-client';
+import { formatNumber } from '@/lib/format';
 import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useSaveScormSettings, useScormPackage, useUploadScormPackage } from '../api/scorm';
 
-const RULES: { value: ScormCompletionRule; label: string }[] = [
-  { value: 'completed-or-passed', label: 'Completed or passed (either)' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'passed', label: 'Passed' },
-];
+const RULES: ScormCompletionRule[] = ['completed-or-passed', 'completed', 'passed'];
 
+/** A size with its unit symbol (KB, MB: the same in both languages), the number as the page's language writes it. */
 function size(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en-GB')} KB`;
-  return `${(bytes / 1024 / 1024).toLocaleString('en-GB', { maximumFractionDigits: 1 })} MB`;
+  if (bytes < 1024 * 1024) return `${formatNumber(Math.max(1, Math.round(bytes / 1024)))} KB`;
+  return `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`;
+}
+
+/** "SCORM 1.2", "SCORM 2004", or "SCORM 2004 (3rd edition)" in the page's language. */
+function versionLabel(pkg: ScormPackage, t: TFunction<'course-editor'>): string {
+  return pkg.version !== '1.2' && pkg.edition
+    ? t('scorm.version2004Edition', { edition: t(`scorm.edition.${pkg.edition}`) })
+    : scormVersionLabel(pkg.version, null);
 }
 
 export function ScormPackageDialog({ courseId, module, onClose }: { courseId: string; module: CourseModule; onClose: () => void }) {
+  const { t } = useTranslation('course-editor');
   const pkg = useScormPackage(module.id);
   const upload = useUploadScormPackage(courseId, module.id);
   const [file, setFile] = useState<File | null>(null);
@@ -47,7 +55,7 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
 
   async function send() {
     if (!file) {
-      setUploadError('Choose a .zip file to upload');
+      setUploadError(t('scorm.chooseFirst'));
       return;
     }
     // The server checks again; this spares the author sending hundreds of MB to be refused.
@@ -60,38 +68,38 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
     try {
       const saved = await upload.mutateAsync(file);
       setFile(null);
-      notifySuccess('Package uploaded', `"${saved.title}" is ready (revision ${saved.revision}).`);
+      notifySuccess(t('scorm.uploaded'), t('scorm.uploadedMessage', { title: saved.title, revision: saved.revision }));
     } catch (error) {
-      setUploadError(errorDescription(error, 'The package could not be uploaded.'));
+      setUploadError(errorDescription(error, t('scorm.uploadError')));
     } finally {
       setRefocus((n) => n + 1);
     }
   }
 
   return (
-    <Modal opened onClose={onClose} title={`SCORM package: ${module.title}`} size="lg" closeButtonProps={{ 'aria-label': 'Close dialog' }}>
+    <Modal opened onClose={onClose} title={t('scorm.title', { title: module.title })} size="lg" closeButtonProps={{ 'aria-label': t('closeDialog') }}>
       <Stack gap="md">
         {pkg.isPending ? (
           <Group role="status" gap="xs">
             <Loader size="sm" aria-hidden />
-            <Text>Loading the package</Text>
+            <Text>{t('scorm.loading')}</Text>
           </Group>
         ) : pkg.isError ? (
-          <Text c="red.8">{errorDescription(pkg.error, 'The package could not be loaded.')}</Text>
+          <Text c="red.8">{errorDescription(pkg.error, t('scorm.loadError'))}</Text>
         ) : pkg.data ? (
           <PackageDetails pkg={pkg.data} />
         ) : (
-          <Text size="sm">No package uploaded yet. Export the course from your authoring tool as SCORM 1.2 or SCORM 2004 and upload the .zip.</Text>
+          <Text size="sm">{t('scorm.none')}</Text>
         )}
 
         <Stack gap="xs">
           <FileInput
-            label={pkg.data ? 'Replace the package (.zip)' : 'SCORM package (.zip)'}
-            description={`SCORM 1.2 or 2004 (2nd, 3rd or 4th edition), up to ${limitMb === undefined ? 'the site\'s size limit' : `${limitMb.toLocaleString('en-GB')} MB`}`}
-            placeholder="Choose a .zip file"
+            label={pkg.data ? t('scorm.replaceLabel') : t('scorm.uploadLabel')}
+            description={limitMb === undefined ? t('scorm.uploadHintSiteLimit') : t('scorm.uploadHint', { size: `${formatNumber(limitMb)} MB` })}
+            placeholder={t('scorm.chooseFile')}
             accept=".zip,application/zip,application/x-zip-compressed"
             clearable
-            clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
+            clearButtonProps={{ 'aria-label': t('scorm.removeFile') }}
             value={file}
             error={uploadError}
             onChange={(chosen) => {
@@ -101,11 +109,11 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
           />
           <Group justify="flex-end">
             <Button ref={uploadButton} onClick={() => void send()} loading={upload.isPending}>
-              {pkg.data ? 'Upload replacement' : 'Upload package'}
+              {pkg.data ? t('scorm.uploadReplacement') : t('scorm.uploadPackage')}
             </Button>
           </Group>
           <div role="status" aria-live="polite">
-            {upload.isPending ? <Text size="sm">Checking and unpacking the package. Large packages take a minute.</Text> : null}
+            {upload.isPending ? <Text size="sm">{t('scorm.unpacking')}</Text> : null}
           </div>
         </Stack>
 
@@ -113,7 +121,7 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
 
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Close
+            {t('close')}
           </Button>
         </Group>
       </Stack>
@@ -122,16 +130,22 @@ export function ScormPackageDialog({ courseId, module, onClose }: { courseId: st
 }
 
 function PackageDetails({ pkg }: { pkg: ScormPackage }) {
+  const { t } = useTranslation('course-editor');
   return (
     <Stack gap="xs" data-testid="scorm-package">
       <Title order={3} size="h4">
         {pkg.title}
       </Title>
       <Text size="sm">
-        {scormVersionLabel(pkg.version, pkg.edition)} · {pkg.fileCount.toLocaleString('en-GB')} files, {size(pkg.unpackedBytes)} · revision {pkg.revision}
+        {t('scorm.details', {
+          version: versionLabel(pkg, t),
+          files: t('scorm.files', { count: pkg.fileCount, number: formatNumber(pkg.fileCount) }),
+          size: size(pkg.unpackedBytes),
+          revision: pkg.revision,
+        })}
       </Text>
       <Text size="sm" fw={600} id="scorm-scos-label">
-        {pkg.scos.length === 1 ? 'Launches' : `${pkg.scos.length} parts (SCOs), in order`}
+        {pkg.scos.length === 1 ? t('scorm.launches') : t('scorm.parts', { count: pkg.scos.length })}
       </Text>
       <Stack component="ol" gap={4} aria-labelledby="scorm-scos-label" style={{ margin: 0, paddingLeft: '1.25rem' }}>
         {pkg.scos.map((sco) => (
@@ -148,48 +162,49 @@ function PackageDetails({ pkg }: { pkg: ScormPackage }) {
 }
 
 function ScormSettings({ pkg }: { pkg: ScormPackage }) {
+  const { t } = useTranslation('course-editor');
   const save = useSaveScormSettings(pkg.moduleId);
   const [rule, setRule] = useState<ScormCompletionRule>(pkg.completionRule);
   const [score, setScore] = useState(pkg.scoreIsQuizScore);
   const [minMinutes, setMinMinutes] = useState<number | string>(Math.round(pkg.minMinutes ?? 0));
   const [error, setError] = useState<string | null>(null);
   const minutes = typeof minMinutes === 'number' ? minMinutes : Number.NaN;
-  const minutesError = Number.isInteger(minutes) && minutes >= 0 && minutes <= 1440 ? null : 'Minimum time must be from 0 to 1,440 minutes';
+  const minutesError = Number.isInteger(minutes) && minutes >= 0 && minutes <= 1440 ? null : t('scorm.minMinutesError', { max: formatNumber(1440) });
 
   async function submit() {
     setError(null);
     if (minutesError) return;
     try {
       await save.mutateAsync({ completionRule: rule, scoreIsQuizScore: score, minMinutes: minutes });
-      notifySuccess('Settings saved', 'What completes the module has been saved.');
+      notifySuccess(t('scorm.settingsSaved'), t('scorm.settingsSavedMessage'));
     } catch (failure) {
-      const message = errorDescription(failure, 'The settings could not be saved.');
+      const message = errorDescription(failure, t('scorm.settingsError'));
       setError(message);
-      notifyFailure('Error saving settings', message);
+      notifyFailure(t('scorm.settingsErrorTitle'), message);
     }
   }
 
   return (
     <form
       noValidate
-      aria-label="Completion settings"
+      aria-label={t('scorm.settingsForm')}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
       }}
     >
       <Stack gap="sm">
-        <Radio.Group label="The module is complete when the package reports" value={rule} onChange={(value) => setRule(value as ScormCompletionRule)}>
+        <Radio.Group label={t('scorm.ruleLabel')} value={rule} onChange={(value) => setRule(value as ScormCompletionRule)}>
           <Stack gap={6} mt={6}>
             {RULES.map((r) => (
-              <Radio key={r.value} value={r.value} label={r.label} />
+              <Radio key={r} value={r} label={t(`scorm.rule.${r}`)} />
             ))}
           </Stack>
         </Radio.Group>
-        <Checkbox label="The package's score counts as the module's quiz score" checked={score} onChange={(event) => setScore(event.currentTarget.checked)} />
+        <Checkbox label={t('scorm.scoreIsQuiz')} checked={score} onChange={(event) => setScore(event.currentTarget.checked)} />
         <NumberInput
-          label="Minimum time (minutes)"
-          description="A learner's attempt counts only once they have spent this long in the package, by the platform's clock. 0: no minimum."
+          label={t('scorm.minMinutes')}
+          description={t('scorm.minMinutesHint')}
           min={0}
           max={1440}
           step={1}
@@ -201,13 +216,13 @@ function ScormSettings({ pkg }: { pkg: ScormPackage }) {
           w={{ base: '100%', xs: 320 }}
         />
         {error ? (
-          <Alert color="red" role="alert" title="Not saved">
+          <Alert color="red" role="alert" title={t('scorm.notSaved')}>
             {error}
           </Alert>
         ) : null}
         <Group justify="flex-end">
           <Button type="submit" variant="light" loading={save.isPending}>
-            Save settings
+            {t('scorm.saveSettings')}
           </Button>
         </Group>
       </Stack>
