@@ -4,10 +4,12 @@ import { useEffect, useEffectEvent } from 'react';
 import { Button, Checkbox, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useTranslation } from 'react-i18next';
 import { COURSE_DESCRIPTION_MIN, courseManagerSchema, type CourseManagerValues } from '@shared/authoring.ts';
-import { COURSE_LEVEL_LABELS, COURSE_LEVELS, COURSE_STATUS_LABELS, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
-import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
+import { COURSE_LEVELS, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
+import { SERVICE_CODES, type ServiceCode } from '@shared/services.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
+import { labelOf } from '@/lib/i18n/labels';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import type { ManagedCourse } from '../api/get-managed-courses';
 import { useCreateCourse, useUpdateCourse } from '../api/save-course';
@@ -51,6 +53,7 @@ function valuesOf(course: ManagedCourse | null | undefined, services: readonly s
 }
 
 export function CourseFormDialog({ opened, onClose, course, services }: CourseFormDialogProps) {
+  const { t } = useTranslation('course-manager');
   const editing = Boolean(course);
   const form = useForm<CourseManagerValues>({
     mode: 'controlled',
@@ -76,7 +79,7 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
 
   function onError(error: Error, fallback: string) {
     if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-    notifyFailure('Error', errorDescription(error, fallback));
+    notifyFailure(t('form.error'), errorDescription(error, fallback));
   }
 
   function submit(raw: CourseManagerValues) {
@@ -86,82 +89,93 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
         { id: course.id, values },
         {
           onSuccess: () => {
-            notifySuccess('Course updated', `${values.title} has been updated.`);
+            notifySuccess(t('form.updated'), t('form.updatedMessage', { title: values.title }));
             onClose();
           },
-          onError: (error) => onError(error, 'Failed to update course'),
+          onError: (error) => onError(error, t('form.updateFailed')),
         },
       );
     } else {
       create.mutate(values, {
         onSuccess: () => {
-          notifySuccess('Course created', `${values.title} has been created.`);
+          notifySuccess(t('form.created'), t('form.createdMessage', { title: values.title }));
           onClose();
         },
-        onError: (error) => onError(error, 'Failed to create course'),
+        onError: (error) => onError(error, t('form.createFailed')),
       });
     }
   }
 
+  // Each field's props, worked out before the JSX (whose strings are all words people read).
+  const fields = {
+    title: form.getInputProps('title'),
+    description: form.getInputProps('description'),
+    service: form.getInputProps('service'),
+    duration: form.getInputProps('duration'),
+    level: form.getInputProps('level'),
+    status: form.getInputProps('status'),
+    featured: form.getInputProps('featured', { type: 'checkbox' }),
+    requiresEnrollment: form.getInputProps('requiresEnrollment', { type: 'checkbox' }),
+  };
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={opened} onClose={onClose} title={editing ? 'Edit Course' : 'Create Course'} size="lg">
-      <form noValidate onSubmit={form.onSubmit(submit)} aria-label={editing ? 'Edit course' : 'Create course'}>
+    <Modal closeButtonProps={{ 'aria-label': t('form.closeDialog') }} opened={opened} onClose={onClose} title={editing ? t('form.editTitle') : t('form.createTitle')} size="lg">
+      <form noValidate onSubmit={form.onSubmit(submit)} aria-label={editing ? t('form.editForm') : t('form.createForm')}>
         <Stack gap="sm">
-          <TextInput label="Title" required withAsterisk={false} key={form.key('title')} {...form.getInputProps('title')} />
+          <TextInput label={t('form.title')} required withAsterisk={false} key={form.key('title')} {...fields.title} />
           <Textarea
-            label="Description"
-            description={`At least ${COURSE_DESCRIPTION_MIN} characters`}
+            label={t('form.description')}
+            description={t('form.descriptionHint', { min: COURSE_DESCRIPTION_MIN })}
             required
             withAsterisk={false}
             autosize
             minRows={3}
             key={form.key('description')}
-            {...form.getInputProps('description')}
+            {...fields.description}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Select
-              label="Service"
+              label={t('form.service')}
               allowDeselect={false}
               data={serviceChoices
                 .filter((code) => (SERVICE_CODES as readonly string[]).includes(code))
-                .map((code) => ({ value: code, label: serviceLabel(code) }))}
+                .map((code) => ({ value: code, label: labelOf('service', code) }))}
               key={form.key('service')}
-              {...form.getInputProps('service')}
+              {...fields.service}
             />
             <NumberInput
-              label="Duration (hours)"
+              label={t('form.duration')}
               min={1}
               allowDecimal={false}
               key={form.key('duration')}
-              {...form.getInputProps('duration')}
+              {...fields.duration}
             />
             <Select
-              label="Level"
+              label={t('form.level')}
               allowDeselect={false}
-              data={COURSE_LEVELS.map((level) => ({ value: level, label: COURSE_LEVEL_LABELS[level] }))}
+              data={COURSE_LEVELS.map((level) => ({ value: level, label: labelOf('courseLevel', level) }))}
               key={form.key('level')}
-              {...form.getInputProps('level')}
+              {...fields.level}
             />
             <Select
-              label="Status"
+              label={t('form.status')}
               allowDeselect={false}
-              data={STATUS_CHOICES.map((status) => ({ value: status, label: COURSE_STATUS_LABELS[status] }))}
+              data={STATUS_CHOICES.map((status) => ({ value: status, label: labelOf('courseStatus', status) }))}
               key={form.key('status')}
-              {...form.getInputProps('status')}
+              {...fields.status}
             />
           </SimpleGrid>
-          <Checkbox label="Featured course" key={form.key('featured')} {...form.getInputProps('featured', { type: 'checkbox' })} />
+          <Checkbox label={t('form.featured')} key={form.key('featured')} {...fields.featured} />
           <Checkbox
-            label="Requires enrolment"
+            label={t('form.requiresEnrolment')}
             key={form.key('requiresEnrollment')}
-            {...form.getInputProps('requiresEnrollment', { type: 'checkbox' })}
+            {...fields.requiresEnrollment}
           />
           <Group justify="flex-end" mt="md">
             <Button variant="default" onClick={onClose}>
-              Cancel
+              {t('form.cancel')}
             </Button>
             <Button type="submit" loading={create.isPending || update.isPending}>
-              {editing ? 'Update Course' : 'Create Course'}
+              {editing ? t('form.update') : t('form.create')}
             </Button>
           </Group>
         </Stack>

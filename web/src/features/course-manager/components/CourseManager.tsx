@@ -4,8 +4,11 @@ import { useState } from 'react';
 import { ActionIcon, Badge, Button, Center, Group, Loader, Pagination, Stack, Table, Tabs, Text, Title, Tooltip } from '@mantine/core';
 import { IconArchiveOff, IconEdit, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { COURSE_LEVEL_LABELS, COURSE_STATUS_LABELS, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
+import { useTranslation } from 'react-i18next';
+import type { CourseLevel, CourseStatus } from '@shared/domain.ts';
 import { errorDescription } from '@/lib/api-client';
+import { formatHours } from '@/lib/format';
+import { labelOf } from '@/lib/i18n/labels';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { MANAGER_PAGE_SIZE, type ManagedCourse, useManagedCourses } from '../api/get-managed-courses';
 import { CourseFormDialog } from './CourseFormDialog';
@@ -14,22 +17,20 @@ import { useRestoreCourse } from '@/lib/course-removal';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { PageMeta } from '@/lib/page/page-meta';
 
+/** The status tabs; each one's name and empty message are manager.filter.<key> and manager.none.<key>. */
 const FILTERS = {
-  all: { label: 'All', status: undefined, word: '' },
-  published: { label: 'Published', status: 'ACTIVE', word: 'published' },
-  drafts: { label: 'Drafts', status: 'DRAFT', word: 'draft' },
-  archived: { label: 'Archived', status: 'ARCHIVED', word: 'archived' },
+  all: { status: undefined },
+  published: { status: 'ACTIVE' },
+  drafts: { status: 'DRAFT' },
+  archived: { status: 'ARCHIVED' },
 } as const;
 type Filter = keyof typeof FILTERS;
 
 // White text on these shades keeps 4.5:1 (WCAG 2.2 AA).
 const STATUS_COLOURS: Record<CourseStatus, string> = { ACTIVE: 'blue.8', DRAFT: 'gray.7', ARCHIVED: 'red.9' };
 
-function hours(n: number) {
-  return `${n} ${n === 1 ? 'hour' : 'hours'}`;
-}
-
 export function CourseManager({ isAdmin, services }: { isAdmin: boolean; services: readonly string[] }) {
+  const { t } = useTranslation('course-manager');
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
@@ -42,21 +43,21 @@ export function CourseManager({ isAdmin, services }: { isAdmin: boolean; service
   // An archived course comes back as a draft: its author publishes it again when it is ready.
   function restoreCourse(course: ManagedCourse) {
     restore.mutate(course.id, {
-      onSuccess: () => notifySuccess('Course restored', `${course.title} is a draft again.`),
-      onError: (error) => notifyFailure('Error', errorDescription(error, 'Failed to restore course')),
+      onSuccess: () => notifySuccess(t('manager.restored'), t('manager.restoredMessage', { title: course.title })),
+      onError: (error) => notifyFailure(t('manager.error'), errorDescription(error, t('manager.restoreFailed'))),
     });
   }
 
   return (
     <Stack gap="md">
-      <PageMeta title="Course Manager" description="Create, edit and publish courses." />
+      <PageMeta title={t('manager.title')} description={t('manager.description')} />
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Course Manager</Title>
-          <Text c="dimmed">{isAdmin ? 'Create, edit and delete every course.' : 'Create, edit and delete your courses.'}</Text>
+          <Title order={1}>{t('manager.title')}</Title>
+          <Text c="dimmed">{isAdmin ? t('manager.introAdmin') : t('manager.intro')}</Text>
         </div>
         <Button leftSection={<IconPlus size={16} aria-hidden="true" />} onClick={() => setCreating(true)}>
-          Create Course
+          {t('manager.create')}
         </Button>
       </Group>
 
@@ -71,39 +72,39 @@ export function CourseManager({ isAdmin, services }: { isAdmin: boolean; service
         <Tabs.List>
           {(Object.keys(FILTERS) as Filter[]).map((key) => (
             <Tabs.Tab key={key} value={key}>
-              {FILTERS[key].label}
+              {t(`manager.filter.${key}`)}
             </Tabs.Tab>
           ))}
         </Tabs.List>
       </Tabs>
 
-      {courses.isError && <Text c="red.8">{errorDescription(courses.error, 'Could not load the courses.')}</Text>}
+      {courses.isError && <Text c="red.8">{errorDescription(courses.error, t('manager.loadError'))}</Text>}
       {courses.isPending && (
         <Center py="xl">
-          <Loader aria-label="Loading courses" />
+          <Loader aria-label={t('manager.loading')} />
         </Center>
       )}
       {data && data.items.length === 0 && (
         <Stack align="center" py="xl" gap="xs">
           <Title order={2} size="h4">
-            No courses found
+            {t('manager.noneTitle')}
           </Title>
           <Text c="dimmed">
-            {filter === 'all' ? 'Create your first course to get started.' : `No ${FILTERS[filter].word} courses available.`}
+            {t(`manager.none.${filter}`)}
           </Text>
         </Stack>
       )}
       {data && data.items.length > 0 && (
         <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover aria-label="Courses">
+          <Table striped highlightOnHover aria-label={t('manager.table')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th scope="col">Title</Table.Th>
-                <Table.Th scope="col">Service</Table.Th>
-                <Table.Th scope="col">Duration</Table.Th>
-                <Table.Th scope="col">Level</Table.Th>
-                <Table.Th scope="col">Status</Table.Th>
-                <Table.Th scope="col">Actions</Table.Th>
+                <Table.Th scope="col">{t('manager.column.title')}</Table.Th>
+                <Table.Th scope="col">{t('manager.column.service')}</Table.Th>
+                <Table.Th scope="col">{t('manager.column.duration')}</Table.Th>
+                <Table.Th scope="col">{t('manager.column.level')}</Table.Th>
+                <Table.Th scope="col">{t('manager.column.status')}</Table.Th>
+                <Table.Th scope="col">{t('manager.column.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -115,34 +116,34 @@ export function CourseManager({ isAdmin, services }: { isAdmin: boolean; service
                   <Table.Td>
                     <ServiceBadge code={course.service} />
                   </Table.Td>
-                  <Table.Td>{hours(course.duration)}</Table.Td>
-                  <Table.Td>{COURSE_LEVEL_LABELS[course.level as CourseLevel] ?? course.level}</Table.Td>
+                  <Table.Td>{formatHours(course.duration)}</Table.Td>
+                  <Table.Td>{labelOf('courseLevel', course.level as CourseLevel)}</Table.Td>
                   <Table.Td>
                     <Badge variant="filled" radius="sm" color={STATUS_COLOURS[course.status as CourseStatus] ?? 'gray.7'}>
-                      {COURSE_STATUS_LABELS[course.status as CourseStatus] ?? course.status}
+                      {labelOf('courseStatus', course.status as CourseStatus)}
                     </Badge>
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
-                      <Tooltip label="View">
-                        <ActionIcon component={Link} to={`/course/${course.id}`} variant="subtle" aria-label={`View ${course.title}`}>
+                      <Tooltip label={t('manager.view')}>
+                        <ActionIcon component={Link} to={`/course/${course.id}`} variant="subtle" aria-label={t('manager.viewFor', { title: course.title })}>
                           <IconEye size={18} aria-hidden="true" />
                         </ActionIcon>
                       </Tooltip>
-                      <Tooltip label="Edit">
-                        <ActionIcon variant="subtle" onClick={() => setEditing(course)} aria-label={`Edit ${course.title}`}>
+                      <Tooltip label={t('manager.edit')}>
+                        <ActionIcon variant="subtle" onClick={() => setEditing(course)} aria-label={t('manager.editFor', { title: course.title })}>
                           <IconEdit size={18} aria-hidden="true" />
                         </ActionIcon>
                       </Tooltip>
                       {course.status === 'ARCHIVED' && (
-                        <Tooltip label="Restore as draft">
-                          <ActionIcon variant="subtle" onClick={() => restoreCourse(course)} aria-label={`Restore ${course.title}`}>
+                        <Tooltip label={t('manager.restore')}>
+                          <ActionIcon variant="subtle" onClick={() => restoreCourse(course)} aria-label={t('manager.restoreFor', { title: course.title })}>
                             <IconArchiveOff size={18} aria-hidden="true" />
                           </ActionIcon>
                         </Tooltip>
                       )}
-                      <Tooltip label="Delete">
-                        <ActionIcon variant="subtle" color="red.9" onClick={() => setDeleting(course)} aria-label={`Delete ${course.title}`}>
+                      <Tooltip label={t('manager.delete')}>
+                        <ActionIcon variant="subtle" color="red.9" onClick={() => setDeleting(course)} aria-label={t('manager.deleteFor', { title: course.title })}>
                           <IconTrash size={18} aria-hidden="true" />
                         </ActionIcon>
                       </Tooltip>
@@ -159,8 +160,8 @@ export function CourseManager({ isAdmin, services }: { isAdmin: boolean; service
           total={Math.ceil(data.total / MANAGER_PAGE_SIZE)}
           value={page}
           onChange={setPage}
-          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-          getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+          getControlProps={(control) => ({ 'aria-label': t(`manager.pagination.${control}`) })}
+          getItemProps={(n) => ({ 'aria-label': t('manager.pagination.page', { number: n }) })}
         />
       )}
 
