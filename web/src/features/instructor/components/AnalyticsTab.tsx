@@ -4,10 +4,10 @@ import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { BarChart } from '@mantine/charts';
 import { Alert, Center, Loader, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { errorDescription } from '@/lib/api-client';
+import { formatNumber } from '@/lib/format';
 import { ANALYTICS_PAGE_SIZE, useInstructorAnalytics } from '../api/get-instructor-analytics';
-
-export const ANALYTICS_OFF = 'Analytics are turned off in the system settings.';
 
 /** Chart labels stay short; the table beside the chart carries the full titles. */
 function shortTitle(title: string): string {
@@ -15,44 +15,49 @@ function shortTitle(title: string): string {
 }
 
 export function AnalyticsTab() {
+  const { t } = useTranslation('instructor');
   const [page, setPage] = useState(1);
   const analytics = useInstructorAnalytics(page);
 
   if (analytics.isError) {
-    return <Alert color="red" title="Could not load analytics">{errorDescription(analytics.error, 'Please try again.')}</Alert>;
+    return <Alert color="red" title={t('analytics.loadError')}>{errorDescription(analytics.error, t('tryAgain'))}</Alert>;
   }
   if (analytics.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label="Loading analytics" />
+        <Loader aria-label={t('analytics.loading')} />
       </Center>
     );
   }
   const data = analytics.data;
   if (!data.enabled) {
     return (
-      <Alert color="gray" title="Analytics">
-        {ANALYTICS_OFF}
+      <Alert color="gray" title={t('analytics.title')}>
+        {t('analytics.off')}
       </Alert>
     );
   }
   if (data.items.length === 0) {
-    return <Text c="dimmed">There are no courses to analyse yet.</Text>;
+    return <Text c="dimmed">{t('analytics.none')}</Text>;
   }
 
+  // The series' names are the chart's keys and its legend, in the page's language.
+  const completion = t('analytics.completionRate');
+  const progress = t('analytics.averageProgress');
+  const passRate = t('analytics.quizPassRate');
   const chartData = data.items.map((course) => ({
     course: shortTitle(course.title),
-    'Completion rate': course.completionRate,
-    'Average progress': course.averageProgress,
+    [completion]: course.completionRate,
+    [progress]: course.averageProgress,
     // No bar, rather than a 0 that nobody scored, when the course's quizzes have no attempts.
-    'Quiz pass rate': course.quizPassRate,
+    [passRate]: course.quizPassRate,
   }));
 
   return (
     <Stack gap="lg">
       <Paper withBorder p="md" radius="md">
         <Title order={2} size="h4" mb="md" id="analytics-chart-title">
-          Course performance (%)
+          {t('analytics.chartTitle')}
         </Title>
         <figure aria-labelledby="analytics-chart-title" style={{ margin: 0 }}>
           <BarChart
@@ -65,29 +70,29 @@ export function AnalyticsTab() {
             xAxisProps={{ domain: [0, 100] }}
             yAxisProps={{ width: 190, interval: 0 }}
             series={[
-              { name: 'Completion rate', color: 'blue.8' },
-              { name: 'Average progress', color: 'teal.8' },
-              { name: 'Quiz pass rate', color: 'orange.8' },
+              { name: completion, color: 'blue.8' },
+              { name: progress, color: 'teal.8' },
+              { name: passRate, color: 'orange.8' },
             ]}
           />
           <figcaption>
             <Text size="sm" c="dimmed" mt="xs">
-              The table below lists the same figures for each course.
+              {t('analytics.caption')}
             </Text>
           </figcaption>
         </figure>
       </Paper>
 
       <Table.ScrollContainer minWidth={720}>
-        <Table striped aria-label="Course analytics">
+        <Table striped aria-label={t('analytics.table')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th scope="col">Course</Table.Th>
-              <Table.Th scope="col">Enrolments</Table.Th>
-              <Table.Th scope="col">Pending</Table.Th>
-              <Table.Th scope="col">Completion rate</Table.Th>
-              <Table.Th scope="col">Average progress</Table.Th>
-              <Table.Th scope="col">Quiz pass rate</Table.Th>
+              <Table.Th scope="col">{t('analytics.column.course')}</Table.Th>
+              <Table.Th scope="col">{t('analytics.column.enrolments')}</Table.Th>
+              <Table.Th scope="col">{t('analytics.column.pending')}</Table.Th>
+              <Table.Th scope="col">{completion}</Table.Th>
+              <Table.Th scope="col">{progress}</Table.Th>
+              <Table.Th scope="col">{passRate}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -96,14 +101,14 @@ export function AnalyticsTab() {
                 <Table.Th scope="row" fw={500}>
                   {course.title}
                 </Table.Th>
-                <Table.Td>{course.enrollments}</Table.Td>
-                <Table.Td>{course.pending}</Table.Td>
+                <Table.Td>{formatNumber(course.enrollments)}</Table.Td>
+                <Table.Td>{formatNumber(course.pending)}</Table.Td>
                 <Table.Td>{course.completionRate}%</Table.Td>
                 <Table.Td>{course.averageProgress}%</Table.Td>
                 <Table.Td>
                   {course.quizPassRate === null
-                    ? 'No attempts'
-                    : `${course.quizPassRate}% (${course.quizPassed} of ${course.quizAttempts})`}
+                    ? t('analytics.noAttempts')
+                    : t('analytics.passRate', { rate: course.quizPassRate, passed: formatNumber(course.quizPassed), attempts: formatNumber(course.quizAttempts) })}
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -115,8 +120,8 @@ export function AnalyticsTab() {
           total={Math.ceil(data.total / ANALYTICS_PAGE_SIZE)}
           value={page}
           onChange={setPage}
-          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-          getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+          getControlProps={(control) => ({ 'aria-label': t(`pagination.${control}`) })}
+          getItemProps={(n) => ({ 'aria-label': t('pagination.page', { number: n }) })}
         />
       )}
     </Stack>

@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { OverviewTab } from './OverviewTab';
 import { MyCoursesTab } from './MyCoursesTab';
 import { StudentsTab } from './StudentsTab';
@@ -14,6 +15,7 @@ type Tab = (typeof TABS)[number];
 
 /** requiredTrainingTab: the required-training feature's tab, handed in by the route. */
 export function InstructorDashboard({ name, isAdmin, requiredTrainingTab }: { name: string; isAdmin: boolean; requiredTrainingTab: ReactNode }) {
+  const { t } = useTranslation('instructor');
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: Tab = (TABS as readonly string[]).includes(requested ?? '') ? (requested as Tab) : 'overview';
@@ -21,18 +23,18 @@ export function InstructorDashboard({ name, isAdmin, requiredTrainingTab }: { na
 
   return (
     <Stack gap="md">
-      <PageMeta title="Instructor Dashboard" description="Your courses, learners and their progress." />
+      <PageMeta title={t('dashboard.title')} description={t('dashboard.description')} />
       <div>
-        <Title order={1}>Instructor Dashboard</Title>
-        <Text c="dimmed">Welcome, {name}. Manage your courses and follow your learners.</Text>
+        <Title order={1}>{t('dashboard.title')}</Title>
+        <Text c="dimmed">{t('dashboard.welcome', { name })}</Text>
       </div>
       <Tabs value={tab} onChange={(value) => value && show(value as Tab)} keepMounted={false}>
         <Tabs.List>
-          <Tabs.Tab value="overview">Overview</Tabs.Tab>
-          <Tabs.Tab value="courses">My Courses</Tabs.Tab>
-          <Tabs.Tab value="students">Students</Tabs.Tab>
-          <Tabs.Tab value="analytics">Analytics</Tabs.Tab>
-          <Tabs.Tab value="required">Required training</Tabs.Tab>
+          <Tabs.Tab value="overview">{t('dashboard.tab.overview')}</Tabs.Tab>
+          <Tabs.Tab value="courses">{t('dashboard.tab.courses')}</Tabs.Tab>
+          <Tabs.Tab value="students">{t('dashboard.tab.students')}</Tabs.Tab>
+          <Tabs.Tab value="analytics">{t('dashboard.tab.analytics')}</Tabs.Tab>
+          <Tabs.Tab value="required">{t('dashboard.tab.required')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview" pt="md">
           <OverviewTab onShowTab={show} />

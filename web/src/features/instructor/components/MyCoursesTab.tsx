@@ -4,6 +4,7 @@ import { Button, Card, Center, Group, Loader, Pagination, SimpleGrid, Stack, Tex
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { errorDescription } from '@/lib/api-client';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { MY_COURSES_PAGE_SIZE, useMyCourses } from '../api/get-my-courses';
@@ -11,6 +12,7 @@ import { formatHours } from '@/lib/format';
 import { StatusBadge } from './StatusBadge';
 
 export function MyCoursesTab() {
+  const { t } = useTranslation('instructor');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [debounced] = useDebouncedValue(search.trim(), 300);
@@ -21,8 +23,8 @@ export function MyCoursesTab() {
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <TextInput
-          label="Search courses"
-          placeholder="Search by title or description"
+          label={t('myCourses.search')}
+          placeholder={t('myCourses.searchPlaceholder')}
           leftSection={<IconSearch size={16} aria-hidden="true" />}
           value={search}
           onChange={(event) => {
@@ -32,22 +34,22 @@ export function MyCoursesTab() {
           style={{ flex: 1, maxWidth: 420 }}
         />
         <Button component={Link} to="/course-creator">
-          Create Course
+          {t('myCourses.create')}
         </Button>
       </Group>
 
-      {courses.isError && <Text c="red.8">{errorDescription(courses.error, 'Could not load your courses.')}</Text>}
+      {courses.isError && <Text c="red.8">{errorDescription(courses.error, t('myCourses.loadError'))}</Text>}
       {courses.isPending && (
         <Center py="xl">
-          <Loader aria-label="Loading your courses" />
+          <Loader aria-label={t('myCourses.loading')} />
         </Center>
       )}
 
       {data && data.items.length === 0 && (
         <Stack align="center" py="xl" gap="xs">
-          <Title order={3}>No courses found</Title>
+          <Title order={3}>{t('myCourses.noneTitle')}</Title>
           <Text c="dimmed">
-            {debounced ? `No courses match "${debounced}". Try a different search.` : 'Create your first course to get started.'}
+            {debounced ? t('myCourses.noMatch', { search: debounced }) : t('myCourses.none')}
           </Text>
         </Stack>
       )}
@@ -70,11 +72,11 @@ export function MyCoursesTab() {
                 <ServiceBadge code={course.service} />
               </Group>
               <Group grow mt="auto">
-                <Button component={Link} to={`/course/${course.id}`} variant="default" aria-label={`View ${course.title}`}>
-                  View
+                <Button component={Link} to={`/course/${course.id}`} variant="default" aria-label={t('myCourses.viewFor', { title: course.title })}>
+                  {t('myCourses.view')}
                 </Button>
-                <Button component={Link} to={`/course/edit/${course.id}`} aria-label={`Edit ${course.title}`}>
-                  Edit
+                <Button component={Link} to={`/course/edit/${course.id}`} aria-label={t('myCourses.editFor', { title: course.title })}>
+                  {t('myCourses.edit')}
                 </Button>
               </Group>
             </Card>
@@ -87,8 +89,8 @@ export function MyCoursesTab() {
           total={Math.ceil(data.total / MY_COURSES_PAGE_SIZE)}
           value={page}
           onChange={setPage}
-          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-          getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+          getControlProps={(control) => ({ 'aria-label': t(`pagination.${control}`) })}
+          getItemProps={(n) => ({ 'aria-label': t('pagination.page', { number: n }) })}
         />
       )}
     </Stack>

@@ -3,10 +3,11 @@
 import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { errorDescription } from '@/lib/api-client';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { useInstructorStats } from '../api/get-instructor-stats';
-import { formatDate } from '@/lib/format';
+import { formatDate, formatNumber } from '@/lib/format';
 import { StatusBadge } from './StatusBadge';
 
 function StatCard({ label, value, note }: { label: string; value: string; note?: ReactNode }) {
@@ -27,14 +28,13 @@ function StatCard({ label, value, note }: { label: string; value: string; note?:
   );
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 export function OverviewTab({ onShowTab }: { onShowTab: (tab: 'students' | 'analytics') => void }) {
+  const { t } = useTranslation('instructor');
   const stats = useInstructorStats();
   const navigate = useNavigate();
 
   if (stats.isError) {
-    return <Alert color="red" title="Could not load your figures">{errorDescription(stats.error, 'Please try again.')}</Alert>;
+    return <Alert color="red" title={t('overview.loadError')}>{errorDescription(stats.error, t('tryAgain'))}</Alert>;
   }
   const data = stats.data;
 
@@ -42,31 +42,31 @@ export function OverviewTab({ onShowTab }: { onShowTab: (tab: 'students' | 'anal
     <Stack gap="lg">
       {data ? (
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
-          <StatCard label="Total Courses" value={String(data.totalCourses)} />
-          <StatCard label="Total Students" value={String(data.totalStudents)} />
-          <StatCard label="Total Course Hours" value={String(data.totalCourseHours)} />
+          <StatCard label={t('overview.totalCourses')} value={formatNumber(data.totalCourses)} />
+          <StatCard label={t('overview.totalStudents')} value={formatNumber(data.totalStudents)} />
+          <StatCard label={t('overview.totalHours')} value={formatNumber(data.totalCourseHours)} />
           <StatCard
-            label="Completion Rate"
+            label={t('overview.completionRate')}
             value={`${data.completionRate}%`}
-            note={`${data.completedEnrolments} of ${plural(data.totalEnrolments, 'enrolment', 'enrolments')} completed`}
+            note={t('overview.completedOf', { count: data.totalEnrolments, completed: formatNumber(data.completedEnrolments), total: formatNumber(data.totalEnrolments) })}
           />
-          <StatCard label="Average Progress" value={`${data.averageProgress}%`} note="Mean progress across your enrolments" />
+          <StatCard label={t('overview.averageProgress')} value={`${data.averageProgress}%`} note={t('overview.averageProgressNote')} />
           <StatCard
-            label="Pending Requests"
-            value={String(data.pendingRequests)}
+            label={t('overview.pending')}
+            value={formatNumber(data.pendingRequests)}
             note={
               data.pendingRequests > 0 ? (
                 <Anchor component={Link} to="?tab=students&status=pending" data-testid="approve-requests">
-                  Review and approve {plural(data.pendingRequests, 'request', 'requests')}
+                  {t('overview.review', { count: data.pendingRequests, number: formatNumber(data.pendingRequests) })}
                 </Anchor>
               ) : (
-                'No enrolments waiting for approval'
+                t('overview.noPending')
               )
             }
           />
         </SimpleGrid>
       ) : (
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} aria-busy="true" aria-label="Loading your figures">
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} aria-busy="true" aria-label={t('overview.loading')}>
           {[0, 1, 2, 3, 4, 5].map((n) => <Skeleton key={n} height={96} radius="md" />)}
         </SimpleGrid>
       )}
@@ -74,9 +74,9 @@ export function OverviewTab({ onShowTab }: { onShowTab: (tab: 'students' | 'anal
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Paper withBorder p="md" radius="md">
           <Title order={2} size="h4" mb="sm">
-            Recently Updated
+            {t('overview.recent')}
           </Title>
-          {data && data.recentlyUpdated.length === 0 && <Text c="dimmed">You have no courses yet.</Text>}
+          {data && data.recentlyUpdated.length === 0 && <Text c="dimmed">{t('overview.noCourses')}</Text>}
           <Stack gap="xs">
             {data?.recentlyUpdated.map((course) => (
               <UnstyledButton
@@ -91,7 +91,7 @@ export function OverviewTab({ onShowTab }: { onShowTab: (tab: 'students' | 'anal
                       {course.title}
                     </Text>
                     <Text size="sm" c="dimmed">
-                      Updated {formatDate(course.updatedAt)}
+                      {t('overview.updated', { date: formatDate(course.updatedAt) })}
                     </Text>
                   </Stack>
                   <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
@@ -106,20 +106,20 @@ export function OverviewTab({ onShowTab }: { onShowTab: (tab: 'students' | 'anal
 
         <Paper withBorder p="md" radius="md">
           <Title order={2} size="h4" mb="sm">
-            Quick Actions
+            {t('overview.quickActions')}
           </Title>
           <SimpleGrid cols={2}>
             <Button component={Link} to="/course/create">
-              New Course
+              {t('overview.newCourse')}
             </Button>
             <Button component={Link} to="/course-manager" variant="default">
-              Manage Courses
+              {t('overview.manageCourses')}
             </Button>
             <Button variant="default" onClick={() => onShowTab('students')}>
-              View Students
+              {t('overview.viewStudents')}
             </Button>
             <Button variant="default" onClick={() => onShowTab('analytics')}>
-              Analytics
+              {t('overview.analytics')}
             </Button>
           </SimpleGrid>
         </Paper>

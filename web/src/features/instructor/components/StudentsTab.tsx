@@ -2,6 +2,7 @@
 // and last activity; pending requests (course access login-approval) are approved or declined here.
 import { useState } from 'react';
 import { Badge, Button, Center, Group, Loader, Pagination, Progress, Select, Stack, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { CourseSelect } from '@/components/CourseSelect';
@@ -15,7 +16,8 @@ import {
 import { type Decision, useDecideEnrollment } from '../api/decide-enrollment';
 import { formatDate } from '@/lib/format';
 
-const STATUS_LABELS: Record<StudentStatus, string> = { pending: 'Pending', 'in-progress': 'In progress', completed: 'Completed' };
+/** The statuses in the filter's order; each one's name is students.status.<value>. */
+const STATUSES: StudentStatus[] = ['pending', 'in-progress', 'completed'];
 // Background and text pairs with at least 4.5:1 contrast (WCAG 2.2 AA).
 const STATUS_STYLES: Record<StudentStatus, { backgroundColor: string; color: string }> = {
   pending: { backgroundColor: 'var(--mantine-color-yellow-3)', color: '#000' },
@@ -23,16 +25,18 @@ const STATUS_STYLES: Record<StudentStatus, { backgroundColor: string; color: str
   completed: { backgroundColor: 'var(--mantine-color-teal-9)', color: '#fff' },
 };
 
-const SCORM_LABELS: Record<ScormStatus, string> = {
-  'not attempted': 'Not attempted',
-  incomplete: 'Incomplete',
-  completed: 'Completed',
-  passed: 'Passed',
-  failed: 'Failed',
+/** A SCORM status's key in the catalogue (students.scorm.<key>). */
+const SCORM_KEYS: Record<ScormStatus, string> = {
+  'not attempted': 'notAttempted',
+  incomplete: 'incomplete',
+  completed: 'completed',
+  passed: 'passed',
+  failed: 'failed',
 };
 
 /** The learner's SCORM modules on the course: status, best score and attempts. */
 function ScormCell({ student }: { student: InstructorStudent }) {
+  const { t } = useTranslation('instructor');
   if (!student.scorm?.length) {
     return (
       <Text size="sm" c="dimmed">
@@ -47,9 +51,9 @@ function ScormCell({ student }: { student: InstructorStudent }) {
           <Text span fw={500} size="sm">
             {m.title}:
           </Text>{' '}
-          {SCORM_LABELS[m.status]}
+          {t(`students.scorm.${SCORM_KEYS[m.status]}`)}
           {m.score != null ? `, ${m.score}%` : ''}
-          {m.attempts > 0 ? ` (${m.attempts} ${m.attempts === 1 ? 'attempt' : 'attempts'})` : ''}
+          {m.attempts > 0 ? ` ${t('students.attempts', { count: m.attempts })}` : ''}
         </Text>
       ))}
     </Stack>
@@ -57,6 +61,7 @@ function ScormCell({ student }: { student: InstructorStudent }) {
 }
 
 export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: boolean; initialStatus?: StudentStatus | null }) {
+  const { t } = useTranslation('instructor');
   const [courseId, setCourseId] = useState<string | null>(null);
   const [status, setStatus] = useState<StudentStatus | null>(initialStatus);
   const [page, setPage] = useState(1);
@@ -69,12 +74,12 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
       {
         onSuccess: () =>
           decision === 'approve'
-            ? notifySuccess('Enrolment approved', `${student.learner.name} can now start ${student.course.title}.`)
-            : notifySuccess('Enrolment declined', `${student.learner.name}'s request to join ${student.course.title} was declined.`),
+            ? notifySuccess(t('students.approved'), t('students.approvedMessage', { name: student.learner.name, course: student.course.title }))
+            : notifySuccess(t('students.declined'), t('students.declinedMessage', { name: student.learner.name, course: student.course.title })),
         onError: (error) =>
           notifyFailure(
-            decision === 'approve' ? 'Failed to approve enrolment' : 'Failed to decline enrolment',
-            errorDescription(error, 'Please try again.'),
+            decision === 'approve' ? t('students.approveFailed') : t('students.declineFailed'),
+            errorDescription(error, t('tryAgain')),
           ),
       },
     );
@@ -88,8 +93,8 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
       <Group align="flex-end">
         <CourseSelect
           all={allCourses}
-          label="Filter by course"
-          placeholder="All courses"
+          label={t('students.filterCourse')}
+          placeholder={t('students.allCourses')}
           clearable
           value={courseId}
           onChange={(value) => {
@@ -99,10 +104,10 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
           style={{ flex: 1, maxWidth: 420 }}
         />
         <Select
-          label="Filter by status"
-          placeholder="All statuses"
+          label={t('students.filterStatus')}
+          placeholder={t('students.allStatuses')}
           clearable
-          data={(Object.keys(STATUS_LABELS) as StudentStatus[]).map((value) => ({ value, label: STATUS_LABELS[value] }))}
+          data={STATUSES.map((value) => ({ value, label: t(`students.status.${value}`) }))}
           value={status}
           onChange={(value) => {
             setStatus(value as StudentStatus | null);
@@ -111,17 +116,17 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
         />
       </Group>
 
-      {students.isError && <Text c="red.8">{errorDescription(students.error, 'Could not load your students.')}</Text>}
+      {students.isError && <Text c="red.8">{errorDescription(students.error, t('students.loadError'))}</Text>}
       {students.isPending && (
         <Center py="xl">
-          <Loader aria-label="Loading students" />
+          <Loader aria-label={t('students.loading')} />
         </Center>
       )}
       {data && data.items.length === 0 && (
         <Stack align="center" py="xl" gap="xs">
-          <Text fw={600}>No students found</Text>
+          <Text fw={600}>{t('students.noneTitle')}</Text>
           <Text c="dimmed">
-            {courseId || status ? 'No learners match these filters.' : 'No learners have enrolled on your courses yet.'}
+            {courseId || status ? t('students.noMatch') : t('students.none')}
           </Text>
         </Stack>
       )}
@@ -129,18 +134,18 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
         <Table.ScrollContainer
           minWidth={showScorm ? 900 : 720}
           // Wider with the SCORM column: the region that scrolls sideways is reachable by keyboard.
-          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Students (scrolls sideways)' } }}
+          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('students.scrollRegion') } }}
         >
-          <Table striped highlightOnHover aria-label="Students">
+          <Table striped highlightOnHover aria-label={t('students.table')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th scope="col">Learner</Table.Th>
-                <Table.Th scope="col">Course</Table.Th>
-                <Table.Th scope="col">Progress</Table.Th>
-                <Table.Th scope="col">Status</Table.Th>
-                {showScorm && <Table.Th scope="col">SCORM</Table.Th>}
-                <Table.Th scope="col">Last activity</Table.Th>
-                <Table.Th scope="col">Actions</Table.Th>
+                <Table.Th scope="col">{t('students.column.learner')}</Table.Th>
+                <Table.Th scope="col">{t('students.column.course')}</Table.Th>
+                <Table.Th scope="col">{t('students.column.progress')}</Table.Th>
+                <Table.Th scope="col">{t('students.column.status')}</Table.Th>
+                {showScorm && <Table.Th scope="col">{t('students.column.scorm')}</Table.Th>}
+                <Table.Th scope="col">{t('students.column.lastActivity')}</Table.Th>
+                <Table.Th scope="col">{t('students.column.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -158,14 +163,14 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
                       <Progress
                         value={student.progress}
                         w={80}
-                        aria-label={`Progress of ${student.learner.name} on ${student.course.title}`}
+                        aria-label={t('students.progressOf', { name: student.learner.name, course: student.course.title })}
                       />
                       <Text size="sm">{student.progress}%</Text>
                     </Group>
                   </Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
                     <Badge variant="filled" radius="sm" style={{ ...STATUS_STYLES[student.status], maxWidth: 'none', overflow: 'visible' }}>
-                      {STATUS_LABELS[student.status]}
+                      {t(`students.status.${student.status}`)}
                     </Badge>
                   </Table.Td>
                   {showScorm && (
@@ -181,9 +186,9 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
                           size="xs"
                           loading={decide.isPending && decide.variables?.id === student.id && decide.variables.decision === 'approve'}
                           onClick={() => onDecide(student, 'approve')}
-                          aria-label={`Approve ${student.learner.name} for ${student.course.title}`}
+                          aria-label={t('students.approveFor', { name: student.learner.name, course: student.course.title })}
                         >
-                          Approve
+                          {t('students.approve')}
                         </Button>
                         <Button
                           size="xs"
@@ -191,9 +196,9 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
                           color="red.9"
                           loading={decide.isPending && decide.variables?.id === student.id && decide.variables.decision === 'decline'}
                           onClick={() => onDecide(student, 'decline')}
-                          aria-label={`Decline ${student.learner.name} for ${student.course.title}`}
+                          aria-label={t('students.declineFor', { name: student.learner.name, course: student.course.title })}
                         >
-                          Decline
+                          {t('students.decline')}
                         </Button>
                       </Group>
                     ) : (
@@ -213,8 +218,8 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
           total={Math.ceil(data.total / STUDENTS_PAGE_SIZE)}
           value={page}
           onChange={setPage}
-          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-          getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+          getControlProps={(control) => ({ 'aria-label': t(`pagination.${control}`) })}
+          getItemProps={(n) => ({ 'aria-label': t('pagination.page', { number: n }) })}
         />
       )}
     </Stack>
