@@ -95,6 +95,7 @@ export function StudentsTab({ allCourses, initialStatus = null }: { allCourses: 
           all={allCourses}
           label={t('students.filterCourse')}
           placeholder={t('students.allCourses')}
+          nothingFoundMessage={t('students.noCourseFound')}
           clearable
           value={courseId}
           onChange={(value) => {
