@@ -114,7 +114,7 @@ export default defineConfig([
           include: ['^(aria-label|aria-description|aria-valuetext|alt|title|label|placeholder|description|error|message|tooltip|[a-z]+(Label|Text|Title|Message|Description))$'],
         },
         // Calls whose strings are keys, not text.
-        callees: { exclude: ['i18n(ext)?', 't', 'labelOf', 'require', 'includes', 'indexOf', 'startsWith', 'endsWith', 'getElementById', 'querySelector', 'addEventListener', 'removeEventListener'] },
+        callees: { exclude: ['i18n(ext)?', 't', 'labelOf', 'getInputProps', 'key', 'translateMessage', 'require', 'includes', 'indexOf', 'startsWith', 'endsWith', 'getElementById', 'querySelector', 'addEventListener', 'removeEventListener'] },
         // Punctuation, symbols and numbers written between translated words are not words.
         words: { exclude: ['^[\\s\\d!-/:-@[-`{-~ ·–—•…×→←©]+$'] },
       }],

@@ -6,7 +6,7 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { Badge, Button, Group, Modal, NumberInput, Pagination, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { Link } from 'react-router';
 import { adminQuickCourseSchema, COURSE_DESCRIPTION_MIN, type AdminQuickCourseValues } from '@shared/authoring.ts';
 import { COURSE_LEVELS, COURSE_STATUSES, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
@@ -45,7 +45,7 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
   const form = useForm<AdminQuickCourseValues>({
     mode: 'controlled',
     initialValues: blank,
-    validate: zod4Resolver(adminQuickCourseSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(adminQuickCourseSchema, { errorPriority: 'first' }),
   });
   const resetForm = useEffectEvent(() => {
     if (!opened) return;

@@ -6,7 +6,7 @@ import { useEffect, useEffectEvent } from 'react';
 import { Button, Group, NumberInput, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { DEFAULT_SETTINGS, settingsSchema, type SettingsInput } from '@shared/admin.ts';
 import { formatDayList } from '@shared/schemas.ts';
 import { SCORM_UPLOAD_LIMIT_MB } from '@shared/scorm.ts';
@@ -47,7 +47,7 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
   const form = useForm<SettingsForm>({
     mode: 'controlled',
     initialValues: DEFAULT_FORM,
-    validate: zod4Resolver(settingsSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(settingsSchema, { errorPriority: 'first' }),
   });
   const resetForm = useEffectEvent(() => {
     if (!data) return;

@@ -3,7 +3,7 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { userCreateSchema, userUpdateSchema, type CreatedUser, type UserListItem, type UserUpdateInput } from '@shared/admin.ts';
 import { ROLES, type Role, type User } from '@shared/domain.ts';
 import { SERVICE_CODES, type ServiceCode } from '@shared/services.ts';
@@ -74,7 +74,7 @@ export function EditUserDialog({ user, self, placing = false, national = true, s
   const form = useForm<EditValues>({
     mode: 'controlled',
     initialValues: { name: '', email: '', role: 'STUDENT', services: [], organisationId: null, unitId: null, managerId: null },
-    validate: zod4Resolver(userUpdateSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(userUpdateSchema, { errorPriority: 'first' }),
   });
   const resetForm = useEffectEvent(() => {
     if (user) {
@@ -200,7 +200,7 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
   const form = useForm<CreateValues>({
     mode: 'controlled',
     initialValues: blank,
-    validate: zod4Resolver(userCreateSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(userCreateSchema, { errorPriority: 'first' }),
   });
 
   function close() {

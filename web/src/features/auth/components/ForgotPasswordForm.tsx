@@ -2,7 +2,7 @@
 // address has an account (nobody learns which addresses exist) and takes the focus when it shows.
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod';
@@ -16,7 +16,7 @@ export const RESET_SENT_MESSAGE =
   'If an account exists for that address, we have sent a link to reset the password. It expires in 1 hour.';
 
 export function ForgotPasswordForm() {
-  const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: zod4Resolver(forgotSchema, { errorPriority: 'first' }) });
+  const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: translatedResolver(forgotSchema, { errorPriority: 'first' }) });
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const confirmation = useRef<HTMLDivElement>(null);

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useState } from 'react';
 import { visibilityToggleProps as TOGGLE_PROPS } from './password-toggle';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { loginSchema, type LoginInput } from '@shared/schemas.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -22,7 +22,7 @@ export function LoginForm({ onSuccess, onOrganisationOnly }: {
   const form = useForm<LoginInput>({
     mode: 'controlled',
     initialValues: { username: '', password: '' },
-    validate: zod4Resolver(loginSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(loginSchema, { errorPriority: 'first' }),
   });
   // /auth is prerendered (web/prerender.mjs): until the app owns the form, its fields are read-only
   // and its button disabled (no implicit submission either), so nothing typed is lost to hydration.

@@ -3,7 +3,7 @@
 import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { visibilityToggleProps as TOGGLE_PROPS } from './password-toggle';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { PRODUCT_NAME } from '@shared/domain.ts';
 import { registerSchema, type RegisterInput } from '@shared/schemas.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -14,7 +14,7 @@ export function RegisterForm({ onSuccess }: { onSuccess?: () => void }) {
   const form = useForm<RegisterInput>({
     mode: 'controlled',
     initialValues: { username: '', email: '', name: '', password: '', confirmPassword: '' },
-    validate: zod4Resolver(registerSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(registerSchema, { errorPriority: 'first' }),
   });
   const register = useRegister({
     onSuccess: (user) => {

@@ -2,7 +2,7 @@
 // password change (passwordRecoverySchema shares its fields), without the current password.
 import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { type PasswordRecoveryInput, passwordRecoverySchema } from '@shared/profile.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -21,7 +21,7 @@ export function ResetPasswordForm({ onChanged, onLinkRefused }: ResetPasswordFor
   const form = useForm<PasswordRecoveryInput>({
     mode: 'controlled',
     initialValues: { newPassword: '', confirmPassword: '' },
-    validate: zod4Resolver(passwordRecoverySchema, { errorPriority: 'first' }),
+    validate: translatedResolver(passwordRecoverySchema, { errorPriority: 'first' }),
   });
   const change = useSetRecoveredPassword({
     onSuccess: () => {

@@ -4,7 +4,7 @@ import { useEffect, useEffectEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, Group, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { useTranslation } from 'react-i18next';
 import { APPROVAL_CHOICES, COURSE_DESCRIPTION_MIN, approvalChoiceOf, courseEditorSchema, requiresApprovalOf, type CourseEditorValues } from '@shared/authoring.ts';
 import { COURSE_LEVELS, COURSE_STATUSES, type CourseStatus, type User } from '@shared/domain.ts';
@@ -54,7 +54,7 @@ export function BasicInfoForm({
   const form = useForm<CourseEditorValues>({
     mode: 'controlled',
     initialValues: valuesOf(course, services),
-    validate: zod4Resolver(courseEditorSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(courseEditorSchema, { errorPriority: 'first' }),
     onValuesChange: (values) => onStatusChange(values.status),
   });
   const create = useCreateCourse();

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { Button, FileInput, Group, Modal, NumberInput, Paper, Radio, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_MODULE_DURATION, IMAGE_ACCEPT, moduleFormSchema, type ModuleFormValues } from '@shared/authoring.ts';
 import type { CourseModule } from '@shared/catalogue.ts';
@@ -38,8 +38,8 @@ export function ModuleDialog({
     // A SCORM module has no body: its title, order and duration only.
     validate: (values) =>
       kind === 'scorm'
-        ? zod4Resolver(moduleFormSchema.omit({ content: true }), { errorPriority: 'first' })(values)
-        : zod4Resolver(moduleFormSchema, { errorPriority: 'first' })(values),
+        ? translatedResolver(moduleFormSchema.omit({ content: true }), { errorPriority: 'first' })(values)
+        : translatedResolver(moduleFormSchema, { errorPriority: 'first' })(values),
   });
   const [image, setImage] = useState<File | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);

@@ -3,7 +3,7 @@
 import { useEffect, useEffectEvent } from 'react';
 import { Button, Checkbox, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { useTranslation } from 'react-i18next';
 import { COURSE_DESCRIPTION_MIN, courseManagerSchema, type CourseManagerValues } from '@shared/authoring.ts';
 import { COURSE_LEVELS, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
@@ -58,7 +58,7 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
   const form = useForm<CourseManagerValues>({
     mode: 'controlled',
     initialValues: valuesOf(course, services),
-    validate: zod4Resolver(courseManagerSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(courseManagerSchema, { errorPriority: 'first' }),
   });
   const create = useCreateCourse();
   const update = useUpdateCourse();

@@ -3,7 +3,7 @@
 import { useEffect, useEffectEvent } from 'react';
 import { Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { CPD_ACTIVITY_MAX, CPD_HOURS_MAX, CPD_HOURS_MIN, CPD_TEXT_MAX, type CpdEntry, cpdEntrySchema, londonToday } from '@shared/cpd.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -32,7 +32,7 @@ export function CpdEntryDialog({ opened, entry, onClose }: CpdEntryDialogProps) 
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: blank(),
-    validate: zod4Resolver(cpdEntrySchema, { errorPriority: 'first' }),
+    validate: translatedResolver(cpdEntrySchema, { errorPriority: 'first' }),
   });
 
   const resetForm = useEffectEvent(() => {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { type Organisation, type OrganisationInput, organisationInputSchema } from '@shared/organisations.ts';
 import { SERVICE_CODES } from '@shared/services.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -17,7 +17,7 @@ export function AddOrganisationDialog({ opened, onClose }: { opened: boolean; on
   const form = useForm<OrganisationInput>({
     mode: 'controlled',
     initialValues: { name: '', code: '', service: '' as OrganisationInput['service'] },
-    validate: zod4Resolver(organisationInputSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(organisationInputSchema, { errorPriority: 'first' }),
   });
   const create = useCreateOrganisation();
   // The fields' props, by field name (names, not text).

@@ -1,7 +1,7 @@
 // Password change: the current password is checked by the server (400 on currentPassword if wrong).
 import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import { type PasswordChangeInput, passwordChangeSchema } from '@shared/profile.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -22,7 +22,7 @@ export function PasswordForm({ onChanged, currentDescription }: PasswordFormProp
   const form = useForm<PasswordChangeInput>({
     mode: 'controlled',
     initialValues: EMPTY,
-    validate: zod4Resolver(passwordChangeSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(passwordChangeSchema, { errorPriority: 'first' }),
   });
   const change = useChangePassword({
     onSuccess: () => {

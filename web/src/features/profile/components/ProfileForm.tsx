@@ -3,7 +3,7 @@
 // administrator places people, nobody places themselves.
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { translatedResolver } from '@/lib/i18n/form-validation';
 import type { CurrentUser } from '@shared/domain.ts';
 import { useTranslation } from 'react-i18next';
 import { labelOf } from '@/lib/i18n/labels';
@@ -20,7 +20,7 @@ export function ProfileForm({ user, onSaved }: { user: ProfileUser; onSaved: (us
   const form = useForm<ProfileInput>({
     mode: 'controlled',
     initialValues: { name: user.name, email: user.email },
-    validate: zod4Resolver(profileSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(profileSchema, { errorPriority: 'first' }),
   });
   const update = useUpdateProfile({
     onSuccess: (saved) => {
