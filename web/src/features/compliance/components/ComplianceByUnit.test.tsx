@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComplianceUnitRow } from '@shared/compliance.ts';
 import { compliantShare } from '@shared/compliance.ts';
+import { i18n } from '@/lib/i18n/i18n';
 import { renderWithProviders } from '@/test/render';
 import { ComplianceByUnit, groupUnitRows } from './ComplianceByUnit';
 
@@ -61,5 +62,21 @@ describe('ComplianceByUnit', () => {
   it('says so when nobody is required', () => {
     renderWithProviders(<ComplianceByUnit rows={[]} level="organisation" onOpen={() => {}} onPeople={() => {}} />);
     expect(screen.getByText('No required training for anyone here yet.')).toBeInTheDocument();
+  });
+});
+
+describe('ComplianceByUnit in Welsh', () => {
+  it('names the table, its columns, the groups without a name and the actions in Welsh', async () => {
+    await i18n.changeLanguage('cy');
+    renderWithProviders(<ComplianceByUnit rows={rows} level="unit" onOpen={() => {}} onPeople={() => {}} />);
+    const table = screen.getByRole('table', { name: "Cydymffurfiaeth fesul uned: cyfran y bobl sy'n cydymffurfio fesul cwrs" });
+    expect(within(table).getByRole('columnheader', { name: 'Uned' })).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'Pob cwrs' })).toBeInTheDocument();
+    const central = within(table).getByRole('row', { name: /Central Station/ });
+    expect(within(central).getByText('(6 o 8)')).toBeInTheDocument();
+    expect(within(central).getByRole('button', { name: 'Agor unedau Central Station' })).toHaveTextContent('Unedau');
+    expect(within(central).getByRole('button', { name: 'Dangos pobl Central Station' })).toHaveTextContent('Pobl');
+    expect(within(within(table).getByRole('row', { name: /Harbour Station/ })).getByText('Ddim yn orfodol')).toBeInTheDocument();
+    expect(within(table).getByRole('rowheader', { name: 'Ddim mewn uned' })).toBeInTheDocument();
   });
 });

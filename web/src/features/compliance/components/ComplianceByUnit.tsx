@@ -3,6 +3,9 @@
 // column per required course with the share of its people compliant, and the group's share over
 // every course. A group with units below it opens them (drill-down); "People" lists its people.
 import { Button, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage, i18n } from '@/lib/i18n/i18n';
 import { compliantShare, type ComplianceUnitRow } from '@shared/compliance.ts';
 
 export interface UnitGroup {
@@ -17,8 +20,14 @@ export interface UnitGroup {
   courses: Map<string, { people: number; compliant: number }>;
 }
 
-/** The rows grouped by organisation or unit, in the order the API gave them. */
-export function groupUnitRows(rows: ComplianceUnitRow[], level: 'organisation' | 'unit', currentUnitId?: string): {
+/** The rows grouped by organisation or unit, in the order the API gave them; `t` names the groups without a name
+ * (the compliance catalogue, in the page's language unless given). */
+export function groupUnitRows(
+  rows: ComplianceUnitRow[],
+  level: 'organisation' | 'unit',
+  currentUnitId?: string,
+  t: TFunction = i18n.getFixedT(null, 'compliance'),
+): {
   groups: UnitGroup[];
   courses: { id: string; title: string }[];
 } {
@@ -29,11 +38,11 @@ export function groupUnitRows(rows: ComplianceUnitRow[], level: 'organisation' |
     const key = id ?? 'none';
     let group = groups.get(key);
     if (!group) {
-      const fallback = level === 'organisation' ? 'No organisation' : 'Not in a unit';
+      const fallback = level === 'organisation' ? t('complianceByUnit.noOrganisation') : t('complianceByUnit.notInUnit');
       const name = row.name ?? fallback;
       group = {
         id, organisationId: row.organisationId, unitId: row.unitId,
-        name: level === 'unit' && id !== null && id === currentUnitId ? `${name} (placed here directly)` : name,
+        name: level === 'unit' && id !== null && id === currentUnitId ? t('complianceByUnit.placedHere', { name }) : name,
         hasUnits: row.hasUnits, people: 0, compliant: 0, courses: new Map(),
       };
       groups.set(key, group);
@@ -45,7 +54,7 @@ export function groupUnitRows(rows: ComplianceUnitRow[], level: 'organisation' |
   }
   return {
     groups: [...groups.values()],
-    courses: [...courses].map(([id, title]) => ({ id, title })).sort((a, b) => a.title.localeCompare(b.title, 'en-GB')),
+    courses: [...courses].map(([id, title]) => ({ id, title })).sort((a, b) => a.title.localeCompare(b.title, currentLanguage())),
   };
 }
 
@@ -64,25 +73,25 @@ export function ComplianceByUnit({
   /** Lists the group's people. */
   onPeople: (group: UnitGroup) => void;
 }) {
-  const { groups, courses } = groupUnitRows(rows, level, currentUnitId);
+  const { t } = useTranslation('compliance');
+  const { groups, courses } = groupUnitRows(rows, level, currentUnitId, t);
   if (groups.length === 0) {
-    return <Text c="dimmed">No required training for anyone here yet.</Text>;
+    return <Text c="dimmed">{t('complianceByUnit.none')}</Text>;
   }
-  const what = level === 'organisation' ? 'Organisation' : 'Unit';
   return (
     <Table.ScrollContainer minWidth={560}>
-      <Table striped aria-label={`Compliance by ${what.toLowerCase()}: the share of people compliant per course`}>
+      <Table striped aria-label={t(`complianceByUnit.tableLabel.${level}`)}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">{what}</Table.Th>
+            <Table.Th scope="col">{t(`complianceByUnit.group.${level}`)}</Table.Th>
             {courses.map((c) => (
               <Table.Th scope="col" key={c.id}>
                 {c.title}
               </Table.Th>
             ))}
-            <Table.Th scope="col">All courses</Table.Th>
+            <Table.Th scope="col">{t('complianceByUnit.allCourses')}</Table.Th>
             <Table.Th scope="col">
-              <VisuallyHidden>Actions</VisuallyHidden>
+              <VisuallyHidden>{t('complianceByUnit.actions')}</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -96,7 +105,7 @@ export function ComplianceByUnit({
                   return (
                     <Table.Td key={c.id} data-course={c.id}>
                       <Text size="sm" c="dimmed" span>
-                        Not required
+                        {t('complianceByUnit.notRequired')}
                       </Text>
                     </Table.Td>
                   );
@@ -104,11 +113,11 @@ export function ComplianceByUnit({
                 const share = compliantShare(counts.compliant, counts.people);
                 return (
                   <Table.Td key={c.id} data-course={c.id} data-share={share}>
-                    <Tooltip label={`${counts.compliant} of ${counts.people} compliant`}>
+                    <Tooltip label={t('complianceByUnit.compliantOf', { compliant: counts.compliant, people: counts.people })}>
                       <Text size="sm" span fw={share < 50 ? 700 : undefined}>
                         {share}%{' '}
                         <Text size="xs" c="dimmed" span>
-                          ({counts.compliant} of {counts.people})
+                          {t('complianceByUnit.ofPeople', { compliant: counts.compliant, people: counts.people })}
                         </Text>
                       </Text>
                     </Tooltip>
@@ -123,13 +132,13 @@ export function ComplianceByUnit({
               <Table.Td>
                 <Group gap="xs" wrap="nowrap">
                   {g.id !== null && (level === 'organisation' || g.hasUnits) && (
-                    <Button size="compact-sm" variant="light" onClick={() => onOpen(g)} aria-label={`Open ${g.name}: its units`}>
-                      Units
+                    <Button size="compact-sm" variant="light" onClick={() => onOpen(g)} aria-label={t('complianceByUnit.openUnits', { name: g.name })}>
+                      {t('complianceByUnit.units')}
                     </Button>
                   )}
                   {g.id !== null && (
-                    <Button size="compact-sm" variant="default" onClick={() => onPeople(g)} aria-label={`Show the people of ${g.name}`}>
-                      People
+                    <Button size="compact-sm" variant="default" onClick={() => onPeople(g)} aria-label={t('complianceByUnit.showPeople', { name: g.name })}>
+                      {t('complianceByUnit.people')}
                     </Button>
                   )}
                 </Group>

@@ -6,16 +6,18 @@
 // unit of one level, the share of people compliant per course, opening the units below and the
 // people of each.
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button, Center, Group, Loader, Pagination, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { useOrganisationOptions, useUnitOptions } from '@/lib/organisation-options';
 import { ComplianceByUnit, type UnitGroup } from './ComplianceByUnit';
 import { IconDownload } from '@tabler/icons-react';
-import { ROLE_LABELS, ROLES } from '@shared/domain.ts';
-import { SERVICE_CODES, serviceLabel } from '@shared/services.ts';
-import { TRAINING_STATUS_LABELS, TRAINING_STATUSES, type ComplianceSummaryRow, type TrainingStatus } from '@shared/compliance.ts';
+import { ROLES, type Role } from '@shared/domain.ts';
+import { SERVICE_CODES } from '@shared/services.ts';
+import { TRAINING_STATUSES, type ComplianceSummaryRow, type TrainingStatus } from '@shared/compliance.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
+import { labelOf } from '@/lib/i18n/labels';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
 import {
@@ -38,11 +40,12 @@ interface DrillDown {
   unitId?: string;
 }
 
-const COUNT_COLUMNS: { key: keyof Pick<ComplianceSummaryRow, 'compliant' | 'dueSoon' | 'overdue' | 'inProgress'>; status: TrainingStatus; label: string }[] = [
-  { key: 'compliant', status: 'done', label: 'Compliant' },
-  { key: 'dueSoon', status: 'due-soon', label: 'Due soon' },
-  { key: 'overdue', status: 'overdue', label: 'Overdue' },
-  { key: 'inProgress', status: 'in-progress', label: 'In progress' },
+/** The count columns; each one's heading and its buttons' names are complianceView.columns.<key> and complianceView.show.<key>. */
+const COUNT_COLUMNS: { key: keyof Pick<ComplianceSummaryRow, 'compliant' | 'dueSoon' | 'overdue' | 'inProgress'>; status: TrainingStatus }[] = [
+  { key: 'compliant', status: 'done' },
+  { key: 'dueSoon', status: 'due-soon' },
+  { key: 'overdue', status: 'overdue' },
+  { key: 'inProgress', status: 'in-progress' },
 ];
 
 export function ComplianceView({
@@ -55,6 +58,7 @@ export function ComplianceView({
   /** An organisation's administrator: their organisation (fixed); null for a national one. */
   organisation?: { id: string; name: string } | null;
 }) {
+  const { t } = useTranslation('compliance');
   const national = isAdmin && organisation === null;
   const [filters, setFilters] = useState<ComplianceFilters>({});
   const organisationId = organisation?.id ?? filters.organisationId;
@@ -73,7 +77,7 @@ export function ComplianceView({
     for (const row of everything.data?.items ?? []) seen.set(row.course.id, row.course.title);
     return [...seen].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
   }, [everything.data]);
-  const serviceOptions = (isAdmin ? SERVICE_CODES : SERVICE_CODES.filter((s) => services.includes(s))).map((s) => ({ value: s, label: serviceLabel(s) }));
+  const serviceOptions = (isAdmin ? SERVICE_CODES : SERVICE_CODES.filter((s) => services.includes(s))).map((s) => ({ value: s, label: labelOf('service', s) }));
 
   const drillFilters = drill
     ? {
@@ -120,9 +124,29 @@ export function ComplianceView({
 
   function onExport() {
     download.mutate(drillFilters ?? filters, {
-      onSuccess: (fileName) => notifySuccess('Export ready', `${fileName} has been downloaded.`),
-      onError: (error) => notifyFailure('Export failed', errorDescription(error, 'Please try again.')),
+      onSuccess: (fileName) => notifySuccess(t('complianceView.exportReady'), t('complianceView.exportReadyMessage', { fileName })),
+      onError: (error) => notifyFailure(t('complianceView.exportFailed'), errorDescription(error, t('complianceView.tryAgain'))),
     });
+  }
+
+  /** What the breakdown is of, as one sentence. */
+  function byUnitDescription(): string {
+    if (filters.unitId) {
+      const unit = unitLabel(filters.unitId);
+      return unit ? t('complianceView.byUnitBelow', { unit }) : t('complianceView.byUnitBelowThis');
+    }
+    if (organisationId) {
+      const name = organisation?.name ?? organisations.data?.find((o) => o.value === organisationId)?.label;
+      return name ? t('complianceView.byUnitTopOf', { organisation: name }) : t('complianceView.byUnitTopOfTheOrganisation');
+    }
+    return t('complianceView.byUnitEveryOrganisation');
+  }
+
+  /** The people list's service, and its role when one is chosen. */
+  function peopleDescription(): string {
+    const code = drill?.service ?? filters.service;
+    const service = code ? labelOf('service', code) : t('complianceView.everyService');
+    return filters.role ? t('complianceView.serviceAndRoles', { service, roles: t(`complianceView.rolesPlural.${filters.role as Role}`) }) : service;
   }
 
   const data = summary.data;
@@ -135,8 +159,8 @@ export function ComplianceView({
       <Group align="flex-end" justify="space-between">
         <Group align="flex-end">
           <Select
-            label="Service"
-            placeholder="All services"
+            label={t('complianceView.service')}
+            placeholder={t('complianceView.allServices')}
             clearable
             data={serviceOptions}
             value={filters.service ?? null}
@@ -144,17 +168,17 @@ export function ComplianceView({
             w={260}
           />
           <Select
-            label="Role"
-            placeholder="All roles"
+            label={t('complianceView.role')}
+            placeholder={t('complianceView.allRoles')}
             clearable
-            data={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+            data={ROLES.map((r) => ({ value: r, label: labelOf('role', r) }))}
             value={filters.role ?? null}
             onChange={(v) => setFilter('role', v)}
             w={180}
           />
           <Select
-            label="Course"
-            placeholder="All required courses"
+            label={t('complianceView.course')}
+            placeholder={t('complianceView.allRequiredCourses')}
             clearable
             searchable
             data={courseOptions}
@@ -164,8 +188,8 @@ export function ComplianceView({
           />
           {national && (
             <Select
-              label="Organisation"
-              placeholder="All organisations"
+              label={t('complianceView.organisation')}
+              placeholder={t('complianceView.allOrganisations')}
               clearable
               searchable
               data={organisations.data ?? []}
@@ -176,8 +200,8 @@ export function ComplianceView({
           )}
           {isAdmin && organisationId && (
             <Select
-              label="Unit"
-              placeholder={organisation ? `All of ${organisation.name}` : 'All units'}
+              label={t('complianceView.unit')}
+              placeholder={organisation ? t('complianceView.allOf', { name: organisation.name }) : t('complianceView.allUnits')}
               clearable
               searchable
               data={units.data ?? []}
@@ -188,50 +212,50 @@ export function ComplianceView({
           )}
         </Group>
         <Button leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={onExport} loading={download.isPending} variant="default">
-          Export CSV
+          {t('complianceView.exportCsv')}
         </Button>
       </Group>
 
-      {summary.isError && <Text c="red.9">{errorDescription(summary.error, 'Could not load compliance.')}</Text>}
+      {summary.isError && <Text c="red.9">{errorDescription(summary.error, t('complianceView.loadFailed'))}</Text>}
       {summary.isPending && (
         <Center py="xl">
-          <Loader aria-label="Loading compliance" />
+          <Loader aria-label={t('complianceView.loading')} />
         </Center>
       )}
       {data && data.items.length === 0 && (
         <Stack align="center" py="xl" gap="xs">
-          <Text fw={600}>Nothing to report</Text>
+          <Text fw={600}>{t('complianceView.nothingToReport')}</Text>
           <Text c="dimmed">
-            {filters.service || filters.role || filters.courseId
-              ? 'No required training matches these filters.'
-              : 'No course is required for anyone you can see yet.'}
+            {filters.service || filters.role || filters.courseId ? t('complianceView.noMatch') : t('complianceView.noneRequired')}
           </Text>
         </Stack>
       )}
       {data && data.items.length > 0 && (
         <Table.ScrollContainer minWidth={760}>
-          <Table striped aria-label="Compliance by service and course">
+          <Table striped aria-label={t('complianceView.tableLabel')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th scope="col">Service</Table.Th>
-                <Table.Th scope="col">Required course</Table.Th>
-                <Table.Th scope="col">People</Table.Th>
+                <Table.Th scope="col">{t('complianceView.service')}</Table.Th>
+                <Table.Th scope="col">{t('complianceView.requiredCourse')}</Table.Th>
+                <Table.Th scope="col">{t('complianceView.people')}</Table.Th>
                 {COUNT_COLUMNS.map((c) => (
                   <Table.Th scope="col" key={c.key}>
-                    {c.label}
+                    {t(`complianceView.columns.${c.key}`)}
                   </Table.Th>
                 ))}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {data.items.map((row) => {
-                const where = `${row.service ? serviceLabel(row.service) : 'no service'}, ${row.course.title}`;
+                const where = row.service
+                  ? t('complianceView.where', { service: labelOf('service', row.service), course: row.course.title })
+                  : t('complianceView.whereNoService', { course: row.course.title });
                 return (
                   <Table.Tr key={`${row.service ?? 'none'}-${row.course.id}`} data-service={row.service ?? 'none'} data-course={row.course.id}>
-                    <Table.Td>{row.service ? <ServiceBadge code={row.service} /> : <Text size="sm">No service</Text>}</Table.Td>
+                    <Table.Td>{row.service ? <ServiceBadge code={row.service} /> : <Text size="sm">{t('complianceView.noService')}</Text>}</Table.Td>
                     <Table.Td>{row.course.title}</Table.Td>
                     <Table.Td>
-                      <UnstyledButton onClick={() => open(row, null)} aria-label={`Show all ${row.people} people: ${where}`} td="underline">
+                      <UnstyledButton onClick={() => open(row, null)} aria-label={t('complianceView.showAll', { number: row.people, where })} td="underline">
                         {row.people}
                       </UnstyledButton>
                     </Table.Td>
@@ -239,7 +263,7 @@ export function ComplianceView({
                       <Table.Td key={c.key} data-count={c.status}>
                         <UnstyledButton
                           onClick={() => open(row, c.status)}
-                          aria-label={`Show ${row[c.key]} ${c.label.toLowerCase()}: ${where}`}
+                          aria-label={t(`complianceView.show.${c.key}`, { number: row[c.key], where })}
                           td="underline"
                           fw={c.status === 'overdue' && row[c.key] > 0 ? 700 : undefined}
                         >
@@ -254,8 +278,8 @@ export function ComplianceView({
           </Table>
         </Table.ScrollContainer>
       )}
-      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label="Compliance pages"
-        getControlProps={(control) => ({ 'aria-label': `${control} page of required courses` })} />}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label={t('complianceView.summaryPages')}
+        getControlProps={(control) => ({ 'aria-label': t(`complianceView.summaryPage.${control}`) })} />}
 
       {isAdmin && (
         <Paper withBorder p="md" radius="md" component="section" aria-labelledby="compliance-units-title">
@@ -263,34 +287,29 @@ export function ComplianceView({
             <Group justify="space-between" align="flex-end">
               <div>
                 <Title order={2} size="h4" id="compliance-units-title">
-                  By unit
+                  {t('complianceView.byUnit')}
                 </Title>
                 <Text size="sm" c="dimmed">
-                  {filters.unitId
-                    ? `Below ${unitLabel(filters.unitId) ?? 'this unit'}`
-                    : organisationId
-                      ? `The top-level units of ${organisation?.name ?? organisations.data?.find((o) => o.value === organisationId)?.label ?? 'the organisation'}`
-                      : 'Every organisation'}
-                  : the share of people compliant with each required course.
+                  {byUnitDescription()}
                 </Text>
               </div>
               <Group gap="xs">
                 {filters.unitId && (
                   <Button variant="default" onClick={() => setFilter('unitId', null)}>
-                    Top level
+                    {t('complianceView.topLevel')}
                   </Button>
                 )}
                 {national && filters.organisationId && (
                   <Button variant="default" onClick={() => setFilter('organisationId', null)}>
-                    All organisations
+                    {t('complianceView.allOrganisations')}
                   </Button>
                 )}
               </Group>
             </Group>
-            {breakdown.isError && <Text c="red.9">{errorDescription(breakdown.error, 'Could not load compliance by unit.')}</Text>}
+            {breakdown.isError && <Text c="red.9">{errorDescription(breakdown.error, t('complianceView.unitsLoadFailed'))}</Text>}
             {breakdown.isPending && (
               <Center py="md">
-                <Loader aria-label="Loading compliance by unit" />
+                <Loader aria-label={t('complianceView.unitsLoading')} />
               </Center>
             )}
             {breakdown.data && (
@@ -312,19 +331,18 @@ export function ComplianceView({
             <Group justify="space-between" align="flex-end">
               <div>
                 <Title order={2} size="h4" id="compliance-people-title">
-                  People: {drill.title}
+                  {t('complianceView.peopleTitle', { title: drill.title })}
                 </Title>
                 <Text size="sm" c="dimmed">
-                  {drill.service ? serviceLabel(drill.service) : filters.service ? serviceLabel(filters.service) : 'Every service'}
-                  {filters.role ? `, ${ROLE_LABELS[filters.role as keyof typeof ROLE_LABELS]}s` : ''}
+                  {peopleDescription()}
                 </Text>
               </div>
               <Group align="flex-end">
                 <Select
-                  label="Status"
-                  placeholder="Every status"
+                  label={t('complianceView.status')}
+                  placeholder={t('complianceView.everyStatus')}
                   clearable
-                  data={TRAINING_STATUSES.map((s) => ({ value: s, label: TRAINING_STATUS_LABELS[s] }))}
+                  data={TRAINING_STATUSES.map((s) => ({ value: s, label: labelOf('trainingStatus', s) }))}
                   value={drill.status}
                   onChange={(v) => {
                     setDrill({ ...drill, status: (v as TrainingStatus | null) ?? null });
@@ -333,28 +351,28 @@ export function ComplianceView({
                   w={180}
                 />
                 <Button variant="default" onClick={() => setDrill(null)}>
-                  Close
+                  {t('complianceView.close')}
                 </Button>
               </Group>
             </Group>
-            {people.isError && <Text c="red.9">{errorDescription(people.error, 'Could not load the people.')}</Text>}
+            {people.isError && <Text c="red.9">{errorDescription(people.error, t('complianceView.peopleLoadFailed'))}</Text>}
             {people.isPending && (
               <Center py="md">
-                <Loader aria-label="Loading people" />
+                <Loader aria-label={t('complianceView.peopleLoading')} />
               </Center>
             )}
-            {peopleData && peopleData.items.length === 0 && <Text c="dimmed">Nobody here.</Text>}
+            {peopleData && peopleData.items.length === 0 && <Text c="dimmed">{t('complianceView.nobody')}</Text>}
             {peopleData && peopleData.items.length > 0 && (
               <Table.ScrollContainer minWidth={640}>
                 <Table aria-labelledby="compliance-people-title">
                   <Table.Thead>
                     <Table.Tr>
-                      <Table.Th scope="col">Name</Table.Th>
-                      <Table.Th scope="col">Role</Table.Th>
-                      <Table.Th scope="col">Status</Table.Th>
-                      <Table.Th scope="col">Due</Table.Th>
-                      <Table.Th scope="col">Valid until</Table.Th>
-                      <Table.Th scope="col">Progress</Table.Th>
+                      <Table.Th scope="col">{t('complianceView.name')}</Table.Th>
+                      <Table.Th scope="col">{t('complianceView.role')}</Table.Th>
+                      <Table.Th scope="col">{t('complianceView.status')}</Table.Th>
+                      <Table.Th scope="col">{t('complianceView.due')}</Table.Th>
+                      <Table.Th scope="col">{t('complianceView.validUntil')}</Table.Th>
+                      <Table.Th scope="col">{t('complianceView.progress')}</Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -367,7 +385,7 @@ export function ComplianceView({
                             {p.user.email ? ` · ${p.user.email}` : ''}
                           </Text>
                         </Table.Td>
-                        <Table.Td>{ROLE_LABELS[p.role]}</Table.Td>
+                        <Table.Td>{labelOf('role', p.role)}</Table.Td>
                         <Table.Td>
                           <TrainingStatusBadge status={p.status} />
                         </Table.Td>
@@ -380,8 +398,8 @@ export function ComplianceView({
                 </Table>
               </Table.ScrollContainer>
             )}
-            {peoplePages > 1 && <Pagination total={peoplePages} value={peoplePage} onChange={setPeoplePage} aria-label="People pages"
-              getControlProps={(control) => ({ 'aria-label': `${control} page of people` })} />}
+            {peoplePages > 1 && <Pagination total={peoplePages} value={peoplePage} onChange={setPeoplePage} aria-label={t('complianceView.peoplePages')}
+              getControlProps={(control) => ({ 'aria-label': t(`complianceView.peoplePage.${control}`) })} />}
           </Stack>
         </Paper>
       )}
