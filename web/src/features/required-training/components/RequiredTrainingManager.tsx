@@ -25,11 +25,14 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { type CurrentUser, ROLE_LABELS, ROLES, type Role, type User } from '@shared/domain.ts';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { type CurrentUser, ROLES, type Role, type User } from '@shared/domain.ts';
 import type { RequiredTrainingRule } from '@shared/compliance.ts';
 import { formatDayList } from '@shared/schemas.ts';
 import { settingsQueryOptions } from '@/lib/site-settings/get-settings';
-import { SERVICE_CODES, serviceLabel, type ServiceCode } from '@shared/services.ts';
+import { SERVICE_CODES, type ServiceCode } from '@shared/services.ts';
+import { labelOf } from '@/lib/i18n/labels';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -66,13 +69,24 @@ const overrides = (f: RuleFields) => ({
   notifyEscalationDays: f.notifyEscalationDays === '' ? null : Number(f.notifyEscalationDays),
 });
 
-function appliesTo(rule: Pick<RequiredTrainingRule, 'role' | 'service'> & Partial<Pick<RequiredTrainingRule, 'organisation' | 'unit'>>): string {
-  const role = rule.role ? `${ROLE_LABELS[rule.role]}s` : 'Everyone';
+/** Who a rule applies to, as one phrase: `Instructors in United Kingdom Police Service at Central (Met, with the units below it)`. */
+function appliesTo(
+  rule: Pick<RequiredTrainingRule, 'role' | 'service'> & Partial<Pick<RequiredTrainingRule, 'organisation' | 'unit'>>,
+  t: TFunction,
+): string {
+  const who = rule.role ? t(`appliesTo.rolesPlural.${rule.role}`) : t('appliesTo.everyone');
+  const service = rule.service ? labelOf('service', rule.service) : null;
   if (rule.organisation) {
-    const where = rule.unit ? `${rule.unit.name} (${rule.organisation.name}, with the units below it)` : rule.organisation.name;
-    return rule.service ? `${role} in ${serviceLabel(rule.service)} at ${where}` : `${role} at ${where}`;
+    const organisation = rule.organisation.name;
+    if (rule.unit) {
+      const unit = rule.unit.name;
+      return service
+        ? t('appliesTo.inServiceAtUnit', { who, service, unit, organisation })
+        : t('appliesTo.atUnit', { who, unit, organisation });
+    }
+    return service ? t('appliesTo.inServiceAtOrganisation', { who, service, organisation }) : t('appliesTo.atOrganisation', { who, organisation });
   }
-  return rule.service ? `${role} in ${serviceLabel(rule.service)}` : `${role} in every service`;
+  return service ? t('appliesTo.inService', { who, service }) : t('appliesTo.inEveryService', { who });
 }
 
 function RuleFieldsForm({
@@ -97,14 +111,15 @@ function RuleFieldsForm({
   fixedOrganisation: Option | null;
   defaults: NoticeDefaults | undefined;
 }) {
+  const { t } = useTranslation('required-training');
   const organisationId = fixedOrganisation?.value ?? value.organisationId;
   const units = useUnitOptions(organisations !== null || fixedOrganisation ? organisationId || null : null);
   return (
     <>
       {organisations !== null && (
         <Select
-          label="Organisation"
-          data={[{ value: ANY, label: 'Every organisation (national)' }, ...organisations]}
+          label={t('ruleFields.organisation')}
+          data={[{ value: ANY, label: t('ruleFields.everyOrganisation') }, ...organisations]}
           value={value.organisationId}
           onChange={(v) => onChange({ ...value, organisationId: v ?? ANY, unitId: ANY })}
           allowDeselect={false}
@@ -115,19 +130,19 @@ function RuleFieldsForm({
       )}
       {fixedOrganisation && (
         <Select
-          label="Organisation"
+          label={t('ruleFields.organisation')}
           data={[fixedOrganisation]}
           value={fixedOrganisation.value}
           disabled
-          description="Your organisation"
+          description={t('ruleFields.yourOrganisation')}
           w={260}
         />
       )}
       {organisationId && (
         <Select
-          label="Unit"
-          description="With the units below it"
-          data={[{ value: ANY, label: 'The whole organisation' }, ...(units.data ?? [])]}
+          label={t('ruleFields.unit')}
+          description={t('ruleFields.unitDescription')}
+          data={[{ value: ANY, label: t('ruleFields.wholeOrganisation') }, ...(units.data ?? [])]}
           value={value.unitId}
           onChange={(v) => onChange({ ...value, unitId: v ?? ANY })}
           allowDeselect={false}
@@ -137,8 +152,8 @@ function RuleFieldsForm({
         />
       )}
       <Select
-        label="Role"
-        data={[{ value: ANY, label: 'Any role' }, ...ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))]}
+        label={t('ruleFields.role')}
+        data={[{ value: ANY, label: t('ruleFields.anyRole') }, ...ROLES.map((r) => ({ value: r, label: labelOf('role', r) }))]}
         value={value.role}
         onChange={(v) => onChange({ ...value, role: v ?? ANY })}
         allowDeselect={false}
@@ -146,10 +161,10 @@ function RuleFieldsForm({
         w={160}
       />
       <Select
-        label="Service"
+        label={t('ruleFields.service')}
         data={[
-          ...(anyService ? [{ value: ANY, label: 'Any service' }] : []),
-          ...services.map((s) => ({ value: s, label: serviceLabel(s) })),
+          ...(anyService ? [{ value: ANY, label: t('ruleFields.anyService') }] : []),
+          ...services.map((s) => ({ value: s, label: labelOf('service', s) })),
         ]}
         value={value.service}
         onChange={(v) => onChange({ ...value, service: v ?? ANY })}
@@ -158,8 +173,8 @@ function RuleFieldsForm({
         w={260}
       />
       <NumberInput
-        label="Due within (days)"
-        description="For people never certified"
+        label={t('ruleFields.dueWithin')}
+        description={t('ruleFields.dueWithinDescription')}
         min={1}
         max={365}
         allowDecimal={false}
@@ -169,8 +184,8 @@ function RuleFieldsForm({
         w={170}
       />
       <NumberInput
-        label="Renew before (days)"
-        description="Before a certificate expires"
+        label={t('ruleFields.renewBefore')}
+        description={t('ruleFields.renewBeforeDescription')}
         min={0}
         max={365}
         allowDecimal={false}
@@ -180,9 +195,9 @@ function RuleFieldsForm({
         w={180}
       />
       <TextInput
-        label="Due soon reminders (days before)"
-        description={`Blank: the site default${defaults ? ` (${formatDayList(defaults.dueSoonDays)})` : ''}`}
-        placeholder="e.g. 14, 3"
+        label={t('ruleFields.dueSoonReminders')}
+        description={defaults ? t('ruleFields.siteDefaultOf', { value: formatDayList(defaults.dueSoonDays) }) : t('ruleFields.siteDefault')}
+        placeholder={t('ruleFields.dueSoonPlaceholder')}
         inputMode="numeric"
         value={value.notifyDueSoonDays}
         onChange={(e) => onChange({ ...value, notifyDueSoonDays: e.currentTarget.value })}
@@ -190,8 +205,8 @@ function RuleFieldsForm({
         w={280}
       />
       <NumberInput
-        label="Tell the line manager after (days overdue)"
-        description={`Blank: the site default${defaults ? ` (${defaults.escalationDays})` : ''}`}
+        label={t('ruleFields.escalation')}
+        description={defaults ? t('ruleFields.siteDefaultOf', { value: defaults.escalationDays }) : t('ruleFields.siteDefault')}
         min={1}
         max={365}
         allowDecimal={false}
@@ -207,6 +222,7 @@ function RuleFieldsForm({
 const fieldErrors = (error: unknown) => (error instanceof ApiError && error.fields ? error.fields : {});
 
 export function RequiredTrainingManager({ user }: { user: User }) {
+  const { t } = useTranslation('required-training');
   const isAdmin = user.role === 'ADMIN';
   // An organisation's administrator makes rules of their organisation only.
   const ownOrganisation = isAdmin ? user.organisationId ?? null : null;
@@ -214,7 +230,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
   const organisationChoices = isAdmin && !ownOrganisation ? (organisationList.data ?? []) : null;
   // The signed-in user as GET /api/user gives them carries their organisation's name.
   const ownName = (user as Partial<CurrentUser>).organisation?.name;
-  const fixedOrganisation = ownOrganisation ? { value: ownOrganisation, label: ownName ?? 'Your organisation' } : null;
+  const fixedOrganisation = ownOrganisation ? { value: ownOrganisation, label: ownName ?? t('ruleFields.yourOrganisation') } : null;
   const services: readonly string[] = isAdmin ? SERVICE_CODES : user.services.filter((s) => (SERVICE_CODES as readonly string[]).includes(s));
   const [page, setPage] = useState(1);
   const [courseFilter, setCourseFilter] = useState<string | null>(null);
@@ -244,7 +260,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
   function onCreate(event: React.FormEvent) {
     event.preventDefault();
     if (!courseId) {
-      setCreateErrors({ courseId: 'Choose a course' });
+      setCreateErrors({ courseId: t('manager.chooseCourse') });
       return;
     }
     setCreateErrors({});
@@ -260,13 +276,16 @@ export function RequiredTrainingManager({ user }: { user: User }) {
       },
       {
         onSuccess: (rule) => {
-          notifySuccess('Required training added', `${rule.course.title} is now required (${appliesTo(rule)}); ${rule.enrolled} enrolled.`);
+          notifySuccess(
+            t('manager.added'),
+            t('manager.addedMessage', { course: rule.course.title, appliesTo: appliesTo(rule, t), enrolled: rule.enrolled }),
+          );
           setCourseId(null);
           setFields(blank);
         },
         onError: (error) => {
           setCreateErrors(fieldErrors(error));
-          notifyFailure('Failed to add required training', errorDescription(error, 'Please try again.'));
+          notifyFailure(t('manager.addFailed'), errorDescription(error, t('manager.tryAgain')));
         },
       },
     );
@@ -299,12 +318,12 @@ export function RequiredTrainingManager({ user }: { user: User }) {
       },
       {
         onSuccess: () => {
-          notifySuccess('Required training updated', `${editing.course.title}: changes saved.`);
+          notifySuccess(t('manager.updated'), t('manager.updatedMessage', { course: editing.course.title }));
           setEditing(null);
         },
         onError: (error) => {
           setEditErrors(fieldErrors(error));
-          notifyFailure('Failed to update required training', errorDescription(error, 'Please try again.'));
+          notifyFailure(t('manager.updateFailed'), errorDescription(error, t('manager.tryAgain')));
         },
       },
     );
@@ -320,24 +339,22 @@ export function RequiredTrainingManager({ user }: { user: User }) {
           <Stack gap="sm">
             <div>
               <Title order={2} size="h4" id="add-required-title">
-                Add required training
+                {t('manager.addTitle')}
               </Title>
               <Text size="sm" c="dimmed">
-                {isAdmin
-                  ? 'Everyone who matches is enrolled straight away, and so is anyone who joins or moves into the role or service later.'
-                  : 'Require one of your published courses for a service you belong to. Everyone who matches is enrolled automatically.'}
+                {isAdmin ? t('manager.addIntroAdmin') : t('manager.addIntroInstructor')}
               </Text>
             </div>
             <Group align="flex-start" gap="sm">
               <CourseSelect
                 all={isAdmin}
                 status="ACTIVE"
-                label="Course"
-                placeholder="Choose a published course"
+                label={t('manager.course')}
+                placeholder={t('manager.choosePublishedCourse')}
                 value={courseId}
                 onChange={setCourseId}
                 error={createErrors.courseId}
-                nothingFoundMessage="No published course"
+                nothingFoundMessage={t('manager.noPublishedCourse')}
                 w={320}
                 required
               />
@@ -346,7 +363,7 @@ export function RequiredTrainingManager({ user }: { user: User }) {
             </Group>
             <Group>
               <Button type="submit" loading={create.isPending}>
-                Add rule
+                {t('manager.addRule')}
               </Button>
             </Group>
           </Stack>
@@ -355,12 +372,12 @@ export function RequiredTrainingManager({ user }: { user: User }) {
 
       <Group align="flex-end" justify="space-between">
         <Title order={2} size="h4" id="required-rules-title">
-          Required training rules
+          {t('manager.rulesTitle')}
         </Title>
         <CourseSelect
           all={isAdmin}
-          label="Filter by course"
-          placeholder="All courses"
+          label={t('manager.filterByCourse')}
+          placeholder={t('manager.allCourses')}
           clearable
           value={courseFilter}
           onChange={(v) => {
@@ -371,15 +388,15 @@ export function RequiredTrainingManager({ user }: { user: User }) {
         />
       </Group>
 
-      {rules.isError && <Text c="red.9">{errorDescription(rules.error, 'Could not load the required training rules.')}</Text>}
+      {rules.isError && <Text c="red.9">{errorDescription(rules.error, t('manager.rulesLoadFailed'))}</Text>}
       {rules.isPending && (
         <Center py="xl">
-          <Loader aria-label="Loading required training rules" />
+          <Loader aria-label={t('manager.rulesLoading')} />
         </Center>
       )}
       {data && data.items.length === 0 && (
         <Text c="dimmed" py="md">
-          {courseFilter ? 'This course is not required for anyone yet.' : 'No course is required yet.'}
+          {courseFilter ? t('manager.courseNotRequired') : t('manager.noneRequired')}
         </Text>
       )}
       {data && data.items.length > 0 && (
@@ -387,11 +404,11 @@ export function RequiredTrainingManager({ user }: { user: User }) {
           <Table striped aria-labelledby="required-rules-title">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th scope="col">Course</Table.Th>
-                <Table.Th scope="col">Required for</Table.Th>
-                <Table.Th scope="col">Due within</Table.Th>
-                <Table.Th scope="col">Renew before expiry</Table.Th>
-                <Table.Th scope="col">Actions</Table.Th>
+                <Table.Th scope="col">{t('manager.course')}</Table.Th>
+                <Table.Th scope="col">{t('manager.requiredFor')}</Table.Th>
+                <Table.Th scope="col">{t('manager.dueWithinColumn')}</Table.Th>
+                <Table.Th scope="col">{t('manager.renewBeforeColumn')}</Table.Th>
+                <Table.Th scope="col">{t('manager.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -403,31 +420,31 @@ export function RequiredTrainingManager({ user }: { user: User }) {
                       <ServiceBadge code={rule.course.service} size="sm" />
                       <Text size="sm" c="dimmed">
                         {rule.course.certificateValidMonths
-                          ? `Certificate valid ${rule.course.certificateValidMonths} months`
-                          : 'Certificate does not expire'}
+                          ? t('manager.certificateValid', { months: rule.course.certificateValidMonths })
+                          : t('manager.certificateNoExpiry')}
                       </Text>
                     </Group>
                   </Table.Td>
-                  <Table.Td>{appliesTo(rule)}</Table.Td>
+                  <Table.Td>{appliesTo(rule, t)}</Table.Td>
                   <Table.Td>
-                    {rule.dueWithinDays} days
-                    {rule.notifyDueSoonDays && <Text size="xs">Reminders {formatDayList(rule.notifyDueSoonDays)} days before</Text>}
-                    {rule.notifyEscalationDays && <Text size="xs">Manager told after {rule.notifyEscalationDays} days overdue</Text>}
+                    {t('manager.days', { days: rule.dueWithinDays })}
+                    {rule.notifyDueSoonDays && <Text size="xs">{t('manager.reminders', { days: formatDayList(rule.notifyDueSoonDays) })}</Text>}
+                    {rule.notifyEscalationDays && <Text size="xs">{t('manager.managerTold', { days: rule.notifyEscalationDays })}</Text>}
                   </Table.Td>
-                  <Table.Td>{rule.course.certificateValidMonths ? `${rule.renewBeforeDays} days` : 'Not applicable'}</Table.Td>
+                  <Table.Td>{rule.course.certificateValidMonths ? t('manager.days', { days: rule.renewBeforeDays }) : t('manager.notApplicable')}</Table.Td>
                   <Table.Td>
                     {rule.canManage ? (
                       <Group gap="xs" wrap="nowrap">
-                        <Button size="xs" variant="default" onClick={() => startEdit(rule)} aria-label={`Edit rule for ${rule.course.title}: ${appliesTo(rule)}`}>
-                          Edit
+                        <Button size="xs" variant="default" onClick={() => startEdit(rule)} aria-label={t('manager.editRule', { course: rule.course.title, appliesTo: appliesTo(rule, t) })}>
+                          {t('manager.edit')}
                         </Button>
-                        <Button size="xs" variant="outline" color="red.9" onClick={() => setDeleting(rule)} aria-label={`Remove rule for ${rule.course.title}: ${appliesTo(rule)}`}>
-                          Remove
+                        <Button size="xs" variant="outline" color="red.9" onClick={() => setDeleting(rule)} aria-label={t('manager.removeRule', { course: rule.course.title, appliesTo: appliesTo(rule, t) })}>
+                          {t('manager.remove')}
                         </Button>
                       </Group>
                     ) : (
                       <Text size="sm" c="dimmed">
-                        Set by an administrator
+                        {t('manager.setByAdministrator')}
                       </Text>
                     )}
                   </Table.Td>
@@ -437,14 +454,14 @@ export function RequiredTrainingManager({ user }: { user: User }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label="Rules pages"
-        getControlProps={(control) => ({ 'aria-label': `${control} page of rules` })} />}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label={t('manager.rulesPages')}
+        getControlProps={(control) => ({ 'aria-label': t(`manager.rulesPage.${control}`) })} />}
 
       <Modal
         opened={editing !== null}
         onClose={() => setEditing(null)}
-        title={editing ? `Edit required training: ${editing.course.title}` : ''}
-        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        title={editing ? t('manager.editTitle', { course: editing.course.title }) : ''}
+        closeButtonProps={{ 'aria-label': t('manager.closeDialog') }}
         size="lg"
         centered
       >
@@ -456,10 +473,10 @@ export function RequiredTrainingManager({ user }: { user: User }) {
             </Group>
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setEditing(null)}>
-                Cancel
+                {t('manager.cancel')}
               </Button>
               <Button type="submit" loading={update.isPending}>
-                Save changes
+                {t('manager.saveChanges')}
               </Button>
             </Group>
           </Stack>
@@ -470,10 +487,10 @@ export function RequiredTrainingManager({ user }: { user: User }) {
         opened={deleting !== null}
         message={
           deleting
-            ? `${deleting.course.title} will no longer be required (${appliesTo(deleting)}). People stay enrolled and keep their progress.`
+            ? t('manager.removeConfirm', { course: deleting.course.title, appliesTo: appliesTo(deleting, t) })
             : ''
         }
-        confirmLabel="Remove"
+        confirmLabel={t('manager.remove')}
         loading={remove.isPending}
         onClose={() => setDeleting(null)}
         onConfirm={() => {
@@ -481,10 +498,10 @@ export function RequiredTrainingManager({ user }: { user: User }) {
           const rule = deleting;
           remove.mutate(rule.id, {
             onSuccess: () => {
-              notifySuccess('Required training removed', `${rule.course.title} is no longer required (${appliesTo(rule)}).`);
+              notifySuccess(t('manager.removed'), t('manager.removedMessage', { course: rule.course.title, appliesTo: appliesTo(rule, t) }));
               setDeleting(null);
             },
-            onError: (error) => notifyFailure('Failed to remove required training', errorDescription(error, 'Please try again.')),
+            onError: (error) => notifyFailure(t('manager.removeFailed'), errorDescription(error, t('manager.tryAgain'))),
           });
         }}
       />

@@ -3,13 +3,15 @@
 import { Button } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { useMyRequiredTraining } from '../api/required-training';
 
 export function RequiredTrainingNotice({ userId }: { userId: string | null | undefined }) {
+  const { t } = useTranslation('required-training');
   const { data } = useMyRequiredTraining(userId);
   const n = data?.attention ?? 0;
   if (!userId || n === 0) return null;
-  const text = n === 1 ? '1 required training item overdue or due soon' : `${n} required training items overdue or due soon`;
+  const text = t('requiredTrainingNotice.text', { count: n });
   // White on red 9 (5.6:1) in both colour schemes; on small screens only the count, with the words
   // for assistive technology.
   return (

@@ -3,6 +3,8 @@
 // Shown only when something is required. The header notice links here (#required-training).
 import { Alert, Anchor, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { RequiredTrainingItem } from '@shared/compliance.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
@@ -10,20 +12,23 @@ import { formatDate } from '@/lib/format';
 import { useMyRequiredTraining } from '../api/required-training';
 import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
 
-function dueText(item: RequiredTrainingItem): string {
-  if (item.status === 'done') return item.validUntil ? `Valid until ${formatDate(item.validUntil)}` : 'Done (does not expire)';
-  if (item.dueAt === null) return 'No due date';
-  if (item.certified && item.status === 'due-soon') return `Renew by ${formatDate(item.dueAt)}`;
-  if (item.status === 'overdue') return `Was due ${formatDate(item.dueAt)}`;
-  return `Due ${formatDate(item.dueAt)}`;
+function dueText(item: RequiredTrainingItem, t: TFunction): string {
+  if (item.status === 'done') {
+    return item.validUntil ? t('requiredTrainingSection.validUntil', { date: formatDate(item.validUntil) }) : t('requiredTrainingSection.doneNoExpiry');
+  }
+  if (item.dueAt === null) return t('requiredTrainingSection.noDueDate');
+  if (item.certified && item.status === 'due-soon') return t('requiredTrainingSection.renewBy', { date: formatDate(item.dueAt) });
+  if (item.status === 'overdue') return t('requiredTrainingSection.wasDue', { date: formatDate(item.dueAt) });
+  return t('requiredTrainingSection.dueOn', { date: formatDate(item.dueAt) });
 }
 
 export function RequiredTrainingSection({ userId }: { userId: string }) {
+  const { t } = useTranslation('required-training');
   const query = useMyRequiredTraining(userId);
   if (query.isError) {
     return (
-      <Alert color="red" title="Your required training could not be loaded">
-        {errorDescription(query.error, 'Please try again.')}
+      <Alert color="red" title={t('requiredTrainingSection.loadFailed')}>
+        {errorDescription(query.error, t('requiredTrainingSection.tryAgain'))}
       </Alert>
     );
   }
@@ -34,20 +39,20 @@ export function RequiredTrainingSection({ userId }: { userId: string }) {
       <Stack gap="sm">
         <div>
           <Title order={2} size="h3" id="required-training-title">
-            Required training
+            {t('requiredTrainingSection.title')}
           </Title>
           <Text size="sm" c="dimmed">
-            Courses your role or service must complete, with when each is due.
+            {t('requiredTrainingSection.intro')}
           </Text>
         </div>
         <Table.ScrollContainer minWidth={560}>
           <Table aria-labelledby="required-training-title" verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th scope="col">Course</Table.Th>
-                <Table.Th scope="col">Status</Table.Th>
-                <Table.Th scope="col">Due</Table.Th>
-                <Table.Th scope="col">Progress</Table.Th>
+                <Table.Th scope="col">{t('requiredTrainingSection.course')}</Table.Th>
+                <Table.Th scope="col">{t('requiredTrainingSection.status')}</Table.Th>
+                <Table.Th scope="col">{t('requiredTrainingSection.dueColumn')}</Table.Th>
+                <Table.Th scope="col">{t('requiredTrainingSection.progress')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -62,7 +67,7 @@ export function RequiredTrainingSection({ userId }: { userId: string }) {
                   <Table.Td>
                     <TrainingStatusBadge status={item.status} />
                   </Table.Td>
-                  <Table.Td>{dueText(item)}</Table.Td>
+                  <Table.Td>{dueText(item, t)}</Table.Td>
                   <Table.Td>{item.progress}%</Table.Td>
                 </Table.Tr>
               ))}

@@ -2,19 +2,21 @@
 // to the compliance view they feed.
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { useUser } from '@/lib/auth/user';
 import { PageSpinner } from '@/components/PageSpinner';
 import { RequiredTrainingManager } from './RequiredTrainingManager';
 
 export function RequiredTrainingTab() {
+  const { t } = useTranslation('required-training');
   const { data: user } = useUser();
-  if (!user) return <PageSpinner label="Loading required training" />;
+  if (!user) return <PageSpinner label={t('requiredTrainingTab.loading')} />;
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Text c="dimmed">Courses that roles and services must complete, and by when.</Text>
+        <Text c="dimmed">{t('requiredTrainingTab.intro')}</Text>
         <Button component={Link} to="/compliance" variant="default">
-          View compliance
+          {t('requiredTrainingTab.viewCompliance')}
         </Button>
       </Group>
       <RequiredTrainingManager user={user} />
