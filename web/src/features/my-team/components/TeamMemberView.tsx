@@ -2,6 +2,7 @@
 // date, progress), the courses they completed and their certificates. Never their CPD entries or
 // reflections: the server does not send them.
 import { Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { TeamMemberRecord } from '@shared/team.ts';
 import { CertificateStateBadge } from '@/components/CertificateValidity';
 import { Field, FieldList } from '@/components/FieldList';
@@ -27,23 +28,27 @@ function Cards({ label, children }: { label: string; children: React.ReactNode }
 }
 
 export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
+  const { t } = useTranslation('my-team');
   const phone = usePhoneLayout();
+  const detail = { username: record.user.username, unit: record.unit?.name ?? t('teamMemberView.noUnit') };
+  const notDue = t('teamMemberView.notDue');
+  const never = t('teamMemberView.never');
   return (
     <Stack gap="xl">
       <Text c="dimmed">
-        @{record.user.username} · {record.unit?.name ?? 'No unit'} · {record.direct ? 'Reports to you' : 'Reports through your team'}
+        {record.direct ? t('teamMemberView.detailDirect', detail) : t('teamMemberView.detailThroughTeam', detail)}
       </Text>
 
-      <Section id="member-required" title="Required training" count={record.required.length} empty="No course is required of them.">
+      <Section id="member-required" title={t('teamMemberView.required')} count={record.required.length} empty={t('teamMemberView.requiredEmpty')}>
         {phone ? (
-          <Cards label="Required training">
+          <Cards label={t('teamMemberView.required')}>
             {record.required.map((r) => (
               <Paper key={r.course.id} component="li" withBorder p="sm" radius="md">
                 <Text fw={600} mb="xs">{r.course.title}</Text>
                 <FieldList>
-                  <Field label="Status"><TrainingStatusBadge status={r.status} /></Field>
-                  <Field label="Due">{r.dueAt ? formatDate(r.dueAt) : 'Not due'}</Field>
-                  <Field label="Progress">{r.progress}%</Field>
+                  <Field label={t('teamMemberView.status')}><TrainingStatusBadge status={r.status} /></Field>
+                  <Field label={t('teamMemberView.due')}>{r.dueAt ? formatDate(r.dueAt) : notDue}</Field>
+                  <Field label={t('teamMemberView.progress')}>{r.progress}%</Field>
                 </FieldList>
               </Paper>
             ))}
@@ -53,10 +58,10 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
             <Table aria-labelledby="member-required">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th scope="col">Course</Table.Th>
-                  <Table.Th scope="col">Status</Table.Th>
-                  <Table.Th scope="col">Due</Table.Th>
-                  <Table.Th scope="col">Progress</Table.Th>
+                  <Table.Th scope="col">{t('teamMemberView.course')}</Table.Th>
+                  <Table.Th scope="col">{t('teamMemberView.status')}</Table.Th>
+                  <Table.Th scope="col">{t('teamMemberView.due')}</Table.Th>
+                  <Table.Th scope="col">{t('teamMemberView.progress')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -64,7 +69,7 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
                   <Table.Tr key={r.course.id}>
                     <Table.Td>{r.course.title}</Table.Td>
                     <Table.Td><TrainingStatusBadge status={r.status} /></Table.Td>
-                    <Table.Td>{r.dueAt ? formatDate(r.dueAt) : 'Not due'}</Table.Td>
+                    <Table.Td>{r.dueAt ? formatDate(r.dueAt) : notDue}</Table.Td>
                     <Table.Td>{r.progress}%</Table.Td>
                   </Table.Tr>
                 ))}
@@ -74,14 +79,14 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
         )}
       </Section>
 
-      <Section id="member-completions" title="Completed courses" count={record.completions.length} empty="No course completed yet.">
+      <Section id="member-completions" title={t('teamMemberView.completions')} count={record.completions.length} empty={t('teamMemberView.completionsEmpty')}>
         {phone ? (
-          <Cards label="Completed courses">
+          <Cards label={t('teamMemberView.completions')}>
             {record.completions.map((c) => (
               <Paper key={c.course.id} component="li" withBorder p="sm" radius="md">
                 <Text fw={600} mb="xs">{c.course.title}</Text>
                 <FieldList cols={1}>
-                  <Field label="Completed">{formatDate(c.completedAt)}</Field>
+                  <Field label={t('teamMemberView.completed')}>{formatDate(c.completedAt)}</Field>
                 </FieldList>
               </Paper>
             ))}
@@ -91,8 +96,8 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
             <Table aria-labelledby="member-completions">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th scope="col">Course</Table.Th>
-                  <Table.Th scope="col">Completed</Table.Th>
+                  <Table.Th scope="col">{t('teamMemberView.course')}</Table.Th>
+                  <Table.Th scope="col">{t('teamMemberView.completed')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -108,9 +113,9 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
         )}
       </Section>
 
-      <Section id="member-certificates" title="Certificates" count={record.certificates.length} empty="No certificate yet.">
+      <Section id="member-certificates" title={t('teamMemberView.certificates')} count={record.certificates.length} empty={t('teamMemberView.certificatesEmpty')}>
         {phone ? (
-          <Cards label="Certificates">
+          <Cards label={t('teamMemberView.certificates')}>
             {record.certificates.map((c) => (
               <Paper key={c.id} component="li" withBorder p="sm" radius="md">
                 <Group justify="space-between" mb="xs" wrap="nowrap" align="flex-start">
@@ -118,8 +123,8 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
                   <CertificateStateBadge state={c.state} />
                 </Group>
                 <FieldList>
-                  <Field label="Issued">{formatDate(c.issuedAt)}</Field>
-                  <Field label="Expires">{c.expiresAt ? formatDate(c.expiresAt) : 'Never'}</Field>
+                  <Field label={t('teamMemberView.issued')}>{formatDate(c.issuedAt)}</Field>
+                  <Field label={t('teamMemberView.expires')}>{c.expiresAt ? formatDate(c.expiresAt) : never}</Field>
                 </FieldList>
               </Paper>
             ))}
@@ -129,10 +134,10 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
             <Table aria-labelledby="member-certificates">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th scope="col">Course</Table.Th>
-                  <Table.Th scope="col">Issued</Table.Th>
-                  <Table.Th scope="col">Expires</Table.Th>
-                  <Table.Th scope="col">State</Table.Th>
+                  <Table.Th scope="col">{t('teamMemberView.course')}</Table.Th>
+                  <Table.Th scope="col">{t('teamMemberView.issued')}</Table.Th>
+                  <Table.Th scope="col">{t('teamMemberView.expires')}</Table.Th>
+                  <Table.Th scope="col">{t('teamMemberView.state')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -140,7 +145,7 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
                   <Table.Tr key={c.id}>
                     <Table.Td>{c.course.title}</Table.Td>
                     <Table.Td>{formatDate(c.issuedAt)}</Table.Td>
-                    <Table.Td>{c.expiresAt ? formatDate(c.expiresAt) : 'Never'}</Table.Td>
+                    <Table.Td>{c.expiresAt ? formatDate(c.expiresAt) : never}</Table.Td>
                     <Table.Td><CertificateStateBadge state={c.state} /></Table.Td>
                   </Table.Tr>
                 ))}

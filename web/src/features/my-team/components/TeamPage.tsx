@@ -2,6 +2,7 @@
 // query and the export.
 import { useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
 import type { TrainingStatus } from '@shared/compliance.ts';
 import { errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -9,6 +10,7 @@ import { useDownloadTeamCsv, useTeam } from '../api/team';
 import { TeamView, type TeamViewFilters } from './TeamView';
 
 export function TeamPage() {
+  const { t } = useTranslation('my-team');
   const [filters, setFilters] = useState<TeamViewFilters>({});
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
@@ -24,8 +26,8 @@ export function TeamPage() {
 
   function onExport() {
     download.mutate(query, {
-      onSuccess: (fileName) => notifySuccess('Export ready', `${fileName} has been downloaded.`),
-      onError: (error) => notifyFailure('Export failed', errorDescription(error, 'Please try again.')),
+      onSuccess: (fileName) => notifySuccess(t('teamPage.exportReady'), t('teamPage.exportReadyMessage', { fileName })),
+      onError: (error) => notifyFailure(t('teamPage.exportFailed'), errorDescription(error, t('teamPage.tryAgain'))),
     });
   }
 
@@ -33,7 +35,7 @@ export function TeamPage() {
     <TeamView
       data={team.data}
       loading={team.isPending}
-      error={team.isError ? errorDescription(team.error, 'Could not load your team.') : null}
+      error={team.isError ? errorDescription(team.error, t('teamPage.loadFailed')) : null}
       filters={filters}
       onFilterChange={onFilterChange}
       search={search}

@@ -5,6 +5,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { TeamMemberRecord, TeamPage } from '@shared/team.ts';
+import { i18n } from '@/lib/i18n/i18n';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { TeamView, type TeamViewProps } from './TeamView';
 import { TeamMemberView } from './TeamMemberView';
@@ -180,5 +181,49 @@ describe('TeamMemberView', () => {
     expect(screen.getByText('No course is required of them.')).toBeInTheDocument();
     expect(screen.getByText('No course completed yet.')).toBeInTheDocument();
     expect(screen.getByText('No certificate yet.')).toBeInTheDocument();
+  });
+});
+
+describe('My team in Welsh', () => {
+  it('shows the summary, the table, the counts and the dates in Welsh', async () => {
+    await i18n.changeLanguage('cy');
+    renderWithProviders(<TeamView {...props()} />, { user: makeUser() });
+    expect(screen.getByText('4 yn adrodd i chi\'n uniongyrchol')).toBeInTheDocument();
+    expect(screen.getByTestId('team-figure-overdue')).toHaveTextContent('7');
+    expect(screen.getByText('Yn hwyr', { selector: 'p' })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Statws' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Allforio CSV' })).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Eich tîm fesul uned' });
+    for (const heading of ['Unigolyn', 'Hyfforddiant gorfodol', "Tystysgrifau'n dod i ben", 'Gweithgarwch diwethaf', 'Dim uned']) {
+      expect(within(table).getByRole('columnheader', { name: heading })).toBeInTheDocument();
+    }
+    const connie = within(table).getByRole('link', { name: 'Connie Constable' }).closest('tr')!;
+    expect(connie).toHaveTextContent('@connie · Yn adrodd drwy eich tîm');
+    expect(connie).toHaveTextContent('22 Tachwedd 2026');
+    const colin = within(table).getByRole('link', { name: 'Colin Constable' }).closest('tr')!;
+    expect(colin).toHaveTextContent('1, y gyntaf ar 15 Rhagfyr 2026');
+    expect(within(colin).getByText('2 gwrs')).toBeInTheDocument();
+    expect(screen.getByText('45 o bobl, tudalen 1 o 3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'tudalen nesaf' })).toBeInTheDocument();
+  });
+
+  it('shows a report\'s record in Welsh', async () => {
+    await i18n.changeLanguage('cy');
+    const record: TeamMemberRecord = {
+      user: { id: 'p1', name: 'Connie Constable', username: 'connie' },
+      unit: null,
+      direct: true,
+      required: [{ course: { id: 'k1', title: 'JESIP' }, status: 'overdue', dueAt: null, progress: 40 }],
+      completions: [],
+      certificates: [{ id: 'c1', course: { id: 'k2', title: 'Airwave' }, issuedAt: '2026-10-01T09:00:00.000Z', expiresAt: null, state: 'valid' }],
+    };
+    renderWithProviders(<TeamMemberView record={record} />, { user: makeUser() });
+    expect(screen.getByText('@connie · Dim uned · Yn adrodd i chi')).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Hyfforddiant gorfodol' })).toHaveTextContent('Ddim yn ddyledus');
+    expect(screen.getByText("Dim cwrs wedi'i gwblhau eto.")).toBeInTheDocument();
+    const certificates = screen.getByRole('table', { name: 'Tystysgrifau' });
+    expect(certificates).toHaveTextContent('1 Hydref 2026');
+    expect(certificates).toHaveTextContent('Byth');
+    expect(within(certificates).getByRole('columnheader', { name: 'Dyddiad cyhoeddi' })).toBeInTheDocument();
   });
 });

@@ -6,11 +6,13 @@
 import { Anchor, Button, Center, Group, Loader, Pagination, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { TRAINING_STATUS_LABELS, TRAINING_STATUSES, type TrainingStatus } from '@shared/compliance.ts';
+import { useTranslation } from 'react-i18next';
+import { TRAINING_STATUSES, type TrainingStatus } from '@shared/compliance.ts';
 import { TEAM_SEARCH_MAX, type TeamMember, type TeamPage } from '@shared/team.ts';
 import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
 import { Field, FieldList } from '@/components/FieldList';
 import { formatDate } from '@/lib/format';
+import { labelOf } from '@/lib/i18n/labels';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
 
 export interface TeamViewFilters {
@@ -39,10 +41,9 @@ const COUNT_KEYS: { status: TrainingStatus; key: keyof TeamMember['counts'] }[] 
   { status: 'done', key: 'done' },
 ];
 
-const NO_UNIT = 'No unit';
-
-function Figure({ label, value, detail }: { label: string; value: number; detail?: string }) {
-  const id = `team-figure-${label.replace(/\s+/g, '-').toLowerCase()}`;
+/** A summary figure; `name` makes its ids (`team-figure-<name>`), the same in every language. */
+function Figure({ name, label, value, detail }: { name: string; label: string; value: number; detail?: string }) {
+  const id = `team-figure-${name}`;
   return (
     <Paper withBorder p="md" radius="md">
       <Text size="sm" c="dimmed" id={id}>{label}</Text>
@@ -52,33 +53,33 @@ function Figure({ label, value, detail }: { label: string; value: number; detail
   );
 }
 
-function courses(n: number) {
-  return `${n} ${n === 1 ? 'course' : 'courses'}`;
-}
-
 /** The person's required training: a badge and count per status they have; a line when nothing is required. */
 export function StatusCounts({ counts }: { counts: TeamMember['counts'] }) {
+  const { t } = useTranslation('my-team');
   const present = COUNT_KEYS.filter((c) => counts[c.key] > 0);
-  if (present.length === 0) return <Text size="sm" c="dimmed">Nothing required</Text>;
+  if (present.length === 0) return <Text size="sm" c="dimmed">{t('teamView.nothingRequired')}</Text>;
   return (
     <Group gap={8}>
       {present.map(({ status, key }) => (
         <Group key={status} gap={4} wrap="nowrap" data-count={status}>
           <TrainingStatusBadge status={status} />
-          <Text size="sm">{courses(counts[key])}</Text>
+          <Text size="sm">{t('teamView.courses', { count: counts[key] })}</Text>
         </Group>
       ))}
     </Group>
   );
 }
 
-function expiringText(m: TeamMember) {
-  if (m.expiringCertificates === 0) return 'None';
-  return `${m.expiringCertificates}, the first on ${formatDate(m.nextExpiry)}`;
+/** A person's certificates expiring soon, in words. */
+function ExpiringText({ member: m }: { member: TeamMember }) {
+  const { t } = useTranslation('my-team');
+  if (m.expiringCertificates === 0) return t('teamView.noneExpiring');
+  return t('teamView.expiring', { number: m.expiringCertificates, date: formatDate(m.nextExpiry) });
 }
 
-function lastActivityText(m: TeamMember) {
-  return m.lastActivityAt ? formatDate(m.lastActivityAt) : 'No activity yet';
+function LastActivityText({ member: m }: { member: TeamMember }) {
+  const { t } = useTranslation('my-team');
+  return m.lastActivityAt ? formatDate(m.lastActivityAt) : t('teamView.noActivity');
 }
 
 function PersonLink({ member }: { member: TeamMember }) {
@@ -89,35 +90,37 @@ function PersonLink({ member }: { member: TeamMember }) {
   );
 }
 
-function personDetail(m: TeamMember) {
-  return `@${m.user.username} · ${m.direct ? 'Reports to you' : 'Reports through your team'}`;
+function PersonDetail({ member: m }: { member: TeamMember }) {
+  const { t } = useTranslation('my-team');
+  return m.direct ? t('teamView.detailDirect', { username: m.user.username }) : t('teamView.detailThroughTeam', { username: m.user.username });
 }
 
-/** The page's people in their units, in the server's order (by unit, then name). */
-function groups(items: TeamMember[]): { key: string; name: string; members: TeamMember[] }[] {
+/** The page's people in their units, in the server's order (by unit, then name); `noUnit` names the people of none. */
+function groups(items: TeamMember[], noUnit: string): { key: string; name: string; members: TeamMember[] }[] {
   const out: { key: string; name: string; members: TeamMember[] }[] = [];
   for (const m of items) {
     const key = m.unit?.id ?? 'none';
     const last = out.at(-1);
     if (last && last.key === key) last.members.push(m);
-    else out.push({ key, name: m.unit?.name ?? NO_UNIT, members: [m] });
+    else out.push({ key, name: m.unit?.name ?? noUnit, members: [m] });
   }
   return out;
 }
 
 function TeamTable({ items }: { items: TeamMember[] }) {
+  const { t } = useTranslation('my-team');
   return (
     <Table.ScrollContainer minWidth={820}>
-      <Table aria-label="Your team by unit" verticalSpacing="sm">
+      <Table aria-label={t('teamView.tableLabel')} verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">Person</Table.Th>
-            <Table.Th scope="col">Required training</Table.Th>
-            <Table.Th scope="col">Certificates expiring</Table.Th>
-            <Table.Th scope="col">Last activity</Table.Th>
+            <Table.Th scope="col">{t('teamView.person')}</Table.Th>
+            <Table.Th scope="col">{t('teamView.requiredTraining')}</Table.Th>
+            <Table.Th scope="col">{t('teamView.certificatesExpiring')}</Table.Th>
+            <Table.Th scope="col">{t('teamView.lastActivity')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
-        {groups(items).map((g) => (
+        {groups(items, t('teamView.noUnit')).map((g) => (
           <Table.Tbody key={g.key} data-unit={g.key}>
             <Table.Tr bg="var(--mantine-color-default-hover)">
               <Table.Th scope="colgroup" colSpan={4}>
@@ -128,13 +131,13 @@ function TeamTable({ items }: { items: TeamMember[] }) {
               <Table.Tr key={m.user.id} data-user={m.user.id}>
                 <Table.Td>
                   <PersonLink member={m} />
-                  <Text size="sm" c="dimmed">{personDetail(m)}</Text>
+                  <Text size="sm" c="dimmed"><PersonDetail member={m} /></Text>
                 </Table.Td>
                 <Table.Td>
                   <StatusCounts counts={m.counts} />
                 </Table.Td>
-                <Table.Td>{expiringText(m)}</Table.Td>
-                <Table.Td>{lastActivityText(m)}</Table.Td>
+                <Table.Td><ExpiringText member={m} /></Table.Td>
+                <Table.Td><LastActivityText member={m} /></Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -145,20 +148,21 @@ function TeamTable({ items }: { items: TeamMember[] }) {
 }
 
 function TeamCards({ items }: { items: TeamMember[] }) {
+  const { t } = useTranslation('my-team');
   return (
     <Stack gap="lg">
-      {groups(items).map((g) => (
+      {groups(items, t('teamView.noUnit')).map((g) => (
         <Stack key={g.key} gap="xs" component="section" aria-labelledby={`team-unit-${g.key}`} data-unit={g.key}>
           <Title order={3} size="h5" id={`team-unit-${g.key}`}>{g.name}</Title>
-          <Stack gap="xs" component="ul" aria-label={`People in ${g.name}`} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          <Stack gap="xs" component="ul" aria-label={t('teamView.peopleIn', { unit: g.name })} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
             {g.members.map((m) => (
               <Paper key={m.user.id} component="li" withBorder p="sm" radius="md" data-user={m.user.id}>
                 <PersonLink member={m} />
-                <Text size="sm" c="dimmed" mb="xs">{personDetail(m)}</Text>
+                <Text size="sm" c="dimmed" mb="xs"><PersonDetail member={m} /></Text>
                 <FieldList cols={1}>
-                  <Field label="Required training"><StatusCounts counts={m.counts} /></Field>
-                  <Field label="Certificates expiring">{expiringText(m)}</Field>
-                  <Field label="Last activity">{lastActivityText(m)}</Field>
+                  <Field label={t('teamView.requiredTraining')}><StatusCounts counts={m.counts} /></Field>
+                  <Field label={t('teamView.certificatesExpiring')}><ExpiringText member={m} /></Field>
+                  <Field label={t('teamView.lastActivity')}><LastActivityText member={m} /></Field>
                 </FieldList>
               </Paper>
             ))}
@@ -171,6 +175,7 @@ function TeamCards({ items }: { items: TeamMember[] }) {
 
 export function TeamView(props: TeamViewProps) {
   const { data, loading, error, filters, onFilterChange, search, onSearchChange, page, onPageChange, onExport, exporting } = props;
+  const { t } = useTranslation('my-team');
   const phone = usePhoneLayout();
   const summary = data?.summary;
   const filtered = Boolean(filters.unitId || filters.status || search.trim());
@@ -181,10 +186,9 @@ export function TeamView(props: TeamViewProps) {
     return (
       <Paper withBorder p="xl" radius="md">
         <Stack align="center" gap="xs">
-          <Title order={2} size="h4">Nobody reports to you yet</Title>
+          <Title order={2} size="h4">{t('teamView.noTeamTitle')}</Title>
           <Text c="dimmed" ta="center">
-            When people in your organisation have you as their line manager, they appear here with their required
-            training, certificates and last activity.
+            {t('teamView.noTeamText')}
           </Text>
         </Stack>
       </Paper>
@@ -194,19 +198,19 @@ export function TeamView(props: TeamViewProps) {
   return (
     <Stack gap="lg">
       {summary && (
-        <SimpleGrid cols={{ base: 2, sm: 4 }} component="section" aria-label="Summary">
-          <Figure label="People" value={summary.people} detail={`${summary.direct} reporting to you directly`} />
-          <Figure label="Overdue" value={summary.overdue} detail="people with overdue training" />
-          <Figure label="Due soon" value={summary.dueSoon} detail="people with training due soon" />
-          <Figure label="Certificates expiring" value={summary.expiring} detail="people, within 60 days" />
+        <SimpleGrid cols={{ base: 2, sm: 4 }} component="section" aria-label={t('teamView.summary')}>
+          <Figure name="people" label={t('teamView.people')} value={summary.people} detail={t('teamView.directly', { number: summary.direct })} />
+          <Figure name="overdue" label={t('teamView.overdue')} value={summary.overdue} detail={t('teamView.overdueDetail')} />
+          <Figure name="due-soon" label={t('teamView.dueSoon')} value={summary.dueSoon} detail={t('teamView.dueSoonDetail')} />
+          <Figure name="certificates-expiring" label={t('teamView.certificatesExpiring')} value={summary.expiring} detail={t('teamView.expiringDetail')} />
         </SimpleGrid>
       )}
 
       <Group align="flex-end" justify="space-between" gap="sm">
         <Group align="flex-end" gap="sm" style={{ flex: 1 }}>
           <Select
-            label="Unit"
-            placeholder="All units"
+            label={t('teamView.unit')}
+            placeholder={t('teamView.allUnits')}
             clearable
             searchable
             data={(data?.units ?? []).map((u) => ({ value: u.id, label: u.name }))}
@@ -215,17 +219,17 @@ export function TeamView(props: TeamViewProps) {
             w={{ base: '100%', xs: 240 }}
           />
           <Select
-            label="Status"
-            placeholder="Every status"
+            label={t('teamView.status')}
+            placeholder={t('teamView.everyStatus')}
             clearable
-            data={TRAINING_STATUSES.map((s) => ({ value: s, label: TRAINING_STATUS_LABELS[s] }))}
+            data={TRAINING_STATUSES.map((s) => ({ value: s, label: labelOf('trainingStatus', s) }))}
             value={filters.status ?? null}
             onChange={(v) => onFilterChange('status', v)}
             w={{ base: '100%', xs: 180 }}
           />
           <TextInput
-            label="Search"
-            placeholder="Name or username"
+            label={t('teamView.search')}
+            placeholder={t('teamView.searchPlaceholder')}
             leftSection={<IconSearch size={16} aria-hidden="true" />}
             value={search}
             maxLength={TEAM_SEARCH_MAX}
@@ -234,30 +238,30 @@ export function TeamView(props: TeamViewProps) {
           />
         </Group>
         <Button leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={onExport} loading={exporting} variant="default">
-          Export CSV
+          {t('teamView.exportCsv')}
         </Button>
       </Group>
 
       {error && <Text c="red.9" role="alert">{error}</Text>}
       {loading && !data && (
         <Center py="xl">
-          <Loader aria-label="Loading your team" />
+          <Loader aria-label={t('teamView.loading')} />
         </Center>
       )}
       {data && data.items.length === 0 && (
-        <Text c="dimmed" py="md">{filtered ? 'No one in your team matches these filters.' : 'Nobody to show.'}</Text>
+        <Text c="dimmed" py="md">{filtered ? t('teamView.noMatch') : t('teamView.nobody')}</Text>
       )}
       {data && data.items.length > 0 && (
         <>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {data.total} {data.total === 1 ? 'person' : 'people'}
-            {filtered ? ' match' : ''}
-            {pages > 1 ? `, page ${data.page} of ${pages}` : ''}
+            {pages > 1
+              ? t('teamView.countOnPage', { people: t(filtered ? 'teamView.matching' : 'teamView.total', { count: data.total }), page: data.page, pages })
+              : t(filtered ? 'teamView.matching' : 'teamView.total', { count: data.total })}
           </Text>
           {phone ? <TeamCards items={data.items} /> : <TeamTable items={data.items} />}
         </>
       )}
-      {pages > 1 && <Pagination total={pages} value={page} onChange={onPageChange} aria-label="Team pages" getControlProps={(control) => ({ 'aria-label': `${control} page` })} />}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={onPageChange} aria-label={t('teamView.pages')} getControlProps={(control) => ({ 'aria-label': t(`teamView.page.${control}`) })} />}
     </Stack>
   );
 }
