@@ -4,6 +4,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { LearningRecord } from '@shared/cpd.ts';
+import { i18n } from '@/lib/i18n/i18n';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { CpdEntryDialog } from './CpdEntryDialog';
 import { LearningRecordView } from './LearningRecordView';
@@ -162,5 +163,48 @@ describe('CpdEntryDialog', () => {
     expect(form.getByLabelText(/^Hours/)).toHaveValue('6.5');
     expect(form.getByLabelText(/^What I learnt/)).toHaveValue('Tourniquet first.');
     expect(form.getByRole('button', { name: 'Save changes' })).toBeInTheDocument();
+  });
+});
+
+describe('The learning record in Welsh', () => {
+  it('shows the totals, the completed courses with their validity and the CPD activities in Welsh', async () => {
+    await i18n.changeLanguage('cy');
+    renderWithProviders(<LearningRecordView record={record} editable onDownload={() => {}} />, { user: makeUser() });
+    expect(screen.getByText('Cyrsiau wedi\'u cwblhau a gweithgareddau DPP Sam Patel, ar gyfer arfarniad neu archwiliad.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Lawrlwytho PDF' })).toBeInTheDocument();
+    expect(screen.getByTestId('figure-course-hours')).toHaveTextContent('4 (2 gwrs)');
+    expect(screen.getByTestId('figure-cpd-hours')).toHaveTextContent('6.5 (1 gweithgaredd)');
+
+    const completed = within(screen.getByRole('table', { name: "Cyrsiau wedi'u cwblhau" }));
+    for (const heading of ['Dyddiad cwblhau', 'Cwrs', 'Oriau', 'Sgôr', 'Tystysgrif', 'Dilysrwydd']) {
+      expect(completed.getByRole('columnheader', { name: heading })).toBeInTheDocument();
+    }
+    const [current, earlier] = completed.getAllByRole('row').slice(1);
+    expect(within(current).getByText('1 Hydref 2026')).toBeInTheDocument();
+    expect(within(current).getByText('Ailardystiad 1')).toBeInTheDocument();
+    expect(within(current).getByText('Dim cwis')).toBeInTheDocument();
+    expect(within(current).getByText('Dilys tan 1 Hydref 2027')).toBeInTheDocument();
+    expect(within(earlier).getByText('Wedi dod i ben ar 1 Medi 2026')).toBeInTheDocument();
+
+    const cpd = within(screen.getByRole('table', { name: 'Gweithgareddau DPP' }));
+    expect(cpd.getByRole('columnheader', { name: 'Beth ddysgais i' })).toBeInTheDocument();
+    expect(cpd.getByText('14 Mawrth 2026')).toBeInTheDocument();
+    expect(cpd.getByText('6.5')).toHaveAttribute('title', '6.5 awr');
+    expect(cpd.getByRole('button', { name: 'Golygu Major trauma study day' })).toHaveTextContent('Golygu');
+    expect(cpd.getByRole('button', { name: 'Dileu Major trauma study day' })).toHaveTextContent('Dileu');
+    expect(screen.getByRole('button', { name: 'Ychwanegu gweithgaredd DPP' })).toBeInTheDocument();
+  });
+
+  it('checks the CPD form with its messages in Welsh', async () => {
+    await i18n.changeLanguage('cy');
+    const { user } = renderWithProviders(<CpdEntryDialog opened entry={null} onClose={() => {}} />, { user: makeUser() });
+    const form = within(await screen.findByRole('form', { name: 'Ychwanegu gweithgaredd DPP' }));
+    await user.clear(form.getByLabelText(/^Oriau/));
+    await user.type(form.getByLabelText(/^Oriau/), '0.3');
+    await user.click(form.getByRole('button', { name: 'Ychwanegu gweithgaredd' }));
+    expect(await form.findByText('Disgrifiwch y gweithgaredd mewn o leiaf 3 nod')).toBeInTheDocument();
+    expect(form.getByText('Disgrifiwch beth ddysgoch chi')).toBeInTheDocument();
+    expect(form.getByText('Rhaid i\'r oriau fod mewn chwarteri awr (er enghraifft 1.25 neu 1.5)')).toBeInTheDocument();
+    expect(form.getByLabelText(/^Beth ddysgais i/)).toBeInTheDocument();
   });
 });

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import type { CpdEntry } from '@shared/cpd.ts';
 import { PageSpinner } from '@/components/PageSpinner';
 import { errorDescription } from '@/lib/api-client';
@@ -12,6 +13,7 @@ import { CpdEntryDialog } from './CpdEntryDialog';
 import { LearningRecordView } from './LearningRecordView';
 
 export function LearningRecordPage({ userId }: { userId: string | null }) {
+  const { t } = useTranslation('learning-record');
   const own = userId === null;
   const query = useLearningRecord(userId);
   const download = useDownloadLearningRecord();
@@ -20,17 +22,17 @@ export function LearningRecordPage({ userId }: { userId: string | null }) {
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<CpdEntry | null>(null);
 
-  const title = own ? 'My learning record' : query.data ? `Learning record: ${query.data.learner.name}` : 'Learning record';
+  const title = own ? t('page.ownTitle') : query.data ? t('page.learnerTitle', { name: query.data.learner.name }) : t('page.title');
 
   function confirmDelete() {
     if (!deleting) return;
     remove.mutate(deleting.id, {
       onSuccess: () => {
-        notifySuccess('CPD activity deleted', `${deleting.activity} has been removed from your learning record.`);
+        notifySuccess(t('page.deleted'), t('page.deletedMessage', { activity: deleting.activity }));
         setDeleting(null);
       },
       onError: (error) => {
-        notifyFailure('The activity could not be deleted', errorDescription(error, 'Please try again.'));
+        notifyFailure(t('page.deleteFailed'), errorDescription(error, t('page.tryAgainSentence')));
         setDeleting(null);
       },
     });
@@ -40,17 +42,17 @@ export function LearningRecordPage({ userId }: { userId: string | null }) {
     <Stack gap="lg">
       <div>
         {!own ? (
-          <Anchor component={Link} to="/admin" size="sm">Back to the Admin Dashboard</Anchor>
+          <Anchor component={Link} to="/admin" size="sm">{t('page.backToAdmin')}</Anchor>
         ) : null}
         <Title order={1}>{title}</Title>
       </div>
       {query.isPending ? (
-        <PageSpinner label="Loading the learning record" />
+        <PageSpinner label={t('page.loading')} />
       ) : query.isError ? (
-        <Alert color="red" title="The learning record could not be loaded">
+        <Alert color="red" title={t('page.loadFailed')}>
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorDescription(query.error, 'Please try again.')}</Text>
-            <Button size="xs" variant="default" onClick={() => query.refetch()}>Try again</Button>
+            <Text size="sm">{errorDescription(query.error, t('page.tryAgainSentence'))}</Text>
+            <Button size="xs" variant="default" onClick={() => query.refetch()}>{t('page.tryAgain')}</Button>
           </Stack>
         </Alert>
       ) : (
@@ -65,8 +67,8 @@ export function LearningRecordPage({ userId }: { userId: string | null }) {
             download.mutate(
               { userId, format },
               {
-                onSuccess: (fileName) => notifySuccess('Learning record downloaded', `${fileName} is downloading.`),
-                onError: (error) => notifyFailure('Download failed', errorDescription(error, 'The learning record could not be downloaded.')),
+                onSuccess: (fileName) => notifySuccess(t('page.downloaded'), t('page.downloadedMessage', { fileName })),
+                onError: (error) => notifyFailure(t('page.downloadFailed'), errorDescription(error, t('page.downloadFailedMessage'))),
               },
             )
           }
@@ -75,13 +77,19 @@ export function LearningRecordPage({ userId }: { userId: string | null }) {
       {own ? (
         <>
           <CpdEntryDialog opened={adding || editing !== null} entry={editing} onClose={() => { setAdding(false); setEditing(null); }} />
-          <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this CPD activity?" centered>
+          <Modal
+            closeButtonProps={{ 'aria-label': t('page.closeDialog') }}
+            opened={deleting !== null}
+            onClose={() => setDeleting(null)}
+            title={t('page.deleteTitle')}
+            centered
+          >
             <Text mb="lg">
-              {deleting ? `This permanently deletes "${deleting.activity}" from your learning record.` : ''}
+              {deleting ? t('page.deleteMessage', { activity: deleting.activity }) : ''}
             </Text>
             <Group justify="flex-end">
-              <Button variant="default" onClick={() => setDeleting(null)}>Cancel</Button>
-              <Button color="red.9" loading={remove.isPending} onClick={confirmDelete}>Delete</Button>
+              <Button variant="default" onClick={() => setDeleting(null)}>{t('page.cancel')}</Button>
+              <Button color="red.9" loading={remove.isPending} onClick={confirmDelete}>{t('page.delete')}</Button>
             </Group>
           </Modal>
         </>

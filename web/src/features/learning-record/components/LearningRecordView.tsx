@@ -4,15 +4,17 @@
 // become stacked cards with every field and action.
 import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { type CompletedCourse, type CpdEntry, hoursText, type LearningRecord } from '@shared/cpd.ts';
-import { CertificateStateBadge, validityText } from '@/components/CertificateValidity';
+import { useTranslation } from 'react-i18next';
+import { type CompletedCourse, type CpdEntry, type LearningRecord } from '@shared/cpd.ts';
+import { CertificateStateBadge } from '@/components/CertificateValidity';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { Field, FieldList } from '@/components/FieldList';
-import { formatDate } from '@/lib/format';
+import { formatDate, formatHours, formatNumber } from '@/lib/format';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
 
-function Figure({ label, value }: { label: string; value: string }) {
-  const id = `figure-${label.replace(/\s+/g, '-').toLowerCase()}`;
+/** A total; `name` makes its ids (`figure-<name>`), the same in every language. */
+function Figure({ name, label, value }: { name: string; label: string; value: string }) {
+  const id = `figure-${name}`;
   return (
     <Paper withBorder p="md" radius="md">
       <Text size="sm" c="dimmed" id={id}>{label}</Text>
@@ -34,12 +36,13 @@ export interface LearningRecordViewProps {
 }
 
 export function LearningRecordView({ record, editable, onAdd, onEdit, onDelete, onDownload, downloading = null }: LearningRecordViewProps) {
+  const { t } = useTranslation('learning-record');
   const { totals } = record;
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <Text c="dimmed">
-          Completed courses and CPD activities of {record.learner.name}, for an appraisal or an audit.
+          {t('view.intro', { name: record.learner.name })}
         </Text>
         <Group gap="xs">
           <Button
@@ -48,7 +51,7 @@ export function LearningRecordView({ record, editable, onAdd, onEdit, onDelete, 
             loading={downloading === 'pdf'}
             onClick={() => onDownload('pdf')}
           >
-            Download PDF
+            {t('view.downloadPdf')}
           </Button>
           <Button
             variant="default"
@@ -56,40 +59,47 @@ export function LearningRecordView({ record, editable, onAdd, onEdit, onDelete, 
             loading={downloading === 'csv'}
             onClick={() => onDownload('csv')}
           >
-            Download CSV
+            {t('view.downloadCsv')}
           </Button>
         </Group>
       </Group>
 
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Figure label="Total hours" value={String(totals.totalHours)} />
-        <Figure label="Course hours" value={`${totals.courseHours} (${totals.completedCourses} ${totals.completedCourses === 1 ? 'course' : 'courses'})`} />
-        <Figure label="CPD hours" value={`${totals.cpdHours} (${totals.cpdEntries} ${totals.cpdEntries === 1 ? 'activity' : 'activities'})`} />
+        <Figure name="total-hours" label={t('view.totalHours')} value={formatNumber(totals.totalHours)} />
+        <Figure
+          name="course-hours"
+          label={t('view.courseHours')}
+          value={t('view.courseHoursValue', { hours: formatNumber(totals.courseHours), count: totals.completedCourses })}
+        />
+        <Figure
+          name="cpd-hours"
+          label={t('view.cpdHours')}
+          value={t('view.cpdHoursValue', { hours: formatNumber(totals.cpdHours), count: totals.cpdEntries })}
+        />
       </SimpleGrid>
 
       <Stack gap="sm" component="section" aria-labelledby="completed-courses-heading">
-        <Title order={2} size="h3" id="completed-courses-heading">Completed courses</Title>
+        <Title order={2} size="h3" id="completed-courses-heading">{t('view.completedCourses')}</Title>
         {record.completedCourses.length === 0 ? (
-          <Text c="dimmed">No completed courses yet. Courses appear here when their certificate is issued.</Text>
+          <Text c="dimmed">{t('view.noCompletedCourses')}</Text>
         ) : (
           <CompletedTable courses={record.completedCourses} />
         )}
         <Text size="sm" c="dimmed">
-          Hours are each course&apos;s duration; revoked certificates count no hours. The score is the best passed quiz
-          result of that completion.
+          {t('view.hoursNote')}
         </Text>
       </Stack>
 
       <Stack gap="sm" component="section" aria-labelledby="cpd-heading">
         <Group justify="space-between">
-          <Title order={2} size="h3" id="cpd-heading">CPD activities</Title>
+          <Title order={2} size="h3" id="cpd-heading">{t('view.cpdActivities')}</Title>
           {editable ? (
-            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={onAdd}>Add CPD activity</Button>
+            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={onAdd}>{t('view.addCpdActivity')}</Button>
           ) : null}
         </Group>
         {record.cpdEntries.length === 0 ? (
           <Text c="dimmed">
-            {editable ? 'No CPD activities yet. Add study days, reading or courses taken elsewhere.' : 'No CPD activities recorded.'}
+            {editable ? t('view.noCpdActivities') : t('view.noCpdActivitiesRecorded')}
           </Text>
         ) : (
           <CpdTable entries={record.cpdEntries} editable={editable} onEdit={onEdit} onDelete={onDelete} />
@@ -100,28 +110,36 @@ export function LearningRecordView({ record, editable, onAdd, onEdit, onDelete, 
 }
 
 function CourseTitleCell({ course: c }: { course: CompletedCourse }) {
+  const { t } = useTranslation('learning-record');
   return (
     <Stack gap={4} align="flex-start">
       <Text fw={500} size="sm">{c.courseTitle}</Text>
       <Group gap={6}>
         {c.service ? <ServiceBadge code={c.service} /> : null}
-        {c.cycle > 1 ? <Text size="xs" c="dimmed">Recertification {c.cycle - 1}</Text> : null}
+        {c.cycle > 1 ? <Text size="xs" c="dimmed">{t('view.recertification', { number: c.cycle - 1 })}</Text> : null}
       </Group>
     </Stack>
   );
 }
 
+/** A certificate's validity line (the words of validityText in @shared/certificates.ts), in the page's language. */
 function ValidityCell({ course: c }: { course: CompletedCourse }) {
+  const { t } = useTranslation('learning-record');
+  let text: string;
+  if (c.state === 'revoked') text = c.revokedAt ? t('validity.revokedOn', { date: formatDate(c.revokedAt) }) : t('validity.revoked');
+  else if (c.state === 'expired') text = c.expiresAt ? t('validity.expiredOn', { date: formatDate(c.expiresAt) }) : t('validity.expired');
+  else text = c.expiresAt ? t('validity.validUntil', { date: formatDate(c.expiresAt) }) : t('validity.noExpiry');
   return (
     <Stack gap={4} align="flex-start">
       <CertificateStateBadge state={c.state} />
-      <Text size="xs" span>{validityText(c)}</Text>
+      <Text size="xs" span>{text}</Text>
     </Stack>
   );
 }
 
 /** The completed courses on a phone: one card each, every column of the table as a named field. */
 function CompletedCards({ courses }: { courses: CompletedCourse[] }) {
+  const { t } = useTranslation('learning-record');
   return (
     <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-labelledby="completed-courses-heading">
       {courses.map((c) => (
@@ -129,11 +147,11 @@ function CompletedCards({ courses }: { courses: CompletedCourse[] }) {
           <Stack gap="sm">
             <CourseTitleCell course={c} />
             <FieldList>
-              <Field label="Completed">{formatDate(c.completedAt)}</Field>
-              <Field label="Hours" testId="hours">{c.hours === null ? '-' : c.hours}</Field>
-              <Field label="Score" testId="score">{c.score === null ? 'No quiz' : `${c.score}%`}</Field>
-              <Field label="Certificate"><Text span ff="monospace" size="sm">{c.verificationCode}</Text></Field>
-              <Field label="Validity" span testId="validity"><ValidityCell course={c} /></Field>
+              <Field label={t('view.completed')}>{formatDate(c.completedAt)}</Field>
+              <Field label={t('view.hours')} testId="hours">{c.hours === null ? '-' : formatNumber(c.hours)}</Field>
+              <Field label={t('view.score')} testId="score">{c.score === null ? t('view.noQuiz') : `${c.score}%`}</Field>
+              <Field label={t('view.certificate')}><Text span ff="monospace" size="sm">{c.verificationCode}</Text></Field>
+              <Field label={t('view.validity')} span testId="validity"><ValidityCell course={c} /></Field>
             </FieldList>
           </Stack>
         </Paper>
@@ -143,6 +161,7 @@ function CompletedCards({ courses }: { courses: CompletedCourse[] }) {
 }
 
 function CompletedTable({ courses }: { courses: CompletedCourse[] }) {
+  const { t } = useTranslation('learning-record');
   const phone = usePhoneLayout();
   if (phone) return <CompletedCards courses={courses} />;
   return (
@@ -150,12 +169,12 @@ function CompletedTable({ courses }: { courses: CompletedCourse[] }) {
       <Table striped aria-labelledby="completed-courses-heading">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">Completed</Table.Th>
-            <Table.Th scope="col">Course</Table.Th>
-            <Table.Th scope="col" ta="right">Hours</Table.Th>
-            <Table.Th scope="col" ta="right">Score</Table.Th>
-            <Table.Th scope="col">Certificate</Table.Th>
-            <Table.Th scope="col">Validity</Table.Th>
+            <Table.Th scope="col">{t('view.completed')}</Table.Th>
+            <Table.Th scope="col">{t('view.course')}</Table.Th>
+            <Table.Th scope="col" ta="right">{t('view.hours')}</Table.Th>
+            <Table.Th scope="col" ta="right">{t('view.score')}</Table.Th>
+            <Table.Th scope="col">{t('view.certificate')}</Table.Th>
+            <Table.Th scope="col">{t('view.validity')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -165,8 +184,8 @@ function CompletedTable({ courses }: { courses: CompletedCourse[] }) {
               <Table.Td>
                 <CourseTitleCell course={c} />
               </Table.Td>
-              <Table.Td ta="right">{c.hours === null ? '-' : c.hours}</Table.Td>
-              <Table.Td ta="right">{c.score === null ? <Text span size="sm" c="dimmed">No quiz</Text> : `${c.score}%`}</Table.Td>
+              <Table.Td ta="right">{c.hours === null ? '-' : formatNumber(c.hours)}</Table.Td>
+              <Table.Td ta="right">{c.score === null ? <Text span size="sm" c="dimmed">{t('view.noQuiz')}</Text> : `${c.score}%`}</Table.Td>
               <Table.Td><Text span ff="monospace" size="sm">{c.verificationCode}</Text></Table.Td>
               <Table.Td>
                 <ValidityCell course={c} />
@@ -187,13 +206,14 @@ interface CpdListProps {
 }
 
 function CpdActions({ entry: e, onEdit, onDelete }: { entry: CpdEntry; onEdit?: (e: CpdEntry) => void; onDelete?: (e: CpdEntry) => void }) {
+  const { t } = useTranslation('learning-record');
   return (
     <Group gap="xs" wrap="nowrap">
-      <Button size="xs" variant="default" leftSection={<IconPencil size={14} aria-hidden />} onClick={() => onEdit?.(e)} aria-label={`Edit ${e.activity}`}>
-        Edit
+      <Button size="xs" variant="default" leftSection={<IconPencil size={14} aria-hidden />} onClick={() => onEdit?.(e)} aria-label={t('view.editActivity', { activity: e.activity })}>
+        {t('view.edit')}
       </Button>
-      <Button size="xs" color="red.9" leftSection={<IconTrash size={14} aria-hidden />} onClick={() => onDelete?.(e)} aria-label={`Delete ${e.activity}`}>
-        Delete
+      <Button size="xs" color="red.9" leftSection={<IconTrash size={14} aria-hidden />} onClick={() => onDelete?.(e)} aria-label={t('view.deleteActivity', { activity: e.activity })}>
+        {t('view.delete')}
       </Button>
     </Group>
   );
@@ -201,6 +221,7 @@ function CpdActions({ entry: e, onEdit, onDelete }: { entry: CpdEntry; onEdit?: 
 
 /** The CPD activities on a phone: one card each, with its Edit and Delete. */
 function CpdCards({ entries, editable, onEdit, onDelete }: CpdListProps) {
+  const { t } = useTranslation('learning-record');
   return (
     <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-labelledby="cpd-heading">
       {entries.map((e) => (
@@ -208,12 +229,12 @@ function CpdCards({ entries, editable, onEdit, onDelete }: CpdListProps) {
           <Stack gap="sm">
             <Text fw={600} size="sm">{e.activity}</Text>
             <FieldList>
-              <Field label="Date">{formatDate(e.activityDate)}</Field>
-              <Field label="Hours" testId="hours"><span title={hoursText(e.hours)}>{e.hours}</span></Field>
-              <Field label="What I learnt" span>
+              <Field label={t('view.date')}>{formatDate(e.activityDate)}</Field>
+              <Field label={t('view.hours')} testId="hours"><span title={formatHours(e.hours)}>{formatNumber(e.hours)}</span></Field>
+              <Field label={t('view.learnt')} span>
                 <Text span size="sm" style={{ whiteSpace: 'pre-line' }}>{e.learnt}</Text>
               </Field>
-              <Field label="Reflection" span>
+              <Field label={t('view.reflection')} span>
                 {e.reflection ? <Text span size="sm" style={{ whiteSpace: 'pre-line' }}>{e.reflection}</Text> : '-'}
               </Field>
             </FieldList>
@@ -226,6 +247,7 @@ function CpdCards({ entries, editable, onEdit, onDelete }: CpdListProps) {
 }
 
 function CpdTable({ entries, editable, onEdit, onDelete }: CpdListProps) {
+  const { t } = useTranslation('learning-record');
   const phone = usePhoneLayout();
   if (phone) return <CpdCards entries={entries} editable={editable} onEdit={onEdit} onDelete={onDelete} />;
   return (
@@ -233,12 +255,12 @@ function CpdTable({ entries, editable, onEdit, onDelete }: CpdListProps) {
       <Table striped aria-labelledby="cpd-heading" verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">Date</Table.Th>
-            <Table.Th scope="col">Activity</Table.Th>
-            <Table.Th scope="col" ta="right">Hours</Table.Th>
-            <Table.Th scope="col">What I learnt</Table.Th>
-            <Table.Th scope="col">Reflection</Table.Th>
-            {editable ? <Table.Th scope="col">Actions</Table.Th> : null}
+            <Table.Th scope="col">{t('view.date')}</Table.Th>
+            <Table.Th scope="col">{t('view.activity')}</Table.Th>
+            <Table.Th scope="col" ta="right">{t('view.hours')}</Table.Th>
+            <Table.Th scope="col">{t('view.learnt')}</Table.Th>
+            <Table.Th scope="col">{t('view.reflection')}</Table.Th>
+            {editable ? <Table.Th scope="col">{t('view.actions')}</Table.Th> : null}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -246,7 +268,7 @@ function CpdTable({ entries, editable, onEdit, onDelete }: CpdListProps) {
             <Table.Tr key={e.id} data-entry={e.id}>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(e.activityDate)}</Table.Td>
               <Table.Td><Text fw={500} size="sm">{e.activity}</Text></Table.Td>
-              <Table.Td ta="right" title={hoursText(e.hours)}>{e.hours}</Table.Td>
+              <Table.Td ta="right" title={formatHours(e.hours)}>{formatNumber(e.hours)}</Table.Td>
               <Table.Td><Text size="sm" style={{ whiteSpace: 'pre-line' }} lineClamp={4}>{e.learnt}</Text></Table.Td>
               <Table.Td>
                 {e.reflection ? <Text size="sm" style={{ whiteSpace: 'pre-line' }} lineClamp={4}>{e.reflection}</Text> : <Text size="sm" c="dimmed">-</Text>}
