@@ -5,6 +5,7 @@ import { useForm } from '@mantine/form';
 import { translatedResolver } from '@/lib/i18n/form-validation';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { Trans, useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { emailField } from '@shared/schemas.ts';
 import { errorDescription } from '@/lib/api-client';
@@ -12,16 +13,14 @@ import { useRequestPasswordReset } from '../api/recovery';
 
 const forgotSchema = z.object({ email: emailField });
 
-export const RESET_SENT_MESSAGE =
-  'If an account exists for that address, we have sent a link to reset the password. It expires in 1 hour.';
-
 export function ForgotPasswordForm() {
+  const { t } = useTranslation('auth');
   const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: translatedResolver(forgotSchema, { errorPriority: 'first' }) });
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const confirmation = useRef<HTMLDivElement>(null);
   const request = useRequestPasswordReset({
-    onError: (error) => setFailure(errorDescription(error, 'The link could not be sent. Please try again.')),
+    onError: (error) => setFailure(errorDescription(error, t('forgotPasswordForm.sendFailed'))),
   });
 
   useEffect(() => {
@@ -36,28 +35,32 @@ export function ForgotPasswordForm() {
           tabIndex={-1}
           color="green"
           variant="light"
-          title="Check your email"
+          title={t('forgotPasswordForm.checkEmail')}
           role="status"
           // The light variant's green title is too pale on its tint (WCAG 1.4.3): the text colour instead.
           styles={{ title: { color: 'var(--mantine-color-text)' } }}
         >
-          {RESET_SENT_MESSAGE}
+          {t('forgotPasswordForm.sentMessage')}
         </Alert>
         <Text size="sm">
-          Nothing arrived? Check your junk folder, or{' '}
-          <Anchor component="button" type="button" size="sm" onClick={() => setSentTo(null)}>
-            send another link
-          </Anchor>{' '}
-          in a minute.
+          <Trans
+            t={t}
+            i18nKey="forgotPasswordForm.nothingArrived"
+            components={{ resend: <Anchor component="button" type="button" size="sm" onClick={() => setSentTo(null)} /> }}
+          />
         </Text>
       </Stack>
     );
   }
 
+  // Each field's props (value, onChange, error), taken before the JSX.
+  const inputs = {
+    email: form.getInputProps('email'),
+  };
   return (
     <form
       noValidate
-      aria-label="Reset your password"
+      aria-label={t('forgotPasswordForm.formLabel')}
       onSubmit={form.onSubmit((values) => {
         setFailure(null);
         const email = forgotSchema.parse(values).email;
@@ -67,26 +70,26 @@ export function ForgotPasswordForm() {
       <Stack gap="md">
         <div aria-live="assertive">
           {failure && (
-            <Alert color="red" variant="light" title="Link not sent" role="alert">
+            <Alert color="red" variant="light" title={t('forgotPasswordForm.notSent')} role="alert">
               {failure}
             </Alert>
           )}
         </div>
         <TextInput
-          label="Email address"
-          description="The address of your account"
+          label={t('forgotPasswordForm.email')}
+          description={t('forgotPasswordForm.emailDescription')}
           type="email"
           autoComplete="email"
           required
           withAsterisk={false}
           key={form.key('email')}
-          {...form.getInputProps('email')}
+          {...inputs.email}
         />
         <Button type="submit" fullWidth loading={request.isPending}>
-          Send reset link
+          {t('forgotPasswordForm.submit')}
         </Button>
         <Anchor component={Link} to="/auth" size="sm" ta="center">
-          Back to sign in
+          {t('forgotPasswordForm.backToSignIn')}
         </Anchor>
       </Stack>
     </form>

@@ -2,13 +2,12 @@
 // then the organisation's identity provider. An address no organisation signs in with here gets the
 // API's message under the field.
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { useHydrated } from '@/lib/hydrated';
 import { useSignInWithOrganisation } from '../api/organisation-sign-in';
 
-const EMAIL_REQUIRED = 'Give your work email address';
-const EMAIL_INVALID = 'Give your work email address, such as name@force.police.uk';
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 export function OrganisationSignInForm({ email, onEmailChange, target }: {
@@ -19,6 +18,7 @@ export function OrganisationSignInForm({ email, onEmailChange, target }: {
 }) {
   // The sign-in page is prerendered (as LoginForm): read-only until the app owns it.
   const live = useHydrated();
+  const { t } = useTranslation('auth');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const signIn = useSignInWithOrganisation({
@@ -27,7 +27,7 @@ export function OrganisationSignInForm({ email, onEmailChange, target }: {
       if (error instanceof ApiError && (error.status === 404 || error.fields?.email)) {
         setFieldError(error.fields?.email ?? error.serverMessage);
       } else {
-        setFailure(errorDescription(error, "Your organisation's sign-in could not start. Try again."));
+        setFailure(errorDescription(error, t('organisationSignIn.startFailed')));
       }
     },
   });
@@ -42,22 +42,22 @@ export function OrganisationSignInForm({ email, onEmailChange, target }: {
         if (!live || signIn.isPending) return;
         setFailure(null);
         const address = email.trim().toLowerCase();
-        if (!address) return setFieldError(EMAIL_REQUIRED);
-        if (!EMAIL_PATTERN.test(address)) return setFieldError(EMAIL_INVALID);
+        if (!address) return setFieldError(t('organisationSignIn.emailRequired'));
+        if (!EMAIL_PATTERN.test(address)) return setFieldError(t('organisationSignIn.emailInvalid'));
         setFieldError(null);
         signIn.mutate({ email: address, target });
       }}
     >
       <Stack gap="md">
         <div>
-          <Title order={2} size="h4" id="organisation-sign-in-heading">Sign in with your organisation</Title>
-          <Text size="sm" mt={4}>If your organisation signs you in with your work account, give your work email address.</Text>
+          <Title order={2} size="h4" id="organisation-sign-in-heading">{t('organisationSignIn.heading')}</Title>
+          <Text size="sm" mt={4}>{t('organisationSignIn.intro')}</Text>
         </div>
         <div aria-live="assertive">
-          {failure ? <Alert color="red" variant="light" title="Sign-in did not start" role="alert">{failure}</Alert> : null}
+          {failure ? <Alert color="red" variant="light" title={t('organisationSignIn.notStarted')} role="alert">{failure}</Alert> : null}
         </div>
         <TextInput
-          label="Work email"
+          label={t('organisationSignIn.workEmail')}
           name="work-email"
           type="email"
           autoComplete="email"
@@ -70,7 +70,7 @@ export function OrganisationSignInForm({ email, onEmailChange, target }: {
           error={fieldError}
         />
         <Button type="submit" variant="default" fullWidth loading={signIn.isPending} disabled={!live}>
-          Continue to your organisation
+          {t('organisationSignIn.submit')}
         </Button>
       </Stack>
     </form>

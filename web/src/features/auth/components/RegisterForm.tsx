@@ -1,7 +1,8 @@
 // Register form: @mantine/form with the shared registerSchema (the server checks the same rules);
 // server field errors (e.g. a taken username) land under the fields.
 import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { visibilityToggleProps as TOGGLE_PROPS } from './password-toggle';
+import { useTranslation } from 'react-i18next';
+import { visibilityToggleProps } from './password-toggle';
 import { useForm } from '@mantine/form';
 import { translatedResolver } from '@/lib/i18n/form-validation';
 import { PRODUCT_NAME } from '@shared/domain.ts';
@@ -11,6 +12,7 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useRegister } from '../api/register';
 
 export function RegisterForm({ onSuccess }: { onSuccess?: () => void }) {
+  const { t } = useTranslation('auth');
   const form = useForm<RegisterInput>({
     mode: 'controlled',
     initialValues: { username: '', email: '', name: '', password: '', confirmPassword: '' },
@@ -18,44 +20,52 @@ export function RegisterForm({ onSuccess }: { onSuccess?: () => void }) {
   });
   const register = useRegister({
     onSuccess: (user) => {
-      notifySuccess('Registration successful', `Welcome to ${PRODUCT_NAME}, ${user.name}`, { action: 'auth' });
+      notifySuccess(t('registerForm.successTitle'), t('registerForm.successMessage', { product: PRODUCT_NAME, name: user.name }), { action: 'auth' });
       onSuccess?.();
     },
     onError: (error) => {
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-      notifyFailure('Registration failed', errorDescription(error, 'Please check your information and try again'), { action: 'auth' });
+      notifyFailure(t('registerForm.failureTitle'), errorDescription(error, t('registerForm.failureFallback')), { action: 'auth' });
     },
   });
 
+  // Each field's props (value, onChange, error), taken before the JSX.
+  const inputs = {
+    username: form.getInputProps('username'),
+    email: form.getInputProps('email'),
+    name: form.getInputProps('name'),
+    password: form.getInputProps('password'),
+    confirmPassword: form.getInputProps('confirmPassword'),
+  };
   return (
     <form
       noValidate
-      aria-label="Register"
+      aria-label={t('registerForm.formLabel')}
       onSubmit={form.onSubmit((values) => register.mutate(registerSchema.parse(values)))}
     >
       <Stack gap="md">
-        <TextInput label="Username" autoComplete="username" required withAsterisk={false} key={form.key('username')} {...form.getInputProps('username')} />
-        <TextInput label="Email" type="email" autoComplete="email" required withAsterisk={false} key={form.key('email')} {...form.getInputProps('email')} />
-        <TextInput label="Full name" autoComplete="name" required withAsterisk={false} key={form.key('name')} {...form.getInputProps('name')} />
+        <TextInput label={t('registerForm.username')} autoComplete="username" required withAsterisk={false} key={form.key('username')} {...inputs.username} />
+        <TextInput label={t('registerForm.email')} type="email" autoComplete="email" required withAsterisk={false} key={form.key('email')} {...inputs.email} />
+        <TextInput label={t('registerForm.fullName')} autoComplete="name" required withAsterisk={false} key={form.key('name')} {...inputs.name} />
         <PasswordInput
-          visibilityToggleButtonProps={TOGGLE_PROPS}
-          label="Password"
-          description="At least 6 characters"
+          visibilityToggleButtonProps={visibilityToggleProps(t)}
+          label={t('registerForm.password')}
+          description={t('registerForm.passwordDescription')}
           autoComplete="new-password"
           required withAsterisk={false}
           key={form.key('password')}
-          {...form.getInputProps('password')}
+          {...inputs.password}
         />
         <PasswordInput
-          visibilityToggleButtonProps={TOGGLE_PROPS}
-          label="Confirm password"
+          visibilityToggleButtonProps={visibilityToggleProps(t)}
+          label={t('registerForm.confirmPassword')}
           autoComplete="new-password"
           required withAsterisk={false}
           key={form.key('confirmPassword')}
-          {...form.getInputProps('confirmPassword')}
+          {...inputs.confirmPassword}
         />
         <Button type="submit" fullWidth loading={register.isPending}>
-          Register
+          {t('registerForm.submit')}
         </Button>
       </Stack>
     </form>

@@ -6,10 +6,8 @@ import { translatedResolver } from '@/lib/i18n/form-validation';
 import { type PasswordRecoveryInput, passwordRecoverySchema } from '@shared/profile.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useTranslation } from 'react-i18next';
 import { useSetRecoveredPassword } from '../api/recovery';
-
-// Toggle names avoid the word "password" so each field's label stays the only one that says it.
-const toggle = (which: string) => ({ 'aria-label': `Show or hide the characters typed (${which})` });
 
 export interface ResetPasswordFormProps {
   onChanged: () => void;
@@ -18,6 +16,7 @@ export interface ResetPasswordFormProps {
 }
 
 export function ResetPasswordForm({ onChanged, onLinkRefused }: ResetPasswordFormProps) {
+  const { t } = useTranslation('auth');
   const form = useForm<PasswordRecoveryInput>({
     mode: 'controlled',
     initialValues: { newPassword: '', confirmPassword: '' },
@@ -25,7 +24,7 @@ export function ResetPasswordForm({ onChanged, onLinkRefused }: ResetPasswordFor
   });
   const change = useSetRecoveredPassword({
     onSuccess: () => {
-      notifySuccess('Password changed', 'You are signed in with your new password.', { action: 'password' });
+      notifySuccess(t('resetPasswordForm.changedTitle'), t('resetPasswordForm.changedMessage'), { action: 'password' });
       onChanged();
     },
     onError: (error) => {
@@ -34,34 +33,40 @@ export function ResetPasswordForm({ onChanged, onLinkRefused }: ResetPasswordFor
         return;
       }
       if (error instanceof ApiError && error.fields) form.setErrors(error.fields);
-      notifyFailure('Failed to change password', errorDescription(error, 'Please try again.'), { action: 'password' });
+      notifyFailure(t('resetPasswordForm.failedTitle'), errorDescription(error, t('resetPasswordForm.failedFallback')), { action: 'password' });
     },
   });
 
+  // Each field's props (value, onChange, error), taken before the JSX.
+  const inputs = {
+    newPassword: form.getInputProps('newPassword'),
+    confirmPassword: form.getInputProps('confirmPassword'),
+  };
   return (
-    <form noValidate aria-label="Choose a new password" onSubmit={form.onSubmit((values) => change.mutate(values))}>
+    <form noValidate aria-label={t('resetPasswordForm.formLabel')} onSubmit={form.onSubmit((values) => change.mutate(values))}>
       <Stack gap="md">
         <PasswordInput
-          label="New password"
-          description="At least 6 characters"
+          label={t('resetPasswordForm.newPassword')}
+          description={t('resetPasswordForm.newPasswordDescription')}
           autoComplete="new-password"
-          visibilityToggleButtonProps={toggle('new')}
+          // Toggle names avoid the word "password" so each field's label stays the only one that says it.
+          visibilityToggleButtonProps={{ 'aria-label': t('passwordToggle.labelNew') }}
           required
           withAsterisk={false}
           key={form.key('newPassword')}
-          {...form.getInputProps('newPassword')}
+          {...inputs.newPassword}
         />
         <PasswordInput
-          label="Confirm new password"
+          label={t('resetPasswordForm.confirmPassword')}
           autoComplete="new-password"
-          visibilityToggleButtonProps={toggle('confirmation')}
+          visibilityToggleButtonProps={{ 'aria-label': t('passwordToggle.labelConfirmation') }}
           required
           withAsterisk={false}
           key={form.key('confirmPassword')}
-          {...form.getInputProps('confirmPassword')}
+          {...inputs.confirmPassword}
         />
         <Button type="submit" fullWidth loading={change.isPending}>
-          Set new password
+          {t('resetPasswordForm.submit')}
         </Button>
       </Stack>
     </form>

@@ -1,3 +1,5 @@
-// The show/hide button of a password field. Its name avoids the word "password" so that the field's
-// label stays the only element labelled "Password" (for people using voice control, and for tests).
-export const visibilityToggleProps = { 'aria-label': 'Show or hide the characters typed' } as const;
+// The show/hide button of the password fields: named without the word "password" so each field's
+// label stays the only one that says it (for people using voice control, and for tests).
+import type { TFunction } from 'i18next';
+
+export const visibilityToggleProps = (t: TFunction<'auth'>) => ({ 'aria-label': t('passwordToggle.label') }) as const;
