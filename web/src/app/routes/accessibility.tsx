@@ -1,9 +1,11 @@
 // The accessibility statement (public, /accessibility), in the form UK public-sector bodies publish
 // under the Public Sector Bodies (Websites and Mobile Applications) (No. 2) Accessibility
 // Regulations 2018. Its WCAG level, test date and screen widths come from
-// lib/accessibility-statement.ts, the same facts the browser tests check against.
+// lib/accessibility-statement.ts, the same facts the browser tests check against. Its words are the
+// pages catalogue's (accessibility.*), in English and in Welsh.
 import { Anchor, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { Trans, useTranslation } from 'react-i18next';
 import { PageMeta } from '@/lib/page/page-meta';
 import { DEFAULT_SITE_NAME } from '@shared/domain.ts';
 import { useUser } from '@/lib/auth/user';
@@ -12,105 +14,73 @@ import { formatDate } from '@/lib/format';
 import { LAST_TESTED, STATEMENT_PREPARED, TESTED_WIDTHS, WCAG_STANDARD } from '@/lib/accessibility-statement';
 
 export function AccessibilityRoute() {
+  const { t } = useTranslation('pages');
   const { data: user, isPending } = useUser();
   const { data: settings } = useSiteSettings(isPending ? undefined : (user?.id ?? null));
   const siteName = settings?.siteName ?? DEFAULT_SITE_NAME;
   const contact = settings?.contactEmail ?? null;
   const standard = `WCAG ${WCAG_STANDARD.version} ${WCAG_STANDARD.level}`;
-  const widths = TESTED_WIDTHS.map((w) => `${w} pixels`).join(' and ');
+  const [first, second] = TESTED_WIDTHS;
+  const widths = t('accessibility.widths', { first, second });
 
   return (
     <Stack gap="md" maw={760}>
-      <PageMeta title="Accessibility statement" description="How accessible this learning platform is, its known issues, how to report a problem or ask for another format, and how it was tested." />
-      <Title order={1}>Accessibility statement for {siteName}</Title>
-      <Text>
-        This accessibility statement applies to the {siteName} learning platform, including the course catalogue, courses
-        and their modules and quizzes, the learner, instructor and administrator dashboards, and certificate verification.
-      </Text>
-      <Text>
-        We want as many people as possible to be able to use this website. For example, that means you should be able to:
-      </Text>
+      <PageMeta title={t('accessibility.title')} description={t('accessibility.description')} />
+      <Title order={1}>{t('accessibility.heading', { siteName })}</Title>
+      <Text>{t('accessibility.appliesTo', { siteName })}</Text>
+      <Text>{t('accessibility.languages')}</Text>
+      <Text>{t('accessibility.wantIntro')}</Text>
       <List>
-        <List.Item>change colours, contrast levels and fonts using browser or device settings, or switch to the dark theme</List.Item>
-        <List.Item>zoom in up to 400% without the text spilling off the screen</List.Item>
-        <List.Item>navigate most of the website using just a keyboard, with a link to skip to the main content</List.Item>
-        <List.Item>navigate most of the website using speech recognition software</List.Item>
-        <List.Item>listen to most of the website using a screen reader</List.Item>
+        <List.Item>{t('accessibility.wantColours')}</List.Item>
+        <List.Item>{t('accessibility.wantZoom')}</List.Item>
+        <List.Item>{t('accessibility.wantKeyboard')}</List.Item>
+        <List.Item>{t('accessibility.wantSpeech')}</List.Item>
+        <List.Item>{t('accessibility.wantScreenReader')}</List.Item>
       </List>
 
-      <Title order={2}>How accessible this website is</Title>
-      <Text>We know some parts of this website are not fully accessible:</Text>
+      <Title order={2}>{t('accessibility.howAccessibleHeading')}</Title>
+      <Text>{t('accessibility.howAccessibleIntro')}</Text>
       <List>
-        <List.Item>certificate and learning record PDF files are not tagged, so screen readers may not read them in a sensible order</List.Item>
-        <List.Item>images that instructors add to modules have a general text alternative (the module title), not a description of the image</List.Item>
-        <List.Item>course content written by instructors may not always use headings and plain English consistently</List.Item>
+        <List.Item>{t('accessibility.issuePdf')}</List.Item>
+        <List.Item>{t('accessibility.issueImages')}</List.Item>
+        <List.Item>{t('accessibility.issueContent')}</List.Item>
       </List>
 
-      <Title order={2}>Feedback and contact information</Title>
-      <Text>
-        If you need information on this website in a different format, such as accessible PDF, large print, easy read,
-        audio recording or braille, or you find a problem not listed on this page:
-      </Text>
+      <Title order={2}>{t('accessibility.feedbackHeading')}</Title>
+      <Text>{t('accessibility.feedbackIntro')}</Text>
       <List>
         {contact ? (
           <List.Item>
-            email <Anchor href={`mailto:${contact}`}>{contact}</Anchor>
+            <Trans t={t} i18nKey="accessibility.feedbackEmail" values={{ contact }} components={{ mail: <Anchor href={`mailto:${contact}`} /> }} />
           </List.Item>
         ) : null}
-        <List.Item>contact your training administrator or the instructor of your course</List.Item>
+        <List.Item>{t('accessibility.feedbackContact')}</List.Item>
       </List>
-      <Text>
-        Tell us the web address of the page, the problem and the format you need. We will consider your request and get back
-        to you within 5 working days. Your certificate and learning record are also shown as web pages, and the learning
-        record can be downloaded as a CSV file, while a PDF in another format is prepared.
-      </Text>
+      <Text>{t('accessibility.feedbackResponse')}</Text>
 
-      <Title order={2}>Enforcement procedure</Title>
-      <Text>
-        The Equality and Human Rights Commission (EHRC) is responsible for enforcing the Public Sector Bodies (Websites and
-        Mobile Applications) (No. 2) Accessibility Regulations 2018 (the accessibility regulations). If you are not happy with
-        how we respond to your complaint, contact the Equality Advisory and Support Service (EASS).
-      </Text>
-      <Text>
-        If you are in Northern Ireland and are not happy with how we respond to your complaint, you can contact the Equality
-        Commission for Northern Ireland (ECNI), who are responsible for enforcing the accessibility regulations in Northern
-        Ireland.
-      </Text>
+      <Title order={2}>{t('accessibility.enforcementHeading')}</Title>
+      <Text>{t('accessibility.enforcementEhrc')}</Text>
+      <Text>{t('accessibility.enforcementNi')}</Text>
 
-      <Title order={2}>Technical information about this website’s accessibility</Title>
-      <Text>
-        We are committed to making our website accessible, in accordance with the Public Sector Bodies (Websites and Mobile
-        Applications) (No. 2) Accessibility Regulations 2018.
-      </Text>
-      <Title order={3}>Compliance status</Title>
+      <Title order={2}>{t('accessibility.technicalHeading')}</Title>
+      <Text>{t('accessibility.technicalCommitment')}</Text>
+      <Title order={3}>{t('accessibility.complianceHeading')}</Title>
       <Text data-testid="compliance-status">
-        This website is partially compliant with the Web Content Accessibility Guidelines version {WCAG_STANDARD.version}{' '}
-        {WCAG_STANDARD.level} standard ({standard}), due to the non-compliances listed below.
+        {t('accessibility.complianceStatus', { version: WCAG_STANDARD.version, level: WCAG_STANDARD.level, standard })}
       </Text>
-      <Title order={3}>Non-accessible content</Title>
-      <Text>
-        The content listed below is non-accessible for the following reasons. PDF certificates and learning records are not
-        tagged (WCAG success criterion 1.3.1 Info and Relationships); module images have a general text alternative rather
-        than a description (1.1.1 Non-text Content). We plan to produce tagged PDFs and to let instructors describe each image.
-      </Text>
+      <Title order={3}>{t('accessibility.nonAccessibleHeading')}</Title>
+      <Text>{t('accessibility.nonAccessibleText')}</Text>
 
-      <Title order={2}>How we tested this website</Title>
-      <Text data-testid="last-tested">
-        This website was last tested on {formatDate(LAST_TESTED)}. The test was carried out by the development team as part
-        of the automated test suite, which runs on every change.
-      </Text>
-      <Text>
-        Every page in the browser tests is opened in Chromium and checked with axe-core against the {standard} rules, and
-        with a computed contrast check of the text of every visible button, link, badge and tab. Pages are checked at
-        screen widths of {widths}. The tests also use each journey with the keyboard.
-      </Text>
+      <Title order={2}>{t('accessibility.testedHeading')}</Title>
+      <Text data-testid="last-tested">{t('accessibility.lastTested', { date: formatDate(LAST_TESTED) })}</Text>
+      <Text>{t('accessibility.testedHow', { standard, widths })}</Text>
 
-      <Title order={2}>Preparation of this accessibility statement</Title>
+      <Title order={2}>{t('accessibility.preparationHeading')}</Title>
       <Text>
-        This statement was prepared on {formatDate(STATEMENT_PREPARED)}. It was last reviewed on {formatDate(LAST_TESTED)}.
+        {t('accessibility.preparation', { prepared: formatDate(STATEMENT_PREPARED), reviewed: formatDate(LAST_TESTED) })}
       </Text>
       <Anchor component={Link} to="/">
-        Return to home page
+        {t('shared.returnHome')}
       </Anchor>
     </Stack>
   );

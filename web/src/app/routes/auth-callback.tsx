@@ -20,8 +20,10 @@ import { userQueryOptions } from '@/lib/auth/user';
 import { PageMeta } from '@/lib/page/page-meta';
 import { userKeys } from '@/lib/query-keys';
 import { safeRedirect } from '@/lib/safe-redirect';
+import { useTranslation } from 'react-i18next';
 
 export function AuthCallbackRoute() {
+  const { t } = useTranslation('pages');
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -56,8 +58,8 @@ export function AuthCallbackRoute() {
 
   return (
     <>
-      <PageMeta title="Signing in" description="Signing you in through your organisation." />
-      <PageSpinner label="Signing you in" />
+      <PageMeta title={t('authCallback.title')} description={t('authCallback.description')} />
+      <PageSpinner label={t('authCallback.spinner')} />
     </>
   );
 }

@@ -14,10 +14,12 @@ import { safeRedirect } from '@/lib/safe-redirect';
 import { dismissNotification } from '@/lib/notify';
 import { PageMeta } from '@/lib/page/page-meta';
 import { useHydrated } from '@/lib/hydrated';
+import { useTranslation } from 'react-i18next';
 
 type Tab = 'login' | 'register';
 
 export function AuthRoute() {
+  const { t } = useTranslation('pages');
   const { data: user, isPending } = useUser();
   const [params] = useSearchParams();
   const [tab, setTabState] = useState<Tab>(params.get('tab') === 'register' ? 'register' : 'login');
@@ -34,7 +36,7 @@ export function AuthRoute() {
   const live = useHydrated();
   const waiting = live ? undefined : true;
 
-  if (isPending) return <PageSpinner label="Checking your session" />;
+  if (isPending) return <PageSpinner label={t('shared.checkingSession')} />;
   if (user) return <Navigate to={target} replace />;
 
   const isLogin = tab === 'login';
@@ -42,36 +44,36 @@ export function AuthRoute() {
     <Center py="lg">
       <Stack w="100%" maw={440} gap="md">
         <PageMeta
-          title={isLogin ? 'Sign in' : 'Register'}
-          description={isLogin ? 'Sign in to your account to continue your training courses.' : 'Create an account to enrol on training courses and track your progress.'}
+          title={isLogin ? t('auth.signInTitle') : t('auth.registerTitle')}
+          description={isLogin ? t('auth.signInDescription') : t('auth.registerDescription')}
         />
         <Title order={1} ta="center" size="h2">
-          {isLogin ? 'Sign in to your account' : 'Create a new account'}
+          {isLogin ? t('auth.signInHeading') : t('auth.registerHeading')}
         </Title>
         {typeof problem === 'string' && problem ? (
-          <Alert color="red" variant="light" title="You are not signed in" role="alert">
+          <Alert color="red" variant="light" title={t('auth.notSignedIn')} role="alert">
             {problem}
           </Alert>
         ) : null}
         <Tabs value={tab} onChange={(value) => value && setTab(value as Tab)} keepMounted={false}>
           <Tabs.List grow mb="md">
             <Tabs.Tab value="login" aria-disabled={waiting}>
-              Login
+              {t('auth.loginTab')}
             </Tabs.Tab>
             <Tabs.Tab value="register" aria-disabled={waiting}>
-              Register
+              {t('auth.registerTab')}
             </Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="login">
             <Card withBorder padding="lg">
-              <Text mb="md">Enter your credentials to access your courses.</Text>
+              <Text mb="md">{t('auth.loginIntro')}</Text>
               <LoginForm onOrganisationOnly={(username) => {
                 if (username.includes('@') && !workEmail) setWorkEmail(username);
               }} />
               <Text size="sm" ta="center" mt="md">
-                Don't have an account?{' '}
+                {t('auth.noAccount')}{' '}
                 <Anchor component="button" type="button" size="sm" aria-disabled={waiting} onClick={() => setTab('register')}>
-                  Register now
+                  {t('auth.registerNow')}
                 </Anchor>
               </Text>
             </Card>
@@ -85,19 +87,19 @@ export function AuthRoute() {
           </Tabs.Panel>
           <Tabs.Panel value="register">
             <Card withBorder padding="lg">
-              <Text mb="md">Register to access courses and track your progress.</Text>
+              <Text mb="md">{t('auth.registerIntro')}</Text>
               <RegisterForm />
               <Text size="sm" ta="center" mt="md">
-                Already have an account?{' '}
+                {t('auth.haveAccount')}{' '}
                 <Anchor component="button" type="button" size="sm" aria-disabled={waiting} onClick={() => setTab('login')}>
-                  Sign in
+                  {t('auth.signIn')}
                 </Anchor>
               </Text>
             </Card>
           </Tabs.Panel>
         </Tabs>
         <Anchor component={Link} to="/" ta="center" size="sm">
-          Return to home page
+          {t('shared.returnHome')}
         </Anchor>
       </Stack>
     </Center>

@@ -8,12 +8,14 @@ import { userKeys } from '@/lib/query-keys';
 import { PasswordForm } from '@/features/profile/components/PasswordForm';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function ChoosePasswordRoute() {
+  const { t } = useTranslation('pages');
   const { data: user } = useUser();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  if (!user) return <PageSpinner label="Loading your account" />;
+  if (!user) return <PageSpinner label={t('choosePassword.loading')} />;
   if (!user.mustChangePassword) return <Navigate to="/dashboard" replace />;
   const chosen = () => {
     const { mustChangePassword: _done, ...rest } = user;
@@ -22,15 +24,15 @@ export function ChoosePasswordRoute() {
   };
   return (
     <Stack gap="lg" maw={480}>
-      <PageMeta title="Choose a new password" description="Choose your own password to replace the temporary one you were given." />
+      <PageMeta title={t('choosePassword.title')} description={t('choosePassword.description')} />
       <div>
-        <Title order={1}>Choose a new password</Title>
+        <Title order={1}>{t('choosePassword.heading')}</Title>
         <Text c="dimmed">
-          You signed in with a temporary password. Choose your own password to continue.
+          {t('choosePassword.intro')}
         </Text>
       </div>
-      <Card withBorder padding="lg" radius="md" component="section" aria-label="Choose a new password">
-        <PasswordForm onChanged={chosen} currentDescription="The temporary password you were given" />
+      <Card withBorder padding="lg" radius="md" component="section" aria-label={t('choosePassword.sectionLabel')}>
+        <PasswordForm onChanged={chosen} currentDescription={t('choosePassword.currentDescription')} />
       </Card>
     </Stack>
   );

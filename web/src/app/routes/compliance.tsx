@@ -5,31 +5,34 @@ import type { CurrentUser, User } from '@shared/domain.ts';
 import { RequireRole } from '@/components/RequireRole';
 import { ComplianceView } from '@/features/compliance/components/ComplianceView';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function ComplianceRoute() {
+  const { t } = useTranslation('pages');
   return (
-    <RequireRole roles={['INSTRUCTOR', 'ADMIN']} denied="Only instructors and administrators can see compliance.">
+    <RequireRole roles={['INSTRUCTOR', 'ADMIN']} denied={t('compliance.denied')}>
       {(user) => <CompliancePage user={user} />}
     </RequireRole>
   );
 }
 
 function CompliancePage({ user }: { user: User }) {
+  const { t } = useTranslation('pages');
   const isAdmin = user.role === 'ADMIN';
   // An organisation's administrator: their organisation only, by the database.
   const own = (user as CurrentUser).organisation;
   const organisation = isAdmin && own ? { id: own.id, name: own.name } : null;
   return (
     <Stack gap="md">
-      <PageMeta title="Compliance" description="Required training compliance across services and teams." />
+      <PageMeta title={t('compliance.title')} description={t('compliance.description')} />
       <div>
-        <Title order={1}>Compliance</Title>
+        <Title order={1}>{t('compliance.title')}</Title>
         <Text c="dimmed">
           {organisation
-            ? `Required training across ${organisation.name}: who is compliant, due soon or overdue.`
+            ? t('compliance.introOrganisation', { organisation: organisation.name })
             : isAdmin
-            ? 'Required training across every service: who is compliant, due soon or overdue.'
-            : 'Required training of the people in your services: who is compliant, due soon or overdue.'}
+            ? t('compliance.introAdmin')
+            : t('compliance.introInstructor')}
         </Text>
       </div>
       <ComplianceView isAdmin={isAdmin} services={user.services} organisation={organisation} />

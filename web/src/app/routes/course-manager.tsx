@@ -7,18 +7,20 @@ import { useUser } from '@/lib/auth/user';
 import { CourseManager } from '@/features/course-manager/components/CourseManager';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function CourseManagerRoute() {
+  const { t } = useTranslation('pages');
   const { data: user, isPending } = useUser();
-  if (isPending) return <PageSpinner label="Checking your session" />;
+  if (isPending) return <PageSpinner label={t('shared.checkingSession')} />;
   if (user?.role !== 'ADMIN' && user?.role !== 'INSTRUCTOR') {
     return (
       <Stack align="center" py="xl" gap="md">
-        <PageMeta title="Access Denied" description="You do not have permission to access the course manager." />
-        <Title order={1}>Access Denied</Title>
-        <Text>You do not have permission to access the course manager.</Text>
+        <PageMeta title={t('courseManager.title')} description={t('courseManager.text')} />
+        <Title order={1}>{t('courseManager.title')}</Title>
+        <Text>{t('courseManager.text')}</Text>
         <Button component={Link} to="/">
-          Return to Home
+          {t('courseManager.returnHome')}
         </Button>
       </Stack>
     );

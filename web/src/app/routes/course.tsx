@@ -5,15 +5,17 @@ import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { CourseDetail } from '@/features/course/components/CourseDetail';
 import { PageSpinner } from '@/components/PageSpinner';
+import { useTranslation } from 'react-i18next';
 
 export function CourseRoute() {
+  const { t } = useTranslation('pages');
   const { id = '' } = useParams();
   const { data: user, isPending } = useUser();
   const settings = useSiteSettings(isPending ? undefined : (user?.id ?? null));
   if (isPending) {
     return (
       <Box mih="100vh">
-        <PageSpinner label="Loading course" />
+        <PageSpinner label={t('course.loading')} />
       </Box>
     );
   }

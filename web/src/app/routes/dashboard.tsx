@@ -7,15 +7,17 @@ import { LearnerDashboard } from '@/features/my-learning/components/LearnerDashb
 import { RequiredTrainingSection } from '@/features/required-training/components/RequiredTrainingSection';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function DashboardRoute() {
+  const { t } = useTranslation('pages');
   const { data: user } = useUser();
   // The certificate count is the server's total of real certificates (page 1 carries it).
   const certificates = useCertificates();
-  if (!user) return <PageSpinner label="Loading your dashboard" />;
+  if (!user) return <PageSpinner label={t('dashboard.loading')} />;
   return (
     <>
-      <PageMeta title="Dashboard" description="Your learning at a glance: courses in progress, completions and required training." />
+      <PageMeta title={t('dashboard.title')} description={t('dashboard.description')} />
       <LearnerDashboard
         userId={user.id}
         name={user.name}

@@ -3,17 +3,19 @@
 import { Card, Center, Stack, Text, Title } from '@mantine/core';
 import { ForgotPasswordForm } from '@/features/auth/components/ForgotPasswordForm';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function ForgotPasswordRoute() {
+  const { t } = useTranslation('pages');
   return (
     <Center py="lg">
       <Stack w="100%" maw={440} gap="md">
-        <PageMeta title="Forgot password" description="Ask for a link to choose a new password for your account." />
+        <PageMeta title={t('forgotPassword.title')} description={t('forgotPassword.description')} />
         <Title order={1} ta="center" size="h2">
-          Forgot your password?
+          {t('forgotPassword.heading')}
         </Title>
         <Card withBorder padding="lg">
-          <Text mb="md">Enter the email address of your account and we will send you a link to choose a new password.</Text>
+          <Text mb="md">{t('forgotPassword.intro')}</Text>
           <ForgotPasswordForm />
         </Card>
       </Stack>

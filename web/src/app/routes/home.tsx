@@ -5,15 +5,18 @@ import { Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PRODUCT_NAME } from '@shared/domain.ts';
-import { isServiceCode, SERVICES } from '@shared/services.ts';
+import { isServiceCode } from '@shared/services.ts';
+import { labelOf } from '@/lib/i18n/labels';
 import { authErrorQuery, CALLBACK_PATH } from '@/lib/auth/organisation-sign-in';
 import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { CourseCatalogue } from '@/features/catalogue/components/CourseCatalogue';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function HomeRoute() {
+  const { t } = useTranslation('pages');
   // Passed on after the first render, which stays the prerendered page's (hydrated as it is).
   const refusal = authErrorQuery(useLocation().search);
   const navigate = useNavigate();
@@ -24,48 +27,48 @@ export function HomeRoute() {
   const settings = useSiteSettings(userPending ? undefined : (user?.id ?? null));
   const [params] = useSearchParams();
   const service = params.get('service');
-  const serviceName = isServiceCode(service) ? SERVICES[service].label : null;
+  const serviceName = isServiceCode(service) ? labelOf('service', service) : null;
   const courseAccess = settings.data?.courseAccess;
   const mustSignIn = !user && courseAccess === 'login-browse';
 
   return (
     <Stack gap="xl">
       <PageMeta
-        title={serviceName ? `${serviceName} courses` : null}
+        title={serviceName ? t('home.serviceTitle', { service: serviceName }) : null}
         description={
           serviceName
-            ? `Training courses for the ${serviceName}, with progress tracking and certificates.`
-            : 'Training courses for the United Kingdom\'s emergency services: police, fire and rescue, ambulance, coastguard and more, with progress tracking and certificates.'
+            ? t('home.serviceDescription', { service: serviceName })
+            : t('home.description')
         }
       />
       <Paper withBorder p={{ base: 'lg', sm: 'xl' }} radius="lg">
         <Stack gap="md" maw={720}>
           <Title order={1}>{PRODUCT_NAME}</Title>
-          <Text size="lg">Comprehensive training for emergency service professionals across the United Kingdom.</Text>
+          <Text size="lg">{t('home.tagline')}</Text>
           <Group>
             <Button component={Link} to={user ? '/my-courses' : '/auth'} size="md">
-              Get Started
+              {t('home.getStarted')}
             </Button>
           </Group>
         </Stack>
       </Paper>
       <Box component="section" aria-labelledby="available-courses">
         <Title order={2} id="available-courses" mb="md">
-          Available Courses
+          {t('home.availableCourses')}
         </Title>
         {userPending || (settings.isPending && !settings.isError) ? (
           // A screen's height while the courses load (as in the prerendered page, web/prerender.mjs),
           // so the footer starts below the fold and does not move when the cards arrive.
           <Box mih="100vh">
-            <PageSpinner label="Loading courses" />
+            <PageSpinner label={t('home.loadingCourses')} />
           </Box>
         ) : mustSignIn ? (
           <Paper withBorder p="lg">
             <Stack gap="sm" align="flex-start">
-              <Title order={3}>Sign in to browse courses</Title>
-              <Text>Courses are available to signed-in members only. Sign in or register to see the catalogue.</Text>
+              <Title order={3}>{t('home.signInToBrowse')}</Title>
+              <Text>{t('home.membersOnly')}</Text>
               <Button component={Link} to="/auth">
-                Login
+                {t('home.login')}
               </Button>
             </Stack>
           </Paper>

@@ -3,10 +3,12 @@
 import { RequireRole } from '@/components/RequireRole';
 import { InstructorDashboard } from '@/features/instructor/components/InstructorDashboard';
 import { RequiredTrainingTab } from '@/features/required-training/components/RequiredTrainingTab';
+import { useTranslation } from 'react-i18next';
 
 export function InstructorRoute() {
+  const { t } = useTranslation('pages');
   return (
-    <RequireRole roles={['INSTRUCTOR', 'ADMIN']} denied="You don't have instructor permissions.">
+    <RequireRole roles={['INSTRUCTOR', 'ADMIN']} denied={t('instructor.denied')}>
       {(user) => <InstructorDashboard name={user.name} isAdmin={user.role === 'ADMIN'} requiredTrainingTab={<RequiredTrainingTab />} />}
     </RequireRole>
   );

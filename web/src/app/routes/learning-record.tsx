@@ -4,16 +4,18 @@ import { useUser } from '@/lib/auth/user';
 import { LearningRecordPage } from '@/features/learning-record/components/LearningRecordPage';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function LearningRecordRoute() {
+  const { t } = useTranslation('pages');
   const [params] = useSearchParams();
   const { data: user } = useUser();
-  if (!user) return <PageSpinner label="Loading your learning record" />;
+  if (!user) return <PageSpinner label={t('learningRecord.loading')} />;
   const requested = params.get('user');
   const userId = requested && requested !== user.id ? requested : null;
   return (
     <>
-      <PageMeta title={userId ? 'Learning record' : 'My learning record'} description="Every course started and completed, with dates and certificates." />
+      <PageMeta title={userId ? t('learningRecord.titleOther') : t('learningRecord.titleOwn')} description={t('learningRecord.description')} />
       <LearningRecordPage key={userId ?? 'me'} userId={userId} />
     </>
   );

@@ -3,13 +3,15 @@ import { useUser } from '@/lib/auth/user';
 import { MyCoursesPage } from '@/features/my-learning/components/MyCoursesPage';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function MyCoursesRoute() {
+  const { t } = useTranslation('pages');
   const { data: user } = useUser();
-  if (!user) return <PageSpinner label="Loading your courses" />;
+  if (!user) return <PageSpinner label={t('myCourses.loading')} />;
   return (
     <>
-      <PageMeta title="My Courses" description="The courses you are enrolled on and your progress in each." />
+      <PageMeta title={t('myCourses.title')} description={t('myCourses.description')} />
       <MyCoursesPage userId={user.id} />
     </>
   );

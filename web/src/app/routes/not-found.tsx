@@ -1,15 +1,17 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function NotFoundRoute() {
+  const { t } = useTranslation('pages');
   return (
     <Stack gap="md" align="flex-start">
-      <PageMeta title="Page not found" description="The page you are looking for does not exist or has moved." />
-      <Title order={1}>404 Page Not Found</Title>
-      <Text>The page you are looking for does not exist or has moved.</Text>
+      <PageMeta title={t('notFound.title')} description={t('notFound.description')} />
+      <Title order={1}>{t('notFound.heading')}</Title>
+      <Text>{t('notFound.description')}</Text>
       <Anchor component={Link} to="/">
-        Return to home page
+        {t('shared.returnHome')}
       </Anchor>
     </Stack>
   );

@@ -5,16 +5,18 @@ import { useUser } from '@/lib/auth/user';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
 import { NotificationList } from '@/features/notifications/components/NotificationList';
+import { useTranslation } from 'react-i18next';
 
 export function NotificationsRoute() {
+  const { t } = useTranslation('pages');
   const { data: user } = useUser();
-  if (!user) return <PageSpinner label="Loading your notifications" />;
+  if (!user) return <PageSpinner label={t('notifications.loading')} />;
   return (
     <Stack gap="lg">
-      <PageMeta title="Notifications" description="Your reminders and notices about your training and certificates." />
+      <PageMeta title={t('notifications.title')} description={t('notifications.description')} />
       <div>
-        <Title order={1}>Notifications</Title>
-        <Text c="dimmed">Reminders and notices about your training, your certificates and the people you manage.</Text>
+        <Title order={1}>{t('notifications.title')}</Title>
+        <Text c="dimmed">{t('notifications.intro')}</Text>
       </div>
       <NotificationList userId={user.id} />
     </Stack>

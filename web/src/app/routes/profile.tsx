@@ -9,28 +9,30 @@ import { LinkOrganisationSignIn } from '@/features/profile/components/LinkOrgani
 import { NotificationPreferencesForm } from '@/features/notifications/components/NotificationPreferencesForm';
 import { PageSpinner } from '@/components/PageSpinner';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function ProfileRoute() {
+  const { t } = useTranslation('pages');
   const { data: user } = useUser();
   const queryClient = useQueryClient();
-  if (!user) return <PageSpinner label="Loading your profile" />;
+  if (!user) return <PageSpinner label={t('profile.loading')} />;
   return (
     <Stack gap="lg">
-      <PageMeta title="Profile" description="Your name, service, email address and password." />
+      <PageMeta title={t('profile.title')} description={t('profile.description')} />
       <div>
-        <Title order={1}>Profile</Title>
-        <Text c="dimmed">Manage your account details, password and notifications.</Text>
+        <Title order={1}>{t('profile.title')}</Title>
+        <Text c="dimmed">{t('profile.intro')}</Text>
       </div>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="account-heading">
           <Title order={2} size="h3" id="account-heading" mb="md">
-            Account details
+            {t('profile.accountDetails')}
           </Title>
           <ProfileForm user={user} onSaved={(saved) => queryClient.setQueryData(userKeys.current, saved)} />
         </Card>
         <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="password-heading">
           <Title order={2} size="h3" id="password-heading" mb="md">
-            Change password
+            {t('profile.changePassword')}
           </Title>
           <PasswordForm />
         </Card>
@@ -38,7 +40,7 @@ export function ProfileRoute() {
       <LinkOrganisationSignIn email={user.email} />
       <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="notifications-preferences-heading">
         <Title order={2} size="h3" id="notifications-preferences-heading" mb="md">
-          Notifications
+          {t('profile.notifications')}
         </Title>
         <NotificationPreferencesForm userId={user.id} />
       </Card>

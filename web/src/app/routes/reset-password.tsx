@@ -12,10 +12,12 @@ import { PageSpinner } from '@/components/PageSpinner';
 import { readStoredSession } from '@/lib/supabase';
 import { userKeys } from '@/lib/query-keys';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 type State = 'starting' | 'ready' | 'refused';
 
 export function ResetPasswordRoute() {
+  const { t } = useTranslation('pages');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   // The link's fragment, read once; without a token the answer is known at once.
@@ -49,33 +51,33 @@ export function ResetPasswordRoute() {
     void navigate('/dashboard', { replace: true });
   };
 
-  if (state === 'starting') return <PageSpinner label="Checking your link" />;
+  if (state === 'starting') return <PageSpinner label={t('resetPassword.checkingLink')} />;
 
   return (
     <Center py="lg">
       <Stack w="100%" maw={440} gap="md">
-        <PageMeta title="Choose a new password" description="Choose a new password for your account." />
+        <PageMeta title={t('resetPassword.title')} description={t('resetPassword.description')} />
         {state === 'refused' ? (
           <>
             <Title order={1} ta="center" size="h2" ref={heading} tabIndex={-1}>
-              This link has expired
+              {t('resetPassword.expiredHeading')}
             </Title>
-            <Alert color="red" variant="light" title="The link cannot be used" role="alert">
-              A password link works once, for 1 hour. This one has been used, has expired or is incomplete.
+            <Alert color="red" variant="light" title={t('resetPassword.refusedTitle')} role="alert">
+              {t('resetPassword.refusedText')}
             </Alert>
             <Text ta="center">
               <Anchor component={Link} to="/auth/forgot">
-                Ask for a new link
+                {t('resetPassword.askNewLink')}
               </Anchor>
             </Text>
           </>
         ) : (
           <>
             <Title order={1} ta="center" size="h2">
-              Choose a new password
+              {t('resetPassword.heading')}
             </Title>
             <Card withBorder padding="lg">
-              <Text mb="md">Choose the password you will use to sign in from now on.</Text>
+              <Text mb="md">{t('resetPassword.intro')}</Text>
               <ResetPasswordForm
                 onChanged={() => void changed()}
                 onLinkRefused={() => {

@@ -3,16 +3,17 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { TeamPage } from '@/features/my-team/components/TeamPage';
 import { PageMeta } from '@/lib/page/page-meta';
+import { useTranslation } from 'react-i18next';
 
 export function TeamRoute() {
+  const { t } = useTranslation('pages');
   return (
     <Stack gap="md">
-      <PageMeta title="My team" description="The required training, certificates and last activity of the people who report to you." />
+      <PageMeta title={t('team.title')} description={t('team.description')} />
       <div>
-        <Title order={1}>My team</Title>
+        <Title order={1}>{t('team.title')}</Title>
         <Text c="dimmed">
-          The people who report to you, directly or through your team: their required training, certificates expiring
-          and last activity.
+          {t('team.intro')}
         </Text>
       </div>
       <TeamPage />
