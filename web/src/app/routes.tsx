@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
       { path: 'course/:id', lazy: () => import('./routes/course').then((m) => ({ Component: m.CourseRoute })) },
       { path: 'course/:id/module/:moduleId', lazy: () => import('./routes/module').then((m) => ({ Component: m.ModuleRoute })) },
       { path: 'accessibility', lazy: () => import('./routes/accessibility').then((m) => ({ Component: m.AccessibilityRoute })) },
+      { path: 'help', lazy: () => import('./routes/help').then((m) => ({ Component: m.HelpRoute })) },
       { path: 'verify/:code', lazy: () => import('./routes/verify').then((m) => ({ Component: m.VerifyRoute })) },
       { path: 'auth/forgot', lazy: () => import('./routes/forgot-password').then((m) => ({ Component: m.ForgotPasswordRoute })) },
       { path: 'auth/callback', lazy: () => import('./routes/auth-callback').then((m) => ({ Component: m.AuthCallbackRoute })) },
