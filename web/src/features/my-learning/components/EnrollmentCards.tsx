@@ -11,9 +11,7 @@ import { attentionStyle, CertificateValidityLine } from '@/components/Certificat
 import { RecertifyButton } from '@/components/RecertifyButton';
 import type { Enrollment } from '../api/get-enrollments';
 import { formatDate } from '@/lib/format';
-import { moduleCount } from '../lib/summary';
-
-const GONE = 'Course no longer available';
+import { Trans, useTranslation } from 'react-i18next';
 
 /** Where "View Certificate" goes: the certificate on /certificates, else the course page. */
 export function certificateLink(e: Enrollment): string {
@@ -24,15 +22,16 @@ interface CardProps {
   enrollment: Enrollment;
   /** Heading level of the card title within the page. */
   headingOrder?: 2 | 3 | 4;
-  /** Button wording: My Courses says 'Continue Course', the dashboard 'Continue Learning'. */
+  /** Button wording: My Courses says 'Continue Course' (the default), the dashboard 'Continue Learning'. */
   continueLabel?: string;
   /** Withdraws a pending request (My Courses); absent elsewhere. */
   onWithdraw?: (enrollment: Enrollment) => void;
   withdrawing?: boolean;
 }
 
-export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel = 'Continue Course', onWithdraw, withdrawing }: CardProps) {
-  const title = e.course?.title ?? GONE;
+export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel, onWithdraw, withdrawing }: CardProps) {
+  const { t } = useTranslation('my-learning');
+  const title = e.course?.title ?? t('shared.courseGone');
   const pending = e.status === 'PENDING';
   // Not completed but holding a certificate of the course: this pass renews it.
   const renewing = e.certificate != null && e.certificate.cycle < e.cycle;
@@ -43,11 +42,11 @@ export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel 
           {e.course ? <ServiceBadge code={e.course.service} /> : <span />}
           {pending ? (
             <Badge color="yellow.9" variant="filled" autoContrast leftSection={<IconClock size={14} aria-hidden />}>
-              Awaiting approval
+              {t('shared.awaitingApproval')}
             </Badge>
           ) : renewing ? (
             <Badge color="blue.9" variant="filled" leftSection={<IconRefresh size={14} aria-hidden />}>
-              Recertifying
+              {t('enrollmentCards.recertifying')}
             </Badge>
           ) : null}
         </Group>
@@ -59,41 +58,41 @@ export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel 
             {e.course.description}
           </Text>
         ) : null}
-        <Text size="sm">{moduleCount(e.course?.modules ?? 0)}</Text>
+        <Text size="sm">{t('enrollmentCards.modules', { count: e.course?.modules ?? 0 })}</Text>
         {renewing ? (
           <Stack gap={4}>
-            <Text size="sm">Your current certificate:</Text>
+            <Text size="sm">{t('enrollmentCards.currentCertificate')}</Text>
             <CertificateValidityLine certificate={e.certificate!} />
           </Stack>
         ) : null}
         {pending ? (
-          <Text size="sm">Your enrolment is waiting for approval by an instructor.</Text>
+          <Text size="sm">{t('enrollmentCards.waitingApproval')}</Text>
         ) : (
           <Stack gap={4}>
             <Group justify="space-between">
-              <Text size="sm">Progress</Text>
+              <Text size="sm">{t('enrollmentCards.progress')}</Text>
               <Text size="sm" fw={600}>
                 {e.progress}%
               </Text>
             </Group>
-            <Progress value={e.progress} aria-label={`${title}: ${e.progress}% complete`} />
+            <Progress value={e.progress} aria-label={t('enrollmentCards.progressLabel', { title, progress: e.progress })} />
           </Stack>
         )}
         <Group mt="auto">
           {e.course ? (
             pending ? (
               <Button component={Link} to={`/course/${e.courseId}`} variant="default">
-                View Course
+                {t('enrollmentCards.viewCourse')}
               </Button>
             ) : (
               <Button component={Link} to={`/course/${e.courseId}`}>
-                {continueLabel}
+                {continueLabel ?? t('enrollmentCards.continueCourse')}
               </Button>
             )
           ) : null}
           {pending && onWithdraw ? (
-            <Button variant="subtle" color="red.8" loading={withdrawing} onClick={() => onWithdraw(e)} aria-label={`Withdraw request: ${title}`}>
-              Withdraw request
+            <Button variant="subtle" color="red.8" loading={withdrawing} onClick={() => onWithdraw(e)} aria-label={t('enrollmentCards.withdrawLabel', { title })}>
+              {t('enrollmentCards.withdraw')}
             </Button>
           ) : null}
         </Group>
@@ -103,7 +102,8 @@ export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel 
 }
 
 export function CompletedCard({ enrollment: e, headingOrder = 3, reviewButton = false }: CardProps & { reviewButton?: boolean }) {
-  const title = e.course?.title ?? GONE;
+  const { t } = useTranslation('my-learning');
+  const title = e.course?.title ?? t('shared.courseGone');
   const certificate = e.certificate ?? null;
   const recertifiable = certificate !== null && certificate.cycle === e.cycle && e.course !== null && canRecertify(certificate.state);
   return (
@@ -124,16 +124,16 @@ export function CompletedCard({ enrollment: e, headingOrder = 3, reviewButton = 
           </Text>
         ) : null}
         <Text size="sm">
-          Completed on <strong>{formatDate(e.completedAt)}</strong>
+          <Trans t={t} i18nKey="enrollmentCards.completedOn" values={{ date: formatDate(e.completedAt) }} components={{ strong: <strong /> }} />
         </Text>
         {certificate ? <CertificateValidityLine certificate={certificate} /> : null}
         <Group mt="auto" gap="sm">
-          <Button component={Link} to={certificateLink(e)} aria-label={`View Certificate: ${title}`}>
-            View Certificate
+          <Button component={Link} to={certificateLink(e)} aria-label={t('enrollmentCards.viewCertificateLabel', { title })}>
+            {t('enrollmentCards.viewCertificate')}
           </Button>
           {reviewButton && e.course ? (
             <Button component={Link} to={`/course/${e.courseId}`} variant="default">
-              Review Course
+              {t('enrollmentCards.reviewCourse')}
             </Button>
           ) : null}
           {recertifiable ? <RecertifyButton courseId={e.courseId} courseTitle={title} variant="outline" /> : null}

@@ -29,6 +29,8 @@ import { Field, FieldList } from '@/components/FieldList';
 import { type LearningSummary, summarise } from '../lib/summary';
 import { CompletedCard, InProgressCard } from './EnrollmentCards';
 import { EmptyState } from './EmptyState';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 
 export interface LearnerDashboardProps {
   userId: string;
@@ -43,6 +45,7 @@ export interface LearnerDashboardProps {
 const OVERVIEW_IN_PROGRESS = 3;
 
 export function LearnerDashboard({ userId, name, certificateCount, certificatesPanel, requiredTraining }: LearnerDashboardProps) {
+  const { t } = useTranslation('my-learning');
   const query = useEnrollments(userId);
   const [tab, setTab] = useState('overview');
   const [courseTab, setCourseTab] = useState('all');
@@ -50,35 +53,35 @@ export function LearnerDashboard({ userId, name, certificateCount, certificatesP
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
-        <Title order={1}>Welcome, {name}</Title>
+        <Title order={1}>{t('learnerDashboard.welcome', { name })}</Title>
         <Group gap="xs">
           <Button component={Link} to="/learning-record" variant="default">
-            My learning record
+            {t('learnerDashboard.learningRecord')}
           </Button>
           <Button component={Link} to="/" variant="default">
-            Browse Courses
+            {t('shared.browseCourses')}
           </Button>
         </Group>
       </Group>
       {requiredTraining}
       {query.isPending ? (
-        <PageSpinner label="Loading your dashboard" />
+        <PageSpinner label={t('learnerDashboard.loading')} />
       ) : query.isError ? (
-        <Alert color="red" title="Your learning could not be loaded">
+        <Alert color="red" title={t('learnerDashboard.loadFailed')}>
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorDescription(query.error, 'Please try again.')}</Text>
+            <Text size="sm">{errorDescription(query.error, t('shared.retryFallback'))}</Text>
             <Button size="xs" variant="default" onClick={() => query.refetch()}>
-              Try again
+              {t('shared.tryAgain')}
             </Button>
           </Stack>
         </Alert>
       ) : (
         <Tabs value={tab} onChange={(v) => v && setTab(v)}>
           <Tabs.List mb="md">
-            <Tabs.Tab value="overview">Overview</Tabs.Tab>
-            <Tabs.Tab value="progress">Progress</Tabs.Tab>
-            <Tabs.Tab value="courses">My Courses</Tabs.Tab>
-            <Tabs.Tab value="certificates">Certificates</Tabs.Tab>
+            <Tabs.Tab value="overview">{t('learnerDashboard.overviewTab')}</Tabs.Tab>
+            <Tabs.Tab value="progress">{t('learnerDashboard.progressTab')}</Tabs.Tab>
+            <Tabs.Tab value="courses">{t('learnerDashboard.myCoursesTab')}</Tabs.Tab>
+            <Tabs.Tab value="certificates">{t('learnerDashboard.certificatesTab')}</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="overview">
             <Overview
@@ -103,13 +106,15 @@ export function LearnerDashboard({ userId, name, certificateCount, certificatesP
   );
 }
 
-function Stat({ label, value }: { label: string; value: number | undefined }) {
+/** `name` is the figure's English name, for its id and test id (the same in both languages). */
+function Stat({ name, label, value }: { name: string; label: string; value: number | undefined }) {
+  const id = `stat-${name.replace(/\s+/g, '-').toLowerCase()}`;
   return (
     <Paper withBorder p="md" radius="md">
-      <Text size="sm" c="dimmed" id={`stat-${label.replace(/\s+/g, '-').toLowerCase()}`}>
+      <Text size="sm" c="dimmed" id={id}>
         {label}
       </Text>
-      <Text fz={32} fw={700} aria-labelledby={`stat-${label.replace(/\s+/g, '-').toLowerCase()}`} data-testid={`stat-${label}`}>
+      <Text fz={32} fw={700} aria-labelledby={id} data-testid={`stat-${name}`}>
         {value ?? '…'}
       </Text>
     </Paper>
@@ -117,31 +122,32 @@ function Stat({ label, value }: { label: string; value: number | undefined }) {
 }
 
 function Overview({ summary, certificateCount, onViewAll }: { summary: LearningSummary; certificateCount: number | undefined; onViewAll: () => void }) {
+  const { t } = useTranslation('my-learning');
   const shown = summary.inProgress.slice(0, OVERVIEW_IN_PROGRESS);
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 2, md: 4 }}>
-        <Stat label="Total Courses" value={summary.total} />
-        <Stat label="In Progress" value={summary.inProgress.length} />
-        <Stat label="Completed" value={summary.completed.length} />
-        <Stat label="Certificates" value={certificateCount} />
+        <Stat name="Total Courses" label={t('learnerDashboard.totalCourses')} value={summary.total} />
+        <Stat name="In Progress" label={t('learnerDashboard.inProgress')} value={summary.inProgress.length} />
+        <Stat name="Completed" label={t('learnerDashboard.completed')} value={summary.completed.length} />
+        <Stat name="Certificates" label={t('learnerDashboard.certificates')} value={certificateCount} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder padding="lg" radius="md">
           <Stack gap="sm">
             <Title order={2} size="h4">
-              Overall Progress
+              {t('learnerDashboard.overallProgress')}
             </Title>
             <Group justify="space-between">
-              <Text size="sm">Average progress across your courses</Text>
+              <Text size="sm">{t('learnerDashboard.averageProgress')}</Text>
               <Text fw={700} data-testid="overall-progress">
                 {summary.overallProgress}%
               </Text>
             </Group>
-            <Progress value={summary.overallProgress} aria-label={`Overall progress: ${summary.overallProgress}%`} />
+            <Progress value={summary.overallProgress} aria-label={t('learnerDashboard.overallProgressLabel', { progress: summary.overallProgress })} />
             {shown.length === 0 ? (
               <Text size="sm" c="dimmed">
-                No courses in progress.
+                {t('learnerDashboard.noneInProgress')}
               </Text>
             ) : (
               <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
@@ -153,9 +159,9 @@ function Overview({ summary, certificateCount, onViewAll }: { summary: LearningS
                           {e.course.title}
                         </Anchor>
                       ) : (
-                        <Text size="sm">Course no longer available</Text>
+                        <Text size="sm">{t('shared.courseGone')}</Text>
                       )}
-                      <Text size="sm">{e.status === 'PENDING' ? 'Awaiting approval' : `${e.progress}%`}</Text>
+                      <Text size="sm">{e.status === 'PENDING' ? t('shared.awaitingApproval') : `${e.progress}%`}</Text>
                     </Group>
                   </li>
                 ))}
@@ -163,7 +169,7 @@ function Overview({ summary, certificateCount, onViewAll }: { summary: LearningS
             )}
             {summary.inProgress.length > 0 ? (
               <Anchor component="button" type="button" size="sm" onClick={onViewAll} style={{ alignSelf: 'flex-start' }}>
-                View all courses in progress ({summary.inProgress.length})
+                {t('learnerDashboard.viewAllInProgress', { number: summary.inProgress.length })}
               </Anchor>
             ) : null}
           </Stack>
@@ -171,11 +177,11 @@ function Overview({ summary, certificateCount, onViewAll }: { summary: LearningS
         <Card withBorder padding="lg" radius="md">
           <Stack gap="sm">
             <Title order={2} size="h4">
-              Services
+              {t('learnerDashboard.services')}
             </Title>
             {summary.services.length === 0 ? (
               <Text size="sm" c="dimmed">
-                You're not enrolled in any services yet.
+                {t('learnerDashboard.noServices')}
               </Text>
             ) : (
               <Group gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
@@ -193,9 +199,9 @@ function Overview({ summary, certificateCount, onViewAll }: { summary: LearningS
   );
 }
 
-function progressCell(e: Enrollment, title: string) {
+function progressCell(e: Enrollment, title: string, t: TFunction<'my-learning'>) {
   return e.status === 'PENDING' ? (
-    'Awaiting approval'
+    t('shared.awaitingApproval')
   ) : (
     <Group gap="xs" wrap="nowrap">
       <Progress value={e.progress} w={100} aria-label={`${title}: ${e.progress}%`} />
@@ -204,14 +210,16 @@ function progressCell(e: Enrollment, title: string) {
   );
 }
 
-const modulesCell = (e: Enrollment) => (e.course && e.course.modules > 0 ? `${e.completedModules} of ${e.course.modules}` : '—');
+const modulesCell = (e: Enrollment, t: TFunction<'my-learning'>) =>
+  e.course && e.course.modules > 0 ? t('learnerDashboard.modulesOf', { completed: e.completedModules, total: e.course.modules }) : '—';
 
 /** The progress on a phone (a table would be cut off at 390 px): one card per course. */
 function ProgressCards({ enrollments }: { enrollments: Enrollment[] }) {
+  const { t } = useTranslation('my-learning');
   return (
-    <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Your progress in each course">
+    <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('learnerDashboard.progressListLabel')}>
       {enrollments.map((e) => {
-        const title = e.course?.title ?? 'Course no longer available';
+        const title = e.course?.title ?? t('shared.courseGone');
         return (
           <Paper component="li" withBorder p="md" radius="md" key={e.id} data-progress-card={e.id}>
             <Stack gap="sm">
@@ -219,9 +227,9 @@ function ProgressCards({ enrollments }: { enrollments: Enrollment[] }) {
                 {e.course ? <Anchor component={Link} to={`/course/${e.courseId}`} inherit>{title}</Anchor> : title}
               </Text>
               <FieldList>
-                <Field label="Progress" span>{progressCell(e, title)}</Field>
-                <Field label="Modules">{modulesCell(e)}</Field>
-                <Field label="Last activity">{formatDate(e.lastActivityAt)}</Field>
+                <Field label={t('learnerDashboard.progress')} span>{progressCell(e, title, t)}</Field>
+                <Field label={t('learnerDashboard.modules')}>{modulesCell(e, t)}</Field>
+                <Field label={t('learnerDashboard.lastActivity')}>{formatDate(e.lastActivityAt)}</Field>
               </FieldList>
             </Stack>
           </Paper>
@@ -232,31 +240,32 @@ function ProgressCards({ enrollments }: { enrollments: Enrollment[] }) {
 }
 
 function ProgressTable({ enrollments }: { enrollments: Enrollment[] }) {
+  const { t } = useTranslation('my-learning');
   const phone = usePhoneLayout();
   if (enrollments.length === 0) {
-    return <EmptyState title="No courses yet" text="Enrol in a course to see your progress here." />;
+    return <EmptyState title={t('learnerDashboard.noCoursesTitle')} text={t('learnerDashboard.noCoursesProgressText')} />;
   }
   if (phone) return <ProgressCards enrollments={enrollments} />;
   return (
     <Table.ScrollContainer minWidth={640}>
       <Table striped>
-        <Table.Caption>Your progress in each course</Table.Caption>
+        <Table.Caption>{t('learnerDashboard.progressListLabel')}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">Course</Table.Th>
-            <Table.Th scope="col">Progress</Table.Th>
-            <Table.Th scope="col">Modules</Table.Th>
-            <Table.Th scope="col">Last activity</Table.Th>
+            <Table.Th scope="col">{t('learnerDashboard.course')}</Table.Th>
+            <Table.Th scope="col">{t('learnerDashboard.progress')}</Table.Th>
+            <Table.Th scope="col">{t('learnerDashboard.modules')}</Table.Th>
+            <Table.Th scope="col">{t('learnerDashboard.lastActivity')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {enrollments.map((e) => {
-            const title = e.course?.title ?? 'Course no longer available';
+            const title = e.course?.title ?? t('shared.courseGone');
             return (
               <Table.Tr key={e.id}>
                 <Table.Td>{e.course ? <Anchor component={Link} to={`/course/${e.courseId}`}>{title}</Anchor> : title}</Table.Td>
-                <Table.Td miw={160}>{progressCell(e, title)}</Table.Td>
-                <Table.Td>{modulesCell(e)}</Table.Td>
+                <Table.Td miw={160}>{progressCell(e, title, t)}</Table.Td>
+                <Table.Td>{modulesCell(e, t)}</Table.Td>
                 <Table.Td>{formatDate(e.lastActivityAt)}</Table.Td>
               </Table.Tr>
             );
@@ -268,13 +277,14 @@ function ProgressTable({ enrollments }: { enrollments: Enrollment[] }) {
 }
 
 function CoursesTab({ summary, tab, onTab }: { summary: LearningSummary; tab: string; onTab: (t: string) => void }) {
+  const { t } = useTranslation('my-learning');
   const grid = (items: Enrollment[]) => (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
       {items.map((e) =>
         e.completed ? (
           <CompletedCard key={e.id} enrollment={e} reviewButton />
         ) : (
-          <InProgressCard key={e.id} enrollment={e} continueLabel="Continue Learning" />
+          <InProgressCard key={e.id} enrollment={e} continueLabel={t('learnerDashboard.continueLearning')} />
         ),
       )}
     </SimpleGrid>
@@ -282,24 +292,24 @@ function CoursesTab({ summary, tab, onTab }: { summary: LearningSummary; tab: st
   const all = [...summary.inProgress, ...summary.completed];
   return (
     <Tabs value={tab} onChange={(v) => v && onTab(v)} variant="pills">
-      <Tabs.List mb="md" aria-label="Filter your courses">
-        <Tabs.Tab value="all">All Courses</Tabs.Tab>
-        <Tabs.Tab value="in-progress">In Progress</Tabs.Tab>
-        <Tabs.Tab value="completed">Completed</Tabs.Tab>
+      <Tabs.List mb="md" aria-label={t('learnerDashboard.filterLabel')}>
+        <Tabs.Tab value="all">{t('learnerDashboard.allCourses')}</Tabs.Tab>
+        <Tabs.Tab value="in-progress">{t('learnerDashboard.inProgressFilter')}</Tabs.Tab>
+        <Tabs.Tab value="completed">{t('learnerDashboard.completedFilter')}</Tabs.Tab>
       </Tabs.List>
       <Tabs.Panel value="all">
-        {all.length === 0 ? <EmptyState title="No courses yet" text="You haven't enrolled in any courses yet." headingOrder={3} /> : grid(all)}
+        {all.length === 0 ? <EmptyState title={t('learnerDashboard.noCoursesTitle')} text={t('learnerDashboard.noCoursesText')} headingOrder={3} /> : grid(all)}
       </Tabs.Panel>
       <Tabs.Panel value="in-progress">
         {summary.inProgress.length === 0 ? (
-          <EmptyState title="No courses in progress" text="You haven't started any courses yet." headingOrder={3} />
+          <EmptyState title={t('shared.noInProgressTitle')} text={t('shared.noInProgressText')} headingOrder={3} />
         ) : (
           grid(summary.inProgress)
         )}
       </Tabs.Panel>
       <Tabs.Panel value="completed">
         {summary.completed.length === 0 ? (
-          <EmptyState title="No completed courses" text="You haven't completed any courses yet." headingOrder={3} />
+          <EmptyState title={t('shared.noCompletedTitle')} text={t('shared.noCompletedText')} headingOrder={3} />
         ) : (
           grid(summary.completed)
         )}

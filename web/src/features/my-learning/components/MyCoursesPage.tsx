@@ -9,31 +9,36 @@ import { useUnenrol } from '../api/unenrol';
 import { summarise } from '../lib/summary';
 import { CompletedCard, InProgressCard } from './EnrollmentCards';
 import { EmptyState } from './EmptyState';
+import { useTranslation } from 'react-i18next';
 
 export function MyCoursesPage({ userId }: { userId: string }) {
+  const { t } = useTranslation('my-learning');
   const query = useEnrollments(userId);
   const [tab, setTab] = useState<string>('in-progress');
   const unenrol = useUnenrol(userId);
   const withdraw = (e: Enrollment) =>
     unenrol.mutate(e.id, {
-      onSuccess: () => notifySuccess('Request withdrawn', `You are no longer waiting to join ${e.course?.title ?? 'the course'}.`),
-      onError: (error) => notifyFailure('Failed to withdraw request', errorDescription(error, 'Please try again.')),
+      onSuccess: () => notifySuccess(
+          t('myCoursesPage.withdrawnTitle'),
+          e.course ? t('myCoursesPage.withdrawnMessage', { course: e.course.title }) : t('myCoursesPage.withdrawnMessageNoTitle'),
+        ),
+      onError: (error) => notifyFailure(t('myCoursesPage.withdrawFailed'), errorDescription(error, t('shared.retryFallback'))),
     });
 
   return (
     <Stack gap="lg">
       <div>
-        <Title order={1}>My Courses</Title>
-        <Text c="dimmed">Track your progress and continue learning</Text>
+        <Title order={1}>{t('myCoursesPage.heading')}</Title>
+        <Text c="dimmed">{t('myCoursesPage.intro')}</Text>
       </div>
       {query.isPending ? (
-        <PageSpinner label="Loading your courses" />
+        <PageSpinner label={t('myCoursesPage.loading')} />
       ) : query.isError ? (
-        <Alert color="red" title="Your courses could not be loaded">
+        <Alert color="red" title={t('myCoursesPage.loadFailed')}>
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorDescription(query.error, 'Please try again.')}</Text>
+            <Text size="sm">{errorDescription(query.error, t('shared.retryFallback'))}</Text>
             <Button size="xs" variant="default" onClick={() => query.refetch()}>
-              Try again
+              {t('shared.tryAgain')}
             </Button>
           </Stack>
         </Alert>
@@ -59,15 +64,16 @@ interface TabsProps {
 }
 
 function MyCoursesTabs({ summary, tab, onTab, onWithdraw, withdrawingId }: TabsProps) {
+  const { t } = useTranslation('my-learning');
   return (
     <Tabs value={tab} onChange={(v) => v && onTab(v)}>
       <Tabs.List mb="md">
-        <Tabs.Tab value="in-progress">In Progress ({summary.inProgress.length})</Tabs.Tab>
-        <Tabs.Tab value="completed">Completed ({summary.completed.length})</Tabs.Tab>
+        <Tabs.Tab value="in-progress">{t('myCoursesPage.inProgressTab', { number: summary.inProgress.length })}</Tabs.Tab>
+        <Tabs.Tab value="completed">{t('myCoursesPage.completedTab', { number: summary.completed.length })}</Tabs.Tab>
       </Tabs.List>
       <Tabs.Panel value="in-progress">
         {summary.inProgress.length === 0 ? (
-          <EmptyState title="No courses in progress" text="You haven't started any courses yet." />
+          <EmptyState title={t('shared.noInProgressTitle')} text={t('shared.noInProgressText')} />
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
             {summary.inProgress.map((e) => (
@@ -78,7 +84,7 @@ function MyCoursesTabs({ summary, tab, onTab, onWithdraw, withdrawingId }: TabsP
       </Tabs.Panel>
       <Tabs.Panel value="completed">
         {summary.completed.length === 0 ? (
-          <EmptyState title="No completed courses" text="You haven't completed any courses yet." />
+          <EmptyState title={t('shared.noCompletedTitle')} text={t('shared.noCompletedText')} />
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
             {summary.completed.map((e) => (

@@ -24,7 +24,3 @@ export function summarise(enrollments: Enrollment[]): LearningSummary {
   }
   return { total: enrollments.length, inProgress, completed, overallProgress, services };
 }
-
-export function moduleCount(n: number): string {
-  return `${n} ${n === 1 ? 'module' : 'modules'}`;
-}
