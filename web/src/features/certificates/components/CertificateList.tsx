@@ -6,6 +6,7 @@ import { Alert, Anchor, Button, Card, Group, Pagination, SimpleGrid, Stack, Tabl
 import { IconDownload } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { Trans, useTranslation } from 'react-i18next';
 import { canRecertify } from '@shared/certificates.ts';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { PageSpinner } from '@/components/PageSpinner';
@@ -18,17 +19,18 @@ import { formatDate } from '@/lib/format';
 import { RecertifyButton } from '@/components/RecertifyButton';
 
 export function CertificateList({ highlightId, headingOrder = 2 }: { highlightId?: string | null; headingOrder?: 2 | 3 }) {
+  const { t } = useTranslation('certificates');
   const [page, setPage] = useState(1);
   const query = useCertificates(page);
 
-  if (query.isPending) return <PageSpinner label="Loading your certificates" />;
+  if (query.isPending) return <PageSpinner label={t('certificateList.loading')} />;
   if (query.isError) {
     return (
-      <Alert color="red" title="Your certificates could not be loaded">
+      <Alert color="red" title={t('certificateList.loadFailed')}>
         <Stack gap="xs" align="flex-start">
-          <Text size="sm">{errorDescription(query.error, 'Please try again.')}</Text>
+          <Text size="sm">{errorDescription(query.error, t('shared.retryFallback'))}</Text>
           <Button size="xs" variant="default" onClick={() => query.refetch()}>
-            Try again
+            {t('shared.tryAgain')}
           </Button>
         </Stack>
       </Alert>
@@ -40,11 +42,11 @@ export function CertificateList({ highlightId, headingOrder = 2 }: { highlightId
       <Card withBorder padding="xl" radius="md">
         <Stack align="center" gap="sm">
           <Title order={headingOrder} size="h4">
-            No certificates yet
+            {t('certificateList.emptyTitle')}
           </Title>
-          <Text c="dimmed">Complete a course to earn your first certificate.</Text>
+          <Text c="dimmed">{t('certificateList.emptyText')}</Text>
           <Button component={Link} to="/">
-            Browse Courses
+            {t('shared.browseCourses')}
           </Button>
         </Stack>
       </Card>
@@ -59,13 +61,14 @@ export function CertificateList({ highlightId, headingOrder = 2 }: { highlightId
         ))}
       </SimpleGrid>
       {pages > 1 ? (
-        <Pagination total={pages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
+        <Pagination total={pages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': t(`pagination.${control}`) })} />
       ) : null}
     </Stack>
   );
 }
 
 function DownloadButton({ certificate: c, compact = false }: { certificate: Certificate; compact?: boolean }) {
+  const { t } = useTranslation('certificates');
   const download = useDownloadCertificate();
   return (
     <Button
@@ -73,20 +76,21 @@ function DownloadButton({ certificate: c, compact = false }: { certificate: Cert
       loading={download.isPending}
       size={compact ? 'xs' : undefined}
       variant={compact ? 'default' : undefined}
-      aria-label={`Download Certificate: ${c.courseTitle}${compact ? ` (issued ${formatDate(c.issuedAt)})` : ''}`}
+      aria-label={compact ? t('download.labelIssued', { course: c.courseTitle, date: formatDate(c.issuedAt) }) : t('download.label', { course: c.courseTitle })}
       onClick={() =>
         download.mutate(c.id, {
-          onSuccess: () => notifySuccess('Certificate downloaded', `Your certificate for ${c.courseTitle} is downloading.`),
-          onError: (error) => notifyFailure('Download failed', errorDescription(error, 'The certificate could not be downloaded.')),
+          onSuccess: () => notifySuccess(t('download.successTitle'), t('download.successMessage', { course: c.courseTitle })),
+          onError: (error) => notifyFailure(t('download.failedTitle'), errorDescription(error, t('download.failedFallback'))),
         })
       }
     >
-      {compact ? 'Download' : 'Download Certificate'}
+      {compact ? t('download.compact') : t('download.full')}
     </Button>
   );
 }
 
 function CertificateCard({ certificate: c, highlighted, headingOrder }: { certificate: Certificate; highlighted: boolean; headingOrder: 2 | 3 }) {
+  const { t } = useTranslation('certificates');
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     // Opened from 'View Certificate': bring this one into view and to the keyboard.
@@ -104,7 +108,7 @@ function CertificateCard({ certificate: c, highlighted, headingOrder }: { certif
       padding="lg"
       radius="md"
       component="article"
-      aria-label={`Certificate: ${c.courseTitle}`}
+      aria-label={t('certificateCard.label', { course: c.courseTitle })}
       tabIndex={highlighted ? -1 : undefined}
       data-highlighted={highlighted || undefined}
       data-state={c.state}
@@ -117,16 +121,26 @@ function CertificateCard({ certificate: c, highlighted, headingOrder }: { certif
         </Title>
         <CertificateValidityLine certificate={c} />
         <Text size="sm">
-          Awarded to <strong>{c.learnerName}</strong> on {formatDate(c.issuedAt)}
+          <Trans
+            t={t}
+            i18nKey="certificateCard.awardedTo"
+            values={{ name: c.learnerName, date: formatDate(c.issuedAt) }}
+            components={{ strong: <strong /> }}
+          />
         </Text>
-        {c.state === 'revoked' && c.revokedReason ? <Text size="sm">Reason: {c.revokedReason}</Text> : null}
+        {c.state === 'revoked' && c.revokedReason ? <Text size="sm">{t('certificateCard.reason', { reason: c.revokedReason })}</Text> : null}
         {c.recertifying && c.state !== 'revoked' ? (
           <Text size="sm" c="dimmed">
-            Recertification in progress: complete the course again for a new certificate.
+            {t('certificateCard.recertifying')}
           </Text>
         ) : null}
         <Text size="sm">
-          Verification code: <Text span ff="monospace" fw={600}>{c.verificationCode}</Text>
+          <Trans
+            t={t}
+            i18nKey="certificateCard.verificationCode"
+            values={{ code: c.verificationCode }}
+            components={{ code: <Text span ff="monospace" fw={600} /> }}
+          />
         </Text>
         <Anchor component={Link} to={c.verifyPath} size="sm" style={{ wordBreak: 'break-all' }}>
           {verifyUrl}
@@ -142,12 +156,13 @@ function CertificateCard({ certificate: c, highlighted, headingOrder }: { certif
 
 /** Earlier certificates (superseded by a later one of the same course): the learner's history. */
 export function CertificateHistory({ headingOrder = 2 }: { headingOrder?: 2 | 3 }) {
+  const { t } = useTranslation('certificates');
   const [page, setPage] = useState(1);
   const query = useCertificates(page, CERTIFICATES_PAGE_SIZE, 'history');
   if (query.isPending || query.isError || query.data.total === 0) {
     return query.isError ? (
-      <Alert color="red" title="Your earlier certificates could not be loaded">
-        {errorDescription(query.error, 'Please try again.')}
+      <Alert color="red" title={t('certificateHistory.loadFailed')}>
+        {errorDescription(query.error, t('shared.retryFallback'))}
       </Alert>
     ) : null;
   }
@@ -156,21 +171,21 @@ export function CertificateHistory({ headingOrder = 2 }: { headingOrder?: 2 | 3 
   return (
     <Stack gap="sm" component="section" aria-labelledby="certificate-history-heading">
       <Title order={headingOrder} size="h3" id="certificate-history-heading">
-        Earlier certificates
+        {t('certificateHistory.heading')}
       </Title>
       <Text c="dimmed" size="sm">
-        Certificates you held before recertifying. They stay in your record.
+        {t('certificateHistory.intro')}
       </Text>
       <Table.ScrollContainer minWidth={640}>
         <Table striped>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th scope="col">Course</Table.Th>
-              <Table.Th scope="col">Issued</Table.Th>
-              <Table.Th scope="col">Status</Table.Th>
-              <Table.Th scope="col">Verification code</Table.Th>
+              <Table.Th scope="col">{t('certificateHistory.course')}</Table.Th>
+              <Table.Th scope="col">{t('certificateHistory.issued')}</Table.Th>
+              <Table.Th scope="col">{t('certificateHistory.status')}</Table.Th>
+              <Table.Th scope="col">{t('certificateHistory.verificationCode')}</Table.Th>
               <Table.Th scope="col">
-                <VisuallyHidden>Actions</VisuallyHidden>
+                <VisuallyHidden>{t('certificateHistory.actions')}</VisuallyHidden>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -197,7 +212,7 @@ export function CertificateHistory({ headingOrder = 2 }: { headingOrder?: 2 | 3 
         </Table>
       </Table.ScrollContainer>
       {pages > 1 ? (
-        <Pagination total={pages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': `${control} page of earlier certificates` })} />
+        <Pagination total={pages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': t(`historyPagination.${control}`) })} />
       ) : null}
     </Stack>
   );

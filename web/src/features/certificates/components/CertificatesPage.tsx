@@ -2,13 +2,15 @@
 // recertification) and, below, their earlier certificates.
 import { Stack, Text, Title } from '@mantine/core';
 import { CertificateHistory, CertificateList } from './CertificateList';
+import { useTranslation } from 'react-i18next';
 
 export function CertificatesPage({ highlightId }: { highlightId?: string | null }) {
+  const { t } = useTranslation('certificates');
   return (
     <Stack gap="lg">
       <div>
-        <Title order={1}>Certificates</Title>
-        <Text c="dimmed">Download your certificates, check when they expire and share their verification links.</Text>
+        <Title order={1}>{t('certificatesPage.heading')}</Title>
+        <Text c="dimmed">{t('certificatesPage.intro')}</Text>
       </div>
       <CertificateList highlightId={highlightId} />
       <CertificateHistory />

@@ -6,6 +6,8 @@ import { IconAlertTriangle, IconBan, IconClockExclamation, IconRosetteDiscountCh
 import { CertificateStateBadge } from '@/components/CertificateValidity';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import type { TFunction } from 'i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { PageSpinner } from '@/components/PageSpinner';
 import { errorDescription } from '@/lib/api-client';
@@ -15,21 +17,22 @@ import { formatDate } from '@/lib/format';
 const CODE_PATTERN = /^[A-Za-z0-9]{8,32}$/;
 
 export function VerifyCertificate({ code }: { code: string }) {
+  const { t } = useTranslation('certificates');
   const query = useVerifyCertificate(code);
   return (
     <Stack gap="lg" maw={720}>
-      <Title order={1}>Certificate verification</Title>
+      <Title order={1}>{t('verify.heading')}</Title>
       {query.isPending ? (
-        <PageSpinner label="Checking the certificate" />
+        <PageSpinner label={t('verify.checking')} />
       ) : query.isError ? (
-        <Alert color="red" title="The certificate could not be checked">
-          {errorDescription(query.error, 'Please try again.')}
+        <Alert color="red" title={t('verify.checkFailed')}>
+          {errorDescription(query.error, t('shared.retryFallback'))}
         </Alert>
       ) : query.data ? (
         <VerifiedCard certificate={query.data} />
       ) : (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} title="Certificate not found">
-          No certificate has the code <Text span ff="monospace" fw={600}>{code}</Text>. Check the code and try again.
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} title={t('verify.notFoundTitle')}>
+          <Trans t={t} i18nKey="verify.notFoundText" values={{ code }} components={{ code: <Text span ff="monospace" fw={600} /> }} />
         </Alert>
       )}
       <VerifyForm initial={code} />
@@ -38,36 +41,37 @@ export function VerifyCertificate({ code }: { code: string }) {
 }
 
 /** Heading, colour and sentence of each state: never only "genuine". */
-function verdict(c: VerifiedCertificate) {
+function verdict(c: VerifiedCertificate, t: TFunction<'certificates'>) {
   switch (c.state) {
     case 'revoked':
       return {
-        title: 'Certificate revoked',
+        title: t('verify.revokedTitle'),
         colour: 'red.9',
         Icon: IconBan,
-        text: `This certificate was issued by this platform but was revoked on ${formatDate(c.revokedAt)}. It is no longer valid.`,
+        text: t('verify.revokedText', { date: formatDate(c.revokedAt) }),
       };
     case 'expired':
       return {
-        title: 'Certificate expired',
+        title: t('verify.expiredTitle'),
         colour: 'red.9',
         Icon: IconClockExclamation,
-        text: `This certificate was issued by this platform but expired on ${formatDate(c.expiresAt)}. It is no longer valid.`,
+        text: t('verify.expiredText', { date: formatDate(c.expiresAt) }),
       };
     default:
       return {
-        title: 'Certificate verified',
+        title: t('verify.verifiedTitle'),
         colour: 'green.9',
         Icon: IconRosetteDiscountCheck,
         text: c.expiresAt
-          ? `This certificate was issued by this platform and is valid until ${formatDate(c.expiresAt)}.`
-          : 'This certificate was issued by this platform and does not expire.',
+          ? t('verify.validUntilText', { date: formatDate(c.expiresAt) })
+          : t('verify.noExpiryText'),
       };
   }
 }
 
 function VerifiedCard({ certificate: c }: { certificate: VerifiedCertificate }) {
-  const { title, colour, Icon, text } = verdict(c);
+  const { t } = useTranslation('certificates');
+  const { title, colour, Icon, text } = verdict(c, t);
   return (
     <Card withBorder padding="lg" radius="md" role="region" aria-labelledby="verified-heading" data-state={c.state}>
       <Stack gap="sm">
@@ -81,39 +85,39 @@ function VerifiedCard({ certificate: c }: { certificate: VerifiedCertificate }) 
         <Text>{text}</Text>
         <List spacing="xs" listStyleType="none" p={0}>
           <List.Item>
-            <Text span c="dimmed">Learner: </Text>
+            <Text span c="dimmed">{t('verify.learner')} </Text>
             <strong>{c.learnerName}</strong>
           </List.Item>
           {c.organisationName ? (
             <List.Item>
-              <Text span c="dimmed">Organisation: </Text>
+              <Text span c="dimmed">{t('verify.organisation')} </Text>
               <strong>{c.organisationName}</strong>
             </List.Item>
           ) : null}
           <List.Item>
-            <Text span c="dimmed">Course: </Text>
+            <Text span c="dimmed">{t('verify.course')} </Text>
             <strong>{c.courseTitle}</strong>
           </List.Item>
           <List.Item>
-            <Text span c="dimmed">Service: </Text>
-            {c.service ? <ServiceBadge code={c.service} full /> : 'Not recorded'}
+            <Text span c="dimmed">{t('verify.service')} </Text>
+            {c.service ? <ServiceBadge code={c.service} full /> : t('verify.notRecorded')}
           </List.Item>
           <List.Item>
-            <Text span c="dimmed">Issued on: </Text>
+            <Text span c="dimmed">{t('verify.issuedOn')} </Text>
             <strong>{formatDate(c.issuedAt)}</strong>
           </List.Item>
           <List.Item>
-            <Text span c="dimmed">{c.state === 'expired' ? 'Expired on: ' : 'Valid until: '}</Text>
-            <strong>{c.expiresAt ? formatDate(c.expiresAt) : 'Does not expire'}</strong>
+            <Text span c="dimmed">{c.state === 'expired' ? t('verify.expiredOn') : t('verify.validUntil')} </Text>
+            <strong>{c.expiresAt ? formatDate(c.expiresAt) : t('verify.doesNotExpire')}</strong>
           </List.Item>
           {c.revokedAt ? (
             <List.Item>
-              <Text span c="dimmed">Revoked on: </Text>
+              <Text span c="dimmed">{t('verify.revokedOn')} </Text>
               <strong>{formatDate(c.revokedAt)}</strong>
             </List.Item>
           ) : null}
           <List.Item>
-            <Text span c="dimmed">Verification code: </Text>
+            <Text span c="dimmed">{t('verify.verificationCode')} </Text>
             <Text span ff="monospace" fw={600}>{c.verificationCode}</Text>
           </List.Item>
         </List>
@@ -123,18 +127,19 @@ function VerifiedCard({ certificate: c }: { certificate: VerifiedCertificate }) 
 }
 
 function VerifyForm({ initial }: { initial: string }) {
+  const { t } = useTranslation('certificates');
   const navigate = useNavigate();
   const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   return (
     <form
       noValidate
-      aria-label="Check another certificate"
+      aria-label={t('verify.formLabel')}
       onSubmit={(event) => {
         event.preventDefault();
         const code = value.trim();
         if (!CODE_PATTERN.test(code)) {
-          setError('Enter the 8 to 32 letters and digits of the verification code');
+          setError(t('verify.codeInvalid'));
           return;
         }
         setError(null);
@@ -143,7 +148,7 @@ function VerifyForm({ initial }: { initial: string }) {
     >
       <Group align="flex-end">
         <TextInput
-          label="Verification code"
+          label={t('verify.codeLabel')}
           value={value}
           onChange={(event) => setValue(event.currentTarget.value)}
           error={error}
@@ -151,7 +156,7 @@ function VerifyForm({ initial }: { initial: string }) {
           style={{ flex: 1 }}
         />
         <Button type="submit" variant="default">
-          Verify
+          {t('verify.submit')}
         </Button>
       </Group>
     </form>

@@ -1,0 +1,44 @@
+// Public verification in Welsh: the verdict, the details with their dates in Welsh, and the form.
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { i18n } from '@/lib/i18n/i18n';
+import { certificateKeys } from '@/lib/query-keys';
+import { renderWithProviders } from '@/test/render';
+import type { VerifiedCertificate } from '../api/verify-certificate';
+import { VerifyCertificate } from './VerifyCertificate';
+
+const CODE = 'ABCDEF1234567890';
+const certificate: VerifiedCertificate = {
+  verificationCode: CODE,
+  learnerName: 'Sam Learner',
+  courseTitle: 'JESIP Awareness',
+  service: 'UKPS',
+  serviceLabel: 'United Kingdom Police Service',
+  issuedAt: '2026-11-22T10:00:00.000Z',
+  expiresAt: '2027-11-22T10:00:00.000Z',
+  revokedAt: null,
+  state: 'valid',
+  valid: true,
+  organisationName: 'Northshire Police',
+};
+
+describe('VerifyCertificate in Welsh', () => {
+  it('says the certificate is verified and until when, in Welsh', async () => {
+    await i18n.changeLanguage('cy');
+    renderWithProviders(<VerifyCertificate code={CODE} />, { queryData: [[certificateKeys.verify(CODE), certificate]] });
+    expect(screen.getByRole('heading', { level: 1, name: 'Gwirio tystysgrif' })).toBeInTheDocument();
+    const card = within(screen.getByRole('region', { name: "Tystysgrif wedi'i gwirio" }));
+    expect(card.getByText(/ac mae'n ddilys tan 22\sTachwedd\s2027\./)).toBeInTheDocument();
+    expect(card.getByText('Sefydliad:')).toBeInTheDocument();
+    expect(card.getByText('Yn ddilys tan:')).toBeInTheDocument();
+    expect(screen.getByRole('form', { name: 'Gwirio tystysgrif arall' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Gwirio' })).toBeInTheDocument();
+  });
+
+  it('says plainly, in Welsh, when no certificate has the code', async () => {
+    await i18n.changeLanguage('cy');
+    renderWithProviders(<VerifyCertificate code={CODE} />, { queryData: [[certificateKeys.verify(CODE), null]] });
+    expect(screen.getByText("Heb ddod o hyd i'r dystysgrif")).toBeInTheDocument();
+    expect(screen.getByText(/Nid oes tystysgrif gyda'r cod/)).toBeInTheDocument();
+  });
+});
