@@ -9,6 +9,10 @@
 -- every row. Archived courses (a course with learner history is archived, not deleted:
 -- 21_course_archive.sql) stay out of the catalogue's search and totals unless the course lists of
 -- those who manage them ask for them.
+-- Welsh versions sit beside the English (title_cy, description_cy, a module's title_cy and
+-- content_cy; null: not translated); courses.available_in_welsh says the whole course is in Welsh
+-- and is kept by the triggers at the end of this file and of 03_quizzes.sql
+-- (docs/decisions/bilingual-course-content.md).
 
 -- ---------------------------------------------------------------------------
 -- Tables
@@ -31,8 +35,14 @@ create table public.courses (
   certificate_valid_months integer,
   requires_approval boolean,
   organisation_id uuid,
+  title_cy text,
+  description_cy text,
+  available_in_welsh boolean not null default false,
   constraint courses_title_length check (char_length(btrim(title)) between 3 and 200),
   constraint courses_description_length check (char_length(btrim(description)) between 10 and 5000),
+  constraint courses_title_cy_length check (title_cy is null or char_length(btrim(title_cy)) between 3 and 200),
+  constraint courses_description_cy_length
+    check (description_cy is null or char_length(btrim(description_cy)) between 10 and 5000),
   constraint courses_duration_positive check (duration >= 1),
   constraint courses_certificate_valid_months_range
     check (certificate_valid_months is null or certificate_valid_months between 1 and 120)
@@ -50,8 +60,14 @@ create table public.course_modules (
   kind text not null default 'content',
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
+  title_cy text,
+  content_cy text,
   constraint course_modules_kind check (kind in ('content', 'scorm')),
   constraint course_modules_title_length check (char_length(btrim(title)) between 3 and 200),
+  constraint course_modules_title_cy_length check (title_cy is null or char_length(btrim(title_cy)) between 3 and 200),
+  -- A SCORM package is one language: its module has no Welsh body.
+  constraint course_modules_content_cy_text
+    check (content_cy is null or (kind = 'content' and btrim(content_cy) <> '')),
   constraint course_modules_order_positive check (order_index >= 1),
   constraint course_modules_duration_positive check (duration >= 1)
 );
@@ -91,11 +107,26 @@ comment on column public.courses.certificate_valid_months is
 comment on column public.courses.requires_approval is
   'Enrolment approval for this course: null follows the site-wide course access (approval under login-approval), true requires approval, false enrols at once.';
 
+comment on column public.courses.title_cy is
+  'The title in Welsh; null: not translated.';
+
+comment on column public.courses.description_cy is
+  'The description in Welsh; null: not translated.';
+
+comment on column public.courses.available_in_welsh is
+  'True when the title, the description, every module''s title (and body, for a content module), every quiz''s title (and description when it has one) and every question (text, options, explanation when it has one) have Welsh. Kept by triggers (private.refresh_courses_in_welsh); no API role writes it.';
+
 comment on table public.course_modules is
   'A unit of a course, worked in order_index order. Deleted with its course.';
 
 comment on column public.course_modules.content is
   'Markdown body of the module.';
+
+comment on column public.course_modules.title_cy is
+  'The title in Welsh; null: not translated.';
+
+comment on column public.course_modules.content_cy is
+  'Markdown body in Welsh (content modules only: a SCORM package stays one language); null: not translated. Read like content, through private.module_body.';
 
 comment on column public.course_modules.order_index is
   'Position in the course, from 1.';
@@ -138,6 +169,13 @@ create index courses_organisation_idx on public.courses (organisation_id);
 create index courses_title_trgm_idx on public.courses using gin (title extensions.gin_trgm_ops);
 
 create index courses_description_trgm_idx on public.courses using gin (description extensions.gin_trgm_ops);
+
+create index courses_title_cy_trgm_idx on public.courses using gin (title_cy extensions.gin_trgm_ops);
+
+create index courses_description_cy_trgm_idx on public.courses using gin (description_cy extensions.gin_trgm_ops);
+
+-- The catalogue's "Available in Welsh" filter, in the catalogue's order.
+create index courses_in_welsh_idx on public.courses (featured desc, created_at desc) where available_in_welsh;
 
 -- The modules of a course in order, with their ids: counting them and joining them to progress
 -- reads the index alone.
@@ -253,22 +291,23 @@ revoke all on public.courses from anon, authenticated, service_role;
 grant select on public.courses to anon;
 grant select, delete on public.courses to authenticated;
 grant all on public.courses to service_role;
+-- available_in_welsh is kept by triggers: no API role writes it.
 grant insert (title, description, service, author_id, duration, level, featured,
-  requires_enrollment, status, certificate_valid_months, requires_approval, organisation_id) on public.courses to
-  authenticated;
+  requires_enrollment, status, certificate_valid_months, requires_approval, organisation_id, title_cy,
+  description_cy) on public.courses to authenticated;
 grant update (title, description, service, author_id, duration, level, featured,
-  requires_enrollment, status, certificate_valid_months, requires_approval, organisation_id) on public.courses to
-  authenticated;
+  requires_enrollment, status, certificate_valid_months, requires_approval, organisation_id, title_cy,
+  description_cy) on public.courses to authenticated;
 
 revoke all on public.course_modules from anon, authenticated, service_role;
 grant delete on public.course_modules to authenticated;
 grant all on public.course_modules to service_role;
-grant select (id, course_id, title, order_index, duration, has_quiz, kind, created_at, updated_at) on
-  public.course_modules to anon, authenticated;
-grant insert (course_id, title, content, order_index, duration, has_quiz, kind) on public.course_modules
-  to authenticated;
-grant update (course_id, title, content, order_index, duration, has_quiz) on public.course_modules
-  to authenticated;
+grant select (id, course_id, title, order_index, duration, has_quiz, kind, created_at, updated_at,
+  title_cy) on public.course_modules to anon, authenticated;
+grant insert (course_id, title, content, order_index, duration, has_quiz, kind, title_cy, content_cy) on
+  public.course_modules to authenticated;
+grant update (course_id, title, content, order_index, duration, has_quiz, title_cy, content_cy) on
+  public.course_modules to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -379,14 +418,14 @@ revoke all on function private.renumber_modules(uuid) from public;
 grant execute on function private.renumber_modules(uuid) to authenticated, service_role;
 
 create function private.module_body(p_module_id uuid)
-returns table(content text, image text)
+returns table(content text, image text, content_cy text)
 language plpgsql stable security definer
 set search_path = ''
 as $$
 #variable_conflict use_column
 begin
   return query
-    select m.content, m.image
+    select m.content, m.image, m.content_cy
     from public.course_modules m
     join public.courses c on c.id = m.course_id
     where m.id = p_module_id
@@ -397,7 +436,7 @@ begin
 end;
 $$;
 comment on function private.module_body(uuid) is
-  'Content and image of the module when the caller may read it (can_study_course, or enrolment not required and the course visible); no row otherwise. The API roles cannot select these columns directly.';
+  'Content, image and Welsh content of the module when the caller may read it (can_study_course, or enrolment not required and the course visible); no row otherwise. The API roles cannot select these columns directly.';
 revoke all on function private.module_body(uuid) from public;
 grant execute on function private.module_body(uuid) to anon, authenticated, service_role;
 
@@ -415,7 +454,7 @@ begin
   -- statement rather than called for each match.
   return query execute
     'select c.id from public.courses c
-     where (c.title ilike $1 or c.description ilike $1)
+     where (c.title ilike $1 or c.description ilike $1 or c.title_cy ilike $1 or c.description_cy ilike $1)
        and ((c.status = ''ACTIVE''
              and ((select auth.uid()) is not null or (select private.course_access()) <> ''login-browse''))
             or (c.author_id = (select auth.uid()) and (select auth.uid()) is not null)
@@ -429,12 +468,12 @@ begin
 end;
 $$;
 comment on function private.course_search_ids(text,boolean) is
-  'Ids of the courses the caller can see whose title or description matches the ILIKE pattern (trigram indexes), archived ones only when asked; the caller then reads the rows under its own row-level security.';
+  'Ids of the courses the caller can see whose title or description, in English or Welsh, matches the ILIKE pattern (trigram indexes), archived ones only when asked; the caller then reads the rows under its own row-level security.';
 revoke all on function private.course_search_ids(text,boolean) from public;
 grant execute on function private.course_search_ids(text,boolean) to anon, authenticated, service_role;
 
 create function private.course_module_bodies(p_course_id uuid)
-returns table(module_id uuid, content text, image text)
+returns table(module_id uuid, content text, image text, content_cy text)
 language plpgsql
  STABLE SECURITY DEFINER ROWS 20
 set search_path = ''
@@ -450,13 +489,13 @@ begin
     return;
   end if;
   return query
-    select m.id, m.content, m.image
+    select m.id, m.content, m.image, m.content_cy
     from public.course_modules m
     where m.course_id = p_course_id;
 end;
 $$;
 comment on function private.course_module_bodies(uuid) is
-  'Content and image of every module of the course when the caller may read it (the rule of private.module_body, checked once per course); no row otherwise. The API roles cannot select these columns directly.';
+  'Content, image and Welsh content of every module of the course when the caller may read it (the rule of private.module_body, checked once per course); no row otherwise. The API roles cannot select these columns directly.';
 revoke all on function private.course_module_bodies(uuid) from public;
 grant execute on function private.course_module_bodies(uuid) to anon, authenticated, service_role;
 
@@ -639,6 +678,104 @@ comment on function private.prepare_course() is
 revoke all on function private.prepare_course() from public;
 
 -- ---------------------------------------------------------------------------
+-- Available in Welsh: kept in the same transaction as the change that decides it
+-- ---------------------------------------------------------------------------
+
+-- Every part of a course below it has Welsh: each module's title (and body, for a content module),
+-- each quiz's title (and description when it has one), each question's text and options (and
+-- explanation when it has one). The quizzes are in 03_quizzes.sql (PL/pgSQL reads them when called).
+create function private.course_parts_in_welsh(p_course_id uuid)
+returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return not exists (
+      select 1 from public.course_modules m
+      where m.course_id = p_course_id
+        and (m.title_cy is null or (m.kind = 'content' and m.content_cy is null)))
+    and not exists (
+      select 1 from public.course_modules m
+      join public.quizzes q on q.module_id = m.id
+      where m.course_id = p_course_id
+        and (q.title_cy is null or (q.description is not null and q.description_cy is null)))
+    and not exists (
+      select 1 from public.course_modules m
+      join public.quizzes q on q.module_id = m.id
+      join public.quiz_questions qq on qq.quiz_id = q.id
+      where m.course_id = p_course_id
+        and (qq.question_text_cy is null or qq.options_cy is null
+             or (qq.explanation is not null and qq.explanation_cy is null)));
+end;
+$$;
+comment on function private.course_parts_in_welsh(uuid) is
+  'Internal: true when every module, quiz and question of the course has its Welsh (the rule of courses.available_in_welsh below the course itself).';
+revoke all on function private.course_parts_in_welsh(uuid) from public;
+
+-- Before insert, or an update of the Welsh or of the flag itself: the flag is worked out, whatever
+-- was sent (the service role and the triggers below write through here too).
+create function private.set_course_in_welsh()
+returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  new.available_in_welsh := new.title_cy is not null and new.description_cy is not null
+    and private.course_parts_in_welsh(new.id);
+  return new;
+end;
+$$;
+comment on function private.set_course_in_welsh() is
+  'Before insert or update of title_cy, description_cy or available_in_welsh on courses: sets available_in_welsh from the course''s Welsh and private.course_parts_in_welsh.';
+revoke all on function private.set_course_in_welsh() from public;
+
+-- After a change to modules, quizzes or questions: the flag of each course touched. The course rows
+-- are locked first (in id order), so two transactions changing parts of one course take turns and
+-- the second, reading afresh, sees what the first committed.
+create function private.refresh_courses_in_welsh(p_course_ids uuid[])
+returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if coalesce(cardinality(p_course_ids), 0) = 0 then
+    return;
+  end if;
+  perform 1 from public.courses c where c.id = any (p_course_ids) order by c.id for no key update;
+  update public.courses c
+  set available_in_welsh = not c.available_in_welsh
+  where c.id = any (p_course_ids)
+    and c.available_in_welsh is distinct from
+        (c.title_cy is not null and c.description_cy is not null and private.course_parts_in_welsh(c.id));
+end;
+$$;
+comment on function private.refresh_courses_in_welsh(uuid[]) is
+  'Internal: brings courses.available_in_welsh of the given courses up to date (the trigger private.set_course_in_welsh works it out), locking the courses first.';
+revoke all on function private.refresh_courses_in_welsh(uuid[]) from public;
+
+create function private.note_modules_in_welsh()
+returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  -- old_rows / new_rows exist only for their events.
+  if tg_op = 'INSERT' then
+    perform private.refresh_courses_in_welsh(array(select distinct n.course_id from new_rows n));
+  elsif tg_op = 'DELETE' then
+    perform private.refresh_courses_in_welsh(array(select distinct o.course_id from old_rows o));
+  else
+    perform private.refresh_courses_in_welsh(array(
+      select o.course_id from old_rows o union select n.course_id from new_rows n));
+  end if;
+  return null;
+end;
+$$;
+comment on function private.note_modules_in_welsh() is
+  'After insert, update or delete on course_modules (statement level): refreshes available_in_welsh of the courses whose modules changed.';
+revoke all on function private.note_modules_in_welsh() from public;
+
+-- ---------------------------------------------------------------------------
 -- Triggers
 -- ---------------------------------------------------------------------------
 
@@ -672,3 +809,22 @@ create trigger courses_count_delete
 create trigger courses_count_truncate
   after truncate on public.courses
   for each statement execute function private.count_courses();
+
+create trigger courses_in_welsh
+  before insert or update of title_cy, description_cy, available_in_welsh on public.courses
+  for each row execute function private.set_course_in_welsh();
+
+create trigger course_modules_in_welsh_insert
+  after insert on public.course_modules
+  referencing new table as new_rows
+  for each statement execute function private.note_modules_in_welsh();
+
+create trigger course_modules_in_welsh_update
+  after update on public.course_modules
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.note_modules_in_welsh();
+
+create trigger course_modules_in_welsh_delete
+  after delete on public.course_modules
+  referencing old table as old_rows
+  for each statement execute function private.note_modules_in_welsh();

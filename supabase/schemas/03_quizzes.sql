@@ -5,6 +5,9 @@
 -- private.quiz_questions_for_learner, and submits through private.start_quiz_attempt /
 -- private.finish_quiz_attempt, which score the attempt on the server, enforce the time limit, the
 -- attempt limit and the cooling-off period, and record the module as passed.
+-- Welsh versions sit beside the English (null: not translated): a question's Welsh options are the
+-- same options in the same order (private.quiz_options_cy_is_valid), so scoring by index is the same
+-- in either language.
 
 -- ---------------------------------------------------------------------------
 -- Used by a check constraint below, so defined first
@@ -53,6 +56,28 @@ revoke all on function private.quiz_question_is_valid(public.question_type,jsonb
 grant execute on function private.quiz_question_is_valid(public.question_type,jsonb,jsonb) to
   authenticated, service_role;
 
+create function private.quiz_options_cy_is_valid(p_options jsonb, p_options_cy jsonb)
+returns boolean
+language sql immutable
+set search_path = ''
+as $$
+  -- The Welsh options: none, or an array of texts as long as the options, each not blank and at most
+  -- 500 characters (the rule of an option's text).
+  select p_options_cy is null
+    or (jsonb_typeof(p_options_cy) = 'array'
+        and jsonb_typeof(p_options) = 'array'
+        and jsonb_array_length(p_options_cy) = jsonb_array_length(p_options)
+        and not exists (
+          select 1 from jsonb_array_elements(p_options_cy) o(value)
+          where jsonb_typeof(o.value) <> 'string'
+             or btrim(o.value #>> '{}') = ''
+             or char_length(o.value #>> '{}') > 500))
+$$;
+comment on function private.quiz_options_cy_is_valid(jsonb,jsonb) is
+  'True when a question''s Welsh options are null or an array of non-blank texts (at most 500 characters) of the same length as its options (see the check quiz_questions_options_cy_match).';
+revoke all on function private.quiz_options_cy_is_valid(jsonb,jsonb) from public;
+grant execute on function private.quiz_options_cy_is_valid(jsonb,jsonb) to authenticated, service_role;
+
 -- ---------------------------------------------------------------------------
 -- Tables
 -- ---------------------------------------------------------------------------
@@ -70,8 +95,12 @@ create table public.quizzes (
   show_correct_answers text not null default 'AFTER_PASSING',
   max_attempts integer,
   retry_wait_minutes integer not null default 0,
+  title_cy text,
+  description_cy text,
   constraint quizzes_module_id_key unique (module_id),
   constraint quizzes_title_length check (char_length(btrim(title)) between 3 and 200),
+  constraint quizzes_title_cy_length check (title_cy is null or char_length(btrim(title_cy)) between 3 and 200),
+  constraint quizzes_description_cy_text check (description_cy is null or btrim(description_cy) <> ''),
   constraint quizzes_passing_score_range check (passing_score between 1 and 100),
   constraint quizzes_time_limit_positive check (time_limit is null or time_limit >= 1),
   constraint quizzes_show_correct_answers_values check (show_correct_answers in ('NEVER', 'AFTER_PASSING', 'ALWAYS')),
@@ -91,7 +120,13 @@ create table public.quiz_questions (
   explanation text,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
+  question_text_cy text,
+  options_cy jsonb,
+  explanation_cy text,
   constraint quiz_questions_text_length check (char_length(btrim(question_text)) >= 5),
+  constraint quiz_questions_text_cy_length check (question_text_cy is null or char_length(btrim(question_text_cy)) >= 5),
+  constraint quiz_questions_options_cy_match check (private.quiz_options_cy_is_valid(options, options_cy)),
+  constraint quiz_questions_explanation_cy_text check (explanation_cy is null or btrim(explanation_cy) <> ''),
   constraint quiz_questions_order_positive check (order_index >= 1),
   constraint quiz_questions_points_positive check (points >= 1),
   constraint quiz_questions_options_array check (jsonb_typeof(options) = 'array' and jsonb_array_length(options) >= 2),
@@ -152,6 +187,24 @@ comment on column public.quiz_questions.correct_answers is
 
 comment on column public.quiz_questions.explanation is
   'Shown to the learner after submitting.';
+
+comment on column public.quizzes.title_cy is
+  'The title in Welsh; null: not translated.';
+
+comment on column public.quizzes.description_cy is
+  'The description in Welsh; null: not translated.';
+
+comment on column public.quiz_questions.question_text_cy is
+  'The question in Welsh; null: not translated.';
+
+comment on column public.quiz_questions.options_cy is
+  'JSON array of the option texts in Welsh, as many as options and in the same order (scoring is by index); null: not translated.';
+
+comment on column public.quiz_questions.explanation_cy is
+  'The explanation in Welsh; null: not translated.';
+
+comment on constraint quiz_questions_options_cy_match on public.quiz_questions is
+  'The Welsh options are the options in the same order (private.quiz_options_cy_is_valid).';
 
 comment on table public.quiz_attempts is
   'A scored quiz submission. Written only by private.submit_quiz_attempt.';
@@ -249,18 +302,20 @@ grant select on public.quizzes to anon;
 grant select, delete on public.quizzes to authenticated;
 grant all on public.quizzes to service_role;
 grant insert (module_id, title, description, passing_score, time_limit, randomize_questions,
-  show_correct_answers, max_attempts, retry_wait_minutes) on public.quizzes to authenticated;
+  show_correct_answers, max_attempts, retry_wait_minutes, title_cy, description_cy) on public.quizzes to
+  authenticated;
 grant update (module_id, title, description, passing_score, time_limit, randomize_questions,
-  show_correct_answers, max_attempts, retry_wait_minutes) on public.quizzes to authenticated;
+  show_correct_answers, max_attempts, retry_wait_minutes, title_cy, description_cy) on public.quizzes to
+  authenticated;
 
 revoke all on public.quiz_questions from anon, authenticated, service_role;
 grant select on public.quiz_questions to anon;
 grant select, delete on public.quiz_questions to authenticated;
 grant all on public.quiz_questions to service_role;
 grant insert (quiz_id, question_text, question_type, order_index, points, options, correct_answers,
-  explanation) on public.quiz_questions to authenticated;
+  explanation, question_text_cy, options_cy, explanation_cy) on public.quiz_questions to authenticated;
 grant update (quiz_id, question_text, question_type, order_index, points, options, correct_answers,
-  explanation) on public.quiz_questions to authenticated;
+  explanation, question_text_cy, options_cy, explanation_cy) on public.quiz_questions to authenticated;
 
 revoke all on public.quiz_attempts from anon, authenticated, service_role;
 grant select on public.quiz_attempts to anon, authenticated;
@@ -522,7 +577,9 @@ returns table(
   order_index integer,
   points integer,
   options jsonb,
-  multiple_answers boolean
+  multiple_answers boolean,
+  question_text_cy text,
+  options_cy jsonb
 )
 language plpgsql stable security definer
 set search_path = ''
@@ -541,14 +598,15 @@ begin
     select qq.id, qq.question_text, qq.question_type, qq.order_index, qq.points,
            coalesce((select jsonb_agg(jsonb_build_object('text', o.value ->> 'text') order by o.ordinality)
                      from jsonb_array_elements(qq.options) with ordinality o), '[]'::jsonb),
-           jsonb_array_length(qq.correct_answers) > 1
+           jsonb_array_length(qq.correct_answers) > 1,
+           qq.question_text_cy, qq.options_cy
     from public.quiz_questions qq
     where qq.quiz_id = p_quiz_id
     order by case when v_random then random() end, qq.order_index, qq.id;
 end;
 $$;
 comment on function private.quiz_questions_for_learner(uuid) is
-  'The quiz''s questions with option texts only (no isCorrect, no correct_answers) and whether several options are correct (answered with checkboxes, all-or-nothing), for a caller who may study the course.';
+  'The quiz''s questions with option texts only (no isCorrect, no correct_answers), with their Welsh text and option texts, and whether several options are correct (answered with checkboxes, all-or-nothing), for a caller who may study the course.';
 revoke all on function private.quiz_questions_for_learner(uuid) from public;
 grant execute on function private.quiz_questions_for_learner(uuid) to authenticated;
 
@@ -601,7 +659,9 @@ returns table(
   correct_answers jsonb,
   options jsonb,
   explanation text,
-  answers_shown boolean
+  answers_shown boolean,
+  options_cy jsonb,
+  explanation_cy text
 )
 language plpgsql stable security definer
 set search_path = ''
@@ -625,16 +685,70 @@ begin
                 else coalesce((select jsonb_agg(jsonb_build_object('text', o.value ->> 'text') order by o.ordinality)
                                from jsonb_array_elements(qq.options) with ordinality o), '[]'::jsonb) end,
            case when v_shown then qq.explanation end,
-           v_shown
+           v_shown,
+           qq.options_cy,
+           case when v_shown then qq.explanation_cy end
     from public.quiz_questions qq
     where qq.quiz_id = v_attempt.quiz_id
     order by qq.order_index, qq.id;
 end;
 $$;
 comment on function private.quiz_attempt_review(uuid) is
-  'Learner: the questions of their own submitted attempt; the correct answers, isCorrect marks and explanations only when the quiz''s show_correct_answers allows (ALWAYS, or AFTER_PASSING and the attempt passed), else null with answers_shown false.';
+  'Learner: the questions of their own submitted attempt (with the Welsh option texts); the correct answers, isCorrect marks and explanations (English and Welsh) only when the quiz''s show_correct_answers allows (ALWAYS, or AFTER_PASSING and the attempt passed), else null with answers_shown false.';
 revoke all on function private.quiz_attempt_review(uuid) from public;
 grant execute on function private.quiz_attempt_review(uuid) to authenticated;
+
+-- courses.available_in_welsh follows its quizzes and questions (02_courses_and_modules.sql).
+create function private.note_quizzes_in_welsh()
+returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  -- A quiz deleted with its module finds no module: the module's own trigger refreshes the course.
+  if tg_op = 'INSERT' then
+    perform private.refresh_courses_in_welsh(array(
+      select distinct m.course_id from new_rows n join public.course_modules m on m.id = n.module_id));
+  elsif tg_op = 'DELETE' then
+    perform private.refresh_courses_in_welsh(array(
+      select distinct m.course_id from old_rows o join public.course_modules m on m.id = o.module_id));
+  else
+    perform private.refresh_courses_in_welsh(array(
+      select m.course_id from (select o.module_id from old_rows o union select n.module_id from new_rows n) x
+      join public.course_modules m on m.id = x.module_id));
+  end if;
+  return null;
+end;
+$$;
+comment on function private.note_quizzes_in_welsh() is
+  'After insert, update or delete on quizzes (statement level): refreshes available_in_welsh of their courses.';
+revoke all on function private.note_quizzes_in_welsh() from public;
+
+create function private.note_questions_in_welsh()
+returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' then
+    perform private.refresh_courses_in_welsh(array(
+      select distinct m.course_id from new_rows n
+      join public.quizzes q on q.id = n.quiz_id join public.course_modules m on m.id = q.module_id));
+  elsif tg_op = 'DELETE' then
+    perform private.refresh_courses_in_welsh(array(
+      select distinct m.course_id from old_rows o
+      join public.quizzes q on q.id = o.quiz_id join public.course_modules m on m.id = q.module_id));
+  else
+    perform private.refresh_courses_in_welsh(array(
+      select m.course_id from (select o.quiz_id from old_rows o union select n.quiz_id from new_rows n) x
+      join public.quizzes q on q.id = x.quiz_id join public.course_modules m on m.id = q.module_id));
+  end if;
+  return null;
+end;
+$$;
+comment on function private.note_questions_in_welsh() is
+  'After insert, update or delete on quiz_questions (statement level): refreshes available_in_welsh of their courses.';
+revoke all on function private.note_questions_in_welsh() from public;
 
 -- ---------------------------------------------------------------------------
 -- Triggers
@@ -651,3 +765,33 @@ create trigger quiz_questions_set_updated_at
 create trigger quizzes_sync_module_has_quiz
   after insert or delete or update of module_id on public.quizzes
   for each row execute function private.sync_module_has_quiz();
+
+create trigger quizzes_in_welsh_insert
+  after insert on public.quizzes
+  referencing new table as new_rows
+  for each statement execute function private.note_quizzes_in_welsh();
+
+create trigger quizzes_in_welsh_update
+  after update on public.quizzes
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.note_quizzes_in_welsh();
+
+create trigger quizzes_in_welsh_delete
+  after delete on public.quizzes
+  referencing old table as old_rows
+  for each statement execute function private.note_quizzes_in_welsh();
+
+create trigger quiz_questions_in_welsh_insert
+  after insert on public.quiz_questions
+  referencing new table as new_rows
+  for each statement execute function private.note_questions_in_welsh();
+
+create trigger quiz_questions_in_welsh_update
+  after update on public.quiz_questions
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.note_questions_in_welsh();
+
+create trigger quiz_questions_in_welsh_delete
+  after delete on public.quiz_questions
+  referencing old table as old_rows
+  for each statement execute function private.note_questions_in_welsh();

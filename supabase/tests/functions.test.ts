@@ -43,7 +43,7 @@ describe.each(backends)('functions on $name', ({ create }) => {
       const r = await queryAs<{ options: { text: string }[] }>(db, learner, 'select * from private.quiz_questions_for_learner($1)', [ids.quiz(1, 2)]);
       expect(r.rows).toHaveLength(3);
       for (const q of r.rows) {
-        expect(Object.keys(q).sort()).toEqual(['id', 'multiple_answers', 'options', 'order_index', 'points', 'question_text', 'question_type']);
+        expect(Object.keys(q).sort()).toEqual(['id', 'multiple_answers', 'options', 'options_cy', 'order_index', 'points', 'question_text', 'question_text_cy', 'question_type']);
         for (const o of q.options) expect(Object.keys(o)).toEqual(['text']);
       }
       expect(JSON.stringify(r.rows)).not.toContain('isCorrect');

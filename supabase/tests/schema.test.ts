@@ -155,6 +155,14 @@ describe.each(backends)('schema on $name', ({ create }) => {
       ['time limit below 1', `insert into public.quizzes (module_id, title, time_limit) values ('${ids.module(1, 1)}', 'Valid', 0)`],
       ['question points below 1', `insert into public.quiz_questions (quiz_id, question_text, points, options) values ('${ids.quiz(1, 2)}', 'Valid question', 0, '[{"text":"a"},{"text":"b"}]')`],
       ['question with one option', `insert into public.quiz_questions (quiz_id, question_text, options) values ('${ids.quiz(1, 2)}', 'Valid question', '[{"text":"a"}]')`],
+      ['Welsh course title under 3', `update public.courses set title_cy = 'AB' where id = '${ids.course(1)}'`],
+      ['Welsh course description under 10', `update public.courses set description_cy = 'Byr' where id = '${ids.course(1)}'`],
+      ['blank Welsh module body', `update public.course_modules set content_cy = '  ' where id = '${ids.module(1, 1)}'`],
+      ['Welsh body on a SCORM module', `insert into public.course_modules (course_id, title, kind, content_cy) values ('${ids.course(1)}', 'Valid', 'scorm', 'Cynnwys')`],
+      ['Welsh question under 5', `update public.quiz_questions set question_text_cy = 'Pam?' where id = '${ids.question(1, 2, 1)}'`],
+      ['Welsh options fewer than the options', `update public.quiz_questions set options_cy = '["Cydleoli"]' where id = '${ids.question(1, 2, 1)}'`],
+      ['Welsh options not texts', `update public.quiz_questions set options_cy = '[1, 2, 3, 4]' where id = '${ids.question(1, 2, 1)}'`],
+      ['blank Welsh explanation', `update public.quiz_questions set explanation_cy = ' ' where id = '${ids.question(1, 2, 1)}'`],
       ['progress above 100', `update public.enrollments set progress = 101 where id = '${ids.enrollment(1)}'`],
       ['progress 100 but not completed', `update public.enrollments set progress = 100 where id = '${ids.enrollment(1)}'`],
       ['completed without completed_at', `update public.enrollments set progress = 100, completed = true where id = '${ids.enrollment(1)}'`],
@@ -172,9 +180,12 @@ describe.each(backends)('schema on $name', ({ create }) => {
     it('applies the specification defaults', async () => {
       const r = await db.query(
         `insert into public.courses (title, description, service) values ('Defaults course', 'Checking the defaults', 'AUX')
-         returning duration, level, featured, requires_enrollment, status`,
+         returning duration, level, featured, requires_enrollment, status, title_cy, description_cy, available_in_welsh`,
       );
-      expect(r.rows).toEqual([{ duration: 1, level: 'BEGINNER', featured: false, requires_enrollment: true, status: 'DRAFT' }]);
+      expect(r.rows).toEqual([{
+        duration: 1, level: 'BEGINNER', featured: false, requires_enrollment: true, status: 'DRAFT',
+        title_cy: null, description_cy: null, available_in_welsh: false,
+      }]);
       const m = await db.query(
         `insert into public.course_modules (course_id, title) values ($1, 'Defaults module') returning duration, has_quiz, order_index`,
         [ids.course(14)],
