@@ -48,6 +48,20 @@ export const MESSAGES = {
   courseHasRecords: 'This course has learner records, so it cannot be deleted: archive it instead',
   courseNotArchived: 'This course is not archived',
   courseArchived: 'This course is archived: no one new can enrol',
+  titleCyMin: 'The Welsh title must be at least 3 characters',
+  titleCyMax: 'The Welsh title must be at most 200 characters',
+  descriptionCyMin: 'The Welsh description must be at least 20 characters',
+  descriptionCyMax: 'The Welsh description must be at most 5000 characters',
+  contentCyMin: 'The Welsh content must be at least 20 characters',
+  contentCyMax: 'The Welsh content must be at most 100000 characters',
+  contentCyScorm: 'A SCORM module has no Welsh content: its package is one language',
+  quizTitleCyMin: 'The Welsh quiz title must be at least 3 characters',
+  quizDescriptionCyMin: 'The Welsh description must be at least 10 characters',
+  questionCyMin: 'The Welsh question text must be at least 5 characters',
+  questionCyMax: 'The Welsh question text must be at most 2000 characters',
+  optionsCyText: 'Every Welsh option needs a text of at most 500 characters',
+  optionsCyCount: 'Give a Welsh text for every option, in the same order as the options',
+  explanationCyMax: 'The Welsh explanation must be at most 2000 characters',
 } as const;
 
 /** GET /api/courses/:id/deletion: whether a delete would delete the course or must archive it. */
@@ -106,12 +120,21 @@ const durationHours = z
   .max(10000, 'Duration must be at most 10000 hours');
 /** The minimum length of a course description, the same in every form and in the API. */
 export const COURSE_DESCRIPTION_MIN = 20;
+const COURSE_DESCRIPTION_MIN_CY = COURSE_DESCRIPTION_MIN;
 const courseDescription = z
   .string({ error: MESSAGES.descriptionRequired })
   .trim()
   .min(1, MESSAGES.descriptionRequired)
   .min(COURSE_DESCRIPTION_MIN, MESSAGES.descriptionMin20)
   .max(5000, MESSAGES.descriptionMax);
+
+/** A Welsh version of a text: absent, null or blank is "none" (null); else the rules of the English. */
+const welshText = (schema: z.ZodString) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), schema.nullable().optional());
+const courseTitleCy = welshText(z.string({ error: MESSAGES.titleCyMin }).trim().min(3, MESSAGES.titleCyMin).max(200, MESSAGES.titleCyMax));
+const courseDescriptionCy = welshText(
+  z.string({ error: MESSAGES.descriptionCyMin }).trim().min(COURSE_DESCRIPTION_MIN_CY, MESSAGES.descriptionCyMin).max(5000, MESSAGES.descriptionCyMax),
+);
 
 /** Every course field the API accepts, without defaults (the base of create and update). */
 const courseFields = {
@@ -126,6 +149,9 @@ const courseFields = {
   certificateValidMonths: certificateValidMonthsField,
   // null: follow the site-wide course access; true/false: this course requires approval or not.
   requiresApproval: z.boolean({ error: 'Requires approval must be true, false or null' }).nullable(),
+  // The Welsh versions: absent or null is none (on an update, absent leaves them as they are).
+  titleCy: courseTitleCy,
+  descriptionCy: courseDescriptionCy,
 };
 
 /** POST /api/courses. */
@@ -140,6 +166,8 @@ export const courseCreateSchema = z.object({
   requiresEnrollment: courseFields.requiresEnrollment.default(true),
   certificateValidMonths: courseFields.certificateValidMonths.default(null),
   requiresApproval: courseFields.requiresApproval.default(null),
+  titleCy: courseFields.titleCy,
+  descriptionCy: courseFields.descriptionCy,
   // The course manager's form carries a module count with no input (spec §5); accepted and ignored.
   modules: z.number().optional(),
 });
@@ -160,6 +188,8 @@ export const courseUpdateSchema = z
     requiresEnrollment: courseFields.requiresEnrollment.optional(),
     certificateValidMonths: courseFields.certificateValidMonths.optional(),
     requiresApproval: courseFields.requiresApproval.optional(),
+    titleCy: courseFields.titleCy,
+    descriptionCy: courseFields.descriptionCy,
     modules: z.number().optional(),
   })
   .refine((value) => Object.entries(value).some(([key, v]) => key !== 'modules' && v !== undefined), {
@@ -210,6 +240,8 @@ const moduleContent = z
   .trim()
   .min(20, MESSAGES.contentMin)
   .max(100000, MESSAGES.contentMax);
+const moduleTitleCy = welshText(z.string({ error: MESSAGES.titleCyMin }).trim().min(3, MESSAGES.titleCyMin).max(200, MESSAGES.titleCyMax));
+const moduleContentCy = welshText(z.string({ error: MESSAGES.contentCyMin }).trim().min(20, MESSAGES.contentCyMin).max(100000, MESSAGES.contentCyMax));
 const orderIndex = z.number({ error: MESSAGES.orderMin }).int(MESSAGES.orderMin).min(1, MESSAGES.orderMin).max(10000, 'Order must be at most 10000');
 const moduleDuration = z
   .number({ error: MESSAGES.durationMinutes })
@@ -221,6 +253,8 @@ const moduleDuration = z
 export const moduleCreateSchema = z.object({
   title: moduleTitle,
   content: moduleContent,
+  titleCy: moduleTitleCy,
+  contentCy: moduleContentCy,
   orderIndex: orderIndex.optional(),
   duration: moduleDuration.default(DEFAULT_MODULE_DURATION),
   // The client may echo the course id (spec §7 "module fields plus courseId"); the path decides.
@@ -232,6 +266,9 @@ export type ModuleCreateInput = z.infer<typeof moduleCreateSchema>;
 export const scormModuleCreateSchema = z.object({
   kind: z.literal('scorm', { error: 'Kind must be content or scorm' }),
   title: moduleTitle,
+  titleCy: moduleTitleCy,
+  // A SCORM package is one language: no Welsh body.
+  contentCy: z.null({ error: MESSAGES.contentCyScorm }).optional(),
   orderIndex: orderIndex.optional(),
   duration: moduleDuration.default(DEFAULT_MODULE_DURATION),
   courseId: z.string().optional(),
@@ -245,11 +282,14 @@ export const moduleUpdateSchema = z
   .object({
     title: moduleTitle.optional(),
     content: moduleContent.optional(),
+    // Absent: as they are; null or blank: none.
+    titleCy: moduleTitleCy,
+    contentCy: moduleContentCy,
     orderIndex: orderIndex.optional(),
     duration: moduleDuration.optional(),
     courseId: z.string().optional(),
   })
-  .refine((v) => v.title !== undefined || v.content !== undefined || v.orderIndex !== undefined || v.duration !== undefined, {
+  .refine((v) => [v.title, v.content, v.titleCy, v.contentCy, v.orderIndex, v.duration].some((x) => x !== undefined), {
     message: 'Nothing to update',
   });
 export type ModuleUpdateInput = z.infer<typeof moduleUpdateSchema>;
@@ -281,6 +321,10 @@ export const quizSchema = z.object({
   title: z.string({ error: MESSAGES.quizTitleMin }).trim().min(3, MESSAGES.quizTitleMin).max(200, MESSAGES.titleMax),
   description: optionalText(
     z.string().trim().min(10, MESSAGES.quizDescriptionMin).max(5000, MESSAGES.descriptionMax),
+  ),
+  titleCy: welshText(z.string({ error: MESSAGES.quizTitleCyMin }).trim().min(3, MESSAGES.quizTitleCyMin).max(200, MESSAGES.titleCyMax)),
+  descriptionCy: welshText(
+    z.string({ error: MESSAGES.quizDescriptionCyMin }).trim().min(10, MESSAGES.quizDescriptionCyMin).max(5000, MESSAGES.descriptionCyMax),
   ),
   passingScore: z
     .number({ error: MESSAGES.passingScore })
@@ -330,10 +374,23 @@ const questionObject = z.object({
     .max(10, MESSAGES.optionsMax),
   points: z.number({ error: MESSAGES.pointsMin }).int(MESSAGES.pointsMin).min(1, MESSAGES.pointsMin).max(1000, 'Points must be at most 1000').default(1),
   explanation: optionalText(z.string().trim().max(2000, 'Explanation must be at most 2000 characters')),
+  // The Welsh versions (absent or null: none). The Welsh options are the options' texts in the same
+  // order: scoring is by index, the same in either language.
+  questionCy: welshText(z.string({ error: MESSAGES.questionCyMin }).trim().min(5, MESSAGES.questionCyMin).max(2000, MESSAGES.questionCyMax)),
+  optionsCy: z
+    .array(z.string({ error: MESSAGES.optionsCyText }).trim().min(1, MESSAGES.optionsCyText).max(500, MESSAGES.optionsCyText), {
+      error: MESSAGES.optionsCyCount,
+    })
+    .nullable()
+    .optional(),
+  explanationCy: welshText(z.string({ error: MESSAGES.explanationCyMax }).trim().max(2000, MESSAGES.explanationCyMax)),
 });
 
 /** POST /api/quizzes/:id/questions, PUT /api/questions/:id (whole question) and the question form. */
 export const questionSchema = questionObject.superRefine((value, ctx) => {
+  if (value.optionsCy != null && value.optionsCy.length !== value.options.length) {
+    ctx.addIssue({ code: 'custom', message: MESSAGES.optionsCyCount, path: ['optionsCy'] });
+  }
   if (value.questionType === 'TRUE_FALSE') {
     const texts = value.options.map((o) => o.text);
     const ok =
@@ -366,6 +423,9 @@ export interface Quiz {
   moduleId: string;
   title: string;
   description: string | null;
+  /** The title and description in Welsh; null: not translated. */
+  titleCy: string | null;
+  descriptionCy: string | null;
   passingScore: number;
   timeLimit: number | null;
   randomizeQuestions: boolean;
@@ -389,6 +449,10 @@ export interface QuizQuestion {
   options: { text: string; isCorrect: boolean }[];
   correctAnswers: number[];
   explanation: string | null;
+  /** The question, its option texts (as many as options, in their order) and explanation in Welsh; null: not translated. */
+  questionCy: string | null;
+  optionsCy: string[] | null;
+  explanationCy: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -28,6 +28,9 @@ export const courseListQuerySchema = z.object({
   // Archived courses are out of the catalogue; the course lists of those who manage them ask for them.
   includeArchived: z.enum(['true', 'false'], { error: 'includeArchived must be true or false' }).optional()
     .transform((value) => value === 'true'),
+  // Only the courses available in Welsh (courses.available_in_welsh); false or absent: every course.
+  welsh: z.enum(['true', 'false'], { error: 'welsh must be true or false' }).optional()
+    .transform((value) => value === 'true'),
 });
 export type CourseListQuery = z.infer<typeof courseListQuerySchema>;
 
@@ -70,6 +73,11 @@ export interface Course {
   id: string;
   title: string;
   description: string;
+  /** The title and description in Welsh; null: not translated. */
+  titleCy: string | null;
+  descriptionCy: string | null;
+  /** The whole course is in Welsh: its title, description, every module, quiz and question. */
+  availableInWelsh: boolean;
   service: string;
   coverImage: string | null;
   authorId: string | null;
@@ -96,8 +104,12 @@ export interface CourseModule {
   id: string;
   courseId: string;
   title: string;
+  /** The title in Welsh; null: not translated. */
+  titleCy: string | null;
   /** Markdown; null in the outline for someone who may not study the course. */
   content: string | null;
+  /** The body in Welsh (Markdown); null when not translated, for a SCORM module, or where content is null. */
+  contentCy: string | null;
   orderIndex: number;
   duration: number;
   hasQuiz: boolean;
@@ -119,11 +131,13 @@ export interface ModuleDetail extends CourseModule {
   nextId: string | null;
   position: number;
   total: number;
-  course: { id: string; title: string; service: string; requiresEnrollment: boolean };
+  course: { id: string; title: string; titleCy: string | null; service: string; requiresEnrollment: boolean };
   quiz: {
     id: string;
     title: string;
     description: string | null;
+    titleCy: string | null;
+    descriptionCy: string | null;
     passingScore: number;
     timeLimit: number | null;
     /** When the correct answers are shown after an attempt. */

@@ -121,7 +121,8 @@ export interface RequiredTrainingRule {
 }
 
 export interface RequiredTrainingItem {
-  course: { id: string; title: string; service: ServiceCode };
+  /** titleCy: the course's title in Welsh; null: not translated. */
+  course: { id: string; title: string; titleCy: string | null; service: ServiceCode };
   status: TrainingStatus;
   /** When it must be done (renewal date for a held certificate); null: done and never expires. */
   dueAt: string | null;

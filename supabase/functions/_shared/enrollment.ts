@@ -13,5 +13,6 @@ export interface Enrollment {
   lastAccessedModuleId: string | null;
   /** The certificate the completed enrolment earned (not revoked); null while in progress. */
   certificateId?: string | null;
-  course: { id: string; title: string; description: string; service: string; duration: number; modules: number } | null;
+  /** titleCy: the course's title in Welsh; null: not translated. */
+  course: { id: string; title: string; titleCy: string | null; description: string; service: string; duration: number; modules: number } | null;
 }

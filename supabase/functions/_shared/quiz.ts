@@ -67,6 +67,9 @@ export interface LearnerQuiz {
   courseId: string;
   title: string;
   description: string | null;
+  /** The title and description in Welsh; null: not translated. */
+  titleCy: string | null;
+  descriptionCy: string | null;
   passingScore: number;
   /** Minutes, or null. */
   timeLimit: number | null;
@@ -78,6 +81,9 @@ export interface LearnerQuiz {
     orderIndex: number;
     points: number;
     options: { text: string }[];
+    /** The question and its option texts in Welsh (as many as options, in their order); null: not translated. */
+    questionCy: string | null;
+    optionsCy: string[] | null;
     /** Several options are correct: answered with checkboxes, scored only when exactly those are chosen. */
     multipleAnswers: boolean;
   }[];
@@ -115,6 +121,10 @@ export interface QuizResult {
     correct: boolean | null;
     options: { text: string; isCorrect: boolean | null }[];
     explanation: string | null;
+    /** The option texts in Welsh, in the options' order; null: not translated. */
+    optionsCy: string[] | null;
+    /** The explanation in Welsh, under the same rule as explanation. */
+    explanationCy: string | null;
   }[];
   /** The caller's standing after this attempt. */
   attempts: QuizAttempts;

@@ -59,8 +59,8 @@ export async function courseToChange(tx: Tx, courseId: string, userId: string): 
 /** The module (with its image) once the caller may change its course. */
 export async function moduleToChange(tx: Tx, moduleId: string, userId: string) {
   // content and image only through private.module_body (the API roles cannot select them).
-  const [module] = await tx<{ id: string; courseId: string; image: string | null }[]>`
-    select m.id, m.course_id, b.image from public.course_modules m
+  const [module] = await tx<{ id: string; courseId: string; image: string | null; kind: string }[]>`
+    select m.id, m.course_id, b.image, m.kind from public.course_modules m
     left join lateral private.module_body(m.id) b on true
     where m.id = ${moduleId}::uuid`;
   if (!module) throw notFound('Module');

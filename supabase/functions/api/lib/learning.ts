@@ -97,7 +97,7 @@ export async function readEnrollment(tx: Tx, id: string | { userId: string; cour
   const [row] = await tx<Row[]>`
     select e.id, e.user_id, e.course_id, e.progress, e.completed, e.status::text as status, e.started_at,
            e.completed_at, e.last_accessed_module_id,
-           c.id as c_id, c.title as c_title, c.description as c_description, c.service::text as c_service,
+           c.id as c_id, c.title as c_title, c.title_cy as c_title_cy, c.description as c_description, c.service::text as c_service,
            c.duration as c_duration,
            (select count(*)::int from public.course_modules m where m.course_id = e.course_id) as c_modules,
            (select ct.id from public.certificates ct
@@ -122,6 +122,7 @@ export async function readEnrollment(tx: Tx, id: string | { userId: string; cour
       ? {
         id: String(row.cId),
         title: String(row.cTitle),
+        titleCy: (row.cTitleCy as string | null) ?? null,
         description: String(row.cDescription),
         service: String(row.cService),
         duration: Number(row.cDuration),

@@ -27,7 +27,11 @@ export function questionRoutes(_config: Config, db: Db) {
         update public.quiz_questions set
           question_text = ${input.questionText}, question_type = ${input.questionType}::public.question_type,
           points = ${input.points}, options = ${tx.json(input.options)},
-          correct_answers = ${tx.json(correctAnswerIndexes(input.options))}, explanation = ${input.explanation ?? null}
+          correct_answers = ${tx.json(correctAnswerIndexes(input.options))}, explanation = ${input.explanation ?? null},
+          -- The whole question: Welsh left out is none.
+          question_text_cy = ${input.questionCy ?? null}::text,
+          options_cy = ${input.optionsCy == null ? null : tx.json(input.optionsCy)}::jsonb,
+          explanation_cy = ${input.explanationCy ?? null}::text
         where id = ${id}::uuid returning id`);
       if (rows.length === 0) throw new ApiError(403, NOT_YOURS);
       return await readQuestion(tx, id);

@@ -255,11 +255,12 @@ export function myRequiredTrainingRoutes(_config: Config, db: Db) {
 /** The learner's required courses, most urgent first (at most 100), with the count of each status. */
 async function myRequiredTraining(tx: Tx, userId: string) {
   const rows = await tx<{
-    courseId: string; courseTitle: string; courseService: string; status: TrainingStatus; dueAt: Date | null;
+    courseId: string; courseTitle: string; courseTitleCy: string | null; courseService: string; status: TrainingStatus; dueAt: Date | null;
     progress: number; certificateExpiresAt: Date | null; certified: boolean;
     overdue: string; dueSoon: string; inProgress: string; done: string;
   }[]>`
     select st.course_id, st.course_title, st.course_service::text, st.status, st.due_at, st.progress,
+           (select c.title_cy from public.courses c where c.id = st.course_id) as course_title_cy,
            st.certificate_expires_at, st.certificate_id is not null as certified,
            count(*) filter (where st.status = 'overdue') over () as overdue,
            count(*) filter (where st.status = 'due-soon') over () as due_soon,
@@ -276,7 +277,7 @@ async function myRequiredTraining(tx: Tx, userId: string) {
     done: first ? Number(first.done) : 0,
   };
   const items = rows.map((r) => ({
-    course: { id: r.courseId, title: r.courseTitle, service: r.courseService },
+    course: { id: r.courseId, title: r.courseTitle, titleCy: r.courseTitleCy ?? null, service: r.courseService },
     status: r.status,
     dueAt: r.dueAt,
     progress: r.progress,

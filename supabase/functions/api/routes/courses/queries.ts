@@ -14,6 +14,9 @@ export function toCourse(config: Config, row: Row): Course {
     id: String(row.id),
     title: String(row.title),
     description: String(row.description),
+    titleCy: (row.titleCy as string | null) ?? null,
+    descriptionCy: (row.descriptionCy as string | null) ?? null,
+    availableInWelsh: Boolean(row.availableInWelsh),
     service: String(row.service),
     coverImage: publicUrl(config, 'course-covers', row.coverImage),
     authorId: (row.authorId as string | null) ?? null,
@@ -64,7 +67,8 @@ export function selectCourses(tx: Statements, userId: string | null, where: post
       order by c.featured desc, c.created_at desc, c.id
       limit ${limit} offset ${offset}
     )
-    select p.id, p.title, p.description, p.service::text as service, p.cover_image, p.author_id, p.duration,
+    select p.id, p.title, p.description, p.title_cy, p.description_cy, p.available_in_welsh,
+           p.service::text as service, p.cover_image, p.author_id, p.duration,
            p.level::text as level, p.featured, p.requires_enrollment, p.status::text as status,
            p.created_at, p.updated_at, coalesce(a.modules, 0) as modules, p.certificate_valid_months,
            p.requires_approval, coalesce(p.requires_approval, private.course_access() = 'login-approval') as approval_required,
@@ -99,11 +103,12 @@ export function catalogueStatements(tx: Statements, query: CourseListQuery, user
     ${query.service ? tx`and c.service = ${query.service}::public.service_code` : tx``}
     ${query.status ? tx`and c.status = ${query.status}::public.course_status` : tx``}
     ${query.mine ? tx`and c.author_id = ${userId}::uuid` : tx``}
+    ${query.welsh ? tx`and c.available_in_welsh` : tx``}
     ${patterns.reduce((words, p) => tx`${words} and c.id in (select private.course_search_ids(${p}, ${includeArchived}))`, tx``)}`;
   // The total: without a search or "mine", from the kept per-status-and-service counts
   // (private.visible_course_count, the rule of the courses policies) rather than a count of every
-  // visible course; a search or "mine" counts its matches.
-  const totalQuery = pattern || query.mine
+  // visible course; a search, "mine" or "welsh" counts its matches (courses_in_welsh_idx).
+  const totalQuery = pattern || query.mine || query.welsh
     ? tx<{ total: number }[]>`select count(*)::int as total from public.courses c where true ${where}`
     : tx<{ total: number }[]>`
         select private.visible_course_count(${query.service ?? null}::public.service_code,
@@ -115,7 +120,7 @@ export function catalogueStatements(tx: Statements, query: CourseListQuery, user
 /** A course's modules with the caller's progress (not yet run); content and image only where the caller may read. */
 export function courseModulesQuery(tx: Statements, courseId: string, userId: string | null) {
   return tx<Row[]>`
-    select m.id, m.course_id, m.title, b.content, m.order_index, m.duration, m.kind,
+    select m.id, m.course_id, m.title, m.title_cy, b.content, b.content_cy, m.order_index, m.duration, m.kind,
            (m.has_quiz or q.id is not null) as has_quiz, b.image, m.created_at, m.updated_at,
            coalesce(p.completed, false) as completed, (p.read_at is not null) as read,
            coalesce(p.quiz_passed, false) as quiz_passed
@@ -132,7 +137,8 @@ export function courseModulesQuery(tx: Statements, courseId: string, userId: str
 /** The course as an author's write answers it (enrollment: the caller's, if any). */
 export async function readAuthoredCourse(tx: Tx, courseId: string) {
   const [row] = await tx<Row[]>`
-    select c.id, c.title, c.description, c.service::text as service, c.cover_image, c.author_id,
+    select c.id, c.title, c.description, c.title_cy, c.description_cy, c.available_in_welsh,
+           c.service::text as service, c.cover_image, c.author_id,
            c.duration, c.level::text as level, c.featured, c.requires_enrollment, c.status::text as status,
            c.created_at, c.updated_at, c.certificate_valid_months, c.requires_approval,
            coalesce(c.requires_approval, private.course_access() = 'login-approval') as approval_required,
@@ -149,6 +155,9 @@ export async function readAuthoredCourse(tx: Tx, courseId: string) {
     id: row.id,
     title: row.title,
     description: row.description,
+    titleCy: row.titleCy ?? null,
+    descriptionCy: row.descriptionCy ?? null,
+    availableInWelsh: Boolean(row.availableInWelsh),
     service: row.service,
     coverImage: row.coverImage ?? null,
     authorId: row.authorId ?? null,
@@ -180,10 +189,11 @@ export async function readAuthoredCourse(tx: Tx, courseId: string) {
 export async function insertCourse(tx: Tx, input: CourseCreateInput): Promise<string> {
   const [row] = await guarded(() => tx<{ id: string }[]>`
     insert into public.courses (title, description, service, level, duration, status, featured, requires_enrollment, author_id,
-                                certificate_valid_months, requires_approval)
+                                certificate_valid_months, requires_approval, title_cy, description_cy)
     values (${input.title}, ${input.description}, ${input.service}::public.service_code, ${input.level}::public.course_level,
             ${input.duration}, ${input.status}::public.course_status, ${input.featured}, ${input.requiresEnrollment},
-            (select auth.uid()), ${input.certificateValidMonths ?? null}::integer, ${input.requiresApproval ?? null}::boolean)
+            (select auth.uid()), ${input.certificateValidMonths ?? null}::integer, ${input.requiresApproval ?? null}::boolean,
+            ${input.titleCy ?? null}::text, ${input.descriptionCy ?? null}::text)
     returning id`);
   return row.id;
 }
@@ -205,7 +215,11 @@ export async function updateCourse(tx: Tx, id: string, input: CourseUpdateInput)
         then ${input.certificateValidMonths ?? null}::integer else certificate_valid_months end,
       -- null: follow the site rule; absent leaves it as it is.
       requires_approval = case when ${input.requiresApproval !== undefined}::boolean
-        then ${input.requiresApproval ?? null}::boolean else requires_approval end
+        then ${input.requiresApproval ?? null}::boolean else requires_approval end,
+      -- The Welsh: null (or blank) clears it; absent leaves it as it is.
+      title_cy = case when ${input.titleCy !== undefined}::boolean then ${input.titleCy ?? null}::text else title_cy end,
+      description_cy = case when ${input.descriptionCy !== undefined}::boolean
+        then ${input.descriptionCy ?? null}::text else description_cy end
     where id = ${id}::uuid
     returning id`);
   return rows.length > 0;
@@ -247,9 +261,9 @@ export async function insertModule(tx: Tx, courseId: string, input: ModuleCreate
     update public.course_modules set order_index = order_index + 1
     where course_id = ${courseId}::uuid and order_index >= ${position}`);
   const [row] = await guarded(() => tx<{ id: string }[]>`
-    insert into public.course_modules (course_id, title, content, order_index, duration, kind)
+    insert into public.course_modules (course_id, title, content, order_index, duration, kind, title_cy, content_cy)
     values (${courseId}::uuid, ${input.title}, ${'content' in input ? input.content : ''}, ${position}, ${input.duration},
-            ${'kind' in input ? input.kind : 'content'})
+            ${'kind' in input ? input.kind : 'content'}, ${input.titleCy ?? null}::text, ${input.contentCy ?? null}::text)
     returning id`);
   await tx`select private.renumber_modules(${courseId}::uuid)`;
   return row.id;

@@ -4,7 +4,7 @@
 // SQL and row mapping: ./queries.ts and ./quiz.ts; the rights: ../../lib/learning.ts and authoring.ts.
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { moduleUpdateSchema, quizSchema } from '../../../_shared/authoring.ts';
+import { MESSAGES, moduleUpdateSchema, quizSchema } from '../../../_shared/authoring.ts';
 import type { ModuleDetail } from '../../../_shared/catalogue.ts';
 import type { Enrollment } from '../../../_shared/enrollment.ts';
 import type { LearnerQuiz, AnswerDisplay, QuizAttempts } from '../../../_shared/quiz.ts';
@@ -63,6 +63,7 @@ export function moduleRoutes(config: Config, db: Db) {
       course: {
         id: courseId,
         title: String(row.courseTitle),
+        titleCy: (row.courseTitleCy as string | null) ?? null,
         service: String(row.courseService),
         requiresEnrollment: Boolean(row.requiresEnrollment),
       },
@@ -71,6 +72,8 @@ export function moduleRoutes(config: Config, db: Db) {
           id: String(row.quizId),
           title: String(row.quizTitle),
           description: (row.quizDescription as string | null) ?? null,
+          titleCy: (row.quizTitleCy as string | null) ?? null,
+          descriptionCy: (row.quizDescriptionCy as string | null) ?? null,
           passingScore: Number(row.passingScore),
           timeLimit: row.timeLimit == null ? null : Number(row.timeLimit),
           showCorrectAnswers: String(row.showCorrectAnswers) as AnswerDisplay,
@@ -87,6 +90,10 @@ export function moduleRoutes(config: Config, db: Db) {
     const input = await jsonBody(c, moduleUpdateSchema);
     const module = await db.withCaller(caller.db, async (tx) => {
       const current = await moduleToChange(tx, id, caller.userId);
+      // A SCORM package is one language: its module has no Welsh body.
+      if (current.kind === 'scorm' && input.contentCy != null) {
+        throw new ApiError(400, 'Validation failed', { contentCy: MESSAGES.contentCyScorm });
+      }
       if (!(await updateModule(tx, id, current.courseId, input))) throw new ApiError(403, NOT_YOURS);
       return await readModule(tx, id);
     });

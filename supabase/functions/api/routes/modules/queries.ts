@@ -13,7 +13,9 @@ export function toModule(config: Config, row: Row, withContent: boolean): Course
     id: String(row.id),
     courseId: String(row.courseId),
     title: String(row.title),
+    titleCy: (row.titleCy as string | null) ?? null,
     content: withContent ? String(row.content ?? '') : null,
+    contentCy: withContent ? (row.contentCy as string | null) ?? null : null,
     orderIndex: Number(row.orderIndex),
     duration: Number(row.duration),
     hasQuiz: Boolean(row.hasQuiz),
@@ -37,13 +39,14 @@ export async function readModuleDetail(tx: Tx, id: string, userId: string | null
       where m.course_id = (select course_id from public.course_modules where id = ${id}::uuid)
       window w as (order by m.order_index, m.created_at, m.id)
     )
-    select m.id, m.course_id, m.title, b.content, m.order_index, m.duration, m.kind,
+    select m.id, m.course_id, m.title, m.title_cy, b.content, b.content_cy, m.order_index, m.duration, m.kind,
            (m.has_quiz or q.id is not null) as has_quiz, b.image, m.created_at, m.updated_at,
            coalesce(p.completed, false) as completed, (p.read_at is not null) as read,
            coalesce(p.quiz_passed, false) as quiz_passed,
            s.previous_id, s.next_id, s.position::int as position, s.total::int as total,
-           c.title as course_title, c.service::text as course_service, c.requires_enrollment,
+           c.title as course_title, c.title_cy as course_title_cy, c.service::text as course_service, c.requires_enrollment,
            q.id as quiz_id, q.title as quiz_title, q.description as quiz_description,
+           q.title_cy as quiz_title_cy, q.description_cy as quiz_description_cy,
            q.passing_score, q.time_limit, q.show_correct_answers, q.max_attempts
     from public.course_modules m
     -- content and image only through private.module_body (the API roles cannot select them).
@@ -59,7 +62,8 @@ export async function readModuleDetail(tx: Tx, id: string, userId: string | null
 // The author's view. content and image come from private.module_body (b), joined by moduleSource:
 // the API roles cannot select those columns of public.course_modules directly.
 const moduleColumns = (tx: Tx) => tx`
-  m.id, m.course_id, m.title, coalesce(b.content, '') as content, m.order_index, m.duration, m.has_quiz, m.kind, b.image,
+  m.id, m.course_id, m.title, m.title_cy, coalesce(b.content, '') as content, b.content_cy, m.order_index, m.duration,
+  m.has_quiz, m.kind, b.image,
   m.created_at, m.updated_at,
   exists (select 1 from public.user_module_progress p
           where p.module_id = m.id and p.user_id = (select auth.uid()) and p.completed) as completed`;
@@ -91,9 +95,12 @@ export async function updateModule(tx: Tx, id: string, courseId: string, input: 
   // Only the provided columns are set: the API roles may not read content, so no
   // `content = coalesce(x, content)`. With none (only orderIndex), `title = title` still checks
   // the caller may update the row.
-  const values: Record<string, string | number> = {};
+  const values: Record<string, string | number | null> = {};
   if (input.title != null) values.title = input.title;
   if (input.content != null) values.content = input.content;
+  // The Welsh: null (or blank) clears it; absent leaves it as it is.
+  if (input.titleCy !== undefined) values.titleCy = input.titleCy;
+  if (input.contentCy !== undefined) values.contentCy = input.contentCy;
   if (input.duration != null) values.duration = input.duration;
   const columns = Object.keys(values);
   const rows = await guarded(() => tx`

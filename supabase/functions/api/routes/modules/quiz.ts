@@ -16,7 +16,7 @@ export async function openLearnerQuiz(tx: Tx, caller: Caller, id: string): Promi
   // The quiz and the rights on its course in one pipeline.
   const [[quiz], rights] = await Promise.all([
     tx<Row[]>`
-      select q.id, q.module_id, m.course_id, q.title, q.description, q.passing_score, q.time_limit,
+      select q.id, q.module_id, m.course_id, q.title, q.description, q.title_cy, q.description_cy, q.passing_score, q.time_limit,
              q.randomize_questions, q.show_correct_answers
       from public.course_modules m
       left join public.quizzes q on q.module_id = m.id
@@ -57,6 +57,8 @@ export async function openLearnerQuiz(tx: Tx, caller: Caller, id: string): Promi
     courseId: String(quiz.courseId),
     title: String(quiz.title),
     description: (quiz.description as string | null) ?? null,
+    titleCy: (quiz.titleCy as string | null) ?? null,
+    descriptionCy: (quiz.descriptionCy as string | null) ?? null,
     passingScore: Number(quiz.passingScore),
     timeLimit,
     randomizeQuestions: Boolean(quiz.randomizeQuestions),
@@ -67,6 +69,8 @@ export async function openLearnerQuiz(tx: Tx, caller: Caller, id: string): Promi
       orderIndex: Number(q.orderIndex),
       points: Number(q.points),
       options: (q.options as { text: string }[]).map((o) => ({ text: String(o.text ?? '') })),
+      questionCy: (q.questionTextCy as string | null) ?? null,
+      optionsCy: Array.isArray(q.optionsCy) ? (q.optionsCy as unknown[]).map(String) : null,
       multipleAnswers: Boolean(q.multipleAnswers),
     })),
     attempt: {
@@ -86,13 +90,14 @@ export async function openLearnerQuiz(tx: Tx, caller: Caller, id: string): Promi
 export async function upsertQuiz(tx: Tx, moduleId: string, input: z.infer<typeof quizSchema>): Promise<boolean> {
   const [row] = await guarded(() => tx<{ inserted: boolean }[]>`
     insert into public.quizzes (module_id, title, description, passing_score, time_limit, randomize_questions,
-                                show_correct_answers, max_attempts, retry_wait_minutes)
+                                show_correct_answers, max_attempts, retry_wait_minutes, title_cy, description_cy)
     values (${moduleId}::uuid, ${input.title}, ${input.description ?? null}, ${input.passingScore},
             ${input.timeLimit ?? null}::integer, ${input.randomizeQuestions},
             ${input.showCorrectAnswers ?? 'AFTER_PASSING'}, ${input.maxAttempts ?? null}::integer,
-            ${input.retryWaitMinutes ?? 0}::integer)
+            ${input.retryWaitMinutes ?? 0}::integer, ${input.titleCy ?? null}::text, ${input.descriptionCy ?? null}::text)
     on conflict (module_id) do update set
       title = excluded.title, description = excluded.description, passing_score = excluded.passing_score,
+      title_cy = excluded.title_cy, description_cy = excluded.description_cy,
       time_limit = excluded.time_limit, randomize_questions = excluded.randomize_questions,
       -- Quiz integrity settings left out of the body keep their stored values.
       show_correct_answers = case when ${input.showCorrectAnswers !== undefined} then excluded.show_correct_answers

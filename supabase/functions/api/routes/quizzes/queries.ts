@@ -10,14 +10,14 @@ import { iso, quizAttempts, readEnrollment, type Row } from '../../lib/learning.
 export async function readQuestions(tx: Tx, quizId: string): Promise<QuizQuestion[]> {
   return await tx<QuizQuestion[]>`
     select id, quiz_id, question_text, question_type::text as question_type, order_index, points, options,
-           correct_answers, explanation, created_at, updated_at
+           correct_answers, explanation, question_text_cy as question_cy, options_cy, explanation_cy, created_at, updated_at
     from public.quiz_questions where quiz_id = ${quizId}::uuid order by order_index, created_at, id`;
 }
 
 export async function readQuestion(tx: Tx, questionId: string): Promise<QuizQuestion> {
   const [row] = await tx<QuizQuestion[]>`
     select id, quiz_id, question_text, question_type::text as question_type, order_index, points, options,
-           correct_answers, explanation, created_at, updated_at
+           correct_answers, explanation, question_text_cy as question_cy, options_cy, explanation_cy, created_at, updated_at
     from public.quiz_questions where id = ${questionId}::uuid`;
   if (!row) throw notFound('Question');
   return row;
@@ -26,7 +26,7 @@ export async function readQuestion(tx: Tx, questionId: string): Promise<QuizQues
 /** The module's quiz with its questions and answers (the author's copy), or null. */
 export async function readQuizOfModule(tx: Tx, moduleId: string): Promise<AuthoringQuiz | null> {
   const [quiz] = await tx<Omit<AuthoringQuiz, 'questions'>[]>`
-    select id, module_id, title, description, passing_score, time_limit, randomize_questions,
+    select id, module_id, title, description, title_cy, description_cy, passing_score, time_limit, randomize_questions,
            show_correct_answers, max_attempts, retry_wait_minutes, created_at, updated_at
     from public.quizzes where module_id = ${moduleId}::uuid`;
   if (!quiz) return null;
@@ -36,11 +36,13 @@ export async function readQuizOfModule(tx: Tx, moduleId: string): Promise<Author
 /** A new question at the end of the quiz. */
 export async function insertQuestion(tx: Tx, quizId: string, input: z.infer<typeof questionSchema>): Promise<string> {
   const [row] = await guarded(() => tx<{ id: string }[]>`
-    insert into public.quiz_questions (quiz_id, question_text, question_type, order_index, points, options, correct_answers, explanation)
+    insert into public.quiz_questions (quiz_id, question_text, question_type, order_index, points, options, correct_answers, explanation,
+                                       question_text_cy, options_cy, explanation_cy)
     values (${quizId}::uuid, ${input.questionText}, ${input.questionType}::public.question_type,
             (select count(*)::int + 1 from public.quiz_questions where quiz_id = ${quizId}::uuid),
             ${input.points}, ${tx.json(input.options)}, ${tx.json(correctAnswerIndexes(input.options))},
-            ${input.explanation ?? null})
+            ${input.explanation ?? null}, ${input.questionCy ?? null}::text,
+            ${input.optionsCy == null ? null : tx.json(input.optionsCy)}::jsonb, ${input.explanationCy ?? null}::text)
     returning id`);
   return row.id;
 }
@@ -87,6 +89,7 @@ export async function attemptResult(tx: Tx, userId: string, quiz: Row, attempt: 
     questions: review.map((q) => {
       const chosen = chosenAnswers[String(q.questionId)] ?? [];
       const options = (q.options as { text?: unknown }[]).map((o) => String(o.text ?? ''));
+      const optionsCy = Array.isArray(q.optionsCy) ? (q.optionsCy as unknown[]).map(String) : null;
       if (!answersShown || !Array.isArray(q.correctAnswers)) {
         return {
           id: String(q.questionId),
@@ -95,6 +98,8 @@ export async function attemptResult(tx: Tx, userId: string, quiz: Row, attempt: 
           correct: null,
           options: options.map((text) => ({ text, isCorrect: null })),
           explanation: null,
+          optionsCy,
+          explanationCy: null,
         };
       }
       const correctAnswers = [...new Set((q.correctAnswers as unknown[]).map(Number))].sort((a, b) => a - b);
@@ -105,6 +110,8 @@ export async function attemptResult(tx: Tx, userId: string, quiz: Row, attempt: 
         correct: chosen.length === correctAnswers.length && chosen.every((v, i) => v === correctAnswers[i]),
         options: options.map((text, index) => ({ text, isCorrect: correctAnswers.includes(index) })),
         explanation: (q.explanation as string | null) ?? null,
+        optionsCy,
+        explanationCy: (q.explanationCy as string | null) ?? null,
       };
     }),
     attempts,

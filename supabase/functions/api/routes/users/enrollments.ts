@@ -38,6 +38,7 @@ export interface EnrollmentRow {
   certificateRevokedAt: Date | null;
   certificateState: CertificateState | null;
   courseTitle: string | null;
+  courseTitleCy: string | null;
   courseDescription: string | null;
   courseService: string | null;
   courseDuration: number | null;
@@ -76,6 +77,7 @@ export function toEnrollment(row: EnrollmentRow) {
       : {
         id: row.courseId,
         title: row.courseTitle,
+        titleCy: row.courseTitleCy ?? null,
         description: row.courseDescription ?? '',
         service: row.courseService,
         duration: row.courseDuration,
@@ -95,6 +97,7 @@ export function listEnrollments(tx: Statements, userId: string, page: number, pa
            cert.expires_at as certificate_expires_at, cert.revoked_at as certificate_revoked_at,
            private.certificate_state(cert.expires_at, cert.revoked_at) as certificate_state,
            ec.title as course_title, ec.description as course_description, ec.service::text as course_service,
+           (select co.title_cy from public.courses co where co.id = ec.course_id) as course_title_cy,
            ec.duration as course_duration, coalesce(ec.modules, 0)::int as course_modules
     from public.enrollments e
     -- Each enrolled course's details, number of modules, modules done and latest activity, in one
