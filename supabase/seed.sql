@@ -654,6 +654,150 @@ values ('20000000-0000-4000-a000-000017000001', '10000000-0000-4000-a000-0000000
 
 Under the **Regulatory Reform (Fire Safety) Order 2005** the **responsible person** must carry out a fire risk assessment and put in place general fire precautions. This briefing has been replaced; see the current fire safety course.', 1, 20, false);
 
+-- Welsh versions (docs/welsh-glossary.md) of three courses, complete, so that a Welsh-speaking
+-- learner can go from the catalogue to the certificate in Welsh: Airwave (3), Rest Centres (11),
+-- Safeguarding (12). Every other course stays English-only. courses.available_in_welsh follows
+-- from the triggers.
+update public.courses set title_cy = 'Trefn Llais Radio Airwave',
+  description_cy = 'Cyfathrebu clir a chryno dros y radio ar rwydwaith Airwave: arwyddion galw, yr wyddor ffonetig, geiriau trefn a negeseuon blaenoriaeth.'
+where id = '10000000-0000-4000-a000-000000000003';
+update public.course_modules set title_cy = 'Disgyblaeth radio a rhwydwaith Airwave', content_cy = $cy$# Disgyblaeth radio a rhwydwaith Airwave
+
+**Airwave** yw'r rhwydwaith radio digidol TETRA diogel y mae gwasanaethau brys y DU yn ei ddefnyddio. Mae llawer o ddefnyddwyr yn rhannu pob grŵp siarad, felly mae pob darllediad yn cymryd amser darlledu oddi wrth rywun a allai fod â neges frys.
+
+## Cyn i chi bwyso'r botwm
+
+- **Meddyliwch** am yr hyn sydd angen i chi ei ddweud.
+- **Gwrandewch** i wneud yn siŵr bod y sianel yn rhydd.
+- **Pwyswch** y botwm siarad ac arhoswch eiliad cyn siarad.
+- **Siaradwch** yn glir, ar gyflymder cyson, gyda'r radio ychydig gentimetrau o'ch ceg.
+
+Cadwch negeseuon yn fyr. Os yw neges yn hir, rhannwch hi'n rhannau a gadewch i'r derbynnydd gadarnhau pob un.$cy$
+where id = '20000000-0000-4000-a000-000003000001';
+update public.course_modules set title_cy = 'Yr wyddor ffonetig a rhifau', content_cy = $cy$# Yr wyddor ffonetig a rhifau
+
+Mae'n hawdd camglywed llythrennau dros y radio, felly defnyddir **gwyddor ffonetig NATO**: Alpha, Bravo, Charlie, Delta, Echo, Foxtrot, Golf, Hotel, India, Juliet, Kilo, Lima, Mike, November, Oscar, Papa, Quebec, Romeo, Sierra, Tango, Uniform, Victor, Whiskey, X-ray, Yankee, Zulu.
+
+## Rhifau cofrestru cerbydau
+
+Darllenwch rif cofrestru fesul llythyren a fesul digid: mae *AB12 CDE* yn troi'n "Alpha Bravo One Two Charlie Delta Echo".
+
+## Rhifau
+
+Dywedwch bob digid ar wahân ("one five zero", nid "one hundred and fifty"), a dywedwch **"niner"** am naw pan fo'r llinell yn wael.$cy$
+where id = '20000000-0000-4000-a000-000003000002';
+update public.course_modules set title_cy = 'Geiriau trefn a negeseuon blaenoriaeth', content_cy = $cy$# Geiriau trefn a negeseuon blaenoriaeth
+
+Mae **geiriau trefn** (*prowords*) yn eiriau byr ag ystyr gytûn sy'n arbed amser darlledu. Maen nhw'n cael eu dweud yn Saesneg ar y rhwydwaith:
+
+- **Over** – rydw i wedi gorffen, ac rwy'n disgwyl ateb.
+- **Out** – rydw i wedi gorffen, a dydw i ddim yn disgwyl ateb. Peidiwch byth â dweud "over and out".
+- **Received** – rydw i wedi clywed a deall eich neges.
+- **Say again** – ailadroddwch eich neges ddiwethaf.
+- **Wait** – mae angen eiliad arnaf; peidiwch â darlledu.
+
+## Cymorth brys
+
+Mae'r **botwm argyfwng** yn rhoi blaenoriaeth i chi ar y grŵp siarad ac yn agor eich meicroffon. Defnyddiwch ef dim ond pan fo bywyd mewn perygl. Bydd eich ystafell reoli'n clirio'r sianel; rhowch eich lleoliad yn gyntaf, yna'r hyn sydd ei angen arnoch.$cy$
+where id = '20000000-0000-4000-a000-000003000003';
+update public.quizzes set title_cy = 'Gwirio trefn llais', description_cy = 'Gwiriwch eich dealltwriaeth o''r modiwl hwn.'
+where id = '30000000-0000-4000-a000-000003000003';
+update public.quiz_questions set question_text_cy = 'Pa air trefn sy''n golygu eich bod wedi gorffen ac nad ydych yn disgwyl ateb?',
+  options_cy = '["Over", "Out", "Wait", "Received"]', explanation_cy = 'Mae "over and out" yn gwrth-ddweud ei hun, ac ni chaiff byth ei ddefnyddio.'
+where id = '40000000-0000-4000-a000-000300030001';
+update public.quiz_questions set question_text_cy = 'Sut mae rhoi''r llythyren J yn yr wyddor ffonetig?',
+  options_cy = '["Jack", "Jupiter", "Juliet", "Jigsaw"]'
+where id = '40000000-0000-4000-a000-000300030002';
+update public.quiz_questions set question_text_cy = 'Dylid defnyddio''r botwm argyfwng pryd bynnag y mae''r sianel yn brysur.',
+  options_cy = '["Gwir", "Gau"]', explanation_cy = 'Mae ar gyfer sefyllfaoedd lle mae bywyd mewn perygl.'
+where id = '40000000-0000-4000-a000-000300030003';
+
+update public.courses set title_cy = 'Cefnogi Canolfannau Gorffwys mewn Argyfyngau',
+  description_cy = 'Sut mae ymatebwyr y gwasanaethau ategol a''r sector gwirfoddol yn cefnogi canolfannau gorffwys yr awdurdod lleol ar ôl symud pobl o''u cartrefi: sefydlu, cofrestru, lles a diogelu.'
+where id = '10000000-0000-4000-a000-000000000011';
+update public.course_modules set title_cy = 'Beth yw canolfan orffwys', content_cy = $cy$# Beth yw canolfan orffwys
+
+Pan fydd pobl yn cael eu symud o'u cartrefi, mae'r **awdurdod lleol** yn agor **canolfan orffwys**, yn aml mewn canolfan hamdden neu ysgol. Mae sefydliadau gwirfoddol fel y Groes Goch Brydeinig, WRVS a grwpiau ffydd yn ei chefnogi.
+
+Mae canolfan orffwys yn cynnig lloches, bwyd a diod, gwybodaeth a chymorth emosiynol.$cy$
+where id = '20000000-0000-4000-a000-000011000001';
+update public.course_modules set title_cy = 'Cofrestru a lles', content_cy = $cy$# Cofrestru a lles
+
+Mae pawb sy'n cyrraedd yn cael eu **cofrestru**, er mwyn i deuluoedd gael eu haduno ac i swyddfa anafusion yr heddlu allu cyfrif am bawb.
+
+- Gofynnwch am anghenion meddygol, meddyginiaeth a symudedd
+- Nodwch bobl sy'n agored i niwed yn gynnar
+- Cadwch ddata personol yn ddiogel o dan GDPR y DU$cy$
+where id = '20000000-0000-4000-a000-000011000002';
+update public.course_modules set title_cy = 'Cau''r ganolfan orffwys', content_cy = $cy$# Cau'r ganolfan orffwys
+
+Pan fydd hi'n ddiogel, bydd y bobl a symudwyd yn mynd adref neu'n symud i lety dros dro. Gwnewch yn siŵr bod pawb a gofrestrwyd wedi'u cyfrif, trosglwyddwch y cofnodion i'r awdurdod lleol a chynhaliwch sesiwn ôl-drafod gyda'r gwirfoddolwyr.$cy$
+where id = '20000000-0000-4000-a000-000011000003';
+
+update public.courses set title_cy = 'Diogelu Plant ac Oedolion sy''n Wynebu Risg',
+  description_cy = 'Adnabod cam-drin ac esgeulustod, ymateb i ddatgeliadau a gwneud atgyfeiriadau o dan Ddeddf Plant 1989 a Deddf Gofal 2014, ar gyfer pob rôl yn y gwasanaethau brys.'
+where id = '10000000-0000-4000-a000-000000000012';
+update public.course_modules set title_cy = 'Pam mae diogelu''n fusnes i bawb', content_cy = $cy$# Pam mae diogelu'n fusnes i bawb
+
+Mae staff y gwasanaethau brys yn mynd i gartrefi ac yn cwrdd â phobl ar adegau o argyfwng. Efallai mai chi fydd yr unig weithiwr proffesiynol i weld arwyddion bod plentyn neu oedolyn yn cael ei niweidio.
+
+Mae **Deddf Plant 1989** a **Deddf Gofal 2014** yn gosod dyletswyddau ar asiantaethau i amddiffyn pobl sy'n wynebu risg o gam-drin neu esgeulustod. Mae gan bob gwasanaeth arweinydd diogelu a llwybr atgyfeirio.
+
+## Mathau o gam-drin
+
+- Cam-drin corfforol, emosiynol a rhywiol
+- Esgeulustod a hunanesgeulustod
+- Cam-drin ariannol a materol
+- Cam-drin domestig, gan gynnwys rheolaeth drwy orfodaeth
+- Caethwasiaeth fodern a chamfanteisio$cy$
+where id = '20000000-0000-4000-a000-000012000001';
+update public.course_modules set title_cy = 'Adnabod arwyddion cam-drin', content_cy = $cy$# Adnabod arwyddion cam-drin
+
+Mae arwyddion yn aml yn gynnil, ac anaml y maen nhw'n profi cam-drin ar eu pen eu hunain. Chwiliwch am:
+
+- Anafiadau nad ydynt yn cyd-fynd â'r esboniad a roddwyd
+- Oedi cyn gofyn am help
+- Person sy'n ymddangos yn ofnus o rywun yn yr aelwyd
+- Hylendid gwael, diffyg maeth neu amodau byw anniogel
+- Rhywun arall sydd bob amser yn ateb dros y person
+
+Ymddiriedwch yn eich chwilfrydedd proffesiynol: gofynnwch gwestiynau agored a chofnodwch yr hyn rydych chi'n ei weld a'i glywed.$cy$
+where id = '20000000-0000-4000-a000-000012000002';
+update public.course_modules set title_cy = 'Ymateb i ddatgeliad', content_cy = $cy$# Ymateb i ddatgeliad
+
+Os bydd rhywun yn dweud wrthych eu bod yn cael eu niweidio:
+
+1. **Gwrandewch** yn bwyllog a chymerwch nhw o ddifrif.
+2. **Peidiwch ag addo cyfrinachedd** – esboniwch efallai y bydd angen i chi rannu'r wybodaeth i'w cadw'n ddiogel.
+3. **Peidiwch â gofyn cwestiynau arweiniol**, a pheidiwch ag ymchwilio eich hun.
+4. **Cofnodwch** yr hyn a ddywedwyd yng ngeiriau'r person ei hun, gyda'r dyddiad a'r amser.
+5. **Rhowch wybod** drwy lwybr diogelu eich gwasanaeth ar yr un diwrnod.
+
+Os oes perygl uniongyrchol, ffoniwch yr heddlu ar 999.$cy$
+where id = '20000000-0000-4000-a000-000012000003';
+update public.course_modules set title_cy = 'Gwneud atgyfeiriad', content_cy = $cy$# Gwneud atgyfeiriad
+
+Mae atgyfeiriadau'n mynd i **wasanaethau cymdeithasol plant** neu **wasanaethau cymdeithasol oedolion** yr awdurdod lleol, fel arfer drwy ganolfan ddiogelu eich gwasanaeth. Cynhwyswch:
+
+- Pwy sy'n peri pryder i chi a ble maen nhw
+- Beth welsoch chi neu beth a ddywedwyd wrthych
+- Unrhyw risgiau uniongyrchol
+- Pa gamau rydych chi wedi'u cymryd eisoes
+
+Fyddwch chi ddim bob amser yn clywed y canlyniad, ond gall eich atgyfeiriad fod yn un darn o ddarlun mwy.$cy$
+where id = '20000000-0000-4000-a000-000012000004';
+update public.quizzes set title_cy = 'Gwirio ymateb i ddatgeliadau', description_cy = 'Gwiriwch eich dealltwriaeth o''r modiwl hwn.'
+where id = '30000000-0000-4000-a000-000012000003';
+update public.quiz_questions set question_text_cy = 'A ddylech chi addo cadw datgeliad yn gyfrinach?',
+  options_cy = '["Dylwn, bob amser", "Dim ond i oedolion", "Na ddylwn: esboniwch efallai y bydd angen i chi ei rannu", "Dim ond os gofynnir i chi"]'
+where id = '40000000-0000-4000-a000-001200030001';
+update public.quiz_questions set question_text_cy = 'Dylech gofnodi datgeliad yng ngeiriau''r person ei hun.',
+  options_cy = '["Gwir", "Gau"]'
+where id = '40000000-0000-4000-a000-001200030002';
+update public.quiz_questions set question_text_cy = 'Pa Ddeddf sy''n nodi dyletswyddau diogelu ar gyfer oedolion sy''n wynebu risg?',
+  options_cy = '["Deddf Gofal 2014", "Deddf Traffig Ffyrdd 1988", "Gorchymyn Diogelwch Tân 2005", "Deddf Diogelu Data 2018"]'
+where id = '40000000-0000-4000-a000-001200030003';
+
 -- The student: Safeguarding at 0 %, JESIP half way (2 of 4 modules, quiz passed), Airwave complete.
 insert into public.enrollments (id, user_id, course_id, status, progress, completed, started_at)
 values ('50000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000003', '10000000-0000-4000-a000-000000000012', 'ACTIVE', 0, false, now() - interval '2 days');

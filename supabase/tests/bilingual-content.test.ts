@@ -38,6 +38,14 @@ describe.each(backends)('bilingual course content on $name', ({ create }) => {
       explanation_cy = 'Esboniad yn Gymraeg.' where quiz_id = $1`, [quiz]);
   };
 
+  it('the seed has three courses complete in Welsh (Airwave, Rest Centres, Safeguarding) and the rest English-only', async () => {
+    const r = await db.query<{ id: string }>('select id from public.courses where available_in_welsh order by id');
+    expect(r.rows.map((row) => row.id)).toEqual([ids.course(3), ids.course(11), ids.course(12)]);
+    const parts = await db.query<{ missing: number }>(`select count(*)::int as missing from public.course_modules m
+      where m.course_id = any($1::uuid[]) and (m.title_cy is null or m.content_cy is null)`, [[ids.course(3), ids.course(11), ids.course(12)]]);
+    expect(parts.rows).toEqual([{ missing: 0 }]);
+  });
+
   it('starts with no Welsh and the course not available in Welsh', async () => {
     const r = await db.query('select title_cy, description_cy, available_in_welsh from public.courses where id = $1', [course]);
     expect(r.rows).toEqual([{ title_cy: null, description_cy: null, available_in_welsh: false }]);
