@@ -2,12 +2,14 @@
 // where they were going), non-admins away from /admin.
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useUser } from '@/lib/auth/user';
+import { useTranslation } from 'react-i18next';
 import { PageSpinner } from '@/components/PageSpinner';
 
 export function RequireUser() {
+  const { t } = useTranslation();
   const { data: user, isPending } = useUser();
   const location = useLocation();
-  if (isPending) return <PageSpinner label="Checking your session" />;
+  if (isPending) return <PageSpinner label={t('checkingSession')} />;
   if (!user) {
     const redirect = `${location.pathname}${location.search}`;
     return <Navigate to={`/auth?redirect=${encodeURIComponent(redirect)}`} replace />;
@@ -16,8 +18,9 @@ export function RequireUser() {
 }
 
 export function RequireAdmin() {
+  const { t } = useTranslation();
   const { data: user, isPending } = useUser();
-  if (isPending) return <PageSpinner label="Checking your session" />;
+  if (isPending) return <PageSpinner label={t('checkingSession')} />;
   if (user?.role !== 'ADMIN') return <Navigate to="/" replace />;
   return <Outlet />;
 }
