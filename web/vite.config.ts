@@ -75,7 +75,8 @@ export default defineConfig(({ isSsrBuild }) => ({
             // of 1-2 KB ones: each file is a preload theme-init.js inserts after the paint, about a
             // millisecond of main thread each (docs/decisions/first-paint.md). The rest stays with
             // the routes that use it. ScrollArea stays out: a dozen chunks share it, / does not use it.
-            { name: 'mantine', test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui)[\\/](?!.*[\\/]ScrollArea[\\/])/, minShareCount: 12, priority: 15 },
+            // Floating UI (menus, popovers, selects) stays out too: no visitor's first page opens one.
+            { name: 'mantine', test: /node_modules[\\/]@mantine[\\/](core|hooks)[\\/](?!.*[\\/]ScrollArea[\\/])/, minShareCount: 12, priority: 15 },
             { name: 'supabase', test: /node_modules[\\/]@supabase[\\/]/, priority: 10 },
           ],
         },
