@@ -39,11 +39,11 @@ function SiteTitle() {
   const { title } = useSiteTitle();
   return (
     <Group gap={8} wrap="nowrap">
-      <Text component="span" fw={700} size="lg" lineClamp={1} data-testid="site-name">
+      <Text component="span" fw={700} size="lg" lineClamp={1} data-testid="site-name" className={classes.titleText}>
         {title.name}
       </Text>
       {title.version ? (
-        <Badge variant="filled" color="blue" size="sm" tt="none" style={{ flexShrink: 0 }}>
+        <Badge variant="filled" color="blue" size="sm" tt="none" style={{ flexShrink: 0 }} visibleFrom="xs">
           {title.version}
         </Badge>
       ) : null}
@@ -107,7 +107,7 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
       >
         <AppShell.Header className={classes.header}>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-            <Group gap="sm" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap" miw={0}>
               <Burger
                 opened={opened}
                 onClick={toggle}
@@ -130,7 +130,10 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
                 </Suspense>
               ) : null}
               <LanguageSwitch />
-              <ThemeToggle />
+              {/* On a phone the colour scheme is in the navigation, leaving the header its room. */}
+              <Box visibleFrom="xs">
+                <ThemeToggle />
+              </Box>
               <UserMenu />
             </Group>
           </Group>
@@ -138,6 +141,9 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
 
         <AppShell.Navbar id="app-navigation" aria-label={t('layout.mainNavigation')}>
           <Sidebar user={user} onNavigate={close} />
+          <Box hiddenFrom="xs" px="md" pb="md">
+            <ThemeToggle />
+          </Box>
         </AppShell.Navbar>
 
         <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
