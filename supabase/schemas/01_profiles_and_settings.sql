@@ -1,7 +1,7 @@
 -- People and the site's settings.
 --
 -- * profiles: one row per auth.users user (made by the sign-up trigger on auth.users). A user
---   reads and edits their own profile; only admins change role, services or username or deactivate
+--   reads and edits their own profile (name, language); only admins change role, services or username or deactivate
 --   a person (private.set_user_active), and only the trusted path (the sign-up trigger and the
 --   service role) sets must_change_password.
 -- * settings: one row, readable by everyone (the site name, footer and course-access rule shape
@@ -27,6 +27,7 @@ create table public.profiles (
   organisation_id uuid,
   unit_id uuid,
   manager_id uuid,
+  language text not null default 'en-GB',
   constraint profiles_username_length check (char_length(username) between 3 and 50),
   constraint profiles_username_trimmed check (username = btrim(username)),
   constraint profiles_name_length check (char_length(btrim(name)) between 1 and 200),
@@ -35,7 +36,8 @@ create table public.profiles (
   constraint profiles_name_visible check (not private.has_invisible_characters(name) and name = normalize(name, NFC)),
   constraint profiles_unit_needs_organisation check (unit_id is null or organisation_id is not null),
   constraint profiles_manager_not_self check (manager_id is null or manager_id <> id),
-  constraint profiles_manager_needs_organisation check (manager_id is null or organisation_id is not null)
+  constraint profiles_manager_needs_organisation check (manager_id is null or organisation_id is not null),
+  constraint profiles_language_known check (language in ('en-GB', 'cy'))
 );
 
 create table public.settings (
@@ -119,6 +121,9 @@ comment on column public.profiles.unit_id is
 
 comment on column public.profiles.manager_id is
   'The person''s line manager, of the same organisation, never themselves, no cycle; null for none. Changed by a national administrator or their organisation''s, never by the person.';
+
+comment on column public.profiles.language is
+  'The language the person reads the platform in: en-GB (English) or cy (Cymraeg). The server writes their emails, certificates, learning record and CSV headers in it; the person changes it themselves (PUT /api/profile/language, or directly under the own-row policy).';
 
 comment on table public.settings is
   'The single row of system settings (id is always true).';
@@ -255,7 +260,7 @@ create policy "no direct access" on private.profile_search_words as restrictive 
 revoke all on public.profiles from anon, authenticated, service_role;
 grant select, delete on public.profiles to anon, authenticated;
 grant all on public.profiles to service_role;
-grant update (username, name, role, services, organisation_id, unit_id, manager_id) on public.profiles to authenticated;
+grant update (username, name, language, role, services, organisation_id, unit_id, manager_id) on public.profiles to authenticated;
 
 revoke all on public.settings from anon, authenticated, service_role;
 grant all on public.settings to service_role;
@@ -341,6 +346,8 @@ declare
   v_services public.service_code[] := '{}';
   v_provider text := new.raw_app_meta_data ->> 'provider';
   v_place jsonb;
+  -- The language an administrator, an import or SCIM chose for the person; English otherwise.
+  v_language text := case when v_meta ->> 'language' = 'cy' then 'cy' else 'en-GB' end;
 begin
   if v_username is not null and v_username !~ '^[A-Za-z0-9_.-]{3,50}$' then
     raise exception 'Username may contain only letters, numbers, dots, dashes and underscores (3 to 50)'
@@ -376,10 +383,10 @@ begin
     v_role := (v_place ->> 'role')::public.user_role;
     v_services := array(select jsonb_array_elements_text(v_place -> 'services'))::public.service_code[];
   end if;
-  insert into public.profiles (id, username, email, name, role, services, organisation_id, unit_id, manager_id, employee_number)
+  insert into public.profiles (id, username, email, name, role, services, organisation_id, unit_id, manager_id, employee_number, language)
   values (new.id, v_username, coalesce(new.email, ''), coalesce(v_place ->> 'name', v_name, v_username), v_role, v_services,
           (v_place ->> 'organisation_id')::uuid, (v_place ->> 'unit_id')::uuid, (v_place ->> 'manager_id')::uuid,
-          v_place ->> 'employee_number');
+          v_place ->> 'employee_number', v_language);
   if v_place is not null then
     perform private.write_sign_in_audit('user.created', v_place, 'user', new.id, v_username,
       jsonb_build_object('source', case when v_provider = 'azure' then 'OpenID Connect' else 'SAML' end,
@@ -390,7 +397,7 @@ begin
 end;
 $$;
 comment on function private.handle_new_user() is
-  'After-insert trigger on auth.users: creates the profile from raw_user_meta_data {username, name} under the registration rules (23514 otherwise), falling back to the email''s local part; STUDENT without services, or the role and services staged by private.import_users; a person an organisation''s identity provider signed in is placed where private.sign_in_placement says (42501 when nowhere), audited as that organisation''s sign-in.';
+  'After-insert trigger on auth.users: creates the profile from raw_user_meta_data {username, name, language} under the registration rules (23514 otherwise), falling back to the email''s local part; STUDENT without services, or the role and services staged by private.import_users; a person an organisation''s identity provider signed in is placed where private.sign_in_placement says (42501 when nowhere), audited as that organisation''s sign-in.';
 revoke all on function private.handle_new_user() from public;
 
 -- Supabase Auth's before-user-created hook (supabase/config.toml [auth.hook.before_user_created]):
@@ -445,6 +452,25 @@ $$;
 comment on function private.sync_profile_email() is
   'After-update trigger on auth.users: keeps profiles.email equal to the sign-in email.';
 revoke all on function private.sync_profile_email() from public;
+
+-- Supabase Auth's own emails (invite, recovery, magic link) are Go templates that see the person's
+-- user_metadata as .Data, not their profile: the profile's language is copied there whenever it
+-- changes, by this trigger alone (docs/decisions/bilingual-server-output.md).
+create function private.sync_profile_language()
+returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  update auth.users
+  set raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('language', new.language)
+  where id = new.id and raw_user_meta_data ->> 'language' is distinct from new.language;
+  return new;
+end;
+$$;
+comment on function private.sync_profile_language() is
+  'After-update trigger on profiles: copies profiles.language into auth.users.raw_user_meta_data.language, which Auth''s email templates read as .Data.language.';
+revoke all on function private.sync_profile_language() from public;
 
 create function private.admin_email()
 returns text
@@ -1013,6 +1039,11 @@ create trigger on_auth_user_email_changed
   after update of email on auth.users
   for each row when (new.email is distinct from old.email)
   execute function private.sync_profile_email();
+
+create trigger profiles_language_to_auth
+  after update of language on public.profiles
+  for each row when (new.language is distinct from old.language)
+  execute function private.sync_profile_language();
 
 create trigger settings_set_updated_at
   before update on public.settings
