@@ -1,4 +1,7 @@
 // Roles, course vocabularies and settings options, shared by the web app and the api function.
+import type { Language } from './language.ts';
+
+export type { Language } from './language.ts';
 
 export const PRODUCT_NAME = 'Emergency Services Learning';
 export const PRODUCT_VERSION = 3;
@@ -63,6 +66,8 @@ export interface User {
   role: Role;
   services: string[];
   createdAt: string;
+  /** The language the person reads the platform in (profiles.language). */
+  language: Language;
   /** True while the person signs in with a temporary password and must choose a new one first. */
   mustChangePassword?: boolean;
   /** When an admin deactivated the person (a leaver); absent while the person is active. */

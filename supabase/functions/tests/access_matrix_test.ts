@@ -136,6 +136,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/certificates/{certificate}/pdf': {},
   'GET /api/certificates/verify/{code}': {},
   'PUT /api/profile': { body: (_w, p) => ({ name: 'Matrix Persona', email: p.email ?? 'nobody@example.test' }) },
+  'PUT /api/profile/language': { body: () => ({ language: 'cy' }) },
   'PUT /api/profile/password': {
     body: (_w, p) => ({ currentPassword: p.password ?? 'x', newPassword: p.password ?? 'abcdefgh', confirmPassword: p.password ?? 'abcdefgh' }),
   },

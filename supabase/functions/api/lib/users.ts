@@ -1,12 +1,13 @@
 // The user as every answer shows it (never a password or hash), read through RLS.
 import type { CurrentUser, User } from '../../_shared/domain.ts';
 import { isoTimestamp } from '../../_shared/dates.ts';
+import { toLanguage } from '../../_shared/language.ts';
 import type { Tx } from './db.ts';
 
 /** Reads one profile; the caller's RLS policies decide whether it is visible. */
 export async function readUser(tx: Tx, id: string): Promise<User | null> {
   const rows = await tx<Record<string, unknown>[]>`
-    select id, username, email, name, role::text as role, services::text[] as services, created_at,
+    select id, username, email, name, role::text as role, services::text[] as services, created_at, language,
            must_change_password, deactivated_at, organisation_id, unit_id, manager_id
     from public.profiles
     where id = ${id}::uuid`;
@@ -39,6 +40,7 @@ export function toUser(row: Record<string, unknown>): User {
     role: row.role as User['role'],
     services: Array.isArray(row.services) ? row.services.map(String) : [],
     createdAt: isoTimestamp(createdAt)!,
+    language: toLanguage(row.language),
     // Only present while the person must still replace a temporary password.
     ...(row.mustChangePassword === true ? { mustChangePassword: true } : {}),
   };

@@ -1,4 +1,4 @@
-// /api/profile: the caller's own name and email, and their password. Reads and writes run under the
+// /api/profile: the caller's own name and email, their language, and their password. Reads and writes run under the
 // caller's RLS; Auth is called with the service role only for the caller's own email, after checking
 // it, and as the caller for the password (after the current one was checked, counted against the
 // sign-in limit).
@@ -10,6 +10,7 @@ import {
   passwordRecoverySchema,
   profileSchema,
 } from '../../_shared/profile.ts';
+import { languageSchema } from '../../_shared/language.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
@@ -75,6 +76,19 @@ export function profileRoutes(config: Config, db: Db) {
       }
       throw error;
     }
+  });
+
+  // The language the person reads the platform in: their own row, under their own RLS (the column
+  // grant); the profile's trigger copies it into Auth's user_metadata for Auth's own emails.
+  routes.put('/language', async (c) => {
+    const caller = requireUser(c);
+    const input = await jsonBody(c, languageSchema);
+    const user = await db.withCaller(caller.db, async (tx: Tx) => {
+      const changed = await tx`update public.profiles set language = ${input.language} where id = ${caller.userId}::uuid returning id`;
+      if (changed.length === 0) throw new ApiError(401, 'Not signed in');
+      return await readCurrentUser(tx, caller.userId);
+    });
+    return c.json(user);
   });
 
   /** The person has chosen their own password: a temporary one no longer holds them back. Only the

@@ -64,7 +64,7 @@ export function searchUsers(tx: Statements, term: string, query: UserListQuery) 
   const pattern = containsPattern(term);
   const word = /^[\p{L}\p{N}]+$/u.test(term) ? term : null;
   return tx<Record<string, unknown>[]>`
-    select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at,
+    select s.total, s.more, p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at, p.language,
            p.deactivated_at, p.organisation_id, p.unit_id, p.manager_id, ${placementNames(tx)}
     from private.user_search_page(${pattern}, ${word}, ${query.service ?? null}::public.service_code,
                                   ${query.role ?? null}::public.user_role, ${query.pageSize}, ${(query.page - 1) * query.pageSize},
@@ -109,7 +109,7 @@ export function filterUsers(tx: Statements, term: string | null, query: UserList
   return [
     tx<{ total: number }[]>`select count(*)::int as total from ${administeredProfiles(tx, filter, { national })}`,
     tx<Record<string, unknown>[]>`
-      select p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at, p.deactivated_at,
+      select p.id, p.username, p.email, p.name, p.role::text as role, p.services::text[] as services, p.created_at, p.deactivated_at, p.language,
              p.organisation_id, p.unit_id, p.manager_id, ${placementNames(tx)}
       from ${administeredProfiles(tx, filter, { national, first: offset + query.pageSize })}
       order by p.created_at desc, p.id desc
@@ -132,7 +132,7 @@ export function toUserListItem(row: Record<string, unknown>): UserListItem {
  */
 export async function lockProfile(tx: Tx, id: string): Promise<{ user: User; administered: boolean } | null> {
   const [row] = await tx<Record<string, unknown>[]>`
-    select id, username, email, name, role::text as role, services::text[] as services, created_at,
+    select id, username, email, name, role::text as role, services::text[] as services, created_at, language,
            organisation_id, unit_id, manager_id, private.administers(id) as administered
     from public.profiles where id = ${id}::uuid for update`;
   return row ? { user: toUser(row), administered: row.administered === true } : null;
