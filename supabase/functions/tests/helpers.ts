@@ -164,7 +164,7 @@ export const LEAK_PATTERNS: RegExp[] = [
   /row-level security/i,
 ];
 
-/** The text drawn on a PDF's pages: Flate content streams inflated, the WinAnsi hex strings pdf-lib writes decoded. */
+/** The text drawn on a PDF's pages: Flate content streams inflated, the WinAnsi hex strings pdf-lib writes decoded (two bytes a letter in the embedded DejaVu fonts). */
 export async function pdfText(bytes: Uint8Array): Promise<string> {
   const raw = new TextDecoder('latin1').decode(bytes);
   const out: string[] = [];
@@ -180,8 +180,17 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
     const length = Number(/\/Length (\d+)/.exec(dict)?.[1] ?? end - start);
     try {
       const inflated = await new Response(new Blob([bytes.slice(start, start + length)]).stream().pipeThrough(new DecompressionStream('deflate'))).arrayBuffer();
-      for (const hex of new TextDecoder('latin1').decode(inflated).matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) {
-        out.push(hex[1].match(/../g)!.map((h) => String.fromCharCode(parseInt(h, 16))).join(''));
+      // The embedded DejaVu fonts (api/lib/pdf-fonts.ts) take code points as two bytes (UTF-16BE).
+      let unicode = false;
+      for (const op of new TextDecoder('latin1').decode(inflated).matchAll(/\/(\S+) [\d.]+ Tf|<([0-9A-Fa-f]+)>\s*Tj/g)) {
+        if (op[1] !== undefined) {
+          unicode = op[1].startsWith('DejaVu');
+          continue;
+        }
+        const hex = op[2];
+        out.push(unicode
+          ? String.fromCharCode(...hex.match(/..../g)!.map((h) => parseInt(h, 16)))
+          : hex.match(/../g)!.map((h) => String.fromCharCode(parseInt(h, 16))).join(''));
       }
     } catch {
       // Font programs and other streams that are not page text.
