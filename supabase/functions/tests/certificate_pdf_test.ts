@@ -7,6 +7,7 @@ import { certificatePdf } from '../api/lib/certificate-pdf.ts';
 import { app, assert, call, closePoolAfterTests, db, login, pdfText, register, test, unique } from './helpers.ts';
 
 const londonDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
+const londonParts = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'Europe/London' });
 
 /** The image XObjects of a PDF saved without object streams: [width, height] of each. */
 function images(bytes: Uint8Array): Array<[number, number]> {
@@ -21,15 +22,17 @@ function images(bytes: Uint8Array): Array<[number, number]> {
 }
 
 /** A published 6-hour course (validity in months, or null) and a new learner who completed it. */
-async function completed(months: number | null) {
+async function completed(months: number | null, learner: { language?: 'cy' | 'en-GB'; name?: string; title?: string } = {}) {
   const admin = await login('admin');
   const created = await call('POST', '/api/courses', {
     token: admin,
-    body: { title: `Water rescue awareness ${unique()}`, description: 'Safe working near water.', service: 'UKFRS', status: 'ACTIVE', duration: 6, certificateValidMonths: months },
+    body: { title: learner.title ?? `Water rescue awareness ${unique()}`, description: 'Safe working near water.', service: 'UKFRS', status: 'ACTIVE', duration: 6, certificateValidMonths: months },
   });
   nodeAssert.equal(created.status, 201, created.text);
-  const { session } = await register();
+  const id = unique();
+  const { session } = await register({ username: `user_${id}`, email: `mail_${id}@example.test`, name: learner.name ?? `Test User ${id}`, password: `pw-${id}-secret` });
   const token = session.access_token;
+  if (learner.language) nodeAssert.equal((await call('PUT', '/api/profile/language', { token, body: { language: learner.language } })).status, 200);
   const enrolled = await call('POST', `/api/courses/${created.json.id}/enroll`, { token });
   nodeAssert.equal(enrolled.status, 201, enrolled.text);
   for (let i = 0; i < 5; i++) nodeAssert.equal((await call('PUT', `/api/enrollments/${enrolled.json.id}`, { token })).status, 200);
@@ -121,6 +124,55 @@ test('certificate reissue: after an admin corrects the name, the same code with 
   const revoked = await call('POST', `/api/admin/certificates/${certificate.id}/revoke`, { token: admin, body: { reason: 'Issued in error' } });
   nodeAssert.equal(revoked.status, 200, revoked.text);
   nodeAssert.equal((await call('POST', `/api/admin/certificates/${certificate.id}/reissue`, { token: admin })).status, 409);
+});
+
+test('certificate PDF: a Welsh-speaking learner\'s certificate is bilingual, Welsh first then English, with ŵ and ŷ drawn as they are', async () => {
+  const [{ siteName }] = await db.sql<{ siteName: string }[]>`select site_name from public.settings where id`;
+  const title = `Diogelwch Dŵr a'r Tŷ ${unique()}`;
+  const { token, certificate } = await completed(24, { language: 'cy', name: 'Siân Gŵyn', title });
+  const expires = new Date(certificate.expiresAt);
+  const welshMonths = ['Ionawr', 'Chwefror', 'Mawrth', 'Ebrill', 'Mai', 'Mehefin', 'Gorffennaf', 'Awst', 'Medi', 'Hydref', 'Tachwedd', 'Rhagfyr'];
+  const london = Object.fromEntries(londonParts.formatToParts(expires).map((p) => [p.type, p.value]));
+  const welshExpiry = `${Number(london.day)} ${welshMonths[Number(london.month) - 1]} ${london.year}`;
+  for (const template of CERTIFICATE_TEMPLATES) {
+    await db.sql`update public.settings set certificate_template = ${template}::public.certificate_template where id`;
+    const bytes = await download(token, certificate.id);
+    const text = await pdfText(bytes);
+    assert(text.includes('Siân Gŵyn'), `${template}: the name with ŵ:\n${text}`);
+    assert(text.includes(title), `${template}: the title with ŵ and ŷ:\n${text}`);
+    assert(!text.includes('?'), `${template}: no letter replaced:\n${text}`);
+    // Welsh first: on one line (`Cymraeg / English`), or the Welsh line above the English one.
+    const welsh = text.indexOf(`Yn ddilys tan ${welshExpiry}`);
+    assert(welsh >= 0 && welsh < text.indexOf(`Valid until ${londonDate.format(expires)}`), `${template}:\n${text}`);
+    assert(text.includes(`Cyhoeddwyd gan / Issued by ${siteName}`), `${template}:\n${text}`);
+    assert(text.includes('Hyd y cwrs / Course length: 6 awr / 6 hours'), `${template}:\n${text}`);
+    assert(text.includes(`Cod gwirio / Verification code: ${certificate.verificationCode}`), `${template}:\n${text}`);
+    assert(/\/Language \(cy\)/.test(new TextDecoder('latin1').decode(bytes)), 'the document says its language');
+    // The fonts are embedded TrueType subsets, not the standard fonts that cannot encode ŵ.
+    const raw = new TextDecoder('latin1').decode(bytes);
+    assert(/\/FontFile2/.test(raw) && /\/BaseFont \/[A-Z]{6}\+DejaVuSans/.test(raw) && !/\/BaseFont \/Helvetica/.test(raw), `${template}: embedded fonts`);
+  }
+  await db.sql`update public.settings set certificate_template = 'standard' where id`;
+  const standard = await pdfText(await download(token, certificate.id));
+  assert(standard.includes('Tystysgrif Cwblhau / Certificate of Completion'), standard);
+  assert(standard.includes('Mae hyn i dystio bod / This is to certify that'), standard);
+  assert(standard.includes(`Gwasanaeth Tân ac Achub y Deyrnas Unedig / United Kingdom Fire Rescue Service`), standard);
+});
+
+test('certificate PDF: an English speaker\'s stays English only, in the standard fonts; a name with ŵ keeps its letter', async () => {
+  const plain = await completed(24);
+  await db.sql`update public.settings set certificate_template = 'standard' where id`;
+  const bytes = await download(plain.token, plain.certificate.id);
+  const raw = new TextDecoder('latin1').decode(bytes);
+  const text = await pdfText(bytes);
+  assert(text.includes('Certificate of Completion') && !text.includes('Tystysgrif'), text);
+  assert(text.includes('This is to certify that') && text.includes('Course length: 6 hours'), text);
+  assert(/\/BaseFont \/Helvetica/.test(raw) && !/FontFile2/.test(raw), 'standard fonts only');
+
+  const named = await completed(24, { name: 'Dafydd ap Gŵyn' });
+  const namedText = await pdfText(await download(named.token, named.certificate.id));
+  assert(namedText.includes('Dafydd ap Gŵyn'), namedText);
+  assert(namedText.includes('Certificate of Completion') && !namedText.includes('Tystysgrif'), namedText);
 });
 
 closePoolAfterTests();

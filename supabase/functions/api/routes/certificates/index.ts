@@ -9,6 +9,8 @@ import { type Env, requireUser } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { pagingQuery, pathId } from '../../lib/params.ts';
 import { certificatePdf } from '../../lib/certificate-pdf.ts';
+import { courseTitle } from '../../../_shared/i18n/index.ts';
+import { toLanguage } from '../../../_shared/language.ts';
 import {
   certificateFileName,
   CODE,
@@ -64,10 +66,12 @@ export function certificateRoutes(config: Config, db: Db) {
     const template = (CERTIFICATE_TEMPLATES as readonly string[]).includes(settings?.certificateTemplate ?? '')
       ? settings!.certificateTemplate as CertificateTemplate
       : certificate.template;
+    const language = toLanguage(certificate.learnerLanguage);
     const pdf = await certificatePdf(template, {
+      language,
       verificationCode: certificate.verificationCode,
       learnerName: certificate.learnerName,
-      courseTitle: certificate.courseTitle,
+      courseTitle: courseTitle({ title: certificate.courseTitle }, language),
       service: certificate.service,
       issuedAt: new Date(certificate.issuedAt),
       expiresAt: certificate.expiresAt ? new Date(certificate.expiresAt) : null,

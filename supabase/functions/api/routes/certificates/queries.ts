@@ -35,6 +35,8 @@ export interface CertificateRow {
   enrolled: boolean;
   /** The course length in hours (only the PDF reads it). */
   hours?: number | null;
+  /** The learner's profiles.language (only the PDF reads it). */
+  learnerLanguage?: string | null;
   recertifying: boolean;
 }
 
@@ -116,12 +118,14 @@ export async function verifyCertificate(tx: Tx, code: string): Promise<VerifiedC
   };
 }
 
-/** A certificate with its course's hours, and the settings its PDF prints (template, site name, footer). */
+/** A certificate with its course's hours and its learner's language, and the settings its PDF prints (template, site name, footer). */
 export async function readCertificateForPdf(tx: Tx, id: string) {
   const [certificate] = await tx<CertificateRow[]>`
     select id, verification_code, user_id, course_id, learner_name, course_title, service::text as service,
            template::text as template, issued_at, expires_at, revoked_at,
-           (select co.duration from public.courses co where co.id = certificates.course_id) as hours
+           (select co.duration from public.courses co where co.id = certificates.course_id) as hours,
+           -- The learner's language (their profile, under the caller's RLS; English when unseen).
+           (select p.language from public.profiles p where p.id = certificates.user_id) as learner_language
     from public.certificates where id = ${id}::uuid`;
   const [settings] = await tx<{ certificateTemplate: string; siteName: string; footerText: string }[]>`
     select certificate_template::text as certificate_template, site_name, footer_text from public.settings where id`;
