@@ -246,4 +246,42 @@ test('learning record CSV: UTF-8 with BOM, header row, ISO dates, formulas neutr
   assert((await adminCsv.text()).includes('Airwave Radio Voice Procedure'));
 });
 
+test('learning record PDF and CSV in the reader\'s language: Welsh for a Welsh speaker (ŵ and ŷ drawn), dates in the CSV still ISO', async () => {
+  const learner = await learnerWithCompletions();
+  const language = await call('PUT', '/api/profile/language', { token: learner.token, body: { language: 'cy' } });
+  assertEquals(language.status, 200);
+  await call('POST', '/api/me/cpd-entries', { token: learner.token, body: entry({ activity: 'Diwrnod hyfforddi: achub o ddŵr a thŷ ar dân', learnt: 'Gwŷr a gwragedd y criw.' }) });
+  const response = await raw('/api/me/learning-record.pdf', learner.token);
+  assertEquals(response.status, 200);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const latin = new TextDecoder('latin1').decode(bytes);
+  assert(latin.includes('/Language (cy)') && latin.includes('/FontFile2'), 'a Welsh record in the embedded fonts');
+  const text = await pdfText(bytes);
+  for (const expected of [
+    'Cofnod dysgu', learner.name, 'Crëwyd ar ', 'Cyfanswm yr oriau: 9.5', 'Cyrsiau wedi\'u cwblhau: 2 (3 awr)', 'Gweithgareddau DPP: 1 (6.5 awr)',
+    'Cwblhawyd', 'Cwrs', 'Oriau', 'Sgôr', 'Tystysgrif', 'Dyddiad', 'Gweithgaredd', 'Gwasanaeth Heddlu\'r Deyrnas Unedig',
+    'Nid yw\'n dod i ben', '14 Mawrth 2026', 'Diwrnod hyfforddi: achub o ddŵr a thŷ ar dân', 'Beth a ddysgais:', 'Myfyrio:',
+    'Gwŷr a gwragedd y criw.', 'Tudalen 1 o 1',
+  ]) {
+    assert(text.includes(expected), `the Welsh PDF shows "${expected}":\n${text}`);
+  }
+  for (const english of ['Learning record', 'Generated on', 'Total hours', 'Does not expire', 'What I learnt', 'Page 1 of']) {
+    assert(!text.includes(english), `no English "${english}" left in the Welsh PDF`);
+  }
+
+  const csv = new TextDecoder().decode(new Uint8Array(await (await raw('/api/me/learning-record.csv', learner.token)).arrayBuffer()));
+  const lines = csv.split('\r\n');
+  assertEquals(lines[0], 'Math,Dyddiad,Cwrs neu weithgaredd,Gwasanaeth,Oriau,Sgôr (%),Cod y dystysgrif,Statws y dystysgrif,Yn ddilys tan,Beth a ddysgais,Myfyrio');
+  const [issued] = await db.sql<{ issuedAt: Date; verificationCode: string }[]>`
+    select issued_at, verification_code from public.certificates where user_id = ${learner.id}::uuid and course_id = ${AIRWAVE}::uuid`;
+  assert(lines.includes(`Cwrs,${londonDay(issued.issuedAt)},Airwave Radio Voice Procedure,Gwasanaeth Heddlu'r Deyrnas Unedig,2,67,${issued.verificationCode},Yn ddilys,Nid yw'n dod i ben,,`), csv);
+  assert(csv.includes('Gweithgaredd DPP,2026-03-14,Diwrnod hyfforddi: achub o ddŵr a thŷ ar dân,'), csv);
+
+  // An administrator who reads English gets the same learner's record in English.
+  const admin = await login('admin');
+  const adminText = await pdfText(new Uint8Array(await (await raw(`/api/admin/users/${learner.id}/learning-record.pdf`, admin)).arrayBuffer()));
+  assert(adminText.includes('Learning record') && adminText.includes('Diwrnod hyfforddi: achub o ddŵr a thŷ ar dân'), adminText);
+  assert(!adminText.includes('Cofnod dysgu'), adminText);
+});
+
 closePoolAfterTests();

@@ -3,11 +3,12 @@
 // one of CPD activities (what was learnt and the reflection in full, wrapped), breaking onto new
 // pages with the table heading repeated, and "Page n of m" on every page. Standard fonts only
 // (WinAnsi; other characters as in the certificates: accents dropped, the rest '?').
-import { PDFDict, type PDFFont, PDFDocument, PDFName, type PDFPage, PDFString, rgb, StandardFonts } from 'pdf-lib';
-import { validityTextWithState } from '../../_shared/certificates.ts';
-import { type CompletedCourse, type CpdEntry, hoursText, type LearningRecord } from '../../_shared/cpd.ts';
-import { longDate } from '../../_shared/dates.ts';
+import { PDFDict, type PDFFont, PDFDocument, PDFName, type PDFPage, PDFString, rgb } from 'pdf-lib';
+import type { CompletedCourse, CpdEntry, LearningRecord } from '../../_shared/cpd.ts';
+import { formatDate, hoursText, type Messages, messages, serviceName, validityTextWithState } from '../../_shared/i18n/index.ts';
+import type { Language } from '../../_shared/language.ts';
 import { drawable } from './certificate-pdf.ts';
+import { pdfFonts } from './pdf-fonts.ts';
 
 const WIDTH = 595.28;
 const HEIGHT = 841.89;
@@ -22,6 +23,8 @@ const BAND = rgb(0.93, 0.95, 0.97);
 
 export interface LearningRecordPdfOptions {
   siteName: string;
+  /** The language of the person who downloads it (profiles.language); English when not given. */
+  language?: Language;
 }
 
 interface Fonts {
@@ -70,7 +73,7 @@ class Writer {
   y = TOP;
   readonly pages: PDFPage[] = [];
 
-  constructor(readonly doc: PDFDocument, readonly fonts: Fonts, readonly continuation: string) {
+  constructor(readonly doc: PDFDocument, readonly fonts: Fonts, readonly continuation: string, readonly language: Language) {
     this.newPage(false);
   }
 
@@ -125,41 +128,49 @@ class Writer {
   }
 }
 
-const COURSE_COLUMNS: Column[] = [
-  { title: 'Completed', width: 78 },
-  { title: 'Course', width: 180 },
-  { title: 'Hours', width: 40, align: 'right' },
-  { title: 'Score', width: 40, align: 'right' },
-  { title: 'Certificate', width: CONTENT - 78 - 180 - 40 - 40 },
-];
+function courseColumns(m: Messages): Column[] {
+  const c = m.learningRecord.columns;
+  return [
+    { title: c.completed, width: 78 },
+    { title: c.course, width: 180 },
+    { title: c.hours, width: 40, align: 'right' },
+    { title: c.score, width: 40, align: 'right' },
+    { title: c.certificate, width: CONTENT - 78 - 180 - 40 - 40 },
+  ];
+}
 
-const CPD_COLUMNS: Column[] = [
-  { title: 'Date', width: 78 },
-  { title: 'Activity', width: CONTENT - 78 - 60 },
-  { title: 'Hours', width: 60, align: 'right' },
-];
+function cpdColumns(m: Messages): Column[] {
+  const c = m.learningRecord.columns;
+  return [
+    { title: c.date, width: 78 },
+    { title: c.activity, width: CONTENT - 78 - 60 },
+    { title: c.hours, width: 60, align: 'right' },
+  ];
+}
 
 const SIZE = 9;
 const LEADING = 12;
 
 function courseRow(w: Writer, c: CompletedCourse) {
   const { regular, bold } = w.fonts;
+  const m = messages(w.language);
+  const COURSE_COLUMNS = courseColumns(m);
   const [date, course, hours, score, certificate] = COURSE_COLUMNS;
   const cells: { x: number; lines: { text: string; font: PDFFont; color?: typeof INK }[] }[] = [
-    { x: MARGIN, lines: [{ text: longDate(c.completedAt), font: regular }] },
+    { x: MARGIN, lines: [{ text: formatDate(w.language, c.completedAt), font: regular }] },
     {
       x: MARGIN + date.width,
       lines: [
         ...wrap(bold, c.courseTitle, SIZE, course.width - 8).map((text) => ({ text, font: bold })),
-        ...wrap(regular, c.serviceLabel ?? '', SIZE, course.width - 8).filter(Boolean).map((text) => ({ text, font: regular, color: GREY })),
-        ...(c.cycle > 1 ? [{ text: `Recertification ${c.cycle - 1}`, font: regular, color: GREY }] : []),
+        ...wrap(regular, c.service ? serviceName(w.language, c.service) : c.serviceLabel ?? '', SIZE, course.width - 8).filter(Boolean).map((text) => ({ text, font: regular, color: GREY })),
+        ...(c.cycle > 1 ? [{ text: m.learningRecord.recertification(c.cycle - 1), font: regular, color: GREY }] : []),
       ],
     },
     {
       x: MARGIN + date.width + course.width + hours.width + score.width,
       lines: [
         { text: c.verificationCode, font: bold },
-        ...wrap(regular, validityTextWithState(c), SIZE, certificate.width - 8).map((text) => ({ text, font: regular })),
+        ...wrap(regular, validityTextWithState(w.language, c), SIZE, certificate.width - 8).map((text) => ({ text, font: regular })),
       ],
     },
   ];
@@ -178,18 +189,20 @@ function courseRow(w: Writer, c: CompletedCourse) {
 
 function cpdRow(w: Writer, e: CpdEntry) {
   const { regular, bold } = w.fonts;
+  const m = messages(w.language);
+  const CPD_COLUMNS = cpdColumns(m);
   const [date, activity, hours] = CPD_COLUMNS;
   const titleLines = wrap(bold, e.activity, SIZE, activity.width - 8);
   // The heading line of the entry stays with at least its first line of text.
   if (w.ensure(titleLines.length * LEADING + LEADING * 2 + 8)) w.tableHeader(CPD_COLUMNS);
   const top = w.y - 4;
-  w.text(longDate(e.activityDate), MARGIN + 4, top - SIZE, regular, SIZE);
+  w.text(formatDate(w.language, e.activityDate), MARGIN + 4, top - SIZE, regular, SIZE);
   titleLines.forEach((line, i) => w.text(line, MARGIN + date.width + 4, top - SIZE - i * LEADING, bold, SIZE));
   w.rightText(String(e.hours), MARGIN + date.width + activity.width + hours.width - 4, top - SIZE, regular, SIZE);
   w.y = top - titleLines.length * LEADING;
   const indent = MARGIN + date.width + 4;
   const width = CONTENT - date.width - 8;
-  for (const [label, body] of [['What I learnt', e.learnt], ['Reflection', e.reflection]] as const) {
+  for (const [label, body] of [[m.learningRecord.whatILearnt, e.learnt], [m.learningRecord.reflection, e.reflection]] as const) {
     if (!body.trim()) continue;
     w.y -= 3;
     if (w.ensure(LEADING * 2)) w.tableHeader(CPD_COLUMNS);
@@ -206,65 +219,70 @@ function cpdRow(w: Writer, e: CpdEntry) {
 }
 
 export async function learningRecordPdf(record: LearningRecord, options: LearningRecordPdfOptions): Promise<Uint8Array> {
+  const language = options.language ?? 'en-GB';
+  const m = messages(language);
+  const t = m.learningRecord;
+  const date = (value: string | Date) => formatDate(language, value);
   const generated = new Date(record.generatedAt);
   const doc = await PDFDocument.create();
-  doc.setTitle(`Learning record: ${record.learner.name}`);
+  doc.setTitle(t.documentTitle(record.learner.name));
   doc.setAuthor(options.siteName);
-  doc.setSubject(`Completed courses and CPD activities of ${record.learner.name}`);
+  doc.setSubject(t.documentSubject(record.learner.name));
   doc.setCreator(options.siteName);
   doc.setCreationDate(generated);
-  // Plain-text copies in the document information, for tools (and tests) that do not inflate pages.
-  const fonts: Fonts = {
-    regular: await doc.embedFont(StandardFonts.Helvetica),
-    bold: await doc.embedFont(StandardFonts.HelveticaBold),
-  };
+  // The standard fonts when they can write everything (an English record of WinAnsi names and
+  // words, as always); a Welsh record, or one with a letter they lack, in the embedded fonts.
+  const texts = [options.siteName, record.learner.name, ...record.completedCourses.flatMap((c) => [c.courseTitle, c.serviceLabel ?? '', c.verificationCode]),
+    ...record.cpdEntries.flatMap((e) => [e.activity, e.learnt, e.reflection])];
+  const fonts: Fonts = await pdfFonts(doc, ['regular', 'bold'], language === 'cy' ? null : texts);
   const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
   info.set(PDFName.of('Learner'), PDFString.of(drawable(fonts.regular, record.learner.name).replace(/[^\x20-\x7e]/g, '?')));
   info.set(PDFName.of('TotalHours'), PDFString.of(String(record.totals.totalHours)));
-  const w = new Writer(doc, fonts, `Learning record: ${record.learner.name} (continued)`);
+  info.set(PDFName.of('Language'), PDFString.of(language));
+  const w = new Writer(doc, fonts, t.continued(record.learner.name), language);
+  const COURSE_COLUMNS = courseColumns(m);
+  const CPD_COLUMNS = cpdColumns(m);
 
-  // Heading and summary.
   w.text(options.siteName, MARGIN, w.y - 10, fonts.regular, 10, GREY);
-  w.text('Learning record', MARGIN, w.y - 38, fonts.bold, 24);
+  w.text(t.title, MARGIN, w.y - 38, fonts.bold, 24);
   w.text(record.learner.name, MARGIN, w.y - 62, fonts.bold, 14);
-  w.text(`Generated on ${longDate(generated)}`, MARGIN, w.y - 80, fonts.regular, 10, GREY);
+  w.text(t.generatedOn(date(generated)), MARGIN, w.y - 80, fonts.regular, 10, GREY);
   w.y -= 100;
   const { totals } = record;
   const boxHeight = 58;
   w.page.drawRectangle({ x: MARGIN, y: w.y - boxHeight, width: CONTENT, height: boxHeight, color: BAND });
-  w.text(`Total hours: ${totals.totalHours}`, MARGIN + 12, w.y - 22, fonts.bold, 13);
+  w.text(t.totalHours(totals.totalHours), MARGIN + 12, w.y - 22, fonts.bold, 13);
   w.text(
-    `Completed courses: ${totals.completedCourses} (${hoursText(totals.courseHours)})    CPD activities: ${totals.cpdEntries} (${hoursText(totals.cpdHours)})`,
+    t.totals(totals.completedCourses, hoursText(language, totals.courseHours), totals.cpdEntries, hoursText(language, totals.cpdHours)),
     MARGIN + 12, w.y - 42, fonts.regular, 10,
   );
   w.y -= boxHeight + 8;
 
-  w.heading('Completed courses');
+  w.heading(t.completedCourses);
   if (record.completedCourses.length === 0) {
-    w.text('No completed courses yet.', MARGIN, w.y - 12, fonts.regular, 10, GREY);
+    w.text(t.noCompletedCourses, MARGIN, w.y - 12, fonts.regular, 10, GREY);
     w.y -= 20;
   } else {
     w.tableHeader(COURSE_COLUMNS);
     for (const course of record.completedCourses) courseRow(w, course);
-    w.text('Hours are the course duration. Revoked certificates count no hours. Score: the best passed quiz attempts of that completion.', MARGIN, w.y - 12, fonts.regular, 8, GREY);
+    w.text(t.coursesNote, MARGIN, w.y - 12, fonts.regular, 8, GREY);
     w.y -= 20;
   }
 
-  w.heading('CPD activities');
+  w.heading(t.cpdActivities);
   if (record.cpdEntries.length === 0) {
-    w.text('No CPD activities recorded yet.', MARGIN, w.y - 12, fonts.regular, 10, GREY);
+    w.text(t.noCpdActivities, MARGIN, w.y - 12, fonts.regular, 10, GREY);
     w.y -= 20;
   } else {
     w.tableHeader(CPD_COLUMNS);
     for (const entry of record.cpdEntries) cpdRow(w, entry);
   }
 
-  // Footer: who, when, page n of m.
-  const footer = `${record.learner.name} - learning record generated on ${longDate(generated)}`;
+  const footer = t.footer(record.learner.name, date(generated));
   w.pages.forEach((page, i) => {
     const safe = drawable(fonts.regular, footer);
     page.drawText(safe, { x: MARGIN, y: MARGIN - 4, size: 8, font: fonts.regular, color: GREY });
-    const label = `Page ${i + 1} of ${w.pages.length}`;
+    const label = t.page(i + 1, w.pages.length);
     page.drawText(label, { x: WIDTH - MARGIN - fonts.regular.widthOfTextAtSize(label, 8), y: MARGIN - 4, size: 8, font: fonts.regular, color: GREY });
   });
   return await doc.save({ useObjectStreams: false });

@@ -5,12 +5,14 @@
 // entries themselves: routes/cpd-entries.ts.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { CERTIFICATE_STATE_LABELS, type CertificateState } from '../../_shared/certificates.ts';
+import type { CertificateState } from '../../_shared/certificates.ts';
 import { type CompletedCourse, type LearningRecord, learningRecordFileName, learningRecordTotals } from '../../_shared/cpd.ts';
 import { attachmentDisposition, CSV_CONTENT_TYPE, toCsv } from '../../_shared/csv.ts';
 import { isoDate, isoTimestamp } from '../../_shared/dates.ts';
 import { DEFAULT_SITE_NAME } from '../../_shared/domain.ts';
 import { serviceLabel } from '../../_shared/services.ts';
+import { courseTitle, messages, serviceName } from '../../_shared/i18n/index.ts';
+import { type Language, toLanguage } from '../../_shared/language.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
@@ -62,7 +64,11 @@ function toCompleted(row: CompletionRow): CompletedCourse {
  * completed courses (one query: private.learning_record) and the CPD entries (one query). The
  * record is a document (also printed as PDF and CSV), so it is returned whole, not paged.
  */
-async function readRecord(db: Db, caller: ReturnType<typeof requireUser>, userId: string): Promise<LearningRecord & { siteName: string }> {
+async function readRecord(
+  db: Db,
+  caller: ReturnType<typeof requireUser>,
+  userId: string,
+): Promise<LearningRecord & { siteName: string; language: Language }> {
   try {
     return await db.withCaller(caller.db, async (tx: Tx) => {
       const learner = await readUser(tx, userId);
@@ -76,7 +82,10 @@ async function readRecord(db: Db, caller: ReturnType<typeof requireUser>, userId
         [userId],
       );
       const [settings] = await tx<{ siteName: string }[]>`select site_name from public.settings where id`;
-      const completedCourses = completions.map(toCompleted);
+      // The PDF and the CSV are in the language of whoever downloads them.
+      const reader = userId === caller.userId ? learner : await readUser(tx, caller.userId);
+      const language = reader?.language ?? 'en-GB';
+      const completedCourses = completions.map((row) => toCompleted({ ...row, courseTitle: courseTitle({ title: row.courseTitle }, language) }));
       const cpdEntries = entries.map(toEntry);
       return {
         learner: { id: learner.id, name: learner.name, username: learner.username },
@@ -85,6 +94,7 @@ async function readRecord(db: Db, caller: ReturnType<typeof requireUser>, userId
         cpdEntries,
         totals: learningRecordTotals(completedCourses, cpdEntries),
         siteName: settings?.siteName ?? DEFAULT_SITE_NAME,
+        language,
       };
     });
   } catch (error) {
@@ -93,23 +103,23 @@ async function readRecord(db: Db, caller: ReturnType<typeof requireUser>, userId
   }
 }
 
-const CSV_HEADER = [
-  'Type', 'Date', 'Course or activity', 'Service', 'Hours', 'Score (%)', 'Certificate code', 'Certificate status',
-  'Valid until', 'What I learnt', 'Reflection',
-];
-
-/** One table (Excel-friendly): a row per completed course, then a row per CPD entry. */
-export function learningRecordCsv(record: LearningRecord): string {
+/**
+ * One table (Excel-friendly): a row per completed course, then a row per CPD entry. The headers and
+ * words in the reader's language; dates stay ISO (2026-11-22) in every language.
+ */
+export function learningRecordCsv(record: LearningRecord, language: Language = 'en-GB'): string {
+  const m = messages(toLanguage(language));
+  const t = m.learningRecord;
   const rows = [
     ...record.completedCourses.map((c) => [
-      'Course', isoDate(c.completedAt), c.courseTitle, c.serviceLabel ?? '', c.hours, c.score, c.verificationCode,
-      CERTIFICATE_STATE_LABELS[c.state], c.expiresAt ? isoDate(c.expiresAt) : 'Does not expire', '', '',
+      t.csvCourse, isoDate(c.completedAt), c.courseTitle, c.service ? serviceName(language, c.service) : c.serviceLabel ?? '', c.hours, c.score,
+      c.verificationCode, m.validity.states[c.state], c.expiresAt ? isoDate(c.expiresAt) : m.validity.doesNotExpire, '', '',
     ]),
     ...record.cpdEntries.map((e) => [
-      'CPD activity', isoDate(e.activityDate), e.activity, '', e.hours, null, '', '', '', e.learnt, e.reflection,
+      t.csvCpdActivity, isoDate(e.activityDate), e.activity, '', e.hours, null, '', '', '', e.learnt, e.reflection,
     ]),
   ];
-  return toCsv(CSV_HEADER, rows);
+  return toCsv([...t.csvHeader], rows);
 }
 
 function download(c: Context, body: Uint8Array | string, type: string, fileName: string) {
@@ -124,11 +134,11 @@ function download(c: Context, body: Uint8Array | string, type: string, fileName:
 
 async function respond(db: Db, c: Context<Env>, userId: string, format: 'json' | 'pdf' | 'csv') {
   const caller = requireUser(c);
-  const { siteName, ...record } = await readRecord(db, caller, userId);
+  const { siteName, language, ...record } = await readRecord(db, caller, userId);
   if (format === 'json') return c.json(record);
   const fileName = learningRecordFileName(record.learner.username, format);
-  if (format === 'csv') return download(c, learningRecordCsv(record), CSV_CONTENT_TYPE, fileName);
-  const pdf = await learningRecordPdf(record, { siteName });
+  if (format === 'csv') return download(c, learningRecordCsv(record, language), CSV_CONTENT_TYPE, fileName);
+  const pdf = await learningRecordPdf(record, { siteName, language });
   return download(c, pdf, 'application/pdf', fileName);
 }
 
