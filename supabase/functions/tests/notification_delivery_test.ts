@@ -192,6 +192,69 @@ test('two deliver runs at once send each email once, with the notification\'s Me
   assert.ok(!welcome.html.includes('&type=recovery'));
 });
 
+/** A header's MIME encoded-words (RFC 2047, as nodemailer writes them) decoded. */
+function decodedHeader(value: string): string {
+  return value.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=\s*/gi, (_all, kind: string, text: string) => {
+    const bytes = kind.toUpperCase() === 'B'
+      ? Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
+      : Uint8Array.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, h) => String.fromCharCode(parseInt(h, 16))), (c) => c.charCodeAt(0));
+    return new TextDecoder().decode(bytes);
+  });
+}
+
+test('a Welsh speaker\'s due-soon email is in Welsh (subject and body, 2 ddiwrnod, 22 Tachwedd 2026); an English speaker\'s stays as written', async () => {
+  const [{ siteName }] = await db.sql<{ siteName: string }[]>`select site_name from public.settings`;
+  const dueSoon = {
+    kind: 'training-due-soon', title: 'Diogelwch Dŵr is due in 2 days', body: 'Complete it by 22 November 2026.', linkPath: '/course/x',
+    recipientName: 'Gwenllïan', data: { courseTitle: 'Diogelwch Dŵr', dueAt: '2026-11-22T12:00:00+00:00', days: 2 },
+  };
+  const welsh = renderNotificationEmail({ ...dueSoon, language: 'cy' }, { siteName, siteUrl: SITE_URL });
+  assert.equal(welsh.subject, 'Mae Diogelwch Dŵr yn ddyledus ymhen 2 ddiwrnod');
+  assert.match(welsh.text, /^Helo Gwenllïan,/);
+  assert.ok(welsh.text.includes('Cwblhewch y cwrs erbyn 22 Tachwedd 2026.'), welsh.text);
+  assert.ok(welsh.text.includes(`Agor y cwrs: ${SITE_URL}/course/x`), welsh.text);
+  assert.ok(welsh.text.includes(`Rydych yn cael yr e-bost hwn oherwydd eich gosodiadau hysbysiadau ar ${siteName}.`), welsh.text);
+  assert.ok(welsh.text.includes(`Dewiswch pa negeseuon e-bost a gewch: ${SITE_URL}/profile`), welsh.text);
+  assert.ok(welsh.html.includes('<html lang="cy">'));
+  for (const english of ['Hello', 'is due in', 'Complete it by', 'Open the course', 'You get this email', 'Choose which emails']) {
+    assert.ok(!welsh.text.includes(english) && !welsh.html.includes(english), `no English "${english}" in the Welsh email`);
+  }
+  // Welsh counts take Intl.PluralRules('cy')'s forms.
+  const days = (n: number) => renderNotificationEmail({ ...dueSoon, language: 'cy', data: { ...dueSoon.data, days: n } }, { siteName, siteUrl: SITE_URL }).subject;
+  assert.equal(days(1), 'Mae Diogelwch Dŵr yn ddyledus ymhen 1 diwrnod');
+  assert.equal(days(3), 'Mae Diogelwch Dŵr yn ddyledus ymhen 3 diwrnod');
+  assert.equal(days(14), 'Mae Diogelwch Dŵr yn ddyledus ymhen 14 diwrnod');
+  // English: the database's words, as before.
+  const english = renderNotificationEmail({ ...dueSoon, language: 'en-GB' }, { siteName, siteUrl: SITE_URL });
+  assert.equal(english.subject, 'Diogelwch Dŵr is due in 2 days');
+  assert.ok(english.text.includes('Complete it by 22 November 2026.') && english.text.startsWith('Hello Gwenllïan,'));
+  assert.deepEqual(renderNotificationEmail(dueSoon, { siteName, siteUrl: SITE_URL }), english);
+
+  // A welcome in Welsh.
+  const welcome = renderNotificationEmail(
+    { kind: 'account-welcome', title: `Welcome to ${siteName}`, body: 'Your account has been created.', linkPath: null, recipientName: 'Wyn', data: { username: 'wyn.new' }, language: 'cy' },
+    { siteName, siteUrl: SITE_URL, actionLink: `${SITE_URL}/set` },
+  );
+  assert.equal(welcome.subject, `Eich cyfrif ar ${siteName}`);
+  assert.ok(welcome.text.includes('Eich enw defnyddiwr yw wyn.new.') && welcome.text.includes(`Dewiswch eich cyfrinair: ${SITE_URL}/set`), welcome.text);
+
+  // Through the worker: the recipient's profile language decides.
+  await drain();
+  const learner = await person();
+  assert.equal((await call('PUT', '/api/profile/language', { token: learner.token, body: { language: 'cy' } })).status, 200);
+  const [row] = await db.sql<{ id: string }[]>`
+    insert into public.notifications (recipient_id, kind, person_id, occasion, threshold, title, body, data, link_path, created_at)
+    values (${learner.id}::uuid, 'training-due-soon', ${learner.id}::uuid, current_date - 3000, 2, 'Diogelwch Dŵr is due in 2 days',
+            'Complete it by 22 November 2026.', (${JSON.stringify(dueSoon.data)}::text)::jsonb, '/course/x', now() + interval '10 years')
+    returning id`;
+  const sent = await deliverNotifications(db, config, mail(), { max: 100 });
+  assert.ok(sent.sent >= 1, JSON.stringify(sent));
+  const message = catcher.find(messageId(row.id));
+  assert.ok(message, 'the Welsh email was sent');
+  assert.equal(decodedHeader(headerOf(message, 'Subject') ?? ''), 'Mae Diogelwch Dŵr yn ddyledus ymhen 2 ddiwrnod');
+  assert.match(message, /lang=(3D)?"cy"/);
+});
+
 test('a run killed half-way (claimed, never recorded): its emails go out once after the lease, with the rest', async () => {
   await drain();
   const learner = await person();

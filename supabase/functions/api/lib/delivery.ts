@@ -14,6 +14,7 @@ import nodemailer from 'nodemailer';
 import type { Config } from './config.ts';
 import type { Db } from './db.ts';
 import { renderNotificationEmail } from './emails.ts';
+import { type Language, toLanguage } from '../../_shared/language.ts';
 
 /** The SMTP server and the web app's address: the function's secrets (SMTP_*, SITE_URL). */
 export interface MailConfig {
@@ -67,6 +68,7 @@ interface ClaimedRow {
   body: string;
   linkPath: string | null;
   data: Record<string, unknown> | null;
+  recipientId: string;
   recipientEmail: string;
   recipientName: string;
 }
@@ -168,13 +170,19 @@ export async function deliverNotifications(db: Db, config: Config, mail: MailCon
   const result: DeliveryResult = { claimed: 0, sent: 0, failed: 0 };
   const transport = transportFor(mail);
   while (result.claimed < max) {
-    const { rows, siteName } = await db.withServiceRole(async (tx) => {
+    const { rows, siteName, languages } = await db.withServiceRole(async (tx) => {
       const rows = await tx<ClaimedRow[]>`
-        select id, attempt, resends, kind, title, body, data, link_path, recipient_email, recipient_name
+        select id, attempt, resends, kind, title, body, data, link_path, recipient_id, recipient_email, recipient_name
         from private.claim_notification_emails(coalesce(${now()}::timestamptz, now()),
           ${Math.min(BATCH_SIZE, max - result.claimed)}, ${LEASE_SECONDS})`;
       const [settings] = rows.length > 0 ? await tx<{ siteName: string }[]>`select site_name from public.settings where id` : [];
-      return { rows, siteName: settings?.siteName ?? 'Emergency Services Learning' };
+      // Each recipient's language (profiles.language): their email is written in it.
+      const recipients = [...new Set(rows.map((row) => row.recipientId))];
+      const languages = new Map<string, Language>(
+        recipients.length === 0 ? [] : (await tx<{ id: string; language: string }[]>`
+          select id, language from public.profiles where id = any(${recipients}::uuid[])`).map((p) => [p.id, toLanguage(p.language)]),
+      );
+      return { rows, siteName: settings?.siteName ?? 'Emergency Services Learning', languages };
     });
     if (rows.length === 0) break;
     result.claimed += rows.length;
@@ -183,7 +191,10 @@ export async function deliverNotifications(db: Db, config: Config, mail: MailCon
       try {
         const actionLink = row.kind === 'account-welcome' ? await setPasswordLink(config, mail, row.recipientEmail) : undefined;
         const email = renderNotificationEmail(
-          { kind: row.kind, title: row.title, body: row.body, linkPath: row.linkPath, recipientName: row.recipientName, data: row.data ?? {} },
+          {
+            kind: row.kind, title: row.title, body: row.body, linkPath: row.linkPath, recipientName: row.recipientName, data: row.data ?? {},
+            language: languages.get(row.recipientId),
+          },
           { siteName, siteUrl: mail.siteUrl, actionLink },
         );
         await transport.sendMail({

@@ -1,7 +1,11 @@
-// The notification emails: plain text and simple accessible HTML in en-GB, with the
+// The notification emails: plain text and simple accessible HTML in the recipient's language
+// (profiles.language: English, or Welsh from the catalogue of _shared/i18n/), with the
 // site's name, a link to the thing the notice is about and one to the person's preferences. No
 // images, no tracking: every link is the site's own address. Every value from the database is
 // escaped in the HTML; links are built only from SITE_URL and the notice's app path.
+
+import type { Language } from '../../_shared/language.ts';
+import { type Messages, messages, noticeText } from '../../_shared/i18n/index.ts';
 
 /** What a template needs of one claimed notification. */
 export interface EmailNotice {
@@ -10,6 +14,8 @@ export interface EmailNotice {
   body: string;
   linkPath: string | null;
   recipientName: string;
+  /** The recipient's language (profiles.language); English when not given. */
+  language?: Language;
   /** The facts the notice was made from (account-welcome: the username). */
   data?: Record<string, unknown>;
 }
@@ -49,37 +55,39 @@ export function siteLink(siteUrl: string, path: string | null): string {
 }
 
 /** The words of the link to the item, by what it opens. */
-function linkLabel(kind: string, path: string | null): string {
-  if (kind === 'account-welcome') return 'Choose your password';
-  if (path?.startsWith('/course/')) return 'Open the course';
-  if (path?.startsWith('/team/')) return 'See their training';
-  if (path === '/team') return 'See your team';
-  if (path?.startsWith('/verify/')) return 'See the certificate';
-  if (path === '/certificates') return 'See your certificates';
-  return 'Open it on the site';
+function linkLabel(m: Messages, kind: string, path: string | null): string {
+  const links = m.email.links;
+  if (kind === 'account-welcome') return links.choosePassword;
+  if (path?.startsWith('/course/')) return links.openCourse;
+  if (path?.startsWith('/team/')) return links.seeTheirTraining;
+  if (path === '/team') return links.seeYourTeam;
+  if (path?.startsWith('/verify/')) return links.seeCertificate;
+  if (path === '/certificates') return links.seeYourCertificates;
+  return links.openOnSite;
 }
 
 /** The email of one notification. */
 export function renderNotificationEmail(notice: EmailNotice, site: EmailSite): RenderedEmail {
+  const language = notice.language ?? 'en-GB';
+  const m = messages(language);
   const siteName = oneLine(site.siteName);
   const welcome = notice.kind === 'account-welcome';
-  const subject = oneLine(welcome ? `Your account on ${siteName}` : notice.title);
+  const { title, body } = noticeText(language, notice);
+  const subject = oneLine(welcome ? m.email.welcomeSubject(siteName) : title);
   const itemLink = welcome && site.actionLink ? site.actionLink : siteLink(site.siteUrl, notice.linkPath);
   const preferencesLink = siteLink(site.siteUrl, PREFERENCES_PATH);
-  const label = linkLabel(notice.kind, notice.linkPath);
-  const greeting = `Hello ${notice.recipientName.trim() || 'there'},`;
+  const label = linkLabel(m, notice.kind, notice.linkPath);
+  const greeting = m.email.greeting(notice.recipientName.trim());
   const username = typeof notice.data?.username === 'string' ? notice.data.username : '';
   // A welcome's own body speaks of "the email we sent": this is that email, so it says it itself.
   const lines = welcome
     ? [
-      `An account has been made for you on ${siteName}.`,
-      username ? `Your username is ${username}.` : '',
-      'Use the link below to choose your own password. It works once and expires after a short time; if it has expired, use "Forgot password?" on the sign-in page.',
+      m.email.welcomeMade(siteName),
+      username ? m.email.welcomeUsername(username) : '',
+      m.email.welcomePassword,
     ]
-    : [notice.title, notice.body];
-  const footer = welcome
-    ? `You get this email because an administrator added you to ${siteName}.`
-    : `You get this email because of your notification settings on ${siteName}.`;
+    : [title, body];
+  const footer = welcome ? m.email.footerWelcome(siteName) : m.email.footerSettings(siteName);
 
   const text = [
     greeting,
@@ -89,14 +97,14 @@ export function renderNotificationEmail(notice: EmailNotice, site: EmailSite): R
     '',
     '--',
     footer,
-    `Choose which emails you get: ${preferencesLink}`,
+    `${m.email.chooseEmails}: ${preferencesLink}`,
     '',
   ].join('\n');
 
   const paragraph = 'margin:0 0 16px 0;font-size:16px;line-height:1.5;';
   const bodyLines = welcome ? lines : lines.slice(1);
   const html = `<!doctype html>
-<html lang="en-GB">
+<html lang="${m.htmlLang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -105,13 +113,13 @@ export function renderNotificationEmail(notice: EmailNotice, site: EmailSite): R
 <body style="margin:0;padding:24px;background:#ffffff;color:#1a1a1a;font-family:Arial,Helvetica,sans-serif;">
 <main style="max-width:600px;margin:0 auto;">
 <p style="${paragraph}">${escapeHtml(greeting)}</p>
-${welcome ? '' : `<h1 style="margin:0 0 16px 0;font-size:22px;line-height:1.3;">${escapeHtml(notice.title)}</h1>\n`}${
+${welcome ? '' : `<h1 style="margin:0 0 16px 0;font-size:22px;line-height:1.3;">${escapeHtml(title)}</h1>\n`}${
     bodyLines.filter((line) => line.trim() !== '').map((line) => `<p style="${paragraph}">${escapeHtml(line)}</p>`).join('\n')
   }
 <p style="${paragraph}"><a href="${escapeHtml(itemLink)}" style="color:#0b4fa8;text-decoration:underline;">${escapeHtml(label)}</a></p>
 <hr style="border:0;border-top:1px solid #6b6b6b;margin:24px 0;">
 <p style="margin:0 0 8px 0;font-size:14px;line-height:1.5;color:#3d3d3d;">${escapeHtml(footer)}</p>
-<p style="margin:0;font-size:14px;line-height:1.5;color:#3d3d3d;"><a href="${escapeHtml(preferencesLink)}" style="color:#0b4fa8;text-decoration:underline;">Choose which emails you get</a></p>
+<p style="margin:0;font-size:14px;line-height:1.5;color:#3d3d3d;"><a href="${escapeHtml(preferencesLink)}" style="color:#0b4fa8;text-decoration:underline;">${escapeHtml(m.email.chooseEmails)}</a></p>
 <p style="margin:16px 0 0 0;font-size:14px;line-height:1.5;color:#3d3d3d;">${escapeHtml(siteName)}</p>
 </main>
 </body>
