@@ -8,11 +8,13 @@
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
 import { jwtVerify, SignJWT } from 'jose';
 import { bearer, json, readJson } from './http.mjs';
 import { createOAuth, externalSettingsFromConfig, onAllowList } from './auth/oauth.mjs';
 import { createSaml } from './auth/saml.mjs';
+import { emailTemplatesFromConfig, renderAuthEmail } from './auth/email-templates.mjs';
 
 const ACCESS_TOKEN_TTL = 3600;
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
@@ -62,6 +64,8 @@ class HttpError extends Error {
  *   from a session older than 24 hours needs the code `GET /reauthenticate` emails (as GoTrue)
  * @property {boolean} [doubleConfirmChanges] `[auth.email] double_confirm_changes`: an email change
  *   takes effect once codes sent to the current and the new address are both confirmed
+ * @property {Record<string, { subject: string, html: string }>} [emailTemplates] `[auth.email.template.*]`:
+ *   Auth's emails as hosted Auth renders them, in the person's language (platform/auth/email-templates.mjs)
  * @property {Record<string, import('./auth/oauth.mjs').ExternalProvider>} [external] `[auth.external.*]`:
  *   identity providers to sign in with (platform/auth/oauth.mjs)
  * @property {string[]} [additionalRedirectUrls] `[auth] additional_redirect_urls`: more allowed redirect_to values
@@ -87,6 +91,9 @@ const RECOVERY_TOKEN_PATTERN = /^[0-9a-f]{56}$/;
 /** A session younger than this may change its password without reauthenticating (as GoTrue). */
 const RECENT_SESSION_MS = 24 * 3600 * 1000;
 
+/** The project's root, where config.toml's content_path values start. */
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
 /**
  * The `[auth.email]` settings the local Auth honours, read from supabase/config.toml (the file
  * `supabase start` and hosted projects use), so the two cannot disagree; also the identity
@@ -100,6 +107,8 @@ export function authSettingsFromConfig(toml, env = process.env) {
   return {
     securePasswordChange: flag('secure_password_change'),
     doubleConfirmChanges: flag('double_confirm_changes'),
+    // `[auth.email.template.<kind>]`: Auth's emails in the person's language, as hosted Auth sends them.
+    emailTemplates: emailTemplatesFromConfig(toml, PROJECT_ROOT),
     beforeUserCreated: postgresHook(toml, 'before_user_created'),
     customAccessToken: postgresHook(toml, 'custom_access_token'),
     ...externalSettingsFromConfig(toml, env),
@@ -141,7 +150,7 @@ function otpCode() {
  * @returns {{ fetch(request: Request): Promise<Response>, verifyAccessToken(token: string): Promise<Record<string, any> | null> }}
  */
 export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false, beforeUserCreated = null,
-  customAccessToken = null, external = {}, additionalRedirectUrls = [], manualLinking = false, providerFetch = fetch }) {
+  customAccessToken = null, emailTemplates = {}, external = {}, additionalRedirectUrls = [], manualLinking = false, providerFetch = fetch }) {
   for (const [name, hook] of Object.entries({ beforeUserCreated, customAccessToken })) {
     if (hook !== null && !/^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/.test(hook)) throw new Error(`${name} must be schema.function, not ${hook}`);
   }
@@ -659,6 +668,18 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
     }
   }
 
+  /**
+   * An Auth email from config.toml's template of its kind, in the person's language (their
+   * user_metadata, .Data, as hosted Auth gives its templates); null when the kind has no template.
+   * @param {string} kind @param {any} user @param {Record<string, unknown>} data @param {string} [to]
+   */
+  function authEmail(kind, user, data, to = user.email) {
+    const email = renderAuthEmail(emailTemplates, kind, {
+      Email: user.email, SiteURL: siteUrl, Data: user.raw_user_meta_data ?? {}, ...data,
+    });
+    return email ? { to, ...email } : null;
+  }
+
   /** GET /reauthenticate: emails the signed-in user a code for a password change. */
   async function reauthenticate(request) {
     const { user } = await requireUser(request);
@@ -667,7 +688,8 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
     await sql`update auth.users set reauthentication_token = ${otpHash(user.email, code)}, reauthentication_sent_at = now()
       where id = ${user.id}`;
     try {
-      await sendMail([{ to: user.email, subject: 'Confirm reauthentication', text: `Enter the code: ${code}` }], 'reauthentication');
+      await sendMail([authEmail('reauthentication', user, { Token: code }) ??
+        { to: user.email, subject: 'Confirm reauthentication', text: `Enter the code: ${code}` }], 'reauthentication');
     } catch (error) {
       // A code nobody received must not replace one that was (GoTrue rolls the change back).
       await sql`update auth.users set reauthentication_token = ${user.reauthentication_token ?? ''},
@@ -712,8 +734,10 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
       where id = ${user.id}`;
     try {
       await sendMail([
-        { to: user.email, subject: 'Confirm email change', text: `Confirm the change of your email to ${email} with the code: ${current}` },
-        { to: email, subject: 'Confirm email change', text: `Confirm this new email address with the code: ${next}` },
+        authEmail('email_change', user, { Token: current, NewEmail: email, SendingTo: user.email }) ??
+          { to: user.email, subject: 'Confirm email change', text: `Confirm the change of your email to ${email} with the code: ${current}` },
+        authEmail('email_change', user, { Token: next, NewEmail: email, SendingTo: email }, email) ??
+          { to: email, subject: 'Confirm email change', text: `Confirm this new email address with the code: ${next}` },
       ], 'change');
     } catch (error) {
       // Undone, so the account does not show a pending change whose codes never arrived.
@@ -780,14 +804,21 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
     if (issued) {
       const link = recoveryLink(issued.token, redirectTo);
       void Promise.resolve()
-        .then(() => sendRecoveryMail(issued.user.email, link))
+        .then(() => sendRecoveryMail(issued.user, link))
         .catch((error) => console.error('[auth] could not send the recovery email:', error));
     }
     return json(200, {});
   }
 
-  /** @param {string} to @param {string} link */
-  async function sendRecoveryMail(to, link) {
+  /** @param {any} user @param {string} link */
+  async function sendRecoveryMail(user, link) {
+    const to = user.email;
+    const templated = authEmail('recovery', user, { ConfirmationURL: link });
+    if (templated) {
+      if (mailer) await mailer.send(templated);
+      else console.log(`[auth] mail to ${to}: ${templated.subject}\n${templated.text}`);
+      return;
+    }
     const subject = 'Reset your password';
     const text = [
       'Someone asked to reset the password for this email address.',
