@@ -310,6 +310,7 @@ begin
       'displayName', p.name,
       'name', jsonb_build_object('formatted', p.name, 'givenName', s.given_name, 'familyName', s.family_name),
       'active', p.deactivated_at is null,
+      'preferredLanguage', p.language,
       'emails', case when p.email <> '' then jsonb_build_array(jsonb_build_object('value', p.email, 'type', 'work', 'primary', true)) end,
       'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User', jsonb_build_object(
         'department', u.name,
@@ -448,7 +449,7 @@ revoke all on function private.scim_person_name(jsonb,text,text,text) from publi
 
 -- Writes what a SCIM request changed on one provisioned person (p_user: the keys present are set,
 -- a null clears; userName, externalId, givenName, familyName, formatted, displayName, email,
--- active, department, manager), then audits the fields that really changed: an update that
+-- active, department, manager, preferredLanguage: cy or anything else for English), then audits the fields that really changed: an update that
 -- changes nothing writes nothing.
 create function private.scim_write_user(p_organisation_id uuid, p_profile_id uuid, p_user jsonb)
 returns void
@@ -466,6 +467,7 @@ declare
   v_email text;
   v_unit uuid;
   v_manager uuid;
+  v_language text;
   v_old jsonb;
   v_new jsonb;
 begin
@@ -494,21 +496,26 @@ begin
   if v_manager = p_profile_id then
     raise exception 'A person cannot be their own manager' using errcode = '22023', hint = 'manager';
   end if;
+  -- preferredLanguage arrives as the API reads it (cy for any Welsh tag); anything else is English.
+  v_language := case when p_user ? 'preferredLanguage'
+                     then case when p_user ->> 'preferredLanguage' = 'cy' then 'cy' else 'en-GB' end
+                     else v_profile.language end;
   perform private.scim_check_unique(p_organisation_id, p_profile_id, v_user_name, v_external_id, v_email);
 
   v_old := jsonb_strip_nulls(jsonb_build_object('userName', v_link.user_name, 'externalId', v_link.external_id,
     'name', v_profile.name, 'email', nullif(v_profile.email, ''), 'unitId', v_profile.unit_id, 'managerId', v_profile.manager_id,
-    'givenName', v_link.given_name, 'familyName', v_link.family_name));
+    'givenName', v_link.given_name, 'familyName', v_link.family_name, 'language', v_profile.language));
   v_new := jsonb_strip_nulls(jsonb_build_object('userName', v_user_name, 'externalId', v_external_id,
     'name', v_name, 'email', v_email, 'unitId', v_unit, 'managerId', v_manager,
-    'givenName', v_given, 'familyName', v_family));
+    'givenName', v_given, 'familyName', v_family, 'language', v_language));
   if v_old is distinct from v_new then
     update private.scim_users s
     set user_name = v_user_name, external_id = v_external_id, given_name = v_given, family_name = v_family, updated_at = now()
     where s.profile_id = p_profile_id;
     if v_name is distinct from v_profile.name or v_unit is distinct from v_profile.unit_id
-       or v_manager is distinct from v_profile.manager_id then
-      update public.profiles p set name = v_name, unit_id = v_unit, manager_id = v_manager where p.id = p_profile_id;
+       or v_manager is distinct from v_profile.manager_id or v_language is distinct from v_profile.language then
+      update public.profiles p set name = v_name, unit_id = v_unit, manager_id = v_manager, language = v_language
+      where p.id = p_profile_id;
     end if;
     if v_email is distinct from nullif(v_profile.email, '') then
       -- The sign-in email; the profile follows it (private.sync_profile_email).
@@ -670,7 +677,9 @@ begin
   values ('00000000-0000-0000-0000-000000000000'::uuid, v_id, 'authenticated', 'authenticated', v_email,
     null, case when v_email is not null then now() end, '', '', '', '',
     jsonb_build_object('provider', 'email', 'providers', jsonb_build_array('email'), 'scim', true),
-    jsonb_build_object('username', v_username, 'name', v_name), false, now(), now(), false);
+    jsonb_build_object('username', v_username, 'name', v_name)
+      || case when p_user ->> 'preferredLanguage' = 'cy' then '{"language": "cy"}'::jsonb else '{}'::jsonb end,
+    false, now(), now(), false);
   if v_email is not null then
     insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
     values (v_id::text, v_id,
@@ -704,7 +713,8 @@ declare
   v_org uuid := private.scim_token_organisation(p_token);
   -- A replacement clears what it leaves out (but never the userName, which it must give).
   v_all jsonb := jsonb_build_object('externalId', null, 'givenName', null, 'familyName', null, 'formatted', null,
-                                    'displayName', null, 'email', null, 'department', null, 'manager', null);
+                                    'displayName', null, 'email', null, 'department', null, 'manager', null,
+                                    'preferredLanguage', null);
 begin
   if nullif(btrim(p_user ->> 'userName'), '') is null then
     raise exception 'userName is required' using errcode = '22023', hint = 'userName';

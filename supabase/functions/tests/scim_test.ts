@@ -363,4 +363,42 @@ test('the token routes: the organisation\'s administrator and national admins; t
   assert.equal((await call('DELETE', `/api/organisations/${AMBULANCE}/scim/tokens/${ambulance.id}`, { token: policeAdmin.token })).status, 404);
 });
 
+test('preferredLanguage: any Welsh tag (cy, cy-GB) makes the person Welsh-speaking, anything else English; on create, replace and patch; returned', async () => {
+  const languageOf = async (id: string) =>
+    (await db.sql<{ language: string; meta: string | null }[]>`
+      select p.language, u.raw_user_meta_data ->> 'language' as meta from public.profiles p join auth.users u on u.id = p.id where p.id = ${id}::uuid`)[0];
+  const tag = unique().slice(-8);
+  const body = (name: string, preferredLanguage?: string) => ({
+    schemas: [USER], userName: `${name}_${tag}@police.example`, externalId: `${name}-${tag}`, active: true,
+    name: { givenName: 'Gwenllïan', familyName: name }, emails: [{ primary: true, type: 'work', value: `${name}_${tag}@police.example` }],
+    ...(preferredLanguage === undefined ? {} : { preferredLanguage }),
+  });
+  const welsh = await scim('POST', '/Users', body('cymraeg', 'cy-GB'));
+  assert.equal(welsh.status, 201, welsh.text);
+  assert.equal(welsh.json.preferredLanguage, 'cy');
+  assert.deepEqual({ ...(await languageOf(welsh.json.id)) }, { language: 'cy', meta: 'cy' });
+  const plain = await scim('POST', '/Users', body('saesneg'));
+  assert.equal(plain.status, 201, plain.text);
+  assert.equal(plain.json.preferredLanguage, 'en-GB');
+  assert.equal((await languageOf(plain.json.id)).language, 'en-GB');
+
+  // PATCH: cy to Welsh, then fr to English; a repeated PATCH changes nothing.
+  const patch = (value: string) => ({ schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'preferredLanguage', value }] });
+  const toWelsh = await scim('PATCH', `/Users/${plain.json.id}`, patch('cy'));
+  assert.equal(toWelsh.status, 200, toWelsh.text);
+  assert.equal(toWelsh.json.preferredLanguage, 'cy');
+  assert.deepEqual({ ...(await languageOf(plain.json.id)) }, { language: 'cy', meta: 'cy' });
+  const toEnglish = await scim('PATCH', `/Users/${plain.json.id}`, patch('fr-FR'));
+  assert.equal(toEnglish.json.preferredLanguage, 'en-GB');
+  assert.deepEqual({ ...(await languageOf(plain.json.id)) }, { language: 'en-GB', meta: 'en-GB' });
+
+  // PUT replaces: without preferredLanguage the person reads English; with CY, Welsh.
+  const replaced = await scim('PUT', `/Users/${welsh.json.id}`, body('cymraeg'));
+  assert.equal(replaced.status, 200, replaced.text);
+  assert.equal(replaced.json.preferredLanguage, 'en-GB');
+  const again = await scim('PUT', `/Users/${welsh.json.id}`, body('cymraeg', 'CY'));
+  assert.equal(again.json.preferredLanguage, 'cy');
+  assert.equal((await languageOf(welsh.json.id)).language, 'cy');
+});
+
 closePoolAfterTests();

@@ -1,9 +1,11 @@
 // A SCIM User as the SQL functions take it: the few attributes the platform keeps (userName,
-// externalId, the name's parts, one email, active, the enterprise department and manager), read
+// externalId, the name's parts, one email, active, preferredLanguage, the enterprise department and
+// manager), read
 // from a resource SCIMMY has checked. Microsoft Entra ID sends some values RFC 7643 does not allow
 // ("True"/"False" as strings, a manager as a bare id); they are made compliant first, so SCIMMY
 // can read the rest as the standard says.
 import { ENTERPRISE, invalidValue, SCIMMY } from './protocol.ts';
+import { type Language, languageFromTag } from '../../../_shared/language.ts';
 
 export interface UserAttributes {
   userName: string | null;
@@ -14,6 +16,8 @@ export interface UserAttributes {
   displayName: string | null;
   email: string | null;
   active: boolean | null;
+  /** The person's language: cy for any Welsh tag (cy, cy-GB), else en-GB; null when not sent. */
+  preferredLanguage: Language | null;
   department: string | null;
   manager: string | null;
 }
@@ -100,6 +104,7 @@ export function attributesOf(user: Json): UserAttributes {
     displayName: text(user.displayName),
     email: emailOf(user.emails),
     active: typeof user.active === 'boolean' ? user.active : null,
+    preferredLanguage: text(user.preferredLanguage) ? languageFromTag(user.preferredLanguage) : null,
     department: text(extension.department),
     manager,
   };
