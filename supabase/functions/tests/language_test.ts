@@ -49,4 +49,23 @@ test('language: anything but en-GB or cy is refused with the field\'s message; s
   assert.equal(signedOut.status, 401);
 });
 
+test('language: the team and compliance CSV headers are in the caller\'s language (an English caller\'s as before)', async () => {
+  const { session, user } = await register();
+  const token = session.access_token;
+  await db.sql`update public.profiles set role = 'INSTRUCTOR', services = '{UKPS}' where id = ${user.id}::uuid`;
+  const firstLine = async (path: string) => {
+    const answer = await call('GET', path, { token });
+    assert.equal(answer.status, 200, answer.text);
+    return answer.text.replace(/^\uFEFF/, '').split('\r\n')[0];
+  };
+  assert.equal(await firstLine('/api/team/export.csv'),
+    'Name,Username,Unit,Direct report,Overdue,Due soon,In progress,Done,Certificates expiring (60 days),Next expiry,Last activity');
+  assert.equal(await firstLine('/api/compliance/export.csv'), 'Name,Username,Email,Role,Services,Course,Status,Due date,Valid until,Progress (%)');
+  assert.equal((await call('PUT', '/api/profile/language', { token, body: { language: 'cy' } })).status, 200);
+  assert.equal(await firstLine('/api/team/export.csv'),
+    'Enw,Enw defnyddiwr,Uned,Yn adrodd yn uniongyrchol,Yn hwyr,Yn ddyledus cyn bo hir,Ar y gweill,Wedi\'i gwblhau,Tystysgrifau yn dod i ben (60 diwrnod),Yn dod i ben nesaf,Gweithgarwch diwethaf');
+  assert.equal(await firstLine('/api/compliance/export.csv'),
+    'Enw,Enw defnyddiwr,E-bost,Rôl,Gwasanaethau,Cwrs,Statws,Dyddiad dyledus,Yn ddilys tan,Cynnydd (%)');
+});
+
 closePoolAfterTests();

@@ -175,4 +175,10 @@ export const cy: Messages = {
     csvCourse: 'Cwrs',
     csvCpdActivity: 'Gweithgaredd DPP',
   },
+  exports: {
+    complianceHeader: ['Enw', 'Enw defnyddiwr', 'E-bost', 'Rôl', 'Gwasanaethau', 'Cwrs', 'Statws', 'Dyddiad dyledus', 'Yn ddilys tan', 'Cynnydd (%)'],
+    trainingStatuses: { overdue: 'Yn hwyr', 'due-soon': 'Yn ddyledus cyn bo hir', 'in-progress': 'Ar y gweill', done: 'Wedi\'i gwblhau' },
+    teamHeader: ['Enw', 'Enw defnyddiwr', 'Uned', 'Yn adrodd yn uniongyrchol', 'Yn hwyr', 'Yn ddyledus cyn bo hir', 'Ar y gweill', 'Wedi\'i gwblhau',
+      'Tystysgrifau yn dod i ben (60 diwrnod)', 'Yn dod i ben nesaf', 'Gweithgarwch diwethaf'],
+  },
 };

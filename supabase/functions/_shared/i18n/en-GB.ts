@@ -103,4 +103,10 @@ export const enGB: Messages = {
     csvCourse: 'Course',
     csvCpdActivity: 'CPD activity',
   },
+  exports: {
+    complianceHeader: ['Name', 'Username', 'Email', 'Role', 'Services', 'Course', 'Status', 'Due date', 'Valid until', 'Progress (%)'],
+    trainingStatuses: { overdue: 'Overdue', 'due-soon': 'Due soon', 'in-progress': 'In progress', done: 'Done' },
+    teamHeader: ['Name', 'Username', 'Unit', 'Direct report', 'Overdue', 'Due soon', 'In progress', 'Done',
+      'Certificates expiring (60 days)', 'Next expiry', 'Last activity'],
+  },
 };

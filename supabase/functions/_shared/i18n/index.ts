@@ -119,6 +119,12 @@ export interface Messages {
     csvCourse: string;
     csvCpdActivity: string;
   };
+  /** The administrators' and managers' CSV files (the user export keeps the import's English columns). */
+  exports: {
+    complianceHeader: readonly string[];
+    trainingStatuses: Record<'overdue' | 'due-soon' | 'in-progress' | 'done', string>;
+    teamHeader: readonly string[];
+  };
 }
 
 const CATALOGUES: Record<Language, Messages> = { 'en-GB': enGB, cy };

@@ -1,7 +1,7 @@
 // The user as every answer shows it (never a password or hash), read through RLS.
 import type { CurrentUser, User } from '../../_shared/domain.ts';
 import { isoTimestamp } from '../../_shared/dates.ts';
-import { toLanguage } from '../../_shared/language.ts';
+import { type Language, toLanguage } from '../../_shared/language.ts';
 import type { Tx } from './db.ts';
 
 /** Reads one profile; the caller's RLS policies decide whether it is visible. */
@@ -52,4 +52,10 @@ export function toUser(row: Record<string, unknown>): User {
   if (row.unitId) user.unitId = String(row.unitId);
   if (row.managerId) user.managerId = String(row.managerId);
   return user;
+}
+
+/** The language of a person's own profile (English when it cannot be read): what the server writes for them is in it. */
+export async function languageOf(tx: Tx, id: string): Promise<Language> {
+  const [row] = await tx<{ language: string }[]>`select language from public.profiles where id = ${id}::uuid`;
+  return toLanguage(row?.language);
 }

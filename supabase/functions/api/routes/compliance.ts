@@ -20,6 +20,8 @@ import {
   type TrainingStatus,
 } from '../../_shared/compliance.ts';
 import { attachmentDisposition, CSV_CONTENT_TYPE, toCsv } from '../../_shared/csv.ts';
+import { messages } from '../../_shared/i18n/index.ts';
+import { languageOf } from '../lib/users.ts';
 import { isoTimestamp } from '../../_shared/dates.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Statements, Tx } from '../lib/db.ts';
@@ -185,10 +187,18 @@ export function complianceRoutes(_config: Config, db: Db) {
   routes.get('/export.csv', async (c) => {
     const caller = requireUser(c);
     const query = validate(complianceFilterSchema, c.req.query());
-    const rows = await db
-      .withCaller(caller.db, (tx) => selectPeople(tx, query, EXPORT_MAX_ROWS, 0))
+    const { rows, language } = await db
+      .withCaller(caller.db, async (tx) => ({ rows: await selectPeople(tx, query, EXPORT_MAX_ROWS, 0), language: await languageOf(tx, caller.userId) }))
       .catch(fromDatabase);
-    const csv = toCsv(COMPLIANCE_CSV_HEADER, rows.map((r) => complianceCsvRow(toPerson(r))));
+    // The headers and statuses in the caller's language (the English ones are COMPLIANCE_CSV_HEADER's).
+    const words = messages(language).exports;
+    const header = language === 'en-GB' ? COMPLIANCE_CSV_HEADER : words.complianceHeader;
+    const csv = toCsv(header, rows.map((r) => {
+      const person = toPerson(r);
+      const row = complianceCsvRow(person);
+      row[COMPLIANCE_CSV_HEADER.indexOf('Status')] = words.trainingStatuses[person.status];
+      return row;
+    }));
     return c.body(csv, 200, {
       'content-type': CSV_CONTENT_TYPE,
       'content-disposition': attachmentDisposition(complianceFileName()),

@@ -17,6 +17,8 @@ import {
 } from '../../_shared/team.ts';
 import type { TrainingStatus } from '../../_shared/compliance.ts';
 import { attachmentDisposition, CSV_CONTENT_TYPE, toCsv } from '../../_shared/csv.ts';
+import { messages } from '../../_shared/i18n/index.ts';
+import { languageOf } from '../lib/users.ts';
 import { isoTimestamp } from '../../_shared/dates.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Tx } from '../lib/db.ts';
@@ -171,10 +173,12 @@ export function teamRoutes(_config: Config, db: Db) {
   routes.get('/export.csv', async (c) => {
     const caller = requireUser(c);
     const query = validate(teamFilterSchema, firstQueryValues(c));
-    const rows = await db
-      .withCaller(caller.db, (tx) => selectMembers(tx, query, TEAM_EXPORT_MAX_ROWS, 0))
+    const { rows, language } = await db
+      .withCaller(caller.db, async (tx) => ({ rows: await selectMembers(tx, query, TEAM_EXPORT_MAX_ROWS, 0), language: await languageOf(tx, caller.userId) }))
       .catch(fromDatabase);
-    const csv = toCsv(TEAM_CSV_HEADER, rows.map((r) => teamCsvRow(toMember(r))));
+    // The headers in the caller's language (the English ones are TEAM_CSV_HEADER's).
+    const header = language === 'en-GB' ? TEAM_CSV_HEADER : messages(language).exports.teamHeader;
+    const csv = toCsv(header, rows.map((r) => teamCsvRow(toMember(r))));
     return c.body(csv, 200, {
       'content-type': CSV_CONTENT_TYPE,
       'content-disposition': attachmentDisposition(teamFileName()),
