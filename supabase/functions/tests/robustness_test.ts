@@ -54,6 +54,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/api/certificates/:certificateId/pdf', body: 'none' },
   { method: 'GET', path: '/api/certificates/verify/:code', body: 'none' },
   { method: 'PUT', path: '/api/profile', body: 'json', required: true, fields: { name: 'string', email: 'string' } },
+  { method: 'PUT', path: '/api/profile/language', body: 'json', required: true, fields: { language: 'enum' } },
   { method: 'PUT', path: '/api/profile/password', body: 'json', required: true, fields: { currentPassword: 'string', newPassword: 'string', confirmPassword: 'string' } },
   // authoring.ts
   { method: 'POST', path: '/api/courses', body: 'json', required: true, fields: { title: 'string', description: 'string', service: 'enum', level: 'enum', duration: 'number', status: 'enum', featured: 'boolean', requiresEnrollment: 'boolean', certificateValidMonths: 'nullableNumber' } },
