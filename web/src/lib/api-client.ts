@@ -86,9 +86,13 @@ export const api = {
   delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
 };
 
-/** The server's message for a toast description, without the status prefix. */
+/**
+ * The server's message for a toast description, without the status prefix. An ApiError's is already
+ * in the reader's language; any other error's (Supabase Auth's, through supabase-js) is English,
+ * given in the reader's language when the messages catalogue knows it.
+ */
 export function errorDescription(error: unknown, fallback: string): string {
   if (error instanceof ApiError) return error.serverMessage || fallback;
-  if (error instanceof Error && error.message) return error.message;
+  if (error instanceof Error && error.message) return translateMessage(error.message);
   return fallback;
 }

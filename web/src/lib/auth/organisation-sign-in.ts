@@ -5,6 +5,7 @@
 // with ?code= (PKCE), or with ?error=&error_description= (also in the fragment, as GoTrue does).
 import type { Session } from '@supabase/supabase-js';
 import type { SignInProtocol } from '@shared/sign-in.ts';
+import { loadMessages, translateMessage } from '../i18n/messages';
 import { safeRedirect } from '../safe-redirect';
 import { loadSsoSupabase, loadSupabase } from '../supabase';
 
@@ -102,9 +103,14 @@ export function readProviderAnswer(search: string, hash: string): ProviderAnswer
  * What a refused or failed sign-in says to the person: a cancel at the provider (its access_denied
  * with no reason, or a reason that says so) as a cancel; the provider or Auth failing as "not
  * answering"; a refusal with a reason (the organisation's rules, in the database) as it was sent.
+ * In the reader's language (the messages catalogue, once loaded; a reason it does not know stays
+ * as Auth wrote it).
  */
 export function providerProblem(answer: { error: string; description: string }): string {
-  const { error, description } = answer;
+  return translateMessage(providerProblemInEnglish(answer));
+}
+
+function providerProblemInEnglish({ error, description }: { error: string; description: string }): string {
   if (error === 'server_error' || error === 'temporarily_unavailable') return PROVIDER_NOT_ANSWERING;
   // "End-User aborted interaction" is oidc-provider's words (Entra's own: AADSTS65004 … declined).
   if (!description || /cancel|declined|aborted/i.test(description)) return error === 'access_denied' ? SIGN_IN_CANCELLED : PROVIDER_NOT_ANSWERING;
@@ -116,8 +122,20 @@ export class SignInProblem extends Error {
   override name = 'SignInProblem';
 }
 
-/** Exchanges Auth's code for the session, which the app's own client then keeps. Fails with a SignInProblem. */
+/**
+ * Exchanges Auth's code for the session, which the app's own client then keeps. Fails with a
+ * SignInProblem, its message in the reader's language.
+ */
 export async function finishProviderSignIn(code: string): Promise<Session> {
+  try {
+    return await exchangeForSession(code);
+  } catch (error) {
+    await loadMessages();
+    throw new SignInProblem(translateMessage((error as Error).message));
+  }
+}
+
+async function exchangeForSession(code: string): Promise<Session> {
   let session: Session;
   try {
     const sso = await loadSsoSupabase();

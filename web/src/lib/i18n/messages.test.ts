@@ -22,7 +22,8 @@ import * as team from '@shared/team.ts';
 import * as userImport from '@shared/user-import.ts';
 import english from '@/locales/en-GB/messages.json';
 import welsh from '@/locales/cy/messages.json';
-import { PROVIDER_NOT_ANSWERING, SIGN_IN_CANCELLED, SIGN_IN_EXPIRED } from '@/lib/auth/organisation-sign-in';
+import { errorDescription } from '@/lib/api-client';
+import { PROVIDER_NOT_ANSWERING, providerProblem, SIGN_IN_CANCELLED, SIGN_IN_EXPIRED } from '@/lib/auth/organisation-sign-in';
 import { i18n } from './i18n';
 import { translateFields, translateMessage } from './messages';
 
@@ -50,6 +51,17 @@ describe('translateMessage', () => {
   it('gives the English as it is in English', () => {
     expect(translateMessage('Not signed in')).toBe('Not signed in');
     expect(translateMessage(schemas.COMMON_PASSWORD)).toBe(schemas.COMMON_PASSWORD);
+  });
+
+  it('gives a refused sign-in and an Auth error in Welsh', async () => {
+    await i18n.changeLanguage('cy');
+    expect(providerProblem({ error: 'access_denied', description: '' })).toBe('Cafodd y mewngofnodi ei ganslo.');
+    expect(providerProblem({ error: 'server_error', description: 'Error getting user profile from external provider' })).toBe(
+      "Nid yw mewngofnodi eich sefydliad yn ateb. Rhowch gynnig arall arni, neu mewngofnodwch gyda'ch cyfrinair.",
+    );
+    expect(errorDescription(new Error('Email rate limit exceeded'), 'fallback')).toBe(
+      'Mae gormod o e-byst wedi\'u hanfon. Rhowch gynnig arall arni yn nes ymlaen',
+    );
   });
 
   it('leaves a message the catalogue does not know as it is', async () => {
