@@ -12,7 +12,7 @@ import { userQueryOptions } from '@/lib/auth/user';
 import { createQueryClient } from '@/lib/query-client';
 import { startTranslations } from '@/lib/i18n/i18n';
 import { detectLanguage, rememberLanguage } from '@/lib/i18n/language';
-import { markChosenByLink } from '@/app/layout/LanguageSwitch';
+import { markLanguageChosen } from '@/app/layout/LanguageSwitch';
 
 export async function start() {
   const container = document.getElementById('root')!;
@@ -24,7 +24,7 @@ export async function start() {
   const { language, fromLink } = detectLanguage({ search: window.location.search, cookie: document.cookie, preferred: navigator.languages });
   if (fromLink) {
     rememberLanguage(language);
-    markChosenByLink();
+    markLanguageChosen();
   }
   const hydrate = canHydrate(container) && document.documentElement.lang === language;
   document.documentElement.lang = language;

@@ -49,6 +49,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     name: 'Jane Smith',
     role: 'STUDENT',
     services: ['MISC'],
+    language: 'en-GB',
     createdAt: '2025-01-01T00:00:00.000Z',
     ...overrides,
   };

@@ -39,7 +39,7 @@ describe('language switch', () => {
   });
 
   it('speaks the language on a signed-in person’s profile', async () => {
-    renderWithProviders(null, { routes, route: '/', user: makeUser({ language: 'cy' } as never) });
+    renderWithProviders(null, { routes, route: '/', user: makeUser({ language: 'cy' }) });
     await screen.findByRole('link', { name: "Neidio i'r prif gynnwys" });
     expect(document.documentElement.lang).toBe('cy');
   });

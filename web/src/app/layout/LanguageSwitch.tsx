@@ -16,16 +16,18 @@ import { LANGUAGE_PARAM, isLanguage, type Language } from '@/lib/i18n/language';
 import { notifyFailure } from '@/lib/notify';
 import { userKeys } from '@/lib/query-keys';
 
-/** Set once when the page was opened through a language link: that choice goes to the profile. */
-let chosenByLink = false;
-export function markChosenByLink() {
-  chosenByLink = true;
+/**
+ * Set when the language was chosen on this page before anyone signed in (the switch, or a link's
+ * ?lng=): signing in then keeps that choice on the profile. Otherwise the profile's language is the page's.
+ */
+let chosenSignedOut = false;
+export function markLanguageChosen() {
+  chosenSignedOut = true;
 }
 
 /** The language kept on the signed-in person's profile. */
 function profileLanguage(user: CurrentUser | null | undefined): Language | null {
-  const saved = (user as (CurrentUser & { language?: string }) | null | undefined)?.language;
-  return isLanguage(saved) ? saved : null;
+  return isLanguage(user?.language) ? user.language : null;
 }
 
 export function LanguageSwitch() {
@@ -37,13 +39,13 @@ export function LanguageSwitch() {
   const saved = profileLanguage(user);
   const userId = user?.id;
 
-  // Signed in: the profile's language is the page's, unless a link chose this one (kept on the profile).
+  // Signed in: the profile's language is the page's, unless it was chosen here before signing in.
   useEffect(() => {
     if (!userId || !saved) return;
     const language = currentLanguage();
     if (saved === language) return;
-    if (chosenByLink) {
-      chosenByLink = false;
+    if (chosenSignedOut) {
+      chosenSignedOut = false;
       void saveLanguage(language).then((updated) => queryClient.setQueryData(userKeys.current, updated), () => {});
     } else {
       void applyLanguage(saved);
@@ -59,7 +61,8 @@ export function LanguageSwitch() {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
     await applyLanguage(other);
-    if (userId) {
+    if (!userId) markLanguageChosen();
+    else {
       try {
         const updated = await saveLanguage(other);
         queryClient.setQueryData(userKeys.current, updated);

@@ -15,6 +15,7 @@ import { dismissNotification } from '@/lib/notify';
 import { PageMeta } from '@/lib/page/page-meta';
 import { useHydrated } from '@/lib/hydrated';
 import { useTranslation } from 'react-i18next';
+import { translateMessage } from '@/lib/i18n/messages';
 
 type Tab = 'login' | 'register';
 
@@ -52,7 +53,7 @@ export function AuthRoute() {
         </Title>
         {typeof problem === 'string' && problem ? (
           <Alert color="red" variant="light" title={t('auth.notSignedIn')} role="alert">
-            {problem}
+            {translateMessage(String(problem))}
           </Alert>
         ) : null}
         <Tabs value={tab} onChange={(value) => value && setTab(value as Tab)} keepMounted={false}>
