@@ -1,7 +1,7 @@
 // The languages a person reads the platform in (profiles.language): English and Welsh (Cymraeg).
 // The web app's switch and everything the server writes for a person (emails, certificates, the
 // learning record, CSV headers) follow the person's choice.
-import { z } from 'zod';
+// No zod here: the web app's first page reads these, and zod is not part of it.
 
 export const LANGUAGES = ['en-GB', 'cy'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -25,10 +25,4 @@ export function languageFromTag(tag: unknown): Language {
   return typeof tag === 'string' && /^cy(?:[-_][a-z0-9]+)*$/i.test(tag.trim()) ? 'cy' : DEFAULT_LANGUAGE;
 }
 
-const LANGUAGE_MESSAGE = 'Language must be en-GB or cy';
-
-/** PUT /api/profile/language. */
-export const languageSchema = z.object({
-  language: z.enum(LANGUAGES, { error: LANGUAGE_MESSAGE }),
-});
-export type LanguageInput = z.infer<typeof languageSchema>;
+export const LANGUAGE_MESSAGE = 'Language must be en-GB or cy';

@@ -2,6 +2,7 @@
 // The rules and messages are those of registration (schemas.ts) so that a name or email that
 // could register can also be saved, and a new password obeys the same minimum.
 import { z } from 'zod';
+import { LANGUAGE_MESSAGE, LANGUAGES } from './language.ts';
 import { confirmPasswordField, emailField, nameField, newPasswordField } from './schemas.ts';
 
 export const CURRENT_PASSWORD_INCORRECT = 'Current password is incorrect';
@@ -32,3 +33,10 @@ export const passwordRecoverySchema = z
     path: ['confirmPassword'],
   });
 export type PasswordRecoveryInput = z.infer<typeof passwordRecoverySchema>;
+
+
+/** PUT /api/profile/language. */
+export const languageSchema = z.object({
+  language: z.enum(LANGUAGES, { error: LANGUAGE_MESSAGE }),
+});
+export type LanguageInput = z.infer<typeof languageSchema>;

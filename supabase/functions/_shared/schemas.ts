@@ -1,6 +1,7 @@
 // zod schemas of the account forms with their messages, defined once for the web forms and the api
 // function. Imports only zod, mapped to npm:zod in Deno and resolved from node_modules by Vite.
 import { z } from 'zod';
+import { LANGUAGES, LANGUAGE_MESSAGE } from './language.ts';
 
 export const loginSchema = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required'),
@@ -72,6 +73,8 @@ export const registerSchema = z
     name: nameField,
     password: newPasswordField,
     confirmPassword: confirmPasswordField,
+    /** The language of the page the person registered on: their profile's from the start. */
+    language: z.enum(LANGUAGES, { error: LANGUAGE_MESSAGE }).optional(),
   })
   .refine((value) => value.password === value.confirmPassword, {
     message: 'Passwords do not match',

@@ -69,7 +69,7 @@ export function authRoutes(config: Config, db: Db) {
     const { data, error } = await authClient().signUp({
       email: input.email,
       password: input.password,
-      options: { data: { username: input.username, name: input.name } },
+      options: { data: { username: input.username, name: input.name, language: input.language ?? 'en-GB' } },
     });
     if (error) {
       // A concurrent sign-up may have taken the username (the profile trigger's unique index fails:

@@ -8,9 +8,9 @@ import {
   CURRENT_PASSWORD_INCORRECT,
   passwordChangeSchema,
   passwordRecoverySchema,
+  languageSchema,
   profileSchema,
 } from '../../_shared/profile.ts';
-import { languageSchema } from '../../_shared/language.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';

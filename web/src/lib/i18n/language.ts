@@ -2,18 +2,14 @@
 // first (pages in the other language are reachable by link), then the choice kept in the browser
 // (a cookie, which the page renderer on the server reads too), then the browser's own languages.
 // A signed-in person's choice is also kept on their profile (useProfileLanguage).
-export const LANGUAGES = ['en-GB', 'cy'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'en-GB';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@shared/language.ts';
+
+export { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language };
 
 /** The query parameter of a link to a page in a given language. */
 export const LANGUAGE_PARAM = 'lng';
 /** The cookie that keeps the choice in the browser (read by platform/page-render.mjs as well). */
 export const LANGUAGE_COOKIE = 'lang';
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
 
 /** A language tag as a browser or a link writes it (`cy`, `cy-GB`, `en`, `en-US`) as one of ours, or null. */
 export function languageOf(tag: string | null | undefined): Language | null {
