@@ -11,6 +11,7 @@ import { BasicInfoForm } from './BasicInfoForm';
 const admin = makeUser({ role: 'ADMIN', services: ['UKAS'] });
 const course: Course = {
   id: 'c1', title: 'Manual handling', description: 'Lifting and moving people safely, every year.', service: 'UKAS',
+  titleCy: null, descriptionCy: null, availableInWelsh: false,
   coverImage: null, authorId: admin.id, author: null, duration: 2, level: 'BEGINNER', featured: false, requiresEnrollment: true,
   status: 'DRAFT', modules: 0, certificateValidMonths: 12, createdAt: '2026-11-01T00:00:00Z', updatedAt: '2026-11-01T00:00:00Z', enrollment: null,
 };

@@ -12,6 +12,7 @@ const admin = makeUser({ role: 'ADMIN', services: ['UKFRS'] });
 const page: ManagedCoursesPage = {
   items: [{
     id: 'c1', title: 'Water rescue awareness', description: 'Staying safe near water, for every crew.', service: 'UKFRS',
+    titleCy: null, descriptionCy: null, availableInWelsh: false,
     duration: 2, level: 'INTERMEDIATE', status: 'ARCHIVED', featured: false, requiresEnrollment: true, modules: 3, authorId: admin.id,
   }],
   total: 1,
