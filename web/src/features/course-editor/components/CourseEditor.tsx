@@ -16,6 +16,7 @@ import { useCourse, useUploadCover } from '../api/course';
 import { BasicInfoForm } from './BasicInfoForm';
 import { CoverImageCard } from './CoverImageCard';
 import { ModulesPanel } from './ModulesPanel';
+import { CourseWelshBadge } from './WelshBadges';
 import { PageMeta } from '@/lib/page/page-meta';
 
 /** Dark enough for white text at 4.5:1 or more (WCAG 2.2 AA). */
@@ -104,6 +105,7 @@ export function CourseEditor({ user, courseId }: { user: User; courseId?: string
           <IconArrowLeft aria-hidden />
         </ActionIcon>
         <Title order={1}>{isEdit ? t('editor.editTitle') : t('editor.createTitle')}</Title>
+        {current ? <CourseWelshBadge availableInWelsh={current.availableInWelsh} /> : null}
       </Group>
 
       <Grid gap="lg">

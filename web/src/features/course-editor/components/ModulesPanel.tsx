@@ -12,6 +12,8 @@ import { useDeleteModule, useModules, useReorderModules } from '../api/modules';
 import { ModuleDialog } from './ModuleDialog';
 import { QuizDialog } from './QuizDialog';
 import { ScormPackageDialog } from './ScormPackageDialog';
+import { MissingWelshBadge } from './WelshBadges';
+import { moduleLacksWelsh } from '../lib/welsh';
 import { moveId } from '@/lib/move-id';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; module: CourseModule } | null;
@@ -115,6 +117,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                         {t('modules.hasQuiz')}
                       </Badge>
                     ) : null}
+                    {moduleLacksWelsh(module) ? <MissingWelshBadge /> : null}
                     <Text size="xs" c="dimmed">
                       {t('modules.minutes', { minutes: module.duration })}
                     </Text>

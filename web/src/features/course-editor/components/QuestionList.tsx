@@ -10,6 +10,8 @@ import { moveId } from '@/lib/move-id';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useDeleteQuestion, useReorderQuestions } from '../api/quiz';
 import { QuestionForm } from './QuestionForm';
+import { MissingWelshBadge } from './WelshBadges';
+import { questionLacksWelsh } from '../lib/welsh';
 
 export function QuestionList({ courseId, moduleId, quiz }: { courseId: string; moduleId: string; quiz: AuthoringQuiz }) {
   const { t } = useTranslation('course-editor');
@@ -62,6 +64,7 @@ export function QuestionList({ courseId, moduleId, quiz }: { courseId: string; m
                     <Badge variant="default">
                       {q.questionType === 'TRUE_FALSE' ? t('question.trueFalse') : t('question.multipleChoice')}
                     </Badge>
+                    {questionLacksWelsh(q) ? <MissingWelshBadge /> : null}
                     <Text size="xs" c="dimmed">
                       {t('questions.points', { count: q.points })}
                     </Text>
