@@ -2,11 +2,13 @@
 // Instructors may choose only their own services; admins any.
 import { useEffect, useEffectEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Group, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { translatedResolver } from '@/lib/i18n/form-validation';
 import { useTranslation } from 'react-i18next';
-import { APPROVAL_CHOICES, COURSE_DESCRIPTION_MIN, approvalChoiceOf, courseEditorSchema, requiresApprovalOf, type CourseEditorValues } from '@shared/authoring.ts';
+import {
+  APPROVAL_CHOICES, COURSE_DESCRIPTION_MIN, approvalChoiceOf, courseCreateSchema, courseEditorSchema, requiresApprovalOf, type CourseEditorValues,
+} from '@shared/authoring.ts';
 import { COURSE_LEVELS, COURSE_STATUSES, type CourseStatus, type User } from '@shared/domain.ts';
 import { SERVICE_CODES } from '@shared/services.ts';
 import type { Course } from '@shared/catalogue.ts';
@@ -14,15 +16,27 @@ import { ApiError, errorDescription } from '@/lib/api-client';
 import { labelOf } from '@/lib/i18n/labels';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCreateCourse, useUpdateCourse } from '../api/course';
+import { welshOrNull } from '../lib/welsh';
 
 export function allowedServices(user: User): string[] {
   return user.role === 'ADMIN' ? [...SERVICE_CODES] : SERVICE_CODES.filter((code) => user.services.includes(code));
 }
 
-function valuesOf(course: Course | undefined, services: string[]): CourseEditorValues {
+/** The editor's schema with the course's Welsh title and description (optional, the API's rules). */
+const basicInfoSchema = courseEditorSchema.extend({
+  titleCy: courseCreateSchema.shape.titleCy,
+  descriptionCy: courseCreateSchema.shape.descriptionCy,
+});
+
+/** The form's values: the Welsh fields are text, empty when there is no Welsh version. */
+type BasicInfoValues = CourseEditorValues & { titleCy: string; descriptionCy: string };
+
+function valuesOf(course: Course | undefined, services: string[]): BasicInfoValues {
   return {
     title: course?.title ?? '',
     description: course?.description ?? '',
+    titleCy: course?.titleCy ?? '',
+    descriptionCy: course?.descriptionCy ?? '',
     service: (course?.service ?? services[0] ?? '') as CourseEditorValues['service'],
     level: (course?.level ?? 'BEGINNER') as CourseEditorValues['level'],
     duration: course?.duration ?? 1,
@@ -51,10 +65,10 @@ export function BasicInfoForm({
     value: code,
     label: t('basicInfo.serviceOption', { name: labelOf('service', code), code }),
   }));
-  const form = useForm<CourseEditorValues>({
+  const form = useForm<BasicInfoValues>({
     mode: 'controlled',
     initialValues: valuesOf(course, services),
-    validate: translatedResolver(courseEditorSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(basicInfoSchema, { errorPriority: 'first' }),
     onValuesChange: (values) => onStatusChange(values.status),
   });
   const create = useCreateCourse();
@@ -78,6 +92,8 @@ export function BasicInfoForm({
   const fields = {
     title: form.getInputProps('title'),
     description: form.getInputProps('description'),
+    titleCy: form.getInputProps('titleCy'),
+    descriptionCy: form.getInputProps('descriptionCy'),
     service: form.getInputProps('service'),
     level: form.getInputProps('level'),
     duration: form.getInputProps('duration'),
@@ -89,7 +105,9 @@ export function BasicInfoForm({
       noValidate
       aria-label={t('basicInfo.form')}
       onSubmit={form.onSubmit((raw) => {
-        const values = courseEditorSchema.parse(raw);
+        const parsed = basicInfoSchema.parse(raw);
+        // An empty Welsh field is sent as null: on an update that clears a Welsh version.
+        const values = { ...parsed, titleCy: welshOrNull(parsed.titleCy), descriptionCy: welshOrNull(parsed.descriptionCy) };
         if (course) {
           update.mutate(values, {
             onSuccess: () => notifySuccess(t('basicInfo.updated'), t('basicInfo.updatedMessage')),
@@ -101,16 +119,28 @@ export function BasicInfoForm({
       })}
     >
       <Stack gap="md">
-        <TextInput label={t('basicInfo.title')} required withAsterisk={false} key={form.key('title')} {...fields.title} />
-        <Textarea
-          label={t('basicInfo.description')}
-          description={t('basicInfo.descriptionHint', { min: COURSE_DESCRIPTION_MIN })}
-          required withAsterisk={false}
-          autosize
-          minRows={4}
-          key={form.key('description')}
-          {...fields.description}
-        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label={t('basicInfo.title')} required withAsterisk={false} key={form.key('title')} {...fields.title} />
+          <TextInput label={t('basicInfo.titleCy')} description={t('welsh.hint')} lang="cy" key={form.key('titleCy')} {...fields.titleCy} />
+          <Textarea
+            label={t('basicInfo.description')}
+            description={t('basicInfo.descriptionHint', { min: COURSE_DESCRIPTION_MIN })}
+            required withAsterisk={false}
+            autosize
+            minRows={4}
+            key={form.key('description')}
+            {...fields.description}
+          />
+          <Textarea
+            label={t('basicInfo.descriptionCy')}
+            description={t('basicInfo.descriptionHint', { min: COURSE_DESCRIPTION_MIN })}
+            lang="cy"
+            autosize
+            minRows={4}
+            key={form.key('descriptionCy')}
+            {...fields.descriptionCy}
+          />
+        </SimpleGrid>
         <Group grow align="flex-start">
           <Select
             label={t('basicInfo.service')}
