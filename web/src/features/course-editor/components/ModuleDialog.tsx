@@ -6,13 +6,24 @@ import { Button, FileInput, Group, Modal, NumberInput, Paper, Radio, SimpleGrid,
 import { useForm } from '@mantine/form';
 import { translatedResolver } from '@/lib/i18n/form-validation';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_MODULE_DURATION, IMAGE_ACCEPT, moduleFormSchema, type ModuleFormValues } from '@shared/authoring.ts';
+import { DEFAULT_MODULE_DURATION, IMAGE_ACCEPT, moduleCreateSchema, moduleFormSchema, type ModuleFormValues } from '@shared/authoring.ts';
 import type { CourseModule } from '@shared/catalogue.ts';
 import { MarkdownContent } from '@/components/MarkdownContent';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCreateModule, useUpdateModule, useUploadModuleImage } from '../api/modules';
 import { isImageFile } from './CoverImageCard';
+import { welshOrNull } from '../lib/welsh';
+
+/** The dialog's rules: the module's, with its Welsh title and (a content module) Welsh body, both optional. */
+const contentModuleSchema = moduleFormSchema.extend({
+  titleCy: moduleCreateSchema.shape.titleCy,
+  contentCy: moduleCreateSchema.shape.contentCy,
+});
+const scormModuleSchema = contentModuleSchema.omit({ content: true, contentCy: true });
+
+/** The form's values: the Welsh fields are text, empty when there is no Welsh version. */
+type ModuleDialogValues = ModuleFormValues & { titleCy: string; contentCy: string };
 
 export function ModuleDialog({
   courseId,
@@ -27,19 +38,21 @@ export function ModuleDialog({
 }) {
   const { t } = useTranslation('course-editor');
   const [kind, setKind] = useState<CourseModule['kind']>(module?.kind ?? 'content');
-  const form = useForm<ModuleFormValues>({
+  const form = useForm<ModuleDialogValues>({
     mode: 'controlled',
     initialValues: {
       title: module?.title ?? '',
       content: module?.content ?? '',
+      titleCy: module?.titleCy ?? '',
+      contentCy: module?.contentCy ?? '',
       orderIndex: module?.orderIndex ?? nextOrder,
       duration: module?.duration ?? DEFAULT_MODULE_DURATION,
     },
     // A SCORM module has no body: its title, order and duration only.
     validate: (values) =>
       kind === 'scorm'
-        ? translatedResolver(moduleFormSchema.omit({ content: true }), { errorPriority: 'first' })(values)
-        : translatedResolver(moduleFormSchema, { errorPriority: 'first' })(values),
+        ? translatedResolver(scormModuleSchema, { errorPriority: 'first' })(values)
+        : translatedResolver(contentModuleSchema, { errorPriority: 'first' })(values),
   });
   const [image, setImage] = useState<File | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
@@ -48,16 +61,21 @@ export function ModuleDialog({
   const upload = useUploadModuleImage(courseId);
   const saving = create.isPending || update.isPending || upload.isPending;
 
-  async function save(values: ModuleFormValues) {
+  async function save(values: ModuleDialogValues) {
     let saved: CourseModule;
+    // An empty Welsh field is sent as null: no Welsh version (on an update, it clears the saved one).
+    const titleCy = welshOrNull(values.titleCy);
     try {
       if (kind === 'scorm') {
+        // A SCORM package is one language: only the title has a Welsh version.
         const { title, orderIndex, duration } = values;
         saved = module
-          ? await update.mutateAsync({ id: module.id, input: { title, orderIndex, duration } })
-          : await create.mutateAsync({ kind: 'scorm', title, orderIndex, duration });
+          ? await update.mutateAsync({ id: module.id, input: { title, titleCy, orderIndex, duration } })
+          : await create.mutateAsync({ kind: 'scorm', title, titleCy, orderIndex, duration });
       } else {
-        saved = module ? await update.mutateAsync({ id: module.id, input: values }) : await create.mutateAsync(values);
+        const { title, content, orderIndex, duration } = moduleFormSchema.parse(values);
+        const input = { title, content, titleCy, contentCy: welshOrNull(values.contentCy), orderIndex, duration };
+        saved = module ? await update.mutateAsync({ id: module.id, input }) : await create.mutateAsync(input);
       }
       notifySuccess(module ? t('moduleDialog.updated') : t('moduleDialog.created'), t('moduleDialog.savedMessage', { title: saved.title }));
     } catch (error) {
@@ -81,6 +99,8 @@ export function ModuleDialog({
   const fields = {
     title: form.getInputProps('title'),
     content: form.getInputProps('content'),
+    titleCy: form.getInputProps('titleCy'),
+    contentCy: form.getInputProps('contentCy'),
     orderIndex: form.getInputProps('orderIndex'),
     duration: form.getInputProps('duration'),
   };
@@ -89,7 +109,7 @@ export function ModuleDialog({
       <form
         noValidate
         aria-label={module ? t('moduleDialog.editTitle') : t('moduleDialog.addTitle')}
-        onSubmit={form.onSubmit((values) => void save(kind === 'scorm' ? values : moduleFormSchema.parse(values)))}
+        onSubmit={form.onSubmit((values) => void save(values))}
       >
         <Stack gap="md">
           {module ? null : (
@@ -100,13 +120,17 @@ export function ModuleDialog({
               </Group>
             </Radio.Group>
           )}
-          <TextInput label={t('moduleDialog.title')} required withAsterisk={false} data-autofocus key={form.key('title')} {...fields.title} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t('moduleDialog.title')} required withAsterisk={false} data-autofocus key={form.key('title')} {...fields.title} />
+            <TextInput label={t('moduleDialog.titleCy')} lang="cy" key={form.key('titleCy')} {...fields.titleCy} />
+          </SimpleGrid>
           {kind === 'scorm' ? (
             <Text size="sm">
-              {module ? t('moduleDialog.scormEdit') : t('moduleDialog.scormCreate')}
+              {module ? t('moduleDialog.scormEdit') : t('moduleDialog.scormCreate')} {t('moduleDialog.scormWelsh')}
             </Text>
           ) : null}
           {kind === 'scorm' ? null : (
+          // The English and the Welsh side by side (stacked on a phone), each with its preview below.
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Textarea
               label={t('moduleDialog.content')}
@@ -118,20 +142,18 @@ export function ModuleDialog({
               key={form.key('content')}
               {...fields.content}
             />
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="module-preview-label">
-                {t('moduleDialog.preview')}
-              </Text>
-              <Paper withBorder p="sm" mih={180} aria-labelledby="module-preview-label" role="region" style={{ overflow: 'auto', maxHeight: 420 }}>
-                {form.values.content.trim() ? (
-                  <MarkdownContent source={form.values.content} />
-                ) : (
-                  <Text size="sm" c="dimmed">
-                    {t('moduleDialog.previewEmpty')}
-                  </Text>
-                )}
-              </Paper>
-            </Stack>
+            <Textarea
+              label={t('moduleDialog.contentCy')}
+              description={t('moduleDialog.contentHint')}
+              lang="cy"
+              autosize
+              minRows={8}
+              maxRows={18}
+              key={form.key('contentCy')}
+              {...fields.contentCy}
+            />
+            <ContentPreview id="module-preview-label" label={t('moduleDialog.preview')} source={form.values.content} />
+            <ContentPreview id="module-preview-cy-label" label={t('moduleDialog.previewCy')} source={form.values.contentCy} lang="cy" />
           </SimpleGrid>
           )}
           {kind === 'scorm' ? null : (
@@ -177,5 +199,28 @@ export function ModuleDialog({
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** A module body's Markdown as the learner will see it, or a hint while it is empty. */
+function ContentPreview({ id, label, source, lang }: { id: string; label: string; source: string; lang?: string }) {
+  const { t } = useTranslation('course-editor');
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} id={id}>
+        {label}
+      </Text>
+      <Paper withBorder p="sm" mih={180} aria-labelledby={id} role="region" style={{ overflow: 'auto', maxHeight: 420 }}>
+        {source.trim() ? (
+          <div lang={lang}>
+            <MarkdownContent source={source} />
+          </div>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('moduleDialog.previewEmpty')}
+          </Text>
+        )}
+      </Paper>
+    </Stack>
   );
 }
