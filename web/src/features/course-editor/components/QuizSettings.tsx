@@ -1,7 +1,7 @@
 // A quiz's settings (title, description, passing score, time limit, order, when the answers are
 // shown, attempts and the wait between them), created, saved or deleted with the quiz.
 import { useState } from 'react';
-import { Button, Group, NativeSelect, NumberInput, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, NumberInput, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PASSING_SCORE, quizSchema, type AuthoringQuiz } from '@shared/authoring.ts';
@@ -12,10 +12,14 @@ import { ApiError, errorDescription } from '@/lib/api-client';
 import { labelOf } from '@/lib/i18n/labels';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useDeleteQuiz, useSaveQuiz } from '../api/quiz';
+import { quizLacksWelsh, welshOrNull } from '../lib/welsh';
+import { MissingWelshBadge } from './WelshBadges';
 
 interface QuizFormValues {
   title: string;
   description: string;
+  titleCy: string;
+  descriptionCy: string;
   passingScore: number | string;
   timeLimit: number | string;
   randomizeQuestions: boolean;
@@ -31,6 +35,9 @@ function quizBody(values: QuizFormValues) {
   return {
     title: values.title,
     description: values.description,
+    // Empty: no Welsh version (null, which also clears one already saved).
+    titleCy: welshOrNull(values.titleCy),
+    descriptionCy: welshOrNull(values.descriptionCy),
     passingScore: values.passingScore,
     timeLimit: values.timeLimit,
     randomizeQuestions: values.randomizeQuestions,
@@ -56,6 +63,8 @@ export function QuizSettings({ courseId, module, quiz }: { courseId: string; mod
     initialValues: {
       title: quiz?.title ?? t('quiz.defaultTitle', { title: module.title }).slice(0, 200),
       description: quiz?.description ?? '',
+      titleCy: quiz?.titleCy ?? '',
+      descriptionCy: quiz?.descriptionCy ?? '',
       passingScore: quiz?.passingScore ?? DEFAULT_PASSING_SCORE,
       timeLimit: quiz?.timeLimit ?? '',
       randomizeQuestions: quiz?.randomizeQuestions ?? false,
@@ -73,6 +82,8 @@ export function QuizSettings({ courseId, module, quiz }: { courseId: string; mod
   const fields = {
     title: form.getInputProps('title'),
     description: form.getInputProps('description'),
+    titleCy: form.getInputProps('titleCy'),
+    descriptionCy: form.getInputProps('descriptionCy'),
     passingScore: form.getInputProps('passingScore'),
     timeLimit: form.getInputProps('timeLimit'),
     randomizeQuestions: form.getInputProps('randomizeQuestions', { type: 'checkbox' }),
@@ -96,8 +107,17 @@ export function QuizSettings({ courseId, module, quiz }: { courseId: string; mod
       )}
     >
       <Stack gap="sm">
-        <TextInput label={t('quiz.title')} required withAsterisk={false} key={form.key('title')} {...fields.title} />
-        <Textarea label={t('quiz.description')} description={t('quiz.descriptionHint')} autosize minRows={2} key={form.key('description')} {...fields.description} />
+        {quiz && quizLacksWelsh(quiz) ? (
+          <Group>
+            <MissingWelshBadge />
+          </Group>
+        ) : null}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label={t('quiz.title')} required withAsterisk={false} key={form.key('title')} {...fields.title} />
+          <TextInput label={t('quiz.titleCy')} lang="cy" key={form.key('titleCy')} {...fields.titleCy} />
+          <Textarea label={t('quiz.description')} description={t('quiz.descriptionHint')} autosize minRows={2} key={form.key('description')} {...fields.description} />
+          <Textarea label={t('quiz.descriptionCy')} description={t('quiz.descriptionHint')} lang="cy" autosize minRows={2} key={form.key('descriptionCy')} {...fields.descriptionCy} />
+        </SimpleGrid>
         <Group grow align="flex-start">
           <NumberInput label={t('quiz.passingScore')} min={1} max={100} allowDecimal={false} key={form.key('passingScore')} {...fields.passingScore} />
           <NumberInput label={t('quiz.timeLimit')} description={t('quiz.timeLimitHint')} min={1} allowDecimal={false} key={form.key('timeLimit')} {...fields.timeLimit} />
