@@ -1,7 +1,7 @@
 // One question of a quiz, new or edited: its text, type (multiple choice or true/false), options with
 // the correct ones ticked, points and an explanation, checked with the shared schema's messages.
 import {
-  ActionIcon, Button, Card, Checkbox, Group, NumberInput, SegmentedControl, Stack, Text, Textarea, TextInput, Title,
+  ActionIcon, Button, Card, Checkbox, Group, NumberInput, SegmentedControl, SimpleGrid, Stack, Text, Textarea, TextInput, Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus, IconX } from '@tabler/icons-react';
@@ -11,6 +11,7 @@ import { fieldErrors } from '@shared/schemas.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useSaveQuestion } from '../api/quiz';
+import { TRUE_FALSE_OPTIONS_CY, welshOptionsOrNull, welshOrNull } from '../lib/welsh';
 
 interface QuestionFormValues {
   questionText: string;
@@ -18,6 +19,27 @@ interface QuestionFormValues {
   options: { text: string; isCorrect: boolean }[];
   points: number | string;
   explanation: string;
+  /** The Welsh, empty where there is none; optionsCy[i] is the Welsh of options[i]. */
+  questionCy: string;
+  optionsCy: string[];
+  explanationCy: string;
+}
+
+/**
+ * The question for the API. The PUT replaces the whole question, so the Welsh is always sent as the
+ * form holds it: an empty field is null (none), the Welsh options null when none is filled in.
+ */
+function questionBody(values: QuestionFormValues) {
+  return {
+    questionText: values.questionText,
+    questionType: values.questionType,
+    options: values.options,
+    points: values.points,
+    explanation: values.explanation,
+    questionCy: welshOrNull(values.questionCy),
+    optionsCy: welshOptionsOrNull(values.optionsCy),
+    explanationCy: welshOrNull(values.explanationCy),
+  };
 }
 
 const blankOptions = () => [
@@ -26,6 +48,13 @@ const blankOptions = () => [
 ];
 const trueFalseOptions = (correct: 'True' | 'False' = 'True') =>
   TRUE_FALSE_OPTIONS.map((text) => ({ text, isCorrect: text === correct }));
+
+/** The Welsh twins of a question's options: the saved ones, else Gwir/Gau for true/false, else empty. */
+function initialOptionsCy(question: QuizQuestion | undefined): string[] {
+  if (!question) return ['', ''];
+  if (question.optionsCy && question.optionsCy.length === question.options.length) return [...question.optionsCy];
+  return question.questionType === 'TRUE_FALSE' ? [...TRUE_FALSE_OPTIONS_CY] : question.options.map(() => '');
+}
 
 export function QuestionForm({
   courseId,
@@ -50,20 +79,41 @@ export function QuestionForm({
       options: question?.options.map((o) => ({ ...o })) ?? blankOptions(),
       points: question?.points ?? 1,
       explanation: question?.explanation ?? '',
+      questionCy: question?.questionCy ?? '',
+      optionsCy: initialOptionsCy(question),
+      explanationCy: question?.explanationCy ?? '',
     },
     // The shared schema's first message per field; an options-wide rule shows under the options.
     validate: (values) => {
-      const result = questionSchema.safeParse(values);
+      const result = questionSchema.safeParse(questionBody(values));
       return result.success ? {} : fieldErrors(result.error);
     },
   });
   const isTrueFalse = form.values.questionType === 'TRUE_FALSE';
   const optionsError = form.errors.options;
+  // The Welsh options as a whole (not one of them): too few or too many for the options.
+  const optionsCyError = form.errors.optionsCy;
 
   function setType(type: string) {
-    if (type === 'TRUE_FALSE') form.setFieldValue('options', trueFalseOptions());
-    else form.setFieldValue('options', blankOptions());
+    if (type === 'TRUE_FALSE') {
+      form.setFieldValue('options', trueFalseOptions());
+      form.setFieldValue('optionsCy', [...TRUE_FALSE_OPTIONS_CY]);
+    } else {
+      form.setFieldValue('options', blankOptions());
+      form.setFieldValue('optionsCy', ['', '']);
+    }
     form.setFieldValue('questionType', type as QuestionFormValues['questionType']);
+  }
+
+  // An option and its Welsh twin are added and removed together, so the two lists keep one order.
+  function addOption() {
+    form.insertListItem('options', { text: '', isCorrect: false });
+    form.insertListItem('optionsCy', '');
+  }
+
+  function removeOption(index: number) {
+    form.removeListItem('options', index);
+    form.removeListItem('optionsCy', index);
   }
 
   function markCorrect(index: number, checked: boolean) {
@@ -79,15 +129,18 @@ export function QuestionForm({
     questionText: form.getInputProps('questionText'),
     points: form.getInputProps('points'),
     explanation: form.getInputProps('explanation'),
+    questionCy: form.getInputProps('questionCy'),
+    explanationCy: form.getInputProps('explanationCy'),
   };
   const optionField = (index: number) => form.getInputProps(`options.${index}.text`);
+  const optionCyField = (index: number) => form.getInputProps(`optionsCy.${index}`);
   return (
     <Card withBorder padding="md" radius="md">
       <form
         noValidate
         aria-label={question ? t('question.editTitle') : t('question.newTitle')}
         onSubmit={form.onSubmit((values) => {
-          const input: QuestionInput = questionSchema.parse(values);
+          const input: QuestionInput = questionSchema.parse(questionBody(values));
           save.mutate(
             { id: question?.id, input },
             {
@@ -107,7 +160,10 @@ export function QuestionForm({
           <Title order={4} size="h5">
             {question ? t('question.editTitle') : t('question.newTitle')}
           </Title>
-          <Textarea label={t('question.text')} required withAsterisk={false} autosize minRows={2} key={form.key('questionText')} {...fields.questionText} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Textarea label={t('question.text')} required withAsterisk={false} autosize minRows={2} key={form.key('questionText')} {...fields.questionText} />
+            <Textarea label={t('question.textCy')} lang="cy" autosize minRows={2} key={form.key('questionCy')} {...fields.questionCy} />
+          </SimpleGrid>
           <Stack gap={4}>
             <Text size="sm" fw={500} id="question-type-label">
               {t('question.type')}
@@ -122,12 +178,18 @@ export function QuestionForm({
               ]}
             />
           </Stack>
-          <fieldset style={{ border: 0, padding: 0, margin: 0 }} aria-describedby={optionsError ? 'options-error' : undefined}>
+          <fieldset
+            style={{ border: 0, padding: 0, margin: 0 }}
+            aria-describedby={[optionsError ? 'options-error' : '', optionsCyError ? 'options-cy-error' : '', 'options-cy-hint'].filter(Boolean).join(' ')}
+          >
             <legend>
               <Text size="sm" fw={500}>
                 {isTrueFalse ? t('question.optionsOne') : t('question.optionsMany')}
               </Text>
             </legend>
+            <Text size="xs" c="dimmed" id="options-cy-hint">
+              {t('question.optionsCyHint')}
+            </Text>
             <Stack gap="xs" mt={4}>
               {form.values.options.map((option, index) => (
                 <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
@@ -138,16 +200,25 @@ export function QuestionForm({
                     checked={option.isCorrect}
                     onChange={(event) => markCorrect(index, event.currentTarget.checked)}
                   />
-                  <TextInput
-                    style={{ flex: 1 }}
-                    aria-label={t('question.option', { number: index + 1 })}
-                    placeholder={t('question.option', { number: index + 1 })}
-                    readOnly={isTrueFalse}
-                    key={form.key(`options.${index}.text`)}
-                    {...optionField(index)}
-                  />
+                  <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs" style={{ flex: 1 }}>
+                    <TextInput
+                      aria-label={t('question.option', { number: index + 1 })}
+                      placeholder={t('question.option', { number: index + 1 })}
+                      readOnly={isTrueFalse}
+                      key={form.key(`options.${index}.text`)}
+                      {...optionField(index)}
+                    />
+                    <TextInput
+                      aria-label={t('question.optionCy', { number: index + 1 })}
+                      placeholder={t('question.optionCy', { number: index + 1 })}
+                      lang="cy"
+                      readOnly={isTrueFalse}
+                      key={form.key(`optionsCy.${index}`)}
+                      {...optionCyField(index)}
+                    />
+                  </SimpleGrid>
                   {!isTrueFalse && form.values.options.length > 2 ? (
-                    <ActionIcon variant="subtle" color="red.9" mt={4} aria-label={t('question.removeOption', { number: index + 1 })} onClick={() => form.removeListItem('options', index)}>
+                    <ActionIcon variant="subtle" color="red.9" mt={4} aria-label={t('question.removeOption', { number: index + 1 })} onClick={() => removeOption(index)}>
                       <IconX size={16} aria-hidden />
                     </ActionIcon>
                   ) : null}
@@ -158,12 +229,17 @@ export function QuestionForm({
                   {optionsError}
                 </Text>
               ) : null}
+              {optionsCyError ? (
+                <Text size="sm" c="red.8" id="options-cy-error" role="alert">
+                  {optionsCyError}
+                </Text>
+              ) : null}
               {!isTrueFalse && form.values.options.length < 10 ? (
                 <Button
                   size="xs"
                   variant="default"
                   leftSection={<IconPlus size={14} aria-hidden />}
-                  onClick={() => form.insertListItem('options', { text: '', isCorrect: false })}
+                  onClick={addOption}
                   style={{ alignSelf: 'flex-start' }}
                 >
                   {t('question.addOption')}
@@ -174,7 +250,10 @@ export function QuestionForm({
           <Group grow align="flex-start">
             <NumberInput label={t('question.points')} min={1} allowDecimal={false} key={form.key('points')} {...fields.points} />
           </Group>
-          <Textarea label={t('question.explanation')} description={t('question.explanationHint')} autosize minRows={2} key={form.key('explanation')} {...fields.explanation} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Textarea label={t('question.explanation')} description={t('question.explanationHint')} autosize minRows={2} key={form.key('explanation')} {...fields.explanation} />
+            <Textarea label={t('question.explanationCy')} description={t('question.explanationHint')} lang="cy" autosize minRows={2} key={form.key('explanationCy')} {...fields.explanationCy} />
+          </SimpleGrid>
           <Group justify="flex-end">
             <Button variant="default" onClick={onDone}>
               {t('cancel')}
