@@ -8,6 +8,11 @@ export interface ManagedCourse {
   id: string;
   title: string;
   description: string;
+  /** The title and description in Welsh; null: not translated. */
+  titleCy: string | null;
+  descriptionCy: string | null;
+  /** The whole course is in Welsh (kept by the server). */
+  availableInWelsh: boolean;
   service: string;
   duration: number;
   level: string;

@@ -6,8 +6,11 @@ import { api } from '@/lib/api-client';
 import { courseKeys } from '@/lib/query-keys';
 import type { ManagedCourse } from './get-managed-courses';
 
-export const createCourse = (values: CourseManagerValues) => api.post<ManagedCourse>('/courses', values);
-export const updateCourse = ({ id, values }: { id: string; values: CourseManagerValues }) =>
+/** The dialog's values with the Welsh title and description (null: none; on an update, null clears them). */
+export type CourseManagerBody = CourseManagerValues & { titleCy: string | null; descriptionCy: string | null };
+
+export const createCourse = (values: CourseManagerBody) => api.post<ManagedCourse>('/courses', values);
+export const updateCourse = ({ id, values }: { id: string; values: CourseManagerBody }) =>
   api.put<ManagedCourse>(`/courses/${encodeURIComponent(id)}`, values);
 
 export function useCreateCourse() {

@@ -5,7 +5,7 @@ import { Button, Checkbox, Group, Modal, NumberInput, Select, SimpleGrid, Stack,
 import { useForm } from '@mantine/form';
 import { translatedResolver } from '@/lib/i18n/form-validation';
 import { useTranslation } from 'react-i18next';
-import { COURSE_DESCRIPTION_MIN, courseManagerSchema, type CourseManagerValues } from '@shared/authoring.ts';
+import { COURSE_DESCRIPTION_MIN, courseCreateSchema, courseManagerSchema, type CourseManagerValues } from '@shared/authoring.ts';
 import { COURSE_LEVELS, type CourseLevel, type CourseStatus } from '@shared/domain.ts';
 import { SERVICE_CODES, type ServiceCode } from '@shared/services.ts';
 import { ApiError, errorDescription } from '@/lib/api-client';
@@ -16,6 +16,18 @@ import { useCreateCourse, useUpdateCourse } from '../api/save-course';
 
 const STATUS_CHOICES: CourseStatus[] = ['ACTIVE', 'DRAFT', 'ARCHIVED'];
 
+/** The manager's rules with the course's Welsh title and description (optional, the API's rules). */
+const dialogSchema = courseManagerSchema.extend({
+  titleCy: courseCreateSchema.shape.titleCy,
+  descriptionCy: courseCreateSchema.shape.descriptionCy,
+});
+
+/** The form's values: the Welsh fields are text, empty when there is no Welsh version. */
+type DialogValues = CourseManagerValues & { titleCy: string; descriptionCy: string };
+
+/** A Welsh field's value for the API: blank is null (none; on an update it clears the saved one). */
+const welshOrNull = (text: string | null | undefined) => (text == null || text.trim() === '' ? null : text);
+
 export interface CourseFormDialogProps {
   opened: boolean;
   onClose: () => void;
@@ -25,11 +37,13 @@ export interface CourseFormDialogProps {
   services: readonly string[];
 }
 
-function valuesOf(course: ManagedCourse | null | undefined, services: readonly string[]): CourseManagerValues {
+function valuesOf(course: ManagedCourse | null | undefined, services: readonly string[]): DialogValues {
   if (course) {
     return {
       title: course.title,
       description: course.description,
+      titleCy: course.titleCy ?? '',
+      descriptionCy: course.descriptionCy ?? '',
       service: course.service as ServiceCode,
       modules: Math.max(1, course.modules),
       duration: course.duration,
@@ -42,6 +56,8 @@ function valuesOf(course: ManagedCourse | null | undefined, services: readonly s
   return {
     title: '',
     description: '',
+    titleCy: '',
+    descriptionCy: '',
     service: (services[0] ?? 'MISC') as ServiceCode,
     modules: 1,
     duration: 1,
@@ -55,10 +71,10 @@ function valuesOf(course: ManagedCourse | null | undefined, services: readonly s
 export function CourseFormDialog({ opened, onClose, course, services }: CourseFormDialogProps) {
   const { t } = useTranslation('course-manager');
   const editing = Boolean(course);
-  const form = useForm<CourseManagerValues>({
+  const form = useForm<DialogValues>({
     mode: 'controlled',
     initialValues: valuesOf(course, services),
-    validate: translatedResolver(courseManagerSchema, { errorPriority: 'first' }),
+    validate: translatedResolver(dialogSchema, { errorPriority: 'first' }),
   });
   const create = useCreateCourse();
   const update = useUpdateCourse();
@@ -82,8 +98,9 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
     notifyFailure(t('form.error'), errorDescription(error, fallback));
   }
 
-  function submit(raw: CourseManagerValues) {
-    const values = courseManagerSchema.parse(raw);
+  function submit(raw: DialogValues) {
+    const parsed = dialogSchema.parse(raw);
+    const values = { ...parsed, titleCy: welshOrNull(parsed.titleCy), descriptionCy: welshOrNull(parsed.descriptionCy) };
     if (course) {
       update.mutate(
         { id: course.id, values },
@@ -110,6 +127,8 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
   const fields = {
     title: form.getInputProps('title'),
     description: form.getInputProps('description'),
+    titleCy: form.getInputProps('titleCy'),
+    descriptionCy: form.getInputProps('descriptionCy'),
     service: form.getInputProps('service'),
     duration: form.getInputProps('duration'),
     level: form.getInputProps('level'),
@@ -121,17 +140,29 @@ export function CourseFormDialog({ opened, onClose, course, services }: CourseFo
     <Modal closeButtonProps={{ 'aria-label': t('form.closeDialog') }} opened={opened} onClose={onClose} title={editing ? t('form.editTitle') : t('form.createTitle')} size="lg">
       <form noValidate onSubmit={form.onSubmit(submit)} aria-label={editing ? t('form.editForm') : t('form.createForm')}>
         <Stack gap="sm">
-          <TextInput label={t('form.title')} required withAsterisk={false} key={form.key('title')} {...fields.title} />
-          <Textarea
-            label={t('form.description')}
-            description={t('form.descriptionHint', { min: COURSE_DESCRIPTION_MIN })}
-            required
-            withAsterisk={false}
-            autosize
-            minRows={3}
-            key={form.key('description')}
-            {...fields.description}
-          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t('form.title')} required withAsterisk={false} key={form.key('title')} {...fields.title} />
+            <TextInput label={t('form.titleCy')} description={t('form.welshHint')} lang="cy" key={form.key('titleCy')} {...fields.titleCy} />
+            <Textarea
+              label={t('form.description')}
+              description={t('form.descriptionHint', { min: COURSE_DESCRIPTION_MIN })}
+              required
+              withAsterisk={false}
+              autosize
+              minRows={3}
+              key={form.key('description')}
+              {...fields.description}
+            />
+            <Textarea
+              label={t('form.descriptionCy')}
+              description={t('form.descriptionHint', { min: COURSE_DESCRIPTION_MIN })}
+              lang="cy"
+              autosize
+              minRows={3}
+              key={form.key('descriptionCy')}
+              {...fields.descriptionCy}
+            />
+          </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Select
               label={t('form.service')}

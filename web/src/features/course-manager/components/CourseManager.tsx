@@ -28,6 +28,8 @@ type Filter = keyof typeof FILTERS;
 
 // White text on these shades keeps 4.5:1 (WCAG 2.2 AA).
 const STATUS_COLOURS: Record<CourseStatus, string> = { ACTIVE: 'blue.8', DRAFT: 'gray.7', ARCHIVED: 'red.9' };
+/** The Welsh status's "Available in Welsh": white on this green keeps 4.5:1 or more. */
+const AVAILABLE_IN_WELSH = '#1b5e20';
 
 export function CourseManager({ isAdmin, services }: { isAdmin: boolean; services: readonly string[] }) {
   const { t } = useTranslation('course-manager');
@@ -111,7 +113,18 @@ export function CourseManager({ isAdmin, services }: { isAdmin: boolean; service
               {data.items.map((course) => (
                 <Table.Tr key={course.id} data-course={course.id}>
                   <Table.Th scope="row" fw={500}>
-                    {course.title}
+                    <Stack gap={4} align="flex-start">
+                      <span>{course.title}</span>
+                      {course.availableInWelsh ? (
+                        <Badge variant="filled" radius="sm" style={{ backgroundColor: AVAILABLE_IN_WELSH, color: '#fff' }}>
+                          {t('manager.welsh.available')}
+                        </Badge>
+                      ) : (
+                        <Badge variant="outline" radius="sm" color="gray.8">
+                          {t('manager.welsh.englishOnly')}
+                        </Badge>
+                      )}
+                    </Stack>
                   </Table.Th>
                   <Table.Td>
                     <ServiceBadge code={course.service} />
