@@ -44,7 +44,8 @@ describe('the course manager in Welsh', () => {
     await user.click(screen.getByRole('button', { name: 'Creu Cwrs' }));
     const dialog = await screen.findByRole('dialog', { name: 'Creu Cwrs' });
     expect(within(dialog).getByLabelText('Teitl')).toBeInTheDocument();
-    expect(within(dialog).getByText('O leiaf 20 nod')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Disgrifiad')).toHaveAccessibleDescription('O leiaf 20 nod');
+    expect(within(dialog).getByLabelText('Teitl (Cymraeg)')).toHaveAttribute('lang', 'cy');
     expect(within(dialog).getByLabelText('Cwrs dan sylw')).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Canslo' })).toBeInTheDocument();
   });
