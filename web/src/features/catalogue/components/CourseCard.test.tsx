@@ -12,6 +12,9 @@ const course: Course = {
   id: '10000000-0000-4000-a000-000000000001',
   title: 'JESIP Joint Doctrine',
   description: 'Working together at major incidents.',
+  titleCy: null,
+  descriptionCy: null,
+  availableInWelsh: false,
   service: 'UKPS',
   coverImage: null,
   authorId: null,
@@ -95,5 +98,36 @@ describe('CourseCard', () => {
     expect(screen.getByText('Cynnydd')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Cynnydd: JESIP Joint Doctrine' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: "Parhau â'r cwrs" })).toBeInTheDocument();
+  });
+
+  it('shows a Welsh reader the Welsh title and description, with no mark', async () => {
+    await i18n.changeLanguage('cy');
+    const welsh = { ...course, titleCy: 'Athrawiaeth ar y Cyd JESIP', descriptionCy: 'Cydweithio mewn digwyddiadau mawr.', availableInWelsh: true };
+    const { container } = renderWithProviders(<CourseCard course={welsh} user={null} publicEnroll={false} />);
+    expect(screen.getByRole('link', { name: 'Athrawiaeth ar y Cyd JESIP' })).toBeInTheDocument();
+    expect(screen.getByText('Cydweithio mewn digwyddiadau mawr.')).toHaveAttribute('lang', 'cy');
+    expect(screen.queryByText('Ddim ar gael yn Gymraeg')).toBeNull();
+    expect(container.querySelector('[lang="en-GB"]')).toBeNull();
+  });
+
+  it('shows a Welsh reader the English where there is no Welsh, in lang="en-GB", marked once', async () => {
+    await i18n.changeLanguage('cy');
+    const half = { ...course, titleCy: 'Athrawiaeth ar y Cyd JESIP' };
+    renderWithProviders(<CourseCard course={half} user={null} publicEnroll={false} />);
+    expect(screen.getByText('Athrawiaeth ar y Cyd JESIP')).toHaveAttribute('lang', 'cy');
+    expect(screen.getByText('Working together at major incidents.')).toHaveAttribute('lang', 'en-GB');
+    expect(screen.getAllByText('Ddim ar gael yn Gymraeg')).toHaveLength(1);
+    renderWithProviders(<CourseCard course={{ ...course, id: 'other' }} user={null} publicEnroll={false} />);
+    expect(screen.getByText('JESIP Joint Doctrine')).toHaveAttribute('lang', 'en-GB');
+    expect(screen.getAllByText('Ddim ar gael yn Gymraeg')).toHaveLength(2);
+  });
+
+  it('shows an English reader the English only, with no mark', () => {
+    const welsh = { ...course, titleCy: 'Athrawiaeth ar y Cyd JESIP', descriptionCy: 'Cydweithio mewn digwyddiadau mawr.', availableInWelsh: true };
+    renderWithProviders(<CourseCard course={welsh} user={null} publicEnroll={false} />);
+    expect(screen.getByRole('link', { name: 'JESIP Joint Doctrine' })).toBeInTheDocument();
+    expect(screen.getByText('Working together at major incidents.')).toBeInTheDocument();
+    expect(screen.queryByText(/Athrawiaeth|Cydweithio/)).toBeNull();
+    expect(screen.queryByText('Not available in Welsh')).toBeNull();
   });
 });

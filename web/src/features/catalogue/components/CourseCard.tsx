@@ -3,6 +3,8 @@
 // The author's cover image heads the card: alt="" because it sits beside the course's
 // title, which names the course, and authors give no description of the picture (an alt of the title
 // would make a screen reader say every title twice); lazy, with a fixed 16:9 box so nothing shifts.
+// The title and description in the reader's language: a Welsh reader shown the English gets it in
+// lang="en-GB" and one "Ddim ar gael yn Gymraeg" mark on the card.
 import { Badge, Button, Card, Group, Image, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconStarFilled } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
@@ -11,6 +13,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Course } from '@shared/catalogue.ts';
 import type { User } from '@shared/domain.ts';
+import { NotInWelsh, useLocalise } from '@/components/Localised';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ServiceIcon } from '@/components/ServiceIcon';
 import { errorDescription } from '@/lib/api-client';
@@ -38,6 +41,9 @@ export function CourseCard({ course, user, publicEnroll, live = true }: { course
   const coursePath = `/course/${course.id}`;
   const label = cardButtonLabel(t, course, user);
   const titleId = `course-title-${course.id}`;
+  const localise = useLocalise();
+  const title = localise(course.title, course.titleCy);
+  const description = localise(course.description, course.descriptionCy);
 
   function act(event: MouseEvent) {
     event.stopPropagation();
@@ -103,11 +109,16 @@ export function CourseCard({ course, user, publicEnroll, live = true }: { course
         <Title order={3} size="h4" id={titleId}>
           {/* The link gives keyboard users the card's own action. */}
           <Link to={coursePath} onClick={(event) => event.stopPropagation()} style={{ color: 'inherit' }}>
-            {course.title}
+            <span lang={title.lang}>{title.text}</span>
           </Link>
         </Title>
-        <Text size="sm" c="dimmed" lineClamp={3}>
-          {course.description}
+        {title.fallback || description.fallback ? (
+          <div>
+            <NotInWelsh />
+          </div>
+        ) : null}
+        <Text size="sm" c="dimmed" lineClamp={3} lang={description.lang}>
+          {description.text}
         </Text>
         <Text size="xs" c="dimmed">
           {t('courseCard.modules', { count: course.modules })} · {formatHours(course.duration)}
@@ -122,7 +133,7 @@ export function CourseCard({ course, user, publicEnroll, live = true }: { course
                 </Text>
               </Group>
               <Progress.Root>
-                <Progress.Section value={course.enrollment.progress} aria-label={t('courseCard.progressOn', { title: course.title })} />
+                <Progress.Section value={course.enrollment.progress} aria-label={t('courseCard.progressOn', { title: title.text })} />
               </Progress.Root>
             </div>
           ) : null}
