@@ -47,6 +47,8 @@ export interface CourseListParams {
   service?: string | null;
   status?: string | null;
   mine?: boolean;
+  /** Only the courses available in Welsh (the catalogue's filter). */
+  welsh?: boolean;
   page?: number;
   pageSize?: number;
 }

@@ -12,6 +12,9 @@ const course: Course = {
   id: '10000000-0000-4000-a000-000000000001',
   title: 'JESIP Joint Doctrine',
   description: 'Working together at major incidents.',
+  titleCy: null,
+  descriptionCy: null,
+  availableInWelsh: false,
   service: 'UKPS',
   coverImage: null,
   authorId: null,
@@ -59,5 +62,27 @@ describe('CourseCatalogue', () => {
     expect(await screen.findByText('Showing 1 of 1 course')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'All Services' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Login to Enroll' })).toBeInTheDocument();
+  });
+
+  it('filters by Available in Welsh, kept in the URL beside the service', async () => {
+    const { user, router } = renderWithProviders(<CourseCatalogue user={null} publicEnroll={false} />, {
+      route: '/?service=UKPS',
+      queryData: [...pages('?service=UKPS', [course], 1), ...pages('?service=UKPS&welsh=true', [], 0)],
+    });
+    const toggle = await screen.findByRole('button', { name: 'Available in Welsh' });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await user.click(toggle);
+    expect(new URLSearchParams(router.state.location.search).get('welsh')).toBe('true');
+    expect(new URLSearchParams(router.state.location.search).get('service')).toBe('UKPS');
+    expect(screen.getByRole('button', { name: 'Available in Welsh' })).toHaveAttribute('aria-pressed', 'true');
+    expect(await screen.findByText('No courses found')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Available in Welsh' }));
+    expect(new URLSearchParams(router.state.location.search).has('welsh')).toBe(false);
+  });
+
+  it('names the Welsh filter in Welsh, pressed from the URL', async () => {
+    await i18n.changeLanguage('cy');
+    renderWithProviders(<CourseCatalogue user={null} publicEnroll={false} />, { route: '/?welsh=true', queryData: pages('?welsh=true', [course], 1) });
+    expect(await screen.findByRole('button', { name: 'Ar gael yn Gymraeg' })).toHaveAttribute('aria-pressed', 'true');
   });
 });

@@ -1,7 +1,8 @@
 // The catalogue (/): 'All Services' and one filter per service (kept in the URL
-// as ?service=), a search box (?search=), the cards, featured first, and 'Load more'.
+// as ?service=), 'Available in Welsh' (?welsh=true, shown to every reader), a search box (?search=),
+// the cards, featured first, and 'Load more'.
 import { Alert, Button, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
+import { IconCheck, IconSearch } from '@tabler/icons-react';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { TFunction } from 'i18next';
@@ -54,6 +55,15 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
     return () => clearTimeout(timer);
   }, [draft, search, setParams]);
 
+  function toggleWelsh() {
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (next.get('welsh') === 'true') next.delete('welsh');
+      else next.set('welsh', 'true');
+      return next;
+    });
+  }
+
   function choose(code: string | null) {
     setParams((current) => {
       const next = new URLSearchParams(current);
@@ -65,6 +75,7 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
 
   // The same filters the first page's prefetch and the page rendered on request use, so all find one answer.
   const filters = catalogueFiltersOf(params.toString());
+  const welsh = filters.welsh === true;
   const query = useCatalogue(filters);
   // The cards render from a deferred copy of the answer: React renders them in slices, yielding to
   // the browser between them, instead of one long task when a page of courses arrives. Also on the
@@ -80,25 +91,39 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" gap="md">
-        <Group gap="xs" role="group" aria-label={t('courseCatalogue.filterByService')}>
-          {/* Rendered on request (platform/page-render.mjs), the controls do nothing until the app owns
-              them (lib/hydrated.ts), and say so; the search box takes no keys until then. */}
-          <Button variant={service ? 'default' : 'filled'} size="xs" aria-pressed={!service} aria-disabled={hydrated ? undefined : true} onClick={() => choose(null)}>
-            {t('courseCatalogue.allServices')}
-          </Button>
-          {SERVICE_CODES.map((code) => (
-            <Button
-              key={code}
-              size="xs"
-              variant={service === code ? 'filled' : 'default'}
-              aria-pressed={service === code}
-              aria-disabled={hydrated ? undefined : true}
-              title={labelOf('service', code)}
-              onClick={() => choose(code)}
-            >
-              {code}
+        <Group gap="md" align="flex-end">
+          <Group gap="xs" role="group" aria-label={t('courseCatalogue.filterByService')}>
+            {/* Rendered on request (platform/page-render.mjs), the controls do nothing until the app owns
+                them (lib/hydrated.ts), and say so; the search box takes no keys until then. */}
+            <Button variant={service ? 'default' : 'filled'} size="xs" aria-pressed={!service} aria-disabled={hydrated ? undefined : true} onClick={() => choose(null)}>
+              {t('courseCatalogue.allServices')}
             </Button>
-          ))}
+            {SERVICE_CODES.map((code) => (
+              <Button
+                key={code}
+                size="xs"
+                variant={service === code ? 'filled' : 'default'}
+                aria-pressed={service === code}
+                aria-disabled={hydrated ? undefined : true}
+                title={labelOf('service', code)}
+                onClick={() => choose(code)}
+              >
+                {code}
+              </Button>
+            ))}
+          </Group>
+          {/* A toggle like the service filters: in the HTML rendered on request it does nothing until the app owns it. */}
+          <Button
+            size="xs"
+            variant={welsh ? 'filled' : 'default'}
+            aria-pressed={welsh}
+            aria-disabled={hydrated ? undefined : true}
+            leftSection={welsh ? <IconCheck size={14} aria-hidden="true" /> : null}
+            onClick={toggleWelsh}
+            data-welsh-filter
+          >
+            {t('courseCatalogue.availableInWelsh')}
+          </Button>
         </Group>
         <TextInput
           label={t('courseCatalogue.searchLabel')}
