@@ -5,6 +5,8 @@
 // through /auth) enrols on arrival. The author's cover image heads the page (alt="": the title beside
 // it names the course); a completed course offers its certificate. After 'Enroll Now' (here or on a
 // catalogue card) the keyboard focus is on the main button, not lost to the page.
+// The title, description and outline in the reader's language: a Welsh reader shown the English gets
+// it in lang="en-GB", with one "Ddim ar gael yn Gymraeg" mark in the header (and one per module row).
 import { Alert, Box, Button, Group, Image, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useRef } from 'react';
@@ -15,6 +17,7 @@ import type { Course, CourseModule } from '@shared/catalogue.ts';
 import type { User } from '@shared/domain.ts';
 import type { CourseLevel } from '@shared/domain.ts';
 import { PROGRESS_MAX } from '@shared/progress.ts';
+import { NotInWelsh, useLocalise } from '@/components/Localised';
 import { PageSpinner } from '@/components/PageSpinner';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { ServiceIcon } from '@/components/ServiceIcon';
@@ -64,6 +67,7 @@ function CourseNotFound() {
 export function CourseDetail({ courseId, user, publicEnroll }: { courseId: string; user: User | null; publicEnroll: boolean }) {
   const { t } = useTranslation('course');
   const navigate = useNavigate();
+  const localise = useLocalise();
   const [params, setParams] = useSearchParams();
   const course = useCourse(courseId);
   const modules = useCourseModules(courseId, course.isSuccess);
@@ -101,7 +105,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
           created.status === 'PENDING' ? t('courseDetail.enrolmentRequested') : t('courseDetail.enrolled'),
           created.status === 'PENDING'
             ? t('courseDetail.approvalToCome')
-            : t('courseDetail.enrolledIn', { title: target.title }),
+            : t('courseDetail.enrolledIn', { title: localise(target.title, target.titleCy).text }),
         ),
       onError: (error) => notifyFailure(t('courseDetail.enrolFailed'), errorDescription(error, t('courseDetail.tryAgain'))),
     });
@@ -172,11 +176,14 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
     if (target) navigate(`/course/${data.id}/module/${target.id}`);
   }
 
+  const title = localise(data.title, data.titleCy);
+  const description = localise(data.description, data.descriptionCy);
+
   const label = !user ? t('courseDetail.loginToEnroll') : !enrollment ? t('courseDetail.enrollNow') : courseButtonLabel(t, progress);
 
   return (
     <Stack gap="lg">
-      <PageMeta title={data.title} description={data.description || t('courseDetail.metaDescription', { title: data.title })} />
+      <PageMeta title={title.text} description={description.text || t('courseDetail.metaDescription', { title: title.text })} />
       <Group>
         <Button component={Link} to="/" variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
           {t('courseDetail.backToCourses')}
@@ -208,8 +215,15 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
             </Group>
             <ServiceIcon code={data.service} size={36} />
           </Group>
-          <Title order={1}>{data.title}</Title>
-          <Text>{data.description}</Text>
+          <Title order={1} lang={title.lang}>
+            {title.text}
+          </Title>
+          {title.fallback || (description.fallback && description.text) ? (
+            <div>
+              <NotInWelsh />
+            </div>
+          ) : null}
+          <Text lang={description.lang}>{description.text}</Text>
           <Text size="sm" c="dimmed">
             {t('courseDetail.modules', { count: data.modules })} · {formatHours(data.duration)}
             {data.author ? ` · ${t('courseDetail.byAuthor', { name: data.author.name })}` : ''}
