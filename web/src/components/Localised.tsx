@@ -40,3 +40,23 @@ export function NotInWelsh() {
     </Badge>
   );
 }
+
+/** Stands for a localised text in a message, to be put in by <Interpolated />: t('quiz.title', { title: SLOT }). */
+export const SLOT = '\uE000';
+
+/**
+ * A message with a course text in it ("Quiz: {{title}}"), the text in its own lang="en-GB" span where a
+ * Welsh reader is shown the English; otherwise the plain message.
+ */
+export function Interpolated({ message, value }: { message: string; value: Localised }) {
+  const at = message.indexOf(SLOT);
+  if (at < 0) return <>{message}</>;
+  if (!value.fallback) return <>{message.replace(SLOT, value.text)}</>;
+  return (
+    <>
+      {message.slice(0, at)}
+      <span lang={value.lang}>{value.text}</span>
+      {message.slice(at + SLOT.length)}
+    </>
+  );
+}

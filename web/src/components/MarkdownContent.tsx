@@ -66,12 +66,13 @@ export function renderMarkdown(source: string, headingOffset = 0): string {
   return instance.parse(source, { async: false }) as string;
 }
 
-export function MarkdownContent({ source, headingOffset = 0 }: { source: string; headingOffset?: number }) {
+/** lang: the text's language where it may differ from the page's (English shown to a Welsh reader). */
+export function MarkdownContent({ source, headingOffset = 0, lang }: { source: string; headingOffset?: number; lang?: string }) {
   const html = useMemo(() => renderMarkdown(source, headingOffset), [source, headingOffset]);
   return (
     <Typography>
       {/* Safe: raw HTML in the source is escaped above, and URLs are filtered. */}
-      <div data-markdown dangerouslySetInnerHTML={{ __html: html }} />
+      <div data-markdown lang={lang} dangerouslySetInnerHTML={{ __html: html }} />
     </Typography>
   );
 }

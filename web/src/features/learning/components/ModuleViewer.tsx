@@ -4,7 +4,9 @@
 // 'Mark as complete and continue' records the module and opens the next, while 'Next module' moves
 // on without recording it. Once the course is complete its certificate is one press away.
 // Someone who may not read it is told why (sign in, enrol, or wait for approval) and sent back to
-// the course page.
+// the course page. Course content in the reader's language: a Welsh reader shown the English (a title,
+// the text) gets it in lang="en-GB", with one "Ddim ar gael yn Gymraeg" mark on the module (and one
+// on the list of modules).
 import { Alert, Anchor, Button, Grid, Group, Image, Paper, Progress, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCircleCheck, IconClock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import type { CourseModule } from '@shared/catalogue.ts';
 import type { Enrollment } from '@shared/enrollment.ts';
 import type { User } from '@shared/domain.ts';
+import { Interpolated, NotInWelsh, SLOT, useLocalise } from '@/components/Localised';
 import { MarkdownContent } from '@/components/MarkdownContent';
 import { PageSpinner } from '@/components/PageSpinner';
 import { ServiceBadge } from '@/components/ServiceBadge';
@@ -55,13 +58,20 @@ export function withoutLeadingTitle(content: string, title: string): string {
 /** The course's modules beside the one being read: done marks, the current one, and the progress. */
 function CourseModuleList({ courseId, currentId, modules, showProgress }: { courseId: string; currentId: string; modules: CourseModule[]; showProgress: boolean }) {
   const { t } = useTranslation('learning');
+  const localise = useLocalise();
   const progress = moduleProgress(t, modules);
+  const titles = modules.map((module) => localise(module.title, module.titleCy));
   return (
     <Paper withBorder p="md" component="nav" aria-labelledby="course-modules-heading" data-testid="course-module-list">
       <Stack gap="sm">
         <Title order={2} size="h4" id="course-modules-heading">
           {t('moduleViewer.courseModules')}
         </Title>
+        {titles.some((title) => title.fallback) ? (
+          <div>
+            <NotInWelsh />
+          </div>
+        ) : null}
         {showProgress ? (
           <div>
             <Text size="sm" fw={600} id="course-modules-progress" data-testid="module-progress-text">
@@ -78,6 +88,7 @@ function CourseModuleList({ courseId, currentId, modules, showProgress }: { cour
         <Stack component="ol" gap={6} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
           {modules.map((module, index) => {
             const current = module.id === currentId;
+            const title = titles[index];
             return (
               <Group component="li" key={module.id} gap="xs" wrap="nowrap" align="flex-start" data-module-item={module.id} data-completed={module.completed || undefined}>
                 <ThemeIcon
@@ -93,7 +104,7 @@ function CourseModuleList({ courseId, currentId, modules, showProgress }: { cour
                   {current ? (
                     <span aria-current="page">
                       <VisuallyHidden>{t('moduleViewer.modulePrefix', { number: index + 1 })}</VisuallyHidden>
-                      {module.title}
+                      <span lang={title.lang}>{title.text}</span>
                       {module.completed ? <VisuallyHidden>{t('moduleViewer.completedMark')}</VisuallyHidden> : null}
                       <VisuallyHidden>{t('moduleViewer.thisModule')}</VisuallyHidden>
                     </span>
@@ -101,7 +112,7 @@ function CourseModuleList({ courseId, currentId, modules, showProgress }: { cour
                     // One box (inline-block): the hidden prefix would otherwise start the link with an empty line box.
                     <Anchor component={Link} to={`/course/${courseId}/module/${module.id}`} inherit style={{ display: 'inline-block' }}>
                       <VisuallyHidden>{t('moduleViewer.modulePrefix', { number: index + 1 })}</VisuallyHidden>
-                      {module.title}
+                      <span lang={title.lang}>{title.text}</span>
                       {module.completed ? <VisuallyHidden>{t('moduleViewer.completedMark')}</VisuallyHidden> : null}
                     </Anchor>
                   )}
@@ -117,6 +128,7 @@ function CourseModuleList({ courseId, currentId, modules, showProgress }: { cour
 
 export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; moduleId: string; user: User | null }) {
   const { t } = useTranslation('learning');
+  const localise = useLocalise();
   const module = useModule(moduleId);
   const course = useQuery({ ...courseQueryOptions(courseId), enabled: module.isSuccess });
   const modules = useQuery({ ...courseModulesQueryOptions(courseId), enabled: module.isSuccess });
@@ -176,6 +188,9 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   }
 
   const data = module.data;
+  const title = localise(data.title, data.titleCy);
+  const courseTitle = localise(data.course.title, data.course.titleCy);
+  const content = localise(data.content, data.contentCy);
   const hasQuiz = Boolean(data.quiz);
   const enrolled = Boolean(user) && data.enrolled;
   const courseEnrollment = course.data?.enrollment ?? null;
@@ -201,7 +216,9 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
     notifySuccess(
       t('moduleViewer.courseCompleted'),
       <Stack gap={6}>
-        <Text size="sm">{t('moduleViewer.youCompleted', { title: data.course.title })}</Text>
+        <Text size="sm">
+          <Interpolated message={t('moduleViewer.youCompleted', { title: SLOT })} value={courseTitle} />
+        </Text>
         <Group gap="md">
           <Anchor
             size="sm"
@@ -258,13 +275,16 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
     });
   }
 
+  // One mark for the module: its title, its text (a package's is its own) or the course's title in English.
+  const english = title.fallback || courseTitle.fallback || (!scorm && content.fallback);
+
   const moduleList = modules.data && modules.data.length > 0 ? (
     <CourseModuleList courseId={courseId} currentId={data.id} modules={modules.data} showProgress={enrolled} />
   ) : null;
 
   return (
     <Stack gap="lg">
-      <PageMeta title={`${data.title} · ${data.course.title}`} description={t('moduleViewer.metaDescription', { module: data.title, course: data.course.title })} />
+      <PageMeta title={`${title.text} · ${courseTitle.text}`} description={t('moduleViewer.metaDescription', { module: title.text, course: courseTitle.text })} />
       <Group>
         <Button component={Link} to={coursePath} variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
           {t('moduleViewer.backToCourse')}
@@ -278,12 +298,12 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
             <Stack gap="xs">
               <Group gap="xs">
                 <ServiceBadge code={data.course.service} />
-                <Anchor component={Link} to={coursePath} size="sm">
-                  {data.course.title}
+                <Anchor component={Link} to={coursePath} size="sm" lang={courseTitle.lang}>
+                  {courseTitle.text}
                 </Anchor>
               </Group>
-              <Title order={1} ref={headingRef} tabIndex={-1} style={{ outlineOffset: 4 }}>
-                {data.title}
+              <Title order={1} ref={headingRef} tabIndex={-1} style={{ outlineOffset: 4 }} lang={title.lang}>
+                {title.text}
               </Title>
               <Group gap="md">
                 <Text size="sm" c="dimmed">
@@ -303,6 +323,7 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
                     </Text>
                   </Group>
                 ) : null}
+                {english ? <NotInWelsh /> : null}
               </Group>
             </Stack>
 
@@ -313,8 +334,13 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
             ) : (
               <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label={t('moduleViewer.moduleContent')}>
                 <Stack gap="md">
-                  {data.image ? <Image src={data.image} alt={t('moduleViewer.illustration', { title: data.title })} radius="md" mah={360} fit="contain" /> : null}
-                  <MarkdownContent source={withoutLeadingTitle(data.content, data.title)} headingOffset={1} />
+                  {data.image ? <Image src={data.image} alt={t('moduleViewer.illustration', { title: title.text })} radius="md" mah={360} fit="contain" /> : null}
+                  {/* The text drops its own leading title, the one in its language. */}
+                  <MarkdownContent
+                    source={withoutLeadingTitle(content.text, content.lang === 'cy' ? (data.titleCy ?? data.title) : data.title)}
+                    headingOffset={1}
+                    lang={content.lang}
+                  />
                 </Stack>
               </Paper>
             )}

@@ -3,6 +3,9 @@
 // mark with each question's correct answer and explanation when the quiz's setting allows (never,
 // after passing, after every attempt), and a retry while attempts remain and no wait is running.
 // Focus follows the learner: to the questions after starting, to the result heading after submitting.
+// The quiz's words in the reader's language (title, description, questions, options, explanations);
+// English shown to a Welsh reader is in lang="en-GB", and the quiz carries one "Ddim ar gael yn Gymraeg"
+// mark. Scoring is by the options' indexes, so only the text shown changes.
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
@@ -10,11 +13,12 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ModuleDetail } from '@shared/catalogue.ts';
 import type { AnswerDisplay, LearnerQuiz, QuizAttempts, QuizResult } from '@shared/quiz.ts';
+import { Interpolated, type Localised, NotInWelsh, SLOT, useLocalise } from '@/components/Localised';
 import { errorDescription } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useStartQuiz, useSubmitQuiz } from '../api/quiz';
 import { Countdown } from './Countdown';
-import { type Answer, isAnswered, QuestionField } from './QuestionField';
+import { type Answer, isAnswered, localisedOptions, QuestionField, questionInEnglish } from './QuestionField';
 
 type QuizSummary = NonNullable<ModuleDetail['quiz']>;
 
@@ -44,6 +48,24 @@ function AttemptsLine({ attempts }: { attempts: QuizAttempts }) {
   );
 }
 
+type Localise = ReturnType<typeof useLocalise>;
+
+/** The texts of some options, joined, in one language (the Welsh set is whole or absent). */
+function joined(options: Localised[], indexes: number[]): Localised | null {
+  const texts = indexes.map((i) => options[i]).filter((option): option is Localised => Boolean(option));
+  if (texts.length === 0) return null;
+  return { text: texts.map((option) => option.text).join(', '), lang: texts[0].lang, fallback: texts.some((option) => option.fallback) };
+}
+
+/** A result shown with some English to a Welsh reader (an option or an explanation). */
+function resultInEnglish(localise: Localise, result: QuizResult): boolean {
+  return result.questions.some(
+    (answer) =>
+      localisedOptions(localise, answer.options, answer.optionsCy).some((option) => option.fallback) ||
+      (answer.explanation ? localise(answer.explanation, answer.explanationCy).fallback : false),
+  );
+}
+
 /** The learner may start an attempt now (attempts left and no wait running). */
 function mayStart(attempts: QuizAttempts, now: number): boolean {
   if (attempts.remaining === 0) return false;
@@ -64,6 +86,7 @@ function ResultView({
   canRetry: boolean;
 }) {
   const { t } = useTranslation('learning');
+  const localise = useLocalise();
   const byId = new Map(quiz.questions.map((q) => [q.id, q]));
   const headingRef = useRef<HTMLHeadingElement>(null);
   // After submitting, the submit button is gone: focus moves to the result's heading.
@@ -92,24 +115,39 @@ function ResultView({
       <Stack gap="sm" component="ol" style={{ paddingLeft: 20, margin: 0 }}>
         {result.questions.map((answer) => {
           const question = byId.get(answer.id);
-          const chosen = answer.chosen.map((i) => answer.options[i]?.text).filter(Boolean).join(', ') || t('quizPanel.noAnswer');
-          const correct = (answer.correctAnswers ?? []).map((i) => answer.options[i]?.text).join(', ');
+          const text = question ? localise(question.questionText, question.questionCy) : null;
+          const options = localisedOptions(localise, answer.options, answer.optionsCy);
+          const chosen = joined(options, answer.chosen);
+          const correct = joined(options, answer.correctAnswers ?? []);
+          const explanation = answer.explanation ? localise(answer.explanation, answer.explanationCy) : null;
           return (
             <li key={answer.id}>
               <Stack gap={2}>
                 <Group gap="xs">
-                  <Text fw={600}>{question?.questionText}</Text>
+                  <Text fw={600} lang={text?.lang}>
+                    {text?.text}
+                  </Text>
                   {answer.correct != null ? (
                     <Badge color={answer.correct ? 'teal.9' : 'red.9'} variant="filled">
                       {answer.correct ? t('quizPanel.correct') : t('quizPanel.incorrect')}
                     </Badge>
                   ) : null}
                 </Group>
-                <Text size="sm">{t('quizPanel.yourAnswer', { answer: chosen })}</Text>
-                {answer.correct === false && answer.correctAnswers ? <Text size="sm">{t('quizPanel.correctAnswer', { answer: correct })}</Text> : null}
-                {answer.explanation ? (
-                  <Text size="sm" c="dimmed">
-                    {answer.explanation}
+                <Text size="sm">
+                  {chosen ? (
+                    <Interpolated message={t('quizPanel.yourAnswer', { answer: SLOT })} value={chosen} />
+                  ) : (
+                    t('quizPanel.yourAnswer', { answer: t('quizPanel.noAnswer') })
+                  )}
+                </Text>
+                {answer.correct === false && answer.correctAnswers ? (
+                  <Text size="sm">
+                    {correct ? <Interpolated message={t('quizPanel.correctAnswer', { answer: SLOT })} value={correct} /> : t('quizPanel.correctAnswer', { answer: '' })}
+                  </Text>
+                ) : null}
+                {explanation ? (
+                  <Text size="sm" c="dimmed" lang={explanation.lang}>
+                    {explanation.text}
                   </Text>
                 ) : null}
               </Stack>
@@ -131,6 +169,7 @@ function ResultView({
 
 export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { moduleId: string; summary: QuizSummary; canTake: boolean; passedBefore: boolean }) {
   const { t } = useTranslation('learning');
+  const localise = useLocalise();
   const start = useStartQuiz();
   const submit = useSubmitQuiz();
   const [quiz, setQuiz] = useState<LearnerQuiz | null>(null);
@@ -205,20 +244,32 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
     setAnswers(next);
   }
 
+  const title = localise(summary.title, summary.titleCy);
+  const description = summary.description ? localise(summary.description, summary.descriptionCy) : null;
+  // One mark for the quiz: its title or description, a question or option, an option or explanation of the result in English.
+  const english =
+    title.fallback ||
+    Boolean(description?.fallback) ||
+    (quiz ? quiz.questions.some((question) => questionInEnglish(localise, question)) : false) ||
+    (result ? resultInEnglish(localise, result) : false);
+
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="quiz-title">
       <Stack gap="md">
         <Group justify="space-between">
           <Title order={2} size="h3" id="quiz-title">
-            {t('quizPanel.title', { title: summary.title })}
+            <Interpolated message={t('quizPanel.title', { title: SLOT })} value={title} />
           </Title>
-          {passedBefore ? (
-            <Badge color="teal.9" variant="filled">
-              {t('quizPanel.passed')}
-            </Badge>
-          ) : null}
+          <Group gap="xs">
+            {english ? <NotInWelsh /> : null}
+            {passedBefore ? (
+              <Badge color="teal.9" variant="filled">
+                {t('quizPanel.passed')}
+              </Badge>
+            ) : null}
+          </Group>
         </Group>
-        {summary.description ? <Text>{summary.description}</Text> : null}
+        {description ? <Text lang={description.lang}>{description.text}</Text> : null}
         <Text size="sm" c="dimmed">
           {summary.timeLimit
             ? t('quizPanel.passMarkTimed', { passingScore: summary.passingScore, count: summary.timeLimit })
@@ -240,7 +291,7 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
           <form
             ref={questionsRef}
             tabIndex={-1}
-            aria-label={t('quizPanel.questionsOf', { title: quiz.title })}
+            aria-label={t('quizPanel.questionsOf', { title: localise(quiz.title, quiz.titleCy).text })}
             style={{ outlineOffset: 4 }}
             onSubmit={(event) => {
               event.preventDefault();
