@@ -8,6 +8,8 @@ import { enrollmentKeys } from '@/lib/query-keys';
 export interface EnrollmentCourse {
   id: string;
   title: string;
+  /** The title in Welsh; null: not translated (there is no Welsh description in this answer). */
+  titleCy: string | null;
   description: string;
   service: string;
   duration: number;

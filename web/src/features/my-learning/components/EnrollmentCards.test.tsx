@@ -10,7 +10,7 @@ const base: Enrollment = {
   id: 'e1', userId: 'u1', courseId: 'c1', progress: 40, completed: false, status: 'ACTIVE',
   startedAt: '2026-11-01T09:00:00Z', completedAt: null, lastAccessedModuleId: null, lastActivityAt: null,
   completedModules: 2, cycle: 1, certificateId: null, certificate: null,
-  course: { id: 'c1', title: 'Airwave Radio Voice Procedure', description: 'Radio discipline.', service: 'UKPS', duration: 2, modules: 5 },
+  course: { id: 'c1', title: 'Airwave Radio Voice Procedure', titleCy: null, description: 'Radio discipline.', service: 'UKPS', duration: 2, modules: 5 },
 };
 
 describe('InProgressCard', () => {

@@ -1,11 +1,15 @@
 // Cards for one enrolment (My Courses and the dashboard): in progress (progress and Continue Course,
 // or awaiting approval; a recertification shows the certificate it renews) and completed (tick,
 // completion date, the certificate's validity, View Certificate, and Start recertification when the
-// certificate is expiring or expired).
+// certificate is expiring or expired). The course's title in the reader's language: a Welsh reader
+// shown the English gets it in lang="en-GB" and one "Ddim ar gael yn Gymraeg" mark on the card. The
+// enrolments answer no Welsh description: a Welsh reader sees the (English) description only on a card
+// that is English anyway, rather than a Welsh course marked as not in Welsh.
 import { Badge, Button, Card, Group, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconClock, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { canRecertify } from '@shared/certificates.ts';
+import { type Localised, NotInWelsh, useLocalise } from '@/components/Localised';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { attentionStyle, CertificateValidityLine } from '@/components/CertificateValidity';
 import { RecertifyButton } from '@/components/RecertifyButton';
@@ -16,6 +20,39 @@ import { Trans, useTranslation } from 'react-i18next';
 /** Where "View Certificate" goes: the certificate on /certificates, else the course page. */
 export function certificateLink(e: Enrollment): string {
   return e.certificateId ? `/certificates?id=${encodeURIComponent(e.certificateId)}` : `/course/${e.courseId}`;
+}
+
+/** An enrolment's course title in the reader's language ('Course no longer available' when it is gone). */
+export function useEnrolmentTitle(): (e: Enrollment) => Localised {
+  const { t, i18n } = useTranslation('my-learning');
+  const localise = useLocalise();
+  return (e) =>
+    e.course ? localise(e.course.title, e.course.titleCy) : { text: t('shared.courseGone'), lang: i18n.language === 'cy' ? 'cy' : 'en-GB', fallback: false };
+}
+
+/** The card's title and description: the description only where it is in the reader's language or the title is English too. */
+function useCardTexts(e: Enrollment): { title: Localised; description: string | null } {
+  const { i18n } = useTranslation('my-learning');
+  const title = useEnrolmentTitle()(e);
+  const welshReader = i18n.language === 'cy';
+  const description = e.course && (!welshReader || title.fallback) ? e.course.description : null;
+  return { title, description };
+}
+
+/** The title as the card's heading, marked when a Welsh reader is shown the English. */
+function CardTitle({ title, order }: { title: Localised; order: 2 | 3 | 4 }) {
+  return (
+    <>
+      <Title order={order} size="h4" lang={title.lang}>
+        {title.text}
+      </Title>
+      {title.fallback ? (
+        <div>
+          <NotInWelsh />
+        </div>
+      ) : null}
+    </>
+  );
 }
 
 interface CardProps {
@@ -31,7 +68,8 @@ interface CardProps {
 
 export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel, onWithdraw, withdrawing }: CardProps) {
   const { t } = useTranslation('my-learning');
-  const title = e.course?.title ?? t('shared.courseGone');
+  const texts = useCardTexts(e);
+  const title = texts.title.text;
   const pending = e.status === 'PENDING';
   // Not completed but holding a certificate of the course: this pass renews it.
   const renewing = e.certificate != null && e.certificate.cycle < e.cycle;
@@ -50,12 +88,10 @@ export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel,
             </Badge>
           ) : null}
         </Group>
-        <Title order={headingOrder} size="h4">
-          {title}
-        </Title>
-        {e.course ? (
-          <Text size="sm" c="dimmed" lineClamp={3}>
-            {e.course.description}
+        <CardTitle title={texts.title} order={headingOrder} />
+        {texts.description ? (
+          <Text size="sm" c="dimmed" lineClamp={3} lang="en-GB">
+            {texts.description}
           </Text>
         ) : null}
         <Text size="sm">{t('enrollmentCards.modules', { count: e.course?.modules ?? 0 })}</Text>
@@ -103,7 +139,8 @@ export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel,
 
 export function CompletedCard({ enrollment: e, headingOrder = 3, reviewButton = false }: CardProps & { reviewButton?: boolean }) {
   const { t } = useTranslation('my-learning');
-  const title = e.course?.title ?? t('shared.courseGone');
+  const texts = useCardTexts(e);
+  const title = texts.title.text;
   const certificate = e.certificate ?? null;
   const recertifiable = certificate !== null && certificate.cycle === e.cycle && e.course !== null && canRecertify(certificate.state);
   return (
@@ -115,12 +152,10 @@ export function CompletedCard({ enrollment: e, headingOrder = 3, reviewButton = 
             <IconCircleCheck size={18} />
           </ThemeIcon>
         </Group>
-        <Title order={headingOrder} size="h4">
-          {title}
-        </Title>
-        {e.course ? (
-          <Text size="sm" c="dimmed" lineClamp={2}>
-            {e.course.description}
+        <CardTitle title={texts.title} order={headingOrder} />
+        {texts.description ? (
+          <Text size="sm" c="dimmed" lineClamp={2} lang="en-GB">
+            {texts.description}
           </Text>
         ) : null}
         <Text size="sm">

@@ -1,7 +1,8 @@
 // Learner dashboard: Overview (figures from the enrolments and certificates),
 // Progress (each course's modules and last activity), My Courses (All / In Progress / Completed)
 // and Certificates (supplied by the route, which composes the certificates and required-training
-// features).
+// features). Course titles in the reader's language: a Welsh reader shown the English gets it in
+// lang="en-GB", marked "Ddim ar gael yn Gymraeg" once per course (its line, row or card).
 import {
   Alert,
   Anchor,
@@ -19,6 +20,7 @@ import {
 } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import { type Localised, NotInWelsh } from '@/components/Localised';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { PageSpinner } from '@/components/PageSpinner';
 import { errorDescription } from '@/lib/api-client';
@@ -27,7 +29,7 @@ import { formatDate } from '@/lib/format';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
 import { Field, FieldList } from '@/components/FieldList';
 import { type LearningSummary, summarise } from '../lib/summary';
-import { CompletedCard, InProgressCard } from './EnrollmentCards';
+import { CompletedCard, InProgressCard, useEnrolmentTitle } from './EnrollmentCards';
 import { EmptyState } from './EmptyState';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -124,6 +126,7 @@ function Stat({ name, label, value }: { name: string; label: string; value: numb
 function Overview({ summary, certificateCount, onViewAll }: { summary: LearningSummary; certificateCount: number | undefined; onViewAll: () => void }) {
   const { t } = useTranslation('my-learning');
   const shown = summary.inProgress.slice(0, OVERVIEW_IN_PROGRESS);
+  const titleOf = useEnrolmentTitle();
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 2, md: 4 }}>
@@ -155,9 +158,12 @@ function Overview({ summary, certificateCount, onViewAll }: { summary: LearningS
                   <li key={e.id}>
                     <Group justify="space-between" wrap="nowrap">
                       {e.course ? (
-                        <Anchor component={Link} to={`/course/${e.courseId}`} size="sm" lineClamp={1}>
-                          {e.course.title}
-                        </Anchor>
+                        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+                          <Anchor component={Link} to={`/course/${e.courseId}`} size="sm" lineClamp={1} lang={titleOf(e).lang}>
+                            {titleOf(e).text}
+                          </Anchor>
+                          {titleOf(e).fallback ? <NotInWelsh /> : null}
+                        </Group>
                       ) : (
                         <Text size="sm">{t('shared.courseGone')}</Text>
                       )}
@@ -199,6 +205,27 @@ function Overview({ summary, certificateCount, onViewAll }: { summary: LearningS
   );
 }
 
+/** A course's title in a row or card of the progress, linked while the course exists, marked where English to a Welsh reader. */
+function CourseTitleCell({ e, title }: { e: Enrollment; title: Localised }) {
+  return (
+    <>
+      {e.course ? (
+        <Anchor component={Link} to={`/course/${e.courseId}`} inherit lang={title.lang}>
+          {title.text}
+        </Anchor>
+      ) : (
+        title.text
+      )}
+      {title.fallback ? (
+        <>
+          {' '}
+          <NotInWelsh />
+        </>
+      ) : null}
+    </>
+  );
+}
+
 function progressCell(e: Enrollment, title: string, t: TFunction<'my-learning'>) {
   return e.status === 'PENDING' ? (
     t('shared.awaitingApproval')
@@ -216,15 +243,17 @@ const modulesCell = (e: Enrollment, t: TFunction<'my-learning'>) =>
 /** The progress on a phone (a table would be cut off at 390 px): one card per course. */
 function ProgressCards({ enrollments }: { enrollments: Enrollment[] }) {
   const { t } = useTranslation('my-learning');
+  const titleOf = useEnrolmentTitle();
   return (
     <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('learnerDashboard.progressListLabel')}>
       {enrollments.map((e) => {
-        const title = e.course?.title ?? t('shared.courseGone');
+        const localised = titleOf(e);
+        const title = localised.text;
         return (
           <Paper component="li" withBorder p="md" radius="md" key={e.id} data-progress-card={e.id}>
             <Stack gap="sm">
               <Text fw={600} size="sm">
-                {e.course ? <Anchor component={Link} to={`/course/${e.courseId}`} inherit>{title}</Anchor> : title}
+                <CourseTitleCell e={e} title={localised} />
               </Text>
               <FieldList>
                 <Field label={t('learnerDashboard.progress')} span>{progressCell(e, title, t)}</Field>
@@ -241,6 +270,7 @@ function ProgressCards({ enrollments }: { enrollments: Enrollment[] }) {
 
 function ProgressTable({ enrollments }: { enrollments: Enrollment[] }) {
   const { t } = useTranslation('my-learning');
+  const titleOf = useEnrolmentTitle();
   const phone = usePhoneLayout();
   if (enrollments.length === 0) {
     return <EmptyState title={t('learnerDashboard.noCoursesTitle')} text={t('learnerDashboard.noCoursesProgressText')} />;
@@ -260,10 +290,13 @@ function ProgressTable({ enrollments }: { enrollments: Enrollment[] }) {
         </Table.Thead>
         <Table.Tbody>
           {enrollments.map((e) => {
-            const title = e.course?.title ?? t('shared.courseGone');
+            const localised = titleOf(e);
+            const title = localised.text;
             return (
               <Table.Tr key={e.id}>
-                <Table.Td>{e.course ? <Anchor component={Link} to={`/course/${e.courseId}`}>{title}</Anchor> : title}</Table.Td>
+                <Table.Td>
+                  <CourseTitleCell e={e} title={localised} />
+                </Table.Td>
                 <Table.Td miw={160}>{progressCell(e, title, t)}</Table.Td>
                 <Table.Td>{modulesCell(e, t)}</Table.Td>
                 <Table.Td>{formatDate(e.lastActivityAt)}</Table.Td>

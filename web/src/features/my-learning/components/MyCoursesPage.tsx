@@ -7,7 +7,7 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { type Enrollment, useEnrollments } from '../api/get-enrollments';
 import { useUnenrol } from '../api/unenrol';
 import { summarise } from '../lib/summary';
-import { CompletedCard, InProgressCard } from './EnrollmentCards';
+import { CompletedCard, InProgressCard, useEnrolmentTitle } from './EnrollmentCards';
 import { EmptyState } from './EmptyState';
 import { useTranslation } from 'react-i18next';
 
@@ -16,11 +16,12 @@ export function MyCoursesPage({ userId }: { userId: string }) {
   const query = useEnrollments(userId);
   const [tab, setTab] = useState<string>('in-progress');
   const unenrol = useUnenrol(userId);
+  const titleOf = useEnrolmentTitle();
   const withdraw = (e: Enrollment) =>
     unenrol.mutate(e.id, {
       onSuccess: () => notifySuccess(
           t('myCoursesPage.withdrawnTitle'),
-          e.course ? t('myCoursesPage.withdrawnMessage', { course: e.course.title }) : t('myCoursesPage.withdrawnMessageNoTitle'),
+          e.course ? t('myCoursesPage.withdrawnMessage', { course: titleOf(e).text }) : t('myCoursesPage.withdrawnMessageNoTitle'),
         ),
       onError: (error) => notifyFailure(t('myCoursesPage.withdrawFailed'), errorDescription(error, t('shared.retryFallback'))),
     });

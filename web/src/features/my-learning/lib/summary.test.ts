@@ -7,7 +7,7 @@ function enrolment(overrides: Partial<Enrollment>): Enrollment {
     id: 'e', userId: 'u', courseId: 'c', progress: 0, completed: false, status: 'ACTIVE',
     startedAt: '2026-11-01T10:00:00.000Z', completedAt: null, lastAccessedModuleId: null, lastActivityAt: null,
     completedModules: 0, cycle: 1, certificateId: null, certificate: null,
-    course: { id: 'c', title: 'T', description: 'D', service: 'UKPS', duration: 1, modules: 3 },
+    course: { id: 'c', title: 'T', titleCy: null, description: 'D', service: 'UKPS', duration: 1, modules: 3 },
     ...overrides,
   };
 }
@@ -16,7 +16,7 @@ describe('summarise', () => {
   it('splits, averages (rounded) and lists distinct services', () => {
     const s = summarise([
       enrolment({ id: 'a', progress: 0 }),
-      enrolment({ id: 'b', progress: 50, course: { id: 'x', title: 'X', description: '', service: 'UKAS', duration: 1, modules: 2 } }),
+      enrolment({ id: 'b', progress: 50, course: { id: 'x', title: 'X', titleCy: null, description: '', service: 'UKAS', duration: 1, modules: 2 } }),
       enrolment({ id: 'c', progress: 100, completed: true, completedAt: '2026-11-07T12:00:00Z' }),
       enrolment({ id: 'd', status: 'PENDING', course: null }),
     ]);
