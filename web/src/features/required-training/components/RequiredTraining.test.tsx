@@ -14,11 +14,11 @@ const user = makeUser();
 const mine: MyRequiredTraining = {
   items: [
     {
-      course: { id: 'k1', title: 'JESIP', service: 'UKAS' }, status: 'overdue', dueAt: '2026-11-02T09:00:00.000Z',
+      course: { id: 'k1', title: 'JESIP', titleCy: null, service: 'UKAS' }, status: 'overdue', dueAt: '2026-11-02T09:00:00.000Z',
       progress: 40, validUntil: null, certified: false,
     },
     {
-      course: { id: 'k2', title: 'Airwave', service: 'UKAS' }, status: 'done', dueAt: null,
+      course: { id: 'k2', title: 'Airwave', titleCy: 'Gweithdrefn Airwave', service: 'UKAS' }, status: 'done', dueAt: null,
       progress: 100, validUntil: null, certified: true,
     },
   ],
@@ -76,5 +76,24 @@ describe('Required training in Welsh', () => {
     expect(row).toHaveTextContent('Tystysgrif yn ddilys am 12 mis');
     expect(row).toHaveTextContent("Rhoi gwybod i'r rheolwr ar ôl 5 diwrnod yn hwyr");
     expect(within(row).getByRole('button', { name: "Golygu'r rheol ar gyfer JESIP: Hyfforddwyr o fewn Gwasanaeth Ambiwlans y Deyrnas Unedig" })).toHaveTextContent('Golygu');
+  });
+
+  it('names each required course in Welsh where it has Welsh, else in English in lang="en-GB", marked in its row', async () => {
+    await i18n.changeLanguage('cy');
+    renderWithProviders(<RequiredTrainingSection userId={user.id} />, { user, queryData: [[requiredTrainingKeys.mine(user.id), mine]] });
+    const welsh = screen.getByRole('link', { name: 'Gweithdrefn Airwave' });
+    expect(welsh).toHaveAttribute('lang', 'cy');
+    expect(within(welsh.closest('tr') as HTMLElement).queryByText('Ddim ar gael yn Gymraeg')).toBeNull();
+    const english = screen.getByRole('link', { name: 'JESIP' });
+    expect(english).toHaveAttribute('lang', 'en-GB');
+    expect(within(english.closest('tr') as HTMLElement).getAllByText('Ddim ar gael yn Gymraeg')).toHaveLength(1);
+  });
+
+  it('names each required course in English for an English reader, unmarked', () => {
+    renderWithProviders(<RequiredTrainingSection userId={user.id} />, { user, queryData: [[requiredTrainingKeys.mine(user.id), mine]] });
+    expect(screen.getByRole('link', { name: 'Airwave' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'JESIP' })).toBeInTheDocument();
+    expect(screen.queryByText(/Gweithdrefn/)).toBeNull();
+    expect(screen.queryByText('Not available in Welsh')).toBeNull();
   });
 });

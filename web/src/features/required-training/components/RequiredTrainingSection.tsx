@@ -1,11 +1,14 @@
 // The learner dashboard's 'Required training' list: every course the user must take, most
 // urgent first, with its due date and status (overdue, due soon, in progress, done - valid until).
 // Shown only when something is required. The header notice links here (#required-training).
+// Each course's title in the reader's language: English shown to a Welsh reader is in lang="en-GB",
+// marked "Ddim ar gael yn Gymraeg" once in its row.
 import { Alert, Anchor, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { RequiredTrainingItem } from '@shared/compliance.ts';
+import { NotInWelsh, useLocalise } from '@/components/Localised';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
@@ -25,6 +28,7 @@ function dueText(item: RequiredTrainingItem, t: TFunction): string {
 export function RequiredTrainingSection({ userId }: { userId: string }) {
   const { t } = useTranslation('required-training');
   const query = useMyRequiredTraining(userId);
+  const localise = useLocalise();
   if (query.isError) {
     return (
       <Alert color="red" title={t('requiredTrainingSection.loadFailed')}>
@@ -56,21 +60,30 @@ export function RequiredTrainingSection({ userId }: { userId: string }) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {data.items.map((item) => (
-                <Table.Tr key={item.course.id} data-course={item.course.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/course/${item.course.id}`} fw={500}>
-                      {item.course.title}
-                    </Anchor>{' '}
-                    <ServiceBadge code={item.course.service} size="sm" />
-                  </Table.Td>
-                  <Table.Td>
-                    <TrainingStatusBadge status={item.status} />
-                  </Table.Td>
-                  <Table.Td>{dueText(item, t)}</Table.Td>
-                  <Table.Td>{item.progress}%</Table.Td>
-                </Table.Tr>
-              ))}
+              {data.items.map((item) => {
+                const title = localise(item.course.title, item.course.titleCy);
+                return (
+                  <Table.Tr key={item.course.id} data-course={item.course.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/course/${item.course.id}`} fw={500} lang={title.lang}>
+                        {title.text}
+                      </Anchor>{' '}
+                      <ServiceBadge code={item.course.service} size="sm" />
+                      {title.fallback ? (
+                        <>
+                          {' '}
+                          <NotInWelsh />
+                        </>
+                      ) : null}
+                    </Table.Td>
+                    <Table.Td>
+                      <TrainingStatusBadge status={item.status} />
+                    </Table.Td>
+                    <Table.Td>{dueText(item, t)}</Table.Td>
+                    <Table.Td>{item.progress}%</Table.Td>
+                  </Table.Tr>
+                );
+              })}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
