@@ -86,6 +86,14 @@ describe('CourseCard', () => {
     expect(emptyText(t, 'UKFRS')).toBe('There are no United Kingdom Fire Rescue Service courses available.');
   });
 
+  it('words the empty catalogue under Available in Welsh, in both languages', async () => {
+    expect(emptyText(t, null, true)).toBe('There are no courses available in Welsh yet.');
+    expect(emptyText(t, 'UKFRS', true)).toBe('There are no United Kingdom Fire Rescue Service courses available in Welsh.');
+    await i18n.changeLanguage('cy');
+    expect(emptyText(t, null, true)).toBe('Nid oes cyrsiau ar gael yn Gymraeg eto.');
+    expect(emptyText(t, 'UKFRS', true)).toBe('Nid oes cyrsiau ar gael yn Gymraeg ar gyfer Gwasanaeth Tân ac Achub y Deyrnas Unedig.');
+  });
+
   it('speaks Welsh: the button, the Featured mark, the counts and the progress', async () => {
     await i18n.changeLanguage('cy');
     expect(cardButtonLabel(t, course, null)).toBe('Mewngofnodi i gofrestru');

@@ -76,6 +76,7 @@ describe('CourseCatalogue', () => {
     expect(new URLSearchParams(router.state.location.search).get('service')).toBe('UKPS');
     expect(screen.getByRole('button', { name: 'Available in Welsh' })).toHaveAttribute('aria-pressed', 'true');
     expect(await screen.findByText('No courses found')).toBeInTheDocument();
+    expect(screen.getByText('There are no United Kingdom Police Service courses available in Welsh.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Available in Welsh' }));
     expect(new URLSearchParams(router.state.location.search).has('welsh')).toBe(false);
   });

@@ -17,7 +17,12 @@ import { CourseCard } from './CourseCard';
 
 const SEARCH_DELAY_MS = 300;
 
-export function emptyText(t: TFunction, service: string | null): string {
+export function emptyText(t: TFunction, service: string | null, welsh = false): string {
+  if (welsh) {
+    return service && isServiceCode(service)
+      ? t('courseCatalogue.emptyServiceWelsh', { service: labelOf('service', service) })
+      : t('courseCatalogue.emptyWelsh');
+  }
   return service && isServiceCode(service)
     ? t('courseCatalogue.emptyService', { service: labelOf('service', service) })
     : t('courseCatalogue.empty');
@@ -149,7 +154,7 @@ export function CourseCatalogue({ user, publicEnroll }: { user: User | null; pub
       ) : courses.length === 0 ? (
         <Stack align="center" gap="xs" py="xl">
           <Title order={3}>{t('courseCatalogue.noCoursesFound')}</Title>
-          <Text c="dimmed">{search ? t('courseCatalogue.noMatch', { search }) : emptyText(t, service)}</Text>
+          <Text c="dimmed">{search ? t('courseCatalogue.noMatch', { search }) : emptyText(t, service, welsh)}</Text>
         </Stack>
       ) : (
         <>
