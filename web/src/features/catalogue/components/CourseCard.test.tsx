@@ -130,6 +130,13 @@ describe('CourseCard', () => {
     expect(screen.getAllByText('Ddim ar gael yn Gymraeg')).toHaveLength(2);
   });
 
+  it('does not mark a Welsh title whose course has no description at all', async () => {
+    await i18n.changeLanguage('cy');
+    renderWithProviders(<CourseCard course={{ ...course, description: '', titleCy: 'Athrawiaeth ar y Cyd JESIP' }} user={null} publicEnroll={false} />);
+    expect(screen.getByText('Athrawiaeth ar y Cyd JESIP')).toBeInTheDocument();
+    expect(screen.queryByText('Ddim ar gael yn Gymraeg')).toBeNull();
+  });
+
   it('shows an English reader the English only, with no mark', () => {
     const welsh = { ...course, titleCy: 'Athrawiaeth ar y Cyd JESIP', descriptionCy: 'Cydweithio mewn digwyddiadau mawr.', availableInWelsh: true };
     renderWithProviders(<CourseCard course={welsh} user={null} publicEnroll={false} />);

@@ -112,7 +112,7 @@ export function CourseCard({ course, user, publicEnroll, live = true }: { course
             <span lang={title.lang}>{title.text}</span>
           </Link>
         </Title>
-        {title.fallback || description.fallback ? (
+        {title.fallback || (description.fallback && description.text.trim() !== '') ? (
           <div>
             <NotInWelsh />
           </div>
