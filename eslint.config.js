@@ -52,7 +52,7 @@ const nodeGlobals = Object.fromEntries(
 );
 
 export default defineConfig([
-  globalIgnores(['**/node_modules/', '**/dist/', '.data/', '.cache/', 'test-results/']),
+  globalIgnores(['**/node_modules/', '**/dist/', 'web/dist-render/', '.data/', '.cache/', 'test-results/']),
 
   // No import cycle, in any folder: a cycle makes the order modules initialise in matter and ties two
   // files into one. Imports resolve as Vite and Deno resolve them (the `@/` and `@shared/` aliases,

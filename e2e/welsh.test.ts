@@ -119,7 +119,7 @@ describe('Cymraeg', () => {
     await page.getByRole('heading', { name: cy('catalogue', 'Available Courses') }).waitFor();
     await page.locator('[data-course-card]').first().waitFor();
     await expectWelsh(page, 'catalogue');
-    await page.getByRole('checkbox', { name: cy('catalogue', 'Available in Welsh') }).check();
+    await page.getByRole('button', { name: cy('catalogue', 'Available in Welsh') }).click();
     await page.waitForURL(/welsh=true/);
     await page.locator(`[data-course-card="${AIRWAVE}"]`).getByText(AIRWAVE_CY).waitFor();
     await expect.poll(() => page.locator('[data-not-in-welsh]').count()).toBe(0);
