@@ -64,16 +64,15 @@ function SiteFooter() {
       <Text size="sm" c="dimmed" data-testid="footer-text">
         {settings ? settings.footerText : `© ${new Date().getFullYear()} ${DEFAULT_SITE_NAME}.`}
       </Text>
-      <Text size="sm">
+      {/* Side by side, well apart: stacked, two links of one line each were too close to touch (WCAG 2.5.8). */}
+      <Group gap="xl" justify="center">
         <Anchor component={Link} to="/accessibility" size="sm">
           {t('layout.accessibility')}
         </Anchor>
-      </Text>
-      <Text size="sm">
         <Anchor component={Link} to="/help" size="sm">
           {t('layout.help')}
         </Anchor>
-      </Text>
+      </Group>
       {settings?.contactEmail ? (
         <Text size="sm" c="dimmed">
           {t('layout.contact')} <Anchor href={`mailto:${settings.contactEmail}`} size="sm">{settings.contactEmail}</Anchor>
