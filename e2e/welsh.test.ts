@@ -132,9 +132,9 @@ describe('Cymraeg', () => {
     await expectWelsh(page, 'register');
     await page.getByLabel(cy('auth', 'Username'), { exact: true }).fill(learner.username);
     await page.getByLabel(cy('auth', 'Email'), { exact: true }).fill(learner.email);
-    await page.getByLabel(cy('auth', 'Full Name'), { exact: true }).fill(learner.name);
+    await page.getByLabel(cy('auth', 'Full name'), { exact: true }).fill(learner.name);
     await page.getByLabel(cy('auth', 'Password'), { exact: true }).fill(learner.password);
-    await page.getByLabel(cy('auth', 'Confirm Password'), { exact: true }).fill(learner.password);
+    await page.getByLabel(cy('auth', 'Confirm password'), { exact: true }).fill(learner.password);
     await page.getByRole('button', { name: cy('auth', 'Register'), exact: true }).click();
     await page.waitForURL(`${baseUrl}/course/${AIRWAVE}`);
     const { token } = await apiLogin(learner.username, learner.password);
