@@ -2,7 +2,7 @@
 // changes their own with PUT /api/profile/language, and Auth's user_metadata follows (for Auth's
 // own emails, docs/decisions/bilingual-server-output.md).
 import assert from 'node:assert/strict';
-import { call, closePoolAfterTests, db, login, register, test } from './helpers.ts';
+import { call, closePoolAfterTests, db, login, newRegistration, register, test } from './helpers.ts';
 
 test('language: a new person reads English; GET /api/user and the admin list say so', async () => {
   const { session, user } = await register();
@@ -34,6 +34,17 @@ test('language: PUT /api/profile/language sets the caller\'s own and returns the
   const back = await call('PUT', '/api/profile/language', { token, body: { language: 'en-GB' } });
   assert.equal(back.status, 200, back.text);
   assert.equal(back.json.language, 'en-GB');
+});
+
+test('language: registering on a Welsh page makes a Welsh profile; an unknown language is refused', async () => {
+  const welsh = { ...newRegistration(), language: 'cy' } as ReturnType<typeof newRegistration>;
+  const { user } = await register(welsh);
+  assert.equal(user.language, 'cy');
+  const [row] = await db.sql<{ language: string }[]>`select language from public.profiles where id = ${user.id}::uuid`;
+  assert.equal(row.language, 'cy');
+  const refused = await call('POST', '/api/register', { body: { ...newRegistration(), confirmPassword: 'x', language: 'fr' } });
+  assert.equal(refused.status, 400, refused.text);
+  assert.equal(refused.json.fields?.language, 'Language must be en-GB or cy', refused.text);
 });
 
 test('language: anything but en-GB or cy is refused with the field\'s message; signed out is 401', async () => {
