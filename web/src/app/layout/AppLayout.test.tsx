@@ -117,9 +117,11 @@ describe('app shell', () => {
 
   it('lets the user choose the colour theme and marks <html>', async () => {
     const { user } = renderWithProviders(null, { routes, route: '/' });
-    await user.click(await screen.findByRole('button', { name: 'Colour theme: System' }));
+    // The header's (a phone has it in the navigation instead).
+    const header = within(await screen.findByRole('banner'));
+    await user.click(await header.findByRole('button', { name: 'Colour theme: System' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Dark' }));
-    expect(await screen.findByRole('button', { name: 'Colour theme: Dark' })).toBeInTheDocument();
+    expect(await header.findByRole('button', { name: 'Colour theme: Dark' })).toBeInTheDocument();
     expect(document.documentElement).toHaveAttribute('data-mantine-color-scheme', 'dark');
     expect(document.documentElement).toHaveClass('dark');
   });

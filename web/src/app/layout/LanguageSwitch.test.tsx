@@ -2,6 +2,7 @@
 // choice kept in the browser and, signed in, on the profile; a signed-in person's profile decides.
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { markLanguageChosen } from '@/app/layout/LanguageSwitch';
 import { routes } from '@/app/routes';
 import { i18n } from '@/lib/i18n/i18n';
 import { detectLanguage } from '@/lib/i18n/language';
@@ -9,6 +10,7 @@ import { fakeApi } from '@/test/fake-api';
 import { makeUser, renderWithProviders } from '@/test/render';
 
 afterEach(() => {
+  markLanguageChosen(false);
   document.cookie = 'lang=; path=/; max-age=0';
   document.documentElement.lang = 'en-GB';
 });

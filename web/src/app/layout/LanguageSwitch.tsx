@@ -21,8 +21,8 @@ import { userKeys } from '@/lib/query-keys';
  * ?lng=): signing in then keeps that choice on the profile. Otherwise the profile's language is the page's.
  */
 let chosenSignedOut = false;
-export function markLanguageChosen() {
-  chosenSignedOut = true;
+export function markLanguageChosen(chosen = true) {
+  chosenSignedOut = chosen;
 }
 
 /** The language kept on the signed-in person's profile. */

@@ -62,7 +62,8 @@ describe('/help', () => {
 
   it('reads in Welsh', async () => {
     await i18n.changeLanguage('cy');
-    renderWithProviders(null, withSettings('learning@northshire.example'));
+    // A Welsh speaker: signed in, the profile's language is the page's.
+    renderWithProviders(null, { ...withSettings('learning@northshire.example'), user: makeUser({ language: 'cy' }) });
     expect(await screen.findByRole('heading', { level: 1, name: 'Help gyda Northshire Learning' })).toBeInTheDocument();
     for (const name of ['Mewngofnodi', 'Dod o hyd i gyrsiau a chofrestru arnynt', 'Tystysgrifau a\'u gwirio', 'Hyfforddiant gorfodol a dyddiadau dyledus', 'Newid iaith', 'Cysylltu â ni']) {
       expect(screen.getByRole('heading', { level: 2, name })).toBeInTheDocument();

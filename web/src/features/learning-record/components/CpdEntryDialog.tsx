@@ -3,7 +3,7 @@
 import { useEffect, useEffectEvent } from 'react';
 import { Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
 import { type FormErrors, useForm } from '@mantine/form';
-import { translatedResolver } from '@/lib/i18n/form-validation';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
 import {
   CPD_ACTIVITY_MAX,
@@ -35,7 +35,7 @@ const MESSAGE_KEYS = new Map<string, keyof typeof CPD_MESSAGES>(
   (Object.entries(CPD_MESSAGES) as [keyof typeof CPD_MESSAGES, string][]).map(([key, message]) => [message, key]),
 );
 const MESSAGE_VALUES = { min: CPD_HOURS_MIN, max: CPD_HOURS_MAX, activityMax: CPD_ACTIVITY_MAX, textMax: CPD_TEXT_MAX };
-const checkEntry = translatedResolver(cpdEntrySchema, { errorPriority: 'first' });
+const checkEntry = zod4Resolver(cpdEntrySchema, { errorPriority: 'first' });
 
 /** The browser's check with the shared schema, its messages from the catalogue (in the language of the moment). */
 function validate(values: Values): FormErrors {
