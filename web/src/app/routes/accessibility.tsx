@@ -14,7 +14,7 @@ import { formatDate } from '@/lib/format';
 import { LAST_TESTED, STATEMENT_PREPARED, TESTED_WIDTHS, WCAG_STANDARD } from '@/lib/accessibility-statement';
 
 export function AccessibilityRoute() {
-  const { t } = useTranslation('pages');
+  const { t } = useTranslation('accessibility');
   const { data: user, isPending } = useUser();
   const { data: settings } = useSiteSettings(isPending ? undefined : (user?.id ?? null));
   const siteName = settings?.siteName ?? DEFAULT_SITE_NAME;

@@ -14,7 +14,7 @@ import { useSiteSettings } from '@/lib/site-settings/get-settings';
 const to = (path: string) => <Anchor component={Link} to={path} />;
 
 export function HelpRoute() {
-  const { t } = useTranslation('pages');
+  const { t } = useTranslation('help');
   const { data: user, isPending } = useUser();
   const { data: settings } = useSiteSettings(isPending ? undefined : (user?.id ?? null));
   const siteName = settings?.siteName ?? DEFAULT_SITE_NAME;

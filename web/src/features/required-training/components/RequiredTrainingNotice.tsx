@@ -7,10 +7,15 @@ import { useTranslation } from 'react-i18next';
 import { useMyRequiredTraining } from '../api/required-training';
 
 export function RequiredTrainingNotice({ userId }: { userId: string | null | undefined }) {
-  const { t } = useTranslation('required-training');
   const { data } = useMyRequiredTraining(userId);
   const n = data?.attention ?? 0;
   if (!userId || n === 0) return null;
+  // Its words load only when it shows: a visitor's first page does not fetch the catalogue.
+  return <Notice count={n} />;
+}
+
+function Notice({ count: n }: { count: number }) {
+  const { t } = useTranslation('required-training');
   const text = t('requiredTrainingNotice.text', { count: n });
   // White on red 9 (5.6:1) in both colour schemes; on small screens only the count, with the words
   // for assistive technology.
