@@ -15,6 +15,7 @@ create table public.certificates (
   learner_name text not null,
   organisation_name text,
   course_title text not null,
+  course_title_cy text,
   service public.service_code,
   template public.certificate_template not null default 'standard',
   issued_at timestamptz not null default now(),
@@ -51,6 +52,9 @@ comment on column public.certificates.organisation_name is
 
 comment on column public.certificates.course_title is
   'The course title at issue.';
+
+comment on column public.certificates.course_title_cy is
+  'The course''s Welsh title at issue (courses.title_cy); null when the course had none.';
 
 comment on column public.certificates.service is
   'The course''s service at issue (for the Service-Specific template).';
@@ -136,8 +140,8 @@ language plpgsql security definer
 set search_path = ''
 as $$
 begin
-  insert into public.certificates (user_id, course_id, cycle, learner_name, organisation_name, course_title, service, template, expires_at)
-  select p.id, c.id, e.cycle, p.name, o.name, c.title, c.service,
+  insert into public.certificates (user_id, course_id, cycle, learner_name, organisation_name, course_title, course_title_cy, service, template, expires_at)
+  select p.id, c.id, e.cycle, p.name, o.name, c.title, c.title_cy, c.service,
          coalesce((select s.certificate_template from public.settings s where s.id), 'standard'),
          case when c.certificate_valid_months is not null
               then now() + make_interval(months => c.certificate_valid_months) end
@@ -150,7 +154,7 @@ begin
 end;
 $$;
 comment on function private.issue_certificate(uuid,uuid) is
-  'Internal: issues the certificate of the enrolment''s current cycle, with a snapshot of learner name, organisation name, course title, service and template, and its expiry.';
+  'Internal: issues the certificate of the enrolment''s current cycle, with a snapshot of learner name, organisation name, course title (English and Welsh), service and template, and its expiry.';
 revoke all on function private.issue_certificate(uuid,uuid) from public;
 
 -- The one definition of a certificate's state: revoked, expired, expiring (within 60 days) or valid.
@@ -281,6 +285,7 @@ returns table(
   learner_name text,
   organisation_name text,
   course_title text,
+  course_title_cy text,
   service public.service_code,
   template public.certificate_template,
   issued_at timestamp with time zone,
@@ -291,7 +296,7 @@ returns table(
 language sql stable security definer
 set search_path = ''
 as $$
-  select c.verification_code, c.learner_name, c.organisation_name, c.course_title, c.service, c.template, c.issued_at,
+  select c.verification_code, c.learner_name, c.organisation_name, c.course_title, c.course_title_cy, c.service, c.template, c.issued_at,
          c.expires_at, c.revoked_at, private.certificate_state(c.expires_at, c.revoked_at)
   from public.certificates c
   where c.verification_code = upper(btrim(p_code))
@@ -325,6 +330,8 @@ begin
   update public.certificates c
   set learner_name = coalesce((select p.name from public.profiles p where p.id = c.user_id), c.learner_name),
       course_title = coalesce((select co.title from public.courses co where co.id = c.course_id), c.course_title),
+      course_title_cy = case when c.course_id is null then c.course_title_cy
+                             else (select co.title_cy from public.courses co where co.id = c.course_id) end,
       service = case when c.course_id is null then c.service
                      else coalesce((select co.service from public.courses co where co.id = c.course_id), c.service) end,
       reissued_at = now()

@@ -139,6 +139,7 @@ returns table(
   certificate_id uuid,
   course_id uuid,
   course_title text,
+  course_title_cy text,
   service text,
   cycle integer,
   completed_at timestamp with time zone,
@@ -164,7 +165,7 @@ begin
       from public.certificates c
       where c.user_id = p_user_id
     )
-    select h.id, h.course_id, h.course_title, h.service::text, h.cycle, h.issued_at, co.duration,
+    select h.id, h.course_id, h.course_title, h.course_title_cy, h.service::text, h.cycle, h.issued_at, co.duration,
            s.score, h.verification_code, h.expires_at, h.revoked_at,
            private.certificate_state(h.expires_at, h.revoked_at)
     from history h

@@ -186,7 +186,7 @@ describe.each(backends)('certificate validity on $name', ({ create }) => {
     it('answers validity and state to anyone, never the revocation reason or who revoked', async () => {
       const r = await queryAs<Record<string, unknown>>(db, visitor, verify);
       expect(Object.keys(r.rows[0]).sort()).toEqual([
-        'course_title', 'expires_at', 'issued_at', 'learner_name', 'organisation_name', 'revoked_at', 'service', 'state', 'template',
+        'course_title', 'course_title_cy', 'expires_at', 'issued_at', 'learner_name', 'organisation_name', 'revoked_at', 'service', 'state', 'template',
         'verification_code',
       ]);
       // The seed's learner belongs to no organisation (certificate-organisation.test.ts).

@@ -140,7 +140,7 @@ describe.each(backends)('learner records on $name', ({ create }) => {
       // With its validity, never the revocation reason (certificate-validity.test.ts), and
       // the organisation at issue (certificate-organisation.test.ts).
       expect(Object.keys(r.rows[0]).sort()).toEqual([
-        'course_title', 'expires_at', 'issued_at', 'learner_name', 'organisation_name', 'revoked_at', 'service', 'state', 'template',
+        'course_title', 'course_title_cy', 'expires_at', 'issued_at', 'learner_name', 'organisation_name', 'revoked_at', 'service', 'state', 'template',
         'verification_code',
       ]);
       expect((await queryAs(db, visitor, 'select * from private.verify_certificate($1)', ['DEMO2026CERT0002'])).rows).toEqual([]);
