@@ -89,6 +89,8 @@ export interface LearnerCertificate extends CertificateValidity {
   courseId: string | null;
   learnerName: string;
   courseTitle: string;
+  /** The course's Welsh title as issued; null when it had none. */
+  courseTitleCy: string | null;
   service: string | null;
   serviceLabel: string | null;
   template: string;
@@ -115,6 +117,8 @@ export interface VerifiedCertificate {
   /** The learner's organisation when the certificate was issued; absent for none. */
   organisationName?: string;
   courseTitle: string;
+  /** The course's Welsh title as issued; null when it had none. */
+  courseTitleCy: string | null;
   service: string | null;
   serviceLabel: string | null;
   issuedAt: string;
@@ -134,6 +138,8 @@ export interface AdminCertificate extends CertificateValidity {
   learnerUsername: string | null;
   courseId: string | null;
   courseTitle: string;
+  /** The course's Welsh title as issued; null when it had none. */
+  courseTitleCy: string | null;
   service: string | null;
   revokedReason: string | null;
   revokedBy: { id: string; name: string } | null;

@@ -115,6 +115,8 @@ export interface CompletedCourse {
   /** Null once the course was deleted (the certificate keeps its title and service). */
   courseId: string | null;
   courseTitle: string;
+  /** The course's Welsh title as issued; null when it had none. */
+  courseTitleCy: string | null;
   service: string | null;
   serviceLabel: string | null;
   cycle: number;

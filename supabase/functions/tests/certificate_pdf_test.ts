@@ -22,11 +22,11 @@ function images(bytes: Uint8Array): Array<[number, number]> {
 }
 
 /** A published 6-hour course (validity in months, or null) and a new learner who completed it. */
-async function completed(months: number | null, learner: { language?: 'cy' | 'en-GB'; name?: string; title?: string } = {}) {
+async function completed(months: number | null, learner: { language?: 'cy' | 'en-GB'; name?: string; title?: string; titleCy?: string } = {}) {
   const admin = await login('admin');
   const created = await call('POST', '/api/courses', {
     token: admin,
-    body: { title: learner.title ?? `Water rescue awareness ${unique()}`, description: 'Safe working near water.', service: 'UKFRS', status: 'ACTIVE', duration: 6, certificateValidMonths: months },
+    body: { title: learner.title ?? `Water rescue awareness ${unique()}`, ...(learner.titleCy ? { titleCy: learner.titleCy } : {}), description: 'Safe working near water.', service: 'UKFRS', status: 'ACTIVE', duration: 6, certificateValidMonths: months },
   });
   nodeAssert.equal(created.status, 201, created.text);
   const id = unique();
@@ -173,6 +173,35 @@ test('certificate PDF: an English speaker\'s stays English only, in the standard
   const namedText = await pdfText(await download(named.token, named.certificate.id));
   assert(namedText.includes('Dafydd ap Gŵyn'), namedText);
   assert(namedText.includes('Certificate of Completion') && !namedText.includes('Tystysgrif'), namedText);
+});
+
+test('certificate PDF: a course\'s Welsh title is kept at issue, returned by the list and verification, and printed first for a Welsh speaker', async () => {
+  const title = `Water rescue awareness ${unique()}`;
+  const titleCy = `Ymwybyddiaeth achub o ddŵr ${unique()}`;
+  const { token, certificate } = await completed(24, { language: 'cy', title, titleCy });
+  nodeAssert.equal(certificate.courseTitle, title);
+  nodeAssert.equal(certificate.courseTitleCy, titleCy);
+  const verified = await call('GET', `/api/certificates/verify/${certificate.verificationCode}`);
+  nodeAssert.equal(verified.status, 200, verified.text);
+  nodeAssert.deepEqual([verified.json.courseTitle, verified.json.courseTitleCy], [title, titleCy]);
+  const admin = await login('admin');
+  const listed = await call('GET', `/api/admin/certificates?search=${certificate.verificationCode}`, { token: admin });
+  nodeAssert.equal(listed.json.items[0]?.courseTitleCy, titleCy, listed.text);
+
+  for (const template of CERTIFICATE_TEMPLATES) {
+    await db.sql`update public.settings set certificate_template = ${template}::public.certificate_template where id`;
+    const text = await pdfText(await download(token, certificate.id));
+    const welsh = text.indexOf(titleCy);
+    assert(welsh >= 0 && welsh < text.indexOf(title), `${template}: the Welsh title, then the English:\n${text}`);
+  }
+  await db.sql`update public.settings set certificate_template = 'standard' where id`;
+  assert((await pdfText(await download(token, certificate.id))).includes(`${titleCy} / ${title}`), 'one line, Welsh / English');
+
+  // An English speaker's certificate of a course with a Welsh title stays English only.
+  const english = await completed(24, { title: `${title} b`, titleCy: `${titleCy} b` });
+  nodeAssert.equal(english.certificate.courseTitleCy, `${titleCy} b`);
+  const text = await pdfText(await download(english.token, english.certificate.id));
+  assert(text.includes(`${title} b`) && !text.includes(titleCy), text);
 });
 
 closePoolAfterTests();

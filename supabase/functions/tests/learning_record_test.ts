@@ -274,7 +274,8 @@ test('learning record PDF and CSV in the reader\'s language: Welsh for a Welsh s
   assertEquals(lines[0], 'Math,Dyddiad,Cwrs neu weithgaredd,Gwasanaeth,Oriau,Sgôr (%),Cod y dystysgrif,Statws y dystysgrif,Yn ddilys tan,Beth a ddysgais,Myfyrio');
   const [issued] = await db.sql<{ issuedAt: Date; verificationCode: string }[]>`
     select issued_at, verification_code from public.certificates where user_id = ${learner.id}::uuid and course_id = ${AIRWAVE}::uuid`;
-  assert(lines.includes(`Cwrs,${londonDay(issued.issuedAt)},Airwave Radio Voice Procedure,Gwasanaeth Heddlu'r Deyrnas Unedig,2,67,${issued.verificationCode},Yn ddilys,Nid yw'n dod i ben,,`), csv);
+  // The course's Welsh title, as the certificate kept it at issue.
+  assert(lines.includes(`Cwrs,${londonDay(issued.issuedAt)},Trefn Llais Radio Airwave,Gwasanaeth Heddlu'r Deyrnas Unedig,2,67,${issued.verificationCode},Yn ddilys,Nid yw'n dod i ben,,`), csv);
   assert(csv.includes('Gweithgaredd DPP,2026-03-14,Diwrnod hyfforddi: achub o ddŵr a thŷ ar dân,'), csv);
 
   // An administrator who reads English gets the same learner's record in English.
@@ -282,6 +283,26 @@ test('learning record PDF and CSV in the reader\'s language: Welsh for a Welsh s
   const adminText = await pdfText(new Uint8Array(await (await raw(`/api/admin/users/${learner.id}/learning-record.pdf`, admin)).arrayBuffer()));
   assert(adminText.includes('Learning record') && adminText.includes('Diwrnod hyfforddi: achub o ddŵr a thŷ ar dân'), adminText);
   assert(!adminText.includes('Cofnod dysgu'), adminText);
+});
+
+test('learning record: a certificate\'s Welsh course title in the JSON, and in the Welsh reader\'s PDF and CSV (the English title for an English reader)', async () => {
+  const learner = await learnerWithCompletions();
+  await db.sql`update public.certificates set course_title_cy = 'Gweithdrefn Llais Radio Airwave'
+               where user_id = ${learner.id}::uuid and course_id = ${AIRWAVE}::uuid`;
+  const json = await call('GET', '/api/me/learning-record', { token: learner.token });
+  const airwave = json.json.completedCourses.find((c: { courseId: string }) => c.courseId === AIRWAVE);
+  assertEquals([airwave.courseTitle, airwave.courseTitleCy], ['Airwave Radio Voice Procedure', 'Gweithdrefn Llais Radio Airwave']);
+  assert(json.json.completedCourses.every((c: { courseTitleCy?: unknown }) => c.courseTitleCy !== undefined), json.text);
+
+  assertEquals((await call('PUT', '/api/profile/language', { token: learner.token, body: { language: 'cy' } })).status, 200);
+  const csv = new TextDecoder().decode(new Uint8Array(await (await raw('/api/me/learning-record.csv', learner.token)).arrayBuffer()));
+  assert(csv.includes(',Gweithdrefn Llais Radio Airwave,') && !csv.includes('Airwave Radio Voice Procedure'), csv);
+  const text = await pdfText(new Uint8Array(await (await raw('/api/me/learning-record.pdf', learner.token)).arrayBuffer()));
+  assert(text.includes('Gweithdrefn Llais Radio Airwave') && !text.includes('Airwave Radio Voice Procedure'), text);
+
+  const admin = await login('admin');
+  const adminCsv = new TextDecoder().decode(new Uint8Array(await (await raw(`/api/admin/users/${learner.id}/learning-record.csv`, admin)).arrayBuffer()));
+  assert(adminCsv.includes(',Airwave Radio Voice Procedure,') && !adminCsv.includes('Gweithdrefn'), adminCsv);
 });
 
 closePoolAfterTests();

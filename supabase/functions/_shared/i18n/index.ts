@@ -173,11 +173,11 @@ export function serviceName(language: Language, code: string): string {
 
 /**
  * The one place the title of a course is chosen for what the server writes (emails, certificates,
- * the learning record): today the course's title; a Welsh title of the course, once courses have
- * one, is chosen here for a Welsh reader.
+ * the learning record): the Welsh title (courses.title_cy, or a certificate's course_title_cy) for a
+ * Welsh reader where there is one, else the English title.
  */
-export function courseTitle(course: { title: string }, _language: Language): string {
-  return course.title;
+export function courseTitle(course: { title: string; titleCy?: string | null }, language: Language): string {
+  return language === 'cy' && course.titleCy?.trim() ? course.titleCy : course.title;
 }
 
 type Validity = { state: CertificateState; expiresAt: DateInput; revokedAt: DateInput };

@@ -9,14 +9,17 @@ import { PDFDict, type PDFFont, PDFDocument, PDFHexString, type PDFImage, PDFNam
 import QRCode from 'qrcode';
 import { validityText as certificateValidityText } from '../../_shared/certificates.ts';
 import type { CertificateTemplate } from '../../_shared/domain.ts';
-import { formatDate, hoursText, type Messages, messages, serviceName, validityText as validityIn } from '../../_shared/i18n/index.ts';
+import { courseTitle, formatDate, hoursText, type Messages, messages, serviceName, validityText as validityIn } from '../../_shared/i18n/index.ts';
 import type { Language } from '../../_shared/language.ts';
 import { pdfFonts } from './pdf-fonts.ts';
 
 export interface CertificateData {
   verificationCode: string;
   learnerName: string;
+  /** The course's English title as issued. */
   courseTitle: string;
+  /** Its Welsh title as issued (certificates.course_title_cy): printed first on a Welsh learner's certificate. */
+  courseTitleCy?: string | null;
   service: string | null;
   issuedAt: Date;
   /** When the certificate stops being valid; null when it never expires. */
@@ -172,7 +175,7 @@ function standard(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   centred(page, d.say((m) => m.certificate.certifyThat), HEIGHT - 190, f.regular, 14, GREY);
   centred(page, d.learnerName, HEIGHT - 235, f.bold, 30, INK);
   centred(page, d.say((m) => m.certificate.hasCompleted), HEIGHT - 275, f.regular, 14, GREY);
-  centred(page, d.courseTitle, HEIGHT - 315, f.bold, 22, INK);
+  centred(page, d.titles.join(' / '), HEIGHT - 315, f.bold, 22, INK);
   if (d.service) centred(page, d.say((_m, l) => serviceName(l, d.service!)), HEIGHT - 345, f.regular, 13, GREY);
   centred(page, d.say((m, l) => m.certificate.completedOnDate(formatDate(l, d.issuedAt))), HEIGHT - 385, f.regular, 13, INK);
   centred(page, d.say((_m, l) => validityIn(l, { state: 'valid', expiresAt: d.expiresAt, revokedAt: null })), HEIGHT - 405, f.bold, 13, INK);
@@ -190,7 +193,7 @@ function professional(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   centred(page, d.say((m) => m.certificate.presentedTo), HEIGHT - 185, f.serifItalic, 15, GREY);
   centred(page, d.learnerName, HEIGHT - 232, f.serifBold, 34, NAVY);
   centred(page, d.say((m) => m.certificate.inRecognition), HEIGHT - 270, f.serifItalic, 15, GREY);
-  centred(page, d.courseTitle, HEIGHT - 310, f.serifBold, 22, INK);
+  centred(page, d.titles.join(' / '), HEIGHT - 310, f.serifBold, 22, INK);
   if (d.service) centred(page, d.say((_m, l) => serviceName(l, d.service!)), HEIGHT - 340, f.serif, 13, GREY);
   centred(page, d.say((m, l) => m.certificate.completedOnDate(formatDate(l, d.issuedAt))), HEIGHT - 380, f.serif, 13, INK);
   centred(page, d.say((_m, l) => validityIn(l, { state: 'valid', expiresAt: d.expiresAt, revokedAt: null })), HEIGHT - 400, f.serifBold, 13, INK);
@@ -207,7 +210,7 @@ function serviceSpecific(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   centred(page, d.say((m) => m.certificate.awardedTo), HEIGHT - 200, f.regular, 14, GREY);
   centred(page, d.learnerName, HEIGHT - 245, f.bold, 30, INK);
   centred(page, d.say((m) => m.certificate.forCompleting), HEIGHT - 285, f.regular, 14, GREY);
-  centred(page, d.courseTitle, HEIGHT - 325, f.bold, 22, colour);
+  centred(page, d.titles.join(' / '), HEIGHT - 325, f.bold, 22, colour);
   centred(page, d.say((m, l) => m.certificate.completedOnDate(formatDate(l, d.issuedAt))), HEIGHT - 370, f.regular, 13, INK);
   centred(page, d.say((_m, l) => validityIn(l, { state: 'valid', expiresAt: d.expiresAt, revokedAt: null })), HEIGHT - 390, f.bold, 13, INK);
   centred(page, issuerLine(d, d.say), HEIGHT - 415, f.regular, 12, GREY);
@@ -224,7 +227,7 @@ function custom(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   left(page, d.say((m) => m.certificate.learner), x, HEIGHT - 150, f.regular, 11, GREY);
   left(page, d.learnerName, x, HEIGHT - 180, f.bold, 26, INK);
   left(page, d.say((m) => m.certificate.course), x, HEIGHT - 225, f.regular, 11, GREY);
-  left(page, d.courseTitle, x, HEIGHT - 252, f.bold, 20, INK);
+  lines(page, d.titles, x, HEIGHT - 252, f.bold, 20, INK, WIDTH - x - 60);
   left(page, d.say((m) => m.certificate.service), x, HEIGHT - 295, f.regular, 11, GREY);
   left(page, d.service ? d.say((_m, l) => serviceName(l, d.service!)) : d.say((m) => m.certificate.notSpecified), x, HEIGHT - 318, f.regular, 15, INK);
   left(page, d.say((m) => m.certificate.completedOn), x, HEIGHT - 360, f.regular, 11, GREY);
@@ -236,7 +239,16 @@ function custom(page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) {
   left(page, d.footerText, x, 40, f.regular, 9, GREY, WIDTH - x - 80 - QR_SIZE);
 }
 
-type Drawn = CertificateData & { qr: PDFImage; say: Say; sayLines: (words: Words) => string[] };
+/**
+ * The course's title as printed: English; for a Welsh learner the Welsh title then the English (as
+ * every bilingual line), or the English alone when the course had no Welsh title.
+ */
+export function courseTitles(d: Pick<CertificateData, 'courseTitle' | 'courseTitleCy' | 'language'>): string[] {
+  const titles = languagesOf(d.language ?? 'en-GB').map((l) => courseTitle({ title: d.courseTitle, titleCy: d.courseTitleCy }, l));
+  return titles.filter((t, i) => titles.indexOf(t) === i);
+}
+
+type Drawn = CertificateData & { qr: PDFImage; say: Say; sayLines: (words: Words) => string[]; titles: string[] };
 
 const layouts: Record<CertificateTemplate, (page: PDFPage, doc: PDFDocument, d: Drawn, f: Fonts) => void> = {
   standard,
@@ -249,9 +261,10 @@ export async function certificatePdf(template: CertificateTemplate, data: Certif
   const language = data.language ?? 'en-GB';
   const say = sayer(language);
   const doc = await PDFDocument.create();
-  doc.setTitle(say((m) => m.certificate.documentTitle(data.courseTitle)));
+  const titleIn = (l: Language) => courseTitle({ title: data.courseTitle, titleCy: data.courseTitleCy }, l);
+  doc.setTitle(say((m, l) => m.certificate.documentTitle(titleIn(l))));
   doc.setAuthor(data.siteName);
-  doc.setSubject(say((m) => m.certificate.documentSubject(data.learnerName, data.courseTitle)));
+  doc.setSubject(say((m, l) => m.certificate.documentSubject(data.learnerName, titleIn(l))));
   doc.setCreator(data.siteName);
   doc.setCreationDate(data.issuedAt);
   // Plain-text copies in the document information, so tools (and tests) can read the code and
@@ -270,7 +283,7 @@ export async function certificatePdf(template: CertificateTemplate, data: Certif
     language === 'cy' ? null : [data.learnerName, data.courseTitle, data.siteName, data.footerText, data.verifyUrl, data.verificationCode]);
   const page = doc.addPage([WIDTH, HEIGHT]);
   const sayLines = (words: Words) => languagesOf(language).map((l) => words(messages(l), l));
-  layouts[template](page, doc, { ...data, say, sayLines, qr: await qrImage(doc, data.verifyUrl) }, fonts);
+  layouts[template](page, doc, { ...data, say, sayLines, titles: courseTitles({ ...data, language }), qr: await qrImage(doc, data.verifyUrl) }, fonts);
   // Without object streams the information dictionary stays readable as plain text.
   return await doc.save({ useObjectStreams: false });
 }

@@ -30,6 +30,7 @@ interface CompletionRow {
   certificateId: string;
   courseId: string | null;
   courseTitle: string;
+  courseTitleCy: string | null;
   service: string | null;
   cycle: number;
   completedAt: Date;
@@ -46,6 +47,7 @@ function toCompleted(row: CompletionRow): CompletedCourse {
     certificateId: row.certificateId,
     courseId: row.courseId,
     courseTitle: row.courseTitle,
+    courseTitleCy: row.courseTitleCy ?? null,
     service: row.service,
     serviceLabel: row.service ? serviceLabel(row.service) : null,
     cycle: row.cycle,
@@ -74,7 +76,7 @@ async function readRecord(
       const learner = await readUser(tx, userId);
       if (!learner) throw userNotFound();
       const completions = await tx<CompletionRow[]>`
-        select certificate_id, course_id, course_title, service, cycle, completed_at, hours, score,
+        select certificate_id, course_id, course_title, course_title_cy, service, cycle, completed_at, hours, score,
                verification_code, expires_at, revoked_at, state
         from private.learning_record(${userId}::uuid)`;
       const entries = await tx.unsafe<EntryRow[]>(
@@ -85,7 +87,7 @@ async function readRecord(
       // The PDF and the CSV are in the language of whoever downloads them.
       const reader = userId === caller.userId ? learner : await readUser(tx, caller.userId);
       const language = reader?.language ?? 'en-GB';
-      const completedCourses = completions.map((row) => toCompleted({ ...row, courseTitle: courseTitle({ title: row.courseTitle }, language) }));
+      const completedCourses = completions.map(toCompleted);
       const cpdEntries = entries.map(toEntry);
       return {
         learner: { id: learner.id, name: learner.name, username: learner.username },
@@ -101,6 +103,14 @@ async function readRecord(
     if (error instanceof ApiError) throw error;
     fromDatabase(error);
   }
+}
+
+/** The record with each course's title in the language (the Welsh title where there is one). */
+export function inLanguage(record: LearningRecord, language: Language): LearningRecord {
+  return {
+    ...record,
+    completedCourses: record.completedCourses.map((c) => ({ ...c, courseTitle: courseTitle({ title: c.courseTitle, titleCy: c.courseTitleCy }, language) })),
+  };
 }
 
 /**
@@ -134,8 +144,10 @@ function download(c: Context, body: Uint8Array | string, type: string, fileName:
 
 async function respond(db: Db, c: Context<Env>, userId: string, format: 'json' | 'pdf' | 'csv') {
   const caller = requireUser(c);
-  const { siteName, language, ...record } = await readRecord(db, caller, userId);
-  if (format === 'json') return c.json(record);
+  const { siteName, language, ...json } = await readRecord(db, caller, userId);
+  // The JSON carries both titles (the app chooses); the files print the title in the reader's language.
+  if (format === 'json') return c.json(json);
+  const record = inLanguage(json, language);
   const fileName = learningRecordFileName(record.learner.username, format);
   if (format === 'csv') return download(c, learningRecordCsv(record, language), CSV_CONTENT_TYPE, fileName);
   const pdf = await learningRecordPdf(record, { siteName, language });

@@ -30,6 +30,7 @@ interface Row {
   learnerUsername: string | null;
   courseId: string | null;
   courseTitle: string;
+  courseTitleCy: string | null;
   service: string | null;
   cycle: number;
   issuedAt: Date;
@@ -51,6 +52,7 @@ function toAdminCertificate(row: Row): AdminCertificate {
     learnerUsername: row.learnerUsername,
     courseId: row.courseId,
     courseTitle: row.courseTitle,
+    courseTitleCy: row.courseTitleCy ?? null,
     service: row.service,
     cycle: row.cycle,
     issuedAt: iso(row.issuedAt)!,
@@ -67,7 +69,7 @@ function toAdminCertificate(row: Row): AdminCertificate {
 function selectCertificates(tx: Tx) {
   return tx`
     select c.id, c.verification_code, c.user_id, c.learner_name, l.username as learner_username, c.course_id,
-           c.course_title, c.service::text as service, c.cycle, c.issued_at, c.expires_at, c.revoked_at,
+           c.course_title, c.course_title_cy, c.service::text as service, c.cycle, c.issued_at, c.expires_at, c.revoked_at,
            c.revoked_reason, c.revoked_by as revoked_by_id, r.name as revoked_by_name, c.reissued_at,
            private.certificate_state(c.expires_at, c.revoked_at) as state
     from public.certificates c

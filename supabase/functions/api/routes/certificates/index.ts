@@ -9,7 +9,6 @@ import { type Env, requireUser } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { pagingQuery, pathId } from '../../lib/params.ts';
 import { certificatePdf } from '../../lib/certificate-pdf.ts';
-import { courseTitle } from '../../../_shared/i18n/index.ts';
 import { toLanguage } from '../../../_shared/language.ts';
 import {
   certificateFileName,
@@ -71,7 +70,8 @@ export function certificateRoutes(config: Config, db: Db) {
       language,
       verificationCode: certificate.verificationCode,
       learnerName: certificate.learnerName,
-      courseTitle: courseTitle({ title: certificate.courseTitle }, language),
+      courseTitle: certificate.courseTitle,
+      courseTitleCy: certificate.courseTitleCy,
       service: certificate.service,
       issuedAt: new Date(certificate.issuedAt),
       expiresAt: certificate.expiresAt ? new Date(certificate.expiresAt) : null,

@@ -23,6 +23,7 @@ export interface CertificateRow {
   courseId: string | null;
   learnerName: string;
   courseTitle: string;
+  courseTitleCy: string | null;
   service: string | null;
   template: CertificateTemplate;
   issuedAt: Date;
@@ -48,6 +49,7 @@ export function toCertificate(row: CertificateRow): LearnerCertificate {
     courseId: row.courseId,
     learnerName: row.learnerName,
     courseTitle: row.courseTitle,
+    courseTitleCy: row.courseTitleCy ?? null,
     service: row.service,
     serviceLabel: row.service ? serviceLabel(row.service) : null,
     template: row.template,
@@ -76,7 +78,7 @@ const scoped = (tx: Tx, scope: CertificateScope) =>
 /** One page of the caller's certificates in a scope, newest first, each row with the total. */
 export function listCertificates(tx: Tx, userId: string, scope: CertificateScope, page: number, pageSize: number) {
   return tx<(CertificateRow & { total: number })[]>`
-    select c.id, c.verification_code, c.user_id, c.course_id, c.learner_name, c.course_title, c.service::text as service,
+    select c.id, c.verification_code, c.user_id, c.course_id, c.learner_name, c.course_title, c.course_title_cy, c.service::text as service,
            c.template::text as template, c.issued_at, c.cycle, c.expires_at, c.revoked_at, c.revoked_reason,
            private.certificate_state(c.expires_at, c.revoked_at) as state, not ${newer(tx)} as current,
            (e.id is not null) as enrolled, coalesce(e.cycle > c.cycle, false) as recertifying,
@@ -97,8 +99,8 @@ export async function countCertificates(tx: Tx, userId: string, scope: Certifica
 
 /** The public check of a code (private.verify_certificate): never the revocation reason. */
 export async function verifyCertificate(tx: Tx, code: string): Promise<VerifiedCertificate | null> {
-  const [row] = await tx<(Pick<CertificateRow, 'verificationCode' | 'learnerName' | 'courseTitle' | 'service' | 'issuedAt' | 'expiresAt' | 'revokedAt' | 'state'> & { organisationName: string | null })[]>`
-    select verification_code, learner_name, organisation_name, course_title, service::text as service, issued_at, expires_at, revoked_at, state
+  const [row] = await tx<(Pick<CertificateRow, 'verificationCode' | 'learnerName' | 'courseTitle' | 'courseTitleCy' | 'service' | 'issuedAt' | 'expiresAt' | 'revokedAt' | 'state'> & { organisationName: string | null })[]>`
+    select verification_code, learner_name, organisation_name, course_title, course_title_cy, service::text as service, issued_at, expires_at, revoked_at, state
     from private.verify_certificate(${code})`;
   if (!row) return null;
   // The reason may be personal, and the public needs only the fact and date.
@@ -108,6 +110,7 @@ export async function verifyCertificate(tx: Tx, code: string): Promise<VerifiedC
     // The organisation at issue (the certificate's snapshot), absent for a learner of none.
     ...(row.organisationName ? { organisationName: row.organisationName } : {}),
     courseTitle: row.courseTitle,
+    courseTitleCy: row.courseTitleCy ?? null,
     service: row.service,
     serviceLabel: row.service ? serviceLabel(row.service) : null,
     issuedAt: isoTimestamp(row.issuedAt)!,
@@ -121,7 +124,7 @@ export async function verifyCertificate(tx: Tx, code: string): Promise<VerifiedC
 /** A certificate with its course's hours and its learner's language, and the settings its PDF prints (template, site name, footer). */
 export async function readCertificateForPdf(tx: Tx, id: string) {
   const [certificate] = await tx<CertificateRow[]>`
-    select id, verification_code, user_id, course_id, learner_name, course_title, service::text as service,
+    select id, verification_code, user_id, course_id, learner_name, course_title, course_title_cy, service::text as service,
            template::text as template, issued_at, expires_at, revoked_at,
            (select co.duration from public.courses co where co.id = certificates.course_id) as hours,
            -- The learner's language (their profile, under the caller's RLS; English when unseen).
