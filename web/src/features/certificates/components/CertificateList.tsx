@@ -17,6 +17,7 @@ import { type Certificate, CERTIFICATES_PAGE_SIZE, useCertificates } from '../ap
 import { useDownloadCertificate } from '@/lib/certificates';
 import { formatDate } from '@/lib/format';
 import { RecertifyButton } from '@/components/RecertifyButton';
+import { NotInWelsh, useLocalise } from '@/components/Localised';
 
 export function CertificateList({ highlightId, headingOrder = 2 }: { highlightId?: string | null; headingOrder?: 2 | 3 }) {
   const { t } = useTranslation('certificates');
@@ -67,19 +68,26 @@ export function CertificateList({ highlightId, headingOrder = 2 }: { highlightId
   );
 }
 
+/** A certificate's course title in the reader's language: the Welsh title as issued where there is one. */
+function useCertificateTitle() {
+  const localise = useLocalise();
+  return (c: Certificate) => localise(c.courseTitle, c.courseTitleCy);
+}
+
 function DownloadButton({ certificate: c, compact = false }: { certificate: Certificate; compact?: boolean }) {
   const { t } = useTranslation('certificates');
   const download = useDownloadCertificate();
+  const title = useCertificateTitle()(c).text;
   return (
     <Button
       leftSection={<IconDownload size={16} aria-hidden />}
       loading={download.isPending}
       size={compact ? 'xs' : undefined}
       variant={compact ? 'default' : undefined}
-      aria-label={compact ? t('download.labelIssued', { course: c.courseTitle, date: formatDate(c.issuedAt) }) : t('download.label', { course: c.courseTitle })}
+      aria-label={compact ? t('download.labelIssued', { course: title, date: formatDate(c.issuedAt) }) : t('download.label', { course: title })}
       onClick={() =>
         download.mutate(c.id, {
-          onSuccess: () => notifySuccess(t('download.successTitle'), t('download.successMessage', { course: c.courseTitle })),
+          onSuccess: () => notifySuccess(t('download.successTitle'), t('download.successMessage', { course: title })),
           onError: (error) => notifyFailure(t('download.failedTitle'), errorDescription(error, t('download.failedFallback'))),
         })
       }
@@ -99,6 +107,7 @@ function CertificateCard({ certificate: c, highlighted, headingOrder }: { certif
       ref.current?.focus();
     }
   }, [highlighted]);
+  const title = useCertificateTitle()(c);
   const verifyUrl = `${window.location.origin}${c.verifyPath}`;
   const recertifiable = c.current && c.enrolled && !c.recertifying && c.courseId !== null && canRecertify(c.state);
   return (
@@ -108,7 +117,7 @@ function CertificateCard({ certificate: c, highlighted, headingOrder }: { certif
       padding="lg"
       radius="md"
       component="article"
-      aria-label={t('certificateCard.label', { course: c.courseTitle })}
+      aria-label={t('certificateCard.label', { course: title.text })}
       tabIndex={highlighted ? -1 : undefined}
       data-highlighted={highlighted || undefined}
       data-state={c.state}
@@ -116,9 +125,14 @@ function CertificateCard({ certificate: c, highlighted, headingOrder }: { certif
     >
       <Stack gap="sm" h="100%">
         {c.service ? <ServiceBadge code={c.service} /> : null}
-        <Title order={headingOrder} size="h4">
-          {c.courseTitle}
+        <Title order={headingOrder} size="h4" lang={title.lang}>
+          {title.text}
         </Title>
+        {title.fallback ? (
+          <div>
+            <NotInWelsh />
+          </div>
+        ) : null}
         <CertificateValidityLine certificate={c} />
         <Text size="sm">
           <Trans
@@ -147,7 +161,7 @@ function CertificateCard({ certificate: c, highlighted, headingOrder }: { certif
         </Anchor>
         <Group mt="auto">
           {c.state === 'revoked' ? null : <DownloadButton certificate={c} />}
-          {recertifiable ? <RecertifyButton courseId={c.courseId!} courseTitle={c.courseTitle} variant="outline" /> : null}
+          {recertifiable ? <RecertifyButton courseId={c.courseId!} courseTitle={title.text} variant="outline" /> : null}
         </Group>
       </Stack>
     </Card>
@@ -159,6 +173,7 @@ export function CertificateHistory({ headingOrder = 2 }: { headingOrder?: 2 | 3 
   const { t } = useTranslation('certificates');
   const [page, setPage] = useState(1);
   const query = useCertificates(page, CERTIFICATES_PAGE_SIZE, 'history');
+  const titleOf = useCertificateTitle();
   if (query.isPending || query.isError || query.data.total === 0) {
     return query.isError ? (
       <Alert color="red" title={t('certificateHistory.loadFailed')}>
@@ -192,7 +207,15 @@ export function CertificateHistory({ headingOrder = 2 }: { headingOrder?: 2 | 3 
           <Table.Tbody>
             {items.map((c) => (
               <Table.Tr key={c.id} data-state={c.state}>
-                <Table.Td>{c.courseTitle}</Table.Td>
+                <Table.Td>
+                  <span lang={titleOf(c).lang}>{titleOf(c).text}</span>
+                  {titleOf(c).fallback ? (
+                    <>
+                      {' '}
+                      <NotInWelsh />
+                    </>
+                  ) : null}
+                </Table.Td>
                 <Table.Td>{formatDate(c.issuedAt)}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">

@@ -12,6 +12,7 @@ const certificate: VerifiedCertificate = {
   verificationCode: CODE,
   learnerName: 'Sam Learner',
   courseTitle: 'JESIP Awareness',
+  courseTitleCy: null,
   service: 'UKPS',
   serviceLabel: 'United Kingdom Police Service',
   issuedAt: '2026-11-22T10:00:00.000Z',

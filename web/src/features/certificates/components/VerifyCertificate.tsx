@@ -13,6 +13,7 @@ import { PageSpinner } from '@/components/PageSpinner';
 import { errorDescription } from '@/lib/api-client';
 import { useVerifyCertificate, type VerifiedCertificate } from '../api/verify-certificate';
 import { formatDate } from '@/lib/format';
+import { NotInWelsh, useLocalise } from '@/components/Localised';
 
 const CODE_PATTERN = /^[A-Za-z0-9]{8,32}$/;
 
@@ -72,6 +73,7 @@ function verdict(c: VerifiedCertificate, t: TFunction<'certificates'>) {
 function VerifiedCard({ certificate: c }: { certificate: VerifiedCertificate }) {
   const { t } = useTranslation('certificates');
   const { title, colour, Icon, text } = verdict(c, t);
+  const course = useLocalise()(c.courseTitle, c.courseTitleCy);
   return (
     <Card withBorder padding="lg" radius="md" role="region" aria-labelledby="verified-heading" data-state={c.state}>
       <Stack gap="sm">
@@ -96,7 +98,13 @@ function VerifiedCard({ certificate: c }: { certificate: VerifiedCertificate }) 
           ) : null}
           <List.Item>
             <Text span c="dimmed">{t('verify.course')} </Text>
-            <strong>{c.courseTitle}</strong>
+            <strong lang={course.lang}>{course.text}</strong>
+            {course.fallback ? (
+              <>
+                {' '}
+                <NotInWelsh />
+              </>
+            ) : null}
           </List.Item>
           <List.Item>
             <Text span c="dimmed">{t('verify.service')} </Text>

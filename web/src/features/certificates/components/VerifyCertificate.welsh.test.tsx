@@ -12,6 +12,7 @@ const certificate: VerifiedCertificate = {
   verificationCode: CODE,
   learnerName: 'Sam Learner',
   courseTitle: 'JESIP Awareness',
+  courseTitleCy: null,
   service: 'UKPS',
   serviceLabel: 'United Kingdom Police Service',
   issuedAt: '2026-11-22T10:00:00.000Z',
@@ -33,6 +34,24 @@ describe('VerifyCertificate in Welsh', () => {
     expect(card.getByText('Yn ddilys tan:')).toBeInTheDocument();
     expect(screen.getByRole('form', { name: 'Gwirio tystysgrif arall' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Gwirio' })).toBeInTheDocument();
+  });
+
+  it('shows the course\'s Welsh title as issued, in lang="cy"', async () => {
+    await i18n.changeLanguage('cy');
+    const welsh = { ...certificate, courseTitleCy: 'Ymwybyddiaeth JESIP' };
+    renderWithProviders(<VerifyCertificate code={CODE} />, { queryData: [[certificateKeys.verify(CODE), welsh]] });
+    const card = within(screen.getByRole('region', { name: "Tystysgrif wedi'i gwirio" }));
+    expect(card.getByText('Ymwybyddiaeth JESIP')).toHaveAttribute('lang', 'cy');
+    expect(card.queryByText('JESIP Awareness')).not.toBeInTheDocument();
+    expect(card.queryByText('Ddim ar gael yn Gymraeg')).not.toBeInTheDocument();
+  });
+
+  it('shows the English title in lang="en-GB", marked, where the course had no Welsh title', async () => {
+    await i18n.changeLanguage('cy');
+    renderWithProviders(<VerifyCertificate code={CODE} />, { queryData: [[certificateKeys.verify(CODE), certificate]] });
+    const card = within(screen.getByRole('region', { name: "Tystysgrif wedi'i gwirio" }));
+    expect(card.getByText('JESIP Awareness')).toHaveAttribute('lang', 'en-GB');
+    expect(card.getByText('Ddim ar gael yn Gymraeg')).toBeInTheDocument();
   });
 
   it('says plainly, in Welsh, when no certificate has the code', async () => {

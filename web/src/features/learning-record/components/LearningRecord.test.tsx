@@ -14,12 +14,12 @@ const record: LearningRecord = {
   generatedAt: '2026-11-22T10:00:00.000Z',
   completedCourses: [
     {
-      certificateId: 'c2', courseId: 'k1', courseTitle: 'Manual Handling for Ambulance Crews', service: 'UKAS',
+      certificateId: 'c2', courseId: 'k1', courseTitle: 'Manual Handling for Ambulance Crews', courseTitleCy: null, service: 'UKAS',
       serviceLabel: 'United Kingdom Ambulance Service', cycle: 2, completedAt: '2026-10-01T09:00:00.000Z', hours: 2, score: null,
       verificationCode: 'AAAA1111BBBB2222', expiresAt: '2027-10-01T09:00:00.000Z', revokedAt: null, state: 'valid',
     },
     {
-      certificateId: 'c1', courseId: 'k1', courseTitle: 'Manual Handling for Ambulance Crews', service: 'UKAS',
+      certificateId: 'c1', courseId: 'k1', courseTitle: 'Manual Handling for Ambulance Crews', courseTitleCy: null, service: 'UKAS',
       serviceLabel: 'United Kingdom Ambulance Service', cycle: 1, completedAt: '2025-09-01T09:00:00.000Z', hours: 2, score: 83,
       verificationCode: 'CCCC3333DDDD4444', expiresAt: '2026-09-01T09:00:00.000Z', revokedAt: null, state: 'expired',
     },
@@ -193,6 +193,18 @@ describe('The learning record in Welsh', () => {
     expect(cpd.getByRole('button', { name: 'Golygu Major trauma study day' })).toHaveTextContent('Golygu');
     expect(cpd.getByRole('button', { name: 'Dileu Major trauma study day' })).toHaveTextContent('Dileu');
     expect(screen.getByRole('button', { name: 'Ychwanegu gweithgaredd DPP' })).toBeInTheDocument();
+  });
+
+  it('shows each course\'s Welsh title as issued, else the English marked and in lang="en-GB"', async () => {
+    await i18n.changeLanguage('cy');
+    const [withWelsh, without] = record.completedCourses;
+    const bilingual = { ...record, completedCourses: [{ ...withWelsh, courseTitleCy: 'Codi a Chario ar gyfer Criwiau Ambiwlans' }, without] };
+    renderWithProviders(<LearningRecordView record={bilingual} editable onDownload={() => {}} />, { user: makeUser() });
+    const [current, earlier] = within(screen.getByRole('table', { name: "Cyrsiau wedi'u cwblhau" })).getAllByRole('row').slice(1);
+    expect(within(current).getByText('Codi a Chario ar gyfer Criwiau Ambiwlans')).toHaveAttribute('lang', 'cy');
+    expect(within(current).queryByText('Ddim ar gael yn Gymraeg')).toBeNull();
+    expect(within(earlier).getByText('Manual Handling for Ambulance Crews')).toHaveAttribute('lang', 'en-GB');
+    expect(within(earlier).getByText('Ddim ar gael yn Gymraeg')).toBeInTheDocument();
   });
 
   it('checks the CPD form with its messages in Welsh', async () => {

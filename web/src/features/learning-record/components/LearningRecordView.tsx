@@ -11,6 +11,7 @@ import { ServiceBadge } from '@/components/ServiceBadge';
 import { Field, FieldList } from '@/components/FieldList';
 import { formatDate, formatHours, formatNumber } from '@/lib/format';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
+import { NotInWelsh, useLocalise } from '@/components/Localised';
 
 /** A total; `name` makes its ids (`figure-<name>`), the same in every language. */
 function Figure({ name, label, value }: { name: string; label: string; value: string }) {
@@ -111,9 +112,11 @@ export function LearningRecordView({ record, editable, onAdd, onEdit, onDelete, 
 
 function CourseTitleCell({ course: c }: { course: CompletedCourse }) {
   const { t } = useTranslation('learning-record');
+  const title = useLocalise()(c.courseTitle, c.courseTitleCy);
   return (
     <Stack gap={4} align="flex-start">
-      <Text fw={500} size="sm">{c.courseTitle}</Text>
+      <Text fw={500} size="sm" lang={title.lang}>{title.text}</Text>
+      {title.fallback ? <NotInWelsh /> : null}
       <Group gap={6}>
         {c.service ? <ServiceBadge code={c.service} /> : null}
         {c.cycle > 1 ? <Text size="xs" c="dimmed">{t('view.recertification', { number: c.cycle - 1 })}</Text> : null}
