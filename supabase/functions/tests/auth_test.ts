@@ -18,7 +18,7 @@ import {
 
 // The signed-in user's answer (register with a session, login, GET /api/user) also says whether
 // anyone reports to them; a new account has no organisation, unit or manager to name.
-const USER_KEYS = ['createdAt', 'email', 'hasReports', 'id', 'name', 'role', 'services', 'username'];
+const USER_KEYS = ['createdAt', 'email', 'hasReports', 'id', 'language', 'name', 'role', 'services', 'username'];
 const SESSION_KEYS = ['access_token', 'expires_at', 'expires_in', 'refresh_token', 'token_type'];
 
 /** No answer may carry a password, a hash, a stack trace or SQL text. */
