@@ -41,18 +41,18 @@ describe('course authoring end to end', () => {
   });
 
   it('refuses a too-short form with the specification messages', async () => {
-    await page.getByLabel('Course Title').fill('ab');
-    await page.getByLabel('Description').fill('Too short');
+    await page.getByLabel('Course Title', { exact: true }).fill('ab');
+    await page.getByLabel('Description', { exact: true }).fill('Too short');
     await page.getByRole('button', { name: 'Save Course' }).click();
     await page.getByText('Title must be at least 3 characters').waitFor();
     await page.getByText('Description must be at least 20 characters').waitFor();
   });
 
   it('creates the course with a cover and lands in edit mode', async () => {
-    await page.getByLabel('Course Title').fill(title);
-    await page.getByLabel('Description').fill('How to assess and brief scene hazards before committing crews to an incident.');
+    await page.getByLabel('Course Title', { exact: true }).fill(title);
+    await page.getByLabel('Description', { exact: true }).fill('How to assess and brief scene hazards before committing crews to an incident.');
     await chooseOption(page, page, 'Difficulty Level', 'Intermediate');
-    await page.getByLabel('Duration (hours)').fill('2');
+    await page.getByLabel('Duration (hours)', { exact: true }).fill('2');
     await page.locator('input[type="file"]').first().setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: makePng(64, 36, [200, 40, 40]) });
     await page.getByText('The cover will be uploaded when the course is saved.').waitFor();
     await page.getByRole('button', { name: 'Save Course' }).click();
@@ -76,11 +76,11 @@ describe('course authoring end to end', () => {
     await page.getByRole('button', { name: 'Add Your First Module' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add New Module' });
     await dialog.waitFor();
-    await dialog.getByLabel('Module Title').fill('Module one: arrival');
-    await dialog.getByLabel('Module Content').fill('# Arrival\n\nPark **upwind** and uphill, then take a 360-degree look before committing.');
+    await dialog.getByLabel('Module Title', { exact: true }).fill('Module one: arrival');
+    await dialog.getByLabel('Module Content', { exact: true }).fill('# Arrival\n\nPark **upwind** and uphill, then take a 360-degree look before committing.');
     await dialog.getByRole('heading', { name: 'Arrival' }).waitFor(); // live preview
-    await expect(dialog.getByLabel('Order').inputValue()).resolves.toBe('1');
-    await expect(dialog.getByLabel('Duration (minutes)').inputValue()).resolves.toBe('15');
+    await expect(dialog.getByLabel('Order', { exact: true }).inputValue()).resolves.toBe('1');
+    await expect(dialog.getByLabel('Duration (minutes)', { exact: true }).inputValue()).resolves.toBe('15');
     await dialog.locator('input[type="file"]').setInputFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: makePng(32, 32, [20, 90, 200]) });
     await expectAccessible(page);
     await screenshot(page, 'authoring-module-dialog');
@@ -91,9 +91,9 @@ describe('course authoring end to end', () => {
     for (const [n, name] of [[2, 'Module two: hazards'], [3, 'Module three: briefing']] as const) {
       await page.getByRole('button', { name: 'Add Module', exact: true }).click();
       const next = page.getByRole('dialog', { name: 'Add New Module' });
-      await expect(next.getByLabel('Order').inputValue()).resolves.toBe(String(n));
-      await next.getByLabel('Module Title').fill(name);
-      await next.getByLabel('Module Content').fill(`Content for ${name}, long enough to be saved as a module.`);
+      await expect(next.getByLabel('Order', { exact: true }).inputValue()).resolves.toBe(String(n));
+      await next.getByLabel('Module Title', { exact: true }).fill(name);
+      await next.getByLabel('Module Content', { exact: true }).fill(`Content for ${name}, long enough to be saved as a module.`);
       await next.getByRole('button', { name: 'Create Module' }).click();
       await next.waitFor({ state: 'detached' });
       await expect.poll(() => page.getByTestId('module-card').count()).toBe(n);
@@ -120,27 +120,27 @@ describe('course authoring end to end', () => {
     await page.getByRole('button', { name: 'Add Quiz: Module two: hazards' }).click();
     const dialog = page.getByRole('dialog', { name: 'Quiz: Module two: hazards' });
     await dialog.waitFor();
-    await dialog.getByLabel('Quiz Title').fill('Hazards check');
+    await dialog.getByLabel('Quiz Title', { exact: true }).fill('Hazards check');
     await dialog.getByRole('button', { name: 'Create Quiz' }).click();
     await dialog.getByRole('button', { name: 'Add Question' }).click();
 
-    await dialog.getByLabel('Question Text').fill('Which way should you park at a chemical spill?');
+    await dialog.getByLabel('Question Text', { exact: true }).fill('Which way should you park at a chemical spill?');
     await dialog.getByLabel('Option 1', { exact: true }).fill('Upwind and uphill');
     await dialog.getByLabel('Option 2', { exact: true }).fill('Downwind, close in');
     await dialog.getByRole('button', { name: 'Add Option' }).click();
     await dialog.getByLabel('Option 3', { exact: true }).fill('Wherever is nearest');
-    await dialog.getByLabel('Explanation').fill('Vapours travel downwind and liquids run downhill.');
+    await dialog.getByLabel('Explanation', { exact: true }).fill('Vapours travel downwind and liquids run downhill.');
     await expectAccessible(page);
     await screenshot(page, 'authoring-quiz');
     await dialog.getByRole('button', { name: 'Save Question' }).click();
     await page.getByText('Question added', { exact: true }).waitFor();
 
     await dialog.getByRole('button', { name: 'Add Question' }).click();
-    await dialog.getByLabel('Question Text').fill('A 360-degree look is only needed at night.');
+    await dialog.getByLabel('Question Text', { exact: true }).fill('A 360-degree look is only needed at night.');
     await dialog.locator('label', { hasText: 'True or false' }).click();
     await expect(dialog.getByLabel('Option 1', { exact: true }).inputValue()).resolves.toBe('True');
-    await dialog.getByLabel('Option 2 is correct').check();
-    await expect(dialog.getByLabel('Option 1 is correct').isChecked()).resolves.toBe(false);
+    await dialog.getByLabel('Option 2 is correct', { exact: true }).check();
+    await expect(dialog.getByLabel('Option 1 is correct', { exact: true }).isChecked()).resolves.toBe(false);
     await dialog.getByRole('button', { name: 'Save Question' }).click();
     const questions = dialog.getByTestId('question-card');
     await expect.poll(() => questions.count()).toBe(2);
@@ -178,7 +178,7 @@ describe('course authoring end to end', () => {
   it('lets the seeded student find the published course and pass its quiz, and shows them to the instructor', async () => {
     const learnerPage = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await uiLogin(learnerPage, 'student');
-    await learnerPage.getByLabel('Search courses').fill(suffix);
+    await learnerPage.getByLabel('Search courses', { exact: true }).fill(suffix);
     await learnerPage.waitForURL(new RegExp(`search=${suffix}`));
     await learnerPage.getByText('Showing 1 of 1 course').waitFor();
     const card = learnerPage.locator(`[data-course-card="${courseId}"]`);
@@ -221,8 +221,8 @@ describe('course authoring end to end', () => {
   it('creates another course through /course-creator', async () => {
     await page.goto(`${baseUrl}/course-creator`);
     await page.getByRole('heading', { name: 'Create New Course' }).waitFor();
-    await page.getByLabel('Course Title').fill(`Radio etiquette refresher ${suffix}`);
-    await page.getByLabel('Description').fill('A short refresher on radio etiquette for miscellaneous service staff.');
+    await page.getByLabel('Course Title', { exact: true }).fill(`Radio etiquette refresher ${suffix}`);
+    await page.getByLabel('Description', { exact: true }).fill('A short refresher on radio etiquette for miscellaneous service staff.');
     await chooseOption(page, page, 'Service', 'Miscellaneous Service (MISC)');
     await page.getByRole('button', { name: 'Save Course' }).click();
     await page.waitForURL(/\/course\/edit\/[0-9a-f-]{36}$/);

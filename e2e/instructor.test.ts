@@ -65,13 +65,13 @@ describe('instructor dashboard and course manager end to end', () => {
 
   it('searches My Courses by title, and says when nothing matches', async () => {
     await page.getByRole('tab', { name: 'My Courses' }).click();
-    await page.getByLabel('Search courses').fill('jesip');
+    await page.getByLabel('Search courses', { exact: true }).fill('jesip');
     await page.getByRole('article', { name: /JESIP Joint Doctrine/ }).waitFor();
     await expect.poll(() => page.getByRole('article').count()).toBe(1);
     await expect(page.getByRole('link', { name: /^Edit JESIP/ }).getAttribute('href')).resolves.toBe(`/course/edit/${JESIP}`);
     await expectAccessible(page);
     await screenshot(page, 'instructor-my-courses');
-    await page.getByLabel('Search courses').fill('zzqx');
+    await page.getByLabel('Search courses', { exact: true }).fill('zzqx');
     await page.getByText('No courses match "zzqx". Try a different search.').waitFor();
     await page.getByText('No courses found').waitFor();
   });
@@ -90,9 +90,9 @@ describe('instructor dashboard and course manager end to end', () => {
     await dialog.getByText('Description is required').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'course-manager-create-errors');
-    await dialog.getByLabel('Title').fill(newCourseTitle);
-    await dialog.getByLabel('Description').fill('Safe working near water for first responders: hazards, throw lines and when not to enter.');
-    await dialog.getByLabel('Duration (hours)').fill('2');
+    await dialog.getByLabel('Title', { exact: true }).fill(newCourseTitle);
+    await dialog.getByLabel('Description', { exact: true }).fill('Safe working near water for first responders: hazards, throw lines and when not to enter.');
+    await dialog.getByLabel('Duration (hours)', { exact: true }).fill('2');
     await dialog.getByRole('button', { name: 'Create Course' }).click();
     await page.getByText('Course created').waitFor();
     await dialog.waitFor({ state: 'detached' });
@@ -115,7 +115,7 @@ describe('instructor dashboard and course manager end to end', () => {
     await page.getByRole('tab', { name: 'Drafts' }).click();
     await page.getByRole('button', { name: `Edit ${newCourseTitle}` }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Course' });
-    await expect(edit.getByLabel('Title').inputValue()).resolves.toBe(newCourseTitle);
+    await expect(edit.getByLabel('Title', { exact: true }).inputValue()).resolves.toBe(newCourseTitle);
     await edit.getByRole('textbox', { name: 'Status' }).or(edit.getByRole('combobox', { name: 'Status' })).first().click();
     await page.getByRole('option', { name: 'Published' }).click();
     await edit.getByRole('button', { name: 'Update Course' }).click();

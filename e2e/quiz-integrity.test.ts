@@ -80,11 +80,11 @@ describe('quiz integrity end to end', () => {
     await page.getByRole('button', { name: `Edit Quiz: ${moduleTitle}` }).click();
     const dialog = page.getByRole('dialog', { name: `Quiz: ${moduleTitle}` });
     await dialog.waitFor();
-    const show = dialog.getByLabel('Show correct answers');
+    const show = dialog.getByLabel('Show correct answers', { exact: true });
     await expect(show.inputValue()).resolves.toBe('AFTER_PASSING'); // the default
     await show.selectOption({ label: 'Never' });
-    await dialog.getByLabel('Maximum attempts').fill('2');
-    await expect(dialog.getByLabel('Wait between attempts').inputValue()).resolves.toBe('0');
+    await dialog.getByLabel('Maximum attempts', { exact: true }).fill('2');
+    await expect(dialog.getByLabel('Wait between attempts', { exact: true }).inputValue()).resolves.toBe('0');
     await screenshot(page, 'quiz-integrity-settings');
     await dialog.getByRole('button', { name: 'Update Quiz' }).click();
     await page.getByText('Quiz updated', { exact: true }).waitFor();

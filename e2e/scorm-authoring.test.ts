@@ -49,8 +49,8 @@ describe('SCORM package authoring', () => {
     await page.getByRole('button', { name: 'Add Your First Module' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add New Module' });
     await dialog.getByRole('radio', { name: 'SCORM package' }).check();
-    await expect.poll(() => dialog.getByLabel('Module Content').count()).toBe(0);
-    await dialog.getByLabel('Module Title').fill('Casualty care package');
+    await expect.poll(() => dialog.getByLabel('Module Content', { exact: true }).count()).toBe(0);
+    await dialog.getByLabel('Module Title', { exact: true }).fill('Casualty care package');
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Create Module' }).click();
     await dialog.waitFor({ state: 'detached' });
