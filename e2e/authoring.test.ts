@@ -84,9 +84,16 @@ describe('course authoring end to end', () => {
     await dialog.locator('input[type="file"]').setInputFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: makePng(32, 32, [20, 90, 200]) });
     await expectAccessible(page);
     await screenshot(page, 'authoring-module-dialog');
+    // The dialog is tall with the Welsh fields beside the English: the earlier toasts sit over its
+    // button, and a pointer resting on a toast holds the next one back. Closed first, as a person would.
+    await closeToasts(page);
     await dialog.getByRole('button', { name: 'Create Module' }).click();
-    await page.getByText('Module image uploaded', { exact: true }).waitFor();
     await dialog.waitFor({ state: 'detached' });
+    // The image went up with the module (its toast waits behind the module's own, one at a time).
+    const admin = (await apiLogin('admin')).token;
+    await expect
+      .poll(async () => (await apiCall<{ image: string | null }[]>('GET', `/courses/${courseId}/modules`, admin)).json?.[0]?.image ?? null, { timeout: 15_000 })
+      .not.toBeNull();
 
     for (const [n, name] of [[2, 'Module two: hazards'], [3, 'Module three: briefing']] as const) {
       await page.getByRole('button', { name: 'Add Module', exact: true }).click();
@@ -94,6 +101,7 @@ describe('course authoring end to end', () => {
       await expect(next.getByLabel('Order', { exact: true }).inputValue()).resolves.toBe(String(n));
       await next.getByLabel('Module Title', { exact: true }).fill(name);
       await next.getByLabel('Module Content', { exact: true }).fill(`Content for ${name}, long enough to be saved as a module.`);
+      await closeToasts(page);
       await next.getByRole('button', { name: 'Create Module' }).click();
       await next.waitFor({ state: 'detached' });
       await expect.poll(() => page.getByTestId('module-card').count()).toBe(n);

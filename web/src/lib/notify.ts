@@ -7,12 +7,8 @@ import type { ReactNode } from 'react';
 
 import { i18n } from './i18n/i18n';
 
-// A getter: the label in the language of the moment each toast is shown.
-const closeButtonProps = {
-  get 'aria-label'() {
-    return i18n.t('toast.close', { ns: 'common' });
-  },
-};
+// Made for each toast: its close button's label in the language of the moment.
+const closeButtonProps = () => ({ 'aria-label': i18n.t('toast.close', { ns: 'common' }) });
 
 let toastsWanted = false;
 const listeners = new Set<() => void>();
@@ -66,9 +62,9 @@ export function dismissNotification(action: string): void {
 /** `message` may carry links (the completion toast's certificate links); such a toast may stay longer. */
 export function notifySuccess(title: string, message: ReactNode, options: NotifyOptions & { autoClose?: number | false } = {}): void {
   const { autoClose, ...notifyOptions } = options;
-  show({ title, message, color: 'green', withBorder: true, closeButtonProps, ...(autoClose !== undefined ? { autoClose } : {}) }, notifyOptions);
+  show({ title, message, color: 'green', withBorder: true, closeButtonProps: closeButtonProps(), ...(autoClose !== undefined ? { autoClose } : {}) }, notifyOptions);
 }
 
 export function notifyFailure(title: string, message: string, options?: NotifyOptions): void {
-  show({ title, message, color: 'red', withBorder: true, autoClose: 8000, closeButtonProps }, options);
+  show({ title, message, color: 'red', withBorder: true, autoClose: 8000, closeButtonProps: closeButtonProps() }, options);
 }
