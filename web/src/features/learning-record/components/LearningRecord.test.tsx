@@ -183,8 +183,8 @@ describe('The learning record in Welsh', () => {
     expect(within(current).getByText('1 Hydref 2026')).toBeInTheDocument();
     expect(within(current).getByText('Ailardystiad 1')).toBeInTheDocument();
     expect(within(current).getByText('Dim cwis')).toBeInTheDocument();
-    expect(within(current).getByText('Dilys tan 1 Hydref 2027')).toBeInTheDocument();
-    expect(within(earlier).getByText('Wedi dod i ben ar 1 Medi 2026')).toBeInTheDocument();
+    expect(within(current).getByText('Yn ddilys tan 1 Hydref 2027')).toBeInTheDocument();
+    expect(within(earlier).getByText('Daeth i ben ar 1 Medi 2026')).toBeInTheDocument();
 
     const cpd = within(screen.getByRole('table', { name: 'Gweithgareddau DPP' }));
     expect(cpd.getByRole('columnheader', { name: 'Beth ddysgais i' })).toBeInTheDocument();

@@ -6,7 +6,7 @@ import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@ma
 import { IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { type CompletedCourse, type CpdEntry, type LearningRecord } from '@shared/cpd.ts';
-import { CertificateStateBadge } from '@/components/CertificateValidity';
+import { CertificateStateBadge, validityText } from '@/components/CertificateValidity';
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { Field, FieldList } from '@/components/FieldList';
 import { formatDate, formatHours, formatNumber } from '@/lib/format';
@@ -125,13 +125,10 @@ function CourseTitleCell({ course: c }: { course: CompletedCourse }) {
   );
 }
 
-/** A certificate's validity line (the words of validityText in @shared/certificates.ts), in the page's language. */
+/** A certificate's validity line, beside its badge. */
 function ValidityCell({ course: c }: { course: CompletedCourse }) {
-  const { t } = useTranslation('learning-record');
-  let text: string;
-  if (c.state === 'revoked') text = c.revokedAt ? t('validity.revokedOn', { date: formatDate(c.revokedAt) }) : t('validity.revoked');
-  else if (c.state === 'expired') text = c.expiresAt ? t('validity.expiredOn', { date: formatDate(c.expiresAt) }) : t('validity.expired');
-  else text = c.expiresAt ? t('validity.validUntil', { date: formatDate(c.expiresAt) }) : t('validity.noExpiry');
+  useTranslation();
+  const text = validityText(c);
   return (
     <Stack gap={4} align="flex-start">
       <CertificateStateBadge state={c.state} />
