@@ -54,6 +54,7 @@ create table public.settings (
   notify_overdue_every_days integer not null default 7,
   notify_escalation_days integer not null default 7,
   scorm_max_upload_mb integer not null default 200,
+  session_offer_hours integer not null default 48,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint settings_single_row check (id),
@@ -71,6 +72,8 @@ create table public.settings (
   constraint settings_notify_escalation_days_range check (notify_escalation_days between 1 and 365),
   -- 1,024 at most: a package may unpack to at most 1 GB (supabase/functions/api/lib/scorm/zip.ts).
   constraint settings_scorm_max_upload_mb_range check (scorm_max_upload_mb between 1 and 1024),
+  -- A freed place offered to the first on a waiting list is theirs to accept for this long (1 hour to 14 days).
+  constraint settings_session_offer_hours_range check (session_offer_hours between 1 and 336),
   constraint settings_site_name_present check (char_length(btrim(site_name)) between 1 and 200),
   constraint settings_admin_email_shape check (admin_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$')
 );
@@ -266,10 +269,10 @@ revoke all on public.settings from anon, authenticated, service_role;
 grant all on public.settings to service_role;
 grant select (id, site_name, course_access, certificate_template, footer_text, enable_analytics,
   auto_enrollment, notify_due_soon_days, notify_expiry_days, notify_overdue_every_days,
-  notify_escalation_days, scorm_max_upload_mb, created_at, updated_at) on public.settings to anon, authenticated;
+  notify_escalation_days, scorm_max_upload_mb, session_offer_hours, created_at, updated_at) on public.settings to anon, authenticated;
 grant update (site_name, admin_email, course_access, certificate_template, footer_text,
   enable_analytics, auto_enrollment, notify_due_soon_days, notify_expiry_days, notify_overdue_every_days,
-  notify_escalation_days, scorm_max_upload_mb) on public.settings to authenticated;
+  notify_escalation_days, scorm_max_upload_mb, session_offer_hours) on public.settings to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions

@@ -38,6 +38,7 @@ create table public.courses (
   title_cy text,
   description_cy text,
   available_in_welsh boolean not null default false,
+  sessions_need_manager_approval boolean not null default false,
   constraint courses_title_length check (char_length(btrim(title)) between 3 and 200),
   constraint courses_description_length check (char_length(btrim(description)) between 10 and 5000),
   constraint courses_title_cy_length check (title_cy is null or char_length(btrim(title_cy)) between 3 and 200),
@@ -62,7 +63,7 @@ create table public.course_modules (
   updated_at timestamptz not null default now(),
   title_cy text,
   content_cy text,
-  constraint course_modules_kind check (kind in ('content', 'scorm')),
+  constraint course_modules_kind check (kind in ('content', 'scorm', 'session', 'assessment')),
   constraint course_modules_title_length check (char_length(btrim(title)) between 3 and 200),
   constraint course_modules_title_cy_length check (title_cy is null or char_length(btrim(title_cy)) between 3 and 200),
   -- A SCORM package is one language: its module has no Welsh body.
@@ -107,6 +108,9 @@ comment on column public.courses.certificate_valid_months is
 comment on column public.courses.requires_approval is
   'Enrolment approval for this course: null follows the site-wide course access (approval under login-approval), true requires approval, false enrols at once.';
 
+comment on column public.courses.sessions_need_manager_approval is
+  'True: a learner''s booking of a classroom session waits for their line manager''s approval (a learner without a manager books at once).';
+
 comment on column public.courses.title_cy is
   'The title in Welsh; null: not translated.';
 
@@ -138,7 +142,7 @@ comment on column public.course_modules.has_quiz is
   'True when the module ends with a quiz that must be passed to complete it.';
 
 comment on column public.course_modules.kind is
-  'content: a Markdown body (and perhaps a quiz); scorm: a SCORM package (public.scorm_packages), content stays empty.';
+  'content: a Markdown body (and perhaps a quiz); scorm: a SCORM package (public.scorm_packages), content stays empty; session: a classroom session booked on one of its dates (25_classroom_sessions.sql), completed when the register marks the learner attended; assessment: a practical assessment signed off by an assessor (26_practical_assessments.sql). The content of session and assessment modules is the learner''s introduction to them.';
 
 comment on column public.course_modules.image is
   'Public URL (or storage path) of an image in bucket module-images.';
@@ -294,10 +298,10 @@ grant all on public.courses to service_role;
 -- available_in_welsh is kept by triggers: no API role writes it.
 grant insert (title, description, service, author_id, duration, level, featured,
   requires_enrollment, status, certificate_valid_months, requires_approval, organisation_id, title_cy,
-  description_cy) on public.courses to authenticated;
+  description_cy, sessions_need_manager_approval) on public.courses to authenticated;
 grant update (title, description, service, author_id, duration, level, featured,
   requires_enrollment, status, certificate_valid_months, requires_approval, organisation_id, title_cy,
-  description_cy) on public.courses to authenticated;
+  description_cy, sessions_need_manager_approval) on public.courses to authenticated;
 
 revoke all on public.course_modules from anon, authenticated, service_role;
 grant delete on public.course_modules to authenticated;

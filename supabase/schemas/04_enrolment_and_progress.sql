@@ -315,25 +315,38 @@ revoke all on function private.refresh_enrollment(uuid,uuid) from public;
 
 -- Internal: is the module complete for the user (read, and its quiz passed when it has one)? A
 -- SCORM module also needs its package's completion rule met for every SCO
--- (private.scorm_module_met, 19_scorm_runtime.sql), so marking it read alone never completes it.
+-- (private.scorm_module_met, 19_scorm_runtime.sql), a classroom session the register's "attended"
+-- (private.session_attended, 25_classroom_sessions.sql) and a practical assessment its signed-off
+-- record (private.assessment_signed_off, 26_practical_assessments.sql), so marking any of them read
+-- alone never completes it.
 -- plpgsql, because it reads what later schema files create.
 create function private.settle_module(p_user_id uuid, p_module_id uuid)
 returns void
 language plpgsql security definer
 set search_path = ''
 as $$
+declare
+  v_kind text := (select m.kind from public.course_modules m where m.id = p_module_id);
 begin
+  -- Each kind's own rule, checked (and planned) only for a module of that kind.
+  case v_kind
+    when 'scorm' then
+      if not private.scorm_module_met(p_user_id, p_module_id) then return; end if;
+    when 'session' then
+      if not private.session_attended(p_user_id, p_module_id) then return; end if;
+    when 'assessment' then
+      if not private.assessment_signed_off(p_user_id, p_module_id) then return; end if;
+    else null;
+  end case;
   update public.user_module_progress ump
   set completed = true, completed_at = now()
   where ump.user_id = p_user_id and ump.module_id = p_module_id and not ump.completed
     and ump.read_at is not null
-    and (ump.quiz_passed or not exists (select 1 from public.quizzes q where q.module_id = p_module_id))
-    and (not exists (select 1 from public.course_modules m where m.id = p_module_id and m.kind = 'scorm')
-         or private.scorm_module_met(p_user_id, p_module_id));
+    and (ump.quiz_passed or not exists (select 1 from public.quizzes q where q.module_id = p_module_id));
 end;
 $$;
 comment on function private.settle_module(uuid,uuid) is
-  'Internal: marks the module complete when read and its quiz (if any) passed; a SCORM module also when its package''s rule is met for every SCO.';
+  'Internal: marks the module complete when read and its quiz (if any) passed; a SCORM module also when its package''s rule is met for every SCO, a session when the learner attended, an assessment when it is signed off.';
 revoke all on function private.settle_module(uuid,uuid) from public;
 
 create function private.mark_module_read(p_module_id uuid)

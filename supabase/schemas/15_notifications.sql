@@ -46,7 +46,10 @@ create table public.notifications (
   constraint notifications_kind_known check (kind in (
     'training-assigned', 'training-due-soon', 'training-overdue', 'manager-escalation',
     'certificate-expiring', 'certificate-expired', 'certificate-issued',
-    'enrolment-approved', 'enrolment-declined', 'manager-digest', 'account-welcome')),
+    'enrolment-approved', 'enrolment-declined', 'manager-digest', 'account-welcome',
+    'session-booked', 'session-waiting', 'session-place-offered', 'session-changed', 'session-cancelled',
+    'session-reminder', 'session-approval-requested', 'session-booking-declined',
+    'assessment-recorded', 'reassessment-requested')),
   constraint notifications_email_status_known check (email_status in ('queued', 'sent', 'failed', 'skipped')),
   constraint notifications_email_attempts_range check (email_attempts >= 0),
   constraint notifications_email_resends_range check (email_resends >= 0),
@@ -64,7 +67,10 @@ create table public.notification_preferences (
   constraint notification_preferences_kinds_known check (email_off <@ array[
     'training-assigned', 'training-due-soon', 'training-overdue', 'manager-escalation',
     'certificate-expiring', 'certificate-expired', 'certificate-issued',
-    'enrolment-approved', 'enrolment-declined', 'manager-digest']::text[]),
+    'enrolment-approved', 'enrolment-declined', 'manager-digest',
+    'session-booked', 'session-waiting', 'session-place-offered', 'session-changed', 'session-cancelled',
+    'session-reminder', 'session-approval-requested', 'session-booking-declined',
+    'assessment-recorded', 'reassessment-requested']::text[]),
   constraint notification_preferences_mandatory_email check (not (email_off && array[
     'training-overdue', 'certificate-expiring', 'certificate-expired']::text[]))
 );

@@ -114,7 +114,7 @@ export interface CourseModule {
   duration: number;
   hasQuiz: boolean;
   /** content: a Markdown body; scorm: a SCORM package (GET /api/modules/:id/scorm). */
-  kind: 'content' | 'scorm';
+  kind: 'content' | 'scorm' | 'session' | 'assessment';
   image: string | null;
   createdAt: string;
   updatedAt: string;

@@ -19,7 +19,7 @@ export function toModule(config: Config, row: Row, withContent: boolean): Course
     orderIndex: Number(row.orderIndex),
     duration: Number(row.duration),
     hasQuiz: Boolean(row.hasQuiz),
-    kind: row.kind === 'scorm' ? 'scorm' : 'content',
+    kind: row.kind as CourseModule['kind'],
     image: withContent ? publicUrl(config, 'module-images', row.image) : null,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
