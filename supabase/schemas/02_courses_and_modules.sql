@@ -687,7 +687,9 @@ revoke all on function private.prepare_course() from public;
 
 -- Every part of a course below it has Welsh: each module's title (and body, for a content module),
 -- each quiz's title (and description when it has one), each question's text and options (and
--- explanation when it has one). The quizzes are in 03_quizzes.sql (PL/pgSQL reads them when called).
+-- explanation when it has one), each practical assessment criterion's title (and guidance when it
+-- has one). The quizzes are in 03_quizzes.sql, the criteria in 26_practical_assessments.sql
+-- (PL/pgSQL reads them when called).
 create function private.course_parts_in_welsh(p_course_id uuid)
 returns boolean
 language plpgsql stable security definer
@@ -709,11 +711,17 @@ begin
       join public.quiz_questions qq on qq.quiz_id = q.id
       where m.course_id = p_course_id
         and (qq.question_text_cy is null or qq.options_cy is null
-             or (qq.explanation is not null and qq.explanation_cy is null)));
+             or (qq.explanation is not null and qq.explanation_cy is null)))
+    -- practical assessments' criteria (26_practical_assessments.sql)
+    and not exists (
+      select 1 from public.course_modules m
+      join public.assessment_criteria ac on ac.module_id = m.id
+      where m.course_id = p_course_id
+        and (ac.title_cy is null or (ac.guidance is not null and ac.guidance_cy is null)));
 end;
 $$;
 comment on function private.course_parts_in_welsh(uuid) is
-  'Internal: true when every module, quiz and question of the course has its Welsh (the rule of courses.available_in_welsh below the course itself).';
+  'Internal: true when every module, quiz, question and assessment criterion of the course has its Welsh (the rule of courses.available_in_welsh below the course itself).';
 revoke all on function private.course_parts_in_welsh(uuid) from public;
 
 -- Before insert, or an update of the Welsh or of the flag itself: the flag is worked out, whatever

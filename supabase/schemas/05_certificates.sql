@@ -66,7 +66,7 @@ comment on column public.certificates.cycle is
   'The enrolment cycle that earned it (1 = first completion).';
 
 comment on column public.certificates.expires_at is
-  'Issued date plus the course''s validity at issue; null = never expires.';
+  'The earliest of the issued date plus the course''s validity and each practical assessment''s sign-off plus its validity, at issue; null = never expires.';
 
 comment on column public.certificates.revoked_at is
   'When an admin revoked it; a revoked certificate fails verification.';
@@ -132,8 +132,10 @@ grant all on public.certificates to service_role;
 -- Functions
 -- ---------------------------------------------------------------------------
 
--- Issue the certificate of the enrolment's current cycle, with its expiry (once per cycle). plpgsql,
--- because it reads public.organisations, created later (13_organisations.sql).
+-- Issue the certificate of the enrolment's current cycle, with its expiry (once per cycle): the
+-- earliest of the course's validity and each practical assessment's (sign-off + valid_months). plpgsql,
+-- because it reads public.organisations and the practicals, created later (13_organisations.sql,
+-- 26_practical_assessments.sql).
 create function private.issue_certificate(p_user_id uuid, p_course_id uuid)
 returns void
 language plpgsql security definer
@@ -143,8 +145,12 @@ begin
   insert into public.certificates (user_id, course_id, cycle, learner_name, organisation_name, course_title, course_title_cy, service, template, expires_at)
   select p.id, c.id, e.cycle, p.name, o.name, c.title, c.title_cy, c.service,
          coalesce((select s.certificate_template from public.settings s where s.id), 'standard'),
-         case when c.certificate_valid_months is not null
-              then now() + make_interval(months => c.certificate_valid_months) end
+         -- The earliest of the course's validity and its practicals' (26_practical_assessments.sql);
+         -- a practical already run out still gives a certificate that expires after it was issued.
+         (select case when x.until is not null then greatest(x.until, now() + interval '1 day') end
+          from (select least(case when c.certificate_valid_months is not null
+                                  then now() + make_interval(months => c.certificate_valid_months) end,
+                             private.practical_valid_until(p.id, c.id)) as until) x)
   from public.profiles p
   join public.enrollments e on e.user_id = p.id and e.course_id = p_course_id
   join public.courses c on c.id = e.course_id
@@ -154,7 +160,7 @@ begin
 end;
 $$;
 comment on function private.issue_certificate(uuid,uuid) is
-  'Internal: issues the certificate of the enrolment''s current cycle, with a snapshot of learner name, organisation name, course title (English and Welsh), service and template, and its expiry.';
+  'Internal: issues the certificate of the enrolment''s current cycle, with a snapshot of learner name, organisation name, course title (English and Welsh), service and template, and its expiry: the earliest of the course''s validity from now and each practical assessment''s sign-off + valid_months (at least a day after issue).';
 revoke all on function private.issue_certificate(uuid,uuid) from public;
 
 -- The one definition of a certificate's state: revoked, expired, expiring (within 60 days) or valid.
