@@ -221,11 +221,12 @@ describe.each(backends)('functions on $name', ({ create }) => {
   });
 
   describe('storage', () => {
-    it('has the two public image buckets, 5 MiB, images only, and the public SCORM bucket (any file)', async () => {
+    it('has the two public image buckets, 5 MiB, images only, the public SCORM bucket (any file) and the private evidence bucket', async () => {
       const r = await db.query(
         `select id, public, file_size_limit::int as limit, array_to_string(allowed_mime_types, ',') as types from storage.buckets order by id`,
       );
       expect(r.rows).toEqual([
+        { id: 'assessment-evidence', public: false, limit: 10485760, types: 'image/jpeg,image/png,application/pdf' },
         { id: 'course-covers', public: true, limit: 5242880, types: 'image/png,image/jpeg,image/gif,image/webp' },
         { id: 'module-images', public: true, limit: 5242880, types: 'image/png,image/jpeg,image/gif,image/webp' },
         { id: 'scorm-content', public: true, limit: null, types: null },

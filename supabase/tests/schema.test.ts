@@ -20,9 +20,10 @@ describe.each(backends)('schema on $name', ({ create }) => {
          where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`,
       );
       expect(r.rows.map((t) => t.relname)).toEqual([
-        'audit_events', 'certificates', 'course_modules', 'courses', 'cpd_entries', 'enrollments', 'notification_preferences',
+        'assessment_criteria', 'assessment_evidence', 'assessment_judgements', 'assessment_records', 'assessment_settings',
+        'audit_events', 'certificates', 'course_assessors', 'course_modules', 'courses', 'cpd_entries', 'enrollments', 'notification_preferences',
         'notifications', 'organisation_domains', 'organisation_sign_in', 'organisations', 'profiles', 'quiz_attempts',
-        'quiz_questions', 'quizzes', 'required_training', 'scim_tokens', 'scorm_attempts', 'scorm_packages', 'scorm_sessions',
+        'quiz_questions', 'quizzes', 'reassessment_requests', 'required_training', 'scim_tokens', 'scorm_attempts', 'scorm_packages', 'scorm_sessions',
         'settings', 'sign_in_tests', 'units', 'user_module_progress',
       ]);
       for (const t of r.rows) {

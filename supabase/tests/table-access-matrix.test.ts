@@ -71,6 +71,17 @@ const signInTest = '80000000-0000-4000-a000-0000000000fa';
 /** A SCORM module of course 1 with its package. */
 const scormModule = '20000000-0000-4000-a000-0000000000f9';
 
+/** A practical assessment module of course 1 with its settings and a criterion, a second one
+ * without settings (for the insert), and the learner's record of it that the instructor signed. */
+const practicalModule = '20000000-0000-4000-a000-0000000000fb';
+const practicalModule2 = '20000000-0000-4000-a000-0000000000fc';
+const criterion = '80000000-0000-4000-a000-0000000000fb';
+/** A criterion nobody was judged on yet (one with judgements is kept with the records). */
+const unjudgedCriterion = '80000000-0000-4000-a000-0000000000ff';
+const assessmentRecord = '80000000-0000-4000-a000-0000000000fc';
+const evidence = '80000000-0000-4000-a000-0000000000fd';
+const reassessment = '80000000-0000-4000-a000-0000000000fe';
+
 const TABLES: Record<string, Record<Operation, string>> = {
   profiles: {
     select: `select 1 from public.profiles where id = '${ids.student}'`,
@@ -225,6 +236,52 @@ const TABLES: Record<string, Record<Operation, string>> = {
     update: `update public.sign_in_tests set passed = true where id = '${signInTest}'`,
     delete: `delete from public.sign_in_tests where id = '${signInTest}'`,
   },
+  assessment_settings: {
+    select: `select 1 from public.assessment_settings where module_id = '${practicalModule}'`,
+    insert: `insert into public.assessment_settings (module_id, needs_verifier, valid_months) values ('${practicalModule2}', true, 12)`,
+    update: `update public.assessment_settings set valid_months = 24 where module_id = '${practicalModule}'`,
+    delete: `delete from public.assessment_settings where module_id = '${practicalModule}'`,
+  },
+  assessment_criteria: {
+    select: `select 1 from public.assessment_criteria where id = '${criterion}'`,
+    insert: `insert into public.assessment_criteria (module_id, title) values ('${practicalModule}', 'Matrix criterion')`,
+    update: `update public.assessment_criteria set critical = true where id = '${criterion}'`,
+    delete: `delete from public.assessment_criteria where id = '${unjudgedCriterion}'`,
+  },
+  course_assessors: {
+    select: `select 1 from public.course_assessors where course_id = '${course1}' and person_id = '${otherLearner.id}'`,
+    insert: `insert into public.course_assessors (course_id, person_id, organisation_id) values ('${course1}', coalesce(auth.uid(), '${ids.student}'), '${orgA}')`,
+    update: `update public.course_assessors set organisation_id = organisation_id where course_id = '${course1}' and person_id = '${otherLearner.id}'`,
+    delete: `delete from public.course_assessors where course_id = '${course1}' and person_id = '${otherLearner.id}'`,
+  },
+  assessment_records: {
+    select: `select 1 from public.assessment_records where id = '${assessmentRecord}'`,
+    insert: `insert into public.assessment_records (module_id, course_id, learner_id, cycle, assessor_id, outcome, signed_at)
+             values ('${practicalModule}', '${course1}', '${ids.student}', 1, null, 'competent', now())`,
+    update: `update public.assessment_records set verifier_id = auth.uid(), verified_at = now() where id = '${assessmentRecord}'`,
+    delete: `delete from public.assessment_records where id = '${assessmentRecord}'`,
+  },
+  assessment_judgements: {
+    select: `select 1 from public.assessment_judgements where record_id = '${assessmentRecord}'`,
+    insert: `insert into public.assessment_judgements (record_id, criterion_id, result, criterion_title, critical)
+             values ('${assessmentRecord}', '${criterion}', 'competent', 'Forged', false)`,
+    update: `update public.assessment_judgements set result = 'competent' where record_id = '${assessmentRecord}'`,
+    delete: `delete from public.assessment_judgements where record_id = '${assessmentRecord}'`,
+  },
+  assessment_evidence: {
+    select: `select 1 from public.assessment_evidence where id = '${evidence}'`,
+    insert: `insert into public.assessment_evidence (record_id, object_name, content_type, size_bytes, original_name)
+             values ('${assessmentRecord}', '${assessmentRecord}/${evidence}.pdf', 'application/pdf', 10, 'forged.pdf')`,
+    update: `update public.assessment_evidence set original_name = 'renamed.png' where id = '${evidence}'`,
+    delete: `delete from public.assessment_evidence where id = '${evidence}'`,
+  },
+  reassessment_requests: {
+    select: `select 1 from public.reassessment_requests where id = '${reassessment}'`,
+    insert: `insert into public.reassessment_requests (module_id, learner_id, cycle, reason)
+             values ('${practicalModule}', coalesce(auth.uid(), '${ids.student}'), 1, 'Forged')`,
+    update: `update public.reassessment_requests set answered_at = now() where id = '${reassessment}'`,
+    delete: `delete from public.reassessment_requests where id = '${reassessment}'`,
+  },
   scorm_sessions: {
     select: `select 1 from public.scorm_sessions where id = '${scormSession}'`,
     insert: `insert into public.scorm_sessions (attempt_id, user_id) values ('${scormAttempt}', coalesce(auth.uid(), '${ids.student}'))`,
@@ -325,6 +382,24 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
       [scormAttempt, ids.student, scormModule]);
     await db.query(`insert into public.scorm_sessions (id, attempt_id, user_id, seq) values ($1, $2, $3, 2)`,
       [scormSession, scormAttempt, ids.student]);
+    // The practical assessment of course 1: the instructor signed the learner's record, with a
+    // judgement and a file; the learner asked to be assessed again; A named the other learner assessor
+    // of course 1 (so they read the learner's record, as their assessor).
+    await db.query(`insert into public.course_modules (id, course_id, title, kind, order_index) values
+      ($1, $3, 'Matrix practical', 'assessment', 91), ($2, $3, 'Matrix practical two', 'assessment', 92)`, [practicalModule, practicalModule2, course1]);
+    await db.query(`insert into public.assessment_settings (module_id, needs_verifier, valid_months) values ($1, true, 12)`, [practicalModule]);
+    await db.query(`insert into public.assessment_criteria (id, module_id, title) values ($1, $3, 'Matrix checks'), ($2, $3, 'Matrix start-up')`,
+      [criterion, unjudgedCriterion, practicalModule]);
+    await db.query(`insert into public.course_assessors (course_id, person_id, organisation_id) values ($1, $2, $3)`, [course1, otherLearner.id, orgA]);
+    await db.query(`insert into public.assessment_records (id, module_id, course_id, learner_id, cycle, assessor_id, outcome)
+      values ($1, $2, $3, $4, 1, $5, 'competent')`, [assessmentRecord, practicalModule, course1, ids.student, ids.instructor]);
+    await db.query(`insert into public.assessment_judgements (record_id, criterion_id, result, criterion_title, critical)
+      values ($1, $2, 'competent', 'Matrix checks', false)`, [assessmentRecord, criterion]);
+    await db.query(`insert into public.assessment_evidence (id, record_id, object_name, content_type, size_bytes, original_name)
+      values ($1, $2, $3, 'image/png', 10, 'board.png')`, [evidence, assessmentRecord, `${assessmentRecord}/${evidence}.png`]);
+    await db.query('update public.assessment_records set signed_at = now() where id = $1', [assessmentRecord]);
+    await db.query(`insert into public.reassessment_requests (id, module_id, learner_id, cycle, reason) values ($1, $2, $3, 1, 'Matrix')`,
+      [reassessment, practicalModule, ids.student]);
     await db.query(`insert into public.scim_tokens (id, organisation_id, label, token_hash, token_hint)
       values ($1, $2, 'Matrix', sha256(convert_to($3, 'UTF8')), right($3, 4))`, [scimToken, orgA, SCIM_TOKEN]);
     await db.query(`insert into public.organisation_domains (domain, organisation_id) values ('matrix-a.example.uk', $1)`, [orgA]);
