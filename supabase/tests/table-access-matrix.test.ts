@@ -256,8 +256,8 @@ const TABLES: Record<string, Record<Operation, string>> = {
   },
   assessment_records: {
     select: `select 1 from public.assessment_records where id = '${assessmentRecord}'`,
-    insert: `insert into public.assessment_records (module_id, course_id, learner_id, cycle, assessor_id, outcome, signed_at)
-             values ('${practicalModule}', '${course1}', '${ids.student}', 1, null, 'competent', now())`,
+    insert: `insert into public.assessment_records (module_id, course_id, learner_id, cycle, assessor_id, outcome, signed_at, learner_name, assessor_name)
+             values ('${practicalModule}', '${course1}', '${ids.student}', 1, null, 'competent', now(), 'Forged', 'Forged')`,
     update: `update public.assessment_records set verifier_id = auth.uid(), verified_at = now() where id = '${assessmentRecord}'`,
     delete: `delete from public.assessment_records where id = '${assessmentRecord}'`,
   },
@@ -391,8 +391,8 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     await db.query(`insert into public.assessment_criteria (id, module_id, title) values ($1, $3, 'Matrix checks'), ($2, $3, 'Matrix start-up')`,
       [criterion, unjudgedCriterion, practicalModule]);
     await db.query(`insert into public.course_assessors (course_id, person_id, organisation_id) values ($1, $2, $3)`, [course1, otherLearner.id, orgA]);
-    await db.query(`insert into public.assessment_records (id, module_id, course_id, learner_id, cycle, assessor_id, outcome)
-      values ($1, $2, $3, $4, 1, $5, 'competent')`, [assessmentRecord, practicalModule, course1, ids.student, ids.instructor]);
+    await db.query(`insert into public.assessment_records (id, module_id, course_id, learner_id, cycle, assessor_id, outcome, learner_name, assessor_name)
+      values ($1, $2, $3, $4, 1, $5, 'competent', 'Sam Patel', 'Matrix assessor')`, [assessmentRecord, practicalModule, course1, ids.student, ids.instructor]);
     await db.query(`insert into public.assessment_judgements (record_id, criterion_id, result, criterion_title, critical)
       values ($1, $2, 'competent', 'Matrix checks', false)`, [assessmentRecord, criterion]);
     await db.query(`insert into public.assessment_evidence (id, record_id, object_name, content_type, size_bytes, original_name)

@@ -75,6 +75,9 @@ CREATE TABLE "public"."assessment_records" (
   "verified_at"   timestamp with time zone,
   "supersedes_id" uuid,
   "superseded_at" timestamp with time zone,
+  "learner_name"  text                     NOT NULL,
+  "assessor_name" text                     NOT NULL,
+  "verifier_name" text,
   CONSTRAINT "assessment_records_cycle_positive" CHECK ((cycle >= 1)),
   CONSTRAINT "assessment_records_not_self_assessed" CHECK ((assessor_id IS DISTINCT FROM learner_id)),
   CONSTRAINT "assessment_records_notes_length" CHECK (((notes IS NULL) OR (char_length(notes) <= 5000))),
@@ -204,6 +207,142 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.assessment_learners (
+  p_module_id uuid,
+  p_status    text,
+  p_limit     integer,
+  p_offset    integer
+)
+  RETURNS TABLE (
+    learner_id             uuid,
+    name                   text,
+    username               text,
+    cycle                  integer,
+    state                  text,
+    record_id              uuid,
+    signed_at              timestamp with time zone,
+    reassessment_requested boolean,
+    total                  bigint
+  )
+  LANGUAGE plpgsql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+declare
+  v_module public.course_modules;
+  v_needs boolean;
+begin
+  select * into v_module from public.course_modules m where m.id = p_module_id and m.kind = 'assessment';
+  if not found or not private.can_view_course(v_module.course_id) then
+    raise exception 'Practical assessment not found' using errcode = 'P0002';
+  end if;
+  if p_status is not null and p_status not in ('not-assessed', 'draft', 'awaiting-verification', 'competent', 'not-yet-competent') then
+    raise exception 'Status must be not-assessed, draft, awaiting-verification, competent or not-yet-competent' using errcode = '22023', hint = 'status';
+  end if;
+  v_needs := coalesce((select s.needs_verifier from public.assessment_settings s where s.module_id = p_module_id), false);
+  return query
+    with people as (
+      select e.user_id, e.cycle, p.name, p.username
+      from public.enrollments e
+      join public.profiles p on p.id = e.user_id
+      where e.course_id = v_module.course_id and e.status = 'ACTIVE' and p.deactivated_at is null
+        and private.assesses(v_module.course_id, e.user_id)
+    ),
+    judged as (
+      select pe.*, d.id as draft_id, r.id as signed_id, r.outcome, r.signed_at, r.verified_at
+      from people pe
+      left join lateral (
+        select x.id from public.assessment_records x
+        where x.module_id = p_module_id and x.learner_id = pe.user_id and x.signed_at is null
+      ) d on true
+      left join lateral (
+        select x.id, x.outcome, x.signed_at, x.verified_at from public.assessment_records x
+        where x.module_id = p_module_id and x.learner_id = pe.user_id and x.cycle = pe.cycle
+          and x.signed_at is not null and x.superseded_at is null
+        order by x.signed_at desc limit 1
+      ) r on true
+    ),
+    stated as (
+      select j.*,
+             case when j.draft_id is not null then 'draft'
+                  when j.signed_id is null then 'not-assessed'
+                  when j.outcome = 'not-yet-competent' then 'not-yet-competent'
+                  when v_needs and j.verified_at is null then 'awaiting-verification'
+                  else 'competent' end as state
+      from judged j
+    ),
+    chosen as (
+      select st.* from stated st where p_status is null or st.state = p_status
+    )
+    select c.user_id, c.name, c.username, c.cycle, c.state, coalesce(c.draft_id, c.signed_id), c.signed_at,
+           exists (select 1 from public.reassessment_requests q
+                   where q.module_id = p_module_id and q.learner_id = c.user_id and q.answered_at is null),
+           count(*) over ()
+    from chosen c
+    order by c.name, c.user_id
+    limit p_limit offset p_offset;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION private.assessment_queue (
+  p_state  text,
+  p_limit  integer,
+  p_offset integer
+)
+  RETURNS TABLE (
+    record_id      uuid,
+    module_id      uuid,
+    module_title   text,
+    course_id      uuid,
+    course_title   text,
+    learner_id     uuid,
+    learner_name   text,
+    cycle          integer,
+    assessor_name  text,
+    outcome        text,
+    notes          text,
+    created_at     timestamp with time zone,
+    signed_at      timestamp with time zone,
+    verifier_name  text,
+    verified_at    timestamp with time zone,
+    superseded_at  timestamp with time zone,
+    needs_verifier boolean,
+    total          bigint
+  )
+  LANGUAGE plpgsql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+declare
+  v_me uuid := (select auth.uid());
+begin
+  if p_state not in ('awaiting-sign-off', 'awaiting-verification', 'signed') or p_state is null then
+    raise exception 'State must be awaiting-sign-off, awaiting-verification or signed' using errcode = '22023', hint = 'state';
+  end if;
+  return query
+    select r.id, r.module_id, m.title, r.course_id, c.title, r.learner_id, r.learner_name, r.cycle, r.assessor_name, r.outcome, r.notes,
+           r.created_at, r.signed_at, r.verifier_name, r.verified_at, r.superseded_at, coalesce(s.needs_verifier, false),
+           count(*) over ()
+    from public.assessment_records r
+    join public.course_modules m on m.id = r.module_id
+    join public.courses c on c.id = r.course_id
+    left join public.assessment_settings s on s.module_id = r.module_id
+    where v_me is not null
+      and case p_state
+        when 'awaiting-sign-off' then r.assessor_id = v_me and r.signed_at is null
+        when 'awaiting-verification' then r.signed_at is not null and r.verified_at is null and r.superseded_at is null
+          and r.outcome = 'competent' and coalesce(s.needs_verifier, false)
+          and r.assessor_id is distinct from v_me
+        else r.signed_at is not null
+      end
+      and private.assesses(r.course_id, r.learner_id)
+    order by case when p_state = 'signed' then r.signed_at end desc nulls last, r.created_at, r.id
+    limit p_limit offset p_offset;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.assessment_signed_off (
   p_user_id   uuid,
   p_module_id uuid
@@ -256,8 +395,7 @@ CREATE OR REPLACE FUNCTION private.audit_assessment (
 begin
   perform private.write_audit(
     p_action, 'user', p_record.learner_id,
-    (select p.name from public.profiles p where p.id = p_record.learner_id)
-      || ': ' || (select m.title from public.course_modules m where m.id = p_record.module_id),
+    p_record.learner_name || ': ' || (select m.title from public.course_modules m where m.id = p_record.module_id),
     null,
     jsonb_build_object('recordId', p_record.id, 'moduleId', p_record.module_id, 'courseId', p_record.course_id,
       'outcome', p_record.outcome, 'cycle', p_record.cycle) || coalesce(p_new, '{}'::jsonb));
@@ -419,8 +557,9 @@ begin
   if old.signed_at is null then
     return new;
   end if;
-  if (to_jsonb(new) - array['assessor_id', 'verifier_id', 'verified_at', 'superseded_at', 'updated_at'])
-       is distinct from (to_jsonb(old) - array['assessor_id', 'verifier_id', 'verified_at', 'superseded_at', 'updated_at'])
+  if (to_jsonb(new) - array['assessor_id', 'verifier_id', 'verifier_name', 'verified_at', 'superseded_at', 'updated_at'])
+       is distinct from (to_jsonb(old) - array['assessor_id', 'verifier_id', 'verifier_name', 'verified_at', 'superseded_at', 'updated_at'])
+     or (old.verified_at is not null and new.verifier_name is distinct from old.verifier_name)
      or (new.assessor_id is distinct from old.assessor_id
          and (new.assessor_id is not null or exists (select 1 from public.profiles p where p.id = old.assessor_id)))
      or (old.verified_at is not null and new.verified_at is distinct from old.verified_at)
@@ -629,7 +768,7 @@ begin
       'courseTitle', v_course.title, 'courseTitleCy', v_course.title_cy,
       'moduleTitle', v_module.title, 'moduleTitleCy', v_module.title_cy,
       'recordId', p_record.id, 'outcome', p_record.outcome,
-      'assessorName', (select p.name from public.profiles p where p.id = p_record.assessor_id),
+      'assessorName', p_record.assessor_name,
       'verified', p_record.verified_at is not null),
     '/course/' || p_record.course_id || '/module/' || p_record.module_id);
 end;
@@ -913,8 +1052,11 @@ begin
              where r.module_id = p_module_id and r.learner_id = p_learner_id and r.signed_at is null) then
     raise exception 'A draft record for this learner is already open' using errcode = 'P0409';
   end if;
-  insert into public.assessment_records (module_id, course_id, learner_id, cycle, assessor_id, supersedes_id)
-  values (p_module_id, v_module.course_id, p_learner_id, v_cycle, (select auth.uid()), p_supersedes_id)
+  insert into public.assessment_records (module_id, course_id, learner_id, cycle, assessor_id, supersedes_id,
+    learner_name, assessor_name)
+  values (p_module_id, v_module.course_id, p_learner_id, v_cycle, (select auth.uid()), p_supersedes_id,
+    (select p.name from public.profiles p where p.id = p_learner_id),
+    (select p.name from public.profiles p where p.id = (select auth.uid())))
   returning * into v_record;
   return v_record;
 end;
@@ -955,7 +1097,8 @@ begin
   if v_record.outcome <> 'competent' then
     raise exception 'Only a competent outcome needs a second signature' using errcode = 'P0409';
   end if;
-  update public.assessment_records r set verifier_id = v_me, verified_at = now()
+  update public.assessment_records r
+  set verifier_id = v_me, verified_at = now(), verifier_name = (select p.name from public.profiles p where p.id = v_me)
   where r.id = v_record.id
   returning * into v_record;
   perform private.audit_assessment('assessment.verified', v_record, jsonb_build_object('verifierId', v_me));
@@ -1250,9 +1393,13 @@ COMMENT ON COLUMN "public"."assessment_judgements"."criterion_title" IS 'The cri
 
 COMMENT ON COLUMN "public"."assessment_judgements"."critical" IS 'Whether the criterion was critical when judged.';
 
+COMMENT ON COLUMN "public"."assessment_records"."assessor_name" IS 'The assessor''s name when the record began.';
+
 COMMENT ON COLUMN "public"."assessment_records"."course_id" IS 'The module''s course, copied when the record starts, so that the policies need no join.';
 
 COMMENT ON COLUMN "public"."assessment_records"."cycle" IS 'The enrolment''s cycle the record belongs to: recertification starts a new cycle, which needs a new assessment.';
+
+COMMENT ON COLUMN "public"."assessment_records"."learner_name" IS 'The learner''s name when the record began (the record is read by people who may not read profiles).';
 
 COMMENT ON COLUMN "public"."assessment_records"."notes" IS 'The assessor''s notes to the learner.';
 
@@ -1265,6 +1412,8 @@ COMMENT ON COLUMN "public"."assessment_records"."superseded_at" IS 'When a corre
 COMMENT ON COLUMN "public"."assessment_records"."supersedes_id" IS 'The signed record this one corrects; both stay in the history.';
 
 COMMENT ON COLUMN "public"."assessment_records"."verifier_id" IS 'The second assessor who countersigned (a module that needs a verifier).';
+
+COMMENT ON COLUMN "public"."assessment_records"."verifier_name" IS 'The verifier''s name when they countersigned.';
 
 COMMENT ON COLUMN "public"."assessment_settings"."needs_verifier" IS 'True: the module completes only when a second assessor (the verifier) has countersigned a competent record.';
 
@@ -1283,6 +1432,10 @@ COMMENT ON COLUMN "public"."reassessment_requests"."cycle" IS 'The enrolment''s 
 COMMENT ON FUNCTION "private"."add_assessment_evidence"(uuid, text, text, integer, text) IS 'The draft''s assessor: records an evidence file (checked and stored by the api function) and audits it. At most 20 per record (P0409).';
 
 COMMENT ON FUNCTION "private"."assesses"(uuid, uuid) IS 'True when the caller may assess the learner on the course: a national admin; an instructor of the course''s service of the learner''s organisation (a national instructor: anyone); a person the learner''s organisation named for the course; never the learner themselves, nor a deactivated person.';
+
+COMMENT ON FUNCTION "private"."assessment_learners"(uuid, text, integer, integer) IS 'Assessor: the module''s enrolled learners they assess, with each one''s state in the current cycle (not-assessed, draft, awaiting-verification, competent, not-yet-competent), their current record, an open reassessment request and the total; P0002 unknown module, 22023 unknown status.';
+
+COMMENT ON FUNCTION "private"."assessment_queue"(text, integer, integer) IS 'Assessor: their drafts (awaiting-sign-off), the competent records awaiting their countersignature (awaiting-verification) or the signed records of learners they assess (signed), with names and the total; 22023 unknown state.';
 
 COMMENT ON FUNCTION "private"."assessment_signed_off"(uuid, uuid) IS 'Internal (private.settle_module): true when the learner''s latest signed, not superseded record of the current cycle is competent, and countersigned when the module needs a verifier.';
 
@@ -1355,6 +1508,14 @@ GRANT EXECUTE ON FUNCTION "private"."add_assessment_evidence"(uuid, text, text, 
 REVOKE ALL ON FUNCTION "private"."assesses"(uuid, uuid) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."assesses"(uuid, uuid) TO "authenticated", "postgres", "service_role";
+
+REVOKE ALL ON FUNCTION "private"."assessment_learners"(uuid, text, integer, integer) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."assessment_learners"(uuid, text, integer, integer) TO "authenticated", "postgres";
+
+REVOKE ALL ON FUNCTION "private"."assessment_queue"(text, integer, integer) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."assessment_queue"(text, integer, integer) TO "authenticated", "postgres";
 
 REVOKE ALL ON FUNCTION "private"."assessment_signed_off"(uuid, uuid) FROM PUBLIC;
 
@@ -1529,7 +1690,7 @@ REVOKE ALL ON TABLE "public"."reassessment_requests" FROM "authenticated";
 GRANT SELECT ON TABLE "public"."reassessment_requests" TO "authenticated";
 
 GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "public"."reassessment_requests" TO "postgres", "service_role";
--- practical_assessments_grants: written by `npm run db:diff` from the change to supabase/schemas/ (reviewed by hand).
+-- grants: written by `npm run db:diff` from the change to supabase/schemas/ (reviewed by hand).
 
 REVOKE ALL ON TABLE "public"."assessment_criteria" FROM "anon";
 
