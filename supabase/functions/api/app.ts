@@ -39,6 +39,11 @@ import { scimTokenRoutes } from './routes/scim/tokens.ts';
 import { organisationDomainRoutes } from './routes/sign-in/domains.ts';
 import { signInLookupRoutes } from './routes/sign-in/lookup.ts';
 import { organisationSignInRoutes } from './routes/sign-in/settings.ts';
+import { moduleAssessmentRoutes } from './routes/assessments/module.ts';
+import { assessmentCriterionRoutes } from './routes/assessments/criteria.ts';
+import { assessmentEvidenceRoutes, assessmentRecordRoutes } from './routes/assessments/records.ts';
+import { assessmentQueueRoutes } from './routes/assessments/queue.ts';
+import { courseAssessorRoutes } from './routes/assessments/assessors.ts';
 
 /** The middleware for people (visitors and the signed-in), passed by for the schedule's call and for
  * SCIM, whose bearer is an organisation's SCIM token that its SQL functions check themselves. */
@@ -101,6 +106,12 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/me/required-training', myRequiredTrainingRoutes(config, db));
   app.route('/notifications', notificationRoutes(config, db)); // the bell, /deliveries and resend, /deliver
   app.route('/me/notification-preferences', notificationPreferenceRoutes(config, db));
+  app.route('/modules/:moduleId/assessment', moduleAssessmentRoutes(config, db)); // a practical assessment module
+  app.route('/assessment-criteria', assessmentCriterionRoutes(config, db));
+  app.route('/assessment-records', assessmentRecordRoutes(config, db));
+  app.route('/assessment-evidence', assessmentEvidenceRoutes(config, db));
+  app.route('/instructor/assessments', assessmentQueueRoutes(config, db)); // the assessor's queue and its CSV
+  app.route('/courses/:courseId/assessors', courseAssessorRoutes(config, db));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
 
