@@ -14,6 +14,7 @@ import nodemailer from 'nodemailer';
 import type { Config } from './config.ts';
 import type { Db } from './db.ts';
 import { renderNotificationEmail } from './emails.ts';
+import { siteHost } from './calendar.ts';
 import { type Language, toLanguage } from '../../_shared/language.ts';
 
 /** The SMTP server and the web app's address: the function's secrets (SMTP_*, SITE_URL). */
@@ -147,11 +148,7 @@ async function setPasswordLink(config: Config, mail: MailConfig, email: string):
 
 /** The Message-ID of a notification's email: the same for every attempt, new for each resend. */
 export function messageIdFor(id: string, resends: number, siteUrl: string): string {
-  let host = 'localhost';
-  try {
-    host = new URL(siteUrl).hostname.replace(/^\[|\]$/g, '') || host;
-  } catch { /* the default */ }
-  return `<notification.${id}.${resends}@${host}>`;
+  return `<notification.${id}.${resends}@${siteHost(siteUrl)}>`;
 }
 
 /** Runs fn over items, at most `parallel` at once. */
