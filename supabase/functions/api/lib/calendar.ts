@@ -95,3 +95,16 @@ export function buildInvitation(invitation: SessionInvitation): string {
   });
   return `${calendar.toString()}\r\n`;
 }
+
+/** What of a notice's facts (notifications.data) an invitation needs, or null when it has none to send. */
+export function invitationFacts(data: Record<string, unknown>):
+  Pick<SessionInvitation, 'method' | 'bookingId' | 'sequence' | 'startsAt' | 'endsAt'> | null {
+  const method = INVITATION_METHODS.find((m) => m === data.method);
+  const bookingId = typeof data.bookingId === 'string' && /^[\w-]{1,100}$/.test(data.bookingId) ? data.bookingId : null;
+  const sequence = typeof data.sequence === 'number' ? data.sequence : Number(data.sequence);
+  const startsAt = new Date(typeof data.startsAt === 'string' ? data.startsAt : NaN);
+  const endsAt = new Date(typeof data.endsAt === 'string' ? data.endsAt : NaN);
+  if (!method || !bookingId || !Number.isInteger(sequence) || sequence < 0) return null;
+  if (Number.isNaN(startsAt.getTime()) || Number.isNaN(endsAt.getTime()) || endsAt < startsAt) return null;
+  return { method, bookingId, sequence, startsAt, endsAt };
+}
