@@ -95,7 +95,7 @@ comment on column public.notifications.recipient_id is
   'Who gets the notice (the learner, or their line manager for an escalation).';
 
 comment on column public.notifications.kind is
-  'What it is: training-assigned | training-due-soon | training-overdue | manager-escalation | manager-digest | certificate-expiring | certificate-expired | certificate-issued | enrolment-approved | enrolment-declined.';
+  'What it is: training-assigned | training-due-soon | training-overdue | manager-escalation | manager-digest | certificate-expiring | certificate-expired | certificate-issued | enrolment-approved | enrolment-declined | account-welcome; a classroom session''s session-booked | session-waiting | session-place-offered | session-changed | session-cancelled | session-reminder | session-approval-requested | session-booking-declined (25_classroom_sessions.sql); a practical assessment''s assessment-recorded | reassessment-requested (26_practical_assessments.sql).';
 
 comment on column public.notifications.person_id is
   'The person the notice is about (the recipient, or the report for a manager''s escalation).';
