@@ -1856,3 +1856,10 @@ REVOKE ALL ON TABLE "public"."session_trainers" FROM "authenticated";
 GRANT SELECT ON TABLE "public"."session_trainers" TO "authenticated";
 
 GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "public"."session_trainers" TO "postgres", "service_role";
+
+-- The diff leaves out revoking the default privileges anon gets on a new table (see the schema file).
+REVOKE ALL ON TABLE "public"."classroom_sessions" FROM "anon";
+
+REVOKE ALL ON TABLE "public"."session_bookings" FROM "anon";
+
+REVOKE ALL ON TABLE "public"."session_trainers" FROM "anon";
