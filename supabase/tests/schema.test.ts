@@ -20,10 +20,10 @@ describe.each(backends)('schema on $name', ({ create }) => {
          where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`,
       );
       expect(r.rows.map((t) => t.relname)).toEqual([
-        'audit_events', 'certificates', 'course_modules', 'courses', 'cpd_entries', 'enrollments', 'notification_preferences',
-        'notifications', 'organisation_domains', 'organisation_sign_in', 'organisations', 'profiles', 'quiz_attempts',
-        'quiz_questions', 'quizzes', 'required_training', 'scim_tokens', 'scorm_attempts', 'scorm_packages', 'scorm_sessions',
-        'settings', 'sign_in_tests', 'units', 'user_module_progress',
+        'audit_events', 'certificates', 'classroom_sessions', 'course_modules', 'courses', 'cpd_entries', 'enrollments',
+        'notification_preferences', 'notifications', 'organisation_domains', 'organisation_sign_in', 'organisations', 'profiles',
+        'quiz_attempts', 'quiz_questions', 'quizzes', 'required_training', 'scim_tokens', 'scorm_attempts', 'scorm_packages',
+        'scorm_sessions', 'session_bookings', 'session_trainers', 'settings', 'sign_in_tests', 'units', 'user_module_progress',
       ]);
       for (const t of r.rows) {
         expect(t.relrowsecurity, t.relname).toBe(true);

@@ -262,9 +262,18 @@ export const moduleCreateSchema = z.object({
 });
 export type ModuleCreateInput = z.infer<typeof moduleCreateSchema>;
 
+export const MODULE_KIND_MESSAGE = 'Kind must be content, scorm or session';
+
+/** POST /api/courses/:courseId/modules with kind 'session': its content is the learner's introduction
+ * to the classroom session; its dates are added next (POST /api/modules/:moduleId/sessions). */
+export const sessionModuleCreateSchema = moduleCreateSchema.extend({
+  kind: z.literal('session', { error: MODULE_KIND_MESSAGE }),
+});
+export type SessionModuleCreateInput = z.infer<typeof sessionModuleCreateSchema>;
+
 /** POST /api/courses/:courseId/modules with kind 'scorm': no body, the package is uploaded next. */
 export const scormModuleCreateSchema = z.object({
-  kind: z.literal('scorm', { error: 'Kind must be content or scorm' }),
+  kind: z.literal('scorm', { error: MODULE_KIND_MESSAGE }),
   title: moduleTitle,
   titleCy: moduleTitleCy,
   // A SCORM package is one language: no Welsh body.

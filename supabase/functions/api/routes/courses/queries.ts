@@ -1,7 +1,7 @@
 // The SQL and row mapping of /api/courses: the catalogue page (one statement with module counts,
 // authors and the caller's enrolment), a course's module list, and the author's writes.
 import type postgres from 'postgres';
-import type { CourseCreateInput, CourseUpdateInput, ModuleCreateInput, ScormModuleCreateInput } from '../../../_shared/authoring.ts';
+import type { CourseCreateInput, CourseUpdateInput, ModuleCreateInput, ScormModuleCreateInput, SessionModuleCreateInput } from '../../../_shared/authoring.ts';
 import type { Course, CourseListQuery } from '../../../_shared/catalogue.ts';
 import { isoTimestamp } from '../../../_shared/dates.ts';
 import type { Config } from '../../lib/config.ts';
@@ -253,7 +253,7 @@ export async function deleteCourse(tx: Tx, id: string): Promise<{ cover: string 
 }
 
 /** A new module at `orderIndex` (pushing the later ones down; beyond the end is the end). */
-export async function insertModule(tx: Tx, courseId: string, input: ModuleCreateInput | ScormModuleCreateInput): Promise<string> {
+export async function insertModule(tx: Tx, courseId: string, input: ModuleCreateInput | ScormModuleCreateInput | SessionModuleCreateInput): Promise<string> {
   const [{ count }] = await tx<{ count: number }[]>`
     select count(*)::int as count from public.course_modules where course_id = ${courseId}::uuid`;
   const position = Math.min(input.orderIndex ?? count + 1, count + 1);
