@@ -34,6 +34,11 @@ import { SCHEDULE_CALL } from './routes/notifications/deliver.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { teamRoutes } from './routes/team.ts';
 import { scormSessionRoutes } from './routes/scorm-sessions.ts';
+import { sessionRoutes } from './routes/sessions/index.ts';
+import { moduleBookingRoutes, moduleSessionRoutes } from './routes/sessions/module.ts';
+import { sessionRegisterRoutes } from './routes/sessions/register.ts';
+import { bookingRoutes } from './routes/sessions/bookings.ts';
+import { sessionCalendarRoutes } from './routes/sessions/calendar.ts';
 import { SCIM_PATH, scimRoutes } from './routes/scim/index.ts';
 import { scimTokenRoutes } from './routes/scim/tokens.ts';
 import { organisationDomainRoutes } from './routes/sign-in/domains.ts';
@@ -80,6 +85,12 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/courses', courseRoutes(config, db));
   app.route('/modules', moduleRoutes(config, db));
   app.route('/scorm/sessions', scormSessionRoutes(config, db)); // a SCORM session's saves
+  app.route('/modules/:moduleId/sessions', moduleSessionRoutes(config, db)); // a session module's dates
+  app.route('/modules/:moduleId/booking', moduleBookingRoutes(config, db)); // booking one of them
+  app.route('/sessions', sessionRoutes(config, db)); // a classroom session: detail, change, cancel, CSV, walk-ins
+  app.route('/sessions/:id/register', sessionRegisterRoutes(config, db)); // its register
+  app.route('/bookings', bookingRoutes(config, db)); // move, cancel, offers, the manager's approval
+  app.route('/instructor/sessions', sessionCalendarRoutes(config, db)); // the instructor's session calendar
   app.route('/quizzes', quizRoutes(config, db));
   app.route('/questions', questionRoutes(config, db));
   app.route('/enrollments', enrollmentRoutes(config, db));

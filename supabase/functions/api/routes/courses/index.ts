@@ -4,8 +4,10 @@
 // the learner's rights, authoring.ts for the author's).
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { courseCreateSchema, type CourseDeletion, courseUpdateSchema, MESSAGES, moduleCreateSchema, moduleReorderSchema, scormModuleCreateSchema,
-  assessmentModuleCreateSchema } from '../../../_shared/authoring.ts';
+import {
+  assessmentModuleCreateSchema, courseCreateSchema, type CourseDeletion, courseUpdateSchema, MESSAGES, moduleCreateSchema, MODULE_KIND_MESSAGE,
+  moduleReorderSchema, scormModuleCreateSchema, sessionModuleCreateSchema,
+} from '../../../_shared/authoring.ts';
 import { type Course, courseListQuerySchema, enrollBodySchema, type PagedList } from '../../../_shared/catalogue.ts';
 import type { Enrollment } from '../../../_shared/enrollment.ts';
 import type { Config } from '../../lib/config.ts';
@@ -204,11 +206,13 @@ export function courseRoutes(config: Config, db: Db) {
     // kind 'assessment': a practical assessment, its criteria authored next (/api/modules/:id/assessment).
     const value = await readJson(c);
     const kind = value !== null && typeof value === 'object' ? (value as { kind?: unknown }).kind : undefined;
-    if (kind !== undefined && kind !== 'content' && kind !== 'scorm' && kind !== 'assessment') {
-      throw new ApiError(400, 'Validation failed', { kind: 'Kind must be content, scorm or assessment' });
+    if (kind !== undefined && kind !== 'content' && kind !== 'scorm' && kind !== 'session' && kind !== 'assessment') {
+      throw new ApiError(400, 'Validation failed', { kind: MODULE_KIND_MESSAGE });
     }
     const input = kind === 'scorm'
       ? checkedBody(scormModuleCreateSchema, value)
+      : kind === 'session'
+      ? checkedBody(sessionModuleCreateSchema, value)
       : kind === 'assessment'
       ? checkedBody(assessmentModuleCreateSchema, value)
       : checkedBody(moduleCreateSchema, value);

@@ -2,7 +2,7 @@
 // authors and the caller's enrolment), a course's module list, and the author's writes.
 import type postgres from 'postgres';
 import type {
-  AssessmentModuleCreateInput, CourseCreateInput, CourseUpdateInput, ModuleCreateInput, ScormModuleCreateInput,
+  AssessmentModuleCreateInput, CourseCreateInput, CourseUpdateInput, ModuleCreateInput, ScormModuleCreateInput, SessionModuleCreateInput,
 } from '../../../_shared/authoring.ts';
 import type { Course, CourseListQuery } from '../../../_shared/catalogue.ts';
 import { isoTimestamp } from '../../../_shared/dates.ts';
@@ -256,7 +256,7 @@ export async function deleteCourse(tx: Tx, id: string): Promise<{ cover: string 
 
 /** A new module at `orderIndex` (pushing the later ones down; beyond the end is the end). */
 export async function insertModule(
-  tx: Tx, courseId: string, input: ModuleCreateInput | ScormModuleCreateInput | AssessmentModuleCreateInput,
+  tx: Tx, courseId: string, input: ModuleCreateInput | ScormModuleCreateInput | SessionModuleCreateInput | AssessmentModuleCreateInput,
 ): Promise<string> {
   const [{ count }] = await tx<{ count: number }[]>`
     select count(*)::int as count from public.course_modules where course_id = ${courseId}::uuid`;
