@@ -286,6 +286,7 @@ const TABLES: Record<string, Record<Operation, string>> = {
              values ('${practicalModule}', coalesce(auth.uid(), '${ids.student}'), 1, 'Forged')`,
     update: `update public.reassessment_requests set answered_at = now() where id = '${reassessment}'`,
     delete: `delete from public.reassessment_requests where id = '${reassessment}'`,
+  },
   classroom_sessions: {
     select: `select 1 from public.classroom_sessions where id = '${classroomSession}'`,
     insert: `insert into public.classroom_sessions (module_id, course_id, starts_at, ends_at, venue_name, capacity, booking_closes_at)
