@@ -103,20 +103,22 @@ export function sessionListRequests(fixture, auth) {
 
 /**
  * The writes' autocannon sequence: a learner books a date (201), then cancels it (200), on one
- * connection; the next pair is the next learner's on the next date.
+ * connection; the next pair is the next learner's. Each learner books always the same date, so a
+ * pair cut in two where a measurement ends (booked, not cancelled) is taken up by their next pair:
+ * booking the date they hold answers that booking (200), which is then cancelled.
  */
 export function bookingSequence(fixture, auth) {
   let i = 0;
   return [
     {
       setupRequest: (req, context) => {
-        const n = i++;
-        context.learner = fixture.bookers[n % fixture.bookers.length];
+        const k = i++ % fixture.bookers.length;
+        context.learner = fixture.bookers[k];
         return Object.assign(req, {
           method: 'POST',
           path: `/functions/v1/api/modules/${fixture.moduleId}/booking`,
           headers: { ...auth(context.learner.token), 'content-type': 'application/json' },
-          body: JSON.stringify({ sessionId: fixture.sessionIds[n % fixture.sessionIds.length] }),
+          body: JSON.stringify({ sessionId: fixture.sessionIds[k % fixture.sessionIds.length] }),
         });
       },
       onResponse: (status, body, context) => {
