@@ -6,10 +6,13 @@
 //   reads   catalogue first page (visitor, learner), course page, course modules, a learner's
 //           enrolments, admin user search, instructor statistics, a manager's team page (GET
 //           /api/team, a manager with about 20 reports), an organisation's compliance summary (GET
-//           /api/compliance?organisationId=, as that organisation's administrator)
+//           /api/compliance?organisationId=, as that organisation's administrator), a session
+//           module's dates as a learner (GET /api/modules/:moduleId/sessions, scripts/bench-sessions.mjs)
 //   timing  the national compliance summary (GET /api/compliance as the national administrator),
 //           single requests one after another
-//   writes  enrol, progress (PUT /enrollments/:id), module completion, quiz (open, then submit)
+//   writes  enrol, progress (PUT /enrollments/:id), module completion, quiz (open, then submit), a
+//           session booking (book a date, then cancel it: POST /modules/:moduleId/booking, POST
+//           /bookings/:id/cancel, each pair a different learner's)
 //   notifications  one decision over the scaled database (scripts/bench-notifications.mjs, rolled
 //           back) and delivery of 500 emails to the mail catcher (scripts/bench-delivery.mjs)
 //   scorm   a 50 MB package of 2,000 files uploaded (scripts/bench-scorm.mjs) and the run-time's
@@ -58,6 +61,7 @@ import { benchScorm, SCORM_BUDGET_SECONDS, SCORM_RSS_GROWTH_BUDGET } from './ben
 import { benchScormSaves } from './bench-scorm-saves.mjs';
 import { benchScim, SCIM_BUDGET_SECONDS } from './bench-scim.mjs';
 import { benchSso, SSO_BUDGET_RATIO } from './bench-sso.mjs';
+import { bookingSequence, prepareSessions, removeSessionFixtures, sessionListRequests } from './bench-sessions.mjs';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { databaseUrl, startPlatformProcess } from './platform-process.mjs';
@@ -400,8 +404,8 @@ async function organisationFixtures(platform, sql, created, instructorId) {
 }
 
 /**
- * Courses the write benchmark enrols in: the database's own ACTIVE courses with modules (those with
- * a quiz first). A database with fewer than `minimum` (the demo seed) gets bench courses of its own,
+ * Courses the write benchmark enrols in: the database's own ACTIVE courses with modules, all of them
+ * content modules (those with a quiz first). A database with fewer than `minimum` (the demo seed) gets bench courses of its own,
  * each with two modules and a quiz of five questions of four options (a generated quiz has five
  * questions of three or four), removed again at the end of the run.
  */
@@ -414,6 +418,8 @@ async function writeCourses(sql, instructorId, minimum) {
       left join public.quizzes q on q.module_id = m.id
       where c.status = 'ACTIVE' and c.organisation_id is null
         and c.id in (select id from public.courses where status = 'ACTIVE' and organisation_id is null order by id limit 3000)
+        -- Not a course with a session module: its learners book dates (measured on their own).
+        and not exists (select 1 from public.course_modules x where x.course_id = c.id and x.kind <> 'content')
       group by c.id
       order by has_quiz desc, c.id`).map((r) => r.id);
   let ids = await existing();
@@ -536,7 +542,8 @@ async function concurrencyChecks(platform, sql, learner, courseId, instructorId)
   checks.push({ name: 'enrol x50: one enrolment', pass: created === 1 && conflicts === 49 && rows === 1, detail: `${created} created, ${conflicts} conflicts, ${rows} row(s)` });
 
   // 2. Complete the same module 50 times at once: one completion, progress within 0-100.
-  const [module] = await sql`select id::text from public.course_modules where course_id = ${courseId}::uuid and not has_quiz order by order_index limit 1`;
+  // A content module: a session module is completed by its register, not by the learner.
+  const [module] = await sql`select id::text from public.course_modules where course_id = ${courseId}::uuid and not has_quiz and kind = 'content' order by order_index limit 1`;
   const completed = await fifty(() => api('POST', `/modules/${module.id}/complete`));
   const okCompletions = completed.filter((a) => a.status === 200).length;
   const [progressRows] = await sql`
@@ -599,6 +606,10 @@ async function openPhase(label, dbUrl, port) {
     phase.data = counts;
     log(`  data: ${Object.entries(counts).map(([k, v]) => `${Number(v).toLocaleString('en-GB')} ${k}`).join(', ')}`);
     state.fixtures = await prepare(platform, sql);
+    state.sessions = await prepareSessions(sql, state.fixtures.learners, state.fixtures.instructorId);
+    log(`  session module ${state.sessions.moduleId}: ${state.sessions.dates} national dates open, ` +
+      `${state.sessions.readers.length} learners reading, ${state.sessions.bookers.length} booking` +
+      (state.sessions.createdCourseId ? ' (a bench course)' : ''));
     // Earlier runs' deleted writes are still in the tables and their indexes (autovacuum waits until
     // a fifth of a table of millions of rows is dead), so a second run would measure their debris:
     // the database is vacuumed first, as a live one is kept.
@@ -619,6 +630,7 @@ async function closePhase(state) {
   log(`  ${state.label}: peak resident memory of the platform (node + deno) ${(phase.peakRss / 1024 / 1024).toFixed(0)} MB`);
   await platform.stop();
   try {
+    if (state.sessions) await removeSessionFixtures(sql, state.sessions, fixtures.learners.map((l) => l.id));
     if (fixtures && since) await removeBenchWrites(sql, fixtures.learners.map((l) => l.id), since);
     if (state.added) await sql`select private.erase_course(id) from public.courses where title like 'Bench fixture course %' and author_id = ${fixtures.instructorId}::uuid`;
     if (fixtures?.created.length) await sql`delete from auth.users where id = any(${fixtures.created.map((l) => l.id)}::uuid[])`;
@@ -673,6 +685,7 @@ const READS = {
     path: `/functions/v1/api/compliance?organisationId=${encodeURIComponent(s.fixtures.organisationId)}`,
     headers: auth(s.fixtures.orgAdminToken),
   }),
+  'session dates (learner)': (s) => sessionListRequests(s.sessions, auth),
 };
 
 /** Endpoints timed by single requests one after another (on a quiet machine: no load). */
@@ -768,7 +781,7 @@ const WRITES = {
                row_number() over (partition by e.id order by m.order_index, m.id) as n
         from public.enrollments e join public.course_modules m on m.course_id = e.course_id
         where e.user_id = any(${s.writeLearners.map((l) => l.id)}::uuid[]) and e.started_at >= ${s.since} and e.status = 'ACTIVE'
-          and not m.has_quiz
+          and not m.has_quiz and m.kind = 'content'
       ) pairs
       order by n, enrolment
       limit 100000`;
@@ -816,6 +829,7 @@ const WRITES = {
       ],
     };
   },
+  'session booking (book + cancel)': async (s) => ({ sequence: bookingSequence(s.sessions, auth) }),
 };
 
 async function runPhases(phases) {

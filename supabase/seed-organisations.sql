@@ -155,3 +155,64 @@ values
 insert into public.course_assessors (course_id, person_id, organisation_id, named_by)
 values ('10000000-0000-4000-a000-000000000007', '00000000-0000-4000-a000-000000000012',
         '90000000-0000-4000-a000-000000000003', '00000000-0000-4000-a000-000000000001');
+
+-- Classroom sessions for the demo (supabase/schemas/25_classroom_sessions.sql): "Emergency First Aid
+-- at Work: Practical Day", a national course of the instructor's whose second module is a session
+-- of four dates, at London wall-clock times counted from the day this runs: the 7th and the 21st of
+-- next month, the 7th of the month after, and the Monday after the clocks next change (last Sunday
+-- of March or October), so that dates either side of a change show their own times. The first
+-- date has two places, both taken by the constables, and shows Full; the student has a place on the
+-- second. The instructor runs every date. (npm start only: the instructor's figures gain three
+-- enrolments here, which no test counts.)
+--   course      10000000-0000-4000-a000-000000000021, modules 20000000-0000-4000-a000-000021000001/2
+--   sessions    a1000000-0000-4000-a000-0000000000NN (01..04), bookings a2000000-0000-4000-a000-0000000000NN
+insert into public.courses (id, title, description, service, author_id, duration, level, featured, requires_enrollment, status, created_at)
+values ('10000000-0000-4000-a000-000000000021', 'Emergency First Aid at Work: Practical Day',
+  'The practical day of emergency first aid at work: primary survey, CPR and the defibrillator, the recovery position, choking and bleeding, practised on manikins with a trainer. Read the preparation, then book a date.',
+  'MISC', '00000000-0000-4000-a000-000000000002', 7, 'BEGINNER', false, true, 'ACTIVE', now() - interval '30 days');
+insert into public.course_modules (id, course_id, title, content, order_index, duration, has_quiz, kind)
+values ('20000000-0000-4000-a000-000021000001', '10000000-0000-4000-a000-000000000021', 'Before the practical day', '# Before the practical day
+
+The day is spent on the floor with manikins: wear clothes you can kneel in, and tell the trainer of
+any injury that stops you doing chest compressions.
+
+- **Primary survey**: danger, response, airway, breathing (DRAB), then call 999 or 112.
+- **CPR**: 30 compressions to 2 rescue breaths, 100 to 120 compressions a minute, 5 to 6 cm deep.
+- **Defibrillator**: switch it on and follow its voice prompts.', 1, 20, false, 'content'),
+  ('20000000-0000-4000-a000-000021000002', '10000000-0000-4000-a000-000000000021', 'Practical session', '', 2, 360, false, 'session');
+
+insert into public.classroom_sessions (id, module_id, course_id, starts_at, ends_at, venue_name, venue_address,
+  capacity, booking_closes_at, note, created_by, created_at)
+select v.id, '20000000-0000-4000-a000-000021000002', '10000000-0000-4000-a000-000000000021',
+  (v.day + time '09:30') at time zone 'Europe/London', (v.day + time '16:30') at time zone 'Europe/London',
+  v.venue, v.address, v.capacity, ((v.day - 2) + time '17:00') at time zone 'Europe/London',
+  'Bring photo ID. Lunch is provided; tell the trainer of any dietary needs.', '00000000-0000-4000-a000-000000000002', now() - interval '30 days'
+from (
+  select (date_trunc('month', now() at time zone 'Europe/London') + interval '1 month')::date as next_month,
+         (select min(d) from (
+            select (make_date(y, m, 1) + interval '1 month - 1 day')::date
+                   - extract(dow from make_date(y, m, 1) + interval '1 month - 1 day')::int as d
+            from generate_series(extract(year from now() at time zone 'Europe/London')::int,
+                                 extract(year from now() at time zone 'Europe/London')::int + 1) y,
+                 unnest(array[3, 10]) m
+          ) changes where d > (now() at time zone 'Europe/London')::date + 7) as clocks_change
+) t
+cross join lateral (values
+  ('a1000000-0000-4000-a000-000000000001'::uuid, t.next_month + 6, 'Northshire Training Centre', 'Unit 4, Riverside Business Park, Northshire NS1 4TR', 2),
+  ('a1000000-0000-4000-a000-000000000002'::uuid, t.next_month + 20, 'Northshire Training Centre', 'Unit 4, Riverside Business Park, Northshire NS1 4TR', 12),
+  ('a1000000-0000-4000-a000-000000000003'::uuid, (t.next_month + interval '1 month')::date + 6, 'Harbour Station', 'Quay Road, Northshire NS4 2HB', 12),
+  ('a1000000-0000-4000-a000-000000000004'::uuid, t.clocks_change + 1, 'Northshire Training Centre', 'Unit 4, Riverside Business Park, Northshire NS1 4TR', 12)
+) v(id, day, venue, address, capacity);
+insert into public.session_trainers (session_id, trainer_id)
+select s.id, '00000000-0000-4000-a000-000000000002' from public.classroom_sessions s
+where s.module_id = '20000000-0000-4000-a000-000021000002';
+
+insert into public.enrollments (user_id, course_id, status, started_at)
+values ('00000000-0000-4000-a000-000000000003', '10000000-0000-4000-a000-000000000021', 'ACTIVE', now() - interval '6 days'),
+       ('00000000-0000-4000-a000-000000000007', '10000000-0000-4000-a000-000000000021', 'ACTIVE', now() - interval '12 days'),
+       ('00000000-0000-4000-a000-000000000008', '10000000-0000-4000-a000-000000000021', 'ACTIVE', now() - interval '11 days');
+-- Booked as private.book_session books a free place; the trigger counts the places taken.
+insert into public.session_bookings (id, session_id, user_id, status, created_at)
+values ('a2000000-0000-4000-a000-000000000001', 'a1000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000007', 'booked', now() - interval '12 days'),
+       ('a2000000-0000-4000-a000-000000000002', 'a1000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000008', 'booked', now() - interval '11 days'),
+       ('a2000000-0000-4000-a000-000000000003', 'a1000000-0000-4000-a000-000000000002', '00000000-0000-4000-a000-000000000003', 'booked', now() - interval '6 days');

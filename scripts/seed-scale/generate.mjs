@@ -36,6 +36,7 @@ const PHASES = [
   ['courses, modules and quizzes', '02-courses.sql', []],
   ['enrolments', '03-enrollments.sql', ['enrollments']],
   ['progress, attempts and certificates', '04-progress.sql', ['user_module_progress', 'quiz_attempts', 'certificates']],
+  ['classroom sessions and bookings', '05-sessions.sql', []],
 ];
 
 const PLAIN_INDEXES = `
@@ -47,7 +48,8 @@ const PLAIN_INDEXES = `
 export const COUNTED_TABLES = [
   'public.organisations', 'public.units', 'auth.users', 'auth.identities', 'public.profiles', 'public.courses', 'public.course_modules', 'public.quizzes',
   'public.quiz_questions', 'public.enrollments', 'public.user_module_progress', 'public.quiz_attempts',
-  'public.certificates', 'private.profile_search_words', 'public.required_training',
+  'public.certificates', 'private.profile_search_words', 'public.required_training', 'public.classroom_sessions',
+  'public.session_trainers', 'public.session_bookings',
 ];
 
 const quoteIdent = (name) => `"${String(name).replace(/"/g, '""')}"`;

@@ -1,6 +1,7 @@
 -- The kept counts' one check: every kept table against its live rule (a private.*_live function of
 -- the same columns, beside the table), one row per difference. Kept by triggers in the writes' own
--- transactions: the catalogue's counts (02) and the instructors' enrolment figures (06); kept by a
+-- transactions: the catalogue's counts (02), the instructors' enrolment figures (06) and each
+-- classroom session's places taken (25); kept by a
 -- refresh after noted changes: each organisation's compliance summary and per-person counts (20),
 -- which "My team" reads (14), compared only where they claim to hold. Why one shape:
 -- docs/decisions/kept-counts.md.
@@ -62,7 +63,11 @@ begin
        'select * from private.instructor_learners_live()'),
       ('private.instructor_figures',
        'select i.author_id, i.slot, i.learners from private.instructor_figures i where i.learners <> 0',
-       'select * from private.instructor_figures_live()')
+       'select * from private.instructor_figures_live()'),
+      -- 25_classroom_sessions.sql comes later: these run by name when the check does.
+      ('public.classroom_sessions.places_taken',
+       'select s.id, s.places_taken from public.classroom_sessions s where s.places_taken <> 0',
+       'select * from private.session_places_live()')
     ) t(name, kept_rows, live_rows)
   loop
     return query select * from private.kept_vs_live(v_thing.name, v_thing.kept_rows, v_thing.live_rows);
@@ -87,5 +92,5 @@ begin
 end;
 $$;
 comment on function private.kept_counts_drift() is
-  'Every kept count (the catalogue''s, the instructors'' figures, each current organisation''s compliance counts) against its live rule: one row per difference, none when all hold. For tests and for checking a deployment; not granted.';
+  'Every kept count (the catalogue''s, the instructors'' figures, the classroom sessions'' places taken, each current organisation''s compliance counts) against its live rule: one row per difference, none when all hold. For tests and for checking a deployment; not granted.';
 revoke all on function private.kept_counts_drift() from public;

@@ -389,6 +389,23 @@ comment on function private.count_session_places() is
   'After insert, update of status / session_id, or delete on session_bookings: keeps classroom_sessions.places_taken.';
 revoke all on function private.count_session_places() from public;
 
+-- places_taken's live rule, which private.kept_counts_drift (22_kept_counts.sql) compares it with:
+-- the bookings holding a place, per date (dates with none are left out, as a kept zero is).
+create function private.session_places_live()
+returns table(session_id uuid, places_taken integer)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return query
+    select b.session_id, count(*)::integer from public.session_bookings b
+    where b.status in ('requested', 'booked', 'offered') group by b.session_id;
+end;
+$$;
+comment on function private.session_places_live() is
+  'Internal: classroom_sessions.places_taken computed from session_bookings (requested, booked and offered bookings per date).';
+revoke all on function private.session_places_live() from public;
+
 -- ---------------------------------------------------------------------------
 -- Functions: notices
 -- ---------------------------------------------------------------------------

@@ -4,11 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, queryAs, type Persona, type TestDatabase } from './helpers/database';
+import { backends, personas, queryAs, sqlState, type Persona, type TestDatabase } from './helpers/database';
+import { keptCountsDrift } from './helpers/kept-counts';
 
 const seed = fs.readFileSync(path.resolve('supabase', 'seed-organisations.sql'), 'utf8');
 const manager: Persona = { id: '00000000-0000-4000-a000-000000000005', email: 'manager@northshire-police.example.uk' };
 const orgAdmin: Persona = { id: '00000000-0000-4000-a000-000000000004', email: 'orgadmin@northshire-police.example.uk' };
+const sergeant: Persona = { id: '00000000-0000-4000-a000-000000000006', email: 'sergeant@northshire-police.example.uk' };
+const sessionModule = '20000000-0000-4000-a000-000021000002';
 
 describe.each(backends)('the demo organisations on $name', ({ create }) => {
   let db: TestDatabase;
@@ -34,5 +37,32 @@ describe.each(backends)('the demo organisations on $name', ({ create }) => {
     const people = await queryAs<{ username: string }>(db, orgAdmin,
       'select username from public.profiles where organisation_id is not null order by username');
     expect(people.rows.map((r) => r.username)).toEqual(['constable1', 'constable2', 'harbour', 'manager', 'orgadmin', 'sergeant']);
+  });
+
+  it('give the first-aid course four dates at 09:30 London time, the first full, the student booked on the second', async () => {
+    const dates = await queryAs<{ id: string; london: string; capacity: number; places_taken: number; trainers: number; after_change: boolean }>(
+      db, personas.learner, `
+      select s.id, to_char(s.starts_at at time zone 'Europe/London', 'HH24:MI') as london, s.capacity, s.places_taken,
+             (select count(*)::int from public.session_trainers t where t.session_id = s.id) as trainers,
+             -- the London offset that day differs from three days before: the clocks changed in between
+             (s.starts_at at time zone 'Europe/London') - (s.starts_at at time zone 'UTC')
+               <> ((s.starts_at - interval '3 days') at time zone 'Europe/London') - ((s.starts_at - interval '3 days') at time zone 'UTC') as after_change
+      from public.classroom_sessions s where s.module_id = $1 order by s.id`, [sessionModule]);
+    expect(dates.rows.map((d) => [d.london, d.capacity, d.places_taken, d.after_change])).toEqual([
+      ['09:30', 2, 2, false], ['09:30', 12, 1, false], ['09:30', 12, 0, false], ['09:30', 12, 0, true],
+    ]);
+    expect(dates.rows.every((d) => d.trainers === 1)).toBe(true);
+    const open = await db.query<{ n: number }>(
+      'select count(*)::int as n from public.classroom_sessions where module_id = $1 and booking_closes_at > now()', [sessionModule]);
+    expect(open.rows[0].n).toBe(4);
+    const mine = await queryAs<{ session_id: string; status: string }>(db, personas.learner,
+      'select session_id, status from public.session_bookings where user_id = $1', [personas.learner.id]);
+    expect(mine.rows).toEqual([{ session_id: dates.rows[1].id, status: 'booked' }]);
+    expect(await keptCountsDrift(db)).toEqual([]);
+    // The full date puts the next learner on its waiting list; to one not enrolled it is not there.
+    expect(await sqlState(() => queryAs(db, sergeant, 'select private.book_session($1)', [dates.rows[0].id]))).toBe('P0002');
+    await db.query(`insert into public.enrollments (user_id, course_id, status) values ($1, '10000000-0000-4000-a000-000000000021', 'ACTIVE')`, [sergeant.id]);
+    const waiting = await queryAs<{ status: string }>(db, sergeant, 'select status from private.book_session($1)', [dates.rows[0].id]);
+    expect(waiting.rows[0].status).toBe('waiting');
   });
 });

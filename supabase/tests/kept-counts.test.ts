@@ -1,7 +1,7 @@
 // The kept counts' invariant (supabase/schemas/22_kept_counts.sql): after every kind of change, every
 // kept count equals its live rule computed from scratch (private.kept_counts_drift): the catalogue's
 // counts, the instructors' enrolment figures, and each organisation's compliance summary and
-// per-person counts (which "My team" reads). Compliance counts are kept by a refresh after a noted
+// per-person counts (which "My team" reads), and each classroom session's places taken. Compliance counts are kept by a refresh after a noted
 // change, so each change is checked twice: straight after it (a kept count that claims to hold and
 // does not means a change went unnoted) and after the reads have refreshed them. The check fails
 // when a kept count's trigger is off: one row per kept thing below.
@@ -23,17 +23,24 @@ const learnerB = person(6, 'kept.all.learner.b@example.uk');
 const joiner = person(7, 'kept.all.joiner@example.uk');
 const required = ids.course(8); // published, by the admin
 const course = ids.course;
+// A published national course of the instructor's with a session module of two dates: the first of
+// two places (filled, then a waiting list), the second of five.
+const sessionCourse = 'c8300000-0000-4000-a000-000000000001';
+const sessionModule = 'c8300000-0000-4000-a000-000000000002';
+const [date1, date2] = ['c8300000-0000-4000-a000-000000000011', 'c8300000-0000-4000-a000-000000000012'];
 
-/** Every kept thing the check covers. Adding one: its _live function and a row of
- * private.kept_counts_drift, and a row of BREAKS that shows the check catches it. */
-const KEPT = [
-  'private.course_counts',
-  'private.course_enrolment_figures',
-  'private.instructor_learners',
-  'private.instructor_figures',
-  'private.compliance_summary_counts',
-  'private.compliance_person_counts',
-];
+/** Every kept thing the check covers, with where its rows are. Adding one: its _live function and a
+ * row of private.kept_counts_drift, and a row of BREAKS that shows the check catches it. */
+const KEPT_ROWS: Record<string, string> = {
+  'private.course_counts': 'private.course_counts',
+  'private.course_enrolment_figures': 'private.course_enrolment_figures',
+  'private.instructor_learners': 'private.instructor_learners',
+  'private.instructor_figures': 'private.instructor_figures',
+  'private.compliance_summary_counts': 'private.compliance_summary_counts',
+  'private.compliance_person_counts': 'private.compliance_person_counts',
+  'public.classroom_sessions.places_taken': 'public.classroom_sessions where places_taken > 0',
+};
+const KEPT = Object.keys(KEPT_ROWS);
 
 /** A kept thing's trigger turned off in a transaction that is rolled back, and a change it misses. */
 const BREAKS: { kept: string[]; broken: string; change: string }[] = [
@@ -53,6 +60,11 @@ const BREAKS: { kept: string[]; broken: string; change: string }[] = [
     broken: 'alter table public.certificates disable trigger certificates_compliance_insert',
     change: `insert into public.certificates (user_id, course_id, learner_name, course_title, issued_at)
              values ('${manager.id}', '${required}', 'Mandy', 'Required', now())`,
+  },
+  {
+    kept: ['public.classroom_sessions.places_taken'],
+    broken: 'alter table public.session_bookings disable trigger session_bookings_count_places',
+    change: `insert into public.session_bookings (session_id, user_id, status) values ('${date2}', '${manager.id}', 'booked')`,
   },
 ];
 
@@ -78,6 +90,9 @@ describe.each(backends)('every kept count against its live rule on $name', ({ cr
               values ($1, $2, 'Someone', 'Required', now() - interval '400 days', ${expires})`, [who.id, c]);
   const firstModule = async (c: string, n = 1) =>
     (await db.query<{ id: string }>('select id from public.course_modules where course_id = $1 order by order_index offset $2 limit 1', [c, n - 1])).rows[0].id;
+  const liveBooking = async (who: Persona) =>
+    (await db.query<{ id: string }>(`select id from public.session_bookings
+      where user_id = $1 and module_id = $2 and status in ('requested', 'booked', 'waiting', 'offered')`, [who.id, sessionModule])).rows[0].id;
   const sleepUntil = async (sql: string, params: unknown[]) => {
     const [{ at }] = (await db.query<{ at: Date }>(sql, params)).rows;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, new Date(at).getTime() - Date.now()) + 300));
@@ -101,6 +116,22 @@ describe.each(backends)('every kept count against its live rule on $name', ({ cr
       },
     },
     { name: 'a module read (progress)', run: async () => queryAs(db, r1, 'select private.mark_module_read($1)', [await firstModule(course(1))]) },
+    {
+      name: 'places booked on a date until it is full, then a turn on its waiting list',
+      run: async () => {
+        for (const who of [r1, r3, learnerB]) await queryAs(db, who, 'select private.book_session($1)', [date1]);
+      },
+    },
+    {
+      name: 'a booking moved to another date, its place offered to the waiting list',
+      run: async () => queryAs(db, r1, 'select private.move_booking($1, $2)', [await liveBooking(r1), date2]),
+    },
+    { name: 'an offered place accepted', run: async () => queryAs(db, learnerB, 'select private.answer_offer($1, true)', [await liveBooking(learnerB)]) },
+    { name: 'a booked place cancelled', run: async () => queryAs(db, r3, 'select private.cancel_booking($1)', [await liveBooking(r3)]) },
+    {
+      name: 'a date cancelled with its bookings',
+      run: () => queryAs(db, personas.instructor, `select private.cancel_session($1, 'The trainer is unwell')`, [date1]),
+    },
     { name: 'a module opened (nothing counted changes)', run: async () => queryAs(db, r1, 'select private.open_module($1)', [await firstModule(course(1), 2)]) },
     {
       name: 'a course completed',
@@ -179,6 +210,20 @@ describe.each(backends)('every kept count against its live rule on $name', ({ cr
     for (const r of [r1, r2, r3]) await db.query('update public.profiles set manager_id = $2 where id = $1', [r.id, manager.id]);
     await db.query(`insert into public.required_training (course_id, role, organisation_id) values ($1, 'STUDENT', $2), ($1, 'STUDENT', $3)`,
       [required, orgA, orgB]);
+    await db.query(`insert into public.courses (id, title, description, service, author_id, status)
+      values ($1, 'Kept sessions', 'A course with a classroom day.', 'UKPS', $2, 'ACTIVE')`, [sessionCourse, ids.instructor]);
+    await db.query(`insert into public.course_modules (id, course_id, title, order_index, kind) values ($1, $2, 'Classroom day', 1, 'session')`,
+      [sessionModule, sessionCourse]);
+    for (const [id, capacity] of [[date1, 2], [date2, 5]] as const) {
+      await db.query(`insert into public.classroom_sessions (id, module_id, course_id, starts_at, ends_at, venue_name, capacity, booking_closes_at)
+        values ($1, $2, $3, now() + interval '10 days', now() + interval '10 days 6 hours', 'Keptham Training Centre', $4, now() + interval '9 days')`,
+      [id, sessionModule, sessionCourse, capacity]);
+    }
+    for (const p of [r1, r2, r3, learnerB]) {
+      await db.query(`insert into public.enrollments (user_id, course_id, status) values ($1, $2, 'ACTIVE')`, [p.id, sessionCourse]);
+    }
+    // A place the person's deletion (the last change) gives back.
+    await queryAs(db, r2, 'select private.book_session($1)', [date2]);
   });
   afterAll(async () => {
     await db?.close();
@@ -187,9 +232,9 @@ describe.each(backends)('every kept count against its live rule on $name', ({ cr
   it('holds on the seed, and the check is not empty-handed (each kept thing has rows to compare)', async () => {
     await readAll();
     expect(await keptCountsDrift(db)).toEqual([]);
-    for (const table of KEPT) {
-      const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${table}`);
-      expect(rows[0].n, table).toBeGreaterThan(0);
+    for (const [kept, rowsOf] of Object.entries(KEPT_ROWS)) {
+      const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${rowsOf}`);
+      expect(rows[0].n, kept).toBeGreaterThan(0);
     }
   });
 

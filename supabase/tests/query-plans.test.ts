@@ -41,6 +41,8 @@ const LARGE = new Set([
   'private.course_enrolment_figures', 'private.instructor_learners',
   // An organisation's provisioned people (SCIM): up to every person of it.
   'private.scim_users',
+  // Classroom sessions: dates grow with courses, bookings with enrolments.
+  'public.classroom_sessions', 'public.session_trainers', 'public.session_bookings',
 ]);
 
 /** Tables planned at the full preset's size rather than SCALE times the small one's. */

@@ -6,7 +6,8 @@
 // data either (private.check_profile_placement, the foreign keys), so the shape is proven here: every
 // generated person in an organisation and a unit of it, a line manager of the same organisation for
 // everyone but one head per organisation, between 3 and 40 reports for every manager, no cycle, units
-// in three levels; and the required-training rules' enrolments, which their trigger would have made.
+// in three levels; the required-training rules' enrolments, which their trigger would have made; and
+// the classroom sessions' places taken and bookings, which their functions and trigger would keep.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, PRESETS } from '../../scripts/seed-scale/generate.mjs';
 import { backends, type TestDatabase } from './helpers/database';
@@ -187,5 +188,27 @@ describe.each(backends)('npm run seed:scale (small preset) on $name', ({ create 
       (select 'missing', * from expected except select 'missing', * from stored)
       limit 5`);
     expect(drift.rows).toEqual([]);
+  });
+
+  it('gives one national session module dates of every organisation, and books places only as the booking function would', async () => {
+    const { rows: modules } = await db.query<{ dates: number; national: number; organisations: number }>(`
+      select count(*)::int as dates, count(*) filter (where s.organisation_id is null)::int as national,
+             count(distinct s.organisation_id)::int as organisations
+      from public.classroom_sessions s group by s.module_id order by count(*) desc limit 1`);
+    expect(modules[0]).toEqual({ dates: 24 + 8 * PRESETS.small.organisations, national: 24, organisations: PRESETS.small.organisations });
+    const { rows } = await db.query<{ bookings: number; not_session: number; unseen: number; over: number; twice: number }>(`
+      select (select count(*)::int from public.session_bookings) as bookings,
+             (select count(*)::int from public.classroom_sessions s join public.course_modules m on m.id = s.module_id
+              where m.kind <> 'session' or m.has_quiz) as not_session,
+             (select count(*)::int from public.session_bookings b
+              join public.classroom_sessions s on s.id = b.session_id
+              join public.profiles p on p.id = b.user_id
+              left join public.enrollments e on e.user_id = b.user_id and e.course_id = s.course_id and e.status = 'ACTIVE' and e.cycle = b.cycle
+              where e.id is null or b.module_id <> s.module_id or s.starts_at <= now()
+                 or (s.organisation_id is not null and s.organisation_id is distinct from p.organisation_id)) as unseen,
+             (select count(*)::int from public.classroom_sessions where places_taken > capacity) as over,
+             (select count(*)::int from (select 1 from public.session_bookings group by user_id, module_id having count(*) > 1) t) as twice`);
+    expect(rows[0].bookings).toBeGreaterThan(100);
+    expect({ ...rows[0], bookings: 0 }).toEqual({ bookings: 0, not_session: 0, unseen: 0, over: 0, twice: 0 });
   });
 });

@@ -99,7 +99,7 @@ test('a session module\'s dates: London times across the clock change, field mes
   assertEquals((await call('POST', `/api/modules/${crypto.randomUUID()}/sessions`, { token: instructor.token, body: good })).status, 404);
   const list = await call('GET', `/api/modules/${moduleId}/sessions`, { token: instructor.token });
   assertEquals([list.status, list.json.sessions.length, list.json.canAdd], [200, 3, true]);
-  assert(list.json.sessions.every((s: { counts: unknown; keepsRegister: boolean }) => s.keepsRegister && s.counts));
+  assert(list.json.sessions.every((s: { counts: unknown; keepsRegister: boolean; canManage: boolean }) => s.keepsRegister && s.counts && s.canManage));
   // Not enrolled: no dates to see.
   assertEquals((await call('GET', `/api/modules/${moduleId}/sessions`, { token: learner.token })).json.sessions, []);
 });
@@ -158,6 +158,7 @@ test('booking answers: again 200, another date a move (409 when full), a cancell
   assertEquals([moved.status, moved.json.id, moved.json.sessionId, moved.json.sequence], [200, mine.json.id, spare.json.id, 1]);
   const view = await call('GET', `/api/modules/${moduleId}/sessions`, { token: a.token });
   assertEquals([view.json.myBooking.sessionId, view.json.canAdd, view.json.sessions[0].counts], [spare.json.id, false, null]);
+  assert(view.json.sessions.every((s: { canManage: boolean }) => s.canManage === false));
 
   // The instructor cancels the spare date: the learner's booking is cancelled with it.
   assertEquals((await call('POST', `/api/sessions/${spare.json.id}/cancel`, { token: instructor.token, body: { reason: ' ' } })).json.fields.reason,

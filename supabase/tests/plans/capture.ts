@@ -176,6 +176,26 @@ const quiz = results['quiz fetch'] as { id?: string; questions?: { id: string }[
 await call('quiz attempt', 'POST', `/api/quizzes/${quiz?.id}/attempts`, tokens.learner, 201, {
   answers: Object.fromEntries((quiz?.questions ?? []).map((q) => [q.id, [0]])),
 });
+// Classroom sessions: the national session module with the most dates (scripts/seed-scale/05-sessions.sql,
+// every organisation's dates besides), the learner on its course without a live booking of it: their
+// list of dates, a booking of the first open national date and its cancellation, as the benchmark books.
+const [sm] = await setup<{ module: string | null; course: string | null; session: string | null }[]>`
+  with m as (
+    select s.module_id, s.course_id from public.classroom_sessions s
+    group by 1, 2 order by count(*) desc, s.module_id limit 1
+  )
+  select (select module_id from m)::text as module, (select course_id from m)::text as course,
+         (select s.id from public.classroom_sessions s where s.module_id = (select module_id from m) and s.organisation_id is null
+            and s.booking_closes_at > now() + interval '1 hour' order by s.starts_at, s.id limit 1)::text as session`;
+if (!sm?.module || !sm.session) throw new Error('No session module with an open national date in this data set');
+await setup`insert into public.enrollments (user_id, course_id, status) values (${f.learner}::uuid, ${sm.course}::uuid, 'ACTIVE')
+            on conflict do nothing`;
+await setup`update public.session_bookings set status = 'cancelled'
+            where user_id = ${f.learner}::uuid and module_id = ${sm.module}::uuid and status in ('requested', 'booked', 'waiting', 'offered')`;
+await call('session dates, learner', 'GET', `/api/modules/${sm.module}/sessions`, tokens.learner, 200);
+await call('session booking', 'POST', `/api/modules/${sm.module}/booking`, tokens.learner, 201, { sessionId: sm.session });
+const sessionBooking = (results['session booking'] as { id?: string } | null)?.id ?? crypto.randomUUID();
+await call('session booking cancelled', 'POST', `/api/bookings/${sessionBooking}/cancel`, tokens.learner, 200);
 await call('admin user list', 'GET', '/api/users', tokens.admin, 200);
 await call('admin user search', 'GET', '/api/users?search=smith', tokens.admin, 200);
 await call('admin user search, service filter', 'GET', '/api/users?search=ow&service=UKAS&role=STUDENT', tokens.admin, 200);

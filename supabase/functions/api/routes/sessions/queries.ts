@@ -63,8 +63,13 @@ export function toBooking(row: Row): SessionBooking {
   };
 }
 
-/** A session row (with the caller's rights computed in its query), its trainers and, for register keepers, its counts. */
-export function toSession(row: Row, trainers: Map<string, { id: string; name: string }[]>, counts: Map<string, SessionCounts>): ClassroomSession {
+/** Whether the caller may manage the dates of a course for an organisation: the key of sessionExtras' map. */
+const manageKey = (row: Row) => `${row.courseId} ${row.organisationId ?? ''}`;
+
+/** A session row (with whether the caller keeps its register), its trainers, the caller's right to manage it and, for register keepers, its counts. */
+export function toSession(
+  row: Row, trainers: Map<string, { id: string; name: string }[]>, counts: Map<string, SessionCounts>, manage: Map<string, boolean>,
+): ClassroomSession {
   const id = String(row.id);
   const capacity = Number(row.capacity);
   const taken = Number(row.placesTaken);
@@ -88,26 +93,38 @@ export function toSession(row: Row, trainers: Map<string, { id: string; name: st
     cancelledReason: (row.cancelledReason as string | null) ?? null,
     sequence: Number(row.sequence),
     trainers: trainers.get(id) ?? [],
-    canManage: Boolean(row.canManage),
+    canManage: manage.get(manageKey(row)) ?? false,
     keepsRegister: Boolean(row.keepsRegister),
     counts: row.keepsRegister ? counts.get(id) ?? { booked: 0, requested: 0, offered: 0, waiting: 0, attended: 0 } : null,
   };
 }
 
-/** The columns of a session with the caller's rights on it (the caller's row-level security applies). */
+/** The columns of a session with whether the caller keeps its register (the caller's row-level security applies). */
 export const sessionColumns = (tx: Tx) => tx`s.id, s.module_id, s.course_id, s.organisation_id, s.starts_at, s.ends_at, s.venue_name,
   s.venue_address, s.online_url, s.capacity, s.places_taken, s.booking_closes_at, s.note, s.cancelled_at, s.cancelled_reason,
   s.sequence, now() < s.booking_closes_at and s.cancelled_at is null as booking_open,
-  private.may_manage_sessions(s.course_id, s.organisation_id) as can_manage,
   (select private.is_admin()) or s.id in (select private.run_session_ids()) as keeps_register`;
 
-/** The sessions' trainers and, for those whose register the caller keeps, their bookings counted. */
+/**
+ * The sessions' trainers, the caller's right to manage them and, for those whose register the caller
+ * keeps, their bookings counted. The right is asked once per course and organisation (a module's list
+ * has one or two: national and the caller's), not per date: per date it was most of the list's
+ * database time at national size (32 dates, five statements each).
+ */
 export async function sessionExtras(tx: Tx, rows: Row[]) {
   const ids = rows.map((r) => String(r.id));
   const kept = rows.filter((r) => r.keepsRegister).map((r) => String(r.id));
   const trainers = new Map<string, { id: string; name: string }[]>();
   const counts = new Map<string, SessionCounts>();
-  if (ids.length === 0) return { trainers, counts };
+  const manage = new Map<string, boolean>();
+  if (ids.length === 0) return { trainers, counts, manage };
+  const pairs = [...new Map(rows.map((r) => [manageKey(r), r])).values()];
+  for (const m of await tx<Row[]>`
+    select p.course_id, p.organisation_id, private.may_manage_sessions(p.course_id, p.organisation_id) as can_manage
+    from unnest(${pairs.map((r) => String(r.courseId))}::uuid[], ${pairs.map((r) => (r.organisationId as string | null) ?? null)}::uuid[])
+      as p(course_id, organisation_id)`) {
+    manage.set(manageKey(m), Boolean(m.canManage));
+  }
   for (const t of await tx<Row[]>`select session_id, trainer_id, name from private.session_trainer_names(${ids}::uuid[])`) {
     const list = trainers.get(String(t.sessionId)) ?? [];
     list.push({ id: String(t.trainerId), name: String(t.name) });
@@ -131,12 +148,12 @@ export async function sessionExtras(tx: Tx, rows: Row[]) {
       });
     }
   }
-  return { trainers, counts };
+  return { trainers, counts, manage };
 }
 
 export async function sessionsOf(tx: Tx, rows: Row[]): Promise<ClassroomSession[]> {
-  const { trainers, counts } = await sessionExtras(tx, rows);
-  return rows.map((r) => toSession(r, trainers, counts));
+  const { trainers, counts, manage } = await sessionExtras(tx, rows);
+  return rows.map((r) => toSession(r, trainers, counts, manage));
 }
 
 /** The caller's booking of the module: the live one, else the latest. */
