@@ -16,7 +16,7 @@ export function SessionStatusBadge({ session }: { session: Pick<ClassroomSession
   const state = sessionState(session);
   return (
     <Badge variant="filled" color={COLOURS[state]}>
-      {state === 'open' ? t('state.open', { count: session.placesLeft }) : t(`state.${state}`)}
+      {t(`state.${state}`)}
     </Badge>
   );
 }
