@@ -1,9 +1,11 @@
 // The instructor dashboard's "Sessions": the caller's classroom sessions of a month (London days), as a
 // month grid (each day's sessions as buttons, reached with Tab) or a list, and one session's bookings,
-// requests and waiting list in a drawer with its register link and CSV export. A phone starts on the list.
+// requests and waiting list in a drawer with its register link and CSV export. A phone starts on the list;
+// ?month= opens another month.
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Loader, SegmentedControl, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { SessionCalendarItem } from '@shared/sessions.ts';
 import { errorDescription } from '@/lib/api-client';
@@ -35,7 +37,10 @@ export function SessionsTab({ initialMonth }: { initialMonth?: string }) {
   const { t } = useTranslation('sessions');
   const phone = usePhoneLayout();
   const [view, setView] = useState<'month' | 'list'>(phone ? 'list' : 'month');
-  const [month, setMonth] = useState(initialMonth ?? thisLondonMonth);
+  // ?month=2030-06 opens that month (a link to a session's month); else this London month.
+  const [params] = useSearchParams();
+  const linked = /^\d{4}-(0[1-9]|1[0-2])$/.test(params.get('month') ?? '') ? params.get('month') : null;
+  const [month, setMonth] = useState(() => initialMonth ?? linked ?? thisLondonMonth());
   const [open, setOpen] = useState<string | null>(null);
   const { days, firstWeekday } = monthDays(month);
   const calendar = useCalendar(days[0], days[days.length - 1]);
