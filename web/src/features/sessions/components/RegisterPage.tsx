@@ -16,7 +16,7 @@ import { PageMeta } from '@/lib/page/page-meta';
 import { useAddWalkIn, useMarkAllAttended, useMarkAttendance, useSession, useSessionPeople } from '../api/sessions';
 import { sessionSpan } from '../lib/london';
 
-const MARK_COLOURS: Record<Attendance, string> = { attended: 'green.9', 'no-show': 'red.9', excused: 'blue.9' };
+const MARK_COLOURS: Record<Attendance, string> = { attended: 'teal.9', 'no-show': 'red.9', excused: 'blue.9' };
 
 function RegisterRow({ entry, onMark }: { entry: RegisterEntry; onMark: (entry: RegisterEntry, mark: Attendance) => void }) {
   const { t } = useTranslation('sessions');

@@ -9,13 +9,19 @@ export function sessionState(s: Pick<ClassroomSession, 'cancelledAt' | 'bookingO
   return s.placesLeft === 0 ? 'full' : 'open';
 }
 
-const COLOURS = { cancelled: 'red.9', closed: 'gray.8', full: 'orange.9', open: 'green.9' } as const;
+// Each with text of at least 4.5:1 on its background (as TrainingStatusBadge's).
+const STYLES = {
+  cancelled: { backgroundColor: 'var(--mantine-color-red-9)', color: '#fff' },
+  closed: { backgroundColor: 'var(--mantine-color-gray-8)', color: '#fff' },
+  full: { backgroundColor: 'var(--mantine-color-yellow-3)', color: '#000' },
+  open: { backgroundColor: 'var(--mantine-color-teal-9)', color: '#fff' },
+} as const;
 
 export function SessionStatusBadge({ session }: { session: Pick<ClassroomSession, 'cancelledAt' | 'bookingOpen' | 'placesLeft'> }) {
   const { t } = useTranslation('sessions');
   const state = sessionState(session);
   return (
-    <Badge variant="filled" color={COLOURS[state]}>
+    <Badge variant="filled" style={STYLES[state]}>
       {t(`state.${state}`)}
     </Badge>
   );

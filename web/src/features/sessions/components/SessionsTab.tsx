@@ -71,6 +71,9 @@ export function SessionsTab({ initialMonth }: { initialMonth?: string }) {
           data={[{ value: 'month', label: t('calendar.month') }, { value: 'list', label: t('calendar.list') }]}
         />
       </Group>
+      {calendar.data && calendar.data.total > items.length ? (
+        <Text size="sm" role="status">{t('calendar.partial', { shown: items.length, total: calendar.data.total })}</Text>
+      ) : null}
       {calendar.isPending ? (
         <Group role="status" gap="xs"><Loader size="xs" aria-hidden /><Text size="sm">{t('loading')}</Text></Group>
       ) : calendar.isError ? (
@@ -129,7 +132,7 @@ export function SessionsTab({ initialMonth }: { initialMonth?: string }) {
                   ) : null}
                 </Stack>
                 <Group gap="xs">
-                  {s.counts && s.counts.attended > 0 ? <Badge variant="outline" color="green.9">{t('calendar.attended', { count: s.counts.attended })}</Badge> : null}
+                  {s.counts && s.counts.attended > 0 ? <Badge variant="outline" color="teal.9">{t('calendar.attended', { count: s.counts.attended })}</Badge> : null}
                   <SessionStatusBadge session={s} />
                 </Group>
               </Group>
