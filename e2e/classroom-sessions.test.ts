@@ -23,6 +23,9 @@ describe('classroom sessions', () => {
   let instructorToken = '';
   const learners: { username: string; password: string; name: string; token: string }[] = [];
 
+  /** The booking's status line says it (a toast may say it too). */
+  const status = (text: string | RegExp) => page.getByTestId('session-status').filter({ hasText: text }).waitFor();
+
   async function open(username: string, password: string, path: string, width = 1366) {
     await context?.close();
     context = await browser.newContext({ viewport: { width, height: 900 } });
@@ -104,7 +107,7 @@ describe('classroom sessions', () => {
     const modulePath = `/course/${courseId}/module/${moduleId}`;
     await open(learners[0].username, learners[0].password, modulePath);
     await page.getByRole('button', { name: 'Book this date: 12 June 2030, 09:30–16:00' }).click();
-    await page.getByText('You are booked on 12 June 2030, 09:30–16:00.').waitFor();
+    await status('You are booked on 12 June 2030, 09:30–16:00.');
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('session-status');
     await closeToasts(page);
     await expectAccessible(page);
@@ -116,21 +119,22 @@ describe('classroom sessions', () => {
     await open(learners[2].username, learners[2].password, modulePath);
     await page.getByText('Full — join the waiting list').waitFor();
     await page.getByRole('button', { name: 'Join the waiting list: 12 June 2030, 09:30–16:00' }).click();
-    await page.getByText('You are on the waiting list for 12 June 2030, 09:30–16:00.').waitFor();
+    await status('You are on the waiting list for 12 June 2030, 09:30–16:00.');
 
     // The first learner cancels (after confirming); the place is offered to the third.
     await open(learners[0].username, learners[0].password, modulePath);
     await page.getByRole('button', { name: 'Cancel my booking' }).click();
     const confirm = page.getByRole('dialog', { name: 'Cancel your booking?' });
     await confirm.getByRole('button', { name: 'Cancel my booking' }).click();
-    await page.getByText('Your booking was cancelled. Choose a date to book again.').waitFor();
+    await status('Your booking was cancelled. Choose a date to book again.');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('session-status');
 
     await open(learners[2].username, learners[2].password, modulePath, 390);
-    await page.getByText(/A place on 12 June 2030, 09:30–16:00 is yours if you accept it by/).waitFor();
+    await status(/A place on 12 June 2030, 09:30–16:00 is yours if you accept it by/);
     await expectAccessible(page);
     await screenshot(page, 'sessions-offered-390');
     await page.getByRole('button', { name: 'Accept the place' }).click();
-    await page.getByText('You are booked on 12 June 2030, 09:30–16:00.').waitFor();
+    await status('You are booked on 12 June 2030, 09:30–16:00.');
   });
 
   it('keeps the register on a phone: Attended tapped twice is saved once', async () => {
@@ -154,7 +158,7 @@ describe('classroom sessions', () => {
 
   it("shows the learner's module completed by the register", async () => {
     await open(learners[2].username, learners[2].password, `/course/${courseId}/module/${moduleId}`);
-    await page.getByText('Completed: you attended on 12 June 2030.').waitFor();
+    await status('Completed: you attended on 12 June 2030.');
     await expect.poll(() => page.getByRole('button', { name: /Mark as complete/ }).count()).toBe(0);
     await expectAccessible(page);
     await screenshot(page, 'sessions-completed');

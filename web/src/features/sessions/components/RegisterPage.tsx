@@ -1,12 +1,12 @@
 // A session's register, made for a phone (390 px): each booked person with Attended / No-show /
-// Excused as three large toggles named with the person's name, saved on the tap (shown at once, put
+// Excused as three large toggles named with the person's name (the chosen one filled, not by colour alone), saved on the tap (shown at once, put
 // back with a clear message if the server refuses; the same mark twice sends nothing), "Mark all
 // attended" after confirmation, and walk-ins found among the organisation's people, enrolled and
 // booked on the spot. The focus stays on the pressed toggle; after a walk-in, back in the search.
-import { useRef, useState } from 'react';
+import { type CSSProperties, useRef, useState } from 'react';
 import { Anchor, Button, Card, Group, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconArrowLeft, IconCheck } from '@tabler/icons-react';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ATTENDANCE, type Attendance, type RegisterEntry } from '@shared/sessions.ts';
@@ -16,7 +16,12 @@ import { PageMeta } from '@/lib/page/page-meta';
 import { useAddWalkIn, useMarkAllAttended, useMarkAttendance, useSession, useSessionPeople } from '../api/sessions';
 import { sessionSpan } from '../lib/london';
 
-const MARK_COLOURS: Record<Attendance, string> = { attended: 'teal.9', 'no-show': 'red.9', excused: 'blue.9' };
+// The chosen mark's colour, the same when hovered (a hover shade past .9 would fall below 4.5:1 with white).
+const MARK_COLOURS: Record<Attendance, string> = { attended: 'teal-9', 'no-show': 'red-9', excused: 'blue-9' };
+const markStyle = (mark: Attendance) => {
+  const colour = `var(--mantine-color-${MARK_COLOURS[mark]})`;
+  return { '--button-bg': colour, '--button-hover': colour, '--button-color': '#fff', minHeight: 48 } as CSSProperties;
+};
 
 function RegisterRow({ entry, onMark }: { entry: RegisterEntry; onMark: (entry: RegisterEntry, mark: Attendance) => void }) {
   const { t } = useTranslation('sessions');
@@ -39,12 +44,10 @@ function RegisterRow({ entry, onMark }: { entry: RegisterEntry; onMark: (entry: 
                 size="md"
                 px={6}
                 variant={on ? 'filled' : 'default'}
-                color={on ? MARK_COLOURS[mark] : undefined}
+                style={on ? markStyle(mark) : { minHeight: 48 }}
                 aria-pressed={on}
                 aria-label={t(`register.markLabel.${mark}`, { name: entry.name })}
-                leftSection={on ? <IconCheck size={16} aria-hidden /> : null}
                 onClick={() => onMark(entry, mark)}
-                styles={{ root: { minHeight: 48 } }}
               >
                 {t(`attendance.${mark}`)}
               </Button>

@@ -3,7 +3,7 @@
 // waiting list, move to another date, cancel (until booking closes, after confirmation), accept or
 // decline an offered place. The module completes when the register says attended, never by a button.
 // After an action the focus moves to the booking's status line, which says what happened.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -39,17 +39,7 @@ export function SessionBookingPanel({ moduleId, enrolled }: { moduleId: string; 
   const act = useBookingAction();
   const [confirmCancel, setConfirmCancel] = useState(false);
   const statusRef = useRef<HTMLParagraphElement>(null);
-  const focusStatus = useRef(false);
   const booking = sessions.data?.myBooking ?? null;
-  const bookingKey = booking ? `${booking.id}:${booking.status}:${booking.sessionId}:${booking.attendance}` : 'none';
-
-  // Once the answer is shown, the focus goes to the line that says it (the pressed button may be gone).
-  useEffect(() => {
-    if (focusStatus.current) {
-      statusRef.current?.focus();
-      focusStatus.current = false;
-    }
-  }, [bookingKey]);
 
   if (sessions.isPending) {
     return <Group role="status" gap="xs"><Loader size="xs" aria-hidden /><Text size="sm">{t('loading')}</Text></Group>;
@@ -62,9 +52,11 @@ export function SessionBookingPanel({ moduleId, enrolled }: { moduleId: string; 
   const mine = booking ? list.find((s) => s.id === booking.sessionId) : undefined;
   const busy = book.isPending || act.isPending;
 
+  // Runs once the refreshed booking is on screen: the focus goes to the line that says it (the
+  // pressed button may be gone), after any dialog has closed.
   function done(message: string) {
-    focusStatus.current = true;
     notifySuccess(t('learner.saved'), message);
+    setTimeout(() => statusRef.current?.focus(), 0);
   }
   const failed = (error: unknown) => notifyFailure(t('learner.failed'), errorDescription(error, t('tryAgain')));
 

@@ -1,7 +1,7 @@
 // One session for those who run it: who has a place (and their marks), who waits for a manager's
 // approval, the waiting list in order with any place offered and until when; the register's link and
-// the bookings as CSV.
-import { Anchor, Button, Drawer, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+// the bookings as CSV. A dialog over the calendar (the whole screen on a phone).
+import { Anchor, Button, Group, Modal, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import type { RegisterEntry } from '@shared/sessions.ts';
 import { errorDescription } from '@/lib/api-client';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { usePhoneLayout } from '@/lib/use-phone-layout';
 import { downloadSessionCsv, useSession } from '../api/sessions';
 import { sessionSpan } from '../lib/london';
 
@@ -37,13 +38,14 @@ function People({ title, entries, extra }: { title: string; entries: RegisterEnt
 export function SessionDrawer({ sessionId, onClose }: { sessionId: string; onClose: () => void }) {
   const { t } = useTranslation('sessions');
   const session = useSession(sessionId);
+  const phone = usePhoneLayout();
   const download = useMutation({ mutationFn: () => downloadSessionCsv(sessionId) });
   const s = session.data;
   const register = s?.register ?? [];
   const waiting = register.filter((r) => r.status === 'waiting' || r.status === 'offered');
 
   return (
-    <Drawer opened onClose={onClose} position="right" size="lg" title={s ? sessionSpan(s.startsAt, s.endsAt) : t('loading')}
+    <Modal opened onClose={onClose} size="lg" fullScreen={phone} title={s ? sessionSpan(s.startsAt, s.endsAt) : t('loading')}
       closeButtonProps={{ 'aria-label': t('closeDialog') }}>
       {session.isPending ? (
         <Group role="status" gap="xs"><Loader size="xs" aria-hidden /><Text size="sm">{t('loading')}</Text></Group>
@@ -80,6 +82,6 @@ export function SessionDrawer({ sessionId, onClose }: { sessionId: string; onClo
           <Anchor component={Link} to={`/course/${session.data.courseId}/module/${session.data.moduleId}`} size="sm">{t('drawer.module')}</Anchor>
         </Stack>
       )}
-    </Drawer>
+    </Modal>
   );
 }
