@@ -255,6 +255,7 @@ describe.each(backends)('Classroom sessions on $name', ({ create }) => {
     expect(await reminders()).toEqual([7]);
     await db.query('select private.decide_notifications($1)', [new Date(starts - DAY + 3600_000)]);
     expect(await reminders()).toEqual([7, 1]);
+    expect((await notices(b.id)).filter((x) => x.kind === 'session-reminder').map((x) => x.data.threshold)).toEqual([7, 1]);
 
     // Cancelled by the instructor: everyone booked or waiting is told, the booked with CANCEL.
     const waits = await book(learnerA, s2.id);

@@ -37,9 +37,10 @@ const instant = z
   .regex(ISO_INSTANT, SESSION_MESSAGES.instant)
   .refine((v) => !Number.isNaN(Date.parse(v)), SESSION_MESSAGES.instant);
 const id = z.string({ error: SESSION_MESSAGES.id }).regex(UUID_PATTERN, SESSION_MESSAGES.id).transform((v) => v.toLowerCase());
-/** Optional text: absent, null or blank is none. */
+/** Optional text: null or blank is none (null); absent stays absent (a change leaves it as it is). */
 const optionalText = (max: number, message: string) =>
-  z.string({ error: message }).trim().max(max, message).nullable().optional().transform((v) => (v ? v : null));
+  z.string({ error: message }).trim().max(max, message).nullable().optional()
+    .transform((v) => (v === undefined ? undefined : v || null));
 
 const sessionFields = {
   startsAt: instant,
@@ -61,9 +62,9 @@ const sessionFields = {
 type SessionShape = {
   startsAt: string;
   endsAt: string;
-  venueName: string | null;
-  venueAddress: string | null;
-  onlineUrl: string | null;
+  venueName?: string | null;
+  venueAddress?: string | null;
+  onlineUrl?: string | null;
   bookingClosesAt: string | null;
 };
 
@@ -124,8 +125,10 @@ export const sessionPeopleQuerySchema = z.object({
 });
 const calendarDay = z.string({ error: SESSION_MESSAGES.range }).regex(/^\d{4}-\d{2}-\d{2}$/, SESSION_MESSAGES.range)
   .refine((v) => !Number.isNaN(Date.parse(`${v}T12:00:00Z`)), SESSION_MESSAGES.range);
-/** GET /api/instructor/sessions: London calendar days, from inclusive, to inclusive. */
-export const calendarQuerySchema = z.object({ from: calendarDay, to: calendarDay }).refine((v) => {
+/** GET /api/instructor/sessions: London calendar days, from inclusive, to inclusive (absent: from today
+ * in London, to 31 days after from). */
+export const calendarQuerySchema = z.object({ from: calendarDay.optional(), to: calendarDay.optional() }).refine((v) => {
+  if (!v.from || !v.to) return true;
   const days = (Date.parse(`${v.to}T12:00:00Z`) - Date.parse(`${v.from}T12:00:00Z`)) / 86_400_000;
   return days >= 0 && days <= 366;
 }, { path: ['to'], message: SESSION_MESSAGES.range });

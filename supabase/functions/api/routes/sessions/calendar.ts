@@ -1,8 +1,10 @@
 // /api/instructor/sessions?from=&to=&page=&pageSize=: the caller's sessions (those they train, author
 // the course of, or administer the organisation of; every one for a national admin) starting on the
-// London days from..to, by start, paged: the month and list views of the instructor's calendar.
+// London days from..to (absent: today and the 31 days after), by start, paged: the month and list
+// views of the instructor's calendar.
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { isoDate, londonToday } from '../../../_shared/dates.ts';
 import { calendarQuerySchema, type SessionCalendarPage } from '../../../_shared/sessions.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../lib/db.ts';
@@ -18,7 +20,10 @@ export function sessionCalendarRoutes(_config: Config, db: Db) {
 
   routes.get('/', async (c) => {
     const caller = requireUser(c);
-    const { from, to, page, pageSize } = pagingQuery(calendarPageSchema, firstQueryValues(c));
+    const query = pagingQuery(calendarPageSchema, firstQueryValues(c));
+    const { page, pageSize } = query;
+    const from = query.from ?? londonToday();
+    const to = query.to ?? isoDate(new Date(Date.parse(`${from}T12:00:00Z`) + 31 * 86_400_000));
     const answer = await db.withCaller(caller.db, async (tx): Promise<SessionCalendarPage> => {
       const rows = await tx<Row[]>`
         select ${sessionColumns(tx)}, c.title as course_title, m.title as module_title, count(*) over () as total

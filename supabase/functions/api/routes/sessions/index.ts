@@ -69,8 +69,8 @@ export function sessionRoutes(_config: Config, db: Db) {
       });
       await tx`
         select private.update_session(${id}::uuid, ${merged.startsAt}::timestamptz, ${merged.endsAt}::timestamptz,
-          ${merged.venueName}::text, ${merged.venueAddress}::text, ${merged.onlineUrl}::text, ${merged.capacity}::int,
-          ${merged.bookingClosesAt}::timestamptz, ${merged.note}::text, ${change.trainerIds ?? null}::uuid[])`
+          ${merged.venueName ?? null}::text, ${merged.venueAddress ?? null}::text, ${merged.onlineUrl ?? null}::text, ${merged.capacity}::int,
+          ${merged.bookingClosesAt}::timestamptz, ${merged.note ?? null}::text, ${change.trainerIds ?? null}::uuid[])`
         .catch(fromSessionFunction);
       return await readSession(tx, id, caller.userId);
     });

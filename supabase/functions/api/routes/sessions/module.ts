@@ -51,8 +51,8 @@ export function moduleSessionRoutes(_config: Config, db: Db) {
       await sessionModule(tx, moduleId);
       const [created] = await tx<Row[]>`
         select id from private.create_session(${moduleId}::uuid, ${input.startsAt}::timestamptz, ${input.endsAt}::timestamptz,
-          ${input.venueName}::text, ${input.venueAddress}::text, ${input.onlineUrl}::text, ${input.capacity}::int,
-          ${input.bookingClosesAt}::timestamptz, ${input.note}::text, ${input.organisationId}::uuid,
+          ${input.venueName ?? null}::text, ${input.venueAddress ?? null}::text, ${input.onlineUrl ?? null}::text, ${input.capacity}::int,
+          ${input.bookingClosesAt}::timestamptz, ${input.note ?? null}::text, ${input.organisationId}::uuid,
           ${input.trainerIds ?? []}::uuid[])`.catch(fromSessionFunction);
       const rows = await tx<Row[]>`select ${sessionColumns(tx)} from public.classroom_sessions s where s.id = ${String(created.id)}::uuid`;
       return (await sessionsOf(tx, rows))[0];

@@ -21,9 +21,9 @@ export function sessionRegisterRoutes(_config: Config, db: Db) {
     const bookingId = pathId(c, 'bookingId', MSG.bookingNotFound);
     const { attendance } = await jsonBody(c, attendanceSchema);
     const booking = await db.withCaller(caller.db, async (tx) => {
-      // A booking of another date named under this one is not found here.
+      // A booking the caller cannot see, or of another date named under this one, is not found here.
       const [row] = await tx<Row[]>`select b.session_id from public.session_bookings b where b.id = ${bookingId}::uuid`;
-      if (row && row.sessionId !== id) throw new ApiError(404, MSG.bookingNotFound);
+      if (!row || row.sessionId !== id) throw new ApiError(404, MSG.bookingNotFound);
       return await callBooking(tx<Row[]>`select * from private.mark_attendance(${bookingId}::uuid, ${attendance}::text)`);
     });
     return c.json(booking);

@@ -1455,6 +1455,7 @@ begin
     'bookingId', p_booking.id, 'sessionId', v_s.id, 'startsAt', v_s.starts_at, 'endsAt', v_s.ends_at,
     'venueName', v_s.venue_name, 'venueAddress', v_s.venue_address, 'onlineUrl', v_s.online_url, 'note', v_s.note,
     'sequence', p_booking.sequence, 'method', p_method, 'offeredUntil', p_booking.offered_until,
+    'threshold', case when p_kind = 'session-reminder' then p_threshold end,
     'learnerName', case when p_kind = 'session-approval-requested' then v_learner end,
     'reason', case when p_kind in ('session-cancelled', 'session-booking-declined') then p_booking.reason end);
   insert into public.notifications as n (recipient_id, kind, person_id, course_id, subject_id, occasion,
@@ -1856,3 +1857,10 @@ REVOKE ALL ON TABLE "public"."session_trainers" FROM "authenticated";
 GRANT SELECT ON TABLE "public"."session_trainers" TO "authenticated";
 
 GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "public"."session_trainers" TO "postgres", "service_role";
+
+-- The diff leaves out revoking the default privileges anon gets on a new table (see the schema file).
+REVOKE ALL ON TABLE "public"."classroom_sessions" FROM "anon";
+
+REVOKE ALL ON TABLE "public"."session_bookings" FROM "anon";
+
+REVOKE ALL ON TABLE "public"."session_trainers" FROM "anon";
