@@ -25,6 +25,7 @@ export const routes: RouteObject[] = [
           { path: 'certificates', lazy: () => import('./routes/certificates').then((m) => ({ Component: m.CertificatesRoute })) },
           { path: 'learning-record', lazy: () => import('./routes/learning-record').then((m) => ({ Component: m.LearningRecordRoute })) },
           { path: 'course-manager', lazy: () => import('./routes/course-manager').then((m) => ({ Component: m.CourseManagerRoute })) },
+          { path: 'sessions/:id/register', lazy: () => import('./routes/session-register').then((m) => ({ Component: m.SessionRegisterRoute })) },
           { path: 'instructor', lazy: () => import('./routes/instructor').then((m) => ({ Component: m.InstructorRoute })) },
           { path: 'compliance', lazy: () => import('./routes/compliance').then((m) => ({ Component: m.ComplianceRoute })) },
           { path: 'team', lazy: () => import('./routes/team').then((m) => ({ Component: m.TeamRoute })) },

@@ -210,3 +210,16 @@ export function invalidateLearning(queryClient: QueryClient) {
   ]);
 }
 
+
+/** Classroom sessions: a session module's dates (GET /api/modules/:id/sessions), one date with its
+ * register (GET /api/sessions/:id), the instructor's calendar and a manager's booking requests. */
+export const sessionKeys = {
+  all: ['sessions'] as const,
+  ofModule: (moduleId: string) => [...sessionKeys.all, 'module', moduleId] as const,
+  detail: (id: string) => [...sessionKeys.all, 'detail', id] as const,
+  people: (id: string, q: string) => [...sessionKeys.detail(id), 'people', q] as const,
+  calendar: (from: string, to: string, page: number) => [...sessionKeys.all, 'calendar', queryParams({ from, to, page })] as const,
+  requests: () => [...sessionKeys.all, 'requests'] as const,
+  /** After any booking or session write: every view of sessions (places left, lists, registers). */
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
+};

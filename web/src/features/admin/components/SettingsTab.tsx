@@ -1,7 +1,8 @@
 // Settings tab: the settings record with 'Reset to Defaults' (fills the
 // form, saves nothing) and 'Save Settings'. Under "Notifications" the default intervals of
 // the notices; day lists are typed as "14, 3" and checked by the same schema as the API's. Under
-// "SCORM packages" the largest package authors may upload.
+// "SCORM packages" the largest package authors may upload; under "Classroom sessions" how long a
+// place offered from a waiting list is held.
 import { useEffect, useEffectEvent } from 'react';
 import { Button, Group, NumberInput, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -10,6 +11,7 @@ import { translatedResolver } from '@/lib/i18n/form-validation';
 import { DEFAULT_SETTINGS, settingsSchema, type SettingsInput } from '@shared/admin.ts';
 import { formatDayList } from '@shared/schemas.ts';
 import { SCORM_UPLOAD_LIMIT_MB } from '@shared/scorm.ts';
+import { SESSION_OFFER_HOURS } from '@shared/sessions.ts';
 import { CERTIFICATE_TEMPLATES, COURSE_ACCESS_OPTIONS } from '@shared/domain.ts';
 import { useTranslation } from 'react-i18next';
 import { labelOf } from '@/lib/i18n/labels';
@@ -23,12 +25,13 @@ const accessData = () => COURSE_ACCESS_OPTIONS.map((value) => ({ value, label: l
 const templateData = () => CERTIFICATE_TEMPLATES.map((value) => ({ value, label: labelOf('certificateTemplate', value) }));
 
 /** The form's values: the day lists as typed text, the single days as the number fields hold them. */
-type SettingsForm = Omit<SettingsInput, 'dueSoonDays' | 'expiryWarningDays' | 'overdueRepeatDays' | 'escalationDays' | 'scormMaxUploadMb'> & {
+type SettingsForm = Omit<SettingsInput, 'dueSoonDays' | 'expiryWarningDays' | 'overdueRepeatDays' | 'escalationDays' | 'scormMaxUploadMb' | 'sessionOfferHours'> & {
   dueSoonDays: string;
   expiryWarningDays: string;
   overdueRepeatDays: number | string;
   escalationDays: number | string;
   scormMaxUploadMb: number | string;
+  sessionOfferHours: number | string;
 };
 
 const DEFAULT_FORM: SettingsForm = {
@@ -38,6 +41,7 @@ const DEFAULT_FORM: SettingsForm = {
   overdueRepeatDays: DEFAULT_SETTINGS.overdueRepeatDays as number,
   escalationDays: DEFAULT_SETTINGS.escalationDays as number,
   scormMaxUploadMb: DEFAULT_SETTINGS.scormMaxUploadMb as number,
+  sessionOfferHours: DEFAULT_SETTINGS.sessionOfferHours as number,
 };
 
 export function SettingsTab({ currentUserId }: { currentUserId: string }) {
@@ -64,6 +68,7 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
       overdueRepeatDays: data.overdueRepeatDays,
       escalationDays: data.escalationDays,
       scormMaxUploadMb: data.scormMaxUploadMb,
+      sessionOfferHours: data.sessionOfferHours,
     });
     form.resetDirty();
   });
@@ -101,6 +106,7 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
     overdueRepeatDays: form.getInputProps('overdueRepeatDays'),
     escalationDays: form.getInputProps('escalationDays'),
     scormMaxUploadMb: form.getInputProps('scormMaxUploadMb'),
+    sessionOfferHours: form.getInputProps('sessionOfferHours'),
   };
 
   if (isPending) return <Text>{t('settingsTab.loading')}</Text>;
@@ -137,6 +143,15 @@ export function SettingsTab({ currentUserId }: { currentUserId: string }) {
             usual: formatNumber(SCORM_UPLOAD_LIMIT_MB.default),
           })}
           {...fields.scormMaxUploadMb} />
+        <Title order={2} size="h4" mt="md">{t('settingsTab.sessions')}</Title>
+        <NumberInput label={t('settingsTab.sessionOfferHours')} required min={SESSION_OFFER_HOURS.min} max={SESSION_OFFER_HOURS.max}
+          allowDecimal={false} allowNegative={false} clampBehavior="none"
+          description={t('settingsTab.sessionOfferHoursDescription', {
+            min: formatNumber(SESSION_OFFER_HOURS.min),
+            max: formatNumber(SESSION_OFFER_HOURS.max),
+            usual: formatNumber(SESSION_OFFER_HOURS.default),
+          })}
+          {...fields.sessionOfferHours} />
         <Group justify="flex-end">
           <Button variant="default" onClick={reset}>{t('settingsTab.resetToDefaults')}</Button>
           <Button type="submit" loading={save.isPending}>{t('settingsTab.save')}</Button>

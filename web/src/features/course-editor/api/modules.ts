@@ -21,7 +21,7 @@ function useRefreshCourse(courseId: string) {
 export function useCreateModule(courseId: string) {
   const refresh = useRefreshCourse(courseId);
   return useMutation({
-    mutationFn: (input: ModuleCreateBody | ScormModuleCreateBody) => api.post<CourseModule>(`/courses/${courseId}/modules`, { ...input, courseId }),
+    mutationFn: (input: ModuleCreateBody | ScormModuleCreateBody | (ModuleCreateBody & { kind: 'session' | 'assessment' })) => api.post<CourseModule>(`/courses/${courseId}/modules`, { ...input, courseId }),
     onSuccess: refresh,
   });
 }

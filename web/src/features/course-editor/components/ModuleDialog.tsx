@@ -1,6 +1,8 @@
 // Add New Module / Edit Module: title, markdown content with a live (safe) preview, an image sent
 // once the module is saved, order (default count + 1) and duration in minutes (default 15). A new
-// module is content or a SCORM package (its .zip is uploaded from the module's card).
+// module is content, a SCORM package (its .zip is uploaded from the module's card), a classroom
+// session (its text introduces the session; its dates are added from the module's card) or a
+// practical assessment.
 import { useState } from 'react';
 import { Button, FileInput, Group, Modal, NumberInput, Paper, Radio, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -24,6 +26,8 @@ const scormModuleSchema = contentModuleSchema.omit({ content: true, contentCy: t
 
 /** The form's values: the Welsh fields are text, empty when there is no Welsh version. */
 type ModuleDialogValues = ModuleFormValues & { titleCy: string; contentCy: string };
+
+const MODULE_KINDS = ['content', 'scorm', 'session', 'assessment'] as const;
 
 export function ModuleDialog({
   courseId,
@@ -75,7 +79,10 @@ export function ModuleDialog({
       } else {
         const { title, content, orderIndex, duration } = moduleFormSchema.parse(values);
         const input = { title, content, titleCy, contentCy: welshOrNull(values.contentCy), orderIndex, duration };
-        saved = module ? await update.mutateAsync({ id: module.id, input }) : await create.mutateAsync(input);
+        // A session or an assessment module is written as a content one is, with its kind.
+        saved = module
+          ? await update.mutateAsync({ id: module.id, input })
+          : await create.mutateAsync(kind === 'session' || kind === 'assessment' ? { ...input, kind } : input);
       }
       notifySuccess(module ? t('moduleDialog.updated') : t('moduleDialog.created'), t('moduleDialog.savedMessage', { title: saved.title }));
     } catch (error) {
@@ -113,10 +120,12 @@ export function ModuleDialog({
       >
         <Stack gap="md">
           {module ? null : (
-            <Radio.Group label={t('moduleDialog.type')} value={kind} onChange={(value) => setKind(value === 'scorm' ? 'scorm' : 'content')}>
+            <Radio.Group label={t('moduleDialog.type')} value={kind} onChange={(value) => setKind(MODULE_KINDS.find((k) => k === value) ?? 'content')}>
               <Group gap="lg" mt={6}>
                 <Radio value="content" label={t('moduleDialog.typeContent')} />
                 <Radio value="scorm" label={t('moduleDialog.typeScorm')} />
+                <Radio value="session" label={t('moduleDialog.typeSession')} />
+                <Radio value="assessment" label={t('moduleDialog.typeAssessment')} />
               </Group>
             </Radio.Group>
           )}

@@ -1,6 +1,7 @@
 // Modules & Quizzes: the course's modules in order, moved one place at a time (one request with the
-// whole new order), edited in a dialog, deleted after confirmation, each with its quiz.
-import { useState } from 'react';
+// whole new order), edited in a dialog, deleted after confirmation, each with its quiz; a classroom
+// session module with its dates (features/sessions, loaded when opened).
+import { lazy, Suspense, useState } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +17,8 @@ import { MissingWelshBadge } from './WelshBadges';
 import { moduleLacksWelsh } from '../lib/welsh';
 import { moveId } from '@/lib/move-id';
 
+const SessionDatesDialog = lazy(() => import('@/features/sessions/components/SessionDatesDialog'));
+
 type Editing = { mode: 'create' } | { mode: 'edit'; module: CourseModule } | null;
 
 export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; onNeedCourse: () => void }) {
@@ -27,6 +30,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
   const [deleting, setDeleting] = useState<CourseModule | null>(null);
   const [quizFor, setQuizFor] = useState<CourseModule | null>(null);
   const [packageFor, setPackageFor] = useState<CourseModule | null>(null);
+  const [datesFor, setDatesFor] = useState<CourseModule | null>(null);
   const list = modules.data ?? [];
 
   function add() {
@@ -112,6 +116,11 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                         {t('modules.scormBadge')}
                       </Badge>
                     ) : null}
+                    {module.kind === 'session' ? (
+                      <Badge variant="filled" color="indigo.9">
+                        {t('modules.sessionBadge')}
+                      </Badge>
+                    ) : null}
                     {module.hasQuiz ? (
                       <Badge variant="filled" color="grape.9">
                         {t('modules.hasQuiz')}
@@ -161,6 +170,11 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                     {module.hasQuiz ? t('modules.editQuiz') : t('modules.addQuiz')}
                   </Button>
                 )}
+                {module.kind === 'session' ? (
+                  <Button size="xs" variant="default" onClick={() => setDatesFor(module)} aria-label={t('modules.datesFor', { title: module.title })}>
+                    {t('modules.dates')}
+                  </Button>
+                ) : null}
                 <Button
                   size="xs"
                   variant="filled"
@@ -186,6 +200,11 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
         />
       ) : null}
       {courseId && quizFor ? <QuizDialog courseId={courseId} module={quizFor} onClose={() => setQuizFor(null)} /> : null}
+      {datesFor ? (
+        <Suspense fallback={null}>
+          <SessionDatesDialog module={datesFor} onClose={() => setDatesFor(null)} />
+        </Suspense>
+      ) : null}
       {courseId && packageFor ? <ScormPackageDialog courseId={courseId} module={packageFor} onClose={() => setPackageFor(null)} /> : null}
 
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('modules.deleteTitle')} centered closeButtonProps={{ 'aria-label': t('closeDialog') }}>

@@ -1,6 +1,6 @@
 // The instructor dashboard: Overview, My Courses, Students, Analytics and Required training. The
 // open tab lives in the URL (?tab=), so Quick Actions, reloads and the back button agree.
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,10 @@ import { StudentsTab } from './StudentsTab';
 import { AnalyticsTab } from './AnalyticsTab';
 import { PageMeta } from '@/lib/page/page-meta';
 
-const TABS = ['overview', 'courses', 'students', 'analytics', 'required'] as const;
+// The classroom sessions' calendar, loaded when its tab opens.
+const SessionsTab = lazy(() => import('@/features/sessions/components/SessionsTab'));
+
+const TABS = ['overview', 'courses', 'students', 'analytics', 'required', 'sessions'] as const;
 type Tab = (typeof TABS)[number];
 
 /** requiredTrainingTab: the required-training feature's tab, handed in by the route. */
@@ -35,6 +38,7 @@ export function InstructorDashboard({ name, isAdmin, requiredTrainingTab }: { na
           <Tabs.Tab value="students">{t('dashboard.tab.students')}</Tabs.Tab>
           <Tabs.Tab value="analytics">{t('dashboard.tab.analytics')}</Tabs.Tab>
           <Tabs.Tab value="required">{t('dashboard.tab.required')}</Tabs.Tab>
+          <Tabs.Tab value="sessions">{t('dashboard.tab.sessions')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview" pt="md">
           <OverviewTab onShowTab={show} />
@@ -54,6 +58,11 @@ export function InstructorDashboard({ name, isAdmin, requiredTrainingTab }: { na
         </Tabs.Panel>
         <Tabs.Panel value="required" pt="md">
           {requiredTrainingTab}
+        </Tabs.Panel>
+        <Tabs.Panel value="sessions" pt="md">
+          <Suspense fallback={null}>
+            <SessionsTab />
+          </Suspense>
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -35,6 +35,8 @@ const ScormPlayer = lazy(() => import('./ScormPlayer'));
 // The learners' SCORM progress, asked for only by instructors and administrators (the server decides
 // whether they manage this course).
 const ScormLearners = lazy(() => import('./ScormLearners'));
+// A classroom session's dates and the learner's booking, only for a session module.
+const SessionBookingPanel = lazy(() => import('@/features/sessions/components/SessionBookingPanel'));
 
 /** '3 of 5 modules complete' and the rounded percentage the bar shows. */
 export function moduleProgress(t: TFunction, modules: Pick<CourseModule, 'completed'>[]): { done: number; total: number; percent: number; text: string } {
@@ -199,7 +201,9 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   // 'Mark as complete and continue' only where marking completes the module (a quiz still to pass does not).
   const scorm = data.kind === 'scorm';
   // A package completes the module by what it reports (the server decides), never by a button.
-  const canCompleteAndContinue = !scorm && enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
+  // A session completes by its register, never by the learner.
+  const session = data.kind === 'session';
+  const canCompleteAndContinue = !scorm && !session && enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
 
   /** The toast after a module: the course's completion with its certificate, else the progress. */
   function notifyCompleted(enrollment: Enrollment) {
@@ -351,7 +355,11 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               </Suspense>
             ) : null}
 
-            {scorm ? null : enrolled ? (
+            {session ? (
+              <Suspense fallback={<Text size="sm">{t('moduleViewer.loading')}</Text>}>
+                <SessionBookingPanel moduleId={data.id} enrolled={enrolled} />
+              </Suspense>
+            ) : scorm ? null : enrolled ? (
               <Group>
                 {data.read ? (
                   <Text fw={600} ref={statusRef} tabIndex={-1} data-testid="module-status">
