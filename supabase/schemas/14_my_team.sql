@@ -5,7 +5,10 @@
 -- private.managed_person_ids(), so it returns nothing outside the caller's reports. Statuses are read
 -- from the organisation's kept per-person counts (20_compliance_summary_counts.sql); one report's
 -- drill-down runs private.required_training_status. Deactivated people are left out, as in
--- compliance. Why: docs/decisions/my-team-from-the-manager-chain.md.
+-- compliance. Beside the training: each report's upcoming classroom sessions and where their
+-- practical assessments stand (private.upcoming_session_bookings, private.practical_states in
+-- 27_maintenance_of_competence.sql). Why: docs/decisions/my-team-from-the-manager-chain.md,
+-- docs/decisions/maintenance-of-competence.md.
 
 -- ---------------------------------------------------------------------------
 -- Functions
@@ -113,12 +116,22 @@ returns table(
   expiring_certificates integer,
   next_expiry timestamp with time zone,
   last_activity_at timestamp with time zone,
+  sessions_booked integer,
+  next_session jsonb,
+  practicals_due integer,
+  practicals_overdue integer,
+  practicals_awaiting integer,
+  next_practical_due timestamp with time zone,
+  practicals_overdue_since timestamp with time zone,
   total bigint,
   team_people bigint,
   team_direct bigint,
   team_overdue bigint,
   team_due_soon bigint,
   team_expiring bigint,
+  team_sessions_booked bigint,
+  team_practicals_due bigint,
+  team_practicals_overdue bigint,
   team_units jsonb
 )
 language plpgsql volatile security definer
@@ -142,6 +155,13 @@ begin
   counted as materialized (
     select k.* from private.team_status_counts(array(select t.user_id from team t)) k
   ),
+  -- every report's practicals and upcoming bookings, each in one statement over the team
+  practicals as materialized (
+    select pr.* from private.practical_states(array(select t.user_id from team t), now()) pr
+  ),
+  bookings as materialized (
+    select b.* from private.upcoming_session_bookings(array(select t.user_id from team t), now()) b
+  ),
   judged as (
     select t.*, coalesce(k.overdue, 0) as overdue, coalesce(k.due_soon, 0) as due_soon,
            coalesce(k.in_progress, 0) as in_progress, coalesce(k.done, 0) as done,
@@ -161,7 +181,9 @@ begin
   )
   select null::uuid, null::text, null::text, null::uuid, null::text, null::boolean,
          null::integer, null::integer, null::integer, null::integer, null::integer,
-         null::timestamptz, null::timestamptz, null::bigint,
+         null::timestamptz, null::timestamptz,
+         null::integer, null::jsonb, null::integer, null::integer, null::integer, null::timestamptz, null::timestamptz,
+         null::bigint,
          count(*), count(*) filter (where t.direct),
          count(*) filter (where k.overdue > 0),
          count(*) filter (where k.due_soon > 0),
@@ -172,6 +194,9 @@ begin
              and not exists (select 1 from public.certificates n
                              where n.user_id = c.user_id and n.course_id = c.course_id
                                and n.revoked_at is null and n.issued_at > c.issued_at))),
+         count(*) filter (where exists (select 1 from bookings b where b.user_id = t.user_id and b.status = 'booked')),
+         count(*) filter (where exists (select 1 from practicals pr where pr.user_id = t.user_id and pr.state = 'due')),
+         count(*) filter (where exists (select 1 from practicals pr where pr.user_id = t.user_id and pr.state = 'overdue')),
          (select coalesce(jsonb_agg(jsonb_build_object('id', u.unit_id, 'name', u.unit_name) order by u.unit_name, u.unit_id), '[]')
           from (select distinct t2.unit_id, t2.unit_name from team t2 where t2.unit_id is not null) u)
   from team t
@@ -187,8 +212,33 @@ begin
            (select max(greatest(e.created_at, e.started_at, e.completed_at)) from public.enrollments e
             where e.user_id = pg.user_id)
          ),
-         pg.total, null::bigint, null::bigint, null::bigint, null::bigint, null::bigint, null::jsonb
+         coalesce(ses.booked, 0)::integer, ses.next_session,
+         coalesce(pra.due, 0)::integer, coalesce(pra.overdue, 0)::integer, coalesce(pra.awaiting, 0)::integer,
+         pra.next_due, pra.overdue_since,
+         pg.total, null::bigint, null::bigint, null::bigint, null::bigint, null::bigint,
+         null::bigint, null::bigint, null::bigint, null::jsonb
   from paged pg
+  left join lateral (
+    select count(*) filter (where b.status = 'booked') as booked,
+           (select jsonb_build_object(
+                     'bookingId', n.booking_id, 'sessionId', n.session_id, 'courseId', n.course_id,
+                     'courseTitle', n.course_title, 'courseTitleCy', n.course_title_cy, 'moduleId', n.module_id,
+                     'moduleTitle', n.module_title, 'moduleTitleCy', n.module_title_cy,
+                     'startsAt', n.starts_at, 'endsAt', n.ends_at, 'status', n.status)
+            from bookings n where n.user_id = pg.user_id
+            order by n.starts_at, n.booking_id limit 1) as next_session
+    from bookings b
+    where b.user_id = pg.user_id
+  ) ses on true
+  left join lateral (
+    select count(*) filter (where pr.state = 'due') as due,
+           count(*) filter (where pr.state = 'overdue') as overdue,
+           count(*) filter (where pr.state = 'awaiting-sign-off') as awaiting,
+           min(pr.valid_until) filter (where pr.state = 'due') as next_due,
+           min(pr.valid_until) filter (where pr.state = 'overdue') as overdue_since
+    from practicals pr
+    where pr.user_id = pg.user_id
+  ) pra on true
   left join lateral (
     -- The current (latest, unrevoked) certificate of each course, when it expires within 60 days.
     select count(*) as expiring, min(cur.expires_at) as next_expiry
@@ -204,7 +254,7 @@ begin
 end;
 $$;
 comment on function private.team_page(uuid,text,text,integer,integer) is
-  'The caller''s "My team" page in one statement: a first row without user_id holding the team in figures (people, direct, with something overdue, due soon, a certificate expiring within 60 days) and its units; then the reports (as private.team_members), filtered and paged, with the total.';
+  'The caller''s "My team" page in one statement: a first row without user_id holding the team in figures (people, direct, with something overdue, due soon, a certificate expiring within 60 days, an upcoming session booked, a practical due, a practical overdue) and its units; then the reports (as private.team_members), filtered and paged, with the total.';
 revoke all on function private.team_page(uuid,text,text,integer,integer) from public;
 grant execute on function private.team_page(uuid,text,text,integer,integer) to authenticated, service_role;
 
@@ -214,17 +264,21 @@ returns table(
   direct bigint,
   overdue bigint,
   due_soon bigint,
-  expiring bigint
+  expiring bigint,
+  sessions_booked bigint,
+  practicals_due bigint,
+  practicals_overdue bigint
 )
 language sql volatile security definer
 set search_path = ''
 as $$
-  select p.team_people, p.team_direct, p.team_overdue, p.team_due_soon, p.team_expiring
+  select p.team_people, p.team_direct, p.team_overdue, p.team_due_soon, p.team_expiring,
+         p.team_sessions_booked, p.team_practicals_due, p.team_practicals_overdue
   from private.team_page(null, null, null, 0, 0) p
   where p.user_id is null
 $$;
 comment on function private.team_summary() is
-  'The caller''s team in figures: people, direct reports, people with something overdue, due soon, or a certificate expiring within 60 days.';
+  'The caller''s team in figures: people, direct reports, people with something overdue, due soon, a certificate expiring within 60 days, an upcoming classroom session booked, a practical assessment due, one overdue.';
 revoke all on function private.team_summary() from public;
 grant execute on function private.team_summary() to authenticated, service_role;
 
@@ -249,19 +303,28 @@ returns table(
   expiring_certificates integer,
   next_expiry timestamp with time zone,
   last_activity_at timestamp with time zone,
+  sessions_booked integer,
+  next_session jsonb,
+  practicals_due integer,
+  practicals_overdue integer,
+  practicals_awaiting integer,
+  next_practical_due timestamp with time zone,
+  practicals_overdue_since timestamp with time zone,
   total bigint
 )
 language sql volatile security definer
 set search_path = ''
 as $$
   select p.user_id, p.username, p.name, p.unit_id, p.unit_name, p.direct, p.overdue, p.due_soon, p.in_progress,
-         p.done, p.expiring_certificates, p.next_expiry, p.last_activity_at, p.total
+         p.done, p.expiring_certificates, p.next_expiry, p.last_activity_at, p.sessions_booked, p.next_session,
+         p.practicals_due, p.practicals_overdue, p.practicals_awaiting, p.next_practical_due, p.practicals_overdue_since,
+         p.total
   from private.team_page(p_unit_id, p_status, p_search, p_limit, p_offset) p
   where p.user_id is not null
   order by p.unit_name nulls last, p.unit_id, p.name, p.user_id
 $$;
 comment on function private.team_members(uuid,text,text,integer,integer) is
-  'The caller''s reports, grouped by unit: required-training counts by status, certificates expiring within 60 days (count, soonest), last activity; filters unit (with sub-units), status (has a course in it), search (name or username); paged, with the total.';
+  'The caller''s reports, grouped by unit: required-training counts by status, certificates expiring within 60 days (count, soonest), last activity, upcoming sessions booked and the next one, practical assessments due, overdue and awaiting sign-off (soonest due, earliest lapsed); filters unit (with sub-units), status (has a course in it), search (name or username); paged, with the total.';
 revoke all on function private.team_members(uuid,text,text,integer,integer) from public;
 grant execute on function private.team_members(uuid,text,text,integer,integer) to authenticated, service_role;
 
@@ -275,12 +338,17 @@ returns table(
   direct boolean,
   required jsonb,
   completions jsonb,
-  certificates jsonb
+  certificates jsonb,
+  sessions jsonb,
+  practicals jsonb
 )
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 set jit = off
 as $$
+#variable_conflict use_column
+begin
+  return query
   select r.user_id, r.username, r.name, r.unit_id, r.unit_name, r.direct,
          coalesce((
            select jsonb_agg(jsonb_build_object(
@@ -305,11 +373,31 @@ as $$
                   order by ct.issued_at desc, ct.id)
            from public.certificates ct
            where ct.user_id = r.user_id
+         ), '[]'::jsonb),
+         coalesce((
+           select jsonb_agg(jsonb_build_object(
+                    'bookingId', b.booking_id, 'sessionId', b.session_id, 'courseId', b.course_id,
+                    'courseTitle', b.course_title, 'courseTitleCy', b.course_title_cy, 'moduleId', b.module_id,
+                    'moduleTitle', b.module_title, 'moduleTitleCy', b.module_title_cy, 'startsAt', b.starts_at,
+                    'endsAt', b.ends_at, 'venueName', b.venue_name, 'online', b.online, 'status', b.status,
+                    'offeredUntil', b.offered_until)
+                  order by b.starts_at, b.booking_id)
+           from private.upcoming_session_bookings(array[r.user_id], now()) b
+         ), '[]'::jsonb),
+         coalesce((
+           select jsonb_agg(jsonb_build_object(
+                    'courseId', pr.course_id, 'courseTitle', pr.course_title, 'courseTitleCy', pr.course_title_cy,
+                    'moduleId', pr.module_id, 'moduleTitle', pr.module_title, 'moduleTitleCy', pr.module_title_cy,
+                    'validMonths', pr.valid_months, 'signedOffAt', pr.signed_off_at, 'validUntil', pr.valid_until,
+                    'state', pr.state)
+                  order by private.practical_state_rank(pr.state), pr.valid_until nulls first, pr.course_title, pr.module_id)
+           from private.practical_states(array[r.user_id], now()) pr
          ), '[]'::jsonb)
   from private.team_reports() r
-  where r.user_id = p_person
+  where r.user_id = p_person;
+end;
 $$;
 comment on function private.team_member_record(uuid) is
-  'One of the caller''s reports: their required training (status, due date), completions and certificates; no row for anyone else. Never their CPD.';
+  'One of the caller''s reports: their required training (status, due date), completions, certificates, upcoming classroom sessions and practical assessments (last sign-off, valid until, state); no row for anyone else. Never their CPD.';
 revoke all on function private.team_member_record(uuid) from public;
 grant execute on function private.team_member_record(uuid) to authenticated, service_role;

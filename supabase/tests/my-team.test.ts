@@ -166,7 +166,7 @@ describe.each(backends)('My team on $name', ({ create }) => {
     const summary = async (p: Persona) => (await queryAs<Record<string, string>>(db, p, 'select * from private.team_summary()')).rows[0];
     const a = await summary(managerA);
     expect(Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Number(v)])))
-      .toEqual({ people: 4, direct: 2, overdue: 1, due_soon: 1, expiring: 1 });
+      .toEqual({ people: 4, direct: 2, overdue: 1, due_soon: 1, expiring: 1, sessions_booked: 0, practicals_due: 0, practicals_overdue: 0 });
     const nobody = await summary(orgAdminA);
     expect(Number(nobody.people)).toBe(0);
     expect(Number(nobody.overdue)).toBe(0);
@@ -184,7 +184,7 @@ describe.each(backends)('My team on $name', ({ create }) => {
     expect(a.required).toEqual([expect.objectContaining({ status: 'overdue' })]);
     expect(a.completions).toEqual([]);
     expect(JSON.stringify(a)).not.toMatch(/reflection|Custody reading|cpd/i);
-    expect(Object.keys(a).sort()).toEqual(['certificates', 'completions', 'direct', 'name', 'required', 'unit_id', 'unit_name', 'user_id', 'username']);
+    expect(Object.keys(a).sort()).toEqual(['certificates', 'completions', 'direct', 'name', 'practicals', 'required', 'sessions', 'unit_id', 'unit_name', 'user_id', 'username']);
     const [lead] = await record(managerA, leadA);
     expect(lead.certificates).toEqual([expect.objectContaining({ state: 'expiring' })]);
     // Refused: another unit's manager's report, another organisation's, one's own manager, oneself.

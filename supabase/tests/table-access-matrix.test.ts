@@ -329,6 +329,12 @@ const FUNCTIONS: Record<string, string> = {
   team_page: `select 1 from private.team_page(null, null, null, 100, 0) where user_id = '${ids.student}'`,
   // Reads kept counts of any person it is given: granted to no API role, only team_page calls it.
   team_status_counts: `select 1 from private.team_status_counts(array['${ids.student}']::uuid[])`,
+  // Maintenance of competence: the internal states are nobody's; practicals in compliance are the
+  // administrators' (an organisation's, of its people).
+  practical_states: `select 1 from private.practical_states(array['${ids.student}']::uuid[], now())`,
+  upcoming_session_bookings: `select 1 from private.upcoming_session_bookings(array['${ids.student}']::uuid[], now() - interval '100 years')`,
+  compliance_practicals: `select 1 from private.compliance_practicals('${orgA}', null) where practicals > 0`,
+  compliance_practical_people: `select 1 from private.compliance_practical_people('${orgA}', null, null, 100, 0) where user_id = '${ids.student}'`,
   unit_subtree: `select 1 from private.unit_subtree('${unitB}')`,
   course_summaries: `select 1 from private.course_summaries(array['${courseOfB}']::uuid[])`,
   // SCIM: organisation A's tokens are its administrators' (and national admins') to make and revoke;

@@ -5,6 +5,13 @@ import { z } from 'zod';
 import { UUID_PATTERN } from './ids.ts';
 import { TRAINING_STATUSES, type TrainingStatus } from './compliance.ts';
 import { csvDate, csvFileName } from './csv.ts';
+import {
+  LIVE_BOOKING_STATUS_LABELS,
+  type PracticalCounts,
+  type PracticalStanding,
+  type UpcomingSession,
+  type UpcomingSessionDetail,
+} from './competence.ts';
 
 const optionalFilter = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
@@ -41,6 +48,10 @@ export interface TeamMember {
   nextExpiry: string | null;
   /** The latest module progress, quiz attempt, enrolment or completion. */
   lastActivityAt: string | null;
+  /** Upcoming session dates with a place booked, and the next live booking (any status). */
+  sessionsBooked: number;
+  nextSession: UpcomingSession | null;
+  practicals: PracticalCounts;
 }
 
 export interface TeamSummary {
@@ -50,6 +61,10 @@ export interface TeamSummary {
   overdue: number;
   dueSoon: number;
   expiring: number;
+  /** People with an upcoming session booked, a practical assessment due, one overdue. */
+  sessionsBooked: number;
+  practicalsDue: number;
+  practicalsOverdue: number;
 }
 
 /** GET /api/team */
@@ -77,12 +92,18 @@ export interface TeamMemberRecord {
     expiresAt: string | null;
     state: 'valid' | 'expiring' | 'expired' | 'revoked';
   }[];
+  /** Upcoming live bookings, soonest first. */
+  sessions: UpcomingSessionDetail[];
+  /** Practical assessments of the courses they are enrolled on, most urgent first. */
+  practicals: PracticalStanding[];
 }
 
 /** The CSV export's header row. */
 export const TEAM_CSV_HEADER = [
   'Name', 'Username', 'Unit', 'Direct report', 'Overdue', 'Due soon', 'In progress', 'Done',
   'Certificates expiring (60 days)', 'Next expiry', 'Last activity',
+  'Sessions booked', 'Next session', 'Next session status', 'Practicals due', 'Next practical due',
+  'Practicals overdue', 'Practicals overdue since', 'Practicals awaiting sign-off',
 ] as const;
 
 /** One report as a CSV row (values; csv.ts quotes and neutralises them). */
@@ -99,6 +120,14 @@ export function teamCsvRow(m: TeamMember): (string | number | boolean)[] {
     m.expiringCertificates,
     csvDate(m.nextExpiry),
     csvDate(m.lastActivityAt),
+    m.sessionsBooked,
+    csvDate(m.nextSession?.startsAt ?? null),
+    m.nextSession ? LIVE_BOOKING_STATUS_LABELS[m.nextSession.status] : '',
+    m.practicals.due,
+    csvDate(m.practicals.nextDueAt),
+    m.practicals.overdue,
+    csvDate(m.practicals.overdueSince),
+    m.practicals.awaiting,
   ];
 }
 

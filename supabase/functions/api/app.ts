@@ -27,6 +27,7 @@ import { auditRoutes } from './routes/audit.ts';
 import { instructorRoutes } from './routes/instructor.ts';
 import { requiredTrainingRoutes, myRequiredTrainingRoutes } from './routes/required-training.ts';
 import { complianceRoutes } from './routes/compliance.ts';
+import { compliancePracticalsRoutes } from './routes/compliance-practicals.ts';
 import { learnerRecordRoutes, myLearningRecordRoutes } from './routes/learning-record.ts';
 import { cpdEntryRoutes } from './routes/cpd-entries.ts';
 import { notificationRoutes } from './routes/notifications/index.ts';
@@ -110,6 +111,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/audit', auditRoutes(config, db));
   app.route('/instructor', instructorRoutes(config, db));
   app.route('/required-training', requiredTrainingRoutes(config, db));
+  app.route('/compliance/practicals', compliancePracticalsRoutes(config, db)); // practical assessments by unit and person
   app.route('/compliance', complianceRoutes(config, db));
   app.route('/team', teamRoutes(config, db)); // a line manager's reports
   app.route('/me', myLearningRecordRoutes(config, db)); // /learning-record[.pdf|.csv]

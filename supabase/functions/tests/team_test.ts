@@ -79,7 +79,7 @@ test('team: a manager sees their direct and indirect reports by unit, with statu
   assert.equal(answer.json.total, 3);
   assert.equal(answer.json.page, 1);
   assert.equal(answer.json.pageSize, 20);
-  assert.deepEqual(answer.json.summary, { people: 3, direct: 1, overdue: 1, dueSoon: 1, expiring: 1 });
+  assert.deepEqual(answer.json.summary, { people: 3, direct: 1, overdue: 1, dueSoon: 1, expiring: 1, sessionsBooked: 0, practicalsDue: 0, practicalsOverdue: 0 });
   assert.deepEqual(answer.json.units.map((u: { name: string }) => u.name), ['Response Team 1', 'Response Team 2']);
   const [c1, sarge, c2] = answer.json.items;
   assert.deepEqual(c1.counts, { overdue: 1, dueSoon: 0, inProgress: 0, done: 0 });
@@ -91,7 +91,7 @@ test('team: a manager sees their direct and indirect reports by unit, with statu
   assert.equal(c2.expiringCertificates, 1);
   assert.match(c2.nextExpiry, /^\d{4}-\d{2}-\d{2}T/);
   assert.match(c2.lastActivityAt, /^\d{4}-\d{2}-\d{2}T/);
-  assert.deepEqual(Object.keys(c1).sort(), ['counts', 'direct', 'expiringCertificates', 'lastActivityAt', 'nextExpiry', 'unit', 'user']);
+  assert.deepEqual(Object.keys(c1).sort(), ['counts', 'direct', 'expiringCertificates', 'lastActivityAt', 'nextExpiry', 'nextSession', 'practicals', 'sessionsBooked', 'unit', 'user']);
   assert.ok(!answer.text.includes(outsider.username) && !answer.text.includes(paramedic.username));
 });
 
@@ -146,7 +146,7 @@ test('team: another unit\'s or organisation\'s manager sees only their own; a pe
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(answer.json.items, []);
     assert.equal(answer.json.total, 0);
-    assert.deepEqual(answer.json.summary, { people: 0, direct: 0, overdue: 0, dueSoon: 0, expiring: 0 });
+    assert.deepEqual(answer.json.summary, { people: 0, direct: 0, overdue: 0, dueSoon: 0, expiring: 0, sessionsBooked: 0, practicalsDue: 0, practicalsOverdue: 0 });
     assert.deepEqual(answer.json.units, []);
     for (const id of [sergeant.id, constable1.id, paramedic.id, boss.id]) {
       assert.equal((await call('GET', `/api/team/${id}`, { token })).status, 404);
@@ -171,7 +171,7 @@ test('team: the drill-down gives a report\'s training, completions and certifica
   const c1 = await call('GET', `/api/team/${constable1.id}`, { token: boss.token });
   assert.equal(c1.status, 200);
   assert.deepEqual(c1.json.required.map((r: { status: string }) => r.status), ['overdue']);
-  assert.deepEqual(Object.keys(c1.json).sort(), ['certificates', 'completions', 'direct', 'required', 'unit', 'user']);
+  assert.deepEqual(Object.keys(c1.json).sort(), ['certificates', 'completions', 'direct', 'practicals', 'required', 'sessions', 'unit', 'user']);
   assert.ok(!/reflection|Private reading|cpd/i.test(c1.text), c1.text);
   for (const id of [outsider.id, paramedic.id, boss.id, crypto.randomUUID()]) {
     const answer = await call('GET', `/api/team/${id}`, { token: boss.token });
@@ -189,14 +189,14 @@ test('team: the CSV export holds every report, ISO dates, formulas neutralised',
   assert.match(answer.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8/);
   assert.match(answer.headers.get('content-disposition') ?? '', /attachment; filename="my-team-\d{4}-\d{2}-\d{2}\.csv"/);
   assert.equal(answer.headers.get('cache-control'), 'no-store');
-  assert.ok(answer.text.startsWith('\uFEFFName,Username,Unit,Direct report,Overdue,Due soon,In progress,Done,Certificates expiring (60 days),Next expiry,Last activity\r\n'), answer.text);
+  assert.ok(answer.text.startsWith('\uFEFFName,Username,Unit,Direct report,Overdue,Due soon,In progress,Done,Certificates expiring (60 days),Next expiry,Last activity,Sessions booked,Next session,Next session status,Practicals due,Next practical due,Practicals overdue,Practicals overdue since,Practicals awaiting sign-off\r\n'), answer.text);
   const lines = answer.text.split('\r\n').filter(Boolean);
   assert.equal(lines.length, 4);
   const c1 = lines.find((l) => l.includes(constable1.username))!;
   assert.ok(c1.startsWith(`"'=HYPERLINK(""http://x.test"",""Connie"")"`), c1);
-  assert.match(c1, /,Response Team 1,No,1,0,0,0,0,,\d{4}-\d{2}-\d{2}$/);
+  assert.match(c1, /,Response Team 1,No,1,0,0,0,0,,\d{4}-\d{2}-\d{2},0,,,0,,0,,0$/);
   const c2 = lines.find((l) => l.includes(constable2.username))!;
-  assert.match(c2, /^Colin Constable,.*,Response Team 2,No,0,1,0,0,1,\d{4}-\d{2}-\d{2},\d{4}-\d{2}-\d{2}$/);
+  assert.match(c2, /^Colin Constable,.*,Response Team 2,No,0,1,0,0,1,\d{4}-\d{2}-\d{2},\d{4}-\d{2}-\d{2},0,,,0,,0,,0$/);
   assert.ok(!answer.text.includes(outsider.username));
   const overdue = await call('GET', '/api/team/export.csv?status=overdue', { token: boss.token });
   assert.equal(overdue.text.split('\r\n').filter(Boolean).length, 2);

@@ -179,6 +179,7 @@ export const complianceKeys = {
   summary: (filters: object, page: number) => [...complianceKeys.all, 'summary', filters, page] as const,
   people: (filters: object, page: number) => [...complianceKeys.all, 'people', filters, page] as const,
   units: (filters: object) => [...complianceKeys.all, 'units', filters] as const,
+  practicals: (filters: object) => [...complianceKeys.all, 'practicals', filters] as const,
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: complianceKeys.all }),
 };
 

@@ -230,6 +230,9 @@ export const cy: Messages = {
     complianceHeader: ['Enw', 'Enw defnyddiwr', 'E-bost', 'Rôl', 'Gwasanaethau', 'Cwrs', 'Statws', 'Dyddiad dyledus', 'Yn ddilys tan', 'Cynnydd (%)'],
     trainingStatuses: { overdue: 'Yn hwyr', 'due-soon': 'Yn ddyledus cyn bo hir', 'in-progress': 'Ar y gweill', done: 'Wedi\'i gwblhau' },
     teamHeader: ['Enw', 'Enw defnyddiwr', 'Uned', 'Yn adrodd yn uniongyrchol', 'Yn hwyr', 'Yn ddyledus cyn bo hir', 'Ar y gweill', 'Wedi\'i gwblhau',
-      'Tystysgrifau yn dod i ben (60 diwrnod)', 'Yn dod i ben nesaf', 'Gweithgarwch diwethaf'],
+      'Tystysgrifau yn dod i ben (60 diwrnod)', 'Yn dod i ben nesaf', 'Gweithgarwch diwethaf',
+      'Sesiynau wedi\'u harchebu', 'Sesiwn nesaf', 'Statws y sesiwn nesaf', 'Asesiadau ymarferol yn ddyledus', 'Asesiad ymarferol nesaf yn ddyledus',
+      'Asesiadau ymarferol yn hwyr', 'Asesiadau ymarferol yn hwyr ers', 'Asesiadau ymarferol yn aros am lofnod'],
+    bookingStatuses: { booked: 'Wedi\'i harchebu', requested: 'Gofynnwyd amdani', waiting: 'Ar restr aros', offered: 'Lle wedi\'i gynnig' },
   },
 };

@@ -158,6 +158,9 @@ export const enGB: Messages = {
     complianceHeader: ['Name', 'Username', 'Email', 'Role', 'Services', 'Course', 'Status', 'Due date', 'Valid until', 'Progress (%)'],
     trainingStatuses: { overdue: 'Overdue', 'due-soon': 'Due soon', 'in-progress': 'In progress', done: 'Done' },
     teamHeader: ['Name', 'Username', 'Unit', 'Direct report', 'Overdue', 'Due soon', 'In progress', 'Done',
-      'Certificates expiring (60 days)', 'Next expiry', 'Last activity'],
+      'Certificates expiring (60 days)', 'Next expiry', 'Last activity',
+      'Sessions booked', 'Next session', 'Next session status', 'Practicals due', 'Next practical due',
+      'Practicals overdue', 'Practicals overdue since', 'Practicals awaiting sign-off'],
+    bookingStatuses: { booked: 'Booked', requested: 'Requested', waiting: 'Waiting list', offered: 'Place offered' },
   },
 };

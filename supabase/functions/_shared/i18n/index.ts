@@ -132,6 +132,7 @@ export interface Messages {
     complianceHeader: readonly string[];
     trainingStatuses: Record<'overdue' | 'due-soon' | 'in-progress' | 'done', string>;
     teamHeader: readonly string[];
+    bookingStatuses: Record<'booked' | 'requested' | 'waiting' | 'offered', string>;
   };
 }
 

@@ -1,6 +1,7 @@
 // /api/team: a line manager's "My team": their reports, direct and down the chain, with
-// the status of their required training, certificates expiring and last activity (paged, filtered),
-// one report's record, and the CSV export. Who is a report is decided only in SQL
+// the status of their required training, certificates expiring, last activity, upcoming classroom
+// sessions and practical assessments due or overdue (paged, filtered), one report's record, and the
+// CSV export. Who is a report is decided only in SQL
 // (private.team_members, team_summary, team_member_record in 14_my_team.sql, run as the caller):
 // anyone without reports gets an empty team, and any person who is not their report a 404.
 import { Hono } from 'hono';
@@ -16,6 +17,7 @@ import {
   type TeamSummary,
 } from '../../_shared/team.ts';
 import type { TrainingStatus } from '../../_shared/compliance.ts';
+import { type PracticalStanding, toUpcomingSession, type UpcomingSessionJson } from '../../_shared/competence.ts';
 import { attachmentDisposition, CSV_CONTENT_TYPE, toCsv } from '../../_shared/csv.ts';
 import { messages } from '../../_shared/i18n/index.ts';
 import { languageOf } from '../lib/users.ts';
@@ -48,6 +50,13 @@ interface MemberRow {
   expiringCertificates: number;
   nextExpiry: Date | null;
   lastActivityAt: Date | null;
+  sessionsBooked: number;
+  nextSession: UpcomingSessionJson | null;
+  practicalsDue: number;
+  practicalsOverdue: number;
+  practicalsAwaiting: number;
+  nextPracticalDue: Date | null;
+  practicalsOverdueSince: Date | null;
   total: string;
 }
 
@@ -59,6 +68,9 @@ interface PageRow extends Omit<MemberRow, 'userId'> {
   teamOverdue: string | null;
   teamDueSoon: string | null;
   teamExpiring: string | null;
+  teamSessionsBooked: string | null;
+  teamPracticalsDue: string | null;
+  teamPracticalsOverdue: string | null;
   teamUnits: { id: string; name: string }[] | null;
 }
 
@@ -79,7 +91,16 @@ interface RecordRow {
     expiresAt: string | null;
     state: TeamMemberRecord['certificates'][number]['state'];
   }[];
+  sessions: UpcomingSessionJson[];
+  practicals: {
+    courseId: string; courseTitle: string; courseTitleCy: string | null; moduleId: string; moduleTitle: string;
+    moduleTitleCy: string | null; validMonths: number | null; signedOffAt: string | null; validUntil: string | null;
+    state: PracticalStanding['state'];
+  }[];
 }
+
+/** An ISO timestamp the SQL always gives. */
+const iso = (v: string) => isoTimestamp(v) ?? v;
 
 /** A bad argument the SQL refuses on purpose is bad input; anything else is not the client's. */
 function fromDatabase(error: unknown): never {
@@ -90,7 +111,8 @@ function fromDatabase(error: unknown): never {
 function selectMembers(tx: Tx, f: z.infer<typeof teamFilterSchema>, limit: number, offset: number) {
   return tx<MemberRow[]>`
     select user_id, username, name, unit_id, unit_name, direct, overdue, due_soon, in_progress, done,
-           expiring_certificates, next_expiry, last_activity_at, total
+           expiring_certificates, next_expiry, last_activity_at, sessions_booked, next_session, practicals_due,
+           practicals_overdue, practicals_awaiting, next_practical_due, practicals_overdue_since, total
     from private.team_members(${f.unitId ?? null}::uuid, ${f.status ?? null}, ${f.search ?? null}, ${limit}, ${offset})`;
 }
 
@@ -103,6 +125,15 @@ function toMember(r: MemberRow): TeamMember {
     expiringCertificates: r.expiringCertificates,
     nextExpiry: isoTimestamp(r.nextExpiry),
     lastActivityAt: isoTimestamp(r.lastActivityAt),
+    sessionsBooked: r.sessionsBooked,
+    nextSession: r.nextSession ? toUpcomingSession(r.nextSession, iso) : null,
+    practicals: {
+      due: r.practicalsDue,
+      overdue: r.practicalsOverdue,
+      awaiting: r.practicalsAwaiting,
+      nextDueAt: isoTimestamp(r.nextPracticalDue),
+      overdueSince: isoTimestamp(r.practicalsOverdueSince),
+    },
   };
 }
 
@@ -113,6 +144,9 @@ function toSummary(r: PageRow | undefined): TeamSummary {
     overdue: Number(r?.teamOverdue ?? 0),
     dueSoon: Number(r?.teamDueSoon ?? 0),
     expiring: Number(r?.teamExpiring ?? 0),
+    sessionsBooked: Number(r?.teamSessionsBooked ?? 0),
+    practicalsDue: Number(r?.teamPracticalsDue ?? 0),
+    practicalsOverdue: Number(r?.teamPracticalsOverdue ?? 0),
   };
 }
 
@@ -137,6 +171,20 @@ function toRecord(r: RecordRow): TeamMemberRecord {
       issuedAt: isoTimestamp(c.issuedAt) ?? '',
       expiresAt: isoTimestamp(c.expiresAt),
       state: c.state,
+    })),
+    sessions: r.sessions.map((j) => ({
+      ...toUpcomingSession(j, iso),
+      venueName: j.venueName ?? null,
+      online: j.online ?? false,
+      offeredUntil: isoTimestamp(j.offeredUntil ?? null),
+    })),
+    practicals: r.practicals.map((q) => ({
+      course: { id: q.courseId, title: q.courseTitle, titleCy: q.courseTitleCy },
+      module: { id: q.moduleId, title: q.moduleTitle, titleCy: q.moduleTitleCy },
+      validMonths: q.validMonths,
+      signedOffAt: isoTimestamp(q.signedOffAt),
+      validUntil: isoTimestamp(q.validUntil),
+      state: q.state,
     })),
   };
 }
@@ -177,8 +225,14 @@ export function teamRoutes(_config: Config, db: Db) {
       .withCaller(caller.db, async (tx) => ({ rows: await selectMembers(tx, query, TEAM_EXPORT_MAX_ROWS, 0), language: await languageOf(tx, caller.userId) }))
       .catch(fromDatabase);
     // The headers in the caller's language (the English ones are TEAM_CSV_HEADER's).
-    const header = language === 'en-GB' ? TEAM_CSV_HEADER : messages(language).exports.teamHeader;
-    const csv = toCsv(header, rows.map((r) => teamCsvRow(toMember(r))));
+    const words = messages(language).exports;
+    const header = language === 'en-GB' ? TEAM_CSV_HEADER : words.teamHeader;
+    const csv = toCsv(header, rows.map((r) => {
+      const member = toMember(r);
+      const row = teamCsvRow(member);
+      if (member.nextSession) row[TEAM_CSV_HEADER.indexOf('Next session status')] = words.bookingStatuses[member.nextSession.status];
+      return row;
+    }));
     return c.body(csv, 200, {
       'content-type': CSV_CONTENT_TYPE,
       'content-disposition': attachmentDisposition(teamFileName()),
@@ -190,7 +244,7 @@ export function teamRoutes(_config: Config, db: Db) {
     const caller = requireUser(c);
     const personId = pathId(c, 'personId', PERSON_NOT_FOUND);
     const rows = await db.withCaller(caller.db, (tx) => tx<RecordRow[]>`
-      select user_id, username, name, unit_id, unit_name, direct, required, completions, certificates
+      select user_id, username, name, unit_id, unit_name, direct, required, completions, certificates, sessions, practicals
       from private.team_member_record(${personId}::uuid)`);
     if (rows.length === 0) throw new ApiError(404, PERSON_NOT_FOUND);
     return c.json(toRecord(rows[0]));

@@ -9,6 +9,7 @@ import * as audit from '@shared/audit.ts';
 import * as authoring from '@shared/authoring.ts';
 import * as catalogue from '@shared/catalogue.ts';
 import * as certificates from '@shared/certificates.ts';
+import * as competence from '@shared/competence.ts';
 import * as compliance from '@shared/compliance.ts';
 import * as cpd from '@shared/cpd.ts';
 import * as notifications from '@shared/notifications.ts';
@@ -84,7 +85,7 @@ function strings(value: unknown): string[] {
 }
 
 const sharedModules = {
-  admin, assessments, audit, authoring, catalogue, certificates, compliance, cpd, notifications, organisations, profile, quiz,
+  admin, assessments, audit, authoring, catalogue, certificates, competence, compliance, cpd, notifications, organisations, profile, quiz,
   schemas, scim, scorm, sessions, signIn, team, userImport,
 };
 

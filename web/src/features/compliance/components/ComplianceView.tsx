@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Center, Group, Loader, Pagination, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { useOrganisationOptions, useUnitOptions } from '@/lib/organisation-options';
 import { ComplianceByUnit, type UnitGroup } from './ComplianceByUnit';
+import { CompliancePracticals } from './CompliancePracticals';
 import { IconDownload } from '@tabler/icons-react';
 import { ROLES, type Role } from '@shared/domain.ts';
 import { SERVICE_CODES } from '@shared/services.ts';
@@ -324,6 +325,8 @@ export function ComplianceView({
           </Stack>
         </Paper>
       )}
+
+      {isAdmin && <CompliancePracticals organisationId={organisationId} unitId={filters.unitId} national={national} />}
 
       {drill && (
         <Paper withBorder p="md" radius="md" component="section" aria-labelledby="compliance-people-title">

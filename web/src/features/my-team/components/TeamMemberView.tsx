@@ -1,5 +1,6 @@
 // One report's record as their manager sees it: their required training (status, due
-// date, progress), the courses they completed and their certificates. Never their CPD entries or
+// date, progress), their upcoming sessions and practical assessments (Competence.tsx), the courses
+// they completed and their certificates. Never their CPD entries or
 // reflections: the server does not send them.
 import { Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,7 @@ import { Field, FieldList } from '@/components/FieldList';
 import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
 import { formatDate } from '@/lib/format';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
+import { MemberPracticals, MemberSessions } from './Competence';
 
 function Section({ id, title, empty, children, count }: { id: string; title: string; empty: string; count: number; children: React.ReactNode }) {
   return (
@@ -78,6 +80,9 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
           </Table.ScrollContainer>
         )}
       </Section>
+
+      <MemberSessions sessions={record.sessions} />
+      <MemberPracticals practicals={record.practicals} />
 
       <Section id="member-completions" title={t('teamMemberView.completions')} count={record.completions.length} empty={t('teamMemberView.completionsEmpty')}>
         {phone ? (

@@ -5,6 +5,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { TeamMemberRecord, TeamPage } from '@shared/team.ts';
+import { noCompetence } from './competence-fixtures';
 import { i18n } from '@/lib/i18n/i18n';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { TeamView, type TeamViewProps } from './TeamView';
@@ -20,6 +21,7 @@ const page: TeamPage = {
       expiringCertificates: 0,
       nextExpiry: null,
       lastActivityAt: '2026-11-22T10:00:00.000Z',
+      ...noCompetence,
     },
     {
       user: { id: 'p2', name: 'Sam Sergeant', username: 'sam' },
@@ -29,6 +31,7 @@ const page: TeamPage = {
       expiringCertificates: 0,
       nextExpiry: null,
       lastActivityAt: null,
+      ...noCompetence,
     },
     {
       user: { id: 'p3', name: 'Colin Constable', username: 'colin' },
@@ -38,12 +41,13 @@ const page: TeamPage = {
       expiringCertificates: 1,
       nextExpiry: '2026-12-15T09:00:00.000Z',
       lastActivityAt: '2026-11-01T09:00:00.000Z',
+      ...noCompetence,
     },
   ],
   total: 45,
   page: 1,
   pageSize: 20,
-  summary: { people: 45, direct: 4, overdue: 7, dueSoon: 3, expiring: 2 },
+  summary: { people: 45, direct: 4, overdue: 7, dueSoon: 3, expiring: 2, sessionsBooked: 0, practicalsDue: 0, practicalsOverdue: 0 },
   units: [{ id: 'u1', name: 'Response Team 1' }, { id: 'u2', name: 'Response Team 2' }],
 };
 
@@ -126,7 +130,7 @@ describe('TeamView', () => {
     const { unmount } = renderWithProviders(<TeamView {...props({ data: none, filters: { status: 'done' } })} />, { user: makeUser() });
     expect(screen.getByText('No one in your team matches these filters.')).toBeInTheDocument();
     unmount();
-    const empty = { ...none, units: [], summary: { people: 0, direct: 0, overdue: 0, dueSoon: 0, expiring: 0 } };
+    const empty = { ...none, units: [], summary: { people: 0, direct: 0, overdue: 0, dueSoon: 0, expiring: 0, sessionsBooked: 0, practicalsDue: 0, practicalsOverdue: 0 } };
     renderWithProviders(<TeamView {...props({ data: empty })} />, { user: makeUser() });
     expect(screen.getByRole('heading', { name: 'Nobody reports to you yet' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Export CSV' })).toBeNull();
@@ -159,6 +163,8 @@ describe('TeamMemberView', () => {
     required: [{ course: { id: 'k1', title: 'JESIP' }, status: 'overdue', dueAt: '2026-11-02T09:00:00.000Z', progress: 40 }],
     completions: [{ course: { id: 'k2', title: 'Airwave' }, completedAt: '2026-10-01T09:00:00.000Z' }],
     certificates: [{ id: 'c1', course: { id: 'k2', title: 'Airwave' }, issuedAt: '2026-10-01T09:00:00.000Z', expiresAt: null, state: 'valid' }],
+    sessions: [],
+    practicals: [],
   };
 
   it('shows the person\'s required training, completions and certificates', () => {
@@ -216,6 +222,8 @@ describe('My team in Welsh', () => {
       required: [{ course: { id: 'k1', title: 'JESIP' }, status: 'overdue', dueAt: null, progress: 40 }],
       completions: [],
       certificates: [{ id: 'c1', course: { id: 'k2', title: 'Airwave' }, issuedAt: '2026-10-01T09:00:00.000Z', expiresAt: null, state: 'valid' }],
+      sessions: [],
+      practicals: [],
     };
     renderWithProviders(<TeamMemberView record={record} />, { user: makeUser() });
     expect(screen.getByText('@connie · Dim uned · Yn adrodd i chi')).toBeInTheDocument();

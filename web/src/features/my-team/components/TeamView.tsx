@@ -1,6 +1,7 @@
 // "My team" as the screen shows it: a summary of the manager's reports (how many, how
-// many overdue or due soon, certificates expiring), the filters (unit, status, search), the people
-// grouped by unit with their required-training status, expiring certificates and last activity, a
+// many overdue or due soon, certificates expiring, sessions booked, practicals due and overdue), the
+// filters (unit, status, search), the people grouped by unit with their required-training status,
+// expiring certificates, last activity, next session and practicals (Competence.tsx), a
 // link to each person's record, Export CSV and paging. On a phone the table becomes stacked cards
 // with every field. Who is on the team is decided by the server only.
 import { Anchor, Button, Center, Group, Loader, Pagination, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
@@ -14,6 +15,8 @@ import { Field, FieldList } from '@/components/FieldList';
 import { formatDate } from '@/lib/format';
 import { labelOf } from '@/lib/i18n/labels';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
+import { CompetenceFigures, NextSessionText, PracticalsText } from './Competence';
+import { Figure } from './TeamFigure';
 
 export interface TeamViewFilters {
   unitId?: string;
@@ -40,18 +43,6 @@ const COUNT_KEYS: { status: TrainingStatus; key: keyof TeamMember['counts'] }[] 
   { status: 'in-progress', key: 'inProgress' },
   { status: 'done', key: 'done' },
 ];
-
-/** A summary figure; `name` makes its ids (`team-figure-<name>`), the same in every language. */
-function Figure({ name, label, value, detail }: { name: string; label: string; value: number; detail?: string }) {
-  const id = `team-figure-${name}`;
-  return (
-    <Paper withBorder p="md" radius="md">
-      <Text size="sm" c="dimmed" id={id}>{label}</Text>
-      <Text fz={28} fw={700} aria-labelledby={id} data-testid={id}>{value}</Text>
-      {detail && <Text size="sm" c="dimmed">{detail}</Text>}
-    </Paper>
-  );
-}
 
 /** The person's required training: a badge and count per status they have; a line when nothing is required. */
 export function StatusCounts({ counts }: { counts: TeamMember['counts'] }) {
@@ -110,7 +101,7 @@ function groups(items: TeamMember[], noUnit: string): { key: string; name: strin
 function TeamTable({ items }: { items: TeamMember[] }) {
   const { t } = useTranslation('my-team');
   return (
-    <Table.ScrollContainer minWidth={820}>
+    <Table.ScrollContainer minWidth={1120}>
       <Table aria-label={t('teamView.tableLabel')} verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -118,12 +109,14 @@ function TeamTable({ items }: { items: TeamMember[] }) {
             <Table.Th scope="col">{t('teamView.requiredTraining')}</Table.Th>
             <Table.Th scope="col">{t('teamView.certificatesExpiring')}</Table.Th>
             <Table.Th scope="col">{t('teamView.lastActivity')}</Table.Th>
+            <Table.Th scope="col">{t('competence.nextSession')}</Table.Th>
+            <Table.Th scope="col">{t('competence.practicals')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         {groups(items, t('teamView.noUnit')).map((g) => (
           <Table.Tbody key={g.key} data-unit={g.key}>
             <Table.Tr bg="var(--mantine-color-default-hover)">
-              <Table.Th scope="colgroup" colSpan={4}>
+              <Table.Th scope="colgroup" colSpan={6}>
                 {g.name}
               </Table.Th>
             </Table.Tr>
@@ -138,6 +131,8 @@ function TeamTable({ items }: { items: TeamMember[] }) {
                 </Table.Td>
                 <Table.Td><ExpiringText member={m} /></Table.Td>
                 <Table.Td><LastActivityText member={m} /></Table.Td>
+                <Table.Td><NextSessionText member={m} /></Table.Td>
+                <Table.Td><PracticalsText member={m} /></Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -163,6 +158,8 @@ function TeamCards({ items }: { items: TeamMember[] }) {
                   <Field label={t('teamView.requiredTraining')}><StatusCounts counts={m.counts} /></Field>
                   <Field label={t('teamView.certificatesExpiring')}><ExpiringText member={m} /></Field>
                   <Field label={t('teamView.lastActivity')}><LastActivityText member={m} /></Field>
+                  <Field label={t('competence.nextSession')}><NextSessionText member={m} /></Field>
+                  <Field label={t('competence.practicals')}><PracticalsText member={m} /></Field>
                 </FieldList>
               </Paper>
             ))}
@@ -198,11 +195,12 @@ export function TeamView(props: TeamViewProps) {
   return (
     <Stack gap="lg">
       {summary && (
-        <SimpleGrid cols={{ base: 2, sm: 4 }} component="section" aria-label={t('teamView.summary')}>
+        <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }} component="section" aria-label={t('teamView.summary')}>
           <Figure name="people" label={t('teamView.people')} value={summary.people} detail={t('teamView.directly', { number: summary.direct })} />
           <Figure name="overdue" label={t('teamView.overdue')} value={summary.overdue} detail={t('teamView.overdueDetail')} />
           <Figure name="due-soon" label={t('teamView.dueSoon')} value={summary.dueSoon} detail={t('teamView.dueSoonDetail')} />
           <Figure name="certificates-expiring" label={t('teamView.certificatesExpiring')} value={summary.expiring} detail={t('teamView.expiringDetail')} />
+          <CompetenceFigures summary={summary} />
         </SimpleGrid>
       )}
 
