@@ -592,7 +592,26 @@ revoke all on function private.live_session_booking(uuid,uuid,integer) from publ
 -- Functions: the course's people add, change and cancel dates
 -- ---------------------------------------------------------------------------
 
--- Checks the trainers: instructors or administrators, of the session's organisation when it has one.
+-- Who may run a course's dates, the one rule for choosing trainers (private.set_trainers_of) and for
+-- offering them (private.session_trainer_candidates): an active administrator, or an active
+-- instructor of the course's service; of the date's organisation when it has one (a national date:
+-- national staff and any organisation's).
+create function private.may_train(p_person public.profiles, p_service public.service_code, p_organisation_id uuid)
+returns boolean
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  return coalesce(p_person.id is not null and p_person.deactivated_at is null
+    and (p_person.role = 'ADMIN' or (p_person.role = 'INSTRUCTOR' and p_service = any (p_person.services)))
+    and (p_organisation_id is null or p_person.organisation_id = p_organisation_id), false);
+end;
+$$;
+comment on function private.may_train(public.profiles,public.service_code,uuid) is
+  'The trainers'' rule: true when the person (active) is an administrator, or an instructor of the service, of the organisation when one is given (null: a national date, anyone''s staff).';
+revoke all on function private.may_train(public.profiles,public.service_code,uuid) from public;
+
+-- Checks the trainers (private.may_train, for the course's service and the session's organisation).
 create function private.set_trainers_of(p_session public.classroom_sessions, p_trainer_ids uuid[])
 returns void
 language plpgsql security definer
@@ -604,10 +623,10 @@ begin
   end if;
   if exists (
     select 1 from unnest(coalesce(p_trainer_ids, '{}')) t(id)
+    join public.courses c on c.id = p_session.course_id
     left join public.profiles p on p.id = t.id
-    where p.id is null or p.deactivated_at is not null or p.role not in ('INSTRUCTOR', 'ADMIN')
-       or (p_session.organisation_id is not null and p.organisation_id is distinct from p_session.organisation_id)) then
-    raise exception 'Trainers are instructors or administrators of the session''s organisation'
+    where not private.may_train(p, c.service, p_session.organisation_id)) then
+    raise exception 'Each trainer is an administrator, or an instructor of the course''s service, of the session''s organisation'
       using errcode = '22023', hint = 'trainerIds';
   end if;
   delete from public.session_trainers t
@@ -618,7 +637,7 @@ begin
 end;
 $$;
 comment on function private.set_trainers_of(public.classroom_sessions,uuid[]) is
-  'Internal: sets the session''s trainers (at most 20, instructors or administrators of its organisation when it has one; 22023 hint trainerIds).';
+  'Internal: sets the session''s trainers (at most 20, each passing private.may_train for the course''s service and the session''s organisation; 22023 hint trainerIds).';
 revoke all on function private.set_trainers_of(public.classroom_sessions,uuid[]) from public;
 
 -- Adds a date. Its organisation: the course's, else the caller's, else (a national caller on a
@@ -1322,6 +1341,50 @@ comment on function private.session_people(uuid,text) is
   'The people who run the session: up to 20 active people of its reach matching the words, for a walk-in. P0002 otherwise.';
 revoke all on function private.session_people(uuid,text) from public;
 grant execute on function private.session_people(uuid,text) to authenticated;
+
+-- The people who may run a date of the module's course (private.may_train), for those who add and
+-- change its dates: up to 20 by name, whose name or username matches the lowercase LIKE pattern.
+-- The date's organisation as private.create_session decides it: the course's, else the caller's,
+-- else the one given (a national caller choosing for an organisation's date; null: a national date).
+create function private.session_trainer_candidates(p_module_id uuid, p_organisation_id uuid, p_pattern text)
+returns table(user_id uuid, name text, username text)
+language plpgsql
+ STABLE SECURITY DEFINER ROWS 20
+set search_path = ''
+as $$
+declare
+  v_course public.courses;
+  v_org uuid;
+  v_pattern text := coalesce(p_pattern, '%');
+begin
+  select c.* into v_course from public.course_modules m join public.courses c on c.id = m.course_id
+  where m.id = p_module_id and m.kind = 'session';
+  if not found or not private.can_view_course(v_course.id) then
+    raise exception 'Module not found' using errcode = 'P0002';
+  end if;
+  v_org := coalesce(v_course.organisation_id, private.current_organisation_id(), p_organisation_id);
+  if not private.may_manage_sessions(v_course.id, v_org) then
+    raise exception 'You cannot choose the trainers of this course''s dates' using errcode = '42501';
+  end if;
+  -- The text match is the trigram index's (profiles_search_trgm_idx), the role and organisation
+  -- narrow by theirs (profiles_role_idx, profiles_organisation_idx) before the rule is asked of the
+  -- few left; private.may_train alone decides.
+  return query
+    select p.id, p.name, p.username
+    from public.profiles p
+    where lower(p.name || ' ' || p.username || ' ' || p.email) like v_pattern
+      and (lower(p.name) like v_pattern or lower(p.username) like v_pattern)
+      and p.role in ('INSTRUCTOR', 'ADMIN')
+      and (v_org is null or p.organisation_id = v_org)
+      and private.may_train(p, v_course.service, v_org)
+    order by p.name, p.id
+    limit 20;
+end;
+$$;
+comment on function private.session_trainer_candidates(uuid,uuid,text) is
+  'Those who may add dates to the session module''s course: up to 20 people passing private.may_train for its service and the date''s organisation (the course''s, the caller''s, else the one given), name or username matching the lowercase LIKE pattern. P0002 no such session module, 42501 not theirs.';
+revoke all on function private.session_trainer_candidates(uuid,uuid,text) from public;
+grant execute on function private.session_trainer_candidates(uuid,uuid,text) to authenticated;
 
 -- The session's bookings with the learners' names, for the people who keep its register (a
 -- trainer may not otherwise read the learners' profiles).

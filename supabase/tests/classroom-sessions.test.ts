@@ -285,4 +285,31 @@ describe.each(backends)('Classroom sessions on $name', ({ create }) => {
     expect(await sqlState(() => queryAs(db, learnerA, 'select * from private.session_register($1)', [s.id]))).toBe('P0002');
     expect((await queryAs(db, trainerA, 'select * from private.session_register($1)', [s.id])).rows).toHaveLength(2);
   });
+
+  it("the trainers offered are those private.may_train accepts: of the course's service and the date's organisation, to those who manage its dates", async () => {
+    const { moduleId } = await course({ learners: [] });
+    const offered = async (who: Persona, org: string | null) =>
+      (await queryAs<{ name: string }>(db, who, 'select name from private.session_trainer_candidates($1, $2, $3)', [moduleId, org, '%cs %'])).rows
+        .map((r) => r.name);
+    // The national author, for organisation A's date and for a national one; each organisation's administrator, its own.
+    expect(await offered(personas.instructor, orgA)).toEqual(['cs org admin a', 'cs trainer a']);
+    expect(await offered(personas.instructor, null)).toEqual(['cs org admin a', 'cs org admin b', 'cs trainer a']);
+    expect(await offered(orgAdminB, orgA)).toEqual(['cs org admin b']);
+    // Nobody else asks: a learner, a trainer who does not manage the course's dates.
+    for (const who of [learnerA, trainerA, outsider]) expect(await sqlState(() => offered(who, orgA))).toBe('42501');
+    expect(await sqlState(() => queryAs(db, personas.instructor, 'select * from private.session_trainer_candidates($1, null, $2)',
+      [crypto.randomUUID(), '%']))).toBe('P0002');
+    // The same rule writes them: offered is accepted, anyone else refused.
+    expect((await session(personas.instructor, moduleId, { org: orgA, trainers: [trainerA.id, orgAdminA.id] })).organisation_id).toBe(orgA);
+    for (const refused of [orgAdminB.id, learnerA.id, crypto.randomUUID()]) {
+      expect(await sqlState(() => session(personas.instructor, moduleId, { org: orgA, trainers: [trainerA.id, refused] }))).toBe('22023');
+    }
+    await db.query(`update public.profiles set services = '{UKPS}' where id = $1`, [trainerA.id]);
+    try {
+      expect(await offered(personas.instructor, orgA)).toEqual(['cs org admin a']);
+      expect(await sqlState(() => session(personas.instructor, moduleId, { org: orgA, trainers: [trainerA.id] }))).toBe('22023');
+    } finally {
+      await db.query(`update public.profiles set services = '{UKFRS}' where id = $1`, [trainerA.id]);
+    }
+  });
 });

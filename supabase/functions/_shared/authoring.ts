@@ -149,6 +149,8 @@ const courseFields = {
   certificateValidMonths: certificateValidMonthsField,
   // null: follow the site-wide course access; true/false: this course requires approval or not.
   requiresApproval: z.boolean({ error: 'Requires approval must be true, false or null' }).nullable(),
+  // Whether a learner's booking of a classroom session waits for their line manager's approval.
+  sessionsNeedManagerApproval: z.boolean({ error: 'Manager approval of session bookings must be true or false' }),
   // The Welsh versions: absent or null is none (on an update, absent leaves them as they are).
   titleCy: courseTitleCy,
   descriptionCy: courseDescriptionCy,
@@ -166,6 +168,7 @@ export const courseCreateSchema = z.object({
   requiresEnrollment: courseFields.requiresEnrollment.default(true),
   certificateValidMonths: courseFields.certificateValidMonths.default(null),
   requiresApproval: courseFields.requiresApproval.default(null),
+  sessionsNeedManagerApproval: courseFields.sessionsNeedManagerApproval.default(false),
   titleCy: courseFields.titleCy,
   descriptionCy: courseFields.descriptionCy,
   // The course manager's form carries a module count with no input (spec §5); accepted and ignored.
@@ -188,6 +191,7 @@ export const courseUpdateSchema = z
     requiresEnrollment: courseFields.requiresEnrollment.optional(),
     certificateValidMonths: courseFields.certificateValidMonths.optional(),
     requiresApproval: courseFields.requiresApproval.optional(),
+    sessionsNeedManagerApproval: courseFields.sessionsNeedManagerApproval.optional(),
     titleCy: courseFields.titleCy,
     descriptionCy: courseFields.descriptionCy,
     modules: z.number().optional(),
@@ -216,6 +220,7 @@ export const courseEditorSchema = courseFormSchema.extend({
   // An empty number input ('') means the certificate never expires.
   certificateValidMonths: z.preprocess((value) => (value === '' || value === undefined ? null : value), certificateValidMonthsField),
   requiresApproval: courseFields.requiresApproval.default(null),
+  sessionsNeedManagerApproval: courseFields.sessionsNeedManagerApproval.default(false),
 });
 export type CourseEditorValues = z.infer<typeof courseEditorSchema>;
 

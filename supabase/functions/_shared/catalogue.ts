@@ -95,6 +95,8 @@ export interface Course {
   requiresApproval?: boolean | null;
   /** Whether enrolling on this course needs an instructor's approval (own setting, else the site rule). */
   approvalRequired?: boolean;
+  /** Whether a learner's booking of one of its classroom sessions waits for their line manager's approval. */
+  sessionsNeedManagerApproval?: boolean;
   createdAt: string;
   updatedAt: string;
   enrollment: CourseEnrollmentSummary | null;

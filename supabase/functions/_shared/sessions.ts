@@ -120,9 +120,10 @@ export const attendanceSchema = z.object({
   attendance: z.enum(ATTENDANCE, { error: SESSION_MESSAGES.attendance }).nullable(),
 });
 export const walkInSchema = z.object({ userId: id });
-export const sessionPeopleQuerySchema = z.object({
-  q: z.string({ error: SESSION_MESSAGES.query }).max(100, SESSION_MESSAGES.query).default(''),
-});
+const searchWords = z.string({ error: SESSION_MESSAGES.query }).max(100, SESSION_MESSAGES.query).default('');
+export const sessionPeopleQuerySchema = z.object({ q: searchWords });
+/** GET /api/modules/:moduleId/trainers: organisationId, the date's when a national caller edits an organisation's date. */
+export const trainerQuerySchema = z.object({ q: searchWords, organisationId: id.optional() });
 const calendarDay = z.string({ error: SESSION_MESSAGES.range }).regex(/^\d{4}-\d{2}-\d{2}$/, SESSION_MESSAGES.range)
   .refine((v) => !Number.isNaN(Date.parse(`${v}T12:00:00Z`)), SESSION_MESSAGES.range);
 /** GET /api/instructor/sessions: London calendar days, from inclusive, to inclusive (absent: from today
@@ -260,6 +261,13 @@ export interface SessionPerson {
   username: string;
   enrolled: boolean;
   booked: boolean;
+}
+
+/** GET /api/modules/:moduleId/trainers?q=: people who may run the course's dates (up to 20, by name). */
+export interface TrainerCandidate {
+  id: string;
+  name: string;
+  username: string;
 }
 
 /** settings.session_offer_hours: how long a place offered from the waiting list is held (1 hour to 14 days). */

@@ -37,6 +37,7 @@ import { teamRoutes } from './routes/team.ts';
 import { scormSessionRoutes } from './routes/scorm-sessions.ts';
 import { sessionRoutes } from './routes/sessions/index.ts';
 import { moduleBookingRoutes, moduleSessionRoutes } from './routes/sessions/module.ts';
+import { moduleTrainerRoutes } from './routes/sessions/trainers.ts';
 import { sessionRegisterRoutes } from './routes/sessions/register.ts';
 import { bookingRoutes } from './routes/sessions/bookings.ts';
 import { sessionCalendarRoutes } from './routes/sessions/calendar.ts';
@@ -88,6 +89,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/scorm/sessions', scormSessionRoutes(config, db)); // a SCORM session's saves
   app.route('/modules/:moduleId/sessions', moduleSessionRoutes(config, db)); // a session module's dates
   app.route('/modules/:moduleId/booking', moduleBookingRoutes(config, db)); // booking one of them
+  app.route('/modules/:moduleId/trainers', moduleTrainerRoutes(config, db)); // who may run its dates
   app.route('/sessions', sessionRoutes(config, db)); // a classroom session: detail, change, cancel, CSV, walk-ins
   app.route('/sessions/:id/register', sessionRegisterRoutes(config, db)); // its register
   app.route('/bookings', bookingRoutes(config, db)); // move, cancel, offers, the manager's approval

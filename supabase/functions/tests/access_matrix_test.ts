@@ -312,6 +312,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
     body: () => ({ startsAt: '2099-07-14T09:00:00Z', endsAt: '2099-07-14T15:00:00Z', venueName: 'Matrix centre', capacity: 5 }),
   },
   'POST /api/modules/{sessionModule}/booking': { body: (w) => ({ sessionId: w.classroomSession }) },
+  'GET /api/modules/{sessionModule}/trainers': {},
   'GET /api/sessions/{classroomSession}': {},
   'PATCH /api/sessions/{classroomSession}': { body: () => ({ note: 'Matrix note' }) },
   'POST /api/sessions/{classroomSession}/cancel': { body: () => ({ reason: 'Matrix cancellation' }) },

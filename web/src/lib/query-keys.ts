@@ -219,6 +219,8 @@ export const sessionKeys = {
   ofModule: (moduleId: string) => [...sessionKeys.all, 'module', moduleId] as const,
   detail: (id: string) => [...sessionKeys.all, 'detail', id] as const,
   people: (id: string, q: string) => [...sessionKeys.detail(id), 'people', q] as const,
+  trainers: (moduleId: string, q: string, organisationId: string | null) =>
+    [...sessionKeys.ofModule(moduleId), 'trainers', queryParams({ q, organisationId })] as const,
   calendar: (from: string, to: string, page: number) => [...sessionKeys.all, 'calendar', queryParams({ from, to, page })] as const,
   requests: () => [...sessionKeys.all, 'requests'] as const,
   /** After any booking or session write: every view of sessions (places left, lists, registers). */

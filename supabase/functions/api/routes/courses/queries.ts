@@ -32,6 +32,7 @@ export function toCourse(config: Config, row: Row): Course {
     certificateValidMonths: row.certificateValidMonths == null ? null : Number(row.certificateValidMonths),
     requiresApproval: row.requiresApproval == null ? null : Boolean(row.requiresApproval),
     approvalRequired: Boolean(row.approvalRequired),
+    sessionsNeedManagerApproval: Boolean(row.sessionsNeedManagerApproval),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
     enrollment: row.enrollmentId
@@ -74,6 +75,7 @@ export function selectCourses(tx: Statements, userId: string | null, where: post
            p.level::text as level, p.featured, p.requires_enrollment, p.status::text as status,
            p.created_at, p.updated_at, coalesce(a.modules, 0) as modules, p.certificate_valid_months,
            p.requires_approval, coalesce(p.requires_approval, private.course_access() = 'login-approval') as approval_required,
+           p.sessions_need_manager_approval,
            a.username as author_username, a.name as author_name,
            e.id as enrollment_id, e.progress as enrollment_progress, e.completed as enrollment_completed,
            e.status::text as enrollment_status, e.completed_at as enrollment_completed_at,
@@ -144,6 +146,7 @@ export async function readAuthoredCourse(tx: Tx, courseId: string) {
            c.duration, c.level::text as level, c.featured, c.requires_enrollment, c.status::text as status,
            c.created_at, c.updated_at, c.certificate_valid_months, c.requires_approval,
            coalesce(c.requires_approval, private.course_access() = 'login-approval') as approval_required,
+           c.sessions_need_manager_approval,
            (select count(*)::int from public.course_modules m where m.course_id = c.id) as modules,
            a.name as author_name, a.username as author_username,
            e.id as enrollment_id, e.progress as enrollment_progress, e.completed as enrollment_completed,
@@ -173,6 +176,7 @@ export async function readAuthoredCourse(tx: Tx, courseId: string) {
     certificateValidMonths: row.certificateValidMonths ?? null,
     requiresApproval: row.requiresApproval ?? null,
     approvalRequired: Boolean(row.approvalRequired),
+    sessionsNeedManagerApproval: Boolean(row.sessionsNeedManagerApproval),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     enrollment: row.enrollmentId
@@ -191,11 +195,11 @@ export async function readAuthoredCourse(tx: Tx, courseId: string) {
 export async function insertCourse(tx: Tx, input: CourseCreateInput): Promise<string> {
   const [row] = await guarded(() => tx<{ id: string }[]>`
     insert into public.courses (title, description, service, level, duration, status, featured, requires_enrollment, author_id,
-                                certificate_valid_months, requires_approval, title_cy, description_cy)
+                                certificate_valid_months, requires_approval, sessions_need_manager_approval, title_cy, description_cy)
     values (${input.title}, ${input.description}, ${input.service}::public.service_code, ${input.level}::public.course_level,
             ${input.duration}, ${input.status}::public.course_status, ${input.featured}, ${input.requiresEnrollment},
             (select auth.uid()), ${input.certificateValidMonths ?? null}::integer, ${input.requiresApproval ?? null}::boolean,
-            ${input.titleCy ?? null}::text, ${input.descriptionCy ?? null}::text)
+            ${input.sessionsNeedManagerApproval}, ${input.titleCy ?? null}::text, ${input.descriptionCy ?? null}::text)
     returning id`);
   return row.id;
 }
@@ -212,6 +216,7 @@ export async function updateCourse(tx: Tx, id: string, input: CourseUpdateInput)
       status = coalesce(${input.status ?? null}::public.course_status, status),
       featured = coalesce(${input.featured ?? null}::boolean, featured),
       requires_enrollment = coalesce(${input.requiresEnrollment ?? null}::boolean, requires_enrollment),
+      sessions_need_manager_approval = coalesce(${input.sessionsNeedManagerApproval ?? null}::boolean, sessions_need_manager_approval),
       -- null clears it (never expires); absent leaves it as it is.
       certificate_valid_months = case when ${input.certificateValidMonths !== undefined}::boolean
         then ${input.certificateValidMonths ?? null}::integer else certificate_valid_months end,

@@ -1,8 +1,8 @@
 // Basic Information: the editor's course fields with the shared schema (spec §5 "Course editor form").
 // Instructors may choose only their own services; admins any.
-import { useEffect, useEffectEvent } from 'react';
+import { useEffect, useEffectEvent, useId } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { translatedResolver } from '@/lib/i18n/form-validation';
 import { useTranslation } from 'react-i18next';
@@ -43,6 +43,7 @@ function valuesOf(course: Course | undefined, services: string[]): BasicInfoValu
     status: (course?.status ?? 'DRAFT') as CourseEditorValues['status'],
     certificateValidMonths: course?.certificateValidMonths ?? null,
     requiresApproval: course?.requiresApproval ?? null,
+    sessionsNeedManagerApproval: course?.sessionsNeedManagerApproval ?? false,
   };
 }
 
@@ -73,6 +74,7 @@ export function BasicInfoForm({
   });
   const create = useCreateCourse();
   const update = useUpdateCourse(course?.id ?? '');
+  const sessionApprovalHintId = useId();
 
   // The saved course replaces the form's values when it changes on the server (e.g. after create).
   const courseKey = course ? `${course.id}:${course.updatedAt}` : 'new';
@@ -200,6 +202,16 @@ export function BasicInfoForm({
           onChange={(choice) => form.setFieldValue('requiresApproval', requiresApprovalOf(choice))}
           error={form.errors.requiresApproval}
         />
+        {/* The hint outside the switch's label, so that the label alone names it and the hint describes it. */}
+        <Stack gap={4}>
+          <Switch
+            label={t('basicInfo.sessionApproval')}
+            aria-describedby={sessionApprovalHintId}
+            key={form.key('sessionsNeedManagerApproval')}
+            {...form.getInputProps('sessionsNeedManagerApproval', { type: 'checkbox' })}
+          />
+          <Text id={sessionApprovalHintId} size="xs" c="dimmed">{t('basicInfo.sessionApprovalHint')}</Text>
+        </Stack>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => navigate('/admin')}>
             {t('basicInfo.cancel')}

@@ -4,7 +4,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ClassroomSession, ModuleSessions, RegisterEntry, SessionBooking, SessionCalendarPage, SessionCreateBody, SessionDetail,
-  SessionPerson, SessionRequest, SessionUpdateBody, Attendance,
+  SessionPerson, SessionRequest, SessionUpdateBody, Attendance, TrainerCandidate,
 } from '@shared/sessions.ts';
 import { api } from '@/lib/api-client';
 import { downloadFromApi } from '@/lib/download';
@@ -147,6 +147,17 @@ export function useSessionPeople(sessionId: string, q: string, enabled: boolean)
     queryKey: sessionKeys.people(sessionId, q),
     queryFn: () => api.get<SessionPerson[]>(`/sessions/${encodeURIComponent(sessionId)}/people?${new URLSearchParams({ q })}`),
     enabled,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The people who may run the module's dates (the date's organisation: organisationId when editing one). */
+export function useTrainerCandidates(moduleId: string, q: string, organisationId: string | null) {
+  return useQuery({
+    queryKey: sessionKeys.trainers(moduleId, q, organisationId),
+    queryFn: () => api.get<TrainerCandidate[]>(`/modules/${encodeURIComponent(moduleId)}/trainers?${new URLSearchParams({
+      q, ...(organisationId ? { organisationId } : {}),
+    })}`),
     placeholderData: keepPreviousData,
   });
 }

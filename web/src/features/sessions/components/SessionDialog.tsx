@@ -1,7 +1,7 @@
 // Add or change a date of a session module: the day and its start and end as London wall-clock times
 // (turned into instants by londonInstant, so 10:00 in July and in January are both 10:00 in London),
-// a venue (name and address) or an online link, capacity, when booking closes (blank: at the start)
-// and a note. Checked by the API's own schema before sending; the server's field errors land on the
+// a venue (name and address) or an online link, capacity, when booking closes (blank: at the start),
+// a note and the trainers (TrainerPicker). Checked by the API's own schema before sending; the server's field errors land on the
 // same fields.
 import { Button, Group, Modal, NumberInput, SegmentedControl, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -12,6 +12,7 @@ import { loadMessages, translateMessage } from '@/lib/i18n/messages';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCreateSession, useUpdateSession } from '../api/sessions';
 import { londonParts, sessionSpan } from '../lib/london';
+import { type ChosenTrainer, TrainerPicker } from './TrainerPicker';
 
 export interface SessionFormValues {
   date: string;
@@ -26,6 +27,7 @@ export interface SessionFormValues {
   closesDate: string;
   closesTime: string;
   note: string;
+  trainers: ChosenTrainer[];
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -36,7 +38,7 @@ export function sessionFormValues(session?: ClassroomSession): SessionFormValues
   if (!session) {
     return {
       date: '', startTime: '09:00', endDate: '', endTime: '17:00', place: 'venue', venueName: '', venueAddress: '', onlineUrl: '',
-      capacity: 12, closesDate: '', closesTime: '', note: '',
+      capacity: 12, closesDate: '', closesTime: '', note: '', trainers: [],
     };
   }
   const start = londonParts(session.startsAt);
@@ -48,6 +50,7 @@ export function sessionFormValues(session?: ClassroomSession): SessionFormValues
     place: session.venueName ? 'venue' : 'online',
     venueName: session.venueName ?? '', venueAddress: session.venueAddress ?? '', onlineUrl: session.onlineUrl ?? '',
     capacity: session.capacity, closesDate: closes?.date ?? '', closesTime: closes?.time ?? '', note: session.note ?? '',
+    trainers: session.trainers.map(({ id, name }) => ({ id, name })),
   };
 }
 
@@ -72,12 +75,13 @@ export function sessionBody(values: SessionFormValues): { body: SessionCreateBod
     capacity: typeof values.capacity === 'number' ? values.capacity : Number.NaN,
     bookingClosesAt: closing ? londonInstant(values.closesDate, values.closesTime) : null,
     note: values.note,
+    trainerIds: values.trainers.map((p) => p.id),
   };
   const checked = sessionCreateSchema.safeParse(body);
   if (checked.success) return { body };
   // The schema's paths are the body's: each goes on the field that set it.
   const fieldOf: Record<string, keyof SessionFormValues> = {
-    startsAt: 'startTime', endsAt: 'endTime', bookingClosesAt: 'closesTime', venueName: venue ? 'venueName' : 'onlineUrl',
+    startsAt: 'startTime', endsAt: 'endTime', bookingClosesAt: 'closesTime', venueName: venue ? 'venueName' : 'onlineUrl', trainerIds: 'trainers',
   };
   for (const issue of checked.error.issues) {
     const name = String(issue.path[0] ?? 'date');
@@ -120,6 +124,7 @@ export function SessionDialog({ moduleId, session, onClose }: { moduleId: string
           ...(fields.startsAt ? { startTime: fields.startsAt } : {}),
           ...(fields.endsAt ? { endTime: fields.endsAt } : {}),
           ...(fields.bookingClosesAt ? { closesTime: fields.bookingClosesAt } : {}),
+          ...(fields.trainerIds ? { trainers: fields.trainerIds } : {}),
         });
       }
       notifyFailure(t('dialog.saveFailed'), errorDescription(error, t('tryAgain')));
@@ -162,9 +167,13 @@ export function SessionDialog({ moduleId, session, onClose }: { moduleId: string
             <TextInput type="time" label={t('dialog.closesTime')} {...form.getInputProps('closesTime')} />
           </SimpleGrid>
           <Textarea label={t('dialog.note')} autosize minRows={2} maxRows={8} {...form.getInputProps('note')} />
-          {session && session.trainers.length > 0 ? (
-            <Text size="sm">{t('dialog.trainers', { names: session.trainers.map((p) => p.name).join(', ') })}</Text>
-          ) : null}
+          <TrainerPicker
+            moduleId={moduleId}
+            organisationId={session?.organisationId ?? null}
+            value={form.values.trainers}
+            onChange={(trainers) => form.setFieldValue('trainers', trainers)}
+            error={form.errors.trainers}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>{t('cancel')}</Button>
             <Button type="submit" loading={saving}>{session ? t('dialog.save') : t('dialog.add')}</Button>
