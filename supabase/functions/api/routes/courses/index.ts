@@ -1,5 +1,5 @@
 // /api/courses: the catalogue and one course, its modules, enrolment and recertification (the
-// learner), and the author's writes (create, change, delete, cover, add and reorder modules).
+// learner: ./enrolment.ts), and the author's writes (create, change, delete, cover, add and reorder modules).
 // Handlers stay thin: the SQL and row mapping are in ./queries.ts and ../../lib (learning.ts for
 // the learner's rights, authoring.ts for the author's).
 import { Hono } from 'hono';
@@ -8,8 +8,7 @@ import {
   assessmentModuleCreateSchema, courseCreateSchema, type CourseDeletion, courseUpdateSchema, MESSAGES, moduleCreateSchema, MODULE_KIND_MESSAGE,
   moduleReorderSchema, scormModuleCreateSchema, sessionModuleCreateSchema,
 } from '../../../_shared/authoring.ts';
-import { type Course, courseListQuerySchema, enrollBodySchema, type PagedList } from '../../../_shared/catalogue.ts';
-import type { Enrollment } from '../../../_shared/enrollment.ts';
+import { type Course, courseListQuerySchema, type PagedList } from '../../../_shared/catalogue.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../lib/db.ts';
 import { type Env, requireUser } from '../../lib/auth.ts';
@@ -17,7 +16,8 @@ import { checkedBody, jsonBody, optionalJson, readJson, validate } from '../../l
 import { ApiError, pgError } from '../../lib/errors.ts';
 import { pathId } from '../../lib/params.ts';
 import { objectName, removeImages } from '../../lib/images.ts';
-import { access, accessQuery, MSG, readEnrollment, type Row, toAccess, userIdOf } from '../../lib/learning.ts';
+import { access, accessQuery, MSG, type Row, toAccess, userIdOf } from '../../lib/learning.ts';
+import { courseEnrolmentRoutes } from './enrolment.ts';
 import { removePrefix } from '../../lib/scorm/storage.ts';
 import { courseToChange, guarded, me, NOT_YOURS, replaceImage } from '../../lib/authoring.ts';
 import { readModule, readModules, toModule } from '../modules/queries.ts';
@@ -243,65 +243,7 @@ export function courseRoutes(config: Config, db: Db) {
     return c.json(modules);
   });
 
-  // ---- Enrolment and recertification
-
-  routes.post('/:courseId/enroll', async (c) => {
-    const courseId = pathId(c, 'courseId', MSG.courseNotFound);
-    const caller = c.get('caller');
-    if (caller.kind !== 'user') throw new ApiError(401, MSG.signInToEnrol);
-    if (optionalJson(c)) {
-      const body = await jsonBody(c, enrollBodySchema);
-      if (body.userId && body.userId.toLowerCase() !== caller.userId) throw new ApiError(403, MSG.notYourself);
-      if (body.courseId && body.courseId.toLowerCase() !== courseId) {
-        throw new ApiError(400, MSG.courseMismatch, { courseId: MSG.courseMismatch });
-      }
-    }
-    const result = await db.withCaller(caller.db, async (tx): Promise<Enrollment | ApiError> => {
-      const rights = await access(tx, courseId);
-      if (!rights.visible) return new ApiError(404, MSG.courseNotFound);
-      if (rights.enrollmentStatus) return new ApiError(409, MSG.alreadyEnrolled);
-      // A savepoint, so a refused insert becomes an answer rather than an aborted transaction.
-      try {
-        const [row] = await tx.savepoint((sp) =>
-          sp<Row[]>`insert into public.enrollments (user_id, course_id) values (${caller.userId}::uuid, ${courseId}::uuid)
-                    returning id`
-        );
-        return (await readEnrollment(tx, String(row.id)))!;
-      } catch (error) {
-        const pg = pgError(error);
-        if (pg?.code === '23505') return new ApiError(409, MSG.alreadyEnrolled);
-        if (pg?.code === '55000') return new ApiError(409, MESSAGES.courseArchived);
-        if (pg?.code === '42501') return new ApiError(403, MSG.notOpen);
-        throw error;
-      }
-    });
-    if (result instanceof ApiError) throw result;
-    return c.json(result, 201);
-  });
-
-  // Recertification: from an expiring or expired certificate, the learner's enrolment starts
-  // its next cycle at 0 % with fresh module and quiz progress (private.start_recertification).
-  routes.post('/:courseId/recertify', async (c) => {
-    const courseId = pathId(c, 'courseId', MSG.courseNotFound);
-    const caller = requireUser(c);
-    if (optionalJson(c)) await jsonBody(c, z.object({}));
-    const result = await db.withCaller(caller.db, async (tx): Promise<Enrollment | ApiError> => {
-      try {
-        const [row] = await tx.savepoint((sp) => sp<Row[]>`select (private.start_recertification(${courseId}::uuid)).id as id`);
-        return (await readEnrollment(tx, String(row.id)))!;
-      } catch (error) {
-        const pg = pgError(error);
-        // Only the messages start_recertification raises on purpose reach the client.
-        const message = (error as { message?: string }).message ?? '';
-        if (pg?.code === 'P0002') return new ApiError(404, message === MSG.courseNotFound ? MSG.courseNotFound : MSG.enrollmentNotFound);
-        if (pg?.code === 'P0409') return new ApiError(409, message);
-        if (pg?.code === '42501') return new ApiError(403, 'You may not recertify this course');
-        throw error;
-      }
-    });
-    if (result instanceof ApiError) throw result;
-    return c.json(result);
-  });
+  routes.route('/', courseEnrolmentRoutes(db));
 
   return routes;
 }
