@@ -18,21 +18,24 @@ declare
   v_org uuid := private.current_organisation_id();
   v_admin_org uuid := private.administered_organisation_id();
   v_course_id uuid;
+  v_course_org uuid;
   v_author boolean;
   v_enrolled boolean;
   v_can_add boolean;
   v_booking json;
   v_sessions json;
 begin
-  select c.id, c.author_id = v_uid and private."current_role"() in ('INSTRUCTOR', 'ADMIN'),
-         private.may_manage_sessions(c.id, coalesce(c.organisation_id, v_org))
-    into v_course_id, v_author, v_can_add
+  select c.id, c.author_id = v_uid and private."current_role"() in ('INSTRUCTOR', 'ADMIN'), coalesce(c.organisation_id, v_org)
+    into v_course_id, v_author, v_course_org
   from public.course_modules m join public.courses c on c.id = m.course_id
   where m.id = p_module_id;
   if not found then
     raise exception 'Module not found' using errcode = 'P0002';
   end if;
   v_author := coalesce(v_author, false);
+  -- Only an admin, the author or an organisation's administrator may add dates: a learner's request
+  -- (the common one) does not ask.
+  v_can_add := (v_admin or v_author or v_admin_org is not null) and private.may_manage_sessions(v_course_id, v_course_org);
   v_enrolled := exists (select 1 from public.enrollments e
                         where e.user_id = v_uid and e.course_id = v_course_id and e.status = 'ACTIVE');
 
