@@ -131,6 +131,64 @@ describe.each(backends)('Classroom sessions on $name', ({ create }) => {
     expect(await sqlState(() => queryAs(db, orgAdminA, `select private.cancel_session($1, 'No')`, [national.id]))).toBe('P0002');
   });
 
+  it('the dates page (private.module_sessions) lists what a direct select shows each persona, a learner\'s past dates left out', async () => {
+    const { courseId, moduleId } = await course();
+    const national = await session(personas.instructor, moduleId);
+    const ofA = await session(personas.instructor, moduleId, { org: orgA, trainers: [trainerA.id] });
+    const ofB = await session(orgAdminB, moduleId);
+    const cancelled = await session(personas.instructor, moduleId, { inDays: 12 });
+    const past = await session(personas.instructor, moduleId, { inDays: 14 });
+    const mine = await book(learnerA, ofA.id);
+    const pastBooking = await book(learnerA2, past.id);
+    await call(personas.instructor, `select * from private.cancel_session($1, 'Trainer unwell')`, [cancelled.id]);
+    // Over a month ago: what a learner no longer needs, unless it was theirs.
+    await db.query(`update public.classroom_sessions set starts_at = starts_at - interval '44 days', ends_at = ends_at - interval '44 days',
+      booking_closes_at = booking_closes_at - interval '44 days' where id = $1`, [past.id]);
+    const [{ now }] = (await db.query<{ now: Date }>('select now() as now')).rows;
+
+    interface Listed { id: string; keepsRegister: boolean; canManage: boolean; trainers: { id: string; name: string }[]; counts: unknown; endsAt: string }
+    interface Page { sessions: Listed[]; myBooking: { id: string } | null; canAdd: boolean }
+    const checked: string[] = [];
+    for (const who of [learnerA, learnerA2, learnerB, outsider, managerA, trainerA, orgAdminA, orgAdminB, personas.instructor, personas.admin, personas.learner]) {
+      const [{ page }] = (await queryAs<{ page: Page }>(db, who, 'select private.module_sessions($1, $2) as page', [moduleId, now])).rows;
+      const direct = (await queryAs<{ id: string; keeps: boolean; ends_at: Date; organisation_id: string | null; can_manage: boolean }>(db, who,
+        `select s.id, s.ends_at, s.organisation_id, (select private.is_admin()) or s.id in (select private.run_session_ids()) as keeps,
+                private.may_manage_sessions(s.course_id, s.organisation_id) as can_manage
+         from public.classroom_sessions s where s.module_id = $1 order by s.starts_at, s.id`, [moduleId])).rows;
+      const booked = (await queryAs<{ session_id: string; id: string }>(db, who,
+        `select session_id, id from public.session_bookings where user_id = $1 and module_id = $2
+         order by status in ('requested', 'booked', 'waiting', 'offered') desc, updated_at desc, id`, [who.id, moduleId])).rows;
+      const [{ can_add: canAdd }] = (await queryAs<{ can_add: boolean }>(db, who,
+        'select private.may_manage_sessions($1, coalesce(c.organisation_id, private.current_organisation_id())) as can_add from public.courses c where c.id = $1',
+        [courseId])).rows;
+      const runs = canAdd || direct.some((d) => d.keeps);
+      const expected = direct.filter((d) => runs || d.ends_at > now || booked.some((b) => b.session_id === d.id));
+      expect(page.sessions.map((x) => x.id), who.email).toEqual(expected.map((d) => d.id));
+      expect(page.sessions.map((x) => [x.keepsRegister, x.canManage, x.counts !== null]), who.email)
+        .toEqual(expected.map((d) => [d.keeps, d.can_manage, d.keeps]));
+      expect([page.canAdd, page.myBooking?.id ?? null], who.email).toEqual([canAdd, booked[0]?.id ?? null]);
+      const names = (await queryAs<{ session_id: string; trainer_id: string; name: string }>(db, who,
+        'select session_id, trainer_id, name from private.session_trainer_names($1::uuid[])', [expected.map((d) => d.id)])).rows;
+      expect(page.sessions.flatMap((x) => x.trainers.map((t) => [x.id, t.id, t.name])).sort(), who.email)
+        .toEqual(names.map((t) => [t.session_id, t.trainer_id, t.name]).sort());
+      checked.push(`${who.email}: ${page.sessions.length}`);
+    }
+    // What each saw: a learner the live dates of their reach (and their own past one), the runners all of theirs.
+    expect(checked).toEqual([
+      'cs.learner.a@example.uk: 2', 'cs.learner.a2@example.uk: 3', 'cs.learner.b@example.uk: 2', 'cs.outsider@example.uk: 1',
+      'cs.manager.a@example.uk: 0', 'cs.trainer.a@example.uk: 1', 'cs.org.admin.a@example.uk: 1', 'cs.org.admin.b@example.uk: 1',
+      `${personas.instructor.email}: 5`, `${personas.admin.email}: 5`, `${personas.learner.email}: 0`,
+    ]);
+    expect([mine.status, pastBooking.status]).toEqual(['booked', 'booked']);
+    // The answer's shape: times as the API writes them (toISOString), a learner's counts null.
+    const [{ page }] = (await queryAs<{ page: Page }>(db, learnerB, 'select private.module_sessions($1, $2) as page', [moduleId, now])).rows;
+    expect(page.sessions.map((x) => x.id)).toEqual([national.id, ofB.id]);
+    const first = page.sessions[0];
+    expect(first.endsAt).toBe(new Date(first.endsAt).toISOString());
+    expect(first.counts).toBeNull();
+    expect(await sqlState(() => queryAs(db, learnerA, 'select private.module_sessions($1)', ['0c000000-0000-4000-a000-00000000ffff']))).toBe('P0002');
+  });
+
   it('the last place: the second learner waits; a cancellation offers it for the offer window; unaccepted it lapses and passes on', async () => {
     const { moduleId } = await course();
     const s = await session(personas.instructor, moduleId, { capacity: 1 });
