@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as admin from '@shared/admin.ts';
+import * as assessments from '@shared/assessments.ts';
 import * as audit from '@shared/audit.ts';
 import * as authoring from '@shared/authoring.ts';
 import * as catalogue from '@shared/catalogue.ts';
@@ -83,7 +84,7 @@ function strings(value: unknown): string[] {
 
 const sharedModules = {
   admin, audit, authoring, catalogue, certificates, compliance, cpd, notifications, organisations, profile, quiz,
-  schemas, scim, scorm, signIn, team, userImport,
+  schemas, scim, scorm, signIn, team, userImport, assessments,
 };
 
 /** Values that break a schema's rules in as many ways as can be guessed without knowing it. */

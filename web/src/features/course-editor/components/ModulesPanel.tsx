@@ -1,6 +1,6 @@
 // Modules & Quizzes: the course's modules in order, moved one place at a time (one request with the
 // whole new order), edited in a dialog, deleted after confirmation, each with its quiz.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -16,9 +16,12 @@ import { MissingWelshBadge } from './WelshBadges';
 import { moduleLacksWelsh } from '../lib/welsh';
 import { moveId } from '@/lib/move-id';
 
+/** A practical assessment's settings and checklist, handed in by the route (features/assessments). */
+export type AssessmentDialogSlot = (props: { module: CourseModule; onClose: () => void }) => ReactNode;
+
 type Editing = { mode: 'create' } | { mode: 'edit'; module: CourseModule } | null;
 
-export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; onNeedCourse: () => void }) {
+export function ModulesPanel({ courseId, onNeedCourse, assessmentDialog }: { courseId?: string; onNeedCourse: () => void; assessmentDialog?: AssessmentDialogSlot }) {
   const { t } = useTranslation('course-editor');
   const modules = useModules(courseId);
   const reorder = useReorderModules(courseId ?? '');
@@ -27,6 +30,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
   const [deleting, setDeleting] = useState<CourseModule | null>(null);
   const [quizFor, setQuizFor] = useState<CourseModule | null>(null);
   const [packageFor, setPackageFor] = useState<CourseModule | null>(null);
+  const [assessmentFor, setAssessmentFor] = useState<CourseModule | null>(null);
   const list = modules.data ?? [];
 
   function add() {
@@ -107,7 +111,11 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                     <Badge variant="filled" color="blue.9">
                       {t('modules.number', { number: module.orderIndex })}
                     </Badge>
-                    {module.kind === 'scorm' ? (
+                    {module.kind === 'assessment' ? (
+                  <Button size="xs" variant="default" onClick={() => setAssessmentFor(module)} aria-label={t('modules.assessmentFor', { title: module.title })}>
+                    {t('modules.assessment')}
+                  </Button>
+                ) : module.kind === 'scorm' ? (
                       <Badge variant="filled" color="teal.9">
                         {t('modules.scormBadge')}
                       </Badge>
@@ -186,6 +194,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
         />
       ) : null}
       {courseId && quizFor ? <QuizDialog courseId={courseId} module={quizFor} onClose={() => setQuizFor(null)} /> : null}
+      {assessmentFor ? assessmentDialog?.({ module: assessmentFor, onClose: () => setAssessmentFor(null) }) : null}
       {courseId && packageFor ? <ScormPackageDialog courseId={courseId} module={packageFor} onClose={() => setPackageFor(null)} /> : null}
 
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('modules.deleteTitle')} centered closeButtonProps={{ 'aria-label': t('closeDialog') }}>

@@ -10,7 +10,7 @@
 import { Alert, Anchor, Button, Grid, Group, Image, Paper, Progress, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCircleCheck, IconClock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -35,6 +35,9 @@ const ScormPlayer = lazy(() => import('./ScormPlayer'));
 // The learners' SCORM progress, asked for only by instructors and administrators (the server decides
 // whether they manage this course).
 const ScormLearners = lazy(() => import('./ScormLearners'));
+
+/** A practical assessment's checklist and the learner's outcome, handed in by the route (features/assessments). */
+export type AssessmentPanelSlot = (props: { moduleId: string; enrolled: boolean }) => ReactNode;
 
 /** '3 of 5 modules complete' and the rounded percentage the bar shows. */
 export function moduleProgress(t: TFunction, modules: Pick<CourseModule, 'completed'>[]): { done: number; total: number; percent: number; text: string } {
@@ -126,7 +129,12 @@ function CourseModuleList({ courseId, currentId, modules, showProgress }: { cour
   );
 }
 
-export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; moduleId: string; user: User | null }) {
+export function ModuleViewer({ courseId, moduleId, user, assessmentPanel }: {
+  courseId: string;
+  moduleId: string;
+  user: User | null;
+  assessmentPanel?: AssessmentPanelSlot;
+}) {
   const { t } = useTranslation('learning');
   const localise = useLocalise();
   const module = useModule(moduleId);
@@ -199,7 +207,9 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   // 'Mark as complete and continue' only where marking completes the module (a quiz still to pass does not).
   const scorm = data.kind === 'scorm';
   // A package completes the module by what it reports (the server decides), never by a button.
-  const canCompleteAndContinue = !scorm && enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
+  // An assessor's signature completes a practical assessment, never the learner's button.
+  const assessment = data.kind === 'assessment';
+  const canCompleteAndContinue = !scorm && !assessment && enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
 
   /** The toast after a module: the course's completion with its certificate, else the progress. */
   function notifyCompleted(enrollment: Enrollment) {
@@ -351,7 +361,9 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               </Suspense>
             ) : null}
 
-            {scorm ? null : enrolled ? (
+            {assessment ? assessmentPanel?.({ moduleId: data.id, enrolled }) : null}
+
+            {scorm || assessment ? null : enrolled ? (
               <Group>
                 {data.read ? (
                   <Text fw={600} ref={statusRef} tabIndex={-1} data-testid="module-status">
