@@ -9,7 +9,7 @@ import { IconClipboardCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { reassessmentSchema } from '@shared/assessments.ts';
-import { useLocalise } from '@/components/Localised';
+import { NotInWelsh, useLocalise } from '@/components/Localised';
 import { ApiError, errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { translateMessage } from '@/lib/i18n/messages';
@@ -107,6 +107,12 @@ export function LearnerAssessment({ moduleId, enrolled }: { moduleId: string; en
             {t('learner.criteriaHeading')}
           </Title>
           {data.criteria.length === 0 ? <Text size="sm">{t('learner.noCriteria')}</Text> : null}
+          {/* One mark for the checklist when any of it is shown in English to a Welsh reader. */}
+          {data.criteria.some((c) => localise(c.title, c.titleCy).fallback || (c.guidance && localise(c.guidance, c.guidanceCy).fallback)) ? (
+            <div>
+              <NotInWelsh />
+            </div>
+          ) : null}
           <List type="ordered" spacing="sm">
             {data.criteria.map((criterion) => {
               const title = localise(criterion.title, criterion.titleCy);
