@@ -12,9 +12,9 @@ import type {
 } from '@shared/assessments.ts';
 import { api } from '@/lib/api-client';
 import { downloadFromApi } from '@/lib/download';
-import type { ModuleDetail } from '@shared/catalogue.ts';
 import type { UserList } from '@shared/admin.ts';
-import { adminKeys, assessmentKeys, invalidateLearning, moduleKeys } from '@/lib/query-keys';
+import { useCourseModules } from '@/lib/courses';
+import { adminKeys, assessmentKeys, invalidateLearning } from '@/lib/query-keys';
 
 export const ASSESSMENT_PAGE_SIZE = 20;
 const id = (value: string) => encodeURIComponent(value);
@@ -41,9 +41,15 @@ export function assessmentLearnersQueryOptions(moduleId: string, status: Learner
 export const useAssessmentLearners = (moduleId: string, status: LearnerState | null, page: number) =>
   useQuery(assessmentLearnersQueryOptions(moduleId, status, page));
 
-/** GET /api/modules/:id: the module's titles for the assessor's pages (the module viewer's own request). */
-export const useModuleDetail = (moduleId: string) =>
-  useQuery({ queryKey: moduleKeys.detail(moduleId), queryFn: () => api.get<ModuleDetail>(`/modules/${id(moduleId)}`) });
+/** The module's titles for the assessor's pages: from its course's module list (GET /api/courses/:id/modules),
+ * which an assessor who is not enrolled may read, where the module's own page may not be theirs. */
+export function useModuleTitle(moduleId: string) {
+  const assessment = useModuleAssessment(moduleId, Boolean(moduleId));
+  const courseId = assessment.data?.courseId ?? '';
+  const modules = useCourseModules(courseId, Boolean(courseId));
+  const module = modules.data?.find((m) => m.id === moduleId);
+  return { module, isPending: assessment.isPending || (Boolean(courseId) && modules.isPending) };
+}
 
 /** GET /api/users: active people whose name matches, for an administrator naming an assessor (their own people only). */
 export function usePeopleSearch(search: string) {

@@ -11,7 +11,8 @@ import { PageSpinner } from '@/components/PageSpinner';
 import { errorDescription } from '@/lib/api-client';
 import { PageMeta } from '@/lib/page/page-meta';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { useAssessmentRecord, useModuleAssessment, useStartRecord, useVerifyRecord } from '../api/assessments';
+import { useLocalise } from '@/components/Localised';
+import { useAssessmentRecord, useModuleAssessment, useModuleTitle, useStartRecord, useVerifyRecord } from '../api/assessments';
 import { RecordEditor } from './RecordEditor';
 import { RecordSummary } from './RecordSummary';
 
@@ -65,6 +66,8 @@ export function AssessPage({ recordId }: { recordId: string }) {
   const record = useAssessmentRecord(recordId);
   const moduleId = record.data?.moduleId ?? '';
   const assessment = useModuleAssessment(moduleId, Boolean(moduleId));
+  const { module } = useModuleTitle(moduleId);
+  const localise = useLocalise();
   const heading = useRef<HTMLHeadingElement>(null);
   const focusHeading = () => setTimeout(() => heading.current?.focus(), 0);
 
@@ -93,6 +96,7 @@ export function AssessPage({ recordId }: { recordId: string }) {
         <Title order={1} ref={heading} tabIndex={-1} style={{ outlineOffset: 4 }}>
           {title}
         </Title>
+        {module ? <Text fw={600} lang={localise(module.title, module.titleCy).lang}>{localise(module.title, module.titleCy).text}</Text> : null}
         <Text c="dimmed">{t('learner.cycle', { cycle: data.cycle })}</Text>
       </div>
       {data.supersedesId ? (

@@ -13,7 +13,7 @@ import { errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { notifyFailure } from '@/lib/notify';
 import { PageMeta } from '@/lib/page/page-meta';
-import { ASSESSMENT_PAGE_SIZE, useAssessmentLearners, useModuleDetail, useStartRecord } from '../api/assessments';
+import { ASSESSMENT_PAGE_SIZE, useAssessmentLearners, useModuleTitle, useStartRecord } from '../api/assessments';
 
 function LearnerAction({ moduleId, learner }: { moduleId: string; learner: AssessmentLearner }) {
   const { t } = useTranslation('assessments');
@@ -51,12 +51,12 @@ function LearnerAction({ moduleId, learner }: { moduleId: string; learner: Asses
 export function ModuleLearners({ moduleId }: { moduleId: string }) {
   const { t } = useTranslation('assessments');
   const localise = useLocalise();
-  const module = useModuleDetail(moduleId);
+  const { module, isPending } = useModuleTitle(moduleId);
   const [status, setStatus] = useState<LearnerState | null>(null);
   const [page, setPage] = useState(1);
   const learners = useAssessmentLearners(moduleId, status, page);
-  if (module.isPending) return <PageSpinner label={t('loading')} />;
-  const moduleTitle = module.data ? localise(module.data.title, module.data.titleCy) : null;
+  if (isPending) return <PageSpinner label={t('loading')} />;
+  const moduleTitle = module ? localise(module.title, module.titleCy) : null;
   const title = moduleTitle ? t('learners.title', { module: moduleTitle.text }) : t('learners.titlePlain');
   const items = learners.data?.items ?? [];
   const pages = Math.max(1, Math.ceil((learners.data?.total ?? 0) / ASSESSMENT_PAGE_SIZE));

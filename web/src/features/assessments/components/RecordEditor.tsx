@@ -121,7 +121,7 @@ export function RecordEditor({ record, criteria, onSigned, onDiscarded }: {
             <Card key={criterion.id} withBorder padding="md" component="li" data-testid="judgement">
               <Stack gap="xs">
                 <Radio.Group
-                  label={<span lang={title.lang}>{t('criteria.number', { number: index + 1 })} {title.text}{criterion.critical ? ` (${t('learner.critical')})` : ''}</span>}
+                  label={<span lang={title.lang}>{t('criteria.number', { number: index + 1 })} {title.text}{criterion.critical ? ` ${t('learner.critical')}` : ''}</span>}
                   description={guidance ? <span lang={guidance.lang}>{guidance.text}</span> : undefined}
                   value={draft.results[criterion.id] ?? null}
                   onChange={(value) => setResult(criterion.id, value as Outcome)}
@@ -180,7 +180,7 @@ export function RecordEditor({ record, criteria, onSigned, onDiscarded }: {
         <Button ref={saveButton} variant="default" onClick={saveDraft} loading={save.isPending && !confirming}>
           {t('editor.saveDraft')}
         </Button>
-        <Button variant="subtle" color="red.9" onClick={discardDraft} loading={discard.isPending}>
+        <Button variant="default" onClick={discardDraft} loading={discard.isPending}>
           {t('editor.discard')}
         </Button>
       </Group>
