@@ -3,7 +3,11 @@
 // HTTP server (127.0.0.1:54324) with a page to read them and the subset of Mailpit's JSON API that
 // tests use:
 //   GET    /api/v1/messages          -> { total, messages: [{ ID, MessageID, From, To, Cc, Subject, Snippet, Size, Created }] }
-//   GET    /api/v1/message/:id       -> { ID, MessageID, From, To, Cc, Bcc, Subject, Text, HTML, Headers, Size, Created }
+//   GET    /api/v1/message/:id       -> { ID, MessageID, From, To, Cc, Bcc, Subject, Text, HTML, Headers, Attachments, Size, Created }
+//          Attachments: every part that is neither the text nor the HTML (a calendar invitation's
+//          text/calendar alternative and its invite.ics), as [{ PartID, FileName, ContentType, ContentID, Size }]
+//   GET    /api/v1/message/:id/part/:partId -> that part's bytes (as a download, never rendered)
+//   GET    /api/v1/message/:id/raw   -> the message's source as it came in over SMTP (text/plain)
 //   DELETE /api/v1/messages          -> removes them all
 //   GET    /                         -> the list page; /view/:id one message; /view/:id/html its HTML part (sandboxed)
 // Messages are untrusted input: every page escapes them, and the HTML part is only ever shown in a
@@ -19,8 +23,10 @@ export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /**
  * @typedef {{ Name: string, Address: string }} Address
+ * @typedef {{ PartID: string, FileName: string, ContentType: string, ContentID: string, Size: number }} Attachment
  * @typedef {{ ID: string, MessageID: string, From: Address | null, To: Address[], Cc: Address[], Bcc: Address[],
- *   Subject: string, Text: string, HTML: string, Headers: Record<string, string[]>, Size: number, Created: string }} Message
+ *   Subject: string, Text: string, HTML: string, Headers: Record<string, string[]>, Attachments: Attachment[], Size: number,
+ *   Created: string }} Message
  * @typedef {{ messages: Message[], add(message: Message): void, clear(): void }} Mailbox
  */
 
@@ -43,6 +49,18 @@ export function createMailbox({ max = MAX_MESSAGES, maxTotalBytes = MAX_TOTAL_BY
       messages.length = 0;
     },
   };
+}
+
+/**
+ * What the JSON leaves out: the source and each attachment's bytes (by PartID), kept only as long as
+ * the mailbox keeps the message.
+ * @type {WeakMap<Message, { raw: Buffer, parts: Map<string, Buffer> }>}
+ */
+const contents = new WeakMap();
+
+/** The source of a message as it came in, and its parts' bytes. @param {Message} message */
+export function messageContents(message) {
+  return contents.get(message) ?? { raw: Buffer.alloc(0), parts: new Map() };
 }
 
 /** @param {any} field a mailparser address object (or a list of them) @returns {Address[]} */
@@ -79,7 +97,21 @@ export async function parseMessage(raw, envelope) {
   const cc = addresses(parsed.cc);
   const shown = new Set([...to, ...cc].map((a) => a.Address.toLowerCase()));
   const from = addresses(parsed.from)[0] ?? (envelope.mailFrom ? { Name: '', Address: envelope.mailFrom } : null);
-  return {
+  /** @type {Map<string, Buffer>} */
+  const parts = new Map();
+  const attachments = (parsed.attachments ?? []).map((attachment, index) => {
+    const PartID = String(index + 1);
+    parts.set(PartID, attachment.content);
+    return {
+      PartID,
+      FileName: attachment.filename ?? '',
+      ContentType: attachment.contentType ?? 'application/octet-stream',
+      ContentID: (attachment.cid ?? '').replace(/^<|>$/g, ''),
+      Size: attachment.size ?? attachment.content.length,
+    };
+  });
+  /** @type {Message} */
+  const message = {
     ID: randomUUID(),
     MessageID: (parsed.messageId ?? '').replace(/^<|>$/g, ''),
     From: from,
@@ -91,9 +123,12 @@ export async function parseMessage(raw, envelope) {
     Text: parsed.text ?? '',
     HTML: typeof parsed.html === 'string' ? parsed.html : '',
     Headers: headers,
+    Attachments: attachments,
     Size: raw.length,
     Created: new Date().toISOString(),
   };
+  contents.set(message, { raw, parts });
+  return message;
 }
 
 /**
@@ -297,6 +332,9 @@ export function messagePage(m, part) {
       : m.Text
         ? `<pre>${escapeHtml(m.Text)}</pre>`
         : '<p>This message has no text part.</p>';
+  const attachmentRows = m.Attachments.map(
+    (a) => `<li><a href="/api/v1/message/${escapeHtml(m.ID)}/part/${escapeHtml(a.PartID)}">${escapeHtml(a.FileName || `Part ${a.PartID}`)}</a> <span class="muted">(${escapeHtml(a.ContentType)}, ${escapeHtml(a.Size)} bytes)</span></li>`,
+  ).join('\n');
   const headerRows = Object.entries(m.Headers)
     .flatMap(([name, values]) => values.map((value) => `<tr><th scope="row">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`))
     .join('\n');
@@ -310,7 +348,7 @@ ${details}
 <h2>${part === 'html' ? 'HTML part' : 'Text part'}</h2>
 <nav aria-label="Message parts"><ul class="parts">${link('html', 'HTML')}${link('text', 'Text')}</ul></nav>
 ${shown}
-<h2>Headers</h2>
+${attachmentRows ? `<h2>Attachments</h2>\n<ul>\n${attachmentRows}\n</ul>\n` : ''}<h2>Headers</h2>
 <table>
 <caption>All headers of the message, in order</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Value</th></tr></thead>
@@ -343,8 +381,10 @@ export async function startMailServer({ mailbox, host = '127.0.0.1', port = 5432
     if (url.pathname === '/api/v1/messages' && req.method === 'GET') {
       return send(200, {
         total: mailbox.messages.length,
-        messages: mailbox.messages.map(({ Text, HTML, Headers: _headers, Bcc: _bcc, ...rest }) => ({
+        messages: mailbox.messages.map(({ Text, HTML, Headers: _headers, Bcc: _bcc, Attachments, ...rest }) => ({
           ...rest,
+          // As Mailpit's list: how many, not which.
+          Attachments: Attachments.length,
           Snippet: (Text || HTML.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 200),
         })),
       });
@@ -353,10 +393,28 @@ export async function startMailServer({ mailbox, host = '127.0.0.1', port = 5432
       mailbox.clear();
       return send(200, {});
     }
-    const match = /^\/api\/v1\/message\/([0-9a-f-]{36})$/.exec(url.pathname);
+    const match = /^\/api\/v1\/message\/([0-9a-f-]{36})(?:\/(raw)|\/part\/(\d{1,4}))?$/.exec(url.pathname);
     if (match && req.method === 'GET') {
       const message = find(match[1]);
-      return message ? send(200, message) : send(404, { message: 'Not found' });
+      if (!message) return send(404, { message: 'Not found' });
+      if (match[2]) {
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', ...security });
+        return res.end(messageContents(message).raw);
+      }
+      if (match[3]) {
+        const bytes = messageContents(message).parts.get(match[3]);
+        const part = message.Attachments.find((a) => a.PartID === match[3]);
+        if (!bytes || !part) return send(404, { message: 'Not found' });
+        // Untrusted bytes: a download under a sandbox, never a page of the catcher's origin.
+        res.writeHead(200, {
+          'content-type': /^[\w.+-]+\/[\w.+-]+$/.test(part.ContentType) ? part.ContentType : 'application/octet-stream',
+          'content-disposition': `attachment; filename="${(part.FileName || `part-${part.PartID}`).replace(/[^\w.-]/g, '_')}"`,
+          'content-security-policy': "default-src 'none'; sandbox",
+          ...security,
+        });
+        return res.end(bytes);
+      }
+      return send(200, message);
     }
     if (url.pathname === '/' && get) return html(200, listPage(mailbox.messages, { smtp }));
     const view = /^\/view\/([0-9a-f-]{36})(\/html)?$/.exec(url.pathname);

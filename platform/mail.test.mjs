@@ -84,6 +84,36 @@ describe('mail catcher: SMTP in, JSON out', () => {
     expect((await fetch(`${http.url}/api/v1/message/00000000-0000-0000-0000-000000000000`)).status).toBe(404);
   });
 
+  it('keeps a calendar invitation: its parts listed, each part and the source readable, a part served as an inert download', async () => {
+    const nodemailer = (await import('nodemailer')).default;
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: catcher.port });
+    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//Catcher//EN', 'METHOD:REQUEST', 'BEGIN:VEVENT', 'UID:booking-1@example.uk',
+      'DTSTAMP:20261130T090000Z', 'DTSTART:20261203T093000Z', 'SUMMARY:<script>x</script>', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+    await transport.sendMail({ from: 'x@example.uk', to: 'a@example.uk', subject: 'Invited', text: 'See the invitation', icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: ics } });
+    transport.close();
+    const message = await bySubject('Invited');
+    expect(message.Text.trim()).toBe('See the invitation');
+    const calendar = message.Attachments.find((/** @type {any} */ a) => a.ContentType === 'text/calendar');
+    const file = message.Attachments.find((/** @type {any} */ a) => a.FileName === 'invite.ics');
+    expect(calendar, JSON.stringify(message.Attachments)).toBeTruthy();
+    expect(file).toMatchObject({ ContentType: 'application/ics', Size: ics.length });
+    for (const part of [calendar, file]) {
+      const response = await fetch(`${http.url}/api/v1/message/${message.ID}/part/${part.PartID}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="/);
+      expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+      expect(await response.text()).toBe(ics);
+    }
+    const list = await api('/api/v1/messages');
+    expect(list.messages.find((/** @type {any} */ m) => m.ID === message.ID).Attachments).toBe(2);
+    const raw = await fetch(`${http.url}/api/v1/message/${message.ID}/raw`);
+    expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await raw.text()).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/i);
+    expect((await fetch(`${http.url}/api/v1/message/${message.ID}/part/9`)).status).toBe(404);
+    const view = await (await fetch(`${http.url}/view/${message.ID}`)).text();
+    expect(view).toContain(`<a href="/api/v1/message/${message.ID}/part/${file.PartID}">invite.ics</a>`);
+  });
+
   it('keeps only the newest messages past its cap on count and on total size', () => {
     const small = createMailbox({ max: 2 });
     for (const n of [1, 2, 3]) small.add(/** @type {any} */ ({ ID: String(n) }));

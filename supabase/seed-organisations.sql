@@ -99,3 +99,59 @@ insert into public.organisation_sign_in (organisation_id, protocol, oidc_tenant_
 values ('90000000-0000-4000-a000-000000000001', 'oidc', '6f1c2b7e-3d4a-4e8b-9c21-5a7d0e4f8b13',
         '{"unit": "department", "manager": "manager", "employee_number": "employeeid"}', '{UKPS}', now());
 update public.organisation_sign_in set enabled = true where organisation_id = '90000000-0000-4000-a000-000000000001';
+
+-- A practical assessment for the demo: "Breathing Apparatus Entry Control" (course 7, national, fire
+-- and rescue) ends with the wearer's annual practical, signed by an assessor and countersigned by a
+-- verifier, valid 12 months (supabase/schemas/26_practical_assessments.sql). Westshire Fire and
+-- Rescue Service names its watch manager (watchmanager) assessor of the course; its firefighter
+-- (firefighter, the watch manager's report) enrols and is assessed by the watch manager and a
+-- national fire instructor or the admin as verifier. Nobody is enrolled here, so that course 7's
+-- figures stay those of seed.sql.
+insert into public.organisations (id, name, code, service)
+values ('90000000-0000-4000-a000-000000000003', 'Westshire Fire and Rescue Service', 'WFRS', 'UKFRS');
+insert into public.units (id, organisation_id, parent_id, name)
+values ('91000000-0000-4000-a000-000000000009', '90000000-0000-4000-a000-000000000003', null, 'Central Fire Station');
+
+insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+  confirmation_token, recovery_token, email_change_token_new, email_change,
+  raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+select '00000000-0000-0000-0000-000000000000', v.id, 'authenticated', 'authenticated', v.email,
+  extensions.crypt('password123', extensions.gen_salt('bf')), now(), '', '', '', '',
+  '{"provider":"email","providers":["email"]}', jsonb_build_object('username', v.username, 'name', v.name), now(), now()
+from (values
+  ('00000000-0000-4000-a000-000000000012'::uuid, 'watchmanager@westshire-fire.example.uk', 'watchmanager', 'Rhys Morgan'),
+  ('00000000-0000-4000-a000-000000000013'::uuid, 'firefighter@westshire-fire.example.uk', 'firefighter', 'Siân Evans')
+) v(id, email, username, name);
+insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+select u.id::text, u.id, jsonb_build_object('sub', u.id::text, 'email', u.email), 'email', now(), now(), now()
+from auth.users u where u.id between '00000000-0000-4000-a000-000000000012' and '00000000-0000-4000-a000-000000000013';
+update public.profiles set role = 'STUDENT', services = '{UKFRS}', organisation_id = '90000000-0000-4000-a000-000000000003',
+  unit_id = '91000000-0000-4000-a000-000000000009'
+where id between '00000000-0000-4000-a000-000000000012' and '00000000-0000-4000-a000-000000000013';
+update public.profiles set manager_id = '00000000-0000-4000-a000-000000000012' where id = '00000000-0000-4000-a000-000000000013';
+delete from public.enrollments
+where user_id between '00000000-0000-4000-a000-000000000012' and '00000000-0000-4000-a000-000000000013';
+
+insert into public.course_modules (id, course_id, title, content, order_index, duration, kind)
+values ('20000000-0000-4000-a000-000007000004', '10000000-0000-4000-a000-000000000007', 'Breathing apparatus: annual practical',
+  'Your annual practical with an assessor on the drill ground: pre-use checks, start-up, entry, communications with entry control, an emergency and the shut-down. Bring your own set and your tally.',
+  4, 90, 'assessment');
+insert into public.assessment_settings (module_id, needs_verifier, valid_months)
+values ('20000000-0000-4000-a000-000007000004', true, 12);
+insert into public.assessment_criteria (module_id, order_index, title, guidance, critical)
+values
+  ('20000000-0000-4000-a000-000007000004', 1, 'Carries out the pre-use checks of the set',
+   'Cylinder contents at least 80 %, high-pressure leak test, low-pressure warning whistle sounds, face mask seal checked.', true),
+  ('20000000-0000-4000-a000-000007000004', 2, 'Starts up and hands the tally in correctly',
+   'Tally completed with name and cylinder pressure and handed to the entry control operative before entry.', true),
+  ('20000000-0000-4000-a000-000007000004', 3, 'Works safely with a partner inside the risk area',
+   'Stays in contact with the partner, uses a guideline or wall search, and keeps to the search pattern.', false),
+  ('20000000-0000-4000-a000-000007000004', 4, 'Communicates with entry control',
+   'Regular radio messages using the correct procedure; reports conditions and progress.', false),
+  ('20000000-0000-4000-a000-000007000004', 5, 'Responds to a low-pressure warning or emergency',
+   'Withdraws at once with the partner, gives a priority message, and knows the distress signal procedure.', true),
+  ('20000000-0000-4000-a000-000007000004', 6, 'Shuts down, collects the tally and reports defects',
+   'Shuts the set down correctly, collects the tally and records any defect for servicing.', false);
+insert into public.course_assessors (course_id, person_id, organisation_id, named_by)
+values ('10000000-0000-4000-a000-000000000007', '00000000-0000-4000-a000-000000000012',
+        '90000000-0000-4000-a000-000000000003', '00000000-0000-4000-a000-000000000001');

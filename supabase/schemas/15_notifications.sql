@@ -95,7 +95,7 @@ comment on column public.notifications.recipient_id is
   'Who gets the notice (the learner, or their line manager for an escalation).';
 
 comment on column public.notifications.kind is
-  'What it is: training-assigned | training-due-soon | training-overdue | manager-escalation | manager-digest | certificate-expiring | certificate-expired | certificate-issued | enrolment-approved | enrolment-declined.';
+  'What it is: training-assigned | training-due-soon | training-overdue | manager-escalation | manager-digest | certificate-expiring | certificate-expired | certificate-issued | enrolment-approved | enrolment-declined | account-welcome; a classroom session''s session-booked | session-waiting | session-place-offered | session-changed | session-cancelled | session-reminder | session-approval-requested | session-booking-declined (25_classroom_sessions.sql); a practical assessment''s assessment-recorded | reassessment-requested (26_practical_assessments.sql).';
 
 comment on column public.notifications.person_id is
   'The person the notice is about (the recipient, or the report for a manager''s escalation).';
@@ -247,6 +247,22 @@ as $$ select to_char(p_at at time zone 'Europe/London', 'FMDD FMMonth YYYY') $$;
 comment on function private.notice_date(timestamptz) is
   'A time as the London calendar date of notices, e.g. 22 November 2026.';
 revoke all on function private.notice_date(timestamptz) from public;
+
+-- The notices of areas whose schema files come after this one, due at p_now: the classroom
+-- sessions' offers lapsing and reminders (25_classroom_sessions.sql). plpgsql, because it calls what
+-- later schema files create; called by private.decide_notifications, so the schedule stays one call.
+create function private.decide_later_notifications(p_now timestamptz)
+returns integer
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  return private.decide_session_notifications(p_now);
+end;
+$$;
+comment on function private.decide_later_notifications(timestamptz) is
+  'Internal, from private.decide_notifications: the notices later schema files decide at p_now (classroom sessions: offers lapsing, reminders). Returns how many were written.';
+revoke all on function private.decide_later_notifications(timestamptz) from public;
 
 -- Every notice due at p_now, in one statement; returns how many were written. The intervals are
 -- the settings' (notify_*), a rule's own where it sets them; where several rules require the same
@@ -534,10 +550,10 @@ as $$
     on conflict on constraint notifications_once do nothing
     returning 1
   )
-  select count(*)::integer from written
+  select count(*)::integer + private.decide_later_notifications(p_now) from written
 $$;
 comment on function private.decide_notifications(timestamptz) is
-  'Writes every notice due at p_now, once each (unique key, on conflict do nothing): learners: assigned, due soon, overdue (then every so many days), certificate expiring and expired, certificate issued, enrolment approved/declined; line managers: a report overdue by the escalation days, and on Mondays from 07:00 London a weekly digest of their reports. Intervals from settings, a rule''s override where set. Deactivated people and leavers get nothing. Returns how many it wrote. Run by the scheduler, not by API callers.';
+  'Writes every notice due at p_now, once each (unique key, on conflict do nothing), and those of later areas (private.decide_later_notifications: classroom sessions): learners: assigned, due soon, overdue (then every so many days), certificate expiring and expired, certificate issued, enrolment approved/declined; line managers: a report overdue by the escalation days, and on Mondays from 07:00 London a weekly digest of their reports. Intervals from settings, a rule''s override where set. Deactivated people and leavers get nothing. Returns how many it wrote. Run by the scheduler, not by API callers.';
 revoke all on function private.decide_notifications(timestamptz) from public;
 grant execute on function private.decide_notifications(timestamptz) to service_role;
 

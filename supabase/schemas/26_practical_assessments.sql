@@ -1163,6 +1163,45 @@ comment on function private.remove_course_assessor(uuid,uuid) is
 revoke all on function private.remove_course_assessor(uuid,uuid) from public;
 grant execute on function private.remove_course_assessor(uuid,uuid) to authenticated;
 
+-- The caller's standing on a practical assessment module: whether they assess anyone on its course
+-- (a national admin; an instructor of its service; a person named for it), when their own practical
+-- was signed off in the current cycle and until when it is valid, and whether they may ask for
+-- reassessment now.
+create function private.my_assessment_standing(p_module_id uuid)
+returns table(is_assessor boolean, signed_off_at timestamptz, valid_until timestamptz, can_request boolean)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  v_me uuid := (select auth.uid());
+  v_course public.courses;
+  v_me_row public.profiles;
+  v_at timestamptz;
+  v_months integer := (select s.valid_months from public.assessment_settings s where s.module_id = p_module_id);
+begin
+  select c.* into v_course from public.courses c
+  join public.course_modules m on m.course_id = c.id
+  where m.id = p_module_id and m.kind = 'assessment';
+  if not found or v_me is null or not private.can_view_course(v_course.id) then
+    raise exception 'Practical assessment not found' using errcode = 'P0002';
+  end if;
+  select * into v_me_row from public.profiles p where p.id = v_me;
+  v_at := private.assessment_signed_off_at(v_me, p_module_id);
+  return query select
+    v_me_row.deactivated_at is null and (
+      (v_me_row.role = 'ADMIN' and v_me_row.organisation_id is null)
+      or (v_me_row.role = 'INSTRUCTOR' and v_course.service = any (v_me_row.services))
+      or exists (select 1 from public.course_assessors a where a.course_id = v_course.id and a.person_id = v_me)),
+    v_at,
+    case when v_at is not null and v_months is not null then v_at + make_interval(months => v_months) end,
+    private.may_request_reassessment(v_me, p_module_id);
+end;
+$$;
+comment on function private.my_assessment_standing(uuid) is
+  'The caller on a practical assessment module: whether they assess on its course, when their own practical was signed off (current cycle) and until when it is valid, and whether they may ask for reassessment; P0002 when they cannot see it.';
+revoke all on function private.my_assessment_standing(uuid) from public;
+grant execute on function private.my_assessment_standing(uuid) to authenticated;
+
 -- An assessor's list of the module's learners (active enrolments they assess) with where each
 -- stands in the current cycle: not-assessed | draft | awaiting-verification | competent |
 -- not-yet-competent; p_status filters (null: all). Names are read here because a named assessor

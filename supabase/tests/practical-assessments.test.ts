@@ -156,16 +156,16 @@ describe.each(backends)('practical assessments on $name', ({ create }) => {
     });
 
     it('lets only the draft\'s assessor save and sign, with every criterion judged and no competent over a critical failure', async () => {
-      expect(await state(verifier, `select private.save_assessment_record($1, $2::jsonb, 'competent', null)`, [firstRecord, allCompetent])).toBe('42501');
+      expect(await state(verifier, `select private.save_assessment_record($1, $2::text::jsonb, 'competent', null)`, [firstRecord, allCompetent])).toBe('42501');
       const partial = JSON.stringify([{ criterionId: criteria[1], result: 'competent' }]);
-      await as(assessor, `select private.save_assessment_record($1, $2::jsonb, 'competent', 'Good start')`, [firstRecord, partial]);
+      await as(assessor, `select private.save_assessment_record($1, $2::text::jsonb, 'competent', 'Good start')`, [firstRecord, partial]);
       expect(await state(assessor, 'select private.sign_assessment_record($1)', [firstRecord])).toBe('22023');
       const criticalFailed = JSON.stringify(criteria.map((id, i) => ({ criterionId: id, result: i === 0 ? 'not-yet-competent' : 'competent' })));
-      await as(assessor, `select private.save_assessment_record($1, $2::jsonb, 'competent', null)`, [firstRecord, criticalFailed]);
+      await as(assessor, `select private.save_assessment_record($1, $2::text::jsonb, 'competent', null)`, [firstRecord, criticalFailed]);
       expect(await state(assessor, 'select private.sign_assessment_record($1)', [firstRecord])).toBe('22023');
-      expect(await state(assessor, `select private.save_assessment_record($1, $2::jsonb, 'competent', null)`,
+      expect(await state(assessor, `select private.save_assessment_record($1, $2::text::jsonb, 'competent', null)`,
         [firstRecord, JSON.stringify([{ criterionId: ids.question(1, 2, 1), result: 'competent' }])])).toBe('22023');
-      await as(assessor, `select private.save_assessment_record($1, $2::jsonb, 'competent', 'Calm and methodical throughout.')`, [firstRecord, allCompetent]);
+      await as(assessor, `select private.save_assessment_record($1, $2::text::jsonb, 'competent', 'Calm and methodical throughout.')`, [firstRecord, allCompetent]);
       const file = `${firstRecord}/00000000-0000-4000-a000-00000000e001.png`;
       await db.query(`insert into storage.objects (bucket_id, name) values ('assessment-evidence', $1)`, [file]);
       await as(assessor, `select private.add_assessment_evidence($1, $2, 'image/png', 2048, 'board.png')`, [firstRecord, file]);
@@ -195,7 +195,7 @@ describe.each(backends)('practical assessments on $name', ({ create }) => {
       expect(await sqlState(() => db.query('delete from public.assessment_records where id = $1', [firstRecord]))).toBe('55000');
       expect(await sqlState(() => db.query(`update public.assessment_judgements set result = 'not-yet-competent' where record_id = $1`, [firstRecord]))).toBe('55000');
       expect(await sqlState(() => db.query('delete from public.assessment_evidence where record_id = $1', [firstRecord]))).toBe('55000');
-      expect(await state(assessor, `select private.save_assessment_record($1, $2::jsonb, 'competent', null)`, [firstRecord, allCompetent])).toBe('P0409');
+      expect(await state(assessor, `select private.save_assessment_record($1, $2::text::jsonb, 'competent', null)`, [firstRecord, allCompetent])).toBe('P0409');
     });
 
     it('completes the module only once another assessor countersigns', async () => {
@@ -219,7 +219,7 @@ describe.each(backends)('practical assessments on $name', ({ create }) => {
       const correction = (await as(assessor, 'select (private.start_assessment_record($1, $2, $3)).id', [practical, learner.id, firstRecord])).rows[0].id as string;
       expect(await state(assessor, 'select private.start_assessment_record($1, $2, $3)', [practical, learner.id, firstRecord])).toBe('P0409');
       const nyc = JSON.stringify(criteria.map((id) => ({ criterionId: id, result: 'not-yet-competent' })));
-      await as(assessor, `select private.save_assessment_record($1, $2::jsonb, 'not-yet-competent', 'Wrong cylinder recorded: corrected.')`, [correction, nyc]);
+      await as(assessor, `select private.save_assessment_record($1, $2::text::jsonb, 'not-yet-competent', 'Wrong cylinder recorded: corrected.')`, [correction, nyc]);
       await as(assessor, 'select private.sign_assessment_record($1)', [correction]);
       const history = await as(learner, 'select outcome, superseded_at is not null as superseded from public.assessment_records where module_id = $1 order by signed_at', [practical]);
       expect(history.rows).toEqual([{ outcome: 'competent', superseded: true }, { outcome: 'not-yet-competent', superseded: false }]);
@@ -242,7 +242,7 @@ describe.each(backends)('practical assessments on $name', ({ create }) => {
 
     it('issues the certificate with the practical\'s expiry once reassessed, verified and the course finished', async () => {
       const again = (await as(verifier, 'select (private.start_assessment_record($1, $2)).id', [practical, learner.id])).rows[0].id as string;
-      await as(verifier, `select private.save_assessment_record($1, $2::jsonb, 'competent', null)`, [again, allCompetent]);
+      await as(verifier, `select private.save_assessment_record($1, $2::text::jsonb, 'competent', null)`, [again, allCompetent]);
       await as(verifier, 'select private.sign_assessment_record($1)', [again]);
       expect((await db.query('select answered_at is not null as a from public.reassessment_requests where learner_id = $1', [learner.id])).rows).toEqual([{ a: true }]);
       await as(assessor, 'select private.verify_assessment_record($1)', [again]);

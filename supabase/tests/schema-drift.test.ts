@@ -54,7 +54,7 @@ describe.each(servers)('schema drift on $name', ({ serverUrl }) => {
     };
     const fromMigrations = await rows(dbs.migrations);
     expect(fromMigrations.settings).toHaveLength(1);
-    expect(fromMigrations.buckets.map((b) => b.id)).toEqual(['course-covers', 'module-images', 'scorm-content']);
+    expect(fromMigrations.buckets.map((b) => b.id)).toEqual(['assessment-evidence', 'course-covers', 'module-images', 'scorm-content']);
     expect(await rows(dbs.schemas)).toEqual(fromMigrations);
   });
 

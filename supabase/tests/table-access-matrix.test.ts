@@ -68,19 +68,24 @@ const signInTest = '80000000-0000-4000-a000-0000000000fa';
 /** Per table: the target row (the learner's record, the instructor's course content, ...), and
  * for each operation the statement that tries to reach it. Inserts make a row of the same kind
  * for the caller (their own enrolment, course, CPD entry) or, where no one may, any row. */
+/** A session module of course 1, a national date of it trained by the other instructor, the learner's booking. */
+const sessionModule = '20000000-0000-4000-a000-0000000000fa';
+const classroomSession = '80000000-0000-4000-a000-0000000000fb';
+const sessionBooking = '80000000-0000-4000-a000-0000000000fc';
+
 /** A SCORM module of course 1 with its package. */
 const scormModule = '20000000-0000-4000-a000-0000000000f9';
 
 /** A practical assessment module of course 1 with its settings and a criterion, a second one
  * without settings (for the insert), and the learner's record of it that the instructor signed. */
-const practicalModule = '20000000-0000-4000-a000-0000000000fb';
-const practicalModule2 = '20000000-0000-4000-a000-0000000000fc';
-const criterion = '80000000-0000-4000-a000-0000000000fb';
+const practicalModule = '20000000-0000-4000-a000-0000000001a1';
+const practicalModule2 = '20000000-0000-4000-a000-0000000001a2';
+const criterion = '80000000-0000-4000-a000-0000000001a1';
 /** A criterion nobody was judged on yet (one with judgements is kept with the records). */
-const unjudgedCriterion = '80000000-0000-4000-a000-0000000000ff';
-const assessmentRecord = '80000000-0000-4000-a000-0000000000fc';
-const evidence = '80000000-0000-4000-a000-0000000000fd';
-const reassessment = '80000000-0000-4000-a000-0000000000fe';
+const unjudgedCriterion = '80000000-0000-4000-a000-0000000001a2';
+const assessmentRecord = '80000000-0000-4000-a000-0000000001a3';
+const evidence = '80000000-0000-4000-a000-0000000001a4';
+const reassessment = '80000000-0000-4000-a000-0000000001a5';
 
 const TABLES: Record<string, Record<Operation, string>> = {
   profiles: {
@@ -282,6 +287,26 @@ const TABLES: Record<string, Record<Operation, string>> = {
     update: `update public.reassessment_requests set answered_at = now() where id = '${reassessment}'`,
     delete: `delete from public.reassessment_requests where id = '${reassessment}'`,
   },
+  classroom_sessions: {
+    select: `select 1 from public.classroom_sessions where id = '${classroomSession}'`,
+    insert: `insert into public.classroom_sessions (module_id, course_id, starts_at, ends_at, venue_name, capacity, booking_closes_at)
+             values ('${sessionModule}', '${course1}', now() + interval '9 days', now() + interval '10 days', 'Forged', 5, now())`,
+    update: `update public.classroom_sessions set places_taken = 0, capacity = 500 where id = '${classroomSession}'`,
+    delete: `delete from public.classroom_sessions where id = '${classroomSession}'`,
+  },
+  session_trainers: {
+    select: `select 1 from public.session_trainers where session_id = '${classroomSession}'`,
+    insert: `insert into public.session_trainers (session_id, trainer_id) values ('${classroomSession}', coalesce(auth.uid(), '${ids.student}'))`,
+    update: `update public.session_trainers set trainer_id = trainer_id where session_id = '${classroomSession}'`,
+    delete: `delete from public.session_trainers where session_id = '${classroomSession}'`,
+  },
+  session_bookings: {
+    select: `select 1 from public.session_bookings where id = '${sessionBooking}'`,
+    insert: `insert into public.session_bookings (session_id, module_id, user_id, status)
+             values ('${classroomSession}', '${sessionModule}', coalesce(auth.uid(), '${ids.student}'), 'booked')`,
+    update: `update public.session_bookings set attendance = 'attended' where id = '${sessionBooking}'`,
+    delete: `delete from public.session_bookings where id = '${sessionBooking}'`,
+  },
   scorm_sessions: {
     select: `select 1 from public.scorm_sessions where id = '${scormSession}'`,
     insert: `insert into public.scorm_sessions (attempt_id, user_id) values ('${scormAttempt}', coalesce(auth.uid(), '${ids.student}'))`,
@@ -386,7 +411,7 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     // judgement and a file; the learner asked to be assessed again; A named the other learner assessor
     // of course 1 (so they read the learner's record, as their assessor).
     await db.query(`insert into public.course_modules (id, course_id, title, kind, order_index) values
-      ($1, $3, 'Matrix practical', 'assessment', 91), ($2, $3, 'Matrix practical two', 'assessment', 92)`, [practicalModule, practicalModule2, course1]);
+      ($1, $3, 'Matrix practical', 'assessment', 93), ($2, $3, 'Matrix practical two', 'assessment', 94)`, [practicalModule, practicalModule2, course1]);
     await db.query(`insert into public.assessment_settings (module_id, needs_verifier, valid_months) values ($1, true, 12)`, [practicalModule]);
     await db.query(`insert into public.assessment_criteria (id, module_id, title) values ($1, $3, 'Matrix checks'), ($2, $3, 'Matrix start-up')`,
       [criterion, unjudgedCriterion, practicalModule]);
@@ -400,6 +425,13 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     await db.query('update public.assessment_records set signed_at = now() where id = $1', [assessmentRecord]);
     await db.query(`insert into public.reassessment_requests (id, module_id, learner_id, cycle, reason) values ($1, $2, $3, 1, 'Matrix')`,
       [reassessment, practicalModule, ids.student]);
+    await db.query(`insert into public.course_modules (id, course_id, title, kind, order_index) values ($1, $2, 'Matrix session module', 'session', 91)`, [sessionModule, course1]);
+    await db.query(`insert into public.classroom_sessions (id, module_id, course_id, starts_at, ends_at, venue_name, capacity, booking_closes_at)
+      values ($1, $2, $3, now() + interval '10 days', now() + interval '10 days 6 hours', 'Matrix centre', 5, now() + interval '9 days')`,
+      [classroomSession, sessionModule, course1]);
+    await db.query(`insert into public.session_trainers (session_id, trainer_id) values ($1, $2)`, [classroomSession, fireInstructor.id]);
+    await db.query(`insert into public.session_bookings (id, session_id, module_id, user_id, status) values ($1, $2, $3, $4, 'booked')`,
+      [sessionBooking, classroomSession, sessionModule, ids.student]);
     await db.query(`insert into public.scim_tokens (id, organisation_id, label, token_hash, token_hint)
       values ($1, $2, 'Matrix', sha256(convert_to($3, 'UTF8')), right($3, 4))`, [scimToken, orgA, SCIM_TOKEN]);
     await db.query(`insert into public.organisation_domains (domain, organisation_id) values ('matrix-a.example.uk', $1)`, [orgA]);

@@ -15,6 +15,7 @@ import { SERVICE_CODES, type ServiceCode } from './services.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { noticeDayListField, noticeDaysField, usernameField, visibleName } from './schemas.ts';
 import { SCORM_UPLOAD_LIMIT_MB, scormUploadLimitField } from './scorm.ts';
+import { SESSION_OFFER_HOURS, sessionOfferHoursField } from './sessions.ts';
 
 /** Role presets for the permission dialog: the services each role is given by default. */
 export const ROLE_SERVICE_PRESETS: Record<Role, ServiceCode[]> = {
@@ -117,6 +118,8 @@ export const settingsSchema = z.object({
   escalationDays: noticeDaysField.optional(),
   /** The largest SCORM package accepted, in MB; left out, it stays as it is. */
   scormMaxUploadMb: scormUploadLimitField.optional(),
+  /** How long a freed classroom place offered to the waiting list is held, in hours; left out, as it is. */
+  sessionOfferHours: sessionOfferHoursField.optional(),
 });
 export type SettingsInput = z.input<typeof settingsSchema>;
 
@@ -134,6 +137,7 @@ export const DEFAULT_SETTINGS: SettingsInput = {
   overdueRepeatDays: 7,
   escalationDays: 7,
   scormMaxUploadMb: SCORM_UPLOAD_LIMIT_MB.default,
+  sessionOfferHours: SESSION_OFFER_HOURS.default,
 };
 
 /** GET /api/settings. contactEmail: signed-in callers only; adminEmail: admins only. */
@@ -151,6 +155,8 @@ export interface PublicSettings {
   escalationDays: number;
   /** The largest SCORM package accepted, in MB (the course editor's upload control states it). */
   scormMaxUploadMb: number;
+  /** Hours a place offered from a classroom session's waiting list is held. */
+  sessionOfferHours: number;
   updatedAt: string;
   contactEmail: string | null;
   adminEmail?: string;

@@ -39,7 +39,7 @@ export const OUTCOMES = ['competent', 'not-yet-competent'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 const uuid = (message: string) => z.string({ error: message }).regex(UUID_PATTERN, message).transform((s) => s.toLowerCase());
-const blankIsNull = (schema: z.ZodType) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), schema);
+const blankIsNull = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), schema);
 
 const validMonths = z.number({ error: ASSESSMENT_MESSAGES.validMonths }).int(ASSESSMENT_MESSAGES.validMonths)
   .min(1, ASSESSMENT_MESSAGES.validMonths).max(120, ASSESSMENT_MESSAGES.validMonths).nullable();

@@ -41,6 +41,12 @@ export const AUDIT_KINDS: Record<string, string> = {
   'sign_in.refused': 'Sign-in through the organisation refused',
   'sign_in.tested': 'Test sign-in',
   'sign_in.linked': "Organisation's sign-in linked to an account",
+  'assessment.signed': 'Practical assessment signed',
+  'assessment.corrected': 'Practical assessment corrected',
+  'assessment.verified': 'Practical assessment verified',
+  'assessment.evidence_added': 'Assessment evidence added',
+  'course_assessor.named': 'Assessor named',
+  'course_assessor.removed': 'Assessor removed',
 };
 
 export interface AuditSentenceInput {

@@ -262,9 +262,18 @@ export const moduleCreateSchema = z.object({
 });
 export type ModuleCreateInput = z.infer<typeof moduleCreateSchema>;
 
+export const MODULE_KIND_MESSAGE = 'Kind must be content, scorm, session or assessment';
+
+/** POST /api/courses/:courseId/modules with kind 'session': its content is the learner's introduction
+ * to the classroom session; its dates are added next (POST /api/modules/:moduleId/sessions). */
+export const sessionModuleCreateSchema = moduleCreateSchema.extend({
+  kind: z.literal('session', { error: MODULE_KIND_MESSAGE }),
+});
+export type SessionModuleCreateInput = z.infer<typeof sessionModuleCreateSchema>;
+
 /** POST /api/courses/:courseId/modules with kind 'scorm': no body, the package is uploaded next. */
 export const scormModuleCreateSchema = z.object({
-  kind: z.literal('scorm', { error: 'Kind must be content or scorm' }),
+  kind: z.literal('scorm', { error: MODULE_KIND_MESSAGE }),
   title: moduleTitle,
   titleCy: moduleTitleCy,
   // A SCORM package is one language: no Welsh body.
@@ -274,6 +283,22 @@ export const scormModuleCreateSchema = z.object({
   courseId: z.string().optional(),
 });
 export type ScormModuleCreateInput = z.infer<typeof scormModuleCreateSchema>;
+
+/** POST /api/courses/:courseId/modules with kind 'assessment': a practical assessment, whose
+ * settings and criteria are authored next (/api/modules/:id/assessment). Its content, optional, is
+ * the learner's introduction (English only: the module's Welsh body is for content modules). */
+export const assessmentModuleCreateSchema = z.object({
+  kind: z.literal('assessment', { error: MODULE_KIND_MESSAGE }),
+  title: moduleTitle,
+  titleCy: moduleTitleCy,
+  content: z.preprocess((v) => (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? '' : v),
+    z.union([z.literal(''), moduleContent], { error: MESSAGES.contentMin })),
+  contentCy: z.null({ error: MESSAGES.contentCyScorm }).optional(),
+  orderIndex: orderIndex.optional(),
+  duration: moduleDuration.default(DEFAULT_MODULE_DURATION),
+  courseId: z.string().optional(),
+});
+export type AssessmentModuleCreateInput = z.infer<typeof assessmentModuleCreateSchema>;
 export type ScormModuleCreateBody = z.input<typeof scormModuleCreateSchema>;
 export type ModuleCreateBody = z.input<typeof moduleCreateSchema>;
 

@@ -14,6 +14,16 @@ export const NOTIFICATION_KINDS = [
   'certificate-issued',
   'enrolment-approved',
   'enrolment-declined',
+  'session-booked',
+  'session-waiting',
+  'session-place-offered',
+  'session-changed',
+  'session-cancelled',
+  'session-reminder',
+  'session-approval-requested',
+  'session-booking-declined',
+  'assessment-recorded',
+  'reassessment-requested',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -36,6 +46,16 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   'certificate-issued': 'A certificate issued to me',
   'enrolment-approved': 'An enrolment of mine approved',
   'enrolment-declined': 'An enrolment of mine declined',
+  'session-booked': 'A place booked for me on a classroom session',
+  'session-waiting': 'I am on a classroom session\'s waiting list',
+  'session-place-offered': 'A place on a classroom session offered to me',
+  'session-changed': 'A classroom session I am booked on changed',
+  'session-cancelled': 'A classroom session I am booked on cancelled',
+  'session-reminder': 'Reminders of my classroom sessions (7 days and 1 day before)',
+  'session-approval-requested': 'Someone I manage asks to book a classroom session',
+  'session-booking-declined': 'A classroom session booking of mine declined',
+  'assessment-recorded': 'An assessment of mine recorded',
+  'reassessment-requested': 'A learner asks to be reassessed',
 };
 
 export const NOTIFICATION_LANGUAGES = ['en-GB'] as const;
@@ -161,4 +181,14 @@ export const NOTIFICATION_KIND_NAMES: Record<string, string> = {
   'enrolment-declined': 'Enrolment declined',
   'manager-digest': 'Weekly team digest',
   'account-welcome': 'Welcome',
+  'session-booked': 'Session booked',
+  'session-waiting': 'Session waiting list',
+  'session-place-offered': 'Session place offered',
+  'session-changed': 'Session changed',
+  'session-cancelled': 'Session cancelled',
+  'session-reminder': 'Session reminder',
+  'session-approval-requested': 'Session approval asked',
+  'session-booking-declined': 'Session booking declined',
+  'assessment-recorded': 'Assessment recorded',
+  'reassessment-requested': 'Reassessment asked',
 };

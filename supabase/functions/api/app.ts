@@ -34,11 +34,21 @@ import { SCHEDULE_CALL } from './routes/notifications/deliver.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { teamRoutes } from './routes/team.ts';
 import { scormSessionRoutes } from './routes/scorm-sessions.ts';
+import { sessionRoutes } from './routes/sessions/index.ts';
+import { moduleBookingRoutes, moduleSessionRoutes } from './routes/sessions/module.ts';
+import { sessionRegisterRoutes } from './routes/sessions/register.ts';
+import { bookingRoutes } from './routes/sessions/bookings.ts';
+import { sessionCalendarRoutes } from './routes/sessions/calendar.ts';
 import { SCIM_PATH, scimRoutes } from './routes/scim/index.ts';
 import { scimTokenRoutes } from './routes/scim/tokens.ts';
 import { organisationDomainRoutes } from './routes/sign-in/domains.ts';
 import { signInLookupRoutes } from './routes/sign-in/lookup.ts';
 import { organisationSignInRoutes } from './routes/sign-in/settings.ts';
+import { moduleAssessmentRoutes } from './routes/assessments/module.ts';
+import { assessmentCriterionRoutes } from './routes/assessments/criteria.ts';
+import { assessmentEvidenceRoutes, assessmentRecordRoutes } from './routes/assessments/records.ts';
+import { assessmentQueueRoutes } from './routes/assessments/queue.ts';
+import { courseAssessorRoutes } from './routes/assessments/assessors.ts';
 
 /** The middleware for people (visitors and the signed-in), passed by for the schedule's call and for
  * SCIM, whose bearer is an organisation's SCIM token that its SQL functions check themselves. */
@@ -75,6 +85,12 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/courses', courseRoutes(config, db));
   app.route('/modules', moduleRoutes(config, db));
   app.route('/scorm/sessions', scormSessionRoutes(config, db)); // a SCORM session's saves
+  app.route('/modules/:moduleId/sessions', moduleSessionRoutes(config, db)); // a session module's dates
+  app.route('/modules/:moduleId/booking', moduleBookingRoutes(config, db)); // booking one of them
+  app.route('/sessions', sessionRoutes(config, db)); // a classroom session: detail, change, cancel, CSV, walk-ins
+  app.route('/sessions/:id/register', sessionRegisterRoutes(config, db)); // its register
+  app.route('/bookings', bookingRoutes(config, db)); // move, cancel, offers, the manager's approval
+  app.route('/instructor/sessions', sessionCalendarRoutes(config, db)); // the instructor's session calendar
   app.route('/quizzes', quizRoutes(config, db));
   app.route('/questions', questionRoutes(config, db));
   app.route('/enrollments', enrollmentRoutes(config, db));
@@ -101,6 +117,12 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/me/required-training', myRequiredTrainingRoutes(config, db));
   app.route('/notifications', notificationRoutes(config, db)); // the bell, /deliveries and resend, /deliver
   app.route('/me/notification-preferences', notificationPreferenceRoutes(config, db));
+  app.route('/modules/:moduleId/assessment', moduleAssessmentRoutes(config, db)); // a practical assessment module
+  app.route('/assessment-criteria', assessmentCriterionRoutes(config, db));
+  app.route('/assessment-records', assessmentRecordRoutes(config, db));
+  app.route('/assessment-evidence', assessmentEvidenceRoutes(config, db));
+  app.route('/instructor/assessments', assessmentQueueRoutes(config, db)); // the assessor's queue and its CSV
+  app.route('/courses/:courseId/assessors', courseAssessorRoutes(config, db));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
 

@@ -57,6 +57,13 @@ interface World {
   scormModule: string;
   sco: string;
   scormSession: string;
+  /** A classroom session module (its own course of the instructor's, the learner enrolled), two
+   * national dates of it, and the learner's booking of the first. */
+  sessionCourse: string;
+  sessionModule: string;
+  classroomSession: string;
+  classroomSession2: string;
+  sessionBooking: string;
   /** An organisation (one for the whole walk) and a fresh top-level unit of it. */
   organisation: string;
   unit: string;
@@ -299,6 +306,28 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/modules/{scormModule}/scorm/scos/{sco}/sessions': {},
   'PUT /api/scorm/sessions/{scormSession}': { body: () => ({ seq: 1, values: { 'cmi.core.lesson_status': 'incomplete' } }) },
   'GET /api/modules/{scormModule}/scorm/learners': {},
+  // Classroom sessions.
+  'GET /api/modules/{sessionModule}/sessions': {},
+  'POST /api/modules/{sessionModule}/sessions': {
+    body: () => ({ startsAt: '2099-07-14T09:00:00Z', endsAt: '2099-07-14T15:00:00Z', venueName: 'Matrix centre', capacity: 5 }),
+  },
+  'POST /api/modules/{sessionModule}/booking': { body: (w) => ({ sessionId: w.classroomSession }) },
+  'GET /api/sessions/{classroomSession}': {},
+  'PATCH /api/sessions/{classroomSession}': { body: () => ({ note: 'Matrix note' }) },
+  'POST /api/sessions/{classroomSession}/cancel': { body: () => ({ reason: 'Matrix cancellation' }) },
+  'GET /api/sessions/{classroomSession}/bookings.csv': {},
+  'POST /api/sessions/{classroomSession}/walk-ins': { body: (w) => ({ userId: w.learner }) },
+  'GET /api/sessions/{classroomSession}/people': {},
+  'PUT /api/sessions/{classroomSession}/register/{sessionBooking}': { body: () => ({ attendance: 'attended' }) },
+  'POST /api/sessions/{classroomSession}/register/all-attended': {},
+  'GET /api/bookings/requests': {},
+  'PUT /api/bookings/{sessionBooking}': { body: (w) => ({ sessionId: w.classroomSession2 }) },
+  'POST /api/bookings/{sessionBooking}/cancel': {},
+  'POST /api/bookings/{sessionBooking}/accept': {},
+  'POST /api/bookings/{sessionBooking}/decline': {},
+  'POST /api/bookings/{sessionBooking}/approve': {},
+  'POST /api/bookings/{sessionBooking}/refuse': {},
+  'GET /api/instructor/sessions': {},
   'POST /api/notifications/read-all': {},
   'POST /api/notifications/deliver': {},
   'GET /api/notifications/deliveries': {},
@@ -450,13 +479,44 @@ async function freshWorld(withVictim = false): Promise<World> {
   const [scimToken] = await db.sql<{ id: string }[]>`
     insert into public.scim_tokens (organisation_id, label, token_hash, token_hint)
     values (${organisation.id}, 'Matrix', sha256(convert_to(${unique()}, 'UTF8')), 'abcd') returning id`;
-  return { ...w, organisation: organisation.id, unit: unit.id, scimToken: scimToken.id, domain: MATRIX_DOMAIN };
+  // A statement of its own: the dates' trigger reads their module, which a sibling insert would hide.
+  const [sessions] = await db.sql<{ sessionCourse: string; sessionModule: string }[]>`
+    with session_course as (
+      insert into public.courses (title, description, service, author_id, status)
+      values ('Matrix session course', 'A classroom course made for the access matrix.', 'UKPS', ${instructor.id!}, 'ACTIVE') returning id
+    ), session_module as (
+      insert into public.course_modules (course_id, title, content, order_index, kind)
+      select id, 'Matrix session module', 'The introduction to the matrix classroom day.', 1, 'session' from session_course
+      returning id, course_id
+    ), session_enrolment as (
+      insert into public.enrollments (user_id, course_id, status) select ${learner.id!}::uuid, id, 'ACTIVE' from session_course returning id
+    )
+    select (select id from session_course) as session_course, (select id from session_module) as session_module`;
+  const [dates] = await db.sql<{ first: string; second: string }[]>`
+    with first as (
+      insert into public.classroom_sessions (module_id, course_id, starts_at, ends_at, venue_name, capacity, booking_closes_at)
+      values (${sessions.sessionModule}, ${sessions.sessionCourse}, now() + interval '10 days', now() + interval '10 days 6 hours',
+        'Matrix centre', 5, now() + interval '9 days') returning id
+    ), second as (
+      insert into public.classroom_sessions (module_id, course_id, starts_at, ends_at, venue_name, capacity, booking_closes_at)
+      values (${sessions.sessionModule}, ${sessions.sessionCourse}, now() + interval '12 days', now() + interval '12 days 6 hours',
+        'Matrix centre', 5, now() + interval '11 days') returning id
+    )
+    select (select id from first) as first, (select id from second) as second`;
+  const [booking] = await db.sql<{ id: string }[]>`
+    insert into public.session_bookings (session_id, module_id, user_id, status)
+    values (${dates.first}, ${sessions.sessionModule}, ${learner.id!}, 'booked') returning id`;
+  return {
+    ...w, organisation: organisation.id, unit: unit.id, scimToken: scimToken.id, domain: MATRIX_DOMAIN,
+    sessionCourse: sessions.sessionCourse, sessionModule: sessions.sessionModule, classroomSession: dates.first,
+    classroomSession2: dates.second, sessionBooking: booking.id,
+  };
 }
 
 /** Removes a world's course (modules, quizzes and enrolments go with it), so the other suites
  * sharing this platform never meet the matrix's data. */
 async function removeWorld(w: World) {
-  await db.sql`select private.erase_course(id) from public.courses where id in (${w.course}, ${w.scormCourse})`;
+  await db.sql`select private.erase_course(id) from public.courses where id in (${w.course}, ${w.scormCourse}, ${w.sessionCourse})`;
   await db.sql`delete from public.cpd_entries where id = ${w.cpd}`;
   await db.sql`delete from public.units where organisation_id = ${w.organisation} and parent_id is not null`;
   await db.sql`delete from public.units where id = ${w.unit}`;

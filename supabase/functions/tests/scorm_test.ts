@@ -45,7 +45,7 @@ test('setup: an instructor\'s course with a SCORM module and a content module; a
 
   const bad = await call('POST', `/api/courses/${courseId}/modules`, { token: instructor, body: { kind: 'video', title: 'A video module' } });
   assert.equal(bad.status, 400);
-  assert.equal(bad.json.fields.kind, 'Kind must be content or scorm');
+  assert.equal(bad.json.fields.kind, 'Kind must be content, scorm, session or assessment');
   const created = await call('POST', `/api/courses/${courseId}/modules`, { token: instructor, body: { kind: 'scorm', title: 'Fire safety package' } });
   assert.equal(created.status, 201, created.text);
   assert.equal(created.json.kind, 'scorm');

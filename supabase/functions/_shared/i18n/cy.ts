@@ -3,14 +3,12 @@
 // mutations the grammar asks for) and the terms of docs/welsh-glossary.md. Counts take the form
 // Intl.PluralRules('cy') names (zero, one, two, few, many, other): `2 ddiwrnod`, `3 pherson`.
 import type { Messages, NoticeContext, NoticeText, PluralForms } from './index.ts';
+import { number, sessionNotices, text } from './notice-facts.ts';
 
 const DAYS: PluralForms = { two: 'ddiwrnod', other: 'diwrnod' };
 const CERTIFICATES: PluralForms = { two: 'dystysgrif', many: 'thystysgrif', other: 'tystysgrif' };
 const ITEMS: PluralForms = { other: 'eitem' };
 const PEOPLE: PluralForms = { two: 'berson', few: 'pherson', many: 'pherson', other: 'person' };
-
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
-const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : Number(value));
 
 /** The course's title as the notice holds it (i18n/index.ts courseTitle chooses titles elsewhere). */
 const course = (c: NoticeContext) => text(c.data.courseTitle);
@@ -63,10 +61,63 @@ export const cy: Messages = {
       seeYourTeam: 'Gweld eich tîm',
       seeCertificate: 'Gweld y dystysgrif',
       seeYourCertificates: 'Gweld eich tystysgrifau',
+      seeSession: 'Gweld y sesiwn',
+      seeAssessment: 'Gweld yr asesiad',
+      seeAssessments: 'Gweld yr asesiadau',
       openOnSite: 'Agor ar y wefan',
     },
   },
   notices: {
+    ...sessionNotices({
+      to: 'tan',
+      days: DAYS,
+      when: (times) => `Pryd: ${times}`,
+      where: (venue) => `Ble: ${venue}`,
+      online: (url) => `Ar-lein: ${url}`,
+      note: (note) => `Nodyn: ${note}`,
+      reason: (reason) => `Rheswm: ${reason}`,
+      calendarRequest: 'Mae\'r gwahoddiad sydd ynghlwm yn rhoi\'r sesiwn yn eich calendr.',
+      calendarCancel: 'Mae\'r gwahoddiad sydd ynghlwm yn tynnu\'r sesiwn o\'ch calendr.',
+      booked: { title: (what) => `Lle wedi'i archebu: ${what}`, lead: 'Mae gennych le ar y sesiwn ystafell ddosbarth hon.' },
+      waiting: {
+        title: (what) => `Ar y rhestr aros: ${what}`,
+        lead: 'Mae\'r sesiwn yn llawn, felly rydych ar ei rhestr aros. Byddwn yn anfon e-bost atoch os daw lle ar gael.',
+      },
+      offered: {
+        title: (what) => `Mae lle ar gael i chi: ${what}`,
+        lead: 'Mae lle wedi dod ar gael i chi ar y sesiwn hon.',
+        acceptBy: (time, date) => `Derbyniwch ef erbyn ${time} ar ${date}, neu caiff ei gynnig i'r person nesaf sy'n aros.`,
+        acceptOnPage: 'Derbyniwch ef ar dudalen y sesiwn, neu caiff ei gynnig i\'r person nesaf sy\'n aros.',
+      },
+      changed: {
+        title: (what) => `Sesiwn wedi newid: ${what}`,
+        lead: 'Mae\'r sesiwn rydych wedi archebu lle arni wedi newid. Dyma\'r manylion newydd.',
+      },
+      cancelled: { title: (what) => `Sesiwn wedi'i chanslo: ${what}`, lead: 'Mae\'r sesiwn hon wedi\'i chanslo.' },
+      reminder: {
+        title: (what, days, count) =>
+          days === 1 ? `Nodyn atgoffa: ${what} yfory` : days === null ? `Nodyn atgoffa: ${what}` : `Nodyn atgoffa: ${what} ymhen ${count}`,
+        lead: 'Mae eich sesiwn ystafell ddosbarth yn agosáu.',
+      },
+      approval: {
+        title: (learner, what) => `Mae ${learner || 'rhywun yn eich tîm'} yn gofyn am gael archebu lle ar ${what}`,
+        lead: 'Cymeradwywch neu gwrthodwch yr archeb ar dudalen eich tîm.',
+      },
+      declined: { title: (what) => `Archeb wedi'i gwrthod: ${what}`, lead: 'Cafodd eich cais am le ar y sesiwn hon ei wrthod.' },
+      recorded: {
+        title: (what) => `Asesiad wedi'i gofnodi: ${what}`,
+        outcome: (competent, assessor) =>
+          competent
+            ? `Yn ôl asesiad ${assessor || 'eich aseswr'}, rydych yn gymwys.`
+            : `Yn ôl asesiad ${assessor || 'eich aseswr'}, nid ydych yn gymwys eto. Gallwch gael eich asesu eto.`,
+        verified: 'Mae dilyswr wedi gwirio\'r canlyniad.',
+        awaitingVerifier: 'Mae\'r canlyniad yn aros i ddilyswr ei wirio.',
+      },
+      reassessment: {
+        title: (learner, what) => `Mae ${learner || 'dysgwr'} yn gofyn am ailasesiad: ${what}`,
+        lead: 'Trefnwch asesiad newydd ar eich tudalen asesiadau.',
+      },
+    }),
     'training-assigned': ofCourse((c) => ({ title: `Hyfforddiant gorfodol: ${course(c)}`, body: completeBy(c, c.data.dueAt) })),
     'training-due-soon': ofCourse((c) => ({
       title: `Mae ${course(c)} yn ddyledus ymhen ${c.count(number(c.data.days), DAYS)}`,

@@ -2,6 +2,7 @@
 // learning record and CSV headers, word for word as they have always been. Welsh: cy.ts; the shape
 // and the date and plural helpers: index.ts. Terms follow docs/welsh-glossary.md.
 import type { Messages } from './index.ts';
+import { sessionNotices } from './notice-facts.ts';
 
 export const enGB: Messages = {
   language: 'en-GB',
@@ -36,11 +37,61 @@ export const enGB: Messages = {
       seeYourTeam: 'See your team',
       seeCertificate: 'See the certificate',
       seeYourCertificates: 'See your certificates',
+      seeSession: 'See the session',
+      seeAssessment: 'See the assessment',
+      seeAssessments: 'See the assessments',
       openOnSite: 'Open it on the site',
     },
   },
-  // English notices are written by the database (private.decide_notifications) and sent as written.
-  notices: null,
+  // The training and certificate notices are written in English by the database
+  // (private.decide_notifications) and sent as written; the session and assessment notices are
+  // worded here from their facts, with the session's times in London.
+  notices: sessionNotices({
+    to: 'to',
+    days: { one: 'day', other: 'days' },
+    when: (times) => `When: ${times}`,
+    where: (venue) => `Where: ${venue}`,
+    online: (url) => `Online: ${url}`,
+    note: (note) => `Note: ${note}`,
+    reason: (reason) => `Reason: ${reason}`,
+    calendarRequest: 'The invitation attached puts the session in your calendar.',
+    calendarCancel: 'The invitation attached takes the session out of your calendar.',
+    booked: { title: (what) => `Place booked: ${what}`, lead: 'You have a place on this classroom session.' },
+    waiting: {
+      title: (what) => `On the waiting list: ${what}`,
+      lead: 'The session is full, so you are on its waiting list. We will email you if a place comes free.',
+    },
+    offered: {
+      title: (what) => `A place is free for you: ${what}`,
+      lead: 'A place has come free for you on this session.',
+      acceptBy: (time, date) => `Accept by ${time} on ${date}, or it is offered to the next person waiting.`,
+      acceptOnPage: 'Accept it on the session\'s page, or it is offered to the next person waiting.',
+    },
+    changed: { title: (what) => `Session changed: ${what}`, lead: 'The session you are booked on has changed. These are its new details.' },
+    cancelled: { title: (what) => `Session cancelled: ${what}`, lead: 'This session has been cancelled.' },
+    reminder: {
+      title: (what, days, count) => (days === 1 ? `Reminder: ${what} tomorrow` : days === null ? `Reminder: ${what}` : `Reminder: ${what} in ${count}`),
+      lead: 'Your classroom session is coming up.',
+    },
+    approval: {
+      title: (learner, what) => `${learner || 'Someone in your team'} asks to book ${what}`,
+      lead: 'Approve or decline the booking on your team page.',
+    },
+    declined: { title: (what) => `Booking declined: ${what}`, lead: 'Your request for a place on this session was declined.' },
+    recorded: {
+      title: (what) => `Assessment recorded: ${what}`,
+      outcome: (competent, assessor) =>
+        competent
+          ? `${assessor || 'Your assessor'} assessed you as competent.`
+          : `${assessor || 'Your assessor'} assessed you as not yet competent. You can be assessed again.`,
+      verified: 'A verifier has checked the result.',
+      awaitingVerifier: 'The result is waiting for a verifier to check it.',
+    },
+    reassessment: {
+      title: (learner, what) => `${learner || 'A learner'} asks to be reassessed: ${what}`,
+      lead: 'Arrange a new assessment on your assessments page.',
+    },
+  }),
   validity: {
     validUntil: (date) => `Valid until ${date}`,
     doesNotExpire: 'Does not expire',

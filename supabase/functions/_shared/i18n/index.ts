@@ -5,11 +5,13 @@
 // Dates are `22 November 2026` and `22 Tachwedd 2026`, the day in London. Deno's Intl has no Welsh
 // month names (it answers 'cy' with `November 22, 2026`), so the months are the catalogue's own; its
 // plural rules do know Welsh (zero, one, two, few, many, other), and count words use them.
-import { type DateInput, isoDate, longDate, toDate } from '../dates.ts';
+import { clockTime, type DateInput, isoDate, longDate, toDate } from '../dates.ts';
 import type { CertificateState } from '../certificates.ts';
 import { DEFAULT_LANGUAGE, type Language, toLanguage } from '../language.ts';
 import { cy } from './cy.ts';
 import { enGB } from './en-GB.ts';
+
+export { courseTitle } from './titles.ts';
 
 export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
@@ -22,7 +24,10 @@ export interface NoticeText {
 /** The facts a notice was made from (notifications.data), and how to word dates and counts. */
 export interface NoticeContext {
   data: Record<string, unknown>;
+  language: Language;
   date: (value: unknown) => string;
+  /** `09:30`: 24-hour, London. */
+  time: (value: unknown) => string;
   count: (n: number, forms: PluralForms) => string;
 }
 
@@ -49,11 +54,14 @@ export interface Messages {
       seeYourTeam: string;
       seeCertificate: string;
       seeYourCertificates: string;
+      seeSession: string;
+      seeAssessment: string;
+      seeAssessments: string;
       openOnSite: string;
     };
   };
-  /** Each kind's words from its facts; null where the database's own (English) words are sent. */
-  notices: Record<string, (context: NoticeContext) => NoticeText | null> | null;
+  /** Each kind's words from its facts; a kind not here (or a notice without its facts) is sent in the database's own words. */
+  notices: Record<string, (context: NoticeContext) => NoticeText | null>;
   validity: {
     validUntil: (date: string) => string;
     doesNotExpire: string;
@@ -171,14 +179,6 @@ export function serviceName(language: Language, code: string): string {
   return messages(language).services[code] ?? code;
 }
 
-/**
- * The one place the title of a course is chosen for what the server writes (emails, certificates,
- * the learning record): the Welsh title (courses.title_cy, or a certificate's course_title_cy) for a
- * Welsh reader where there is one, else the English title.
- */
-export function courseTitle(course: { title: string; titleCy?: string | null }, language: Language): string {
-  return language === 'cy' && course.titleCy?.trim() ? course.titleCy : course.title;
-}
 
 type Validity = { state: CertificateState; expiresAt: DateInput; revokedAt: DateInput };
 
@@ -210,7 +210,9 @@ export function noticeText(language: Language, notice: { kind: string; title: st
   const words = messages(language).notices?.[notice.kind];
   const context: NoticeContext = {
     data: notice.data ?? {},
+    language,
     date: (value) => formatDate(language, value as DateInput),
+    time: (value) => clockTime(value as DateInput),
     count: (n, forms) => count(language, n, forms),
   };
   return words?.(context) ?? { title: notice.title, body: notice.body };

@@ -14,6 +14,7 @@ import nodemailer from 'nodemailer';
 import type { Config } from './config.ts';
 import type { Db } from './db.ts';
 import { renderNotificationEmail } from './emails.ts';
+import { siteHost } from './calendar.ts';
 import { type Language, toLanguage } from '../../_shared/language.ts';
 
 /** The SMTP server and the web app's address: the function's secrets (SMTP_*, SITE_URL). */
@@ -71,6 +72,7 @@ interface ClaimedRow {
   recipientId: string;
   recipientEmail: string;
   recipientName: string;
+  createdAt: Date;
 }
 
 export interface DeliveryResult {
@@ -147,11 +149,7 @@ async function setPasswordLink(config: Config, mail: MailConfig, email: string):
 
 /** The Message-ID of a notification's email: the same for every attempt, new for each resend. */
 export function messageIdFor(id: string, resends: number, siteUrl: string): string {
-  let host = 'localhost';
-  try {
-    host = new URL(siteUrl).hostname.replace(/^\[|\]$/g, '') || host;
-  } catch { /* the default */ }
-  return `<notification.${id}.${resends}@${host}>`;
+  return `<notification.${id}.${resends}@${siteHost(siteUrl)}>`;
 }
 
 /** Runs fn over items, at most `parallel` at once. */
@@ -172,7 +170,7 @@ export async function deliverNotifications(db: Db, config: Config, mail: MailCon
   while (result.claimed < max) {
     const { rows, siteName, languages } = await db.withServiceRole(async (tx) => {
       const rows = await tx<ClaimedRow[]>`
-        select id, attempt, resends, kind, title, body, data, link_path, recipient_id, recipient_email, recipient_name
+        select id, attempt, resends, kind, title, body, data, link_path, recipient_id, recipient_email, recipient_name, created_at
         from private.claim_notification_emails(coalesce(${now()}::timestamptz, now()),
           ${Math.min(BATCH_SIZE, max - result.claimed)}, ${LEASE_SECONDS})`;
       const [settings] = rows.length > 0 ? await tx<{ siteName: string }[]>`select site_name from public.settings where id` : [];
@@ -193,9 +191,9 @@ export async function deliverNotifications(db: Db, config: Config, mail: MailCon
         const email = renderNotificationEmail(
           {
             kind: row.kind, title: row.title, body: row.body, linkPath: row.linkPath, recipientName: row.recipientName, data: row.data ?? {},
-            language: languages.get(row.recipientId),
+            language: languages.get(row.recipientId), recipientEmail: row.recipientEmail, createdAt: row.createdAt,
           },
-          { siteName, siteUrl: mail.siteUrl, actionLink },
+          { siteName, siteUrl: mail.siteUrl, actionLink, senderAddress: mail.from },
         );
         await transport.sendMail({
           from: { name: siteName, address: mail.from },
@@ -205,6 +203,9 @@ export async function deliverNotifications(db: Db, config: Config, mail: MailCon
           html: email.html,
           messageId: messageIdFor(row.id, row.resends, mail.siteUrl),
           headers: { 'Auto-Submitted': 'auto-generated' },
+          // A session's invitation as Outlook sends one: a text/calendar;method=... alternative and
+          // the same file attached as invite.ics.
+          ...(email.calendar ? { icalEvent: { method: email.calendar.method, filename: 'invite.ics', content: email.calendar.content } } : {}),
         });
       } catch (failure) {
         error = failureText(failure);

@@ -4,8 +4,14 @@
 // images, no tracking: every link is the site's own address. Every value from the database is
 // escaped in the HTML; links are built only from SITE_URL and the notice's app path.
 
+//
+// A session notice whose facts carry an iCalendar method (REQUEST or CANCEL) also gets the booking's
+// calendar invitation (lib/calendar.ts), in the recipient's language, addressed to them.
+
 import type { Language } from '../../_shared/language.ts';
 import { type Messages, messages, noticeText } from '../../_shared/i18n/index.ts';
+import { moduleTitleOf, venueOf } from '../../_shared/i18n/notice-facts.ts';
+import { buildInvitation, invitationFacts, type InvitationMethod, siteHost } from './calendar.ts';
 
 /** What a template needs of one claimed notification. */
 export interface EmailNotice {
@@ -18,6 +24,10 @@ export interface EmailNotice {
   language?: Language;
   /** The facts the notice was made from (account-welcome: the username). */
   data?: Record<string, unknown>;
+  /** The recipient's address: a calendar invitation names them as its attendee. */
+  recipientEmail?: string;
+  /** When the notice was made: its invitation's DTSTAMP (the same on every attempt). */
+  createdAt?: Date;
 }
 
 export interface EmailSite {
@@ -26,12 +36,16 @@ export interface EmailSite {
   siteUrl: string;
   /** For account-welcome: the set-password link from Auth, made at send time. */
   actionLink?: string;
+  /** The sender's address: a calendar invitation's organiser. */
+  senderAddress?: string;
 }
 
 export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
+  /** A session notice's calendar invitation: nodemailer's icalEvent. */
+  calendar?: { method: InvitationMethod; content: string };
 }
 
 /** Where people choose their notification emails (the profile page's Notifications section). */
@@ -58,6 +72,11 @@ export function siteLink(siteUrl: string, path: string | null): string {
 function linkLabel(m: Messages, kind: string, path: string | null): string {
   const links = m.email.links;
   if (kind === 'account-welcome') return links.choosePassword;
+  if (/^\/course\/[^/]+\/module\//.test(path ?? '')) {
+    if (kind.startsWith('session-')) return links.seeSession;
+    if (kind.startsWith('assessment-')) return links.seeAssessment;
+  }
+  if (path === '/instructor/assessments') return links.seeAssessments;
   if (path?.startsWith('/course/')) return links.openCourse;
   if (path?.startsWith('/team/')) return links.seeTheirTraining;
   if (path === '/team') return links.seeYourTeam;
@@ -102,7 +121,8 @@ export function renderNotificationEmail(notice: EmailNotice, site: EmailSite): R
   ].join('\n');
 
   const paragraph = 'margin:0 0 16px 0;font-size:16px;line-height:1.5;';
-  const bodyLines = welcome ? lines : lines.slice(1);
+  // Each line of a body is a paragraph of its own (a newline inside a <p> would read as a space).
+  const bodyLines = (welcome ? lines : lines.slice(1)).flatMap((line) => line.split('\n'));
   const html = `<!doctype html>
 <html lang="${m.htmlLang}">
 <head>
@@ -125,5 +145,34 @@ ${welcome ? '' : `<h1 style="margin:0 0 16px 0;font-size:22px;line-height:1.3;">
 </body>
 </html>
 `;
-  return { subject, text, html };
+  const calendar = invitationOf(notice, site, language, { subject, label, itemLink });
+  return calendar ? { subject, text, html, calendar } : { subject, text, html };
+}
+
+/** A session notice's calendar invitation, or undefined when its facts ask for none (or lack any it needs). */
+function invitationOf(
+  notice: EmailNotice,
+  site: EmailSite,
+  language: Language,
+  words: { subject: string; label: string; itemLink: string },
+): RenderedEmail['calendar'] {
+  const data = notice.data ?? {};
+  const facts = invitationFacts(data);
+  if (!facts || !notice.recipientEmail || !site.senderAddress) return undefined;
+  const context = { data, language };
+  // The calendar's own description: the notice without its line about the attached invitation.
+  const { title, body } = noticeText(language, { ...notice, data: { ...data, method: null } });
+  const content = buildInvitation({
+    ...facts,
+    stamp: notice.createdAt ?? new Date(),
+    siteHost: siteHost(site.siteUrl),
+    siteName: oneLine(site.siteName),
+    summary: moduleTitleOf(context) || words.subject,
+    description: [title, body, `${words.label}: ${words.itemLink}`].filter((line) => line.trim() !== '').join('\n\n'),
+    location: venueOf(context) || (typeof data.onlineUrl === 'string' ? data.onlineUrl : ''),
+    url: words.itemLink,
+    organizer: { name: oneLine(site.siteName), email: site.senderAddress },
+    attendee: { name: notice.recipientName, email: notice.recipientEmail },
+  });
+  return { method: facts.method, content };
 }

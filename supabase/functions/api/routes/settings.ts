@@ -24,6 +24,7 @@ function toPublicSettings(row: Record<string, unknown>): PublicSettings {
     overdueRepeatDays: Number(row.notifyOverdueEveryDays),
     escalationDays: Number(row.notifyEscalationDays),
     scormMaxUploadMb: Number(row.scormMaxUploadMb),
+    sessionOfferHours: Number(row.sessionOfferHours),
     updatedAt: isoTimestamp(updatedAt)!,
     contactEmail: (row.contactEmail as string | null) ?? null,
   };
@@ -36,7 +37,8 @@ export async function readSettings(tx: Tx, withAdminEmail: boolean): Promise<Pub
   const [row] = await tx<Record<string, unknown>[]>`
     select site_name, course_access::text as course_access, certificate_template::text as certificate_template,
            footer_text, enable_analytics, auto_enrollment, notify_due_soon_days, notify_expiry_days,
-           notify_overdue_every_days, notify_escalation_days, scorm_max_upload_mb, updated_at, private.contact_email() as contact_email
+           notify_overdue_every_days, notify_escalation_days, scorm_max_upload_mb, session_offer_hours, updated_at,
+           private.contact_email() as contact_email
     from public.settings where id`;
   if (!row) throw new Error('The settings row is missing');
   if (withAdminEmail) {
@@ -64,7 +66,8 @@ async function updateSettings(tx: Tx, input: z.infer<typeof settingsSchema>): Pr
       notify_expiry_days = coalesce(${dayList(input.expiryWarningDays)}::integer[], notify_expiry_days),
       notify_overdue_every_days = coalesce(${input.overdueRepeatDays ?? null}::integer, notify_overdue_every_days),
       notify_escalation_days = coalesce(${input.escalationDays ?? null}::integer, notify_escalation_days),
-      scorm_max_upload_mb = coalesce(${input.scormMaxUploadMb ?? null}::integer, scorm_max_upload_mb)
+      scorm_max_upload_mb = coalesce(${input.scormMaxUploadMb ?? null}::integer, scorm_max_upload_mb),
+      session_offer_hours = coalesce(${input.sessionOfferHours ?? null}::integer, session_offer_hours)
     where id`;
 }
 

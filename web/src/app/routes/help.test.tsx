@@ -21,6 +21,7 @@ const settings = {
   overdueRepeatDays: 7,
   escalationDays: 14,
   scormMaxUploadMb: 50,
+  sessionOfferHours: 48,
   updatedAt: '2026-11-01T00:00:00.000Z',
   contactEmail: 'learning@northshire.example',
 } satisfies PublicSettings;

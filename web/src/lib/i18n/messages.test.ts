@@ -18,6 +18,7 @@ import * as quiz from '@shared/quiz.ts';
 import * as schemas from '@shared/schemas.ts';
 import * as scim from '@shared/scim.ts';
 import * as scorm from '@shared/scorm.ts';
+import * as sessions from '@shared/sessions.ts';
 import * as signIn from '@shared/sign-in.ts';
 import * as team from '@shared/team.ts';
 import * as userImport from '@shared/user-import.ts';
@@ -83,8 +84,8 @@ function strings(value: unknown): string[] {
 }
 
 const sharedModules = {
-  admin, audit, authoring, catalogue, certificates, compliance, cpd, notifications, organisations, profile, quiz,
-  schemas, scim, scorm, signIn, team, userImport, assessments,
+  admin, assessments, audit, authoring, catalogue, certificates, compliance, cpd, notifications, organisations, profile, quiz,
+  schemas, scim, scorm, sessions, signIn, team, userImport,
 };
 
 /** Values that break a schema's rules in as many ways as can be guessed without knowing it. */

@@ -4,7 +4,10 @@
 // the learner's rights, authoring.ts for the author's).
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { courseCreateSchema, type CourseDeletion, courseUpdateSchema, MESSAGES, moduleCreateSchema, moduleReorderSchema, scormModuleCreateSchema } from '../../../_shared/authoring.ts';
+import {
+  assessmentModuleCreateSchema, courseCreateSchema, type CourseDeletion, courseUpdateSchema, MESSAGES, moduleCreateSchema, MODULE_KIND_MESSAGE,
+  moduleReorderSchema, scormModuleCreateSchema, sessionModuleCreateSchema,
+} from '../../../_shared/authoring.ts';
 import { type Course, courseListQuerySchema, enrollBodySchema, type PagedList } from '../../../_shared/catalogue.ts';
 import type { Enrollment } from '../../../_shared/enrollment.ts';
 import type { Config } from '../../lib/config.ts';
@@ -199,13 +202,20 @@ export function courseRoutes(config: Config, db: Db) {
   routes.post('/:courseId/modules', async (c) => {
     const caller = requireUser(c);
     const courseId = pathId(c, 'courseId', MSG.courseNotFound);
-    // kind 'scorm': a module without a body, whose package is uploaded next (POST /api/modules/:id/scorm).
+    // kind 'scorm': a module without a body, whose package is uploaded next (POST /api/modules/:id/scorm);
+    // kind 'assessment': a practical assessment, its criteria authored next (/api/modules/:id/assessment).
     const value = await readJson(c);
     const kind = value !== null && typeof value === 'object' ? (value as { kind?: unknown }).kind : undefined;
-    if (kind !== undefined && kind !== 'content' && kind !== 'scorm') {
-      throw new ApiError(400, 'Validation failed', { kind: 'Kind must be content or scorm' });
+    if (kind !== undefined && kind !== 'content' && kind !== 'scorm' && kind !== 'session' && kind !== 'assessment') {
+      throw new ApiError(400, 'Validation failed', { kind: MODULE_KIND_MESSAGE });
     }
-    const input = kind === 'scorm' ? checkedBody(scormModuleCreateSchema, value) : checkedBody(moduleCreateSchema, value);
+    const input = kind === 'scorm'
+      ? checkedBody(scormModuleCreateSchema, value)
+      : kind === 'session'
+      ? checkedBody(sessionModuleCreateSchema, value)
+      : kind === 'assessment'
+      ? checkedBody(assessmentModuleCreateSchema, value)
+      : checkedBody(moduleCreateSchema, value);
     const module = await db.withCaller(caller.db, async (tx) => {
       await courseToChange(tx, courseId, caller.userId);
       return await readModule(tx, await insertModule(tx, courseId, input));

@@ -1,7 +1,9 @@
 // The SQL and row mapping of /api/courses: the catalogue page (one statement with module counts,
 // authors and the caller's enrolment), a course's module list, and the author's writes.
 import type postgres from 'postgres';
-import type { CourseCreateInput, CourseUpdateInput, ModuleCreateInput, ScormModuleCreateInput } from '../../../_shared/authoring.ts';
+import type {
+  AssessmentModuleCreateInput, CourseCreateInput, CourseUpdateInput, ModuleCreateInput, ScormModuleCreateInput, SessionModuleCreateInput,
+} from '../../../_shared/authoring.ts';
 import type { Course, CourseListQuery } from '../../../_shared/catalogue.ts';
 import { isoTimestamp } from '../../../_shared/dates.ts';
 import type { Config } from '../../lib/config.ts';
@@ -253,7 +255,9 @@ export async function deleteCourse(tx: Tx, id: string): Promise<{ cover: string 
 }
 
 /** A new module at `orderIndex` (pushing the later ones down; beyond the end is the end). */
-export async function insertModule(tx: Tx, courseId: string, input: ModuleCreateInput | ScormModuleCreateInput): Promise<string> {
+export async function insertModule(
+  tx: Tx, courseId: string, input: ModuleCreateInput | ScormModuleCreateInput | SessionModuleCreateInput | AssessmentModuleCreateInput,
+): Promise<string> {
   const [{ count }] = await tx<{ count: number }[]>`
     select count(*)::int as count from public.course_modules where course_id = ${courseId}::uuid`;
   const position = Math.min(input.orderIndex ?? count + 1, count + 1);
@@ -262,7 +266,7 @@ export async function insertModule(tx: Tx, courseId: string, input: ModuleCreate
     where course_id = ${courseId}::uuid and order_index >= ${position}`);
   const [row] = await guarded(() => tx<{ id: string }[]>`
     insert into public.course_modules (course_id, title, content, order_index, duration, kind, title_cy, content_cy)
-    values (${courseId}::uuid, ${input.title}, ${'content' in input ? input.content : ''}, ${position}, ${input.duration},
+    values (${courseId}::uuid, ${input.title}, ${'content' in input ? input.content ?? '' : ''}, ${position}, ${input.duration},
             ${'kind' in input ? input.kind : 'content'}, ${input.titleCy ?? null}::text, ${input.contentCy ?? null}::text)
     returning id`);
   await tx`select private.renumber_modules(${courseId}::uuid)`;

@@ -1750,3 +1750,52 @@ GRANT INSERT ("valid_months"), UPDATE ("valid_months") ON TABLE "public"."assess
 insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
 values ('assessment-evidence', 'assessment-evidence', false, 10485760, array['image/jpeg', 'image/png', 'application/pdf'])
 on conflict (id) do nothing;
+-- standing: written by `npm run db:diff` from the change to supabase/schemas/ (reviewed by hand).
+
+SET local check_function_bodies = off;
+
+CREATE OR REPLACE FUNCTION private.my_assessment_standing (
+  p_module_id uuid
+)
+  RETURNS TABLE (
+    is_assessor   boolean,
+    signed_off_at timestamp with time zone,
+    valid_until   timestamp with time zone,
+    can_request   boolean
+  )
+  LANGUAGE plpgsql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+declare
+  v_me uuid := (select auth.uid());
+  v_course public.courses;
+  v_me_row public.profiles;
+  v_at timestamptz;
+  v_months integer := (select s.valid_months from public.assessment_settings s where s.module_id = p_module_id);
+begin
+  select c.* into v_course from public.courses c
+  join public.course_modules m on m.course_id = c.id
+  where m.id = p_module_id and m.kind = 'assessment';
+  if not found or v_me is null or not private.can_view_course(v_course.id) then
+    raise exception 'Practical assessment not found' using errcode = 'P0002';
+  end if;
+  select * into v_me_row from public.profiles p where p.id = v_me;
+  v_at := private.assessment_signed_off_at(v_me, p_module_id);
+  return query select
+    v_me_row.deactivated_at is null and (
+      (v_me_row.role = 'ADMIN' and v_me_row.organisation_id is null)
+      or (v_me_row.role = 'INSTRUCTOR' and v_course.service = any (v_me_row.services))
+      or exists (select 1 from public.course_assessors a where a.course_id = v_course.id and a.person_id = v_me)),
+    v_at,
+    case when v_at is not null and v_months is not null then v_at + make_interval(months => v_months) end,
+    private.may_request_reassessment(v_me, p_module_id);
+end;
+$function$;
+
+COMMENT ON FUNCTION "private"."my_assessment_standing"(uuid) IS 'The caller on a practical assessment module: whether they assess on its course, when their own practical was signed off (current cycle) and until when it is valid, and whether they may ask for reassessment; P0002 when they cannot see it.';
+
+REVOKE ALL ON FUNCTION "private"."my_assessment_standing"(uuid) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."my_assessment_standing"(uuid) TO "authenticated", "postgres";

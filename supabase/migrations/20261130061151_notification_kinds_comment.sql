@@ -1,0 +1,3 @@
+-- notification_kinds_comment: written by `npm run db:diff` from the change to supabase/schemas/ (reviewed by hand).
+
+COMMENT ON COLUMN "public"."notifications"."kind" IS 'What it is: training-assigned | training-due-soon | training-overdue | manager-escalation | manager-digest | certificate-expiring | certificate-expired | certificate-issued | enrolment-approved | enrolment-declined | account-welcome; a classroom session''s session-booked | session-waiting | session-place-offered | session-changed | session-cancelled | session-reminder | session-approval-requested | session-booking-declined (25_classroom_sessions.sql); a practical assessment''s assessment-recorded | reassessment-requested (26_practical_assessments.sql).';
