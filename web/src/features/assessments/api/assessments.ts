@@ -70,27 +70,27 @@ export function assessmentRecordQueryOptions(recordId: string) {
 }
 export const useAssessmentRecord = (recordId: string) => useQuery(assessmentRecordQueryOptions(recordId));
 
-function queueParams(state: QueueState | null, page?: number) {
+function queueParams(state: QueueState, page?: number) {
   const params = new URLSearchParams();
   if (page !== undefined) {
     params.set('page', String(page));
     params.set('pageSize', String(ASSESSMENT_PAGE_SIZE));
   }
-  if (state) params.set('state', state);
+  params.set('state', state);
   return params;
 }
 
-export function assessmentQueueQueryOptions(state: QueueState | null, page: number) {
+export function assessmentQueueQueryOptions(state: QueueState, page: number) {
   return queryOptions({
     queryKey: assessmentKeys.queue({ state, page }),
     queryFn: () => api.get<Paged<QueuedAssessment>>(`/instructor/assessments?${queueParams(state, page)}`),
     placeholderData: keepPreviousData,
   });
 }
-export const useAssessmentQueue = (state: QueueState | null, page: number) => useQuery(assessmentQueueQueryOptions(state, page));
+export const useAssessmentQueue = (state: QueueState, page: number) => useQuery(assessmentQueueQueryOptions(state, page));
 
 /** The queue as a CSV file (the same filter, every page). */
-export const downloadAssessmentQueue = (state: QueueState | null) =>
+export const downloadAssessmentQueue = (state: QueueState) =>
   downloadFromApi(`/instructor/assessments/export.csv?${queueParams(state)}`, 'text/csv', 'assessments.csv');
 
 /** An evidence file, opened (saved) under its own name. */

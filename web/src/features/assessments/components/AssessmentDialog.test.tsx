@@ -49,7 +49,7 @@ describe('AssessmentDialog', () => {
 
     await user.click(within(dialog).getByRole('button', { name: 'Move Checks the hydrant down' }));
     await screen.findByText('Criterion moved');
-    expect(api.requests.find((r) => r.method === 'PUT' && r.path.startsWith('/assessment-criteria/'))?.body).toMatchObject({ title: 'Checks the hydrant', orderIndex: 2, critical: true });
+    expect(api.requests.find((r) => r.method === 'PUT' && r.path.startsWith('/assessment-criteria/'))?.body).toMatchObject({ title: 'Checks the hydrant', orderIndex: 3, critical: true });
 
     await user.click(within(dialog).getByRole('button', { name: 'Delete Runs out the hose' }));
     const confirm = await screen.findByRole('dialog', { name: 'Delete this criterion?' });

@@ -68,10 +68,13 @@ function CriteriaList({ moduleId, criteria }: { moduleId: string; criteria: Asse
   const remove = useDeleteCriterion();
 
   function move(criterion: AssessmentCriterion, index: number, delta: -1 | 1) {
-    const target = criteria[index + delta];
-    if (!target) return;
-    const { title, titleCy, guidance, guidanceCy, critical } = criterion;
-    save.mutate({ criterionId: criterion.id, input: { title, titleCy, guidance, guidanceCy, critical, orderIndex: target.orderIndex } }, {
+    // Two neighbours swap by putting the upper one just below the lower one: the server numbers the
+    // criteria again by their order, a tie keeping the older first, so "the same place" would not move.
+    const upper = criteria[delta < 0 ? index - 1 : index];
+    const lower = criteria[delta < 0 ? index : index + 1];
+    if (!upper || !lower) return;
+    const { title, titleCy, guidance, guidanceCy, critical } = upper;
+    save.mutate({ criterionId: upper.id, input: { title, titleCy, guidance, guidanceCy, critical, orderIndex: lower.orderIndex + 1 } }, {
       onSuccess: () => {
         notifySuccess(t('criteria.moved'), criterion.title);
         // The moved row's button keeps the focus (its twin when it reached the end of the list).

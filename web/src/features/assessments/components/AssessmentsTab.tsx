@@ -21,7 +21,8 @@ export function queueStateOf(row: Pick<QueuedAssessment, 'signedAt' | 'verifiedA
 
 export function AssessmentsTab() {
   const { t } = useTranslation('assessments');
-  const [state, setState] = useState<QueueState | null>('awaiting-sign-off');
+  // The server shows one state at a time, the records waiting for a signature first.
+  const [state, setState] = useState<QueueState>('awaiting-sign-off');
   const [page, setPage] = useState(1);
   const [downloading, setDownloading] = useState(false);
   const queue = useAssessmentQueue(state, page);
@@ -51,11 +52,10 @@ export function AssessmentsTab() {
             data={QUEUE_STATES.map((value) => ({ value, label: t(`queueState.${value}`) }))}
             value={state}
             onChange={(value) => {
-              setState(value as QueueState | null);
+              setState((value ?? 'awaiting-sign-off') as QueueState);
               setPage(1);
             }}
-            clearable
-            placeholder={t('queue.allStates')}
+            allowDeselect={false}
             w={240}
           />
           <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />} loading={downloading} onClick={download}>
