@@ -1,7 +1,7 @@
 // The assessor's record page: judging each criterion, Competent refused while a critical criterion is
 // not yet competent (and why), evidence refused here (too large) and by the server (415), the
 // sign-off confirmed, then a signed record's Verify and Correct.
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '@/test/fake-api';
 import { makeUser, renderWithProviders } from '@/test/render';
@@ -51,6 +51,7 @@ describe('AssessPage', () => {
     expect(api.requests.some((r) => r.path.endsWith('/evidence'))).toBe(false);
     await user.upload(camera!, new File(['%PDF-'], 'scan.pdf', { type: 'application/pdf' }));
     expect(await screen.findByText(/This kind of file cannot be kept/)).toHaveTextContent('Evidence must be a JPEG or PNG photo or a PDF');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Take a photo' })).toHaveFocus());
 
     await user.click(screen.getByRole('button', { name: 'Sign off' }));
     const dialog = await screen.findByRole('dialog', { name: 'Sign off this record?' });

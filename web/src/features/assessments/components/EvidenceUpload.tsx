@@ -1,7 +1,7 @@
 // Evidence for a draft record: a photo from the phone's camera or a file (JPEG, PNG or PDF, 10 MB at
 // most). Checked here first, so a wrong file is explained before it is sent; the server checks again
 // (the type by its first bytes) and its 413/415 answers are shown the same way, beside the buttons.
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, FileButton, Group, Stack, Text } from '@mantine/core';
 import { IconCamera, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -29,12 +29,21 @@ export function EvidenceUpload({ record }: { record: AssessmentRecord }) {
   const [problem, setProblem] = useState<string | null>(null);
   const cameraButton = useRef<HTMLButtonElement>(null);
   const fileButton = useRef<HTMLButtonElement>(null);
+  // The button used takes the focus back once the upload is over (it was disabled while sending).
+  const refocus = useRef<typeof cameraButton | null>(null);
+  const sending = upload.isPending;
+  useEffect(() => {
+    if (sending || !refocus.current) return;
+    refocus.current.current?.focus();
+    refocus.current = null;
+  }, [sending]);
 
   function send(file: File | null, from: typeof cameraButton) {
     if (!file) return;
     const local = evidenceProblem(file);
     setProblem(local);
     if (local) return;
+    refocus.current = from;
     upload.mutate(file, {
       onSuccess: () => notifySuccess(t('evidence.added'), file.name),
       onError: (error) => {
@@ -42,8 +51,6 @@ export function EvidenceUpload({ record }: { record: AssessmentRecord }) {
         const reason = errorDescription(error, t('tryAgain'));
         setProblem(status === 413 ? t('evidence.tooLarge', { reason }) : status === 415 ? t('evidence.wrongType', { reason }) : reason);
       },
-      // The button was disabled while sending: it takes the focus back.
-      onSettled: () => setTimeout(() => from.current?.focus(), 0),
     });
   }
 
