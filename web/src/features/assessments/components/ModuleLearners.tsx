@@ -109,7 +109,7 @@ export function ModuleLearners({ moduleId }: { moduleId: string }) {
                   <Table.Td>
                     <Group gap={4}>
                       <Text size="sm">{t(`learnerState.${learner.state}`)}</Text>
-                      {learner.reassessmentRequested ? <Badge color="orange.9" variant="filled">{t('learners.reassessmentRequested')}</Badge> : null}
+                      {learner.reassessmentRequested ? <Badge color="red.9" variant="filled">{t('learners.reassessmentRequested')}</Badge> : null}
                     </Group>
                   </Table.Td>
                   <Table.Td>{learner.signedAt ? formatDate(learner.signedAt) : t('learners.notSigned')}</Table.Td>

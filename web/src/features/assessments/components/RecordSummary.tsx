@@ -13,7 +13,7 @@ export function OutcomeBadge({ outcome }: { outcome: Outcome | null }) {
   const { t } = useTranslation('assessments');
   if (!outcome) return <Badge variant="outline" color="dark.6" c="var(--mantine-color-text)">{t('outcome.none')}</Badge>;
   return (
-    <Badge variant="filled" color={outcome === 'competent' ? 'green.9' : 'orange.9'}>
+    <Badge variant="filled" color={outcome === 'competent' ? 'teal.9' : 'red.9'}>
       {t(`outcome.${outcome}`)}
     </Badge>
   );
