@@ -341,7 +341,8 @@ export function ModuleViewer({ courseId, moduleId, user, assessmentPanel }: {
               <Suspense fallback={<Text size="sm">{t('moduleViewer.loadingPackage')}</Text>}>
                 <ScormPlayer moduleId={data.id} enrolled={enrolled} staff={staff} />
               </Suspense>
-            ) : (
+            ) : assessment && !content.text.trim() && !data.image ? null : (
+              // A practical assessment's text is an optional introduction: none, no empty box.
               <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label={t('moduleViewer.moduleContent')}>
                 <Stack gap="md">
                   {data.image ? <Image src={data.image} alt={t('moduleViewer.illustration', { title: title.text })} radius="md" mah={360} fit="contain" /> : null}
