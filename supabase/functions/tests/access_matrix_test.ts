@@ -12,6 +12,8 @@
 //   admin            the seeded administrator
 //   org admin        the administrator of the world's organisation, where the learner
 //                    and {victim} belong; its statuses are the table "Organisations' personas"
+//   named assessor   a STUDENT of that organisation whom it named assessor of {assessmentCourse}
+//                    (the second column of "Organisations' personas")
 // {pending} is a third user's PENDING enrolment on {course}; {victim} a fresh user for deletes.
 //
 // Run `MATRIX_PRINT=1 deno test … access_matrix_test.ts` to print the observed table.
@@ -21,7 +23,7 @@ import { scorm12Package } from './scorm_packages.ts';
 
 const PERSONAS = ['visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin'] as const;
 /** The personas of an organisation, in their own table (docs/ACCESS-MATRIX.md, "Organisations' personas"). */
-const ORG_PERSONAS = ['org admin'] as const;
+const ORG_PERSONAS = ['org admin', 'named assessor'] as const;
 type PersonaName = (typeof PERSONAS)[number] | (typeof ORG_PERSONAS)[number];
 
 interface Persona {
@@ -71,6 +73,19 @@ interface World {
   scimToken: string;
   /** An email domain of the organisation. */
   domain: string;
+  /** A practical assessment module (its own course of the instructor's, the learner enrolled; a
+   * second signature needed) with two criteria, the first critical. The learner's competent record,
+   * signed by the instructor and awaiting its countersignature, with an evidence file; the
+   * instructor's draft of the learner (both criteria judged, competent: ready to sign); the named
+   * assessor, named by the organisation for the course. */
+  assessmentCourse: string;
+  assessmentModule: string;
+  criterion: string;
+  criterion2: string;
+  signedRecord: string;
+  draftRecord: string;
+  evidence: string;
+  namedAssessor: string;
 }
 
 interface Endpoint {
@@ -110,6 +125,17 @@ const image = (field: string) => () => {
 
 async function openQuiz(w: World, p: Persona) {
   if (p.token) await call('GET', `/api/modules/${w.module}/quiz`, { token: p.token });
+}
+
+/** The world's practical due: valid a month from its signing, no second signature needed (so the
+ * signed record signs it off), and the learner may ask to be assessed again. */
+async function practicalDue(w: World) {
+  await db.sql`update public.assessment_settings set needs_verifier = false, valid_months = 1 where module_id = ${w.assessmentModule}`;
+}
+
+/** The world's draft taken away: one draft per learner and module, so a new record may start. */
+async function withoutDraft(w: World) {
+  await db.sql`delete from public.assessment_records where id = ${w.draftRecord}`;
 }
 
 const settingsColumns = ['siteName', 'adminEmail', 'courseAccess', 'certificateTemplate', 'footerText', 'enableAnalytics', 'autoEnrollment'];
@@ -329,6 +355,39 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/bookings/{sessionBooking}/approve': {},
   'POST /api/bookings/{sessionBooking}/refuse': {},
   'GET /api/instructor/sessions': {},
+  // Practical assessments (practical_assessments_test.ts proves the rules in depth). The assessors of
+  // the learner: the instructor (national, UKPS), the admin and the named assessor.
+  'GET /api/modules/{assessmentModule}/assessment': {},
+  'PUT /api/modules/{assessmentModule}/assessment': { body: () => ({ needsVerifier: true, validMonths: 24 }) },
+  'GET /api/modules/{assessmentModule}/assessment/criteria': {},
+  'POST /api/modules/{assessmentModule}/assessment/criteria': { body: () => ({ title: 'Matrix criterion added', critical: false }) },
+  'POST /api/modules/{assessmentModule}/assessment/reassessment': { prepare: practicalDue, body: () => ({ reason: 'Matrix reassessment' }) },
+  'GET /api/modules/{assessmentModule}/assessment/learners': {},
+  'POST /api/modules/{assessmentModule}/assessment/records': { prepare: withoutDraft, body: (w) => ({ learnerId: w.learner }) },
+  'PUT /api/assessment-criteria/{criterion}': { body: () => ({ title: 'Matrix critical criterion renamed', critical: true }) },
+  // The criterion has judgements in the learner's records: kept (409) even for its author.
+  'DELETE /api/assessment-criteria/{criterion}': {},
+  'GET /api/assessment-records/{signedRecord}': {},
+  'GET /api/assessment-records/{draftRecord}': {},
+  'PUT /api/assessment-records/{draftRecord}': {
+    body: (w) => ({
+      judgements: [{ criterionId: w.criterion, result: 'competent' }, { criterionId: w.criterion2, result: 'not-yet-competent', note: 'Matrix note' }],
+      outcome: 'competent',
+      notes: 'Saved by the access matrix',
+    }),
+  },
+  'DELETE /api/assessment-records/{draftRecord}': {},
+  'POST /api/assessment-records/{draftRecord}/sign': {},
+  'POST /api/assessment-records/{signedRecord}/verify': {},
+  'POST /api/assessment-records/{draftRecord}/evidence': { form: image('file') },
+  'GET /api/assessment-evidence/{evidence}': {},
+  'GET /api/instructor/assessments': {},
+  'GET /api/instructor/assessments/export.csv': {},
+  'GET /api/courses/{assessmentCourse}/assessors': {},
+  'POST /api/courses/{assessmentCourse}/assessors': { body: () => ({ personId: candidate }) },
+  'DELETE /api/courses/{assessmentCourse}/assessors/{namedAssessor}': {},
+  'GET /api/compliance/practicals': {},
+  'GET /api/compliance/practicals/people': {},
   'POST /api/notifications/read-all': {},
   'POST /api/notifications/deliver': {},
   'GET /api/notifications/deliveries': {},
@@ -383,7 +442,12 @@ const [settingsBefore] = await db.sql<Record<string, unknown>[]>`
   from public.settings`;
 /** The organisation's administrator; the learner is of the organisation (below). */
 const orgAdmin = await persona('org admin', 'ADMIN', ['UKPS']);
-const orgPersonas: Persona[] = [orgAdmin];
+/** A STUDENT of the organisation, which names them assessor of each world's practical course: an
+ * assessor only by being named. */
+const namedAssessor = await persona('named assessor', 'STUDENT', ['UKPS']);
+const orgPersonas: Persona[] = [orgAdmin, namedAssessor];
+/** A person of the organisation whom no world names: the one an administrator names assessor. */
+const candidate = (await register()).user.id;
 
 const instructorServicesBefore = Object.fromEntries(
   (await db.sql<{ id: string; services: string[] }[]>`
@@ -400,11 +464,12 @@ await db.sql`insert into public.enrollments (user_id, course_id, status) values 
 const [organisation] = await db.sql<{ id: string }[]>`
   insert into public.organisations (name, code, service)
   values ('Matrix organisation', ${`MX${unique().slice(-12)}`}, 'UKPS') returning id`;
-await db.sql`update public.profiles set organisation_id = ${organisation.id}::uuid where id in (${learner.id!}::uuid, ${orgAdmin.id!}::uuid)`;
+await db.sql`update public.profiles set organisation_id = ${organisation.id}::uuid
+  where id in (${learner.id!}::uuid, ${orgAdmin.id!}::uuid, ${namedAssessor.id!}::uuid, ${candidate}::uuid)`;
 
 /** A fresh world: the instructor's course with two modules, a quiz of two questions, the learner's
  * enrolment, attempt and certificate, a pending enrolment, and a user to delete. One statement. */
-async function freshWorld(withVictim = false): Promise<World> {
+async function freshWorld(withVictim = false, withPractical = false): Promise<World> {
   // A user to delete costs a sign-up (a bcrypt hash): made only for the row that deletes one.
   const victim = withVictim ? (await register()).user.id : crypto.randomUUID();
   // Of the organisation, as the learner: its administrator may act on them.
@@ -510,14 +575,102 @@ async function freshWorld(withVictim = false): Promise<World> {
   return {
     ...w, organisation: organisation.id, unit: unit.id, scimToken: scimToken.id, domain: MATRIX_DOMAIN,
     sessionCourse: sessions.sessionCourse, sessionModule: sessions.sessionModule, classroomSession: dates.first,
-    classroomSession2: dates.second, sessionBooking: booking.id,
+    classroomSession2: dates.second, sessionBooking: booking.id, ...await (withPractical ? practicalWorld() : noPractical()),
   };
+}
+
+/** A row names the practical assessment's objects: only its worlds make them (a storage upload each). */
+const PRACTICAL = /\{(assessmentCourse|assessmentModule|criterion|signedRecord|draftRecord|evidence|namedAssessor)\}/;
+
+/** Ids of a practical assessment no world made, for the rows that name none. */
+function noPractical() {
+  const none = () => crypto.randomUUID();
+  return {
+    assessmentCourse: none(), assessmentModule: none(), criterion: none(), criterion2: none(), signedRecord: none(),
+    draftRecord: none(), evidence: none(), namedAssessor: none(),
+  };
+}
+
+const EVIDENCE_BUCKET = 'assessment-evidence';
+const storageHeaders = { authorization: `Bearer ${config.serviceRoleKey}`, apikey: config.serviceRoleKey };
+
+/** The world's practical assessment (see World), its evidence file stored as the api function stores one. */
+async function practicalWorld() {
+  // Statements of their own, as the sessions': the settings' and criteria's triggers read their module.
+  const [course] = await db.sql<{ assessmentCourse: string; assessmentModule: string }[]>`
+    with assessment_course as (
+      insert into public.courses (title, description, service, author_id, status)
+      values ('Matrix practical course', 'A practical assessment course made for the access matrix.', 'UKPS', ${instructor.id!}, 'ACTIVE')
+      returning id
+    ), assessment_module as (
+      insert into public.course_modules (course_id, title, content, order_index, kind)
+      select id, 'Matrix practical', 'The introduction to the matrix practical.', 1, 'assessment' from assessment_course returning id
+    ), assessment_enrolment as (
+      insert into public.enrollments (user_id, course_id, status) select ${learner.id!}::uuid, id, 'ACTIVE' from assessment_course
+    ), named as (
+      insert into public.course_assessors (course_id, person_id, organisation_id, named_by)
+      select id, ${namedAssessor.id!}::uuid, ${organisation.id}::uuid, ${orgAdmin.id!}::uuid from assessment_course
+    )
+    select (select id from assessment_course) as assessment_course, (select id from assessment_module) as assessment_module`;
+  const signedRecord = crypto.randomUUID();
+  const draftRecord = crypto.randomUUID();
+  const objectName = `${signedRecord}/${crypto.randomUUID()}.png`;
+  const [parts] = await db.sql<{ criterion: string; criterion2: string; evidence: string }[]>`
+    with settings as (
+      insert into public.assessment_settings (module_id, needs_verifier, valid_months) values (${course.assessmentModule}, true, 12)
+    ), criteria as (
+      insert into public.assessment_criteria (module_id, order_index, title, critical)
+      values (${course.assessmentModule}, 1, 'Matrix critical criterion', true), (${course.assessmentModule}, 2, 'Matrix criterion', false)
+      returning id, order_index, title, critical
+    ), record as (
+      insert into public.assessment_records (id, module_id, course_id, learner_id, cycle, assessor_id, outcome, learner_name, assessor_name)
+      values (${signedRecord}, ${course.assessmentModule}, ${course.assessmentCourse}, ${learner.id!}, 1, ${instructor.id!},
+             'competent', 'Matrix Learner', 'Matrix Instructor')
+      returning id
+    ), judgements as (
+      insert into public.assessment_judgements (record_id, criterion_id, result, criterion_title, critical)
+      select r.id, c.id, 'competent', c.title, c.critical from record r cross join criteria c
+    ), evidence as (
+      insert into public.assessment_evidence (record_id, object_name, content_type, size_bytes, original_name, uploaded_by)
+      select id, ${objectName}, 'image/png', ${PNG.byteLength}, 'matrix.png', ${instructor.id!}::uuid from record returning id
+    )
+    select (select id from criteria where order_index = 1) as criterion, (select id from criteria where order_index = 2) as criterion2,
+           (select id from evidence) as evidence`;
+  // Signed once its judgements and evidence are in (a signed record's parts never change); then the
+  // draft, one per learner and module.
+  await db.sql`update public.assessment_records set signed_at = now() where id = ${signedRecord}`;
+  await db.sql`
+    with record as (
+      insert into public.assessment_records (id, module_id, course_id, learner_id, cycle, assessor_id, outcome, learner_name, assessor_name)
+      values (${draftRecord}, ${course.assessmentModule}, ${course.assessmentCourse}, ${learner.id!}, 1, ${instructor.id!},
+             'competent', 'Matrix Learner', 'Matrix Instructor')
+      returning id
+    )
+    insert into public.assessment_judgements (record_id, criterion_id, result, criterion_title, critical)
+    select r.id, c.id, 'competent', c.title, c.critical from record r cross join public.assessment_criteria c
+    where c.module_id = ${course.assessmentModule}`;
+  const stored = await fetch(`${config.supabaseUrl}/storage/v1/object/${EVIDENCE_BUCKET}/${objectName}`, {
+    method: 'POST', headers: { ...storageHeaders, 'content-type': 'image/png' }, body: PNG,
+  });
+  assert.ok(stored.ok, `evidence upload: ${stored.status} ${await stored.text()}`);
+  return { ...course, ...parts, signedRecord, draftRecord, namedAssessor: namedAssessor.id! };
 }
 
 /** Removes a world's course (modules, quizzes and enrolments go with it), so the other suites
  * sharing this platform never meet the matrix's data. */
 async function removeWorld(w: World) {
-  await db.sql`select private.erase_course(id) from public.courses where id in (${w.course}, ${w.scormCourse}, ${w.sessionCourse})`;
+  const files = await db.sql<{ name: string }[]>`
+    select o.name from storage.objects o join public.assessment_records r on split_part(o.name, '/', 1) = r.id::text
+    where o.bucket_id = ${EVIDENCE_BUCKET} and r.course_id = ${w.assessmentCourse}`;
+  if (files.length > 0) {
+    const removed = await fetch(`${config.supabaseUrl}/storage/v1/object/${EVIDENCE_BUCKET}`, {
+      method: 'DELETE', headers: { ...storageHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify({ prefixes: files.map((f) => f.name) }),
+    });
+    await removed.body?.cancel();
+  }
+  await db.sql`select private.erase_course(id) from public.courses
+    where id in (${w.course}, ${w.scormCourse}, ${w.sessionCourse}, ${w.assessmentCourse})`;
   await db.sql`delete from public.cpd_entries where id = ${w.cpd}`;
   await db.sql`delete from public.units where organisation_id = ${w.organisation} and parent_id is not null`;
   await db.sql`delete from public.units where id = ${w.unit}`;
@@ -564,7 +717,7 @@ test('the matrix lists every route the api serves, and nothing it does not', asy
 const observed: string[] = [];
 const observedOrg: string[] = [];
 let cases = 0;
-const shared = await freshWorld();
+const shared = await freshWorld(false, true);
 // Password and session changes go last, so they cannot disturb the other rows.
 const order = Object.keys(ENDPOINTS).sort((a, b) => Number(a.includes('/profile/password')) - Number(b.includes('/profile/password')));
 
@@ -574,14 +727,14 @@ for (const key of order) {
     const writes = !key.startsWith('GET ');
     const statuses: number[] = [];
     for (const p of personas) {
-      const world = writes ? await freshWorld(key.includes('{victim}')) : shared;
+      const world = writes ? await freshWorld(key.includes('{victim}'), PRACTICAL.test(key)) : shared;
       statuses.push(await callAs(key, endpoint, p, world));
       cases += 1;
       if (writes) await removeWorld(world);
     }
     const orgStatuses: number[] = [];
     for (const p of orgPersonas) {
-      const world = writes ? await freshWorld(key.includes('{victim}')) : shared;
+      const world = writes ? await freshWorld(key.includes('{victim}'), PRACTICAL.test(key)) : shared;
       orgStatuses.push(await callAs(key, endpoint, p, world));
       cases += 1;
       if (writes) await removeWorld(world);
@@ -735,6 +888,42 @@ test('object level: others see none of the learner\'s enrolment, certificate or 
     assert.deepEqual(enrolments.json, [], 'another instructor sees the learner\'s enrolments');
     const own = await call('GET', `/api/users/${learner.id}/enrollments`, { token: instructor.token });
     assert.ok(own.json.some((e: { id: string }) => e.id === w.enrollment), 'the course\'s instructor sees the enrolment');
+  } finally {
+    await removeWorld(w);
+  }
+});
+
+test('object level: the assessment lists hold only the learners the caller assesses', async () => {
+  const w = await freshWorld(false, true);
+  try {
+    const learnersOf = async (p: Persona) => {
+      const answer = await call('GET', `/api/modules/${w.assessmentModule}/assessment/learners`, { token: p.token });
+      assert.equal(answer.status, 200, `${p.name}: ${answer.text}`);
+      return answer.json.items.map((i: { learnerId: string }) => i.learnerId);
+    };
+    for (const p of [instructor, admin, namedAssessor]) assert.deepEqual(await learnersOf(p), [learner.id], `${p.name} assesses the learner`);
+    for (const p of [learner, otherLearner, otherInstructor, orgAdmin]) assert.deepEqual(await learnersOf(p), [], `${p.name} lists no one`);
+
+    const standing = async (p: Persona) =>
+      (await call('GET', `/api/modules/${w.assessmentModule}/assessment`, { token: p.token })).json.isAssessor;
+    assert.equal(await standing(namedAssessor), true);
+    assert.equal(await standing(orgAdmin), false, 'an organisation\'s administrator is no assessor by being one');
+    assert.equal(await standing(learner), false);
+
+    const signed = async (p: Persona) => {
+      const answer = await call('GET', '/api/instructor/assessments?state=signed&pageSize=100', { token: p.token });
+      return answer.json.items.some((r: { recordId: string }) => r.recordId === w.signedRecord);
+    };
+    assert.equal(await signed(namedAssessor), true, 'the named assessor\'s queue holds the learner\'s signed record');
+    assert.equal(await signed(otherInstructor), false, 'another service\'s instructor sees the learner\'s record');
+    assert.equal(await signed(learner), false, 'the learner is no assessor of themselves');
+
+    const assessors = async (p: Persona) =>
+      (await call('GET', `/api/courses/${w.assessmentCourse}/assessors`, { token: p.token })).json.map((a: { personId: string }) => a.personId);
+    assert.deepEqual(await assessors(orgAdmin), [namedAssessor.id]);
+    assert.deepEqual(await assessors(instructor), [namedAssessor.id], 'the course\'s author sees who assesses on it');
+    assert.deepEqual(await assessors(otherInstructor), []);
+    assert.deepEqual(await assessors(learner), []);
   } finally {
     await removeWorld(w);
   }
