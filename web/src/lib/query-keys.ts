@@ -155,6 +155,19 @@ export const instructorKeys = {
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: instructorKeys.all }),
 };
 
+/** Practical assessments: a module's checklist and the caller's standing, an assessor's learners and
+ * records, the queue, and a course's named assessors. */
+export const assessmentKeys = {
+  all: ['assessments'] as const,
+  module: (moduleId: string) => [...assessmentKeys.all, 'module', moduleId] as const,
+  learners: (moduleId: string, params: { status?: string | null; page: number }) =>
+    [...assessmentKeys.all, 'learners', moduleId, queryParams({ ...params })] as const,
+  record: (recordId: string) => [...assessmentKeys.all, 'record', recordId] as const,
+  queue: (params: { state?: string | null; page: number }) => [...assessmentKeys.all, 'queue', queryParams({ ...params })] as const,
+  assessors: (courseId: string) => [...assessmentKeys.all, 'assessors', courseId] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: assessmentKeys.all }),
+};
+
 /** GET /api/required-training (the rules) and GET /api/me/required-training (the caller's list). */
 export const requiredTrainingKeys = {
   all: ['required-training'] as const,

@@ -4,6 +4,7 @@ import { useUser } from '@/lib/auth/user';
 import { PageSpinner } from '@/components/PageSpinner';
 import { CourseEditor } from '@/features/course-editor/components/CourseEditor';
 import { useTranslation } from 'react-i18next';
+import { assessmentDialog } from '../assessment-slots';
 
 export function CourseEditorRoute() {
   const { t } = useTranslation('pages');
@@ -11,5 +12,5 @@ export function CourseEditorRoute() {
   const { data: user, isPending } = useUser();
   if (isPending || !user) return <PageSpinner label={t('shared.checkingSession')} />;
   // Keyed by id: create mode becomes edit mode on a fresh editor after the first save.
-  return <CourseEditor key={id ?? 'new'} user={user} courseId={id} />;
+  return <CourseEditor key={id ?? 'new'} user={user} courseId={id} assessmentDialog={assessmentDialog} />;
 }

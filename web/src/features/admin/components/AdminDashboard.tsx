@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@shared/domain.ts';
 import { ActivityTab } from './ActivityTab';
 import { CertificatesTab } from './CertificatesTab';
-import { CoursesTab } from './CoursesTab';
+import { CoursesTab, type AssessorsDialogSlot } from './CoursesTab';
 import { DeliveryTab } from './DeliveryTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
@@ -27,12 +27,13 @@ export function visibleTabs(user: Pick<CurrentUser, 'organisation'>): readonly T
   return user.organisation ? ORGANISATION_TABS : TABS;
 }
 
-/** organisationTab, requiredTrainingTab: the organisations' and the required-training features' tabs,
- * handed in by the route. */
-export function AdminDashboard({ user, organisationTab, requiredTrainingTab }: {
+/** organisationTab, requiredTrainingTab: the organisations' and the required-training features' tabs;
+ * assessorsDialog: a course's named assessors (practical assessments); all handed in by the route. */
+export function AdminDashboard({ user, organisationTab, requiredTrainingTab, assessorsDialog }: {
   user: CurrentUser;
   organisationTab: ReactNode;
   requiredTrainingTab: ReactNode;
+  assessorsDialog?: AssessorsDialogSlot;
 }) {
   const { t } = useTranslation('admin');
   const [params, setParams] = useSearchParams();
@@ -64,7 +65,7 @@ export function AdminDashboard({ user, organisationTab, requiredTrainingTab }: {
         </Tabs.List>
         <Tabs.Panel value="users" pt="md"><UsersTab currentUserId={user.id} /></Tabs.Panel>
         <Tabs.Panel value="organisation" pt="md">{organisationTab}</Tabs.Panel>
-        <Tabs.Panel value="courses" pt="md"><CoursesTab /></Tabs.Panel>
+        <Tabs.Panel value="courses" pt="md"><CoursesTab assessorsDialog={assessorsDialog} /></Tabs.Panel>
         {shown.permissions ? <Tabs.Panel value="permissions" pt="md"><PermissionsTab /></Tabs.Panel> : null}
         {shown.settings ? <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel> : null}
         {shown.activity ? <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel> : null}

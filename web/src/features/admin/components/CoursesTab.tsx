@@ -2,7 +2,7 @@
 // Quick Add / Quick Edit (the admin quick form, status default ACTIVE shown as Published), Full Edit,
 // Delete with confirmation (a course with learner records is archived instead), Restore for an
 // archived course.
-import { useEffect, useEffectEvent, useState } from 'react';
+import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { Badge, Button, Group, Modal, NumberInput, Pagination, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -35,6 +35,9 @@ function StatusBadge({ status }: { status: string }) {
     ? <Badge variant="filled" color="blue.8" radius="sm">{label}</Badge>
     : <Badge variant="outline" color="dark.6" radius="sm" c="var(--mantine-color-text)">{label}</Badge>;
 }
+
+/** A course's named assessors of practical assessments, handed in by the route (features/assessments). */
+export type AssessorsDialogSlot = (props: { course: { id: string; title: string }; onClose: () => void }) => ReactNode;
 
 const blank: AdminQuickCourseValues = { title: '', description: '', service: 'MISC', level: 'BEGINNER', duration: 1, status: 'ACTIVE' };
 
@@ -106,7 +109,8 @@ function QuickCourseDialog({ course, opened, onClose }: { course: AdminCourse | 
   );
 }
 
-export function CoursesTab() {
+/** assessorsDialog: where given, each course offers its named assessors. */
+export function CoursesTab({ assessorsDialog }: { assessorsDialog?: AssessorsDialogSlot } = {}) {
   const { t } = useTranslation('admin');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
@@ -114,6 +118,7 @@ export function CoursesTab() {
   const [page, setPage] = useState(1);
   const [quick, setQuick] = useState<{ course: AdminCourse | null } | null>(null);
   const [deleting, setDeleting] = useState<AdminCourse | null>(null);
+  const [assessorsFor, setAssessorsFor] = useState<AdminCourse | null>(null);
   const { data, isPending, isError, error } = useAdminCourses({ search: debounced, service: service === 'ALL' ? null : service, page });
   const restore = useRestoreCourse();
 
@@ -170,6 +175,7 @@ export function CoursesTab() {
                     <Group gap="xs" wrap="nowrap">
                       <Button size="xs" variant="default" onClick={() => setQuick({ course })} aria-label={t('coursesTab.quickEditName', { title: course.title })}>{t('coursesTab.quickEdit')}</Button>
                       <Button size="xs" variant="default" component={Link} to={`/course/edit/${course.id}`} aria-label={t('coursesTab.fullEditName', { title: course.title })}>{t('coursesTab.fullEdit')}</Button>
+                      {assessorsDialog ? <Button size="xs" variant="default" onClick={() => setAssessorsFor(course)} aria-label={t('coursesTab.assessorsName', { title: course.title })}>{t('coursesTab.assessors')}</Button> : null}
                       {course.status === 'ARCHIVED' ? (
                         <Button size="xs" variant="default" onClick={() => restoreCourse(course)} aria-label={t('coursesTab.restoreName', { title: course.title })}>{t('coursesTab.restore')}</Button>
                       ) : null}
@@ -190,6 +196,7 @@ export function CoursesTab() {
       ) : null}
       <QuickCourseDialog opened={quick !== null} course={quick?.course ?? null} onClose={() => setQuick(null)} />
       <DeleteCourseDialog course={deleting} onClose={() => setDeleting(null)} />
+      {assessorsFor ? assessorsDialog?.({ course: assessorsFor, onClose: () => setAssessorsFor(null) }) : null}
     </Stack>
   );
 }

@@ -15,7 +15,7 @@ import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useCourse, useUploadCover } from '../api/course';
 import { BasicInfoForm } from './BasicInfoForm';
 import { CoverImageCard } from './CoverImageCard';
-import { ModulesPanel } from './ModulesPanel';
+import { ModulesPanel, type AssessmentDialogSlot } from './ModulesPanel';
 import { CourseWelshBadge } from './WelshBadges';
 import { PageMeta } from '@/lib/page/page-meta';
 
@@ -45,7 +45,8 @@ function Refusal({ title, message }: { title: string; message: string }) {
   );
 }
 
-export function CourseEditor({ user, courseId }: { user: User; courseId?: string }) {
+/** assessmentDialog: a practical assessment module's panel, handed in by the route. */
+export function CourseEditor({ user, courseId, assessmentDialog }: { user: User; courseId?: string; assessmentDialog?: AssessmentDialogSlot }) {
   const { t } = useTranslation('course-editor');
   const navigate = useNavigate();
   const isEdit = Boolean(courseId);
@@ -168,7 +169,7 @@ export function CourseEditor({ user, courseId }: { user: User; courseId?: string
               />
             </Tabs.Panel>
             <Tabs.Panel value="modules" pt="md">
-              <ModulesPanel courseId={current?.id} onNeedCourse={() => setTab('basic')} />
+              <ModulesPanel courseId={current?.id} onNeedCourse={() => setTab('basic')} assessmentDialog={assessmentDialog} />
             </Tabs.Panel>
           </Tabs>
         </Grid.Col>

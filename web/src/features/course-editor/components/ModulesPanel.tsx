@@ -1,7 +1,7 @@
 // Modules & Quizzes: the course's modules in order, moved one place at a time (one request with the
 // whole new order), edited in a dialog, deleted after confirmation, each with its quiz; a classroom
 // session module with its dates (features/sessions, loaded when opened).
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -19,9 +19,12 @@ import { moveId } from '@/lib/move-id';
 
 const SessionDatesDialog = lazy(() => import('@/features/sessions/components/SessionDatesDialog'));
 
+/** A practical assessment's settings and checklist, handed in by the route (features/assessments). */
+export type AssessmentDialogSlot = (props: { module: CourseModule; onClose: () => void }) => ReactNode;
+
 type Editing = { mode: 'create' } | { mode: 'edit'; module: CourseModule } | null;
 
-export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; onNeedCourse: () => void }) {
+export function ModulesPanel({ courseId, onNeedCourse, assessmentDialog }: { courseId?: string; onNeedCourse: () => void; assessmentDialog?: AssessmentDialogSlot }) {
   const { t } = useTranslation('course-editor');
   const modules = useModules(courseId);
   const reorder = useReorderModules(courseId ?? '');
@@ -31,6 +34,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
   const [quizFor, setQuizFor] = useState<CourseModule | null>(null);
   const [packageFor, setPackageFor] = useState<CourseModule | null>(null);
   const [datesFor, setDatesFor] = useState<CourseModule | null>(null);
+  const [assessmentFor, setAssessmentFor] = useState<CourseModule | null>(null);
   const list = modules.data ?? [];
 
   function add() {
@@ -111,7 +115,11 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
                     <Badge variant="filled" color="blue.9">
                       {t('modules.number', { number: module.orderIndex })}
                     </Badge>
-                    {module.kind === 'scorm' ? (
+                    {module.kind === 'assessment' ? (
+                  <Button size="xs" variant="default" onClick={() => setAssessmentFor(module)} aria-label={t('modules.assessmentFor', { title: module.title })}>
+                    {t('modules.assessment')}
+                  </Button>
+                ) : module.kind === 'scorm' ? (
                       <Badge variant="filled" color="teal.9">
                         {t('modules.scormBadge')}
                       </Badge>
@@ -205,6 +213,7 @@ export function ModulesPanel({ courseId, onNeedCourse }: { courseId?: string; on
           <SessionDatesDialog module={datesFor} onClose={() => setDatesFor(null)} />
         </Suspense>
       ) : null}
+      {assessmentFor ? assessmentDialog?.({ module: assessmentFor, onClose: () => setAssessmentFor(null) }) : null}
       {courseId && packageFor ? <ScormPackageDialog courseId={courseId} module={packageFor} onClose={() => setPackageFor(null)} /> : null}
 
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('modules.deleteTitle')} centered closeButtonProps={{ 'aria-label': t('closeDialog') }}>

@@ -1,4 +1,4 @@
-// The instructor dashboard: Overview, My Courses, Students, Analytics and Required training. The
+// The instructor dashboard: Overview, My Courses, Students, Analytics, Assessments and Required training. The
 // open tab lives in the URL (?tab=), so Quick Actions, reloads and the back button agree.
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
@@ -13,11 +13,16 @@ import { PageMeta } from '@/lib/page/page-meta';
 // The classroom sessions' calendar, loaded when its tab opens.
 const SessionsTab = lazy(() => import('@/features/sessions/components/SessionsTab'));
 
-const TABS = ['overview', 'courses', 'students', 'analytics', 'required', 'sessions'] as const;
+const TABS = ['overview', 'courses', 'students', 'analytics', 'assessments', 'required', 'sessions'] as const;
 type Tab = (typeof TABS)[number];
 
-/** requiredTrainingTab: the required-training feature's tab, handed in by the route. */
-export function InstructorDashboard({ name, isAdmin, requiredTrainingTab }: { name: string; isAdmin: boolean; requiredTrainingTab: ReactNode }) {
+/** requiredTrainingTab, assessmentsTab: the required-training and practical-assessment features' tabs, handed in by the route. */
+export function InstructorDashboard({ name, isAdmin, requiredTrainingTab, assessmentsTab = null }: {
+  name: string;
+  isAdmin: boolean;
+  requiredTrainingTab: ReactNode;
+  assessmentsTab?: ReactNode;
+}) {
   const { t } = useTranslation('instructor');
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
@@ -37,6 +42,7 @@ export function InstructorDashboard({ name, isAdmin, requiredTrainingTab }: { na
           <Tabs.Tab value="courses">{t('dashboard.tab.courses')}</Tabs.Tab>
           <Tabs.Tab value="students">{t('dashboard.tab.students')}</Tabs.Tab>
           <Tabs.Tab value="analytics">{t('dashboard.tab.analytics')}</Tabs.Tab>
+          <Tabs.Tab value="assessments">{t('dashboard.tab.assessments')}</Tabs.Tab>
           <Tabs.Tab value="required">{t('dashboard.tab.required')}</Tabs.Tab>
           <Tabs.Tab value="sessions">{t('dashboard.tab.sessions')}</Tabs.Tab>
         </Tabs.List>
@@ -55,6 +61,9 @@ export function InstructorDashboard({ name, isAdmin, requiredTrainingTab }: { na
         </Tabs.Panel>
         <Tabs.Panel value="analytics" pt="md">
           <AnalyticsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="assessments" pt="md">
+          {assessmentsTab}
         </Tabs.Panel>
         <Tabs.Panel value="required" pt="md">
           {requiredTrainingTab}

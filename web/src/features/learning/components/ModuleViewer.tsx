@@ -10,7 +10,7 @@
 import { Alert, Anchor, Button, Grid, Group, Image, Paper, Progress, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCircleCheck, IconClock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -37,6 +37,9 @@ const ScormPlayer = lazy(() => import('./ScormPlayer'));
 const ScormLearners = lazy(() => import('./ScormLearners'));
 // A classroom session's dates and the learner's booking, only for a session module.
 const SessionBookingPanel = lazy(() => import('@/features/sessions/components/SessionBookingPanel'));
+
+/** A practical assessment's checklist and the learner's outcome, handed in by the route (features/assessments). */
+export type AssessmentPanelSlot = (props: { moduleId: string; enrolled: boolean }) => ReactNode;
 
 /** '3 of 5 modules complete' and the rounded percentage the bar shows. */
 export function moduleProgress(t: TFunction, modules: Pick<CourseModule, 'completed'>[]): { done: number; total: number; percent: number; text: string } {
@@ -128,7 +131,12 @@ function CourseModuleList({ courseId, currentId, modules, showProgress }: { cour
   );
 }
 
-export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; moduleId: string; user: User | null }) {
+export function ModuleViewer({ courseId, moduleId, user, assessmentPanel }: {
+  courseId: string;
+  moduleId: string;
+  user: User | null;
+  assessmentPanel?: AssessmentPanelSlot;
+}) {
   const { t } = useTranslation('learning');
   const localise = useLocalise();
   const module = useModule(moduleId);
@@ -201,9 +209,10 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
   // 'Mark as complete and continue' only where marking completes the module (a quiz still to pass does not).
   const scorm = data.kind === 'scorm';
   // A package completes the module by what it reports (the server decides), never by a button.
-  // A session completes by its register, never by the learner.
+  // A session completes by its register, an assessment by an assessor's signature, never by the learner.
   const session = data.kind === 'session';
-  const canCompleteAndContinue = !scorm && !session && enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
+  const assessment = data.kind === 'assessment';
+  const canCompleteAndContinue = !scorm && !session && !assessment && enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
 
   /** The toast after a module: the course's completion with its certificate, else the progress. */
   function notifyCompleted(enrollment: Enrollment) {
@@ -335,7 +344,8 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               <Suspense fallback={<Text size="sm">{t('moduleViewer.loadingPackage')}</Text>}>
                 <ScormPlayer moduleId={data.id} enrolled={enrolled} staff={staff} />
               </Suspense>
-            ) : (
+            ) : assessment && !content.text.trim() && !data.image ? null : (
+              // A practical assessment's text is an optional introduction: none, no empty box.
               <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="article" aria-label={t('moduleViewer.moduleContent')}>
                 <Stack gap="md">
                   {data.image ? <Image src={data.image} alt={t('moduleViewer.illustration', { title: title.text })} radius="md" mah={360} fit="contain" /> : null}
@@ -355,11 +365,13 @@ export function ModuleViewer({ courseId, moduleId, user }: { courseId: string; m
               </Suspense>
             ) : null}
 
+            {assessment ? assessmentPanel?.({ moduleId: data.id, enrolled }) : null}
+
             {session ? (
               <Suspense fallback={<Text size="sm">{t('moduleViewer.loading')}</Text>}>
                 <SessionBookingPanel moduleId={data.id} enrolled={enrolled} />
               </Suspense>
-            ) : scorm ? null : enrolled ? (
+            ) : scorm || assessment ? null : enrolled ? (
               <Group>
                 {data.read ? (
                   <Text fw={600} ref={statusRef} tabIndex={-1} data-testid="module-status">
