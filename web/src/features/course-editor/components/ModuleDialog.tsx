@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { Button, FileInput, Group, Modal, NumberInput, Paper, Radio, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { z } from 'zod';
 import { translatedResolver } from '@/lib/i18n/form-validation';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_MODULE_DURATION, IMAGE_ACCEPT, moduleCreateSchema, moduleFormSchema, type ModuleFormValues } from '@shared/authoring.ts';
@@ -23,6 +24,12 @@ const contentModuleSchema = moduleFormSchema.extend({
   contentCy: moduleCreateSchema.shape.contentCy,
 });
 const scormModuleSchema = contentModuleSchema.omit({ content: true, contentCy: true });
+// A session's or a practical's text introduces it, in English (the Welsh body is a content module's);
+// a practical's introduction may be left out.
+const sessionModuleSchema = contentModuleSchema.omit({ contentCy: true });
+const assessmentModuleSchema = sessionModuleSchema.extend({
+  content: z.union([z.literal(''), moduleFormSchema.shape.content]),
+});
 
 /** The form's values: the Welsh fields are text, empty when there is no Welsh version. */
 type ModuleDialogValues = ModuleFormValues & { titleCy: string; contentCy: string };
@@ -54,10 +61,12 @@ export function ModuleDialog({
     },
     // A SCORM module has no body: its title, order and duration only.
     validate: (values) =>
-      kind === 'scorm'
-        ? translatedResolver(scormModuleSchema, { errorPriority: 'first' })(values)
-        : translatedResolver(contentModuleSchema, { errorPriority: 'first' })(values),
+      translatedResolver(
+        kind === 'scorm' ? scormModuleSchema : kind === 'assessment' ? assessmentModuleSchema : kind === 'session' ? sessionModuleSchema : contentModuleSchema,
+        { errorPriority: 'first' },
+      )(values),
   });
+  const introOnly = kind === 'session' || kind === 'assessment';
   const [image, setImage] = useState<File | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
   const create = useCreateModule(courseId);
@@ -77,11 +86,12 @@ export function ModuleDialog({
           ? await update.mutateAsync({ id: module.id, input: { title, titleCy, orderIndex, duration } })
           : await create.mutateAsync({ kind: 'scorm', title, titleCy, orderIndex, duration });
       } else {
-        const { title, content, orderIndex, duration } = moduleFormSchema.parse(values);
-        const input = { title, content, titleCy, contentCy: welshOrNull(values.contentCy), orderIndex, duration };
+        const { title, content, orderIndex, duration } = (kind === 'assessment' ? assessmentModuleSchema : moduleFormSchema).parse(values);
+        const input = { title, content, titleCy, contentCy: introOnly ? null : welshOrNull(values.contentCy), orderIndex, duration };
         // A session or an assessment module is written as a content one is, with its kind.
         saved = module
-          ? await update.mutateAsync({ id: module.id, input })
+          ? // A practical without an introduction sends none: the update keeps the empty one.
+            await update.mutateAsync({ id: module.id, input: content === '' ? { ...input, content: undefined } : input })
           : await create.mutateAsync(kind === 'session' || kind === 'assessment' ? { ...input, kind } : input);
       }
       notifySuccess(module ? t('moduleDialog.updated') : t('moduleDialog.created'), t('moduleDialog.savedMessage', { title: saved.title }));
@@ -140,17 +150,18 @@ export function ModuleDialog({
           ) : null}
           {kind === 'scorm' ? null : (
           // The English and the Welsh side by side (stacked on a phone), each with its preview below.
-          <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <SimpleGrid cols={{ base: 1, md: introOnly ? 1 : 2 }}>
             <Textarea
               label={t('moduleDialog.content')}
               description={t('moduleDialog.contentHint')}
-              required withAsterisk={false}
+              required={kind !== 'assessment'} withAsterisk={false}
               autosize
               minRows={8}
               maxRows={18}
               key={form.key('content')}
               {...fields.content}
             />
+            {introOnly ? null : (
             <Textarea
               label={t('moduleDialog.contentCy')}
               description={t('moduleDialog.contentHint')}
@@ -161,8 +172,11 @@ export function ModuleDialog({
               key={form.key('contentCy')}
               {...fields.contentCy}
             />
+            )}
             <ContentPreview id="module-preview-label" label={t('moduleDialog.preview')} source={form.values.content} />
-            <ContentPreview id="module-preview-cy-label" label={t('moduleDialog.previewCy')} source={form.values.contentCy} lang="cy" />
+            {introOnly ? null : (
+              <ContentPreview id="module-preview-cy-label" label={t('moduleDialog.previewCy')} source={form.values.contentCy} lang="cy" />
+            )}
           </SimpleGrid>
           )}
           {kind === 'scorm' ? null : (

@@ -114,18 +114,17 @@ export function ModulesPanel({ courseId, onNeedCourse, assessmentDialog }: { cou
                     <Badge variant="filled" color="blue.9">
                       {t('modules.number', { number: module.orderIndex })}
                     </Badge>
-                    {module.kind === 'assessment' ? (
-                  <Button size="xs" variant="default" onClick={() => setAssessmentFor(module)} aria-label={t('modules.assessmentFor', { title: module.title })}>
-                    {t('modules.assessment')}
-                  </Button>
-                ) : module.kind === 'scorm' ? (
+                    {module.kind === 'scorm' ? (
                       <Badge variant="filled" color="teal.9">
                         {t('modules.scormBadge')}
                       </Badge>
-                    ) : null}
-                    {module.kind === 'session' ? (
+                    ) : module.kind === 'session' ? (
                       <Badge variant="filled" color="indigo.9">
                         {t('modules.sessionBadge')}
+                      </Badge>
+                    ) : module.kind === 'assessment' ? (
+                      <Badge variant="filled" color="cyan.9">
+                        {t('modules.assessmentBadge')}
                       </Badge>
                     ) : null}
                     {module.hasQuiz ? (
@@ -172,16 +171,20 @@ export function ModulesPanel({ courseId, onNeedCourse, assessmentDialog }: { cou
                   <Button size="xs" variant="default" onClick={() => setPackageFor(module)} aria-label={t('modules.packageFor', { title: module.title })}>
                     {t('modules.package')}
                   </Button>
+                ) : module.kind === 'session' ? (
+                  <Button size="xs" variant="default" onClick={() => setDatesFor(module)} aria-label={t('modules.datesFor', { title: module.title })}>
+                    {t('modules.dates')}
+                  </Button>
+                ) : module.kind === 'assessment' ? (
+                  <Button size="xs" variant="default" onClick={() => setAssessmentFor(module)} aria-label={t('modules.assessmentFor', { title: module.title })}>
+                    {t('modules.assessment')}
+                  </Button>
                 ) : (
+                  // A quiz belongs to a content module: a session completes by its register, a practical by its sign-off.
                   <Button size="xs" variant="default" onClick={() => setQuizFor(module)} aria-label={module.hasQuiz ? t('modules.editQuizFor', { title: module.title }) : t('modules.addQuizFor', { title: module.title })}>
                     {module.hasQuiz ? t('modules.editQuiz') : t('modules.addQuiz')}
                   </Button>
                 )}
-                {module.kind === 'session' ? (
-                  <Button size="xs" variant="default" onClick={() => setDatesFor(module)} aria-label={t('modules.datesFor', { title: module.title })}>
-                    {t('modules.dates')}
-                  </Button>
-                ) : null}
                 <Button
                   size="xs"
                   variant="filled"
