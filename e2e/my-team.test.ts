@@ -132,10 +132,12 @@ describe('My team end to end', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^my-team-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = fs.readFileSync((await download.path())!, 'utf8');
-    expect(text.startsWith('\uFEFFName,Username,Unit,Direct report,Overdue,Due soon,In progress,Done,Certificates expiring (60 days),Next expiry,Last activity\r\n')).toBe(true);
+    expect(text.startsWith('\uFEFFName,Username,Unit,Direct report,Overdue,Due soon,In progress,Done,Certificates expiring (60 days),Next expiry,Last activity,'
+      + 'Sessions booked,Next session,Next session status,Practicals due,Next practical due,Practicals overdue,Practicals overdue since,'
+      + 'Practicals awaiting sign-off\r\n')).toBe(true);
     const lines = text.trim().split('\r\n');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(new RegExp(`^${late.name},${late.username},Response Team 1,No,1,0,0,0,0,,\\d{4}-\\d{2}-\\d{2}$`));
+    expect(lines[1]).toMatch(new RegExp(`^${late.name},${late.username},Response Team 1,No,1,0,0,0,0,,\\d{4}-\\d{2}-\\d{2},0,,,0,,0,,0$`));
     await page.context().close();
   });
 

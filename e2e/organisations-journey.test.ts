@@ -274,7 +274,9 @@ describe('organisations, units and line managers: from a new organisation to a m
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^my-team-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = (await downloadText(download)).trim().split('\r\n');
-    expect(lines[0]).toBe('Name,Username,Unit,Direct report,Overdue,Due soon,In progress,Done,Certificates expiring (60 days),Next expiry,Last activity');
+    expect(lines[0]).toBe('Name,Username,Unit,Direct report,Overdue,Due soon,In progress,Done,Certificates expiring (60 days),Next expiry,Last activity,'
+      + 'Sessions booked,Next session,Next session status,Practicals due,Next practical due,Practicals overdue,Practicals overdue since,'
+      + 'Practicals awaiting sign-off');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(new RegExp(`^${late.name},${late.username},Red Watch,Yes,1,0,0,0,0,,`));
     await page.context().close();
