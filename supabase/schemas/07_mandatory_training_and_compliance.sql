@@ -849,6 +849,40 @@ revoke all on function private.compliance_summary(public.service_code,public.use
 grant execute on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) to
   authenticated, service_role;
 
+-- The organisation (null: national, all) a view of compliance by unit reads: administrators only
+-- (42501 with the view's own refusal), their own organisation unless national, and a unit of it.
+create function private.compliance_scope(p_organisation_id uuid, p_unit_id uuid, p_refusal text)
+returns uuid
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  v_national boolean;
+  v_organisation uuid;
+begin
+  perform private.require_compliance_viewer();
+  v_national := private.is_admin();
+  if not v_national and private.administered_organisation_id() is null then
+    raise exception '%', p_refusal using errcode = '42501';
+  end if;
+  v_organisation := private.compliance_organisation(p_organisation_id);
+  if v_organisation is not null and not (v_national or v_organisation = private.administered_organisation_id())
+     or v_organisation is not null and not exists (select 1 from public.organisations o where o.id = v_organisation) then
+    raise exception 'Organisation not found' using errcode = 'P0002';
+  end if;
+  if p_unit_id is not null and not exists (
+    select 1 from public.units u where u.id = p_unit_id and u.organisation_id = v_organisation
+  ) then
+    raise exception 'Unit not found' using errcode = 'P0002';
+  end if;
+  return v_organisation;
+end;
+$$;
+comment on function private.compliance_scope(uuid,uuid,text) is
+  'The organisation a by-unit view of compliance reads (null: national, all): administrators only (42501, p_refusal), their own organisation unless national (P0002 otherwise, and for a unit not of it).';
+revoke all on function private.compliance_scope(uuid,uuid,text) from public;
+grant execute on function private.compliance_scope(uuid,uuid,text) to authenticated, service_role;
+
 -- Compliance by organisation -> unit: without an organisation (national administrators), one group
 -- per organisation (and one for people of none); with one, one group per top-level unit (and one
 -- for people of no unit); with a unit, one per unit directly below it (and the unit itself for the
@@ -885,21 +919,8 @@ declare
   v_national boolean;
   v_organisation uuid;
 begin
-  perform private.require_compliance_viewer();
+  v_organisation := private.compliance_scope(p_organisation_id, p_unit_id, 'Only administrators can see compliance by unit');
   v_national := private.is_admin();
-  if not v_national and private.administered_organisation_id() is null then
-    raise exception 'Only administrators can see compliance by unit' using errcode = '42501';
-  end if;
-  v_organisation := private.compliance_organisation(p_organisation_id);
-  if v_organisation is not null and not (v_national or v_organisation = private.administered_organisation_id())
-     or v_organisation is not null and not exists (select 1 from public.organisations o where o.id = v_organisation) then
-    raise exception 'Organisation not found' using errcode = 'P0002';
-  end if;
-  if p_unit_id is not null and not exists (
-    select 1 from public.units u where u.id = p_unit_id and u.organisation_id = v_organisation
-  ) then
-    raise exception 'Unit not found' using errcode = 'P0002';
-  end if;
   perform private.required_training_join_by_hash(null, v_organisation, p_unit_id);
   if v_organisation is null then
     return query execute private.required_training_states_query() || $q$,

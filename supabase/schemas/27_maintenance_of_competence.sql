@@ -147,41 +147,6 @@ comment on function private.upcoming_session_bookings(uuid[],timestamptz) is
   'Internal (team functions): the given people''s live bookings (booked, requested, waiting, offered) of session dates not cancelled and not over at p_now.';
 revoke all on function private.upcoming_session_bookings(uuid[],timestamptz) from public;
 
--- The organisation (and unit) a practicals view of compliance reads, checked as
--- private.compliance_units checks its own: national administrators any (null: every organisation),
--- an organisation's administrator only theirs; anyone else 42501, an unknown organisation or unit P0002.
-create function private.compliance_practicals_organisation(p_organisation_id uuid, p_unit_id uuid)
-returns uuid
-language plpgsql stable security definer
-set search_path = ''
-as $$
-declare
-  v_national boolean;
-  v_organisation uuid;
-begin
-  perform private.require_compliance_viewer();
-  v_national := private.is_admin();
-  if not v_national and private.administered_organisation_id() is null then
-    raise exception 'Only administrators can see practical assessments in compliance' using errcode = '42501';
-  end if;
-  v_organisation := private.compliance_organisation(p_organisation_id);
-  if v_organisation is not null and not (v_national or v_organisation = private.administered_organisation_id())
-     or v_organisation is not null and not exists (select 1 from public.organisations o where o.id = v_organisation) then
-    raise exception 'Organisation not found' using errcode = 'P0002';
-  end if;
-  if p_unit_id is not null and not exists (
-    select 1 from public.units u where u.id = p_unit_id and u.organisation_id = v_organisation
-  ) then
-    raise exception 'Unit not found' using errcode = 'P0002';
-  end if;
-  return v_organisation;
-end;
-$$;
-comment on function private.compliance_practicals_organisation(uuid,uuid) is
-  'The organisation a practicals view of compliance reads (null: national, all): administrators only (42501), their own organisation unless national (P0002 otherwise, and for a unit not of it).';
-revoke all on function private.compliance_practicals_organisation(uuid,uuid) from public;
-grant execute on function private.compliance_practicals_organisation(uuid,uuid) to authenticated, service_role;
-
 -- Practicals in compliance by group, as private.compliance_units groups: national administrators
 -- one group per organisation; within an organisation its top-level units (or the units below
 -- p_unit_id, and p_unit_id itself for its own people); group null: people of no organisation / unit.
@@ -204,7 +169,7 @@ set jit = off
 as $$
 #variable_conflict use_column
 declare
-  v_organisation uuid := private.compliance_practicals_organisation(p_organisation_id, p_unit_id);
+  v_organisation uuid := private.compliance_scope(p_organisation_id, p_unit_id, 'Only administrators can see practical assessments in compliance');
   v_now timestamptz := now();
 begin
   if v_organisation is null then
@@ -296,7 +261,7 @@ begin
   if p_state is not null and p_state not in ('overdue', 'due', 'awaiting-sign-off', 'valid') then
     raise exception 'State must be overdue, due, awaiting-sign-off or valid' using errcode = '22023';
   end if;
-  v_organisation := private.compliance_practicals_organisation(p_organisation_id, p_unit_id);
+  v_organisation := private.compliance_scope(p_organisation_id, p_unit_id, 'Only administrators can see practical assessments in compliance');
   return query
     with people as materialized (
       select p.id, p.username, p.name, u.name as unit_name
