@@ -73,6 +73,7 @@ class HttpError extends Error {
  * @property {string | null} [beforeUserCreated] `[auth.hook.before_user_created]`'s Postgres function (schema.function)
  * @property {string | null} [customAccessToken] `[auth.hook.custom_access_token]`'s Postgres function (schema.function)
  * @property {boolean} [manualLinking] `[auth] enable_manual_linking`: a signed-in user may link a provider's identity
+ * @property {number} [passwordHashCost] the bcrypt cost of the hashes it makes (passwordHashCostFromEnv)
  */
 
 /** How long a reauthentication or email-change code is valid (GoTrue's default otp_exp). */
@@ -112,7 +113,26 @@ export function authSettingsFromConfig(toml, env = process.env) {
     beforeUserCreated: postgresHook(toml, 'before_user_created'),
     customAccessToken: postgresHook(toml, 'custom_access_token'),
     ...externalSettingsFromConfig(toml, env),
+    passwordHashCost: passwordHashCostFromEnv(env),
   };
+}
+
+/** Supabase Auth's bcrypt cost (Go's bcrypt.DefaultCost), for every password it hashes. */
+export const DEFAULT_PASSWORD_HASH_COST = 10;
+
+/**
+ * The bcrypt cost of the hashes Auth makes: 10, as Supabase Auth, unless AUTH_PASSWORD_HASH_COST
+ * (4 to 31) says otherwise. The test runner's platforms hash at 4, as Supabase Auth's own tests do
+ * (its QuickHashCost): a hash or a sign-in of a new person then costs about 2 ms of CPU, not about
+ * 80, and a hash of any cost verifies the same way, so no rule a test proves depends on it.
+ * @param {Record<string, string | undefined>} env
+ */
+export function passwordHashCostFromEnv(env) {
+  const value = env.AUTH_PASSWORD_HASH_COST;
+  if (value === undefined || value === '') return DEFAULT_PASSWORD_HASH_COST;
+  const cost = Number(value);
+  if (!Number.isInteger(cost) || cost < 4 || cost > 31) throw new Error(`AUTH_PASSWORD_HASH_COST must be a whole number from 4 to 31, not ${value}`);
+  return cost;
 }
 
 /**
@@ -150,7 +170,8 @@ function otpCode() {
  * @returns {{ fetch(request: Request): Promise<Response>, verifyAccessToken(token: string): Promise<Record<string, any> | null> }}
  */
 export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer = null, securePasswordChange = false, doubleConfirmChanges = false, beforeUserCreated = null,
-  customAccessToken = null, emailTemplates = {}, external = {}, additionalRedirectUrls = [], manualLinking = false, providerFetch = fetch }) {
+  customAccessToken = null, emailTemplates = {}, external = {}, additionalRedirectUrls = [], manualLinking = false, providerFetch = fetch,
+  passwordHashCost = DEFAULT_PASSWORD_HASH_COST }) {
   for (const [name, hook] of Object.entries({ beforeUserCreated, customAccessToken })) {
     if (hook !== null && !/^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/.test(hook)) throw new Error(`${name} must be schema.function, not ${hook}`);
   }
@@ -263,7 +284,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
     const id = randomUUID();
     const appMetadata = { provider: 'email', providers: ['email'], ...(input.appMetadata ?? {}) };
     await runBeforeUserCreated(id, input, appMetadata);
-    const hash = input.password ? await bcrypt.hash(input.password, 10) : '';
+    const hash = input.password ? await bcrypt.hash(input.password, passwordHashCost) : '';
     const identityData = { sub: id, email: input.email, email_verified: input.confirmed, phone_verified: false };
     try {
       await sql.begin(async (tx) => {
@@ -303,7 +324,7 @@ export function createAuth({ sql, keys, publicUrl, siteUrl = publicUrl, mailer =
       changes.userMetadata !== undefined ? mergeMetadata(user.raw_user_meta_data, changes.userMetadata) : user.raw_user_meta_data;
     const appMetadata =
       changes.appMetadata !== undefined ? mergeMetadata(user.raw_app_meta_data, changes.appMetadata) : user.raw_app_meta_data;
-    const hash = changes.password !== undefined ? await bcrypt.hash(changes.password, 10) : user.encrypted_password;
+    const hash = changes.password !== undefined ? await bcrypt.hash(changes.password, passwordHashCost) : user.encrypted_password;
     const email = changes.email ?? user.email;
     let confirmedAt = user.email_confirmed_at;
     if (changes.email !== undefined && changes.email !== user.email) confirmedAt = new Date();

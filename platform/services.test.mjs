@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import { createClient } from '@supabase/supabase-js';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { loadKeys } from './keys.mjs';
-import { authSettingsFromConfig, createAuth } from './auth.mjs';
+import { authSettingsFromConfig, createAuth, passwordHashCostFromEnv } from './auth.mjs';
 import { createStorage } from './storage.mjs';
 import { startGateway } from './gateway.mjs';
 import { createMailbox, startSmtpCatcher } from './mail.mjs';
@@ -160,6 +160,13 @@ describe('auth: sign-up and sign-in', () => {
     expect(authSettingsFromConfig(toml).beforeUserCreated).toBe('private.before_user_created');
     expect(authSettingsFromConfig(toml.replace('true', 'false')).beforeUserCreated).toBeNull();
     expect(() => createAuth({ sql, keys, publicUrl: gateway.url, beforeUserCreated: 'x; drop table y' })).toThrow();
+  });
+
+  it("hashes at Supabase Auth's bcrypt cost 10 unless AUTH_PASSWORD_HASH_COST (4 to 31) says otherwise", () => {
+    // This file's Auth has no setting: its sign-ups above are stored at cost 10.
+    expect(passwordHashCostFromEnv({})).toBe(10);
+    expect(authSettingsFromConfig('', { AUTH_PASSWORD_HASH_COST: '4' }).passwordHashCost).toBe(4);
+    for (const bad of ['3', '32', '4.5', 'ten']) expect(() => passwordHashCostFromEnv({ AUTH_PASSWORD_HASH_COST: bad })).toThrow(/AUTH_PASSWORD_HASH_COST/);
   });
 
   it('answers a failing auth.users trigger with 500 "Database error saving new user" and keeps nothing', async () => {

@@ -27,6 +27,12 @@ const bin = (name) => path.join(repoRoot, 'node_modules', '.bin', name);
 const resultsDir = path.join(repoRoot, 'test-results');
 fs.mkdirSync(resultsDir, { recursive: true });
 
+// Every platform the suites start (and those the platform tests start as processes) hashes the
+// passwords it is given at bcrypt cost 4, as Supabase Auth's own tests do: about 1 ms of CPU a hash
+// or a new person's sign-in instead of about 90 (platform/auth.mjs, passwordHashCostFromEnv).
+// `npm start` keeps Supabase Auth's 10, which platform/services.test.mjs proves.
+process.env.AUTH_PASSWORD_HASH_COST ??= '4';
+
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const summary = [];
 const failures = []; // names of failed tests, printed above the totals so a CI log's tail shows them
