@@ -3,7 +3,9 @@
 //      rules, the hooks rules, no import cycle, the import boundaries) and the TypeScript check
 //      (`npm run typecheck`), each one test in the totals; and the run's seeded database, which
 //      every platform the suites start copies (scripts/seeded-data.mjs).
-//   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web.
+//   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web. From the
+//      start of the run the web app the browser tests' platforms serve is built beside 0 and 1, at
+//      a low CPU priority (nice 10): it takes what they leave (and is stopped if not done by 2).
 //   2. Side by side, each on platforms of their own started exactly as `npm start` does on scratch
 //      data directories: the function's Deno tests, and the browser tests (Vitest project e2e) in
 //      two workers. When TEST_DATABASE_URL names a Postgres, the function's route-wide and engine
@@ -28,8 +30,8 @@ const resultsDir = path.join(repoRoot, 'test-results');
 fs.mkdirSync(resultsDir, { recursive: true });
 
 // Every platform the suites start (and those the platform tests start as processes) hashes the
-// passwords it is given at bcrypt cost 4, as Supabase Auth's own tests do: about 1 ms of CPU a hash
-// or a new person's sign-in instead of about 90 (platform/auth.mjs, passwordHashCostFromEnv).
+// passwords it is given at bcrypt cost 4, as Supabase Auth's own tests do: about 2 ms of CPU a hash
+// or a new person's sign-in instead of about 80 (platform/auth.mjs, passwordHashCostFromEnv).
 // `npm start` keeps Supabase Auth's 10, which platform/services.test.mjs proves.
 process.env.AUTH_PASSWORD_HASH_COST ??= '4';
 
@@ -184,6 +186,53 @@ async function stopPlatformChild(platform) {
   platform.child.kill('SIGKILL');
 }
 
+const started = [];
+const scratch = [];
+const newDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-test-'));
+  scratch.push(dir);
+  return dir;
+};
+
+/**
+ * Builds the web app and its course-page renderer into dataDir for the keys there, as the first
+ * start of a platform on dataDir would (platform/web.mjs; the start then finds them built), in a
+ * process group of its own at nice 10: the build waits on nothing, so it takes only the CPU the
+ * suites before the browser tests leave, and the browser tests' platforms start without it.
+ */
+function buildWebAtLowPriority(dataDir) {
+  const code = `const { loadKeys } = await import(${JSON.stringify(new URL('../platform/keys.mjs', import.meta.url).href)});
+const { buildWeb } = await import(${JSON.stringify(new URL('../platform/web.mjs', import.meta.url).href)});
+await buildWeb({ dataDir: process.argv[1], anonKey: (await loadKeys(process.argv[1])).anonKey });`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code, dataDir], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  try {
+    os.setPriority(child.pid, 10); // before it starts Vite, which inherits it
+  } catch {
+    // Where priorities cannot be changed the build runs as everything else does.
+  }
+  const done = new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (status) => (status === 0 ? resolve() : reject(new Error(`web build exited with ${status ?? 'a signal'}`))));
+  });
+  done.catch(() => {}); // a build that fails or is stopped is made again by the platform's start
+  const kill = () => {
+    try {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL'); // the group: Vite and esbuild with it
+    } catch {
+      // Already gone.
+    }
+  };
+  process.on('exit', kill);
+  /** Stops the build if it still runs (on a machine too busy to have left it the CPU). */
+  const stop = async () => {
+    kill();
+    await done.catch(() => {});
+  };
+  return { done, stop };
+}
+const browserDataDir = wanted('e2e') ? newDataDir() : null;
+const webBuild = browserDataDir ? buildWebAtLowPriority(browserDataDir) : null;
+
 // The run's seeded database for the platforms the suites start (scripts/seeded-data.mjs), built
 // beside the same commands as `npm run lint` and `npm run typecheck` (each uses one core).
 const seededDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-seeded-'));
@@ -208,12 +257,17 @@ await Promise.all([
 ]);
 lastRecordAt = Date.now();
 
-if (wanted('db') || wanted('platform') || wanted('web')) {
-  await vitest('vitest', ['db', 'platform', 'web'].filter(wanted));
+try {
+  if (wanted('db') || wanted('platform') || wanted('web')) {
+    await vitest('vitest', ['db', 'platform', 'web'].filter(wanted));
+  }
+  // Then the suites that wait much of the time (on pages, timers and the network) side by side.
+  if (wanted('function') || wanted('e2e')) await platformSuites();
+} finally {
+  await webBuild?.stop(); // nothing left building into a directory about to go
+  await Promise.all(started.map(stopPlatformChild));
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
 }
-
-// Then the suites that wait much of the time (on pages, timers and the network) side by side.
-if (wanted('function') || wanted('e2e')) await platformSuites();
 
 // The function's Deno tests and the browser tests, each on platforms of their own, started exactly
 // as `npm start` does on scratch data directories: the function tests on one (and, with
@@ -222,8 +276,6 @@ if (wanted('function') || wanted('e2e')) await platformSuites();
 // the settings, mail or data the other changes; a browser file still sees what the files before it
 // on its platform did.
 async function platformSuites() {
-  const started = [];
-  const scratch = [];
   const platformEnv = (platform) => ({
     SUPABASE_URL: platform.url,
     SUPABASE_ANON_KEY: platform.anonKey,
@@ -235,11 +287,6 @@ async function platformSuites() {
     IDP_URL: platform.idpUrl ?? '',
     SAML_IDP_URL: platform.samlIdpUrl ?? '',
   });
-  const newDataDir = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-test-'));
-    scratch.push(dir);
-    return dir;
-  };
   const start = async (dataDir, { databaseUrl = '', web = true } = {}) => {
     const platform = await startPlatformChild(dataDir, databaseUrl, web);
     started.push(platform);
@@ -290,7 +337,10 @@ async function platformSuites() {
 
   const browserSuite = () => suite('e2e', async (since) => {
     const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
-    const first = newDataDir();
+    // A build still running at nice 10 now would hold back the suite that ends the run: stopped,
+    // the platform's start builds at full priority (its directory has no build stamp yet).
+    await webBuild?.stop();
+    const first = browserDataDir;
     const platforms = [await start(first)];
     // The others reuse the first one's keys and its web build (which carries its anon key) with the
     // course-page renderer built beside it (platform/web.mjs builds again when either is missing),
@@ -303,12 +353,7 @@ async function platformSuites() {
     await vitest('e2e', ['e2e'], { ...platformEnv(platforms[0]), E2E_PLATFORMS: JSON.stringify(platforms.map(platformEnv)) }, since);
   });
 
-  try {
-    await Promise.all([wanted('function') && functionSuites(), wanted('e2e') && browserSuite()]);
-  } finally {
-    await Promise.all(started.map(stopPlatformChild));
-    for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
-  }
+  await Promise.all([wanted('function') && functionSuites(), wanted('e2e') && browserSuite()]);
 }
 
 if (failedPages.length) console.log('\nPages at a failed browser test attempt:\n' + failedPages.join('\n'));
