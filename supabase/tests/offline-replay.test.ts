@@ -10,18 +10,6 @@ const visitor = null;
 const JESIP = ids.course(1);
 const UNREAD = ids.module(1, 3);
 
-/** The hint of the error fn raises (the refusal's reason), or null when it succeeds. */
-async function hintOf(fn: () => Promise<unknown>): Promise<string | null> {
-  try {
-    await fn();
-    return null;
-  } catch (error) {
-    const hint = (error as { hint?: unknown }).hint;
-    if (typeof hint === 'string') return hint;
-    throw error;
-  }
-}
-
 const replay = (db: TestDatabase, persona: Persona | null, key: string, moduleId = UNREAD) =>
   queryAs<{ result: Record<string, unknown> }>(
     db,
@@ -67,17 +55,17 @@ describe.each(backends)('offline replay on $name', ({ create }) => {
     );
     expect(enrolment.rows).toEqual([{ progress }]);
     // The same key with another module: refused, the stored item untouched.
-    expect(await hintOf(() => replay(db, learner, key, ids.module(1, 4)))).toBe('offline_key_reused');
+    await expect(replay(db, learner, key, ids.module(1, 4))).rejects.toMatchObject({ code: '55000', hint: 'offline_key_reused' });
   });
 
   it('refuses someone not enrolled (the author, another instructor) and a deactivated learner, and keeps nothing', async () => {
     for (const persona of [instructor, other, admin]) {
-      expect(await hintOf(() => replay(db, persona, crypto.randomUUID()))).toBe('offline_not_enrolled');
+      await expect(replay(db, persona, crypto.randomUUID())).rejects.toMatchObject({ code: '55000', hint: 'offline_not_enrolled' });
     }
-    expect(await hintOf(() => replay(db, learner, crypto.randomUUID(), ids.module(15, 1)))).toBe('offline_course_unavailable');
+    await expect(replay(db, learner, crypto.randomUUID(), ids.module(15, 1))).rejects.toMatchObject({ code: '55000', hint: 'offline_course_unavailable' });
     await db.query(`update public.profiles set deactivated_at = now() where id = $1`, [learner.id]);
     try {
-      expect(await hintOf(() => replay(db, learner, crypto.randomUUID(), ids.module(1, 4)))).toBe('offline_deactivated');
+      await expect(replay(db, learner, crypto.randomUUID(), ids.module(1, 4))).rejects.toMatchObject({ code: '55000', hint: 'offline_deactivated' });
     } finally {
       await db.query(`update public.profiles set deactivated_at = null where id = $1`, [learner.id]);
     }

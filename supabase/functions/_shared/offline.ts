@@ -3,7 +3,7 @@
 // and the function, which checks every item with these schemas.
 import { z } from 'zod';
 import { uuidSchema } from './ids.ts';
-import { quizAnswersSchema, type AnswerDisplay, type QuizAttempts } from './quiz.ts';
+import { type AnswerDisplay, type LearnerQuiz, quizAnswersSchema, type QuizAttempts } from './quiz.ts';
 import type { ScoStatus, ScormVersion } from './scorm-data-model.ts';
 
 export const OFFLINE_ITEM_KINDS = ['module-read', 'quiz-answers', 'scorm-sitting'] as const;
@@ -76,17 +76,8 @@ export interface OfflineFile {
   type: string | null;
 }
 
-export interface OfflineQuestion {
-  id: string;
-  questionText: string;
-  questionCy: string | null;
-  questionType: string;
-  orderIndex: number;
-  points: number;
-  options: { text: string }[];
-  optionsCy: string[] | null;
-  multipleAnswers: boolean;
-}
+/** A question as online (LearnerQuiz): its texts and options, never which are correct. */
+export type OfflineQuestion = LearnerQuiz['questions'][number];
 
 export interface OfflineQuiz {
   id: string;

@@ -8,7 +8,7 @@ import { initialCmi, type ScormVersion, scoManifestData, scoStatus } from '../..
 import { isoTimestamp } from '../../../_shared/dates.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Tx } from '../../lib/db.ts';
-import { iso, publicUrl, type Row } from '../../lib/learning.ts';
+import { iso, publicUrl, type Row, toLearnerQuestion } from '../../lib/learning.ts';
 import { scormContentUrl } from '../../lib/scorm/storage.ts';
 
 /** Everything of the course to keep offline, read in one pipeline (the caller's rights checked first). */
@@ -151,17 +151,7 @@ function toQuiz(m: Row, questions: Row[]): OfflineQuiz {
     },
     offline: notOffline === null,
     notOffline,
-    questions: notOffline !== null ? [] : questions.map((q) => ({
-      id: String(q.id),
-      questionText: String(q.questionText),
-      questionCy: (q.questionTextCy as string | null) ?? null,
-      questionType: String(q.questionType),
-      orderIndex: Number(q.orderIndex),
-      points: Number(q.points),
-      options: (q.options as { text: string }[]).map((o) => ({ text: String(o.text ?? '') })),
-      optionsCy: Array.isArray(q.optionsCy) ? (q.optionsCy as unknown[]).map(String) : null,
-      multipleAnswers: Boolean(q.multipleAnswers),
-    })),
+    questions: notOffline !== null ? [] : questions.map(toLearnerQuestion),
   };
 }
 
