@@ -61,6 +61,10 @@ comment on column private.offline_replays.recorded_at is
 -- ---------------------------------------------------------------------------
 
 alter table private.offline_replays enable row level security;
+
+create policy "no direct access" on private.offline_replays as restrictive for all to public
+  using (false) with check (false);
+
 revoke all on private.offline_replays from public, anon, authenticated;
 
 -- ---------------------------------------------------------------------------

@@ -185,6 +185,13 @@ $function$;
 ALTER TABLE "private"."offline_replays"
   ADD CONSTRAINT "offline_replays_user_id_fkey" FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
+CREATE POLICY "no direct access" ON "private"."offline_replays"
+  AS RESTRICTIVE
+  FOR ALL
+  TO PUBLIC
+  USING (false)
+  WITH CHECK (false);
+
 COMMENT ON COLUMN "private"."offline_replays"."key" IS 'The idempotency key the device gave the item when it was queued (a UUID), unique per person.';
 
 COMMENT ON COLUMN "private"."offline_replays"."recorded_at" IS 'When the device says the learner did it (information only: every rule is judged at acceptance).';
