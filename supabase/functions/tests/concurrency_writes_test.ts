@@ -1,5 +1,6 @@
 // Correctness under load: the same learner fires the same write 50 times at once.
-// One enrolment, one module completion, and course progress that never skips a step or exceeds 100.
+// One enrolment, one module completion, course progress that never skips a step or exceeds 100, and
+// an offline queue's item accepted once whichever tabs and devices send it.
 // `npm run bench` runs the same three checks against the platform on the scaled database.
 // On PGlite the platform runs one statement at a time; on Postgres (TEST_DATABASE_URL, the backup
 // test) the transactions really race.
@@ -79,6 +80,25 @@ test('step progress 50 times at once: 20, 40, 60, 80, 100 each once, never above
   const [stored] = await db.sql<{ progress: number; completed: boolean }[]>`
     select progress, completed from public.enrollments where id = ${enrolled.json.id}::uuid`;
   assertEquals(stored, { progress: 100, completed: true });
+});
+
+test('an offline queue replayed by 50 tabs at once: one key accepted once; 50 devices\' keys for the last module give one completion and one certificate', async () => {
+  const { courseId, moduleIds } = await publishedCourse(2);
+  const { user, session } = await register();
+  const token = session.access_token as string;
+  assertEquals((await call('POST', `/api/courses/${courseId}/enroll`, { token })).status, 201);
+  const item = (moduleId: string) => ({ kind: 'module-read', personId: user.id, moduleId });
+  const key = crypto.randomUUID();
+  const same = await burst(() => call('PUT', `/api/offline/items/${key}`, { token, body: item(moduleIds[0]) }));
+  assertEquals(statuses(same), { 200: N });
+  assertEquals(same.filter((a) => a.json.replayed === false).length, 1, 'the key is accepted once, replayed 49 times');
+  const devices = await burst(() => call('PUT', `/api/offline/items/${crypto.randomUUID()}`, { token, body: item(moduleIds[1]) }));
+  assertEquals(statuses(devices), { 200: N });
+  for (const answer of devices) assertEquals([answer.json.courseProgress, answer.json.courseCompleted], [100, true], answer.text);
+  const [row] = await db.sql<{ completions: number; certificates: number }[]>`
+    select (select count(*)::int from public.user_module_progress where user_id = ${user.id}::uuid and completed) as completions,
+           (select count(*)::int from public.certificates where user_id = ${user.id}::uuid and course_id = ${courseId}::uuid) as certificates`;
+  assertEquals(row, { completions: 2, certificates: 1 });
 });
 
 closePoolAfterTests();

@@ -4,7 +4,7 @@
 // the caller themselves.
 import type { Enrollment } from '../../_shared/enrollment.ts';
 import { isoTimestamp } from '../../_shared/dates.ts';
-import { noAttemptsLeftMessage, type QuizAttempts, retryWaitMessage } from '../../_shared/quiz.ts';
+import { type LearnerQuiz, noAttemptsLeftMessage, type QuizAttempts, retryWaitMessage } from '../../_shared/quiz.ts';
 import type { Config } from './config.ts';
 import type { Db, DbCaller, Statements, Tx } from './db.ts';
 import type { Caller } from './auth.ts';
@@ -70,6 +70,21 @@ export class AttemptFailed extends Error {
   constructor(readonly quizId: string, override readonly cause: unknown) {
     super('The quiz attempt was refused');
   }
+}
+
+/** A row of private.quiz_questions_for_learner as the learner is served it (no answers). */
+export function toLearnerQuestion(q: Row): LearnerQuiz['questions'][number] {
+  return {
+    id: String(q.id),
+    questionText: String(q.questionText),
+    questionType: String(q.questionType),
+    orderIndex: Number(q.orderIndex),
+    points: Number(q.points),
+    options: (q.options as { text: string }[]).map((o) => ({ text: String(o.text ?? '') })),
+    questionCy: (q.questionTextCy as string | null) ?? null,
+    optionsCy: Array.isArray(q.optionsCy) ? (q.optionsCy as unknown[]).map(String) : null,
+    multipleAnswers: Boolean(q.multipleAnswers),
+  };
 }
 
 /** A start or a submission the quiz's maximum or wait refuses (55000 from the database): 409 with

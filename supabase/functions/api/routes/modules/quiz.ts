@@ -8,7 +8,7 @@ import type { Tx } from '../../lib/db.ts';
 import type { Caller } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { guarded } from '../../lib/authoring.ts';
-import { access, AttemptFailed, iso, MSG, quizAttempts, refusal, type Row } from '../../lib/learning.ts';
+import { access, AttemptFailed, iso, MSG, quizAttempts, refusal, type Row, toLearnerQuestion } from '../../lib/learning.ts';
 
 /** Opens the module's quiz for the caller: starts (or resumes) an attempt and serves its questions.
  * A start the database refuses throws AttemptFailed. */
@@ -62,17 +62,7 @@ export async function openLearnerQuiz(tx: Tx, caller: Caller, id: string): Promi
     passingScore: Number(quiz.passingScore),
     timeLimit,
     randomizeQuestions: Boolean(quiz.randomizeQuestions),
-    questions: questions.map((q) => ({
-      id: String(q.id),
-      questionText: String(q.questionText),
-      questionType: String(q.questionType),
-      orderIndex: Number(q.orderIndex),
-      points: Number(q.points),
-      options: (q.options as { text: string }[]).map((o) => ({ text: String(o.text ?? '') })),
-      questionCy: (q.questionTextCy as string | null) ?? null,
-      optionsCy: Array.isArray(q.optionsCy) ? (q.optionsCy as unknown[]).map(String) : null,
-      multipleAnswers: Boolean(q.multipleAnswers),
-    })),
+    questions: questions.map(toLearnerQuestion),
     attempt: {
       id: String(attempt.id),
       startedAt: iso(startedAt),
