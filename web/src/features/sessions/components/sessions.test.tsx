@@ -210,6 +210,35 @@ describe("the instructor's sessions", () => {
   });
 });
 
+describe("the month grid's keys", () => {
+  it('moves the one focusable day by arrow keys, Home and End, and Page Up and Down, the month following', async () => {
+    fakeApi({ 'GET /instructor/sessions': { body: { items: [], total: 0, page: 1, pageSize: 100 } satisfies SessionCalendarPage } });
+    const { user } = renderWithProviders(<SessionsTab initialMonth="2020-02" />);
+    const grid = await screen.findByRole('grid', { name: /February 2020/ });
+    const tabbable = () => [...grid.querySelectorAll('[tabindex="0"]')].map((c) => c.getAttribute('data-day'));
+    // A past month: its first day is the one in the tab order.
+    expect(tabbable()).toEqual(['2020-02-01']);
+    await user.click(grid.querySelector<HTMLElement>('[data-day="2020-02-01"]')!);
+    expect(document.activeElement).toHaveAttribute('data-day', '2020-02-01');
+    const focused = () => document.activeElement?.getAttribute('data-day');
+    const press = async (key: string, day: string) => {
+      await user.keyboard(key);
+      await waitFor(() => expect(focused()).toBe(day));
+    };
+    await press('{ArrowRight}', '2020-02-02');
+    await press('{ArrowDown}', '2020-02-09');
+    await press('{Home}', '2020-02-03');
+    await press('{ArrowLeft}', '2020-02-02');
+    await press('{ArrowUp}', '2020-01-26');
+    expect(screen.getByRole('heading', { name: 'January 2020' })).toBeInTheDocument();
+    await press('{PageDown}', '2020-02-26');
+    await press('{End}', '2020-03-01');
+    expect(screen.getByRole('heading', { name: 'March 2020' })).toBeInTheDocument();
+    await press('{PageUp}', '2020-02-01');
+    expect(tabbable()).toEqual(['2020-02-01']);
+  });
+});
+
 describe("a manager's booking requests", () => {
   it('approves a request', async () => {
     const request: SessionRequest = {
