@@ -66,9 +66,10 @@ create table public.course_modules (
   constraint course_modules_kind check (kind in ('content', 'scorm', 'session', 'assessment')),
   constraint course_modules_title_length check (char_length(btrim(title)) between 3 and 200),
   constraint course_modules_title_cy_length check (title_cy is null or char_length(btrim(title_cy)) between 3 and 200),
-  -- A SCORM package is one language: its module has no Welsh body.
+  -- A SCORM package is one language: its module has no Welsh body. A session's or a practical's
+  -- body is its introduction, in Welsh as a content module's body.
   constraint course_modules_content_cy_text
-    check (content_cy is null or (kind = 'content' and btrim(content_cy) <> '')),
+    check (content_cy is null or (kind <> 'scorm' and btrim(content_cy) <> '')),
   constraint course_modules_order_positive check (order_index >= 1),
   constraint course_modules_duration_positive check (duration >= 1)
 );
@@ -118,7 +119,7 @@ comment on column public.courses.description_cy is
   'The description in Welsh; null: not translated.';
 
 comment on column public.courses.available_in_welsh is
-  'True when the title, the description, every module''s title (and body, for a content module), every quiz''s title (and description when it has one) and every question (text, options, explanation when it has one) have Welsh. Kept by triggers (private.refresh_courses_in_welsh); no API role writes it.';
+  'True when the title, the description, every module''s title (and body, for a content module; introduction, for a session or a practical with one in English), every quiz''s title (and description when it has one) and every question (text, options, explanation when it has one) have Welsh. Kept by triggers (private.refresh_courses_in_welsh); no API role writes it.';
 
 comment on table public.course_modules is
   'A unit of a course, worked in order_index order. Deleted with its course.';
@@ -130,7 +131,7 @@ comment on column public.course_modules.title_cy is
   'The title in Welsh; null: not translated.';
 
 comment on column public.course_modules.content_cy is
-  'Markdown body in Welsh (content modules only: a SCORM package stays one language); null: not translated. Read like content, through private.module_body.';
+  'Markdown body in Welsh (a content module''s body, a session''s or a practical''s introduction; a SCORM package stays one language); null: not translated. Read like content, through private.module_body.';
 
 comment on column public.course_modules.order_index is
   'Position in the course, from 1.';
@@ -685,7 +686,8 @@ revoke all on function private.prepare_course() from public;
 -- Available in Welsh: kept in the same transaction as the change that decides it
 -- ---------------------------------------------------------------------------
 
--- Every part of a course below it has Welsh: each module's title (and body, for a content module),
+-- Every part of a course below it has Welsh: each module's title (and body, for a content module;
+-- introduction, for a session or a practical that has one in English),
 -- each quiz's title (and description when it has one), each question's text and options (and
 -- explanation when it has one), each practical assessment criterion's title (and guidance when it
 -- has one). The quizzes are in 03_quizzes.sql, the criteria in 26_practical_assessments.sql
@@ -699,7 +701,8 @@ begin
   return not exists (
       select 1 from public.course_modules m
       where m.course_id = p_course_id
-        and (m.title_cy is null or (m.kind = 'content' and m.content_cy is null)))
+        and (m.title_cy is null
+             or (m.content_cy is null and (m.kind = 'content' or (m.kind in ('session', 'assessment') and btrim(m.content) <> '')))))
     and not exists (
       select 1 from public.course_modules m
       join public.quizzes q on q.module_id = m.id

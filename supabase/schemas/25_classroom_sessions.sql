@@ -1456,10 +1456,15 @@ grant execute on function private.session_trainer_names(uuid[]) to authenticated
 -- (classroom_sessions': is_admin, run_session_ids, learner_session_ids; keeps_register's), restricted
 -- to this module's dates, rather than by the policies and helpers each asking it again per statement
 -- and per date (five times a request at national size). classroom-sessions.test.ts proves this list
--- and a direct select agree for each persona. A learner (who neither runs a date of the module nor
--- may add one) gets the dates not yet over and those they booked: past dates are nothing to book.
+-- and a direct select agree for each persona.
+-- Two views: those who run the module (an admin, who may add dates, or who keeps a date's register)
+-- get every date they see with what running it needs ('manage': places taken of capacity, the
+-- register's counts, canManage, the trainers' ids); a learner gets what choosing a date needs
+-- ('learner'): the next p_limit dates not over and not cancelled, by start, the date of their booking
+-- wherever it is, and whether more follow. A learner's dates name no module, course or organisation
+-- (the answer's top level does once) and are written compact (row_to_json), nothing null left out.
 -- Times are ISO 8601 in UTC with milliseconds, as the API's other answers (toISOString).
-create function private.module_sessions(p_module_id uuid, p_now timestamptz default now())
+create function private.module_sessions(p_module_id uuid, p_now timestamptz default now(), p_limit integer default 12)
 returns json
 language plpgsql stable security definer
 set search_path = ''
@@ -1469,13 +1474,17 @@ declare
   v_admin boolean := coalesce(private.is_admin(), false);
   v_org uuid := private.current_organisation_id();
   v_admin_org uuid := private.administered_organisation_id();
+  v_limit integer := least(greatest(coalesce(p_limit, 12), 1), 100);
   v_course_id uuid;
   v_course_org uuid;
   v_author boolean;
   v_enrolled boolean;
   v_can_add boolean;
+  v_runs boolean;
   v_booking json;
+  v_booked_session uuid;
   v_sessions json;
+  v_more boolean;
 begin
   select c.id, c.author_id = v_uid and private."current_role"() in ('INSTRUCTOR', 'ADMIN'), coalesce(c.organisation_id, v_org)
     into v_course_id, v_author, v_course_org
@@ -1487,22 +1496,69 @@ begin
   v_author := coalesce(v_author, false);
   -- Only an admin, the author or an organisation's administrator may add dates: a learner's request
   -- (the common one) does not ask.
-  v_can_add := (v_admin or v_author or v_admin_org is not null) and private.may_manage_sessions(v_course_id, v_course_org);
+  v_can_add := coalesce((v_admin or v_author or v_admin_org is not null) and private.may_manage_sessions(v_course_id, v_course_org), false);
   v_enrolled := exists (select 1 from public.enrollments e
                         where e.user_id = v_uid and e.course_id = v_course_id and e.status = 'ACTIVE');
+  -- Keeping a date's register: admins, its trainers, the author (of their organisation's dates when
+  -- they have one), an organisation's administrator (of that organisation's dates).
+  v_runs := v_admin or v_can_add
+    or exists (select 1 from public.session_trainers t join public.classroom_sessions s on s.id = t.session_id
+               where t.trainer_id = v_uid and s.module_id = p_module_id)
+    or ((v_author or v_admin_org is not null) and exists (
+          select 1 from public.classroom_sessions s
+          where s.module_id = p_module_id
+            and ((v_author and (v_org is null or s.organisation_id = v_org)) or s.organisation_id = v_admin_org)));
 
-  select json_build_object('id', b.id, 'sessionId', b.session_id, 'moduleId', b.module_id, 'userId', b.user_id,
-           'cycle', b.cycle, 'status', b.status,
-           'waitingSince', to_char(b.waiting_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-           'offeredUntil', to_char(b.offered_until at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-           'attendance', b.attendance, 'walkIn', b.walk_in, 'sequence', b.sequence,
-           'createdAt', to_char(b.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-           'updatedAt', to_char(b.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-    into v_booking
-  from public.session_bookings b
-  where b.module_id = p_module_id and b.user_id = v_uid
-  order by b.status in ('requested', 'booked', 'waiting', 'offered') desc, b.updated_at desc, b.id
-  limit 1;
+  select row_to_json(x), x."sessionId"::uuid
+    into v_booking, v_booked_session
+  from (
+    select b.id, b.session_id as "sessionId", b.module_id as "moduleId", b.user_id as "userId", b.cycle, b.status,
+           to_char(b.waiting_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "waitingSince",
+           to_char(b.offered_until at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "offeredUntil",
+           b.attendance, b.walk_in as "walkIn", b.sequence,
+           to_char(b.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
+           to_char(b.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "updatedAt"
+    from public.session_bookings b
+    where b.module_id = p_module_id and b.user_id = v_uid
+    order by b.status in ('requested', 'booked', 'waiting', 'offered') desc, b.updated_at desc, b.id
+    limit 1
+  ) x;
+
+  if not v_runs then
+    -- A learner: the dates of their reach (enrolled: live ones, national or their organisation's; any
+    -- they booked), the next v_limit not over and not cancelled, and their booking's date.
+    with seen as (
+      select s.* from public.classroom_sessions s
+      where s.module_id = p_module_id
+        and ((v_enrolled and s.cancelled_at is null and (s.organisation_id is null or s.organisation_id = v_org))
+             or s.id in (select b.session_id from public.session_bookings b where b.user_id = v_uid and b.module_id = p_module_id))
+    ), upcoming as (
+      select v.id, v.starts_at from seen v
+      where v.ends_at > p_now and v.cancelled_at is null
+      order by v.starts_at, v.id
+      limit v_limit + 1
+    ), listed as (
+      select v.* from seen v
+      where v.id in (select u.id from upcoming u order by u.starts_at, u.id limit v_limit) or v.id = v_booked_session
+    )
+    select coalesce(json_agg(d order by d."startsAt", d.id), '[]'::json), (select count(*) > v_limit from upcoming)
+      into v_sessions, v_more
+    from (
+      select l.id,
+             to_char(l.starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "startsAt",
+             to_char(l.ends_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "endsAt",
+             l.venue_name as "venueName", l.venue_address as "venueAddress", l.online_url as "onlineUrl",
+             greatest(l.capacity - l.places_taken, 0) as "placesLeft",
+             p_now < l.booking_closes_at and l.cancelled_at is null as "bookingOpen",
+             l.note,
+             to_char(l.cancelled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "cancelledAt",
+             array(select pr.name from public.session_trainers t join public.profiles pr on pr.id = t.trainer_id
+                   where t.session_id = l.id order by pr.name, t.trainer_id) as trainers
+      from listed l
+    ) d;
+    return json_build_object('view', 'learner', 'moduleId', p_module_id, 'courseId', v_course_id,
+                             'sessions', v_sessions, 'more', v_more, 'myBooking', v_booking);
+  end if;
 
   with reach as (
     select s.*,
@@ -1513,16 +1569,11 @@ begin
            s.id in (select b.session_id from public.session_bookings b where b.user_id = v_uid and b.module_id = p_module_id) as booked
     from public.classroom_sessions s
     where s.module_id = p_module_id
-  ), seen as (
+  ), listed as (
     select r.* from reach r
     where r.keeps or r.booked
        or (v_enrolled and r.cancelled_at is null and (r.organisation_id is null or r.organisation_id = v_org))
-  ), page as (
-    select v.*, v_admin or v_can_add or bool_or(v.keeps) over () as runs from seen v
-  ), listed as (
-    select p.* from page p
-    where p.runs or p.ends_at > p_now or p.booked
-    order by p.starts_at, p.id
+    order by r.starts_at, r.id
     limit 500
   ), managed as (
     select o.organisation_id, private.may_manage_sessions(v_course_id, o.organisation_id) as can
@@ -1563,13 +1614,14 @@ begin
     where l.keeps and b.session_id = l.id
   ) ct on true;
 
-  return json_build_object('sessions', v_sessions, 'myBooking', v_booking, 'canAdd', coalesce(v_can_add, false));
+  return json_build_object('view', 'manage', 'moduleId', p_module_id, 'courseId', v_course_id,
+                           'sessions', v_sessions, 'myBooking', v_booking, 'canAdd', v_can_add);
 end;
 $$;
-comment on function private.module_sessions(uuid, timestamptz) is
-  'GET /api/modules/:moduleId/sessions as JSON: the module''s dates the caller sees (a learner: not yet over, or booked by them) with trainers, places, canManage, keepsRegister and the register keepers'' counts; the caller''s booking of the module (live, else latest); canAdd. P0002 when there is no such module.';
-revoke all on function private.module_sessions(uuid, timestamptz) from public;
-grant execute on function private.module_sessions(uuid, timestamptz) to authenticated;
+comment on function private.module_sessions(uuid, timestamptz, integer) is
+  'GET /api/modules/:moduleId/sessions as JSON. Those who run the module (view manage): every date they see with trainers, places, canManage, keepsRegister and the register keepers'' counts, and canAdd. A learner (view learner): the next p_limit (1 to 100) dates not over and not cancelled with the places left and the trainers'' names, their booking''s date, and more. Both: the caller''s booking of the module (live, else latest). P0002 when there is no such module.';
+revoke all on function private.module_sessions(uuid, timestamptz, integer) from public;
+grant execute on function private.module_sessions(uuid, timestamptz, integer) to authenticated;
 
 -- ---------------------------------------------------------------------------
 -- Functions: what the schedule decides (called by private.decide_notifications)

@@ -124,6 +124,25 @@ describe.each(backends)('bilingual course content on $name', ({ create }) => {
     await queryAs(db, instructor, `update public.course_modules set title_cy = 'Pecyn SCORM' where id = $1`, [scorm.rows[0].id]);
     expect(await inWelsh()).toBe(true);
 
+    // A session's English introduction needs its Welsh; a practical without an introduction needs only its title.
+    const session = await queryAs<{ id: string }>(db, instructor, `insert into public.course_modules (course_id, title, content, order_index, kind)
+      values ($1, 'Classroom day', 'Meet at the drill yard at nine, in kit.', 11, 'session') returning id`, [course]);
+    await queryAs(db, instructor, `update public.course_modules set title_cy = 'Diwrnod dosbarth' where id = $1`, [session.rows[0].id]);
+    expect(await inWelsh()).toBe(false);
+    await queryAs(db, instructor, `update public.course_modules set content_cy = 'Cyfarfod ar yr iard ddril am naw, yn eich cit.' where id = $1`,
+      [session.rows[0].id]);
+    expect(await inWelsh()).toBe(true);
+    const practical = await queryAs<{ id: string }>(db, instructor, `insert into public.course_modules (course_id, title, content, order_index, kind)
+      values ($1, 'Practical check', '', 12, 'assessment') returning id`, [course]);
+    expect(await inWelsh()).toBe(false);
+    await queryAs(db, instructor, `update public.course_modules set title_cy = 'Gwiriad ymarferol' where id = $1`, [practical.rows[0].id]);
+    expect(await inWelsh()).toBe(true);
+    // Its English introduction added: the Welsh one is needed too.
+    await queryAs(db, instructor, `update public.course_modules set content = 'Your assessor watches you start the set.' where id = $1`, [practical.rows[0].id]);
+    expect(await inWelsh()).toBe(false);
+    await queryAs(db, instructor, 'delete from public.course_modules where id = any ($1::uuid[])', [[session.rows[0].id, practical.rows[0].id]]);
+    expect(await inWelsh()).toBe(true);
+
     // The quiz's Welsh title removed; a new quiz on another module without Welsh; deleted.
     await queryAs(db, instructor, 'update public.quizzes set title_cy = null where id = $1', [quiz]);
     expect(await inWelsh()).toBe(false);

@@ -131,7 +131,7 @@ describe.each(backends)('Classroom sessions on $name', ({ create }) => {
     expect(await sqlState(() => queryAs(db, orgAdminA, `select private.cancel_session($1, 'No')`, [national.id]))).toBe('P0002');
   });
 
-  it('the dates page (private.module_sessions) lists what a direct select shows each persona, a learner\'s past dates left out', async () => {
+  it('the dates page (private.module_sessions) lists what a direct select shows each persona: a learner the next dates and their own, lighter', async () => {
     const { courseId, moduleId } = await course();
     const national = await session(personas.instructor, moduleId);
     const ofA = await session(personas.instructor, moduleId, { org: orgA, trainers: [trainerA.id] });
@@ -146,13 +146,17 @@ describe.each(backends)('Classroom sessions on $name', ({ create }) => {
       booking_closes_at = booking_closes_at - interval '44 days' where id = $1`, [past.id]);
     const [{ now }] = (await db.query<{ now: Date }>('select now() as now')).rows;
 
-    interface Listed { id: string; keepsRegister: boolean; canManage: boolean; trainers: { id: string; name: string }[]; counts: unknown; endsAt: string }
-    interface Page { sessions: Listed[]; myBooking: { id: string } | null; canAdd: boolean }
+    interface Managed { id: string; keepsRegister: boolean; canManage: boolean; trainers: { id: string; name: string }[]; counts: unknown; endsAt: string }
+    interface Dated { id: string; trainers: string[]; endsAt: string }
+    type Page = { view: 'manage'; moduleId: string; courseId: string; sessions: Managed[]; myBooking: { id: string } | null; canAdd: boolean }
+      | { view: 'learner'; moduleId: string; courseId: string; sessions: Dated[]; more: boolean; myBooking: { id: string } | null };
+    const pageOf = async (who: Persona, limit?: number) => (await queryAs<{ page: Page }>(db, who,
+      `select private.module_sessions($1, $2${limit ? ', $3' : ''}) as page`, limit ? [moduleId, now, limit] : [moduleId, now])).rows[0].page;
     const checked: string[] = [];
     for (const who of [learnerA, learnerA2, learnerB, outsider, managerA, trainerA, orgAdminA, orgAdminB, personas.instructor, personas.admin, personas.learner]) {
-      const [{ page }] = (await queryAs<{ page: Page }>(db, who, 'select private.module_sessions($1, $2) as page', [moduleId, now])).rows;
-      const direct = (await queryAs<{ id: string; keeps: boolean; ends_at: Date; organisation_id: string | null; can_manage: boolean }>(db, who,
-        `select s.id, s.ends_at, s.organisation_id, (select private.is_admin()) or s.id in (select private.run_session_ids()) as keeps,
+      const page = await pageOf(who);
+      const direct = (await queryAs<{ id: string; keeps: boolean; ends_at: Date; cancelled: boolean; can_manage: boolean }>(db, who,
+        `select s.id, s.ends_at, s.cancelled_at is not null as cancelled, (select private.is_admin()) or s.id in (select private.run_session_ids()) as keeps,
                 private.may_manage_sessions(s.course_id, s.organisation_id) as can_manage
          from public.classroom_sessions s where s.module_id = $1 order by s.starts_at, s.id`, [moduleId])).rows;
       const booked = (await queryAs<{ session_id: string; id: string }>(db, who,
@@ -162,15 +166,23 @@ describe.each(backends)('Classroom sessions on $name', ({ create }) => {
         'select private.may_manage_sessions($1, coalesce(c.organisation_id, private.current_organisation_id())) as can_add from public.courses c where c.id = $1',
         [courseId])).rows;
       const runs = canAdd || direct.some((d) => d.keeps);
-      const expected = direct.filter((d) => runs || d.ends_at > now || booked.some((b) => b.session_id === d.id));
+      expect([page.view, page.moduleId, page.courseId, page.myBooking?.id ?? null], who.email)
+        .toEqual([runs ? 'manage' : 'learner', moduleId, courseId, booked[0]?.id ?? null]);
+      const expected = runs ? direct : direct.filter((d) => (d.ends_at > now && !d.cancelled) || d.id === booked[0]?.session_id);
       expect(page.sessions.map((x) => x.id), who.email).toEqual(expected.map((d) => d.id));
-      expect(page.sessions.map((x) => [x.keepsRegister, x.canManage, x.counts !== null]), who.email)
-        .toEqual(expected.map((d) => [d.keeps, d.can_manage, d.keeps]));
-      expect([page.canAdd, page.myBooking?.id ?? null], who.email).toEqual([canAdd, booked[0]?.id ?? null]);
       const names = (await queryAs<{ session_id: string; trainer_id: string; name: string }>(db, who,
         'select session_id, trainer_id, name from private.session_trainer_names($1::uuid[])', [expected.map((d) => d.id)])).rows;
-      expect(page.sessions.flatMap((x) => x.trainers.map((t) => [x.id, t.id, t.name])).sort(), who.email)
-        .toEqual(names.map((t) => [t.session_id, t.trainer_id, t.name]).sort());
+      if (page.view === 'manage') {
+        expect(page.sessions.map((x) => [x.keepsRegister, x.canManage, x.counts !== null]), who.email)
+          .toEqual(expected.map((d) => [d.keeps, d.can_manage, d.keeps]));
+        expect(page.canAdd, who.email).toBe(canAdd);
+        expect(page.sessions.flatMap((x) => x.trainers.map((t) => [x.id, t.id, t.name])).sort(), who.email)
+          .toEqual(names.map((t) => [t.session_id, t.trainer_id, t.name]).sort());
+      } else {
+        expect(page.more, who.email).toBe(false);
+        expect(page.sessions.flatMap((x) => x.trainers.map((t) => [x.id, t])).sort(), who.email)
+          .toEqual(names.map((t) => [t.session_id, t.name]).sort());
+      }
       checked.push(`${who.email}: ${page.sessions.length}`);
     }
     // What each saw: a learner the live dates of their reach (and their own past one), the runners all of theirs.
@@ -180,12 +192,22 @@ describe.each(backends)('Classroom sessions on $name', ({ create }) => {
       `${personas.instructor.email}: 5`, `${personas.admin.email}: 5`, `${personas.learner.email}: 0`,
     ]);
     expect([mine.status, pastBooking.status]).toEqual(['booked', 'booked']);
-    // The answer's shape: times as the API writes them (toISOString), a learner's counts null.
-    const [{ page }] = (await queryAs<{ page: Page }>(db, learnerB, 'select private.module_sessions($1, $2) as page', [moduleId, now])).rows;
+    // A learner's date: what choosing one needs and no more (no module, course, organisation, capacity,
+    // register or sequence), times as the API writes them (toISOString).
+    const page = await pageOf(learnerB);
     expect(page.sessions.map((x) => x.id)).toEqual([national.id, ofB.id]);
     const first = page.sessions[0];
+    expect(Object.keys(first).sort()).toEqual(['bookingOpen', 'cancelledAt', 'endsAt', 'id', 'note', 'onlineUrl', 'placesLeft', 'startsAt', 'trainers',
+      'venueAddress', 'venueName']);
+    expect(first).toMatchObject({ venueName: 'Training centre', venueAddress: '1 Drill Yard', onlineUrl: null, placesLeft: 10, bookingOpen: true,
+      note: 'Bring your kit', cancelledAt: null, trainers: [] });
     expect(first.endsAt).toBe(new Date(first.endsAt).toISOString());
-    expect(first.counts).toBeNull();
+    // The limit: the next dates up to it (1 to 100), whether more follow, and the learner's own date wherever it is.
+    const [next] = [national, ofA].sort((x, y) => +x.starts_at - +y.starts_at || (x.id < y.id ? -1 : 1));
+    const one = await pageOf(learnerA2, 1);
+    expect(one.view === 'learner' && [one.sessions.map((x) => x.id), one.more]).toEqual([[past.id, next.id], true]);
+    const all = await pageOf(learnerA2, 500);
+    expect(all.view === 'learner' && [all.sessions.length, all.more]).toEqual([3, false]);
     expect(await sqlState(() => queryAs(db, learnerA, 'select private.module_sessions($1)', ['0c000000-0000-4000-a000-00000000ffff']))).toBe('P0002');
   });
 

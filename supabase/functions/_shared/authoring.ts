@@ -269,8 +269,8 @@ export type ModuleCreateInput = z.infer<typeof moduleCreateSchema>;
 
 export const MODULE_KIND_MESSAGE = 'Kind must be content, scorm, session or assessment';
 
-/** POST /api/courses/:courseId/modules with kind 'session': its content is the learner's introduction
- * to the classroom session; its dates are added next (POST /api/modules/:moduleId/sessions). */
+/** POST /api/courses/:courseId/modules with kind 'session': its content (and contentCy, in Welsh) is the
+ * learner's introduction to the classroom session; its dates are added next (POST /api/modules/:moduleId/sessions). */
 export const sessionModuleCreateSchema = moduleCreateSchema.extend({
   kind: z.literal('session', { error: MODULE_KIND_MESSAGE }),
 });
@@ -291,14 +291,14 @@ export type ScormModuleCreateInput = z.infer<typeof scormModuleCreateSchema>;
 
 /** POST /api/courses/:courseId/modules with kind 'assessment': a practical assessment, whose
  * settings and criteria are authored next (/api/modules/:id/assessment). Its content, optional, is
- * the learner's introduction (English only: the module's Welsh body is for content modules). */
+ * the learner's introduction, and contentCy (optional) the same in Welsh. */
 export const assessmentModuleCreateSchema = z.object({
   kind: z.literal('assessment', { error: MODULE_KIND_MESSAGE }),
   title: moduleTitle,
   titleCy: moduleTitleCy,
   content: z.preprocess((v) => (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? '' : v),
     z.union([z.literal(''), moduleContent], { error: MESSAGES.contentMin })),
-  contentCy: z.null({ error: MESSAGES.contentCyScorm }).optional(),
+  contentCy: moduleContentCy,
   orderIndex: orderIndex.optional(),
   duration: moduleDuration.default(DEFAULT_MODULE_DURATION),
   courseId: z.string().optional(),

@@ -110,7 +110,7 @@ export interface CourseModule {
   titleCy: string | null;
   /** Markdown; null in the outline for someone who may not study the course. */
   content: string | null;
-  /** The body in Welsh (Markdown); null when not translated, for a SCORM module, or where content is null. */
+  /** The body in Welsh (Markdown; a session's or a practical's introduction); null when not translated, for a SCORM module, or where content is null. */
   contentCy: string | null;
   orderIndex: number;
   duration: number;

@@ -27,6 +27,7 @@ export const SESSION_MESSAGES = {
   attendance: 'Attendance is attended, no-show or excused',
   range: 'Give from and to as dates, at most 366 days apart',
   query: 'Search words are at most 100 characters',
+  limit: 'The number of dates is a whole number from 1 to 100',
 } as const;
 
 /** An ISO 8601 date and time with its offset (Z or ±hh:mm). */
@@ -193,14 +194,61 @@ export interface ClassroomSession {
   counts: SessionCounts | null;
 }
 
-/** GET /api/modules/:moduleId/sessions. */
-export interface ModuleSessions {
-  sessions: ClassroomSession[];
+/** A date as a learner choosing one sees it (the module, course and organisation are the answer's, once). */
+export interface SessionDate {
+  id: string;
+  startsAt: string;
+  endsAt: string;
+  venueName: string | null;
+  venueAddress: string | null;
+  onlineUrl: string | null;
+  /** 0 when full. */
+  placesLeft: number;
+  /** Now before the cut-off, and not cancelled. */
+  bookingOpen: boolean;
+  note: string | null;
+  /** Only the date of the learner's own booking may be cancelled. */
+  cancelledAt: string | null;
+  /** The trainers' names. */
+  trainers: string[];
+}
+
+/**
+ * GET /api/modules/:moduleId/sessions as a learner (who neither runs a date of the module nor may add
+ * one): the next `limit` dates not over and not cancelled, by start, and the date of their booking
+ * wherever it is.
+ */
+export interface LearnerModuleSessions {
+  view: 'learner';
+  moduleId: string;
+  courseId: string;
+  sessions: SessionDate[];
+  /** More dates follow the last (a larger `limit` lists them). */
+  more: boolean;
   /** The caller's live booking of the module (or their latest, when none is live), null when none. */
+  myBooking: SessionBooking | null;
+}
+
+/** GET /api/modules/:moduleId/sessions as one who runs the module (admin, who may add dates, or who keeps a date's register): every date they see. */
+export interface ManagedModuleSessions {
+  view: 'manage';
+  moduleId: string;
+  courseId: string;
+  sessions: ClassroomSession[];
   myBooking: SessionBooking | null;
   /** The caller may add dates. */
   canAdd: boolean;
 }
+
+export type ModuleSessions = LearnerModuleSessions | ManagedModuleSessions;
+
+/** How many dates a learner's list holds at first, and at most. */
+export const SESSION_DATES_LIMIT = { default: 12, max: 100 } as const;
+/** GET /api/modules/:moduleId/sessions?limit=: how many of the next dates a learner gets. */
+export const moduleSessionsQuerySchema = z.object({
+  limit: z.coerce.number({ error: SESSION_MESSAGES.limit }).int(SESSION_MESSAGES.limit).min(1, SESSION_MESSAGES.limit)
+    .max(SESSION_DATES_LIMIT.max, SESSION_MESSAGES.limit).default(SESSION_DATES_LIMIT.default),
+});
 
 export interface RegisterEntry {
   bookingId: string;

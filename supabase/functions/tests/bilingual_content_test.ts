@@ -100,6 +100,48 @@ test('a SCORM module takes a Welsh title but no Welsh content', async () => {
   assert.equal(refused.json.fields.contentCy, 'A SCORM module has no Welsh content: its package is one language');
 });
 
+test('a session or a practical takes a Welsh introduction; the course is in Welsh once each English introduction has its Welsh', async () => {
+  const created = await call('POST', '/api/courses', {
+    token: instructorToken,
+    body: {
+      title: 'Radio day', description: 'A classroom day and a practical check, in both languages.', service: 'UKPS',
+      titleCy: 'Diwrnod radio', descriptionCy: 'Diwrnod dosbarth a gwiriad ymarferol, yn y ddwy iaith.',
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  const id = created.json.id;
+  const inWelsh = async () => (await call('GET', `/api/courses/${id}`, { token: instructorToken })).json.availableInWelsh;
+  const session = await call('POST', `/api/courses/${id}/modules`, {
+    token: instructorToken,
+    body: { kind: 'session', title: 'Classroom day', titleCy: 'Diwrnod dosbarth', content: 'Meet at the drill yard at nine, in full kit.',
+      contentCy: 'Cyfarfod ar yr iard ddril am naw, yn eich cit llawn.' },
+  });
+  assert.equal(session.status, 201, session.text);
+  assert.deepEqual([session.json.kind, session.json.contentCy], ['session', 'Cyfarfod ar yr iard ddril am naw, yn eich cit llawn.']);
+  const short = await call('POST', `/api/courses/${id}/modules`, {
+    token: instructorToken, body: { kind: 'assessment', title: 'Practical check', titleCy: 'Gwiriad ymarferol', contentCy: 'Byr' },
+  });
+  assert.deepEqual([short.status, short.json.fields?.contentCy], [400, 'The Welsh content must be at least 20 characters']);
+  const practical = await call('POST', `/api/courses/${id}/modules`, {
+    token: instructorToken,
+    body: { kind: 'assessment', title: 'Practical check', titleCy: 'Gwiriad ymarferol', content: 'Your assessor watches you start the set.',
+      contentCy: 'Mae eich aseswr yn eich gwylio yn cychwyn y set.' },
+  });
+  assert.equal(practical.status, 201, practical.text);
+  assert.equal(practical.json.contentCy, 'Mae eich aseswr yn eich gwylio yn cychwyn y set.');
+  assert.equal(await inWelsh(), true);
+  // The session's Welsh introduction cleared: English-only until it is back.
+  const cleared = await call('PUT', `/api/modules/${session.json.id}`, { token: instructorToken, body: { contentCy: null } });
+  assert.deepEqual([cleared.status, cleared.json.contentCy], [200, null]);
+  assert.equal(await inWelsh(), false);
+  const back = await call('PUT', `/api/modules/${session.json.id}`, { token: instructorToken, body: { contentCy: 'Cyfarfod ar yr iard ddril am naw.' } });
+  assert.deepEqual([back.status, back.json.contentCy], [200, 'Cyfarfod ar yr iard ddril am naw.']);
+  assert.equal(await inWelsh(), true);
+  assert.equal((await call('GET', `/api/modules/${practical.json.id}`, { token: instructorToken })).json.contentCy,
+    'Mae eich aseswr yn eich gwylio yn cychwyn y set.');
+  assert.equal((await call('DELETE', `/api/courses/${id}`, { token: instructorToken })).status, 204);
+});
+
 test('quiz and questions: the Welsh round-trips for the author; Welsh options of another length are refused', async () => {
   const quiz = await call('PUT', `/api/modules/${secondModuleId}/quiz`, {
     token: instructorToken,

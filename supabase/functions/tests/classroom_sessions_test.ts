@@ -98,7 +98,7 @@ test('a session module\'s dates: London times across the clock change, field mes
   assertEquals((await call('POST', `/api/modules/${moduleId}/sessions`, { body: good })).status, 401);
   assertEquals((await call('POST', `/api/modules/${crypto.randomUUID()}/sessions`, { token: instructor.token, body: good })).status, 404);
   const list = await call('GET', `/api/modules/${moduleId}/sessions`, { token: instructor.token });
-  assertEquals([list.status, list.json.sessions.length, list.json.canAdd], [200, 3, true]);
+  assertEquals([list.status, list.json.view, list.json.sessions.length, list.json.canAdd], [200, 'manage', 3, true]);
   assert(list.json.sessions.every((s: { counts: unknown; keepsRegister: boolean; canManage: boolean }) => s.keepsRegister && s.counts && s.canManage));
   // Not enrolled: no dates to see.
   assertEquals((await call('GET', `/api/modules/${moduleId}/sessions`, { token: learner.token })).json.sessions, []);
@@ -157,8 +157,18 @@ test('booking answers: again 200, another date a move (409 when full), a cancell
   const moved = await call('PUT', `/api/bookings/${mine.json.id}`, { token: a.token, body: { sessionId: spare.json.id } });
   assertEquals([moved.status, moved.json.id, moved.json.sessionId, moved.json.sequence], [200, mine.json.id, spare.json.id, 1]);
   const view = await call('GET', `/api/modules/${moduleId}/sessions`, { token: a.token });
-  assertEquals([view.json.myBooking.sessionId, view.json.canAdd, view.json.sessions[0].counts], [spare.json.id, false, null]);
-  assert(view.json.sessions.every((s: { canManage: boolean }) => s.canManage === false));
+  assertEquals([view.json.view, view.json.myBooking.sessionId, view.json.more, view.json.moduleId], ['learner', spare.json.id, false, moduleId]);
+  // A learner's dates carry what choosing one needs: no register, counts, capacity or right to manage.
+  assert(view.json.sessions.every((s: Record<string, unknown>) => !('canManage' in s || 'counts' in s || 'capacity' in s || 'keepsRegister' in s)));
+  assertEquals(view.json.sessions.map((s: { id: string; placesLeft: number }) => [s.id, s.placesLeft]),
+    [[first.json.id, 5], [full.json.id, 0], [spare.json.id, 4]]);
+  const one = await call('GET', `/api/modules/${moduleId}/sessions?limit=1`, { token: a.token });
+  assertEquals(one.json.sessions.map((s: { id: string }) => s.id), [first.json.id, spare.json.id]);
+  assertEquals(one.json.more, true);
+  for (const limit of ['0', '101', 'x', '1.5']) {
+    const bad = await call('GET', `/api/modules/${moduleId}/sessions?limit=${limit}`, { token: a.token });
+    assertEquals([bad.status, bad.json.fields?.limit], [400, SESSION_MESSAGES.limit], limit);
+  }
 
   // The instructor cancels the spare date: the learner's booking is cancelled with it.
   assertEquals((await call('POST', `/api/sessions/${spare.json.id}/cancel`, { token: instructor.token, body: { reason: ' ' } })).json.fields.reason,

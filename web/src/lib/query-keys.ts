@@ -230,6 +230,8 @@ export function invalidateLearning(queryClient: QueryClient) {
 export const sessionKeys = {
   all: ['sessions'] as const,
   ofModule: (moduleId: string) => [...sessionKeys.all, 'module', moduleId] as const,
+  /** The module's dates; limit: how many of the next a learner gets. */
+  dates: (moduleId: string, limit: number) => [...sessionKeys.ofModule(moduleId), 'dates', limit] as const,
   detail: (id: string) => [...sessionKeys.all, 'detail', id] as const,
   people: (id: string, q: string) => [...sessionKeys.detail(id), 'people', q] as const,
   trainers: (moduleId: string, q: string, organisationId: string | null) =>

@@ -1,15 +1,15 @@
-// /api/modules/:moduleId/sessions: a session module's dates (learners: those they may book, with the
-// places left and their own booking; the people who run them: every date with its bookings counted)
+// /api/modules/:moduleId/sessions: a session module's dates (learners: the next ones they may book,
+// with the places left and their own booking; the people who run them: every date with its bookings counted)
 // and adding a date (private.create_session). /api/modules/:moduleId/booking: booking a date or
 // joining its waiting list (private.book_session, the session row locked so the last place goes once).
 import { Hono } from 'hono';
-import { bookingSchema, sessionCreateSchema } from '../../../_shared/sessions.ts';
+import { bookingSchema, moduleSessionsQuerySchema, sessionCreateSchema } from '../../../_shared/sessions.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Db, Tx } from '../../lib/db.ts';
 import { type Env, requireUser } from '../../lib/auth.ts';
 import { jsonBody } from '../../lib/body.ts';
 import { ApiError } from '../../lib/errors.ts';
-import { pathId } from '../../lib/params.ts';
+import { firstQueryValues, pagingQuery, pathId } from '../../lib/params.ts';
 import type { Row } from '../../lib/learning.ts';
 import { callBooking, fromSessionFunction, MSG, myBookingOfModule, sessionColumns, sessionsOf } from './queries.ts';
 
@@ -31,12 +31,14 @@ export function moduleSessionRoutes(_config: Config, db: Db) {
   // The whole answer is private.module_sessions' JSON, sent as Postgres wrote it: one statement in
   // one round trip (db.read), the caller's reach decided once, nothing parsed and written again here.
   // The module is read under the caller's row-level security (its course visible), as before.
+  // ?limit= (1 to 100, default 12): how many of the next dates a learner gets.
   routes.get('/', async (c) => {
     const caller = requireUser(c);
     const moduleId = pathId(c, 'moduleId', MSG.moduleNotFound);
+    const { limit } = pagingQuery(moduleSessionsQuerySchema, firstQueryValues(c));
     const [[module]] = await db.read(caller.db, (sql) => [
       sql<{ kind: string; answer: string | null }[]>`
-        select m.kind, case when m.kind = 'session' then private.module_sessions(m.id)::text end as answer
+        select m.kind, case when m.kind = 'session' then private.module_sessions(m.id, now(), ${limit}::int)::text end as answer
         from public.course_modules m where m.id = ${moduleId}::uuid`,
     ]);
     if (!module) throw new ApiError(404, MSG.moduleNotFound);

@@ -2,7 +2,8 @@
 // once the module is saved, order (default count + 1) and duration in minutes (default 15). A new
 // module is content, a SCORM package (its .zip is uploaded from the module's card), a classroom
 // session (its text introduces the session; its dates are added from the module's card) or a
-// practical assessment.
+// practical assessment (its introduction optional). Each but a SCORM package has a Welsh body beside
+// the English.
 import { useState } from 'react';
 import { Button, FileInput, Group, Modal, NumberInput, Paper, Radio, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -18,16 +19,14 @@ import { useCreateModule, useUpdateModule, useUploadModuleImage } from '../api/m
 import { isImageFile } from './CoverImageCard';
 import { welshOrNull } from '../lib/welsh';
 
-/** The dialog's rules: the module's, with its Welsh title and (a content module) Welsh body, both optional. */
+/** The dialog's rules: the module's, with its Welsh title and (but a SCORM module) Welsh body, both optional. */
 const contentModuleSchema = moduleFormSchema.extend({
   titleCy: moduleCreateSchema.shape.titleCy,
   contentCy: moduleCreateSchema.shape.contentCy,
 });
 const scormModuleSchema = contentModuleSchema.omit({ content: true, contentCy: true });
-// A session's or a practical's text introduces it, in English (the Welsh body is a content module's);
-// a practical's introduction may be left out.
-const sessionModuleSchema = contentModuleSchema.omit({ contentCy: true });
-const assessmentModuleSchema = sessionModuleSchema.extend({
+// A session's or a practical's text introduces it, in English and in Welsh; a practical's may be left out.
+const assessmentModuleSchema = contentModuleSchema.extend({
   content: z.union([z.literal(''), moduleFormSchema.shape.content]),
 });
 
@@ -62,11 +61,10 @@ export function ModuleDialog({
     // A SCORM module has no body: its title, order and duration only.
     validate: (values) =>
       translatedResolver(
-        kind === 'scorm' ? scormModuleSchema : kind === 'assessment' ? assessmentModuleSchema : kind === 'session' ? sessionModuleSchema : contentModuleSchema,
+        kind === 'scorm' ? scormModuleSchema : kind === 'assessment' ? assessmentModuleSchema : contentModuleSchema,
         { errorPriority: 'first' },
       )(values),
   });
-  const introOnly = kind === 'session' || kind === 'assessment';
   const [image, setImage] = useState<File | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
   const create = useCreateModule(courseId);
@@ -87,7 +85,7 @@ export function ModuleDialog({
           : await create.mutateAsync({ kind: 'scorm', title, titleCy, orderIndex, duration });
       } else {
         const { title, content, orderIndex, duration } = (kind === 'assessment' ? assessmentModuleSchema : moduleFormSchema).parse(values);
-        const input = { title, content, titleCy, contentCy: introOnly ? null : welshOrNull(values.contentCy), orderIndex, duration };
+        const input = { title, content, titleCy, contentCy: welshOrNull(values.contentCy), orderIndex, duration };
         // A session or an assessment module is written as a content one is, with its kind.
         saved = module
           ? // A practical without an introduction sends none: the update keeps the empty one.
@@ -150,7 +148,7 @@ export function ModuleDialog({
           ) : null}
           {kind === 'scorm' ? null : (
           // The English and the Welsh side by side (stacked on a phone), each with its preview below.
-          <SimpleGrid cols={{ base: 1, md: introOnly ? 1 : 2 }}>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Textarea
               label={t('moduleDialog.content')}
               description={t('moduleDialog.contentHint')}
@@ -161,7 +159,6 @@ export function ModuleDialog({
               key={form.key('content')}
               {...fields.content}
             />
-            {introOnly ? null : (
             <Textarea
               label={t('moduleDialog.contentCy')}
               description={t('moduleDialog.contentHint')}
@@ -172,11 +169,8 @@ export function ModuleDialog({
               key={form.key('contentCy')}
               {...fields.contentCy}
             />
-            )}
             <ContentPreview id="module-preview-label" label={t('moduleDialog.preview')} source={form.values.content} />
-            {introOnly ? null : (
-              <ContentPreview id="module-preview-cy-label" label={t('moduleDialog.previewCy')} source={form.values.contentCy} lang="cy" />
-            )}
+            <ContentPreview id="module-preview-cy-label" label={t('moduleDialog.previewCy')} source={form.values.contentCy} lang="cy" />
           </SimpleGrid>
           )}
           {kind === 'scorm' ? null : (

@@ -100,6 +100,37 @@ describe('the module dialog in Welsh and English', () => {
     expect(api.requests.filter((r) => r.method === 'PUT')[1]!.body).toMatchObject({ contentCy: 'Plygwch eich pengliniau a chadwch eich cefn yn syth.' });
   });
 
+  it('a new session module: its Welsh introduction beside the English, sent with its kind', async () => {
+    const api = fakeApi({ 'POST /courses/c1/modules': { status: 201, body: { ...contentModule, id: 'm3', kind: 'session' } } });
+    const { user } = renderWithProviders(<ModuleDialog courseId="c1" nextOrder={3} onClose={() => {}} />, { user: admin });
+    await user.click(await screen.findByRole('radio', { name: 'Classroom session' }));
+    await user.type(screen.getByLabelText('Module Title'), 'Classroom day');
+    await user.click(screen.getByLabelText('Module Content'));
+    await user.paste('Meet at the drill yard at nine, in full kit.');
+    const contentCy = screen.getByLabelText('Module Content (Welsh)');
+    expect(contentCy).toHaveAttribute('lang', 'cy');
+    await user.click(contentCy);
+    await user.paste('Cyfarfod ar yr iard ddril am naw, yn eich cit llawn.');
+    await user.click(screen.getByRole('button', { name: 'Create Module' }));
+    await waitFor(() => expect(bodyOf(api.requests, 'POST', '/courses/c1/modules')).toBeDefined());
+    expect(bodyOf(api.requests, 'POST', '/courses/c1/modules')).toMatchObject({
+      kind: 'session', title: 'Classroom day', contentCy: 'Cyfarfod ar yr iard ddril am naw, yn eich cit llawn.',
+    });
+  });
+
+  it("a practical: a saved Welsh introduction is filled and an emptied one cleared", async () => {
+    const practical: CourseModule = { ...contentModule, id: 'm4', kind: 'assessment', hasQuiz: false, content: 'Your assessor watches you.',
+      contentCy: 'Mae eich aseswr yn eich gwylio chi.' };
+    const api = fakeApi({ 'PUT /modules/m4': { body: practical } });
+    const { user } = renderWithProviders(<ModuleDialog courseId="c1" module={practical} nextOrder={3} onClose={() => {}} />, { user: admin });
+    const contentCy = await screen.findByLabelText('Module Content (Welsh)');
+    expect(contentCy).toHaveValue('Mae eich aseswr yn eich gwylio chi.');
+    await user.clear(contentCy);
+    await user.click(screen.getByRole('button', { name: 'Update Module' }));
+    await waitFor(() => expect(bodyOf(api.requests, 'PUT', '/modules/m4')).toBeDefined());
+    expect(bodyOf(api.requests, 'PUT', '/modules/m4')).toMatchObject({ content: 'Your assessor watches you.', contentCy: null });
+  });
+
   it('a SCORM module: only the Welsh title', async () => {
     const api = fakeApi({ 'PUT /modules/m2': { body: scormModule } });
     const { user } = renderWithProviders(<ModuleDialog courseId="c1" module={scormModule} nextOrder={3} onClose={() => {}} />, { user: admin });
@@ -116,12 +147,17 @@ describe('the module dialog in Welsh and English', () => {
   it('marks the modules and questions with no Welsh version', async () => {
     renderWithProviders(<ModulesPanel courseId="c1" onNeedCourse={() => {}} />, {
       user: admin,
-      queryData: [[courseKeys.modules('c1'), [contentModule, { ...scormModule, titleCy: 'Teclynnau codi' }]]],
+      queryData: [[courseKeys.modules('c1'), [contentModule, { ...scormModule, titleCy: 'Teclynnau codi' },
+        { ...contentModule, id: 'm5', kind: 'session', orderIndex: 3, hasQuiz: false },
+        { ...contentModule, id: 'm6', kind: 'assessment', orderIndex: 4, hasQuiz: false, content: '' }]]],
     });
     const cards = await screen.findAllByTestId('module-card');
     // The content module lacks its Welsh body; the SCORM module needs only its title.
     expect(within(cards[0]!).getByText('No Welsh version')).toBeInTheDocument();
     expect(within(cards[1]!).queryByText('No Welsh version')).not.toBeInTheDocument();
+    // A session's English introduction needs its Welsh; a practical without an introduction needs only its title.
+    expect(within(cards[2]!).getByText('No Welsh version')).toBeInTheDocument();
+    expect(within(cards[3]!).queryByText('No Welsh version')).not.toBeInTheDocument();
   });
 
   it('marks a question lacking its Welsh explanation', () => {

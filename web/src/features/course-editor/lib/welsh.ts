@@ -16,9 +16,12 @@ export function welshOptionsOrNull(texts: readonly string[]): string[] | null {
 /** A true/false question's options in Welsh (the glossary's "gwir, gau"), twins of True and False. */
 export const TRUE_FALSE_OPTIONS_CY = ['Gwir', 'Gau'] as const;
 
-/** A module still lacks Welsh: its title, or (a content module) its body. */
-export function moduleLacksWelsh(module: Pick<CourseModule, 'kind' | 'titleCy' | 'contentCy'>): boolean {
-  return !module.titleCy || (module.kind !== 'scorm' && !module.contentCy);
+/** A module still lacks Welsh, by the server's rule (available_in_welsh): its title, or its body (a content module's; a
+ * session's or a practical's introduction when it has one in English; a SCORM package's never). */
+export function moduleLacksWelsh(module: Pick<CourseModule, 'kind' | 'titleCy' | 'content' | 'contentCy'>): boolean {
+  if (!module.titleCy) return true;
+  if (module.kind === 'scorm' || module.contentCy) return false;
+  return module.kind === 'content' || (module.content ?? '').trim() !== '';
 }
 
 /** A question still lacks Welsh: its text, its options or (when it has one) its explanation. */

@@ -289,8 +289,9 @@ export function ModuleViewer({ courseId, moduleId, user, assessmentPanel }: {
     });
   }
 
-  // One mark for the module: its title, its text (a package's is its own) or the course's title in English.
-  const english = title.fallback || courseTitle.fallback || (!scorm && content.fallback);
+  // One mark for the module: its title, its text (a package's is its own; a practical without an
+  // introduction has none) or the course's title in English.
+  const english = title.fallback || courseTitle.fallback || (!scorm && content.fallback && data.content.trim() !== '');
 
   const moduleList = modules.data && modules.data.length > 0 ? (
     <CourseModuleList courseId={courseId} currentId={data.id} modules={modules.data} showProgress={enrolled} />

@@ -64,6 +64,20 @@ describe('ModuleViewer in Welsh', () => {
     expect(['passed', 'failed', 'incomplete', null].map((status) => scoStatusText(t, status))).toEqual(['Wedi llwyddo', 'Heb lwyddo', 'Ar y gweill', 'Heb ddechrau']);
   });
 
+  it("shows a Welsh reader a practical's Welsh introduction; one without an introduction is not marked English", async () => {
+    await i18n.changeLanguage('cy');
+    const practical: ModuleDetail = { ...inWelsh, kind: 'assessment', content: 'Your assessor watches you start the set.',
+      contentCy: 'Mae eich aseswr yn eich gwylio yn cychwyn y set.' };
+    const { unmount } = renderModule(practical, [outline(1, 'Rhan 1'), outline(2, 'Rhan 2')]);
+    expect(await screen.findByText('Mae eich aseswr yn eich gwylio yn cychwyn y set.')).toBeInTheDocument();
+    expect(screen.queryByText('Your assessor watches you start the set.')).toBeNull();
+    expect(screen.queryByText('Ddim ar gael yn Gymraeg')).toBeNull();
+    unmount();
+    renderModule({ ...practical, content: '', contentCy: null }, [outline(1, 'Rhan 1'), outline(2, 'Rhan 2')]);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Rhan 1' })).toHaveAttribute('lang', 'cy');
+    expect(screen.queryByText('Ddim ar gael yn Gymraeg')).toBeNull();
+  });
+
   it('shows a Welsh reader the module in Welsh where it has Welsh, unmarked', async () => {
     await i18n.changeLanguage('cy');
     const { container } = renderModule(inWelsh, [outline(1, 'Rhan 1'), outline(2, 'Rhan 2')]);

@@ -2,9 +2,10 @@
 // sessions (places left, the lists, the registers) and, as a booking or a mark may complete the
 // module, the learning views too.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  ClassroomSession, ModuleSessions, RegisterEntry, SessionBooking, SessionCalendarPage, SessionCreateBody, SessionDetail,
-  SessionPerson, SessionRequest, SessionUpdateBody, Attendance, TrainerCandidate,
+import {
+  type ClassroomSession, type ModuleSessions, type RegisterEntry, type SessionBooking, type SessionCalendarPage, type SessionCreateBody,
+  type SessionDetail, type SessionPerson, type SessionRequest, type SessionUpdateBody, type Attendance, type TrainerCandidate,
+  SESSION_DATES_LIMIT,
 } from '@shared/sessions.ts';
 import { api } from '@/lib/api-client';
 import { downloadFromApi } from '@/lib/download';
@@ -17,10 +18,13 @@ function useRefresh() {
   return () => Promise.all([sessionKeys.invalidate(queryClient), invalidateLearning(queryClient)]);
 }
 
-export function useModuleSessions(moduleId: string) {
+/** The module's dates: a learner's the next `limit` (those who run it get every date whatever the limit). */
+export function useModuleSessions(moduleId: string, limit: number = SESSION_DATES_LIMIT.default) {
   return useQuery({
-    queryKey: sessionKeys.ofModule(moduleId),
-    queryFn: () => api.get<ModuleSessions>(`/modules/${encodeURIComponent(moduleId)}/sessions`),
+    queryKey: sessionKeys.dates(moduleId, limit),
+    queryFn: () => api.get<ModuleSessions>(`/modules/${encodeURIComponent(moduleId)}/sessions${
+      limit === SESSION_DATES_LIMIT.default ? '' : `?${new URLSearchParams({ limit: String(limit) })}`}`),
+    placeholderData: keepPreviousData,
   });
 }
 

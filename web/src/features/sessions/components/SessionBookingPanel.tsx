@@ -2,14 +2,15 @@
 // trainers, places left) and the learner's booking, with what they may do next: book a date, join its
 // waiting list, move to another date, cancel (until booking closes, after confirmation), accept or
 // decline an offered place. The module completes when the register says attended, never by a button.
-// After an action the focus moves to the booking's status line, which says what happened.
-import { useRef, useState } from 'react';
+// After an action the focus moves to the booking's status line, which says what happened. A learner
+// gets the next dates first; "Show later dates" asks for more and moves the focus to the first added.
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { type ClassroomSession, LIVE_BOOKING_STATUSES, type SessionBooking } from '@shared/sessions.ts';
+import { LIVE_BOOKING_STATUSES, type ModuleSessions, SESSION_DATES_LIMIT, type SessionBooking, type SessionDate } from '@shared/sessions.ts';
 import { errorDescription } from '@/lib/api-client';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
@@ -17,8 +18,17 @@ import { type BookingAction, useBook, useBookingAction, useModuleSessions } from
 import { sessionSpan } from '../lib/london';
 import { SessionStatusBadge } from './SessionStatusBadge';
 
+/** A date of the list as the panel shows it, from either view of the answer (a learner keeps no register). */
+type ListedDate = SessionDate & { keepsRegister: boolean };
+
+function listedDates(data: ModuleSessions): ListedDate[] {
+  return data.view === 'learner'
+    ? data.sessions.map((s) => ({ ...s, keepsRegister: false }))
+    : data.sessions.map((s) => ({ ...s, trainers: s.trainers.map((p) => p.name) }));
+}
+
 /** What the learner's booking says, in one line. */
-function bookingLine(t: TFunction<'sessions'>, booking: SessionBooking, session: ClassroomSession | undefined) {
+function bookingLine(t: TFunction<'sessions'>, booking: SessionBooking, session: ListedDate | undefined) {
   const when = session ? sessionSpan(session.startsAt, session.endsAt) : '';
   if (booking.attendance === 'attended') return t('learner.attended', { date: session ? formatDate(session.startsAt) : '' });
   switch (booking.status) {
@@ -34,19 +44,33 @@ function bookingLine(t: TFunction<'sessions'>, booking: SessionBooking, session:
 
 export function SessionBookingPanel({ moduleId, enrolled }: { moduleId: string; enrolled: boolean }) {
   const { t } = useTranslation('sessions');
-  const sessions = useModuleSessions(moduleId);
+  const [limit, setLimit] = useState<number>(SESSION_DATES_LIMIT.default);
+  const sessions = useModuleSessions(moduleId, limit);
   const book = useBook(moduleId);
   const act = useBookingAction();
   const [confirmCancel, setConfirmCancel] = useState(false);
   const statusRef = useRef<HTMLParagraphElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  // The index of the first date "Show later dates" adds: it takes the focus once shown.
+  const firstAdded = useRef<number | null>(null);
   const booking = sessions.data?.myBooking ?? null;
+  const shown = sessions.data ? sessions.data.sessions.length : 0;
+
+  useEffect(() => {
+    if (firstAdded.current === null) return;
+    const heading = listRef.current?.querySelectorAll<HTMLElement>('[data-date-heading]')[firstAdded.current];
+    if (!heading) return;
+    firstAdded.current = null;
+    heading.focus();
+  }, [shown]);
 
   if (sessions.isPending) {
     return <Group role="status" gap="xs"><Loader size="xs" aria-hidden /><Text size="sm">{t('loading')}</Text></Group>;
   }
   if (sessions.isError) return <Text c="red.8">{errorDescription(sessions.error, t('loadFailed'))}</Text>;
 
-  const list = sessions.data.sessions.filter((s) => !s.cancelledAt || s.id === booking?.sessionId);
+  const list = listedDates(sessions.data).filter((s) => !s.cancelledAt || s.id === booking?.sessionId);
+  const more = sessions.data.view === 'learner' && sessions.data.more && limit < SESSION_DATES_LIMIT.max;
   const live = booking && LIVE_BOOKING_STATUSES.includes(booking.status) ? booking : null;
   const attended = booking?.attendance === 'attended' ? booking : null;
   const mine = booking ? list.find((s) => s.id === booking.sessionId) : undefined;
@@ -60,7 +84,12 @@ export function SessionBookingPanel({ moduleId, enrolled }: { moduleId: string; 
   }
   const failed = (error: unknown) => notifyFailure(t('learner.failed'), errorDescription(error, t('tryAgain')));
 
-  function bookDate(session: ClassroomSession) {
+  function showLater() {
+    firstAdded.current = list.length;
+    setLimit((n) => Math.min(n + SESSION_DATES_LIMIT.default, SESSION_DATES_LIMIT.max));
+  }
+
+  function bookDate(session: ListedDate) {
     book.mutate({ sessionId: session.id, bookingId: live?.id }, {
       onSuccess: (b) => done(bookingLine(t, b, session)),
       onError: failed,
@@ -110,7 +139,7 @@ export function SessionBookingPanel({ moduleId, enrolled }: { moduleId: string; 
       {list.length === 0 ? (
         <Text>{t('learner.noDates')}</Text>
       ) : (
-        <Stack component="ul" gap="sm" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label={t('learner.list')}>
+        <Stack component="ul" ref={listRef} gap="sm" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label={t('learner.list')}>
           {list.map((s) => {
             const when = sessionSpan(s.startsAt, s.endsAt);
             const isMine = s.id === live?.sessionId;
@@ -120,7 +149,7 @@ export function SessionBookingPanel({ moduleId, enrolled }: { moduleId: string; 
               <Card component="li" key={s.id} withBorder padding="md" data-testid="learner-session">
                 <Group justify="space-between" align="flex-start" gap="xs">
                   <Stack gap={4} style={{ minWidth: 0 }}>
-                    <Text fw={700}>{when}</Text>
+                    <Text fw={700} tabIndex={-1} data-date-heading>{when}</Text>
                     {s.venueName ? (
                       <Text size="sm">{[s.venueName, s.venueAddress].filter(Boolean).join(', ')}</Text>
                     ) : s.onlineUrl ? (
@@ -129,7 +158,7 @@ export function SessionBookingPanel({ moduleId, enrolled }: { moduleId: string; 
                         <Anchor href={s.onlineUrl} target="_blank" rel="noreferrer">{t('learner.joinLink')}</Anchor>
                       </Text>
                     ) : null}
-                    {s.trainers.length > 0 ? <Text size="sm">{t('learner.trainers', { names: s.trainers.map((p) => p.name).join(', ') })}</Text> : null}
+                    {s.trainers.length > 0 ? <Text size="sm">{t('learner.trainers', { names: s.trainers.join(', ') })}</Text> : null}
                     {s.note ? <Text size="sm" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>{s.note}</Text> : null}
                     <Text size="sm">{full ? t('learner.full') : t('learner.placesLeft', { count: s.placesLeft })}</Text>
                   </Stack>
@@ -151,6 +180,11 @@ export function SessionBookingPanel({ moduleId, enrolled }: { moduleId: string; 
           })}
         </Stack>
       )}
+      {more ? (
+        <Group>
+          <Button variant="default" onClick={showLater} loading={sessions.isPlaceholderData && sessions.isFetching}>{t('learner.showLater')}</Button>
+        </Group>
+      ) : null}
       <Modal opened={confirmCancel} onClose={() => setConfirmCancel(false)} title={t('learner.cancelTitle')} centered closeButtonProps={{ 'aria-label': t('closeDialog') }}>
         <Stack>
           <Text size="sm">{mine ? t('learner.cancelConfirm', { when: sessionSpan(mine.startsAt, mine.endsAt) }) : null}</Text>

@@ -39,7 +39,8 @@ export function SessionDatesPanel({ moduleId, moduleTitle }: { moduleId: string;
     });
   }
 
-  const list = sessions.data?.sessions ?? [];
+  // The editor runs the module: its answer is the managing view, every date (a learner's view lists none here).
+  const list = sessions.data?.view === 'manage' ? sessions.data.sessions : [];
   return (
     <Stack gap="sm" data-testid="session-dates">
       <Group justify="space-between">

@@ -1,18 +1,21 @@
 // The instructor dashboard's "Sessions": the caller's classroom sessions of a month (London days), as a
-// month grid (each day's sessions as buttons, reached with Tab) or a list, and one session's bookings,
-// requests and waiting list in a drawer with its register link and CSV export. A phone starts on the list;
-// ?month= opens another month.
-import { useState } from 'react';
+// month grid or a list, and one session's bookings, requests and waiting list in a drawer with its
+// register link and CSV export. A phone starts on the list; ?month= opens another month.
+// The month grid is a WAI-ARIA grid: one day is in the tab order (today, or the first of the month);
+// the arrow keys move a day or a week, Home and End to the week's Monday and Sunday, Page Up and Page
+// Down a month (the month shown follows); a day's sessions are buttons inside it, reached with Tab.
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Loader, SegmentedControl, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { londonToday } from '@shared/dates.ts';
 import type { SessionCalendarItem } from '@shared/sessions.ts';
 import { errorDescription } from '@/lib/api-client';
 import { currentLanguage } from '@/lib/i18n/i18n';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
 import { useCalendar } from '../api/sessions';
-import { londonParts, londonTime, monthDays, sessionSpan, shiftMonth } from '../lib/london';
+import { londonParts, londonTime, monthDays, sessionSpan, shiftDay, shiftDayByMonths, shiftMonth } from '../lib/london';
 import { SessionDrawer } from './SessionDrawer';
 import { SessionStatusBadge } from './SessionStatusBadge';
 
@@ -29,8 +32,20 @@ function weekdayNames(): string[] {
   return Array.from({ length: 7 }, (_, i) => format.format(new Date(Date.UTC(2026, 0, 5 + i))));
 }
 
-function thisLondonMonth(): string {
-  return londonParts(new Date().toISOString()).date.slice(0, 7);
+/** Where a key moves the grid's focus from a day, or null for a key the grid leaves alone. */
+function dayAfterKey(day: string, key: string): string | null {
+  const weekday = (new Date(`${day}T12:00:00Z`).getUTCDay() + 6) % 7;
+  switch (key) {
+    case 'ArrowRight': return shiftDay(day, 1);
+    case 'ArrowLeft': return shiftDay(day, -1);
+    case 'ArrowDown': return shiftDay(day, 7);
+    case 'ArrowUp': return shiftDay(day, -7);
+    case 'Home': return shiftDay(day, -weekday);
+    case 'End': return shiftDay(day, 6 - weekday);
+    case 'PageDown': return shiftDayByMonths(day, 1);
+    case 'PageUp': return shiftDayByMonths(day, -1);
+    default: return null;
+  }
 }
 
 export function SessionsTab({ initialMonth }: { initialMonth?: string }) {
@@ -40,9 +55,33 @@ export function SessionsTab({ initialMonth }: { initialMonth?: string }) {
   // ?month=2030-06 opens that month (a link to a session's month); else this London month.
   const [params] = useSearchParams();
   const linked = /^\d{4}-(0[1-9]|1[0-2])$/.test(params.get('month') ?? '') ? params.get('month') : null;
-  const [month, setMonth] = useState(() => initialMonth ?? linked ?? thisLondonMonth());
+  const [month, setMonth] = useState(() => initialMonth ?? linked ?? londonToday().slice(0, 7));
   const [open, setOpen] = useState<string | null>(null);
   const { days, firstWeekday } = monthDays(month);
+  // The grid's one day in the tab order, and the day a key asked to focus (once it is on screen).
+  const [chosenDay, setChosenDay] = useState<string | null>(null);
+  const toFocus = useRef<string | null>(null);
+  const gridRef = useRef<HTMLTableElement>(null);
+  const today = londonToday();
+  const tabDay = chosenDay && days.includes(chosenDay) ? chosenDay : days.includes(today) ? today : days[0];
+
+  useEffect(() => {
+    if (!toFocus.current) return;
+    const cell = gridRef.current?.querySelector<HTMLElement>(`[data-day="${toFocus.current}"]`);
+    if (!cell) return;
+    toFocus.current = null;
+    cell.focus();
+  });
+
+  function onGridKey(event: KeyboardEvent<HTMLTableCellElement>, day: string) {
+    if (event.target !== event.currentTarget) return;
+    const next = dayAfterKey(day, event.key);
+    if (!next) return;
+    event.preventDefault();
+    setChosenDay(next);
+    if (next.slice(0, 7) !== month) setMonth(next.slice(0, 7));
+    toFocus.current = next;
+  }
   const calendar = useCalendar(days[0], days[days.length - 1]);
   const items = calendar.data?.items ?? [];
   const byDay = new Map<string, SessionCalendarItem[]>();
@@ -80,7 +119,8 @@ export function SessionsTab({ initialMonth }: { initialMonth?: string }) {
         <Text c="red.8">{errorDescription(calendar.error, t('loadFailed'))}</Text>
       ) : view === 'month' ? (
         <div style={{ overflowX: 'auto' }}>
-          <table style={{ width: '100%', borderCollapse: 'collapse', tableLayout: 'fixed', minWidth: 700 }} aria-label={t('calendar.gridLabel', { month: name })}>
+          <table ref={gridRef} role="grid" style={{ width: '100%', borderCollapse: 'collapse', tableLayout: 'fixed', minWidth: 700 }}
+            aria-label={t('calendar.gridLabel', { month: name })}>
             <thead>
               <tr>{weekdayNames().map((d) => <th key={d} scope="col" style={{ padding: 4, textAlign: 'left' }}>{d}</th>)}</tr>
             </thead>
@@ -91,7 +131,9 @@ export function SessionsTab({ initialMonth }: { initialMonth?: string }) {
                     const day = days[week * 7 + weekday - firstWeekday];
                     const sessions = day ? (byDay.get(day) ?? []) : [];
                     return (
-                      <td key={weekday} style={{ verticalAlign: 'top', border: '1px solid var(--mantine-color-default-border)', padding: 4, height: 96 }}>
+                      <td key={weekday} role="gridcell" style={{ verticalAlign: 'top', border: '1px solid var(--mantine-color-default-border)', padding: 4, height: 96 }}
+                        className="mantine-focus-auto" data-day={day} tabIndex={day ? (day === tabDay ? 0 : -1) : undefined}
+                        aria-current={day && day === today ? 'date' : undefined} onKeyDown={day ? (e) => onGridKey(e, day) : undefined}>
                         {day ? (
                           <Stack gap={4}>
                             <Text size="sm" fw={700}>

@@ -3,7 +3,7 @@
 // sent once however often tapped), the instructor's month, and a manager's approval.
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ModuleSessions, SessionBooking, SessionCalendarPage, SessionDetail, SessionRequest } from '@shared/sessions.ts';
+import { type ModuleSessions, SESSION_DATES_LIMIT, type SessionBooking, type SessionCalendarPage, type SessionDetail, type SessionRequest } from '@shared/sessions.ts';
 import { sessionKeys } from '@/lib/query-keys';
 import { fakeApi } from '@/test/fake-api';
 import { makeUser, renderWithProviders } from '@/test/render';
@@ -12,7 +12,7 @@ import { RegisterPage } from './RegisterPage';
 import { SessionBookingPanel } from './SessionBookingPanel';
 import { sessionBody, SessionDialog, sessionFormValues } from './SessionDialog';
 import { SessionsTab } from './SessionsTab';
-import { makeBooking, makeSession, MODULE } from '../test-fixtures';
+import { learnerAnswer, makeBooking, makeDate, makeSession, MODULE } from '../test-fixtures';
 
 const S1 = '20000000-0000-4000-8000-000000000001';
 const S2 = '20000000-0000-4000-8000-000000000002';
@@ -62,13 +62,14 @@ describe('the date form', () => {
 });
 
 describe("the learner's booking panel", () => {
-  const full = makeSession({ id: S2, startsAt: '2026-12-10T09:00:00.000Z', endsAt: '2026-12-10T12:00:00.000Z', placesTaken: 2, placesLeft: 0 });
-  const answer = (myBooking: SessionBooking | null): ModuleSessions => ({ sessions: [makeSession(), full], myBooking, canAdd: false });
+  const full = makeDate({ id: S2, startsAt: '2026-12-10T09:00:00.000Z', endsAt: '2026-12-10T12:00:00.000Z', placesLeft: 0 });
+  const answer = (myBooking: SessionBooking | null): ModuleSessions => learnerAnswer([makeDate(), full], myBooking);
+  const firstPage = sessionKeys.dates(MODULE, SESSION_DATES_LIMIT.default);
 
   it('offers to book an open date and join the list of a full one', async () => {
     const api = fakeApi({ [`POST /modules/${MODULE}/booking`]: { status: 201, body: makeBooking() } });
     const { user } = renderWithProviders(<SessionBookingPanel moduleId={MODULE} enrolled />, {
-      user: learner, queryData: [[sessionKeys.ofModule(MODULE), answer(null)]],
+      user: learner, queryData: [[firstPage, answer(null)]],
     });
     expect(await screen.findByText('Choose a date and book your place.')).toBeInTheDocument();
     expect(screen.getByText('3 December 2026, 09:00–16:30')).toBeInTheDocument();
@@ -80,6 +81,20 @@ describe("the learner's booking panel", () => {
     expect(api.requests.find((r) => r.method === 'POST')?.body).toEqual({ sessionId: S1 });
   });
 
+  it('lists the next dates first; "Show later dates" asks for more and moves the focus to the first added', async () => {
+    const later = makeDate({ id: '20000000-0000-4000-8000-000000000003', startsAt: '2027-01-14T10:00:00.000Z', endsAt: '2027-01-14T12:00:00.000Z' });
+    const api = fakeApi({ [`GET /modules/${MODULE}/sessions?limit=24`]: { body: learnerAnswer([makeDate(), full, later], null) } });
+    const { user } = renderWithProviders(<SessionBookingPanel moduleId={MODULE} enrolled />, {
+      user: learner, queryData: [[firstPage, learnerAnswer([makeDate(), full], null, true)]],
+    });
+    await user.click(await screen.findByRole('button', { name: 'Show later dates' }));
+    const added = await screen.findByText('14 January 2027, 10:00–12:00');
+    await waitFor(() => expect(added).toHaveFocus());
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /modules/${MODULE}/sessions?limit=24`]);
+    expect(screen.getAllByTestId('learner-session')).toHaveLength(3);
+    expect(screen.queryByRole('button', { name: 'Show later dates' })).not.toBeInTheDocument();
+  });
+
   it('moves a booking, and cancels it after confirmation', async () => {
     const api = fakeApi({
       [`PUT /bookings/${B1}`]: { body: makeBooking({ sessionId: S2, status: 'waiting' }) },
@@ -87,7 +102,7 @@ describe("the learner's booking panel", () => {
       [`GET /modules/${MODULE}/sessions`]: { body: answer(makeBooking()) },
     });
     const { user } = renderWithProviders(<SessionBookingPanel moduleId={MODULE} enrolled />, {
-      user: learner, queryData: [[sessionKeys.ofModule(MODULE), answer(makeBooking())]],
+      user: learner, queryData: [[firstPage, answer(makeBooking())]],
     });
     expect(await screen.findByText('You are booked on 3 December 2026, 09:00–16:30.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Book this date/ })).not.toBeInTheDocument();
@@ -103,7 +118,7 @@ describe("the learner's booking panel", () => {
     const api = fakeApi({ [`POST /bookings/${B1}/accept`]: { body: makeBooking() } });
     const offered = makeBooking({ sessionId: S2, status: 'offered', offeredUntil: '2026-12-01T18:00:00.000Z' });
     const { user } = renderWithProviders(<SessionBookingPanel moduleId={MODULE} enrolled />, {
-      user: learner, queryData: [[sessionKeys.ofModule(MODULE), answer(offered)]],
+      user: learner, queryData: [[firstPage, answer(offered)]],
     });
     expect(await screen.findByText('A place on 10 December 2026, 09:00–12:00 is yours if you accept it by 1 December 2026 at 18:00.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Decline' })).toBeInTheDocument();
@@ -113,14 +128,14 @@ describe("the learner's booking panel", () => {
 
   it("says when the manager's approval is awaited, and when the register completed it", async () => {
     renderWithProviders(<SessionBookingPanel moduleId={MODULE} enrolled />, {
-      user: learner, queryData: [[sessionKeys.ofModule(MODULE), answer(makeBooking({ status: 'requested' }))]],
+      user: learner, queryData: [[firstPage, answer(makeBooking({ status: 'requested' }))]],
     });
     expect(await screen.findByText("Waiting for your line manager's approval for 3 December 2026, 09:00–16:30.")).toBeInTheDocument();
   });
 
   it('shows the module completed by attendance, with no booking buttons', async () => {
     renderWithProviders(<SessionBookingPanel moduleId={MODULE} enrolled />, {
-      user: learner, queryData: [[sessionKeys.ofModule(MODULE), answer(makeBooking({ attendance: 'attended' }))]],
+      user: learner, queryData: [[firstPage, answer(makeBooking({ attendance: 'attended' }))]],
     });
     expect(await screen.findByText('Completed: you attended on 3 December 2026.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Book this date|Move to this date|Join the waiting list/ })).not.toBeInTheDocument();
@@ -192,6 +207,35 @@ describe("the instructor's sessions", () => {
     expect(await screen.findByText('1 of 2 booked · 2 waiting · 0 awaiting approval')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Next month: January 2027' }));
     await waitFor(() => expect(api.requests.at(-1)?.path).toContain('from=2027-01-01&to=2027-01-31'));
+  });
+});
+
+describe("the month grid's keys", () => {
+  it('moves the one focusable day by arrow keys, Home and End, and Page Up and Down, the month following', async () => {
+    fakeApi({ 'GET /instructor/sessions': { body: { items: [], total: 0, page: 1, pageSize: 100 } satisfies SessionCalendarPage } });
+    const { user } = renderWithProviders(<SessionsTab initialMonth="2020-02" />);
+    const grid = await screen.findByRole('grid', { name: /February 2020/ });
+    const tabbable = () => [...grid.querySelectorAll('[tabindex="0"]')].map((c) => c.getAttribute('data-day'));
+    // A past month: its first day is the one in the tab order.
+    expect(tabbable()).toEqual(['2020-02-01']);
+    await user.click(grid.querySelector<HTMLElement>('[data-day="2020-02-01"]')!);
+    expect(document.activeElement).toHaveAttribute('data-day', '2020-02-01');
+    const focused = () => document.activeElement?.getAttribute('data-day');
+    const press = async (key: string, day: string) => {
+      await user.keyboard(key);
+      await waitFor(() => expect(focused()).toBe(day));
+    };
+    await press('{ArrowRight}', '2020-02-02');
+    await press('{ArrowDown}', '2020-02-09');
+    await press('{Home}', '2020-02-03');
+    await press('{ArrowLeft}', '2020-02-02');
+    await press('{ArrowUp}', '2020-01-26');
+    expect(screen.getByRole('heading', { name: 'January 2020' })).toBeInTheDocument();
+    await press('{PageDown}', '2020-02-26');
+    await press('{End}', '2020-03-01');
+    expect(screen.getByRole('heading', { name: 'March 2020' })).toBeInTheDocument();
+    await press('{PageUp}', '2020-02-01');
+    expect(tabbable()).toEqual(['2020-02-01']);
   });
 });
 

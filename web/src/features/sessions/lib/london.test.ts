@@ -1,7 +1,7 @@
 // London wall-clock times of sessions either side of the clock changes, and the calendar's month.
 import { describe, expect, it } from 'vitest';
 import { londonInstant } from '@shared/sessions.ts';
-import { londonParts, londonTime, monthDays, sessionSpan, shiftMonth } from './london';
+import { londonParts, londonTime, monthDays, sessionSpan, shiftDay, shiftDayByMonths, shiftMonth } from './london';
 
 describe('London times of sessions', () => {
   it('reads an instant as the London day and 24-hour time, in summer and winter', () => {
@@ -30,5 +30,12 @@ describe('London times of sessions', () => {
     expect(monthDays('2026-02').days).toHaveLength(28);
     expect(shiftMonth('2026-12', 1)).toBe('2027-01');
     expect(shiftMonth('2026-01', -1)).toBe('2025-12');
+  });
+
+  it('moves a day across months and years, and by months to the same day or the month\'s last', () => {
+    expect([shiftDay('2026-11-30', 1), shiftDay('2026-12-31', 1), shiftDay('2026-03-01', -1), shiftDay('2026-11-03', -7)])
+      .toEqual(['2026-12-01', '2027-01-01', '2026-02-28', '2026-10-27']);
+    expect([shiftDayByMonths('2026-01-31', 1), shiftDayByMonths('2026-12-15', 1), shiftDayByMonths('2026-03-31', -1)])
+      .toEqual(['2026-02-28', '2027-01-15', '2026-02-28']);
   });
 });

@@ -42,3 +42,15 @@ export function monthDays(month: string): { days: string[]; firstWeekday: number
   const firstWeekday = (new Date(Date.UTC(y, m - 1, 1)).getUTCDay() + 6) % 7;
   return { days, firstWeekday };
 }
+
+/** A calendar day (`2026-11-30`) moved by days (`2026-12-01` for 1), across months and years. */
+export function shiftDay(day: string, by: number): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + by)).toISOString().slice(0, 10);
+}
+
+/** The same day of the month before or after (by months), the month's last where it has fewer days. */
+export function shiftDayByMonths(day: string, by: number): string {
+  const { days } = monthDays(shiftMonth(day.slice(0, 7), by));
+  return days[Math.min(Number(day.slice(8)), days.length) - 1];
+}
