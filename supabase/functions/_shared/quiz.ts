@@ -20,6 +20,16 @@ export const quizAnswersSchema = z.object({
 });
 export type QuizAnswersInput = z.infer<typeof quizAnswersSchema>;
 
+/** Answers as the database scores them: question ids in lower case, each question's chosen options
+ * as a sorted list without repeats. */
+export function normaliseAnswers(answers: QuizAnswersInput['answers']): Record<string, number[]> {
+  const normalised: Record<string, number[]> = {};
+  for (const [questionId, chosen] of Object.entries(answers)) {
+    normalised[questionId.toLowerCase()] = [...new Set(Array.isArray(chosen) ? chosen : [chosen])].sort((a, b) => a - b);
+  }
+  return normalised;
+}
+
 /** The client check before submitting: every question answered. */
 export const UNANSWERED_MESSAGE = 'Answer every question before submitting';
 

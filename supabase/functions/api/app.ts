@@ -51,6 +51,7 @@ import { assessmentCriterionRoutes } from './routes/assessments/criteria.ts';
 import { assessmentEvidenceRoutes, assessmentRecordRoutes } from './routes/assessments/records.ts';
 import { assessmentQueueRoutes } from './routes/assessments/queue.ts';
 import { courseAssessorRoutes } from './routes/assessments/assessors.ts';
+import { offlineRoutes } from './routes/offline/index.ts';
 
 /** The middleware for people (visitors and the signed-in), passed by for the schedule's call and for
  * SCIM, whose bearer is an organisation's SCIM token that its SQL functions check themselves. */
@@ -127,6 +128,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/assessment-evidence', assessmentEvidenceRoutes(config, db));
   app.route('/instructor/assessments', assessmentQueueRoutes(config, db)); // the assessor's queue and its CSV
   app.route('/courses/:courseId/assessors', courseAssessorRoutes(config, db));
+  app.route('/offline', offlineRoutes(config, db)); // a course kept offline, the offline queue's items replayed once
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
 

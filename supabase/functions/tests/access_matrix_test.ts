@@ -73,6 +73,8 @@ interface World {
   scimToken: string;
   /** An email domain of the organisation. */
   domain: string;
+  /** A fresh idempotency key for an item of the learner's offline queue. */
+  offlineKey: string;
   /** A practical assessment module (its own course of the instructor's, the learner enrolled; a
    * second signature needed) with two criteria, the first critical. The learner's competent record,
    * signed by the instructor and awaiting its countersignature, with an evidence file; the
@@ -331,6 +333,9 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/modules/{scormModule}/scorm/player': {},
   'POST /api/modules/{scormModule}/scorm/scos/{sco}/sessions': {},
   'PUT /api/scorm/sessions/{scormSession}': { body: () => ({ seq: 1, values: { 'cmi.core.lesson_status': 'incomplete' } }) },
+  'GET /api/offline/courses/{course}': {},
+  // Each persona sends an item of their own queue (a visitor names the learner).
+  'PUT /api/offline/items/{offlineKey}': { body: (w, p) => ({ kind: 'module-read', personId: p.id ?? w.learner, moduleId: w.module2 }) },
   'GET /api/modules/{scormModule}/scorm/learners': {},
   // Classroom sessions.
   'GET /api/modules/{sessionModule}/sessions': {},
@@ -574,6 +579,7 @@ async function freshWorld(withVictim = false, withPractical = false): Promise<Wo
     values (${dates.first}, ${sessions.sessionModule}, ${learner.id!}, 'booked') returning id`;
   return {
     ...w, organisation: organisation.id, unit: unit.id, scimToken: scimToken.id, domain: MATRIX_DOMAIN,
+    offlineKey: crypto.randomUUID(),
     sessionCourse: sessions.sessionCourse, sessionModule: sessions.sessionModule, classroomSession: dates.first,
     classroomSession2: dates.second, sessionBooking: booking.id, ...await (withPractical ? practicalWorld() : noPractical()),
   };

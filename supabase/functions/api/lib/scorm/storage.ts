@@ -33,6 +33,12 @@ export function scormPublicUrl(config: Config, name: string): string {
   return `${config.supabaseUrl}/storage/v1/object/public/${SCORM_BUCKET}/${objectPath(name)}`;
 }
 
+/** A package's file (or its root, by its prefix) on the content origin (SCORM_CONTENT_URL), never the
+ * app's: the content is untrusted. */
+export function scormContentUrl(config: Config, name: string): string {
+  return `${config.scormContentUrl ?? `${config.supabaseUrl}/storage/v1/object/public/${SCORM_BUCKET}`}/${objectPath(name)}`;
+}
+
 /** Stores one file of the package; `label` is its name inside the package (for a refusal). */
 async function putObject(config: Config, name: string, label: string, body: Uint8Array, type: string): Promise<void> {
   const send = (contentType: string) =>

@@ -2,7 +2,7 @@
 // the author's questions (add, reorder). SQL and row mapping: ./queries.ts.
 import { Hono } from 'hono';
 import { MESSAGES, questionReorderSchema, questionSchema } from '../../../_shared/authoring.ts';
-import { QUIZ_GRACE_SECONDS, quizAnswersSchema, type QuizResult } from '../../../_shared/quiz.ts';
+import { normaliseAnswers, QUIZ_GRACE_SECONDS, quizAnswersSchema, type QuizResult } from '../../../_shared/quiz.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../lib/db.ts';
 import { type Env, requireUser } from '../../lib/auth.ts';
@@ -21,10 +21,7 @@ export function quizRoutes(_config: Config, db: Db) {
     const caller = c.get('caller');
     if (caller.kind !== 'user') throw new ApiError(401, MSG.signInToQuiz);
     const { answers } = await jsonBody(c, quizAnswersSchema);
-    const normalised: Record<string, number[]> = {};
-    for (const [questionId, chosen] of Object.entries(answers)) {
-      normalised[questionId.toLowerCase()] = [...new Set(Array.isArray(chosen) ? chosen : [chosen])].sort((a, b) => a - b);
-    }
+    const normalised = normaliseAnswers(answers);
     const result = await db.withCaller(caller.db, async (tx): Promise<QuizResult | ApiError> => {
       // The quiz and the rights on its course in one pipeline.
       const [quiz, rights] = await Promise.all([readQuizForAttempt(tx, id), access(tx, { ofQuiz: id })]);

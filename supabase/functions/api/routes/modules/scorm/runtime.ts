@@ -18,6 +18,7 @@ import { ApiError, fromSqlFunction, pgError } from '../../../lib/errors.ts';
 import { firstQueryValues, pageFields, pagingQuery, pathId } from '../../../lib/params.ts';
 import { access, MSG, refusal, type Row } from '../../../lib/learning.ts';
 import { isoTimestamp } from '../../../../_shared/dates.ts';
+import { scormContentUrl } from '../../../lib/scorm/storage.ts';
 
 const NO_PACKAGE = 'This module has no SCORM package';
 
@@ -65,10 +66,7 @@ export function scormRuntimeRoutes(routes: Hono<Env>, config: Config, db: Db) {
         moduleId: id,
         version: String(pkg.version) as ScormVersion,
         title: String(pkg.title),
-        // On the content origin (SCORM_CONTENT_URL), never the app's: the content is untrusted.
-        contentBase: `${config.scormContentUrl ?? `${config.supabaseUrl}/storage/v1/object/public/scorm-content`}/${
-          String(pkg.storagePrefix).split('/').map(encodeURIComponent).join('/')
-        }`,
+        contentBase: scormContentUrl(config, String(pkg.storagePrefix)),
         scos,
         moduleCompleted: Boolean(pkg.moduleCompleted),
       };
