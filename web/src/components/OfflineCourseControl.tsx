@@ -79,8 +79,7 @@ export function OfflineCourseControl({ personId, courseId, title }: { personId: 
         <Button
           ref={removeButton}
           size="xs"
-          variant="subtle"
-          color="red.8"
+          variant="default"
           leftSection={<IconTrash size={14} aria-hidden="true" />}
           aria-label={t('offline.removeLabel', { title })}
           loading={remove.isPending}

@@ -6,13 +6,14 @@
 import { Alert, Anchor, Button, List, Stack, Text } from '@mantine/core';
 import { IconCloudOff } from '@tabler/icons-react';
 import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { certificatePath } from '@/lib/certificates';
 import type { Outcome } from '@/lib/offline/device-store';
 import { useDismissOutcomes, useOfflineOutcomes, useOfflineQueue, useReplayQueue } from '@/lib/offline/hooks';
 import { useOnline } from '@/lib/offline/network';
-import { REPLAY_EVENT } from '@/lib/offline/replay-event';
+import { CONTROLLING_EVENT, REPLAY_EVENT } from '@/lib/offline/sw-events';
 
 function OutcomeLine({ outcome }: { outcome: Outcome }) {
   const { t } = useTranslation();
@@ -33,7 +34,7 @@ function OutcomeLine({ outcome }: { outcome: Outcome }) {
       {accepted.courseCompleted && accepted.certificateId && !accepted.replayed ? (
         <Text size="sm">
           {t('offline.outcomeCourseCompleted')}{' '}
-          <Anchor component={Link} to={certificatePath(accepted.certificateId)} size="sm">
+          <Anchor component={Link} to={certificatePath(accepted.certificateId)} size="sm" c="var(--mantine-color-text)" underline="always">
             {t('offline.viewCertificate')}
           </Anchor>
         </Text>
@@ -51,6 +52,15 @@ export function OfflineStatus({ personId }: { personId: string }) {
   const dismiss = useDismissOutcomes(personId);
   const waiting = queue.data?.length ?? 0;
   const { mutate } = replay;
+  const queryClient = useQueryClient();
+
+  // The service worker's first control of the page: what is on screen is asked again through it, so
+  // the person's answers are kept for offline use from this first visit on.
+  useEffect(() => {
+    const askAgain = () => void queryClient.invalidateQueries();
+    window.addEventListener(CONTROLLING_EVENT, askAgain);
+    return () => window.removeEventListener(CONTROLLING_EVENT, askAgain);
+  }, [queryClient]);
 
   // Replayed when the app starts online, when the connection comes back, on focus, and when the
   // service worker's Background Sync asks.
@@ -79,7 +89,14 @@ export function OfflineStatus({ personId }: { personId: string }) {
   return (
     <Stack gap="sm" mb="md" data-testid="offline-status">
       {!online ? (
-        <Alert color="yellow" variant="light" icon={<IconCloudOff size={20} aria-hidden="true" />} title={t('offline.banner')} role="status">
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconCloudOff size={20} aria-hidden="true" color="var(--mantine-color-text)" />}
+          title={t('offline.banner')}
+          role="status"
+          styles={{ title: { color: 'var(--mantine-color-text)' } }}
+        >
           {waiting > 0 ? <Text size="sm">{t('offline.waiting', { count: waiting })}</Text> : null}
         </Alert>
       ) : waiting > 0 ? (
@@ -88,7 +105,7 @@ export function OfflineStatus({ personId }: { personId: string }) {
         </Alert>
       ) : null}
       {seen.length > 0 ? (
-        <Alert color="green" variant="light" title={t('offline.outcomesTitle')} data-testid="offline-outcomes">
+        <Alert color="green" variant="light" title={t('offline.outcomesTitle')} data-testid="offline-outcomes" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
           <Stack gap="xs" align="flex-start">
             <List spacing={4}>
               {seen.map((outcome) => (

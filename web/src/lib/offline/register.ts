@@ -4,7 +4,7 @@
 // worker's Background Sync asks the page to replay the offline queue (its session is the page's).
 import { Workbox } from 'workbox-window';
 import { offerUpdate } from './update';
-import { REPLAY_EVENT } from './replay-event';
+import { CONTROLLING_EVENT, REPLAY_EVENT } from './sw-events';
 
 /** Checks for a new version this often while the app is open (the browser also checks on navigation). */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
@@ -17,6 +17,9 @@ export function registerServiceWorker(): void {
       workbox.addEventListener('controlling', () => window.location.reload());
       workbox.messageSkipWaiting();
     });
+  });
+  workbox.addEventListener('controlling', (event) => {
+    if (!event.isUpdate) window.dispatchEvent(new Event(CONTROLLING_EVENT));
   });
   workbox.addEventListener('message', (event) => {
     if ((event.data as { type?: string } | null)?.type === 'REPLAY_QUEUE') window.dispatchEvent(new Event(REPLAY_EVENT));
