@@ -5,6 +5,9 @@
 // certificate appear once; the same queue replayed again changes nothing; sign-out empties the
 // caches and the queue. Then a new service worker and its "Reload" prompt, and Chromium's own
 // installability check (manifest, icons, service worker).
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
@@ -232,6 +235,53 @@ describe('the installable app offline', () => {
     await page.getByText('You have been successfully logged out').waitFor();
     expect(await deviceData(page)).toEqual({ caches: [], databases: [] });
     await context.close();
+  });
+
+  it('shows "A new version is available: Reload" when a new service worker is published, and reloads into it', async () => {
+    // The platform's build (scripts/test.mjs passes its folder): sw.js and the compressed copies the
+    // gateway serves in its place, changed as a new deployment changes them, then put back.
+    const webDir = process.env.WEB_DIR;
+    expect(webDir, 'WEB_DIR: the folder of the web build the platform serves').toBeTruthy();
+    const files = ['sw.js', 'sw.js.br', 'sw.js.gz'].map((name) => path.join(webDir!, name));
+    const originals = files.map((file) => (fs.existsSync(file) ? fs.readFileSync(file) : null));
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/`);
+      await controlled(page);
+      const first = await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL);
+      await expect(page.getByTestId('update-prompt').count()).resolves.toBe(0);
+
+      const published = Buffer.concat([originals[0]!, Buffer.from(`\n// version ${s}\n`)]);
+      fs.writeFileSync(files[0], published);
+      if (originals[1]) fs.writeFileSync(files[1], zlib.brotliCompressSync(published));
+      if (originals[2]) fs.writeFileSync(files[2], zlib.gzipSync(published));
+      // The browser checks on navigation; the app also asks every hour. Asked now:
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+      const prompt = page.getByTestId('update-prompt');
+      await prompt.getByText('A new version is available').waitFor({ timeout: 30_000 });
+      await expectAccessible(page);
+      await screenshot(page, 'update-prompt');
+
+      // Reload: the waiting worker takes over and the page reloads under it.
+      const reloaded = page.waitForEvent('load');
+      await prompt.getByRole('button', { name: 'Reload' }).click();
+      await reloaded;
+      await controlled(page);
+      const script = await page.evaluate(async () => {
+        const registration = (await navigator.serviceWorker.getRegistration())!;
+        return { active: registration.active?.scriptURL ?? null, waiting: registration.waiting !== null };
+      });
+      expect(script).toEqual({ active: first, waiting: false });
+      const served = await page.evaluate(async () => (await fetch('/sw.js', { cache: 'no-store' })).text());
+      expect(served.endsWith(`// version ${s}\n`)).toBe(true);
+      await expect(page.getByTestId('update-prompt').count()).resolves.toBe(0);
+    } finally {
+      files.forEach((file, index) => {
+        if (originals[index]) fs.writeFileSync(file, originals[index]!);
+      });
+      await context.close();
+    }
   });
 
   it('passes Chromium\'s installability check: manifest, icons, service worker', async () => {

@@ -228,6 +228,8 @@ async function platformSuites() {
     // The local identity providers' URLs, where the platform runs them (else empty).
     IDP_URL: platform.idpUrl ?? '',
     SAML_IDP_URL: platform.samlIdpUrl ?? '',
+    // The web build it serves (e2e/offline.test.ts publishes a new service worker there).
+    WEB_DIR: platform.dataDir ? path.join(platform.dataDir, 'web') : '',
   });
   const newDataDir = () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-test-'));
@@ -236,6 +238,7 @@ async function platformSuites() {
   };
   const start = async (dataDir, { databaseUrl = '', web = true } = {}) => {
     const platform = await startPlatformChild(dataDir, databaseUrl, web);
+    platform.dataDir = dataDir;
     started.push(platform);
     return platform;
   };
