@@ -85,10 +85,11 @@ export async function downloadCourse(
   const answers = answerUrls(offline);
   const urls: string[] = [];
   let doneBytes = 0;
+  let answerBytes = 0;
   onProgress({ doneBytes, totalBytes });
   try {
     for (const url of answers) {
-      await keep(cache, url, { headers });
+      answerBytes += await keep(cache, url, { headers });
       urls.push(url);
     }
     for (const file of keptFiles(offline)) {
@@ -102,7 +103,8 @@ export async function downloadCourse(
     await Promise.all(urls.map((url) => cache.delete(url)));
     throw error;
   }
-  const course: DownloadedCourse = { courseId: offline.course.id, downloadedAt: new Date().toISOString(), bytes: totalBytes, offline, urls };
+  // What the device keeps: the files and the answers (the size the badge shows).
+  const course: DownloadedCourse = { courseId: offline.course.id, downloadedAt: new Date().toISOString(), bytes: totalBytes + answerBytes, offline, urls };
   await deviceStore.put(personId, 'courses', course);
   return course;
 }
