@@ -101,6 +101,19 @@ describe('the installable app offline', () => {
   let quizModuleId = '';
   let learner = { username: '', password: '', token: '', userId: '' };
 
+  /** A new learner enrolled on the course (each attempt of the journey starts from none of it done). */
+  async function newLearner() {
+    const username = `offline_${s}_${Math.floor(Math.random() * 1e6)}`;
+    const password = `pw-${username}-secret`;
+    const registered = await apiCall('POST', '/register', undefined, {
+      username, email: `${username}@example.test`, name: 'Morgan Offline', password, confirmPassword: password,
+    });
+    expect(registered.status, registered.text).toBe(201);
+    learner = { username, password, token: registered.json.session.access_token, userId: registered.json.user.id };
+    const enrolled = await apiCall('POST', `/courses/${courseId}/enroll`, learner.token);
+    expect(enrolled.status, enrolled.text).toBe(201);
+  }
+
   beforeAll(async () => {
     instructorToken = (await apiLogin('instructor')).token;
     const course = await apiCall('POST', '/courses', instructorToken, {
@@ -124,15 +137,6 @@ describe('the installable app offline', () => {
         expect(question.status, question.text).toBe(201);
       }
     }
-    const username = `offline_${s}_${Math.floor(Math.random() * 1e6)}`;
-    const password = `pw-${username}-secret`;
-    const registered = await apiCall('POST', '/register', undefined, {
-      username, email: `${username}@example.test`, name: 'Morgan Offline', password, confirmPassword: password,
-    });
-    expect(registered.status, registered.text).toBe(201);
-    learner = { username, password, token: registered.json.session.access_token, userId: registered.json.user.id };
-    const enrolled = await apiCall('POST', `/courses/${courseId}/enroll`, learner.token);
-    expect(enrolled.status, enrolled.text).toBe(201);
     browser = await launchBrowser();
   });
 
@@ -142,6 +146,7 @@ describe('the installable app offline', () => {
   });
 
   it('downloads a course, learns offline after a reload, and the progress, score and certificate arrive once', async () => {
+    await newLearner();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await uiLogin(page, learner.username, learner.password, '/my-courses');
