@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { precompress } from './precompress.mjs';
 import { firstPagePreload } from './first-page.mjs';
 import { prerender } from './prerender.mjs';
+import { VitePWA } from 'vite-plugin-pwa';
+import { webManifest } from './manifest.mjs';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const mantineUseId = fileURLToPath(new URL('./src/lib/mantine-use-id.ts', import.meta.url));
@@ -35,6 +37,24 @@ export default defineConfig(({ isSsrBuild }) => ({
     }),
     // /, /auth rendered to HTML with the app's components, then compressed with the rest.
     prerender(),
+    // The installable app: the manifest, and the service worker (web/sw/sw.ts, Workbox) with the app
+    // shell and the hashed assets precached. The app registers it itself (src/lib/offline/register.ts):
+    // the HTML carries no script of the entry (web/first-page.mjs). No service worker in development.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: webManifest,
+      includeManifestIcons: false,
+      injectManifest: {
+        // The app's code, styles, pages and icons; not the .br/.gz copies (the server negotiates them).
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        globIgnores: ['**/node_modules/**', 'scorm-player/**'],
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      },
+      devOptions: { enabled: false },
+    }),
     precompress(),
     ]),
   ],

@@ -63,4 +63,8 @@ export async function start() {
       createRoot(container).render(app);
     }
   });
+  // The service worker (web/sw/sw.ts) once the page has loaded, its code out of the first page's.
+  const register = () => void import('@/lib/offline/register').then((m) => m.registerServiceWorker());
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
 }

@@ -14,13 +14,27 @@ export class ApiError extends Error {
   readonly fields?: Record<string, string>;
   /** The server's own message, without the status prefix. */
   readonly serverMessage: string;
+  /** Why the server refused, where it names a reason (an offline item no longer valid). */
+  readonly reason?: string;
 
-  constructor(status: number, serverMessage: string, fields?: Record<string, string>) {
+  constructor(status: number, serverMessage: string, fields?: Record<string, string>, reason?: string) {
     super(`${status}: ${serverMessage}`);
     this.name = 'ApiError';
     this.status = status;
     this.serverMessage = serverMessage;
     this.fields = fields;
+    this.reason = reason;
+  }
+}
+
+/**
+ * The server could not be reached (no connection): what needs the server says so, in the reader's
+ * language; what the learner may do offline is queued instead (web/src/lib/offline/queue.ts).
+ */
+export class OfflineError extends ApiError {
+  constructor() {
+    super(0, i18n.t('offline.needsConnection', { ns: 'common' }));
+    this.name = 'OfflineError';
   }
 }
 
@@ -59,12 +73,14 @@ export async function request<T>(method: Method, path: string, options: RequestO
     body = JSON.stringify(options.body);
   }
 
-  const response = await fetch(`${apiBaseUrl}${path}`, {
-    method,
-    headers,
-    body,
-    signal: options.signal,
-  });
+  let response: Response;
+  try {
+    response = await fetch(`${apiBaseUrl}${path}`, { method, headers, body, signal: options.signal });
+  } catch (error) {
+    // fetch rejects with a TypeError when the network fails (an abort is a DOMException, passed on).
+    if (error instanceof TypeError) throw new OfflineError();
+    throw error;
+  }
   const payload = await readBody(response);
 
   if (!response.ok) {
@@ -73,7 +89,8 @@ export async function request<T>(method: Method, path: string, options: RequestO
       errorBody.message || (typeof payload === 'string' && payload.trim()) || response.statusText || i18n.t('request.failed', { ns: 'common' });
     // In the reader's language (the API writes English): the messages catalogue loads with the first error.
     await loadMessages();
-    throw new ApiError(response.status, translateMessage(message), translateFields(errorBody.fields));
+    const reason = typeof (payload as { reason?: unknown } | undefined)?.reason === 'string' ? (payload as { reason: string }).reason : undefined;
+    throw new ApiError(response.status, translateMessage(message), translateFields(errorBody.fields), reason);
   }
   return payload as T;
 }

@@ -38,6 +38,12 @@ export function formatNumber(value: number): string {
   return value.toLocaleString(currentLanguage());
 }
 
+/** A size with its unit symbol (KB, MB: the same in both languages), the number as the page's language writes it. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${formatNumber(Math.max(1, Math.round(bytes / 1024)))} KB`;
+  return `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`;
+}
+
 /** '1 hour' or 'N hours'. */
 export function formatHours(hours: number): string {
   return i18n.t('format.hours', { ns: 'common', count: hours });

@@ -241,3 +241,13 @@ export const sessionKeys = {
   /** After any booking or session write: every view of sessions (places left, lists, registers). */
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
 };
+
+/** What this device keeps for the signed-in person offline (IndexedDB, web/src/lib/offline): the
+ * queue of what they did offline, the server's answers to it not yet seen, their downloaded courses. */
+export const offlineKeys = {
+  all: ['offline'] as const,
+  queue: (personId: string) => [...offlineKeys.all, personId, 'queue'] as const,
+  outcomes: (personId: string) => [...offlineKeys.all, personId, 'outcomes'] as const,
+  downloads: (personId: string) => [...offlineKeys.all, personId, 'downloads'] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: offlineKeys.all }),
+};

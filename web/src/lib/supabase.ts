@@ -97,6 +97,9 @@ export async function accessToken(): Promise<string> {
   const stored = readStoredSession();
   if (!stored) return supabaseAnonKey;
   if (stored.expires_at && stored.expires_at * 1000 - Date.now() > REFRESH_MARGIN_MS) return stored.access_token;
+  // Offline no refresh can succeed: the stored token still names whose cache the service worker
+  // answers from (web/sw/sw.ts); the server, once reached, judges it as ever.
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) return stored.access_token;
   // Expired or about to: supabase-js refreshes it (or drops a session it cannot refresh).
   const { data } = await (await loadSupabase()).auth.getSession();
   return data.session?.access_token || supabaseAnonKey;

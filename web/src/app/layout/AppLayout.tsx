@@ -18,11 +18,14 @@ import { Sidebar } from './Sidebar';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ThemeToggle } from './ThemeToggle';
 import { UserMenu } from './UserMenu';
+import { UpdatePrompt } from './UpdatePrompt';
 import classes from './AppLayout.module.css';
 
 // The bell is for signed-in people only: a visitor's first page does not load its code.
 const NotificationBell = lazy(() =>
   import('@/features/notifications/components/NotificationBell').then((m) => ({ default: m.NotificationBell })));
+// So is the offline banner and the replay of the offline queue.
+const OfflineStatus = lazy(() => import('./OfflineStatus').then((m) => ({ default: m.OfflineStatus })));
 
 /**
  * The site's settings (name, footer, contact) as the header, the footer and the pages' titles show
@@ -147,6 +150,11 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
 
         <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
           <Box className={classes.content} aria-busy={navigation.state === 'loading'}>
+            {user ? (
+              <Suspense fallback={null}>
+                <OfflineStatus personId={user.id} />
+              </Suspense>
+            ) : null}
             <SiteName>
               {pageLoading ? (
                 // A screen's height, so the footer stays below the fold and does not jump when the page arrives.
@@ -163,6 +171,7 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
           <SiteFooter />
         </AppShell.Main>
       </AppShell>
+      <UpdatePrompt />
     </>
   );
 }

@@ -15,19 +15,13 @@ import {
 } from '@shared/scorm.ts';
 import type { CourseModule } from '@shared/catalogue.ts';
 import { errorDescription } from '@/lib/api-client';
-import { formatNumber } from '@/lib/format';
+import { formatNumber, formatSize } from '@/lib/format';
 import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useSaveScormSettings, useScormPackage, useUploadScormPackage } from '../api/scorm';
 
 const RULES: ScormCompletionRule[] = ['completed-or-passed', 'completed', 'passed'];
-
-/** A size with its unit symbol (KB, MB: the same in both languages), the number as the page's language writes it. */
-function size(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${formatNumber(Math.max(1, Math.round(bytes / 1024)))} KB`;
-  return `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`;
-}
 
 /** "SCORM 1.2", "SCORM 2004", or "SCORM 2004 (3rd edition)" in the page's language. */
 function versionLabel(pkg: ScormPackage, t: TFunction<'course-editor'>): string {
@@ -140,7 +134,7 @@ function PackageDetails({ pkg }: { pkg: ScormPackage }) {
         {t('scorm.details', {
           version: versionLabel(pkg, t),
           files: t('scorm.files', { count: pkg.fileCount, number: formatNumber(pkg.fileCount) }),
-          size: size(pkg.unpackedBytes),
+          size: formatSize(pkg.unpackedBytes),
           revision: pkg.revision,
         })}
       </Text>

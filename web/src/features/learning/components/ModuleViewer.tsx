@@ -27,6 +27,7 @@ import { courseModulesQueryOptions, courseQueryOptions } from '@/lib/courses';
 import { CertificateLinks } from '@/components/CertificateLinks';
 import { certificatePath, downloadCertificate } from '@/lib/certificates';
 import { useCompleteModule, useModule } from '../api/module';
+import { useOfflineQueue } from '@/lib/offline/hooks';
 import { QuizPanel } from './QuizPanel';
 import { PageMeta } from '@/lib/page/page-meta';
 
@@ -154,7 +155,10 @@ export function ModuleViewer({ courseId, moduleId, user, assessmentPanel }: {
   const refocus = (button: { current: HTMLButtonElement | null }) => setTimeout(() => button.current?.focus(), 0);
   // After 'Mark as complete' the button gives way to a status line: the focus moves onto it.
   const focusStatus = useRef(false);
-  const read = module.data?.read ?? false;
+  // Marked read offline: kept in the learner's queue until the connection is back.
+  const queue = useOfflineQueue(user?.id);
+  const readOffline = queue.data?.some((queued) => queued.item.kind === 'module-read' && queued.item.moduleId === moduleId) ?? false;
+  const read = (module.data?.read ?? false) || readOffline;
 
   useEffect(() => {
     if (focusStatus.current && read) {
@@ -213,10 +217,15 @@ export function ModuleViewer({ courseId, moduleId, user, assessmentPanel }: {
   // never by the learner's button.
   const session = data.kind === 'session';
   const assessment = data.kind === 'assessment';
-  const canCompleteAndContinue = !scorm && !session && !assessment && enrolled && !data.read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
+  const canCompleteAndContinue = !scorm && !session && !assessment && enrolled && !read && !(hasQuiz && !data.quizPassed) && data.nextId !== null;
 
-  /** The toast after a module: the course's completion with its certificate, else the progress. */
-  function notifyCompleted(enrollment: Enrollment) {
+  /** The toast after a module: the course's completion with its certificate, else the progress
+   * (or, offline, that it is kept on the device). */
+  function notifyCompleted(enrollment: Enrollment | null) {
+    if (!enrollment) {
+      notifySuccess(t('moduleViewer.savedOfflineTitle'), t('moduleViewer.savedOffline'));
+      return;
+    }
     if (hasQuiz && !data.quizPassed) {
       notifySuccess(t('moduleViewer.moduleRead'), t('moduleViewer.passQuizToComplete'));
       return;
@@ -378,6 +387,10 @@ export function ModuleViewer({ courseId, moduleId, user, assessmentPanel }: {
                 {data.read ? (
                   <Text fw={600} ref={statusRef} tabIndex={-1} data-testid="module-status">
                     {data.completed ? t('moduleViewer.statusCompleted') : t('moduleViewer.statusRead')}
+                  </Text>
+                ) : readOffline ? (
+                  <Text fw={600} ref={statusRef} tabIndex={-1} data-testid="module-status">
+                    {t('moduleViewer.savedOffline')}
                   </Text>
                 ) : (
                   <Button ref={markButton} onClick={markComplete} loading={complete.isPending} leftSection={<IconCircleCheck size={18} aria-hidden="true" />}>

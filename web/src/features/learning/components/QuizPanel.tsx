@@ -16,7 +16,7 @@ import type { AnswerDisplay, LearnerQuiz, QuizAttempts, QuizResult } from '@shar
 import { Interpolated, type Localised, NotInWelsh, SLOT, useLocalise } from '@/components/Localised';
 import { errorDescription } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
-import { useStartQuiz, useSubmitQuiz } from '../api/quiz';
+import { type ServedQuiz, TimedQuizOfflineError, useStartQuiz, useSubmitQuiz } from '../api/quiz';
 import { Countdown } from './Countdown';
 import { type Answer, isAnswered, localisedOptions, QuestionField, questionInEnglish } from './QuestionField';
 
@@ -172,7 +172,9 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
   const localise = useLocalise();
   const start = useStartQuiz();
   const submit = useSubmitQuiz();
-  const [quiz, setQuiz] = useState<LearnerQuiz | null>(null);
+  const [quiz, setQuiz] = useState<ServedQuiz | null>(null);
+  /** The answers are kept on the device, to be scored when the connection is back. */
+  const [savedOffline, setSavedOffline] = useState(false);
   const [offset, setOffset] = useState(0);
   const [answers, setAnswers] = useState<Record<string, Answer>>({});
   const answersRef = useRef(answers);
@@ -212,9 +214,10 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
         answersRef.current = {};
         setAnswers({});
         setResult(null);
+        setSavedOffline(false);
       },
       onError: (error) => {
-        setProblem(errorDescription(error, t('quizPanel.startFailed')));
+        setProblem(error instanceof TimedQuizOfflineError ? t('quizPanel.timedNeedsConnection') : errorDescription(error, t('quizPanel.startFailed')));
         // The start button stays (or is back): keep the focus on it rather than on the page.
         requestAnimationFrame(() => startRef.current?.focus());
       },
@@ -230,9 +233,9 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
     }
     setProblem(null);
     submit.mutate(
-      { quizId: quiz.id, answers: current },
+      { quiz, answers: current },
       {
-        onSuccess: setResult,
+        onSuccess: (scored) => (scored ? setResult(scored) : setSavedOffline(true)),
         onError: (error) => setProblem(errorDescription(error, t('quizPanel.submitFailed'))),
       },
     );
@@ -278,6 +281,10 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
 
         {!canTake ? (
           <Text>{t('quizPanel.enrolToTake')}</Text>
+        ) : savedOffline ? (
+          <Alert color="blue" variant="light" role="status" data-testid="quiz-saved-offline">
+            {t('quizPanel.savedOffline')}
+          </Alert>
         ) : result && quiz ? (
           <Stack gap="sm">
             <ResultView quiz={quiz} result={result} onRetry={begin} retrying={start.isPending} canRetry={mayStart(result.attempts, now)} />
@@ -300,6 +307,7 @@ export function QuizPanel({ moduleId, summary, canTake, passedBefore }: { module
             noValidate
           >
             <Stack gap="lg">
+              {quiz.offline ? <Text size="sm">{t('quizPanel.answeringOffline')}</Text> : null}
               {quiz.attempt.deadline ? (
                 <Countdown key={quiz.attempt.id} deadline={quiz.attempt.deadline} offsetMs={offset} onExpire={() => send(false)} />
               ) : null}

@@ -13,6 +13,7 @@ import { type Localised, NotInWelsh, useLocalise } from '@/components/Localised'
 import { ServiceBadge } from '@/components/ServiceBadge';
 import { attentionStyle, CertificateValidityLine } from '@/components/CertificateValidity';
 import { RecertifyButton } from '@/components/RecertifyButton';
+import { OfflineCourseControl } from '@/components/OfflineCourseControl';
 import type { Enrollment } from '../api/get-enrollments';
 import { formatDate } from '@/lib/format';
 import { Trans, useTranslation } from 'react-i18next';
@@ -132,6 +133,7 @@ export function InProgressCard({ enrollment: e, headingOrder = 3, continueLabel,
             </Button>
           ) : null}
         </Group>
+        {e.course && !pending ? <OfflineCourseControl personId={e.userId} courseId={e.courseId} title={title} /> : null}
       </Stack>
     </Card>
   );
