@@ -21,7 +21,7 @@ describe.each(backends)('schema on $name', ({ create }) => {
       );
       expect(r.rows.map((t) => t.relname)).toEqual([
         'assessment_criteria', 'assessment_evidence', 'assessment_judgements', 'assessment_records', 'assessment_settings',
-        'audit_events', 'certificates', 'classroom_sessions', 'course_assessors', 'course_modules', 'courses', 'cpd_entries', 'enrollments',
+        'audit_events', 'certificates', 'classroom_sessions', 'course_achievements', 'course_assessors', 'course_modules', 'courses', 'cpd_entries', 'credentials', 'enrollments',
         'notification_preferences', 'notifications', 'organisation_domains', 'organisation_sign_in', 'organisations', 'profiles',
         'quiz_attempts', 'quiz_questions', 'quizzes', 'reassessment_requests', 'required_training', 'scim_tokens', 'scorm_attempts', 'scorm_packages',
         'scorm_sessions', 'session_bookings', 'session_trainers', 'settings', 'sign_in_tests', 'units', 'user_module_progress',
@@ -172,6 +172,11 @@ describe.each(backends)('schema on $name', ({ create }) => {
       ['username under 3', `update public.profiles set username = 'ab' where id = '${ids.student}'`],
       ['second settings row', `insert into public.settings (id) values (false)`],
       ['verification code shape', `update public.certificates set verification_code = 'lower-case'`],
+      ['blank achievement name', `insert into public.course_achievements (course_id, name, description, criteria) values ('${ids.course(1)}', ' ', 'Valid', 'Valid')`],
+      ['achievement image not a web address', `insert into public.course_achievements (course_id, name, description, criteria, image_url) values ('${ids.course(1)}', 'Valid', 'Valid', 'Valid', 'javascript:alert(1)')`],
+      ['achievement alignments not a list', `insert into public.course_achievements (course_id, name, description, criteria, alignments) values ('${ids.course(1)}', 'Valid', 'Valid', 'Valid', '{}')`],
+      ['signed credential without its key', `update public.credentials set credential = '{}' where certificate_id = '${ids.certificate}'`],
+      ['two credentials at one status entry', `insert into public.credentials (certificate_id, issuer_id, status_list_id, status_index) select certificate_id, issuer_id, status_list_id, status_index from public.credentials limit 1`],
     ];
     it.each(bad)('refuses %s', async (_name, statement) => {
       const state = await sqlState(() => db.query(statement));

@@ -413,14 +413,17 @@ describe.each(backends)('security: direct database access on $name', ({ create }
         // course_summaries: module counts and authors of visible courses (course-summaries.test.ts).
         'course_summaries',
         // module_body: gated by the caller's right to read the module (module-content.test.ts).
-        'current_role', 'current_services', 'is_admin', 'module_body',
+        'current_role', 'current_services', 'is_admin',
+        // Open Badges: an issuer's name and public keys (never the secret), a credential its holder
+        // shares, given its share id, and a status list's revoked entries (credentials.test.ts).
+        'issuer_profile', 'issuer_public_keys', 'module_body',
         // organisation_sign_in_for: how a work address signs in, for the sign-in page (organisation-sign-in.test.ts).
         'organisation_sign_in_for',
         // The SCIM functions: the API calls them as anon, and each checks the organisation's SCIM
         // token it is given before anything else (scim-provisioning.test.ts).
         'scim_create_group', 'scim_create_user', 'scim_delete_group', 'scim_delete_user', 'scim_get_group', 'scim_get_user',
         'scim_list_groups', 'scim_list_users', 'scim_patch_group', 'scim_patch_user', 'scim_replace_user',
-        'verify_certificate',
+        'shared_credential', 'status_list_revoked', 'verify_certificate',
         // visible_course_count: how many courses the caller can see (read-path-totals.test.ts).
         'visible_course_count',
       ]);
