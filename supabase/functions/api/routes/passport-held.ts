@@ -18,8 +18,7 @@ import { readBytes } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
 import { firstQueryValues, pageFields, pagingQuery, pathId } from '../lib/params.ts';
 import { credentialUrls } from '../lib/credentials/urls.ts';
-import { ownDocument } from '../lib/credentials/documents.ts';
-import { DocumentNotLoaded, verifierDocumentLoader } from '../lib/credentials/loader.ts';
+import { platformDocumentLoader } from '../lib/credentials/documents.ts';
 import { verifyOpenBadge, type VerificationResult } from '../lib/credentials/verify.ts';
 import { hashedEmail } from '../lib/credentials/build.ts';
 
@@ -127,13 +126,7 @@ export function heldCredentialRoutes(config: Config, db: Db) {
   routes.post('/', async (c) => {
     const caller = requireUser(c);
     const { credential, hash } = await uploadedCredential(c);
-    // This platform's own documents come from the database; other issuers' are fetched from them.
-    const documentLoader = verifierDocumentLoader((url) =>
-      url.startsWith(`${urls.apiBase}/issuers/`)
-        ? db.withServiceRole(async (tx) => (await ownDocument(tx, urls, url)) ?? Promise.reject(new DocumentNotLoaded(url, 'not found')))
-        : Promise.resolve(undefined)
-    );
-    const verification = await verifyOpenBadge(credential, { documentLoader });
+    const verification = await verifyOpenBadge(credential, { documentLoader: platformDocumentLoader(db, urls) });
     refuseUnverifiable(verification);
     const row = await db.withServiceRole(async (tx) => {
       const [me] = await tx<{ email: string }[]>`
