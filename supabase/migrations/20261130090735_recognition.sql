@@ -25,7 +25,7 @@ CREATE TABLE "public"."held_credentials" (
   "created_at"       timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT "held_credentials_achievement_id_length" CHECK (((char_length(achievement_id) >= 1) AND (char_length(achievement_id) <= 2000))),
   CONSTRAINT "held_credentials_achievement_name_length" CHECK (((char_length(achievement_name) >= 1) AND (char_length(achievement_name) <= 300))),
-  CONSTRAINT "held_credentials_credential_size" CHECK ((pg_column_size(credential) <= 262144)),
+  CONSTRAINT "held_credentials_credential_size" CHECK ((pg_column_size(credential) <= 1048576)),
   CONSTRAINT "held_credentials_hash_shape" CHECK ((credential_hash ~ '^[0-9a-f]{64}$'::text)),
   CONSTRAINT "held_credentials_issuer_id_length" CHECK (((char_length(issuer_id) >= 1) AND (char_length(issuer_id) <= 2000))),
   CONSTRAINT "held_credentials_issuer_name_length" CHECK (((char_length(issuer_name) >= 1) AND (char_length(issuer_name) <= 300))),

@@ -77,7 +77,7 @@ create table public.held_credentials (
   constraint held_credentials_issuer_name_length check (char_length(issuer_name) between 1 and 300),
   constraint held_credentials_achievement_id_length check (char_length(achievement_id) between 1 and 2000),
   constraint held_credentials_achievement_name_length check (char_length(achievement_name) between 1 and 300),
-  constraint held_credentials_credential_size check (pg_column_size(credential) <= 262144),
+  constraint held_credentials_credential_size check (pg_column_size(credential) <= 1048576),
   constraint held_credentials_verification_shape check (jsonb_typeof(verification) = 'object')
 );
 
