@@ -10,6 +10,7 @@ const STYLES: Record<TrainingStatus, { backgroundColor: string; color: string }>
   'due-soon': { backgroundColor: 'var(--mantine-color-yellow-3)', color: '#000' },
   'in-progress': { backgroundColor: 'var(--mantine-color-blue-9)', color: '#fff' },
   done: { backgroundColor: 'var(--mantine-color-teal-9)', color: '#fff' },
+  recognised: { backgroundColor: 'var(--mantine-color-violet-9)', color: '#fff' },
 };
 
 export function TrainingStatusBadge({ status }: { status: TrainingStatus }) {

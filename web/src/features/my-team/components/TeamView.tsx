@@ -8,7 +8,7 @@ import { Anchor, Button, Center, Group, Loader, Pagination, Paper, Select, Simpl
 import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { TRAINING_STATUSES, type TrainingStatus } from '@shared/compliance.ts';
+import { COUNTED_STATUSES, type TrainingStatus } from '@shared/compliance.ts';
 import { TEAM_SEARCH_MAX, type TeamMember, type TeamPage } from '@shared/team.ts';
 import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
 import { Field, FieldList } from '@/components/FieldList';
@@ -220,7 +220,7 @@ export function TeamView(props: TeamViewProps) {
             label={t('teamView.status')}
             placeholder={t('teamView.everyStatus')}
             clearable
-            data={TRAINING_STATUSES.map((s) => ({ value: s, label: labelOf('trainingStatus', s) }))}
+            data={COUNTED_STATUSES.map((s) => ({ value: s, label: labelOf('trainingStatus', s) }))}
             value={filters.status ?? null}
             onChange={(v) => onFilterChange('status', v)}
             w={{ base: '100%', xs: 180 }}
