@@ -239,3 +239,30 @@ export const sessionKeys = {
   /** After any booking or session write: every view of sessions (places left, lists, registers). */
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
 };
+
+/** GET /api/passport: the learner's credentials and the ones they hold from other issuers. */
+export const passportKeys = {
+  all: ['passport'] as const,
+  mine: (userId: string) => [...passportKeys.all, userId] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: passportKeys.all }),
+};
+
+/** GET /api/courses/:courseId/achievement: what a course's credentials say it proves. */
+export const achievementKeys = {
+  all: ['achievement'] as const,
+  ofCourse: (courseId: string) => [...achievementKeys.all, courseId] as const,
+};
+
+/** GET /api/recognition/trusted-issuers and /equivalences: what an organisation recognises. */
+export const recognitionKeys = {
+  all: ['recognition'] as const,
+  trustedIssuers: (organisationId: string | null) => [...recognitionKeys.all, 'trusted-issuers', organisationId ?? 'own'] as const,
+  equivalences: (organisationId: string | null) => [...recognitionKeys.all, 'equivalences', organisationId ?? 'own'] as const,
+  /** After a write: both lists, and every compliance and team view (what counts as done changes). */
+  invalidate: (queryClient: QueryClient) =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: recognitionKeys.all }),
+      complianceKeys.invalidate(queryClient),
+      teamKeys.invalidate(queryClient),
+    ]),
+};

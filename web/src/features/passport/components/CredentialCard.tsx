@@ -1,0 +1,113 @@
+// One credential in the passport: its achievement, issuer and status, the downloads (JSON and the
+// baked badge PNG), "Add to LinkedIn", the page that checks it, and the public share switch with
+// its link and a copy button. The switch keeps the focus while its change is saved.
+import { Anchor, Button, Card, CopyButton, Group, Loader, Stack, Switch, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { IconBrandLinkedin, IconDownload, IconPhoto } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { CertificateValidityLine } from '@/components/CertificateValidity';
+import { errorDescription } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import { notifyFailure } from '@/lib/notify';
+import { useDownloadBadgePng } from '../api/download-badge';
+import { useDownloadCredentialJson } from '../api/download-credential';
+import type { PassportCredential } from '../api/get-passport';
+import { useUpdateShare } from '../api/update-share';
+import { linkedInAddUrl } from '../lib/linkedin';
+
+/** The public page that checks a certificate by its code. */
+export function verifyUrl(code: string): string {
+  return `${window.location.origin}/verify/${encodeURIComponent(code)}`;
+}
+
+export function CredentialCard({ credential: c }: { credential: PassportCredential }) {
+  const { t } = useTranslation('passport');
+  const json = useDownloadCredentialJson();
+  const png = useDownloadBadgePng();
+  const share = useUpdateShare();
+  const headingId = `credential-${c.id}`;
+  const failed = (error: unknown) => notifyFailure(t('card.downloadFailed'), errorDescription(error, t('card.tryAgain')), { action: 'passport-download' });
+  const linkedIn = linkedInAddUrl({
+    name: c.achievementName,
+    organisation: c.issuerName,
+    issuedAt: c.issuedAt,
+    validUntil: c.validUntil,
+    certUrl: c.shareEnabled && c.shareUrl ? c.shareUrl : verifyUrl(c.verificationCode),
+    certId: c.verificationCode,
+  });
+  return (
+    <Card withBorder padding="md" radius="md" component="article" aria-labelledby={headingId} data-credential={c.id} data-status={c.status}>
+      <Stack gap="sm">
+        <div>
+          <Title order={3} size="h4" id={headingId}>{c.achievementName}</Title>
+          {c.courseTitle !== c.achievementName ? <Text size="sm" c="dimmed">{t('card.course', { course: c.courseTitle })}</Text> : null}
+          <Text size="sm">{t('card.issuedBy', { issuer: c.issuerName, date: formatDate(c.issuedAt) })}</Text>
+        </div>
+        <CertificateValidityLine certificate={{ state: c.status, expiresAt: c.validUntil, revokedAt: c.revokedAt ?? null }} />
+        <Group gap="xs">
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={json.isPending ? <Loader size={12} aria-hidden /> : <IconDownload size={14} aria-hidden />}
+            aria-busy={json.isPending || undefined}
+            onClick={() => !json.isPending && json.mutate(c.id, { onError: failed })}
+          >
+            {t('card.downloadJson')}
+          </Button>
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={png.isPending ? <Loader size={12} aria-hidden /> : <IconPhoto size={14} aria-hidden />}
+            aria-busy={png.isPending || undefined}
+            onClick={() => !png.isPending && png.mutate(c.id, { onError: failed })}
+          >
+            {t('card.downloadBadge')}
+          </Button>
+          {c.status !== 'revoked' ? (
+            <Button
+              component="a"
+              href={linkedIn}
+              target="_blank"
+              rel="noopener noreferrer"
+              variant="default"
+              size="xs"
+              leftSection={<IconBrandLinkedin size={14} aria-hidden />}
+            >
+              {t('card.linkedIn')}
+              <VisuallyHidden> {t('card.newWindow')}</VisuallyHidden>
+            </Button>
+          ) : null}
+        </Group>
+        <Anchor component={Link} to={`/verify/${encodeURIComponent(c.verificationCode)}`} size="sm">
+          {t('card.check', { code: c.verificationCode })}
+        </Anchor>
+        <Switch
+          label={t('card.share')}
+          description={t('card.shareHint')}
+          checked={c.shareEnabled}
+          disabled={c.status === 'revoked'}
+          aria-busy={share.isPending || undefined}
+          onChange={(event) => {
+            if (share.isPending) return;
+            share.mutate(
+              { id: c.id, shareEnabled: event.currentTarget.checked },
+              { onError: (error) => notifyFailure(t('card.shareFailed'), errorDescription(error, t('card.tryAgain')), { action: 'passport-share' }) },
+            );
+          }}
+        />
+        {c.shareEnabled && c.shareUrl ? (
+          <Group gap="xs" align="flex-end" wrap="nowrap">
+            <TextInput label={t('card.shareLink')} value={c.shareUrl} readOnly style={{ flex: 1, minWidth: 0 }} onFocus={(event) => event.currentTarget.select()} />
+            <CopyButton value={c.shareUrl}>
+              {({ copied, copy }) => (
+                <Button variant="default" onClick={copy} aria-label={t('card.copyLabel', { name: c.achievementName })}>
+                  {copied ? t('card.copied') : t('card.copy')}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}

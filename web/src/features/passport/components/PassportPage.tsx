@@ -1,0 +1,46 @@
+// /passport: the learner's training passport. Their credentials (every certificate as a signed Open
+// Badges 3.0 credential) with status, downloads, "Add to LinkedIn" and the public share switch; then
+// the credentials they hold from other issuers, with "Add a credential".
+import { Alert, Anchor, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PageSpinner } from '@/components/PageSpinner';
+import { errorDescription } from '@/lib/api-client';
+import { usePassport } from '../api/get-passport';
+import { CredentialCard } from './CredentialCard';
+import { HeldCredentials } from './HeldCredentials';
+
+export function PassportPage({ userId }: { userId: string }) {
+  const { t } = useTranslation('passport');
+  const query = usePassport(userId);
+  return (
+    <Stack gap="xl">
+      <div>
+        <Title order={1}>{t('heading')}</Title>
+        <Text mt="xs">{t('intro')}</Text>
+        <Text size="sm" mt={4}>
+          {t('verifyHint')} <Anchor component={Link} to="/verify-credential">{t('verifyLink')}</Anchor>
+        </Text>
+      </div>
+      {query.isPending ? (
+        <PageSpinner label={t('loading')} />
+      ) : query.isError ? (
+        <Alert color="red" title={t('loadFailed')}>{errorDescription(query.error, t('card.tryAgain'))}</Alert>
+      ) : (
+        <>
+          <Stack gap="md" component="section" aria-labelledby="own-heading">
+            <Title order={2} size="h3" id="own-heading">{t('own.heading')}</Title>
+            {query.data.credentials.length === 0 ? (
+              <Text>{t('own.none')}</Text>
+            ) : (
+              <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+                {query.data.credentials.map((credential) => <CredentialCard key={credential.id} credential={credential} />)}
+              </SimpleGrid>
+            )}
+          </Stack>
+          <HeldCredentials held={query.data.held} />
+        </>
+      )}
+    </Stack>
+  );
+}
