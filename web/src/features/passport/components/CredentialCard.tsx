@@ -83,7 +83,8 @@ export function CredentialCard({ credential: c }: { credential: PassportCredenti
         </Anchor>
         <Switch
           label={t('card.share')}
-          description={t('card.shareHint')}
+          // The hint beside the switch rather than in its label: the switch's name stays "Public link".
+          aria-describedby={`${headingId}-share-hint`}
           checked={c.shareEnabled}
           disabled={c.status === 'revoked'}
           aria-busy={share.isPending || undefined}
@@ -95,6 +96,7 @@ export function CredentialCard({ credential: c }: { credential: PassportCredenti
             );
           }}
         />
+        <Text size="xs" c="dimmed" id={`${headingId}-share-hint`} mt={-8}>{t('card.shareHint')}</Text>
         {c.shareEnabled && c.shareUrl ? (
           <Group gap="xs" align="flex-end" wrap="nowrap">
             <TextInput label={t('card.shareLink')} value={c.shareUrl} readOnly style={{ flex: 1, minWidth: 0 }} onFocus={(event) => event.currentTarget.select()} />

@@ -5,7 +5,8 @@ const LINKEDIN_ADD = 'https://www.linkedin.com/profile/add';
 
 function londonMonthYear(iso: string): { year: string; month: string } {
   const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: 'numeric' }).formatToParts(new Date(iso));
-  return { year: parts.find((p) => p.type === 'year')!.value, month: parts.find((p) => p.type === 'month')!.value };
+  const part = (type: string) => String(Number(parts.find((p) => p.type === type)!.value));
+  return { year: part('year'), month: part('month') };
 }
 
 export function linkedInAddUrl(c: { name: string; organisation: string; issuedAt: string; validUntil: string | null; certUrl: string; certId: string }): string {
