@@ -240,10 +240,11 @@ export const sessionKeys = {
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
 };
 
-/** GET /api/passport: the learner's credentials and the ones they hold from other issuers. */
+/** GET /api/passport (the learner's credentials, paged) and /api/passport/held (other issuers'). */
 export const passportKeys = {
   all: ['passport'] as const,
-  mine: (userId: string) => [...passportKeys.all, userId] as const,
+  credentials: (userId: string, page: number) => [...passportKeys.all, userId, 'credentials', page] as const,
+  held: (userId: string) => [...passportKeys.all, userId, 'held'] as const,
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: passportKeys.all }),
 };
 

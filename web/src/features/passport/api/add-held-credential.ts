@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { passportKeys, requiredTrainingKeys } from '@/lib/query-keys';
-import type { HeldCredential } from './get-passport';
+import type { HeldCredential } from './get-held-credentials';
 
 export function useAddHeldCredential() {
   const queryClient = useQueryClient();

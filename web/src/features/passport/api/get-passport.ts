@@ -1,52 +1,51 @@
-// GET /api/passport: the signed-in learner's credentials (one per certificate, signed Open Badges
-// 3.0) with their status and public share link, and the credentials they hold from other issuers.
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CertificateState } from '@shared/certificates.ts';
+// GET /api/passport?page=&pageSize=: the signed-in learner's credentials, a page at a time (one per
+// certificate, signed Open Badges 3.0), each with its status, its verification URL and its public
+// share link while sharing is on.
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { passportKeys } from '@/lib/query-keys';
 
+/** valid | expired | revoked, computed on the server. */
+export type PassportState = 'valid' | 'expired' | 'revoked';
+
 export interface PassportCredential {
   id: string;
+  certificateId: string;
   /** The certificate's verification code (the /verify/:code page). */
   verificationCode: string;
   courseTitle: string;
-  achievementName: string;
-  issuerName: string;
+  achievementName: string | null;
+  issuerId: string;
+  issuerName: string | null;
   issuedAt: string;
   validUntil: string | null;
-  /** Computed on the server: valid, expiring (soon), expired or revoked. */
-  status: CertificateState;
-  revokedAt?: string | null;
+  status: PassportState;
+  /** False only for a credential still being signed (a moment after its certificate is issued). */
+  signed: boolean;
   shareEnabled: boolean;
   /** The public link to the credential while sharing is on. */
   shareUrl: string | null;
+  /** The certificate's verification page, for "Add to LinkedIn" when sharing is off. */
+  verifyUrl: string;
 }
 
-/** A credential from another issuer the learner added (verified on the server when added). */
-export interface HeldCredential {
-  id: string;
-  issuerId: string;
-  issuerName: string | null;
-  achievementName: string | null;
-  validFrom: string | null;
-  validUntil: string | null;
-  /** The verification's machine codes when it was added ([] when every check passed). */
-  codes: string[];
-  addedAt: string;
+export interface PassportPage {
+  items: PassportCredential[];
+  total: number;
+  page: number;
+  pageSize: number;
 }
 
-export interface Passport {
-  credentials: PassportCredential[];
-  held: HeldCredential[];
-}
+export const PASSPORT_PAGE_SIZE = 12;
 
-export function passportQueryOptions(userId: string) {
+export function passportQueryOptions(userId: string, page = 1) {
   return queryOptions({
-    queryKey: passportKeys.mine(userId),
-    queryFn: ({ signal }) => api.get<Passport>('/passport', { signal }),
+    queryKey: passportKeys.credentials(userId, page),
+    queryFn: ({ signal }) => api.get<PassportPage>(`/passport?page=${page}&pageSize=${PASSPORT_PAGE_SIZE}`, { signal }),
+    placeholderData: keepPreviousData,
   });
 }
 
-export function usePassport(userId: string) {
-  return useQuery(passportQueryOptions(userId));
+export function usePassport(userId: string, page = 1) {
+  return useQuery(passportQueryOptions(userId, page));
 }

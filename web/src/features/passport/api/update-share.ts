@@ -2,13 +2,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { passportKeys } from '@/lib/query-keys';
-import type { PassportCredential } from './get-passport';
 
 export function useUpdateShare() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, shareEnabled }: { id: string; shareEnabled: boolean }) =>
-      api.patch<PassportCredential>(`/passport/${encodeURIComponent(id)}`, { shareEnabled }),
+      api.patch<{ id: string; shareEnabled: boolean; shareUrl: string | null }>(`/passport/${encodeURIComponent(id)}`, { shareEnabled }),
     onSuccess: () => passportKeys.invalidate(queryClient),
   });
 }

@@ -5,7 +5,7 @@ import { Anchor, Button, Card, CopyButton, Group, Loader, Stack, Switch, Text, T
 import { IconBrandLinkedin, IconDownload, IconPhoto } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CertificateValidityLine } from '@/components/CertificateValidity';
+import { CertificateStateBadge, CertificateValidityLine } from '@/components/CertificateValidity';
 import { errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { notifyFailure } from '@/lib/notify';
@@ -15,39 +15,45 @@ import type { PassportCredential } from '../api/get-passport';
 import { useUpdateShare } from '../api/update-share';
 import { linkedInAddUrl } from '../lib/linkedin';
 
-/** The public page that checks a certificate by its code. */
-export function verifyUrl(code: string): string {
-  return `${window.location.origin}/verify/${encodeURIComponent(code)}`;
-}
-
 export function CredentialCard({ credential: c }: { credential: PassportCredential }) {
   const { t } = useTranslation('passport');
   const json = useDownloadCredentialJson();
   const png = useDownloadBadgePng();
   const share = useUpdateShare();
   const headingId = `credential-${c.id}`;
+  const name = c.achievementName || c.courseTitle;
+  const issuer = c.issuerName || c.issuerId;
   const failed = (error: unknown) => notifyFailure(t('card.downloadFailed'), errorDescription(error, t('card.tryAgain')), { action: 'passport-download' });
   const linkedIn = linkedInAddUrl({
-    name: c.achievementName,
-    organisation: c.issuerName,
+    name,
+    organisation: issuer,
     issuedAt: c.issuedAt,
     validUntil: c.validUntil,
-    certUrl: c.shareEnabled && c.shareUrl ? c.shareUrl : verifyUrl(c.verificationCode),
+    certUrl: c.shareEnabled && c.shareUrl ? c.shareUrl : c.verifyUrl,
     certId: c.verificationCode,
   });
   return (
     <Card withBorder padding="md" radius="md" component="article" aria-labelledby={headingId} data-credential={c.id} data-status={c.status}>
       <Stack gap="sm">
         <div>
-          <Title order={3} size="h4" id={headingId}>{c.achievementName}</Title>
-          {c.courseTitle !== c.achievementName ? <Text size="sm" c="dimmed">{t('card.course', { course: c.courseTitle })}</Text> : null}
-          <Text size="sm">{t('card.issuedBy', { issuer: c.issuerName, date: formatDate(c.issuedAt) })}</Text>
+          <Title order={3} size="h4" id={headingId}>{name}</Title>
+          {c.courseTitle !== name ? <Text size="sm" c="dimmed">{t('card.course', { course: c.courseTitle })}</Text> : null}
+          <Text size="sm">{t('card.issuedBy', { issuer, date: formatDate(c.issuedAt) })}</Text>
         </div>
-        <CertificateValidityLine certificate={{ state: c.status, expiresAt: c.validUntil, revokedAt: c.revokedAt ?? null }} />
+        {c.status === 'revoked' ? (
+          <Group gap="xs" wrap="wrap">
+            <CertificateStateBadge state="revoked" />
+            <Text size="sm" fw={600}>{t('card.revoked')}</Text>
+          </Group>
+        ) : (
+          <CertificateValidityLine certificate={{ state: c.status, expiresAt: c.validUntil, revokedAt: null }} />
+        )}
+        {c.signed ? null : <Text size="sm" role="status">{t('card.signing')}</Text>}
         <Group gap="xs">
           <Button
             variant="default"
             size="xs"
+            disabled={!c.signed}
             leftSection={json.isPending ? <Loader size={12} aria-hidden /> : <IconDownload size={14} aria-hidden />}
             aria-busy={json.isPending || undefined}
             onClick={() => !json.isPending && json.mutate(c.id, { onError: failed })}
@@ -57,6 +63,7 @@ export function CredentialCard({ credential: c }: { credential: PassportCredenti
           <Button
             variant="default"
             size="xs"
+            disabled={!c.signed}
             leftSection={png.isPending ? <Loader size={12} aria-hidden /> : <IconPhoto size={14} aria-hidden />}
             aria-busy={png.isPending || undefined}
             onClick={() => !png.isPending && png.mutate(c.id, { onError: failed })}
@@ -102,7 +109,7 @@ export function CredentialCard({ credential: c }: { credential: PassportCredenti
             <TextInput label={t('card.shareLink')} value={c.shareUrl} readOnly style={{ flex: 1, minWidth: 0 }} onFocus={(event) => event.currentTarget.select()} />
             <CopyButton value={c.shareUrl}>
               {({ copied, copy }) => (
-                <Button variant="default" onClick={copy} aria-label={t('card.copyLabel', { name: c.achievementName })}>
+                <Button variant="default" onClick={copy} aria-label={t('card.copyLabel', { name })}>
                   {copied ? t('card.copied') : t('card.copy')}
                 </Button>
               )}

@@ -2,7 +2,7 @@
 // and Remove (after a confirmation; the focus goes to the section's heading); "Add a credential"
 // takes a pasted or uploaded credential, which the server verifies before keeping it.
 import { useRef, useState } from 'react';
-import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -11,11 +11,13 @@ import { ApiError, errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { useAddHeldCredential } from '../api/add-held-credential';
-import type { HeldCredential } from '../api/get-passport';
+import { PageSpinner } from '@/components/PageSpinner';
+import { useHeldCredentials, type HeldCredential } from '../api/get-held-credentials';
 import { useRemoveHeldCredential } from '../api/remove-held-credential';
 
-export function HeldCredentials({ held }: { held: HeldCredential[] }) {
+export function HeldCredentials({ userId }: { userId: string }) {
   const { t } = useTranslation('passport');
+  const query = useHeldCredentials(userId);
   const heading = useRef<HTMLHeadingElement>(null);
   const [removing, setRemoving] = useState<HeldCredential | null>(null);
   const remove = useRemoveHeldCredential();
@@ -25,20 +27,25 @@ export function HeldCredentials({ held }: { held: HeldCredential[] }) {
         <Title order={2} size="h3" id="held-heading" ref={heading} tabIndex={-1}>{t('held.heading')}</Title>
         <Text size="sm" c="dimmed">{t('held.intro')}</Text>
       </div>
-      {held.length === 0 ? (
+      {query.isPending ? (
+        <PageSpinner label={t('held.loading')} />
+      ) : query.isError ? (
+        <Alert color="red" title={t('held.loadFailed')}>{errorDescription(query.error, t('card.tryAgain'))}</Alert>
+      ) : query.data.items.length === 0 ? (
         <Text>{t('held.none')}</Text>
       ) : (
         <Stack gap="sm" component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-          {held.map((h) => (
+          {query.data.items.map((h) => (
             <Card key={h.id} withBorder padding="sm" radius="md" component="li" data-held={h.id}>
               <Group justify="space-between" align="flex-start" gap="sm">
                 <div style={{ minWidth: 0, flex: 1 }}>
-                  <Text fw={700}>{h.achievementName || t('held.unnamedAchievement')}</Text>
-                  <Text size="sm">{t('held.issuer', { issuer: h.issuerName || h.issuerId })}</Text>
+                  <Text fw={700}>{h.achievementName}</Text>
+                  <Text size="sm">{t('held.issuer', { issuer: h.issuerName })}</Text>
+                  {h.verified ? null : <Text size="sm" fw={600} c="red.9">{t('held.notVerified')}</Text>}
                   <Text size="sm">
                     {h.validUntil ? t('held.validUntil', { date: formatDate(h.validUntil) }) : t('held.noExpiry')}
                     {' · '}
-                    {t('held.added', { date: formatDate(h.addedAt) })}
+                    {t('held.added', { date: formatDate(h.createdAt) })}
                   </Text>
                 </div>
                 <Button
@@ -46,7 +53,7 @@ export function HeldCredentials({ held }: { held: HeldCredential[] }) {
                   color="red"
                   size="xs"
                   leftSection={<IconTrash size={14} aria-hidden />}
-                  aria-label={t('held.removeLabel', { name: h.achievementName || h.issuerName || h.issuerId })}
+                  aria-label={t('held.removeLabel', { name: h.achievementName })}
                   onClick={() => setRemoving(h)}
                 >
                   {t('held.remove')}
@@ -59,7 +66,7 @@ export function HeldCredentials({ held }: { held: HeldCredential[] }) {
       <AddCredentialForm />
       <ConfirmDialog
         opened={removing !== null}
-        message={t('held.removeConfirm', { name: removing?.achievementName || removing?.issuerName || '' })}
+        message={t('held.removeConfirm', { name: removing?.achievementName ?? '' })}
         confirmLabel={t('held.remove')}
         loading={remove.isPending}
         onClose={() => setRemoving(null)}
@@ -100,7 +107,7 @@ function AddCredentialForm() {
           add.mutate(parsed.credential, {
             onSuccess: (added) => {
               setText('');
-              notifySuccess(t('add.added'), t('add.addedDetail', { name: added.achievementName || added.issuerName || added.issuerId }), { action: 'passport-held' });
+              notifySuccess(t('add.added'), t('add.addedDetail', { name: added.achievementName }), { action: 'passport-held' });
             },
             // The server's reason (not signed, revoked, expired...) goes under the box it concerns.
             onError: (failure) => setError(failure instanceof ApiError && failure.status < 500 ? failure.serverMessage : errorDescription(failure, t('card.tryAgain'))),

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { fakeApi } from '@/test/fake-api';
 import { passportKeys } from '@/lib/query-keys';
-import type { Passport, PassportCredential } from '../api/get-passport';
+import type { HeldCredential } from '../api/get-held-credentials';
+import type { PassportCredential } from '../api/get-passport';
 import { linkedInAddUrl } from '../lib/linkedin';
 import { PassportPage } from './PassportPage';
 
@@ -17,13 +18,16 @@ const valid: PassportCredential = {
   verificationCode: 'ABCD1234EFGH5678',
   courseTitle: 'Manual Handling for Ambulance Crews',
   achievementName: 'Manual Handling (Core Skills)',
+  certificateId: 'c1',
+  issuerId: 'o1',
   issuerName: 'Southshire Ambulance Service NHS Trust',
   issuedAt: '2026-11-22T10:00:00.000Z',
   validUntil: '2027-11-22T10:00:00.000Z',
   status: 'valid',
-  revokedAt: null,
+  signed: true,
   shareEnabled: false,
   shareUrl: null,
+  verifyUrl: 'https://learn.example/verify/ABCD1234EFGH5678',
 };
 const revoked: PassportCredential = {
   ...valid,
@@ -32,17 +36,18 @@ const revoked: PassportCredential = {
   achievementName: 'JESIP Awareness',
   courseTitle: 'JESIP Awareness',
   status: 'revoked',
-  revokedAt: '2026-11-25T10:00:00.000Z',
 };
-const passport: Passport = {
-  credentials: [valid, revoked],
-  held: [{
-    id: 'h1', issuerId: 'https://badges.example/issuers/1', issuerName: 'Eastshire Ambulance', achievementName: 'Conflict Resolution',
-    validFrom: '2026-01-05T10:00:00.000Z', validUntil: '2028-01-05T10:00:00.000Z', codes: [], addedAt: '2026-11-28T10:00:00.000Z',
-  }],
-};
+const page = (items: PassportCredential[]) => ({ items, total: items.length, page: 1, pageSize: 12 });
+const held: HeldCredential[] = [{
+  id: 'h1', issuerId: 'https://badges.example/issuers/1', issuerName: 'Eastshire Ambulance', achievementId: 'urn:uuid:a1', achievementName: 'Conflict Resolution',
+  validFrom: '2026-01-05T10:00:00.000Z', validUntil: '2028-01-05T10:00:00.000Z', verified: true, codes: [], createdAt: '2026-11-28T10:00:00.000Z',
+}];
 
-const show = (data: Passport = passport) => renderWithProviders(<PassportPage userId={USER.id} />, { user: USER, queryData: [[passportKeys.mine(USER.id), data]] });
+const show = (credentials = [valid, revoked], heldItems = held) =>
+  renderWithProviders(<PassportPage userId={USER.id} />, {
+    user: USER,
+    queryData: [[passportKeys.credentials(USER.id, 1), page(credentials)], [passportKeys.held(USER.id), { items: heldItems }]],
+  });
 const card = (name: string) => within(screen.getByRole('article', { name }));
 
 afterEach(() => vi.restoreAllMocks());
@@ -57,7 +62,7 @@ describe('PassportPage', () => {
     expect(one.getByText('Valid until 22 November 2027')).toBeInTheDocument();
     expect(one.getByRole('link', { name: /Add to LinkedIn/ })).toHaveAttribute('target', '_blank');
     const other = card('JESIP Awareness');
-    expect(other.getByText('Revoked on 25 November 2026')).toBeInTheDocument();
+    expect(other.getByText('Revoked by its issuer: it no longer proves the achievement.')).toBeInTheDocument();
     expect(other.queryByRole('link', { name: /Add to LinkedIn/ })).toBeNull();
     expect(other.getByRole('switch', { name: 'Public link' })).toBeDisabled();
     expect(other.getByRole('link', { name: 'Check it by its code ZZZZ1234EFGH5678' })).toHaveAttribute('href', '/verify/ZZZZ1234EFGH5678');
@@ -76,7 +81,7 @@ describe('PassportPage', () => {
       issueMonth: '11',
       expirationYear: '2027',
       expirationMonth: '11',
-      certUrl: `${window.location.origin}/verify/ABCD1234EFGH5678`,
+      certUrl: 'https://learn.example/verify/ABCD1234EFGH5678',
       certId: 'ABCD1234EFGH5678',
     });
     // Half past midnight on 1 July in London is still 30 June in UTC: the month is London's.
@@ -88,8 +93,9 @@ describe('PassportPage', () => {
   it('switches the public link on, then shows it with a copy button; LinkedIn then points at it', async () => {
     const shared = { ...valid, shareEnabled: true, shareUrl: 'https://learn.example/api/credentials/shared/s3cr3t' };
     const api = fakeApi({
-      'PATCH /passport/cr1': { body: shared },
-      'GET /passport': { body: { ...passport, credentials: [shared, revoked] } },
+      'PATCH /passport/cr1': { body: { id: 'cr1', shareEnabled: true, shareUrl: shared.shareUrl } },
+      'GET /passport': { body: page([shared, revoked]) },
+      'GET /passport/held': { body: { items: held } },
     });
     const { user } = show();
     const toggle = card('Manual Handling (Core Skills)').getByRole('switch', { name: 'Public link' });
@@ -106,8 +112,8 @@ describe('PassportPage', () => {
   it('lists held credentials and removes one after confirming', async () => {
     const api = fakeApi({
       'DELETE /passport/held/h1': { status: 204 },
-      'GET /passport': { body: { ...passport, held: [] } },
-      'GET /me/required-training': { body: { items: [] } },
+      'GET /passport': { body: page([valid, revoked]) },
+      'GET /passport/held': { body: { items: [] } },
     });
     const { user } = show();
     const held = within(screen.getByRole('region', { name: 'Credentials from other issuers' }));
@@ -128,8 +134,9 @@ describe('PassportPage', () => {
       'POST /passport/held': () =>
         ++attempt === 1
           ? { status: 400, body: { message: 'This credential has been revoked by its issuer' } }
-          : { status: 201, body: { ...passport.held[0], id: 'h2', achievementName: 'Safeguarding Adults' } },
-      'GET /passport': { body: passport },
+          : { status: 201, body: { ...held[0], id: 'h2', achievementName: 'Safeguarding Adults' } },
+      'GET /passport': { body: page([valid, revoked]) },
+      'GET /passport/held': { body: { items: held } },
     });
     const { user } = show();
     const form = within(screen.getByRole('form', { name: 'Add a credential' }));
@@ -143,7 +150,7 @@ describe('PassportPage', () => {
   });
 
   it('says so when there are no credentials yet', () => {
-    show({ credentials: [], held: [] });
+    show([], []);
     expect(screen.getByText(/No credentials yet/)).toBeInTheDocument();
     expect(screen.getByText('You have not added any.')).toBeInTheDocument();
   });
