@@ -51,6 +51,12 @@ import { assessmentCriterionRoutes } from './routes/assessments/criteria.ts';
 import { assessmentEvidenceRoutes, assessmentRecordRoutes } from './routes/assessments/records.ts';
 import { assessmentQueueRoutes } from './routes/assessments/queue.ts';
 import { courseAssessorRoutes } from './routes/assessments/assessors.ts';
+import { issuerRoutes } from './routes/issuers.ts';
+import { credentialRoutes } from './routes/credentials.ts';
+import { passportRoutes } from './routes/passport.ts';
+import { courseAchievementRoutes } from './routes/courses/achievement.ts';
+import { signRecentlyIssued } from './lib/credentials/sign.ts';
+import { credentialUrls } from './lib/credentials/urls.ts';
 
 /** The middleware for people (visitors and the signed-in), passed by for the schedule's call and for
  * SCIM, whose bearer is an organisation's SCIM token that its SQL functions check themselves. */
@@ -71,7 +77,7 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
     cors({
       origin: '*',
       allowHeaders: ['authorization', 'apikey', 'content-type', 'x-client-info'],
-      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     }),
   );
   // The schedule's call carries the service role key, checked by its route, and SCIM an
@@ -79,6 +85,12 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   // people, and the password gate pass them by.
   app.use('*', forPeople(createCallerMiddleware(config, db)));
   app.use('*', forPeople(createPasswordChangeGate(db)));
+  // After a write that may have issued certificates, their credentials are signed (in the
+  // background, at most one run at a time): 28_credentials.sql makes them pending.
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.req.method !== 'GET' && c.req.method !== 'OPTIONS' && c.res.status < 400) signRecentlyIssued(db, credentialUrls(config));
+  });
   // One router per resource, at its prefix: the file that answers a URL is named by its first segments.
   // Only the application's own middleware above runs before them (no router adds any), and no two
   // routers answer the same method and path, so the order below decides nothing.
@@ -127,6 +139,10 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/assessment-evidence', assessmentEvidenceRoutes(config, db));
   app.route('/instructor/assessments', assessmentQueueRoutes(config, db)); // the assessor's queue and its CSV
   app.route('/courses/:courseId/assessors', courseAssessorRoutes(config, db));
+  app.route('/courses/:courseId/achievement', courseAchievementRoutes(config, db)); // its Open Badges achievement
+  app.route('/issuers', issuerRoutes(config, db)); // issuer profiles, keys, status lists; key rotation
+  app.route('/credentials', credentialRoutes(config, db)); // /shared/:shareId, /verify
+  app.route('/passport', passportRoutes(config, db)); // the learner's credentials
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
 
