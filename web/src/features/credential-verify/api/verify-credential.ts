@@ -4,28 +4,31 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
-/** What can be wrong with a credential, most serious first. */
-export const VERIFICATION_CODES = ['malformed', 'tampered', 'unknown-issuer-key', 'revoked', 'expired', 'not-yet-valid', 'untrusted-issuer'] as const;
+/** What can be wrong with a credential, most serious first (the server's machine codes). */
+export const VERIFICATION_CODES = [
+  'malformed', 'tampered', 'untrusted-issuer', 'unknown-issuer-key', 'revoked', 'expired', 'not-yet-valid', 'status-unavailable',
+] as const;
 export type VerificationCode = (typeof VERIFICATION_CODES)[number];
 
-export type CheckOutcome = 'passed' | 'failed' | 'skipped';
+export type CheckOutcome = 'passed' | 'failed' | 'not-checked';
 
-export interface CredentialCheck {
-  /** schema | proof | issuerKey | status | dates | trust (another name is shown as it is). */
-  name: string;
-  outcome: CheckOutcome;
-  code?: VerificationCode | null;
-}
+/** The checks in the order the page lists them. */
+export const CHECK_NAMES = ['schema', 'proof', 'issuerKey', 'status', 'dates'] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
 
 export interface CredentialVerification {
-  /** Every check passed: signed, unaltered, not revoked, in date. */
+  /** Every check passed: the proof, the issuer's key, the status (when it has one), the dates, the schema. */
   verified: boolean;
   codes: VerificationCode[];
-  checks: CredentialCheck[];
+  /** status 'none': the credential names no status list (it cannot be revoked). */
+  checks: { schema: CheckOutcome; proof: CheckOutcome; issuerKey: CheckOutcome; status: CheckOutcome | 'none'; dates: CheckOutcome };
+  schemaErrors: string[];
+  credentialId: string | null;
   issuer: { id: string; name: string | null } | null;
-  achievementName: string | null;
+  achievement: { id: string | null; name: string | null } | null;
   validFrom: string | null;
   validUntil: string | null;
+  verificationMethod: string | null;
 }
 
 export function verifyCredential(credential: unknown): Promise<CredentialVerification> {

@@ -20,6 +20,7 @@ import { CredentialJsonInput, parseCredentialJson } from '@/components/Credentia
 import { errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import {
+  CHECK_NAMES,
   useVerifyCredential,
   VERIFICATION_CODES,
   type CheckOutcome,
@@ -88,7 +89,8 @@ const VERDICT_STYLE: Record<VerificationCode | 'verified', { colour: string; Ico
   revoked: { colour: 'red.9', Icon: IconBan },
   expired: { colour: 'red.9', Icon: IconClockExclamation },
   'not-yet-valid': { colour: 'orange.9', Icon: IconClockExclamation },
-  'untrusted-issuer': { colour: 'orange.9', Icon: IconShieldQuestion },
+  'untrusted-issuer': { colour: 'red.9', Icon: IconShieldQuestion },
+  'status-unavailable': { colour: 'orange.9', Icon: IconShieldQuestion },
 };
 
 /** The verdict in one sentence: who signed it and whether it holds today. */
@@ -110,6 +112,8 @@ export function verdictSentence(result: CredentialVerification, t: TFunction<'cr
       return t('sentence.notYetValid', { issuer, date: formatDate(result.validFrom) });
     case 'untrusted-issuer':
       return t('sentence.untrustedIssuer', { issuer });
+    case 'status-unavailable':
+      return t('sentence.statusUnavailable', { issuer });
     default:
       return result.validUntil
         ? t('sentence.validUntil', { issuer, date: formatDate(result.validUntil) })
@@ -117,21 +121,21 @@ export function verdictSentence(result: CredentialVerification, t: TFunction<'cr
   }
 }
 
-const CHECK_ICON: Record<CheckOutcome, { Icon: typeof IconBan; colour: string }> = {
+const CHECK_ICON: Record<CheckOutcome | 'none', { Icon: typeof IconBan; colour: string }> = {
   passed: { Icon: IconCircleCheck, colour: 'var(--mantine-color-green-9)' },
   failed: { Icon: IconCircleX, colour: 'var(--mantine-color-red-9)' },
-  skipped: { Icon: IconCircleDashed, colour: 'var(--mantine-color-gray-7)' },
+  'not-checked': { Icon: IconCircleDashed, colour: 'var(--mantine-color-gray-7)' },
+  none: { Icon: IconCircleDashed, colour: 'var(--mantine-color-gray-7)' },
 };
-
-const KNOWN_CHECKS = ['schema', 'proof', 'issuerKey', 'status', 'dates', 'trust'];
 
 export function VerificationResult({ result, headingRef }: { result: CredentialVerification; headingRef?: Ref<HTMLHeadingElement> }) {
   const { t } = useTranslation('credential-verify');
   const code = mainCode(result.codes);
   const { colour, Icon } = VERDICT_STYLE[code ?? 'verified'];
   const issuer = result.issuer?.name || result.issuer?.id || t('unnamedIssuer');
+  const achievement = result.achievement?.name || t('unnamedAchievement');
   // What it proves, only when the signature holds and the signer is known.
-  const signed = code !== 'malformed' && code !== 'tampered' && code !== 'unknown-issuer-key';
+  const signed = code !== 'malformed' && code !== 'tampered' && code !== 'unknown-issuer-key' && code !== 'untrusted-issuer';
   return (
     <Card withBorder padding="lg" radius="md" role="region" aria-labelledby="credential-result-heading" data-result={code ?? 'verified'}>
       <Stack gap="md">
@@ -146,9 +150,9 @@ export function VerificationResult({ result, headingRef }: { result: CredentialV
           <div>
             <Title order={3} size="h5">{t('provesHeading')}</Title>
             <List spacing={4} size="sm">
-              <List.Item>{t('proves.awarded', { issuer, achievement: result.achievementName || t('unnamedAchievement') })}</List.Item>
+              <List.Item>{t('proves.awarded', { issuer, achievement })}</List.Item>
               {result.validFrom ? <List.Item>{t('proves.validFrom', { date: formatDate(result.validFrom) })}</List.Item> : null}
-              {code === null || code === 'untrusted-issuer' ? <List.Item>{t('proves.unchanged')}</List.Item> : null}
+              <List.Item>{t('proves.unchanged')}</List.Item>
             </List>
           </div>
         ) : null}
@@ -158,8 +162,8 @@ export function VerificationResult({ result, headingRef }: { result: CredentialV
             {signed ? (
               <>
                 <List.Item>{t('notProves.holder')}</List.Item>
-                {code === 'untrusted-issuer' ? <List.Item>{t('notProves.issuer', { issuer })}</List.Item> : null}
                 {code === 'revoked' || code === 'expired' || code === 'not-yet-valid' ? <List.Item>{t('notProves.today')}</List.Item> : null}
+                {code === 'status-unavailable' ? <List.Item>{t('notProves.notRevoked')}</List.Item> : null}
               </>
             ) : (
               <List.Item>{t('notProves.anything')}</List.Item>
@@ -169,23 +173,31 @@ export function VerificationResult({ result, headingRef }: { result: CredentialV
         <div>
           <Title order={3} size="h5">{t('checksHeading')}</Title>
           <List spacing={6} size="sm" listStyleType="none" p={0} aria-label={t('checksHeading')}>
-            {result.checks.map((check) => {
-              const { Icon: CheckIcon, colour: checkColour } = CHECK_ICON[check.outcome] ?? CHECK_ICON.skipped;
+            {CHECK_NAMES.map((name) => {
+              const outcome = result.checks[name];
+              const { Icon: CheckIcon, colour: checkColour } = CHECK_ICON[outcome] ?? CHECK_ICON['not-checked'];
               return (
-                <List.Item key={check.name} data-check={check.name} data-outcome={check.outcome}>
+                <List.Item key={name} data-check={name} data-outcome={outcome}>
                   <Group gap={6} wrap="nowrap" align="flex-start">
                     <CheckIcon size={18} color={checkColour} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
                     <Text size="sm" span>
-                      {KNOWN_CHECKS.includes(check.name) ? t(`check.${check.name}`) : check.name}
+                      {t(`check.${name}`)}
                       {': '}
-                      <strong>{t(`outcome.${check.outcome}`)}</strong>
-                      {check.outcome === 'failed' && check.code ? ` (${t(`title.${check.code}`)})` : null}
+                      <strong>{t(`outcome.${name === 'status' && outcome === 'none' ? 'noStatus' : outcome}`)}</strong>
                     </Text>
                   </Group>
                 </List.Item>
               );
             })}
           </List>
+          {result.schemaErrors.length > 0 ? (
+            <>
+              <Text size="sm" mt="xs">{t('schemaErrors')}</Text>
+              <List size="sm" spacing={2}>
+                {result.schemaErrors.slice(0, 10).map((error) => <List.Item key={error}><Text span size="sm" ff="monospace">{error}</Text></List.Item>)}
+              </List>
+            </>
+          ) : null}
         </div>
       </Stack>
     </Card>
