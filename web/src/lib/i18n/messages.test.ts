@@ -12,6 +12,7 @@ import * as certificates from '@shared/certificates.ts';
 import * as competence from '@shared/competence.ts';
 import * as compliance from '@shared/compliance.ts';
 import * as cpd from '@shared/cpd.ts';
+import * as credentials from '@shared/credentials.ts';
 import * as notifications from '@shared/notifications.ts';
 import * as organisations from '@shared/organisations.ts';
 import * as profile from '@shared/profile.ts';
@@ -85,7 +86,7 @@ function strings(value: unknown): string[] {
 }
 
 const sharedModules = {
-  admin, assessments, audit, authoring, catalogue, certificates, competence, compliance, cpd, notifications, organisations, profile, quiz,
+  admin, assessments, audit, authoring, catalogue, certificates, competence, compliance, cpd, credentials, notifications, organisations, profile, quiz,
   schemas, scim, scorm, sessions, signIn, team, userImport,
 };
 
