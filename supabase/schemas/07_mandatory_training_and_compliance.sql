@@ -443,13 +443,55 @@ as $$ select $q$
       and ($1::uuid is null or ct.user_id = $1)
     order by ct.user_id, ct.course_id, ct.issued_at desc
   ),
+  -- The recognised credentials (29_recognition.sql): a credential the person holds that their
+  -- organisation accepts as equivalent to a required course, from an issuer it trusts, valid now.
+  -- Uploaded: verified on upload (public.held_credentials). Earned here (of another organisation's
+  -- course the equivalence names): the person's latest certificate of that course, not revoked.
+  -- Per person and course the one valid longest (never expiring first).
+  recognised as (
+    select distinct on (x.user_id, x.course_id) x.user_id, x.course_id, x.source, x.id, x.valid_until,
+           x.issuer_name, x.achievement_name
+    from (
+      select v.id as user_id, e.course_id, 'upload'::text as source, hc.id, hc.valid_until,
+             ti.name as issuer_name, e.achievement_name
+      from public.held_credentials hc
+      join visible v on v.id = hc.user_id
+      join public.recognition_equivalences e
+        on e.organisation_id = v.organisation_id and e.issuer_id = hc.issuer_id and e.achievement_id = hc.achievement_id
+      join public.trusted_issuers ti on ti.organisation_id = e.organisation_id and ti.issuer_id = e.issuer_id
+      where hc.verified and (hc.valid_until is null or hc.valid_until > now())
+        and ($1::uuid is null or hc.user_id = $1)
+        and e.course_id = any ((select array_agg(r.course_id) from rules r)::uuid[])
+      union all
+      select v.id, e.course_id, 'platform'::text, ct.id, ct.expires_at, ti.name, e.achievement_name
+      from (
+        select distinct on (c2.user_id, c2.course_id) c2.user_id, c2.course_id, c2.id, c2.expires_at
+        from public.certificates c2
+        where c2.revoked_at is null
+          and c2.course_id in (select e2.platform_course_id from public.recognition_equivalences e2)
+          and ($1::uuid is null or c2.user_id = $1)
+        order by c2.user_id, c2.course_id, c2.issued_at desc
+      ) ct
+      join visible v on v.id = ct.user_id
+      join public.recognition_equivalences e
+        on e.organisation_id = v.organisation_id and e.platform_course_id = ct.course_id
+      join public.trusted_issuers ti on ti.organisation_id = e.organisation_id and ti.issuer_id = e.issuer_id
+      where (ct.expires_at is null or ct.expires_at > now())
+        and e.course_id = any ((select array_agg(r.course_id) from rules r)::uuid[])
+    ) x
+    order by x.user_id, x.course_id, x.valid_until desc nulls first, x.source desc
+  ),
   judged as (
     select p.id as user_id, p.services, p.organisation_id, p.unit_id, m.course_id, p.placement,
            e.id as enrollment_id, coalesce(e.progress, 0) as progress,
-           cert.id as certificate_id, cert.expires_at as certificate_expires_at,
-           -- valid or expiring (private.certificate_state of a certificate not revoked)
-           cert.id is not null and (cert.expires_at is null or cert.expires_at > now()) as certified,
+           case when rec.id is null then cert.id end as certificate_id,
+           case when rec.id is null then cert.expires_at else rec.valid_until end as certificate_expires_at,
+           -- valid or expiring (private.certificate_state of a certificate not revoked), or recognised
+           rec.id is not null or cert.id is not null and (cert.expires_at is null or cert.expires_at > now()) as certified,
+           rec.source as recognition_source, rec.id as recognition_id,
+           rec.issuer_name as recognised_issuer, rec.achievement_name as recognised_achievement,
            case
+             when rec.id is not null then rec.valid_until - m.renew_before
              -- the earliest of greatest(rule created, enrolled or joined) + the rule's days
              when cert.id is null then
                case when m.same_days
@@ -475,6 +517,10 @@ as $$ select $q$
         and ($5::uuid is null or en.user_id in (select v.id from visible v))
     ) e on e.user_id = p.id and e.course_id = m.course_id
     left join certs cert on cert.user_id = p.id and cert.course_id = m.course_id
+    -- a recognised credential counts unless the person's own certificate is valid as long or longer
+    left join recognised rec on rec.user_id = p.id and rec.course_id = m.course_id
+      and (cert.id is null or cert.expires_at is not null
+           and (cert.expires_at <= now() or rec.valid_until is null or rec.valid_until > cert.expires_at))
     -- worked out once per row (not again in each use of due_at below)
     offset 0
   ),
@@ -483,13 +529,14 @@ as $$ select $q$
            j.due_at,
            case
              when j.certified then
-               case when j.due_at is null or j.due_at > now() + make_interval(days => private.required_training_due_soon_days())
-                    then 'done' else 'due-soon' end
+               case when j.due_at is not null and j.due_at <= now() + make_interval(days => private.required_training_due_soon_days())
+                    then 'due-soon' when j.recognition_id is not null then 'recognised' else 'done' end
              when j.due_at <= now() then 'overdue'
              when j.due_at <= now() + make_interval(days => private.required_training_due_soon_days()) then 'due-soon'
              else 'in-progress'
            end as status,
-           j.certificate_id, j.certificate_expires_at
+           j.certificate_id, j.certificate_expires_at,
+           j.recognition_source, j.recognition_id, j.recognised_issuer, j.recognised_achievement
     from judged j
   )
 $q$ $$;
@@ -543,7 +590,11 @@ returns table(
   due_at timestamp with time zone,
   status text,
   certificate_id uuid,
-  certificate_expires_at timestamp with time zone
+  certificate_expires_at timestamp with time zone,
+  recognition_source text,
+  recognition_id uuid,
+  recognised_issuer text,
+  recognised_achievement text
 )
 language plpgsql volatile security definer
 set search_path = ''
@@ -557,13 +608,14 @@ begin
   perform private.required_training_join_by_hash(p_user_id, p_organisation_id, p_unit_id);
   return query execute private.required_training_states_query() || $q$
     select s.user_id, s.services, s.organisation_id, s.unit_id, s.course_id, s.enrollment_id, s.progress,
-           s.due_at, s.status, s.certificate_id, s.certificate_expires_at
+           s.due_at, s.status, s.certificate_id, s.certificate_expires_at,
+           s.recognition_source, s.recognition_id, s.recognised_issuer, s.recognised_achievement
     from statuses s $q$
     using p_user_id, p_service, p_role, p_course_id, p_organisation_id, p_unit_id;
 end;
 $$;
 comment on function private.required_training_states(uuid,public.service_code,public.user_role,uuid,uuid,uuid) is
-  'THE status rule of required training, set-based: one row per person and required (published) course the caller may see (learner: self; manager: their reports; instructor: people sharing a service, of their organisation if they have one; organisation admin: their organisation; national admin: all), with due date and status overdue | due-soon | in-progress | done. Filters: person, service, role, course, organisation, unit (with its sub-units).';
+  'THE status rule of required training, set-based: one row per person and required (published) course the caller may see (learner: self; manager: their reports; instructor: people sharing a service, of their organisation if they have one; organisation admin: their organisation; national admin: all), with due date and status overdue | due-soon | in-progress | done | recognised (satisfied by a recognised credential, whose origin the recognition columns give; certificate_expires_at is then its validUntil). Filters: person, service, role, course, organisation, unit (with its sub-units).';
 revoke all on function
   private.required_training_states(uuid,public.service_code,public.user_role,uuid,uuid,uuid) from public;
 grant execute on function
@@ -597,7 +649,10 @@ returns table(
   certificate_expires_at timestamp with time zone,
   certificate_state text,
   organisation_id uuid,
-  unit_id uuid
+  unit_id uuid,
+  recognition_source text,
+  recognised_issuer text,
+  recognised_achievement text
 )
 language sql stable security definer
 set search_path = ''
@@ -609,14 +664,14 @@ as $$
          p.role, s.services, s.course_id, c.title, c.service, s.enrollment_id, s.progress, s.due_at, s.status,
          s.certificate_id, s.certificate_expires_at,
          case when s.certificate_id is not null then private.certificate_state(s.certificate_expires_at, null) end,
-         s.organisation_id, s.unit_id
+         s.organisation_id, s.unit_id, s.recognition_source, s.recognised_issuer, s.recognised_achievement
   from private.required_training_states(p_user_id, p_service, p_role, p_course_id, p_organisation_id, p_unit_id) s
   cross join me
   join public.profiles p on p.id = s.user_id
   join public.courses c on c.id = s.course_id
 $$;
 comment on function private.required_training_status(uuid,public.service_code,public.user_role,uuid,uuid,uuid) is
-  'The status rule (private.required_training_states) with names: one row per person and required course the caller may see, with due date, status, certificate and placement. Filters: person, service, role, course, organisation, unit.';
+  'The status rule (private.required_training_states) with names: one row per person and required course the caller may see, with due date, status, certificate (or recognised credential: its source upload | platform, issuer and achievement) and placement. Filters: person, service, role, course, organisation, unit.';
 revoke all on function
   private.required_training_status(uuid,public.service_code,public.user_role,uuid,uuid,uuid) from public;
 grant execute on function
@@ -632,7 +687,7 @@ as $$
   select case p_status when 'overdue' then 1 when 'due-soon' then 2 when 'in-progress' then 3 else 4 end
 $$;
 comment on function private.required_training_status_rank(text) is
-  'Sort order of statuses: overdue, due-soon, in-progress, done.';
+  'Sort order of statuses: overdue, due-soon, in-progress, then done and recognised.';
 revoke all on function private.required_training_status_rank(text) from public;
 grant execute on function private.required_training_status_rank(text) to authenticated,
   service_role;
@@ -724,7 +779,7 @@ begin
   counted as (
     select s.service, g.course_id,
            sum(g.n)::bigint as people,
-           coalesce(sum(g.n) filter (where g.status = 'done'), 0)::bigint as compliant,
+           coalesce(sum(g.n) filter (where g.status in ('done', 'recognised')), 0)::bigint as compliant,
            coalesce(sum(g.n) filter (where g.status = 'due-soon'), 0)::bigint as due_soon,
            coalesce(sum(g.n) filter (where g.status = 'overdue'), 0)::bigint as overdue,
            coalesce(sum(g.n) filter (where g.status = 'in-progress'), 0)::bigint as in_progress,
@@ -843,7 +898,7 @@ begin
 end;
 $$;
 comment on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) is
-  'Instructors and admins: per service and required course, people required, compliant (done), due soon, overdue, in progress; optionally of one organisation and unit (with its sub-units). A whole organisation''s, for its or a national administrator, from the kept counts.';
+  'Instructors and admins: per service and required course, people required, compliant (done or recognised), due soon, overdue, in progress; optionally of one organisation and unit (with its sub-units). A whole organisation''s, for its or a national administrator, from the kept counts.';
 revoke all on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) from
   public;
 grant execute on function private.compliance_summary(public.service_code,public.user_role,uuid,uuid,uuid) to
@@ -936,7 +991,7 @@ begin
     counted as (
       select g.organisation_id as group_id, g.course_id,
              sum(g.n)::bigint as people,
-             coalesce(sum(g.n) filter (where g.status = 'done'), 0)::bigint as compliant,
+             coalesce(sum(g.n) filter (where g.status in ('done', 'recognised')), 0)::bigint as compliant,
              coalesce(sum(g.n) filter (where g.status = 'due-soon'), 0)::bigint as due_soon,
              coalesce(sum(g.n) filter (where g.status = 'overdue'), 0)::bigint as overdue,
              coalesce(sum(g.n) filter (where g.status = 'in-progress'), 0)::bigint as in_progress
@@ -974,7 +1029,7 @@ begin
     counted as (
       select gr.group_id, st.course_id,
              sum(st.n)::bigint as people,
-             coalesce(sum(st.n) filter (where st.status = 'done'), 0)::bigint as compliant,
+             coalesce(sum(st.n) filter (where st.status in ('done', 'recognised')), 0)::bigint as compliant,
              coalesce(sum(st.n) filter (where st.status = 'due-soon'), 0)::bigint as due_soon,
              coalesce(sum(st.n) filter (where st.status = 'overdue'), 0)::bigint as overdue,
              coalesce(sum(st.n) filter (where st.status = 'in-progress'), 0)::bigint as in_progress
@@ -1023,6 +1078,9 @@ returns table(
   due_at timestamp with time zone,
   status text,
   certificate_expires_at timestamp with time zone,
+  recognition_source text,
+  recognised_issuer text,
+  recognised_achievement text,
   total bigint
 )
 language plpgsql volatile security definer
@@ -1047,11 +1105,13 @@ begin
   return query execute private.required_training_states_query() || $q$,
   chosen as (
     select st.user_id, st.services, st.course_id, st.progress, st.due_at, st.status, st.certificate_expires_at,
+           st.recognition_source, st.recognised_issuer, st.recognised_achievement,
            -- private.required_training_status_rank, written out (a function call per row costs at national size)
            case st.status when 'overdue' then 1 when 'due-soon' then 2 when 'in-progress' then 3 else 4 end as urgency,
            count(*) over () as total
     from statuses st
-    where ($8::text is null or st.status = $8)
+    -- done: everyone compliant (done or recognised), as the summary counts them
+    where ($8::text is null or st.status = $8 or $8 = 'done' and st.status = 'recognised')
       and ($7 or private.compliance_in_scope($2, st.services, st.organisation_id))
   ),
   reaching as (
@@ -1060,7 +1120,8 @@ begin
     fetch first ($9::bigint + $10) rows with ties
   )
   select r.user_id, p.username, p.name, case when me.admin or p.id = me.uid then p.email end, p.role, r.services,
-         r.course_id, c.title, r.progress, r.due_at, r.status, r.certificate_expires_at, r.total
+         r.course_id, c.title, r.progress, r.due_at, r.status, r.certificate_expires_at,
+         r.recognition_source, r.recognised_issuer, r.recognised_achievement, r.total
   from reaching r
   cross join me
   join public.profiles p on p.id = r.user_id
@@ -1072,7 +1133,7 @@ begin
 end;
 $$;
 comment on function private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer,uuid,uuid) is
-  'Instructors and admins: the people required to take courses, with status and due date, most urgent first, paged; optionally of one organisation and unit (with its sub-units).';
+  'Instructors and admins: the people required to take courses, with status, due date and a recognised credential''s origin, most urgent first, paged (status done: done and recognised); optionally of one organisation and unit (with its sub-units).';
 revoke all on function
   private.compliance_people(public.service_code,public.user_role,uuid,text,integer,integer,uuid,uuid) from
   public;

@@ -73,7 +73,7 @@ begin
              (count(*) filter (where st.status = 'overdue'))::integer,
              (count(*) filter (where st.status = 'due-soon'))::integer,
              (count(*) filter (where st.status = 'in-progress'))::integer,
-             (count(*) filter (where st.status = 'done'))::integer
+             (count(*) filter (where st.status in ('done', 'recognised')))::integer
       from private.required_training_states(null, null, null, null, v_organisation, null) st
       where st.user_id = any (p_people)
       group by st.user_id;
@@ -89,7 +89,7 @@ begin
 end;
 $$;
 comment on function private.team_status_counts(uuid[]) is
-  'For team_summary and team_members: per given person of the caller''s organisation with required training, how many courses are overdue, due soon, in progress, done (the kept counts of THE status rule, refreshed first when out of date).';
+  'For team_summary and team_members: per given person of the caller''s organisation with required training, how many courses are overdue, due soon, in progress, done or recognised (the kept counts of THE status rule, refreshed first when out of date).';
 revoke all on function private.team_status_counts(uuid[]) from public;
 
 -- The whole "My team" page in one statement, from one walk of the manager chain: a first row (no
@@ -353,7 +353,10 @@ begin
          coalesce((
            select jsonb_agg(jsonb_build_object(
                     'courseId', st.course_id, 'courseTitle', st.course_title, 'status', st.status,
-                    'dueAt', st.due_at, 'progress', st.progress)
+                    'dueAt', st.due_at, 'progress', st.progress,
+                    'recognised', case when st.recognition_source is not null then jsonb_build_object(
+                      'source', st.recognition_source, 'issuerName', st.recognised_issuer,
+                      'achievementName', st.recognised_achievement, 'validUntil', st.certificate_expires_at) end)
                   order by private.required_training_status_rank(st.status), st.due_at nulls last, st.course_title)
            from private.required_training_status(r.user_id) st
          ), '[]'::jsonb),

@@ -66,7 +66,7 @@ comment on table private.compliance_summary_counts is
   'An organisation''s compliance summary as private.compliance_summary_rows computed it (per service and required course); read by private.compliance_summary_of_organisation.';
 
 comment on table private.compliance_person_counts is
-  'Per person of an organisation with required training: how many courses are overdue, due soon, in progress, done, as THE status rule worked them out at the organisation''s last refresh; read by private.team_status_counts.';
+  'Per person of an organisation with required training: how many courses are overdue, due soon, in progress, done (or recognised), as THE status rule worked them out at the organisation''s last refresh; read by private.team_status_counts.';
 
 comment on table private.compliance_refreshes is
   'The transaction now refreshing an organisation''s kept data, for which THE status rule sees everyone (private.compliance_refresh_running); never committed.';
@@ -365,7 +365,7 @@ begin
            (count(*) filter (where st.status = 'overdue'))::integer,
            (count(*) filter (where st.status = 'due-soon'))::integer,
            (count(*) filter (where st.status = 'in-progress'))::integer,
-           (count(*) filter (where st.status = 'done'))::integer
+           (count(*) filter (where st.status in ('done', 'recognised')))::integer
     from statuses st
     group by st.user_id $q$
     using null::uuid, null::public.service_code, null::public.user_role, null::uuid, p_organisation_id, null::uuid;
@@ -414,7 +414,7 @@ begin
            count(*) filter (where st.status = 'overdue'),
            count(*) filter (where st.status = 'due-soon'),
            count(*) filter (where st.status = 'in-progress'),
-           count(*) filter (where st.status = 'done')
+           count(*) filter (where st.status in ('done', 'recognised'))
     from statuses st
     group by st.user_id $q$
     using null::uuid, null::public.service_code, null::public.user_role, null::uuid, p_organisation_id, null::uuid;
