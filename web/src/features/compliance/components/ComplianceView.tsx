@@ -21,6 +21,7 @@ import { formatDate } from '@/lib/format';
 import { labelOf } from '@/lib/i18n/labels';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
+import { RecognisedFrom } from '@/components/RecognisedFrom';
 import {
   type ComplianceFilters,
   PEOPLE_PAGE_SIZE,
@@ -391,6 +392,7 @@ export function ComplianceView({
                         <Table.Td>{labelOf('role', p.role)}</Table.Td>
                         <Table.Td>
                           <TrainingStatusBadge status={p.status} />
+                          {p.recognised ? <RecognisedFrom origin={p.recognised} /> : null}
                         </Table.Td>
                         <Table.Td>{p.dueAt ? formatDate(p.dueAt) : '-'}</Table.Td>
                         <Table.Td>{p.validUntil ? formatDate(p.validUntil) : '-'}</Table.Td>

@@ -1,0 +1,339 @@
+// Recognised training (Admin, "Recognised training" tab): the issuers an organisation trusts and the
+// achievements of theirs it accepts as equivalent to its own required courses. A person's verified,
+// unexpired credential of such an achievement then satisfies the required course until it expires
+// (decided on the server). Either form can be filled in from a credential a new joiner brings.
+// A national administrator chooses the organisation; an organisation's administrator has their own.
+import { useRef, useState } from 'react';
+import { Alert, Badge, Button, Card, Group, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { CurrentUser } from '@shared/domain.ts';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { CourseSelect } from '@/components/CourseSelect';
+import { CredentialJsonInput, parseCredentialJson } from '@/components/CredentialJsonInput';
+import { PageSpinner } from '@/components/PageSpinner';
+import { ApiError, errorDescription } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
+import { useAddEquivalence, useEquivalences, useRemoveEquivalence, type Equivalence } from '../api/equivalences';
+import { useOrganisations } from '../api/organisations';
+import { useAddTrustedIssuer, useRemoveTrustedIssuer, useTrustedIssuers, type TrustedIssuer } from '../api/trusted-issuers';
+import { credentialFacts, type CredentialFacts } from '../lib/credential-facts';
+
+export function RecognitionTab({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation('admin');
+  const national = !user.organisation;
+  const organisations = useOrganisations(national);
+  const [chosen, setChosen] = useState<string | null>(null);
+  // An organisation's administrator: their own (the API fills it in); a national one chooses.
+  const organisationId = national ? chosen : null;
+  const ready = !national || Boolean(chosen);
+  return (
+    <Stack gap="xl">
+      <div>
+        <Title order={2} size="h3">{t('recognition.heading')}</Title>
+        <Text size="sm" c="dimmed" maw={760}>{t('recognition.intro')}</Text>
+      </div>
+      {national ? (
+        <Select
+          label={t('recognition.organisation')}
+          placeholder={t('recognition.chooseOrganisation')}
+          data={(organisations.data ?? []).map((o) => ({ value: o.id, label: o.name }))}
+          value={chosen}
+          onChange={setChosen}
+          searchable
+          maw={420}
+        />
+      ) : null}
+      {ready ? (
+        <>
+          <TrustedIssuersSection organisationId={organisationId} />
+          <EquivalencesSection organisationId={organisationId} />
+        </>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** "Fill in from a credential": a credential pasted or uploaded, read here for its issuer and achievement. */
+function FillFromCredential({ onFacts }: { onFacts: (facts: CredentialFacts) => void }) {
+  const { t } = useTranslation('admin');
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  if (!open) {
+    return (
+      <Group>
+        <Button variant="subtle" onClick={() => setOpen(true)}>{t('recognition.fillFromCredential')}</Button>
+      </Group>
+    );
+  }
+  return (
+    <Stack gap="xs">
+      <CredentialJsonInput value={text} onChange={setText} error={error} />
+      <Group>
+        <Button
+          variant="default"
+          onClick={() => {
+            const parsed = parseCredentialJson(text);
+            if (parsed.error !== undefined) return setError(parsed.error);
+            const facts = credentialFacts(parsed.credential);
+            if (!facts.issuerId) return setError(t('recognition.noIssuerInCredential'));
+            setError(null);
+            onFacts(facts);
+            setOpen(false);
+            setText('');
+          }}
+        >
+          {t('recognition.useCredential')}
+        </Button>
+        <Button variant="subtle" onClick={() => setOpen(false)}>{t('recognition.cancel')}</Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function TrustedIssuersSection({ organisationId }: { organisationId: string | null }) {
+  const { t } = useTranslation('admin');
+  const list = useTrustedIssuers(organisationId);
+  const add = useAddTrustedIssuer();
+  const remove = useRemoveTrustedIssuer();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [removing, setRemoving] = useState<TrustedIssuer | null>(null);
+  const [issuerId, setIssuerId] = useState('');
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="trusted-heading">
+      <Title order={3} size="h4" id="trusted-heading" ref={heading} tabIndex={-1}>{t('recognition.trustedHeading')}</Title>
+      <Text size="sm" c="dimmed">{t('recognition.trustedIntro')}</Text>
+      {list.isPending ? (
+        <PageSpinner label={t('recognition.loading')} />
+      ) : list.isError ? (
+        <Alert color="red" title={t('recognition.loadFailed')}>{errorDescription(list.error, t('recognition.tryAgain'))}</Alert>
+      ) : list.data.items.length === 0 ? (
+        <Text>{t('recognition.noTrusted')}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={560} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('recognition.trustedHeading') } }}>
+          <Table striped aria-labelledby="trusted-heading">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('recognition.issuerName')}</Table.Th>
+                <Table.Th>{t('recognition.issuerId')}</Table.Th>
+                <Table.Th>{t('recognition.added')}</Table.Th>
+                <Table.Th><VisuallyHidden>{t('recognition.actions')}</VisuallyHidden></Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.items.map((issuer) => (
+                <Table.Tr key={issuer.id} data-trusted={issuer.issuerId}>
+                  <Table.Td>
+                    {issuer.name}{' '}
+                    {issuer.platformIssuer ? <Badge variant="light" color="blue.9" radius="sm">{t('recognition.onPlatform')}</Badge> : null}
+                  </Table.Td>
+                  <Table.Td><Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>{issuer.issuerId}</Text></Table.Td>
+                  <Table.Td>{formatDate(issuer.createdAt)}</Table.Td>
+                  <Table.Td>
+                    <Button variant="default" size="xs" leftSection={<IconTrash size={14} aria-hidden />} aria-label={t('recognition.removeIssuer', { name: issuer.name })} onClick={() => setRemoving(issuer)}>
+                      {t('recognition.remove')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Card withBorder padding="md" radius="md">
+        <form
+          noValidate
+          aria-labelledby="add-trusted-heading"
+          onSubmit={(event) => {
+            event.preventDefault();
+            add.mutate(
+              { ...(organisationId ? { organisationId } : {}), issuerId: issuerId.trim(), name: name.trim() },
+              {
+                onSuccess: (added) => {
+                  setIssuerId('');
+                  setName('');
+                  setErrors({});
+                  notifySuccess(t('recognition.issuerAdded'), t('recognition.issuerAddedDetail', { name: added.name }), { action: 'recognition' });
+                },
+                onError: (error) => {
+                  if (error instanceof ApiError && error.fields) setErrors(error.fields);
+                  notifyFailure(t('recognition.addFailed'), errorDescription(error, t('recognition.tryAgain')), { action: 'recognition' });
+                },
+              },
+            );
+          }}
+        >
+          <Stack gap="sm">
+            <Title order={4} size="h5" id="add-trusted-heading">{t('recognition.addIssuer')}</Title>
+            <FillFromCredential onFacts={(facts) => {
+              setIssuerId(facts.issuerId);
+              setName(facts.issuerName);
+            }} />
+            <TextInput label={t('recognition.issuerName')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} withAsterisk />
+            <TextInput
+              label={t('recognition.issuerId')}
+              description={t('recognition.issuerIdHint')}
+              value={issuerId}
+              onChange={(e) => setIssuerId(e.currentTarget.value)}
+              error={errors.issuerId}
+              withAsterisk
+            />
+            <Group>
+              <Button type="submit" loading={add.isPending} leftSection={<IconPlus size={16} aria-hidden />}>{t('recognition.addIssuer')}</Button>
+            </Group>
+          </Stack>
+        </form>
+      </Card>
+      <ConfirmDialog
+        opened={removing !== null}
+        message={t('recognition.removeIssuerConfirm', { name: removing?.name ?? '' })}
+        confirmLabel={t('recognition.remove')}
+        loading={remove.isPending}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => removing && remove.mutate(removing.id, {
+          onSuccess: () => {
+            setRemoving(null);
+            notifySuccess(t('recognition.issuerRemoved'), t('recognition.issuerRemovedDetail'), { action: 'recognition' });
+            setTimeout(() => heading.current?.focus(), 0);
+          },
+          onError: (error) => notifyFailure(t('recognition.removeFailed'), errorDescription(error, t('recognition.tryAgain')), { action: 'recognition' }),
+        })}
+      />
+    </Stack>
+  );
+}
+
+function EquivalencesSection({ organisationId }: { organisationId: string | null }) {
+  const { t } = useTranslation('admin');
+  const list = useEquivalences(organisationId);
+  const issuers = useTrustedIssuers(organisationId);
+  const add = useAddEquivalence();
+  const remove = useRemoveEquivalence();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [removing, setRemoving] = useState<Equivalence | null>(null);
+  const [courseId, setCourseId] = useState<string | null>(null);
+  const [issuerId, setIssuerId] = useState<string | null>(null);
+  const [achievementId, setAchievementId] = useState('');
+  const [achievementName, setAchievementName] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const trusted = issuers.data?.items ?? [];
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="equivalences-heading">
+      <Title order={3} size="h4" id="equivalences-heading" ref={heading} tabIndex={-1}>{t('recognition.equivalencesHeading')}</Title>
+      <Text size="sm" c="dimmed">{t('recognition.equivalencesIntro')}</Text>
+      {list.isPending ? (
+        <PageSpinner label={t('recognition.loading')} />
+      ) : list.isError ? (
+        <Alert color="red" title={t('recognition.loadFailed')}>{errorDescription(list.error, t('recognition.tryAgain'))}</Alert>
+      ) : list.data.items.length === 0 ? (
+        <Text>{t('recognition.noEquivalences')}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={640} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('recognition.equivalencesHeading') } }}>
+          <Table striped aria-labelledby="equivalences-heading">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('recognition.ownCourse')}</Table.Th>
+                <Table.Th>{t('recognition.acceptedAchievement')}</Table.Th>
+                <Table.Th>{t('recognition.issuer')}</Table.Th>
+                <Table.Th><VisuallyHidden>{t('recognition.actions')}</VisuallyHidden></Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.items.map((e) => (
+                <Table.Tr key={e.id} data-equivalence={e.id}>
+                  <Table.Td>{e.course.title}</Table.Td>
+                  <Table.Td>{e.achievementName}</Table.Td>
+                  <Table.Td>{e.issuerName}</Table.Td>
+                  <Table.Td>
+                    <Button variant="default" size="xs" leftSection={<IconTrash size={14} aria-hidden />} aria-label={t('recognition.removeEquivalence', { course: e.course.title, achievement: e.achievementName })} onClick={() => setRemoving(e)}>
+                      {t('recognition.remove')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Card withBorder padding="md" radius="md">
+        <form
+          noValidate
+          aria-labelledby="add-equivalence-heading"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const missing: Record<string, string> = {};
+            if (!courseId) missing.courseId = t('recognition.chooseCourse');
+            if (!issuerId) missing.issuerId = t('recognition.chooseIssuer');
+            if (Object.keys(missing).length) return setErrors(missing);
+            add.mutate(
+              { ...(organisationId ? { organisationId } : {}), courseId: courseId!, issuerId: issuerId!, achievementId: achievementId.trim(), achievementName: achievementName.trim() },
+              {
+                onSuccess: (added) => {
+                  setAchievementId('');
+                  setAchievementName('');
+                  setErrors({});
+                  notifySuccess(t('recognition.equivalenceAdded'), t('recognition.equivalenceAddedDetail', { achievement: added.achievementName, course: added.course.title }), { action: 'recognition' });
+                },
+                onError: (error) => {
+                  if (error instanceof ApiError && error.fields) setErrors(error.fields);
+                  notifyFailure(t('recognition.addFailed'), errorDescription(error, t('recognition.tryAgain')), { action: 'recognition' });
+                },
+              },
+            );
+          }}
+        >
+          <Stack gap="sm">
+            <Title order={4} size="h5" id="add-equivalence-heading">{t('recognition.addEquivalence')}</Title>
+            {trusted.length === 0 ? <Text size="sm">{t('recognition.trustFirst')}</Text> : null}
+            <FillFromCredential onFacts={(facts) => {
+              if (trusted.some((i) => i.issuerId === facts.issuerId)) setIssuerId(facts.issuerId);
+              else setErrors({ issuerId: t('recognition.issuerNotTrusted', { name: facts.issuerName || facts.issuerId }) });
+              setAchievementId(facts.achievementId);
+              setAchievementName(facts.achievementName);
+            }} />
+            <CourseSelect all label={t('recognition.ownCourse')} description={t('recognition.ownCourseHint')} value={courseId} onChange={setCourseId} error={errors.courseId} withAsterisk />
+            <Select
+              label={t('recognition.issuer')}
+              data={trusted.map((i) => ({ value: i.issuerId, label: i.name }))}
+              value={issuerId}
+              onChange={setIssuerId}
+              error={errors.issuerId}
+              withAsterisk
+            />
+            <TextInput label={t('recognition.achievementName')} value={achievementName} onChange={(e) => setAchievementName(e.currentTarget.value)} error={errors.achievementName} withAsterisk />
+            <TextInput
+              label={t('recognition.achievementId')}
+              description={t('recognition.achievementIdHint')}
+              value={achievementId}
+              onChange={(e) => setAchievementId(e.currentTarget.value)}
+              error={errors.achievementId}
+              withAsterisk
+            />
+            <Group>
+              <Button type="submit" loading={add.isPending} disabled={trusted.length === 0} leftSection={<IconPlus size={16} aria-hidden />}>{t('recognition.addEquivalence')}</Button>
+            </Group>
+          </Stack>
+        </form>
+      </Card>
+      <ConfirmDialog
+        opened={removing !== null}
+        message={t('recognition.removeEquivalenceConfirm', { achievement: removing?.achievementName ?? '', course: removing?.course.title ?? '' })}
+        confirmLabel={t('recognition.remove')}
+        loading={remove.isPending}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => removing && remove.mutate(removing.id, {
+          onSuccess: () => {
+            setRemoving(null);
+            notifySuccess(t('recognition.equivalenceRemoved'), t('recognition.equivalenceRemovedDetail'), { action: 'recognition' });
+            setTimeout(() => heading.current?.focus(), 0);
+          },
+          onError: (error) => notifyFailure(t('recognition.removeFailed'), errorDescription(error, t('recognition.tryAgain')), { action: 'recognition' }),
+        })}
+      />
+    </Stack>
+  );
+}
