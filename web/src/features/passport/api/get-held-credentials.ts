@@ -12,11 +12,11 @@ export interface HeldCredential {
   achievementName: string;
   validFrom: string | null;
   validUntil: string | null;
-  /** Every check passed when it was added (only then can an organisation recognise it). */
-  verified: boolean;
+  /** valid: verified when added and not expired; expired; not-verified: a check failed when added. */
+  state: 'valid' | 'expired' | 'not-verified';
   /** The verification's machine codes when it was added ([] when every check passed). */
   codes: string[];
-  createdAt: string;
+  verifiedAt: string;
 }
 
 export function heldCredentialsQueryOptions(userId: string) {

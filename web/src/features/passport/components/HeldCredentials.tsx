@@ -41,11 +41,13 @@ export function HeldCredentials({ userId }: { userId: string }) {
                 <div style={{ minWidth: 0, flex: 1 }}>
                   <Text fw={700}>{h.achievementName}</Text>
                   <Text size="sm">{t('held.issuer', { issuer: h.issuerName })}</Text>
-                  {h.verified ? null : <Text size="sm" fw={600} c="red.9">{t('held.notVerified')}</Text>}
+                  {h.state === 'not-verified' ? <Text size="sm" fw={600} c="red.9">{t('held.notVerified')}</Text> : null}
                   <Text size="sm">
-                    {h.validUntil ? t('held.validUntil', { date: formatDate(h.validUntil) }) : t('held.noExpiry')}
+                    {h.state === 'expired' && h.validUntil
+                      ? t('held.expiredOn', { date: formatDate(h.validUntil) })
+                      : h.validUntil ? t('held.validUntil', { date: formatDate(h.validUntil) }) : t('held.noExpiry')}
                     {' · '}
-                    {t('held.added', { date: formatDate(h.createdAt) })}
+                    {t('held.added', { date: formatDate(h.verifiedAt) })}
                   </Text>
                 </div>
                 <Button

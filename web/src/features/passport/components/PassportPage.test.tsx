@@ -40,7 +40,7 @@ const revoked: PassportCredential = {
 const page = (items: PassportCredential[]) => ({ items, total: items.length, page: 1, pageSize: 12 });
 const held: HeldCredential[] = [{
   id: 'h1', issuerId: 'https://badges.example/issuers/1', issuerName: 'Eastshire Ambulance', achievementId: 'urn:uuid:a1', achievementName: 'Conflict Resolution',
-  validFrom: '2026-01-05T10:00:00.000Z', validUntil: '2028-01-05T10:00:00.000Z', verified: true, codes: [], createdAt: '2026-11-28T10:00:00.000Z',
+  validFrom: '2026-01-05T10:00:00.000Z', validUntil: '2028-01-05T10:00:00.000Z', state: 'valid', codes: [], verifiedAt: '2026-11-28T10:00:00.000Z',
 }];
 
 const show = (credentials = [valid, revoked], heldItems = held) =>
