@@ -176,7 +176,7 @@ describe('training passport end to end', () => {
     await sql`update public.profiles set organisation_id = ${east} where id = ${paramedic.id}`;
     // The paramedic adds the credential they carry to their passport at Eastshire.
     const page = paramedicPage;
-    await page.reload();
+    await page.goto(`${baseUrl}/passport`);
     const add = page.getByRole('form', { name: 'Add a credential' });
     await add.getByRole('textbox', { name: 'Credential (JSON)' }).fill(credentialJson);
     await add.getByRole('button', { name: 'Add credential' }).click();
