@@ -10,7 +10,6 @@ const STYLES: Record<TrainingStatus, { backgroundColor: string; color: string }>
   'due-soon': { backgroundColor: 'var(--mantine-color-yellow-3)', color: '#000' },
   'in-progress': { backgroundColor: 'var(--mantine-color-blue-9)', color: '#fff' },
   done: { backgroundColor: 'var(--mantine-color-teal-9)', color: '#fff' },
-  // Done through another issuer's credential: as done, in its own colour, the words saying which.
   recognised: { backgroundColor: 'var(--mantine-color-violet-9)', color: '#fff' },
 };
 
