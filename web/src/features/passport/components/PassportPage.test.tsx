@@ -4,6 +4,7 @@
 // (sent as pasted; the server's reason shown under the box when it refuses).
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '@/lib/i18n/i18n';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { fakeApi } from '@/test/fake-api';
 import { passportKeys } from '@/lib/query-keys';
@@ -153,5 +154,16 @@ describe('PassportPage', () => {
     show([], []);
     expect(screen.getByText(/No credentials yet/)).toBeInTheDocument();
     expect(screen.getByText('You have not added any.')).toBeInTheDocument();
+  });
+
+  it('speaks Welsh, dates included', async () => {
+    await i18n.changeLanguage('cy');
+    show();
+    expect(screen.getByRole('heading', { name: 'Pasbort hyfforddiant', level: 1 })).toBeInTheDocument();
+    const one = card('Manual Handling (Core Skills)');
+    expect(one.getByText('Cyhoeddwyd gan Southshire Ambulance Service NHS Trust ar 22 Tachwedd 2026')).toBeInTheDocument();
+    expect(one.getByRole('button', { name: 'Lawrlwytho JSON' })).toBeInTheDocument();
+    expect(one.getByRole('switch', { name: 'Dolen gyhoeddus' })).toBeInTheDocument();
+    expect(screen.getByRole('form', { name: 'Ychwanegu tystlythyr' })).toBeInTheDocument();
   });
 });
