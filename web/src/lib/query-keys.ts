@@ -267,3 +267,9 @@ export const recognitionKeys = {
       teamKeys.invalidate(queryClient),
     ]),
 };
+
+/** GET /api/credentials/shared/:shareId: a credential its holder shares (public). */
+export const credentialKeys = {
+  all: ['credentials'] as const,
+  shared: (shareId: string) => [...credentialKeys.all, 'shared', shareId] as const,
+};

@@ -103,4 +103,20 @@ describe('VerifyCredentialPage', () => {
     const result = within(screen.getByRole('region', { name: title }));
     expect(result.getByTestId('verdict')).toHaveTextContent(sentence);
   });
+
+  it('opened from a share link, reads the shared credential and checks it at once; a link switched off says so', async () => {
+    const api = fakeApi({
+      'GET /credentials/shared/0123456789abcdef': { body: CREDENTIAL },
+      'GET /credentials/shared/fedcba9876543210': { status: 404, body: { message: 'Credential not found' } },
+      'POST /credentials/verify': { body: answer({}) },
+    });
+    renderWithProviders(<VerifyCredentialPage />, { route: '/verify-credential?shared=0123456789abcdef' });
+    expect(await screen.findByRole('region', { name: 'Verified' })).toBeInTheDocument();
+    expect(api.requests.find((r) => r.method === 'POST')!.body).toEqual(CREDENTIAL);
+    expect(screen.getByRole('textbox', { name: 'Credential (JSON)' })).toHaveValue(JSON.stringify(CREDENTIAL, null, 2));
+    vi.restoreAllMocks();
+    fakeApi({ 'GET /credentials/shared/fedcba9876543210': { status: 404, body: { message: 'Credential not found' } } });
+    renderWithProviders(<VerifyCredentialPage />, { route: '/verify-credential?shared=fedcba9876543210' });
+    expect(await screen.findByText('This shared credential is not available')).toBeInTheDocument();
+  });
 });

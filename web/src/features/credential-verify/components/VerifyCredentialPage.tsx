@@ -2,7 +2,8 @@
 // credential from any issuer; the server checks it and the page says in plain words what it proves
 // and what it does not ("Signed by Northshire Police; expired on 3 March 2027"), with every check
 // listed. After a check the focus goes to the result's heading.
-import { useRef, useState, type Ref } from 'react';
+import { useEffect, useRef, useState, type Ref } from 'react';
+import { useSearchParams } from 'react-router';
 import { Alert, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import {
   IconAlertTriangle,
@@ -19,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { CredentialJsonInput, parseCredentialJson } from '@/components/CredentialJsonInput';
 import { errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
+import { useSharedCredential } from '../api/get-shared-credential';
 import {
   CHECK_NAMES,
   useVerifyCredential,
@@ -34,6 +36,16 @@ export function VerifyCredentialPage() {
   const [inputError, setInputError] = useState<string | null>(null);
   const verify = useVerifyCredential();
   const resultHeading = useRef<HTMLHeadingElement>(null);
+  // Opened from a share link: the shared credential is read, shown in the box and checked at once.
+  const [params] = useSearchParams();
+  const shared = useSharedCredential(params.get('shared'));
+  const sharedCredential = shared.data;
+  const { mutate } = verify;
+  useEffect(() => {
+    if (!sharedCredential) return;
+    setText(JSON.stringify(sharedCredential, null, 2));
+    mutate(sharedCredential);
+  }, [sharedCredential, mutate]);
 
   return (
     <Stack gap="lg" maw={760}>
@@ -41,6 +53,11 @@ export function VerifyCredentialPage() {
         <Title order={1}>{t('heading')}</Title>
         <Text mt="xs">{t('intro')}</Text>
       </div>
+      {shared.isError ? (
+        <Alert color="red" variant="light" title={t('sharedGone')}>{t('sharedGoneText')}</Alert>
+      ) : shared.isFetching ? (
+        <Text role="status">{t('sharedLoading')}</Text>
+      ) : null}
       <form
         noValidate
         aria-label={t('formLabel')}

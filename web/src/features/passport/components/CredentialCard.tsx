@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { CertificateStateBadge, CertificateValidityLine } from '@/components/CertificateValidity';
 import { errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
+import { sharePageUrl } from '@/lib/shared-credential';
 import { notifyFailure } from '@/lib/notify';
 import { useDownloadBadgePng } from '../api/download-badge';
 import { useDownloadCredentialJson } from '../api/download-credential';
@@ -24,12 +25,14 @@ export function CredentialCard({ credential: c }: { credential: PassportCredenti
   const name = c.achievementName || c.courseTitle;
   const issuer = c.issuerName || c.issuerId;
   const failed = (error: unknown) => notifyFailure(t('card.downloadFailed'), errorDescription(error, t('card.tryAgain')), { action: 'passport-download' });
+  // The link given out opens the page that checks the credential (the JSON itself stays at the API's address).
+  const shareLink = c.shareEnabled && c.shareUrl ? sharePageUrl(c.shareUrl) : null;
   const linkedIn = linkedInAddUrl({
     name,
     organisation: issuer,
     issuedAt: c.issuedAt,
     validUntil: c.validUntil,
-    certUrl: c.shareEnabled && c.shareUrl ? c.shareUrl : c.verifyUrl,
+    certUrl: shareLink ?? c.verifyUrl,
     certId: c.verificationCode,
   });
   return (
@@ -104,10 +107,10 @@ export function CredentialCard({ credential: c }: { credential: PassportCredenti
           }}
         />
         <Text size="xs" c="dimmed" id={`${headingId}-share-hint`} mt={-8}>{t('card.shareHint')}</Text>
-        {c.shareEnabled && c.shareUrl ? (
+        {shareLink ? (
           <Group gap="xs" align="flex-end" wrap="nowrap">
-            <TextInput label={t('card.shareLink')} value={c.shareUrl} readOnly style={{ flex: 1, minWidth: 0 }} onFocus={(event) => event.currentTarget.select()} />
-            <CopyButton value={c.shareUrl}>
+            <TextInput label={t('card.shareLink')} value={shareLink} readOnly style={{ flex: 1, minWidth: 0 }} onFocus={(event) => event.currentTarget.select()} />
+            <CopyButton value={shareLink}>
               {({ copied, copy }) => (
                 <Button variant="default" onClick={copy} aria-label={t('card.copyLabel', { name })}>
                   {copied ? t('card.copied') : t('card.copy')}

@@ -1,9 +1,10 @@
 // The training passport: each credential with its status and dates, the downloads, "Add to
 // LinkedIn" with the credential's name, issuer, months and verification URL, the public share switch
-// (PATCH, then its link with a copy button), the held credentials with Remove, and "Add a credential"
+// (PATCH, then its link, to the page that checks it, with a copy button), the held credentials with Remove, and "Add a credential"
 // (sent as pasted; the server's reason shown under the box when it refuses).
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiBaseUrl } from '@/lib/api-client';
 import { i18n } from '@/lib/i18n/i18n';
 import { makeUser, renderWithProviders } from '@/test/render';
 import { fakeApi } from '@/test/fake-api';
@@ -92,7 +93,8 @@ describe('PassportPage', () => {
   });
 
   it('switches the public link on, then shows it with a copy button; LinkedIn then points at it', async () => {
-    const shared = { ...valid, shareEnabled: true, shareUrl: 'https://learn.example/api/credentials/shared/s3cr3t' };
+    const shared = { ...valid, shareEnabled: true, shareUrl: `${apiBaseUrl}/credentials/shared/0123456789abcdef` };
+    const sharePage = `${window.location.origin}/verify-credential?shared=0123456789abcdef`;
     const api = fakeApi({
       'PATCH /passport/cr1': { body: { id: 'cr1', shareEnabled: true, shareUrl: shared.shareUrl } },
       'GET /passport': { body: page([shared, revoked]) },
@@ -103,11 +105,11 @@ describe('PassportPage', () => {
     await user.click(toggle);
     expect(api.requests[0]).toMatchObject({ method: 'PATCH', path: '/passport/cr1', body: { shareEnabled: true } });
     const link = await card('Manual Handling (Core Skills)').findByRole('textbox', { name: 'Public link to this credential' });
-    expect(link).toHaveValue(shared.shareUrl);
+    expect(link).toHaveValue(sharePage);
     expect(toggle).toHaveFocus();
     expect(card('Manual Handling (Core Skills)').getByRole('button', { name: 'Copy the public link to Manual Handling (Core Skills)' })).toBeInTheDocument();
     const href = new URL(card('Manual Handling (Core Skills)').getByRole('link', { name: /Add to LinkedIn/ }).getAttribute('href')!);
-    expect(href.searchParams.get('certUrl')).toBe(shared.shareUrl);
+    expect(href.searchParams.get('certUrl')).toBe(sharePage);
   });
 
   it('lists held credentials and removes one after confirming', async () => {
