@@ -32,7 +32,8 @@ import {
 
 export function VerifyCredentialPage() {
   const { t } = useTranslation('credential-verify');
-  const [text, setText] = useState('');
+  // What the person typed or pasted; until then, the shared credential when the page opened from a share link.
+  const [typed, setText] = useState<string | null>(null);
   const [inputError, setInputError] = useState<string | null>(null);
   const verify = useVerifyCredential();
   const resultHeading = useRef<HTMLHeadingElement>(null);
@@ -41,10 +42,9 @@ export function VerifyCredentialPage() {
   const shared = useSharedCredential(params.get('shared'));
   const sharedCredential = shared.data;
   const { mutate } = verify;
+  const text = typed ?? (sharedCredential ? JSON.stringify(sharedCredential, null, 2) : '');
   useEffect(() => {
-    if (!sharedCredential) return;
-    setText(JSON.stringify(sharedCredential, null, 2));
-    mutate(sharedCredential);
+    if (sharedCredential) mutate(sharedCredential);
   }, [sharedCredential, mutate]);
 
   return (
