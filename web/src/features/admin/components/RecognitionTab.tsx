@@ -3,7 +3,8 @@
 // unexpired credential of such an achievement then satisfies the required course until it expires
 // (decided on the server). Either form can be filled in from a credential a new joiner brings.
 // A national administrator chooses the organisation; an organisation's administrator has their own.
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { Alert, Badge, Button, Card, Group, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -93,48 +94,51 @@ function FillFromCredential({ onFacts }: { onFacts: (facts: CredentialFacts) => 
   );
 }
 
-function TrustedIssuersSection({ organisationId }: { organisationId: string | null }) {
+/** A section's list of what the organisation has, each with Remove (after a confirmation; the focus
+ * then goes to the section's heading), above the form that adds one. Shared by both lists. */
+function RecognitionSection<T extends { id: string }>({ id, title, intro, empty, list, columns, minWidth, row, removeLabel, removeConfirm, removed, remove, form }: {
+  id: string;
+  title: string;
+  intro: string;
+  empty: string;
+  list: UseQueryResult<{ items: T[] }>;
+  columns: string[];
+  minWidth: number;
+  row: (item: T) => ReactNode;
+  removeLabel: (item: T) => string;
+  removeConfirm: (item: T) => string;
+  removed: [title: string, detail: string];
+  remove: UseMutationResult<void, Error, string>;
+  form: ReactNode;
+}) {
   const { t } = useTranslation('admin');
-  const list = useTrustedIssuers(organisationId);
-  const add = useAddTrustedIssuer();
-  const remove = useRemoveTrustedIssuer();
   const heading = useRef<HTMLHeadingElement>(null);
-  const [removing, setRemoving] = useState<TrustedIssuer | null>(null);
-  const [issuerId, setIssuerId] = useState('');
-  const [name, setName] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [removing, setRemoving] = useState<T | null>(null);
   return (
-    <Stack gap="sm" component="section" aria-labelledby="trusted-heading">
-      <Title order={3} size="h4" id="trusted-heading" ref={heading} tabIndex={-1}>{t('recognition.trustedHeading')}</Title>
-      <Text size="sm" c="dimmed">{t('recognition.trustedIntro')}</Text>
+    <Stack gap="sm" component="section" aria-labelledby={id}>
+      <Title order={3} size="h4" id={id} ref={heading} tabIndex={-1}>{title}</Title>
+      <Text size="sm" c="dimmed">{intro}</Text>
       {list.isPending ? (
         <PageSpinner label={t('recognition.loading')} />
       ) : list.isError ? (
         <Alert color="red" title={t('recognition.loadFailed')}>{errorDescription(list.error, t('recognition.tryAgain'))}</Alert>
       ) : list.data.items.length === 0 ? (
-        <Text>{t('recognition.noTrusted')}</Text>
+        <Text>{empty}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={560} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('recognition.trustedHeading') } }}>
-          <Table striped aria-labelledby="trusted-heading">
+        <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': title } }}>
+          <Table striped aria-labelledby={id}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>{t('recognition.issuerName')}</Table.Th>
-                <Table.Th>{t('recognition.issuerId')}</Table.Th>
-                <Table.Th>{t('recognition.added')}</Table.Th>
+                {columns.map((column) => <Table.Th key={column}>{column}</Table.Th>)}
                 <Table.Th><VisuallyHidden>{t('recognition.actions')}</VisuallyHidden></Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {list.data.items.map((issuer) => (
-                <Table.Tr key={issuer.id} data-trusted={issuer.issuerId}>
+              {list.data.items.map((item) => (
+                <Table.Tr key={item.id} data-row={item.id}>
+                  {row(item)}
                   <Table.Td>
-                    {issuer.name}{' '}
-                    {issuer.platformIssuer ? <Badge variant="light" color="blue.9" radius="sm">{t('recognition.onPlatform')}</Badge> : null}
-                  </Table.Td>
-                  <Table.Td><Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>{issuer.issuerId}</Text></Table.Td>
-                  <Table.Td>{formatDate(issuer.createdAt)}</Table.Td>
-                  <Table.Td>
-                    <Button variant="default" size="xs" leftSection={<IconTrash size={14} aria-hidden />} aria-label={t('recognition.removeIssuer', { name: issuer.name })} onClick={() => setRemoving(issuer)}>
+                    <Button variant="default" size="xs" leftSection={<IconTrash size={14} aria-hidden />} aria-label={removeLabel(item)} onClick={() => setRemoving(item)}>
                       {t('recognition.remove')}
                     </Button>
                   </Table.Td>
@@ -144,7 +148,68 @@ function TrustedIssuersSection({ organisationId }: { organisationId: string | nu
           </Table>
         </Table.ScrollContainer>
       )}
-      <Card withBorder padding="md" radius="md">
+      <Card withBorder padding="md" radius="md">{form}</Card>
+      <ConfirmDialog
+        opened={removing !== null}
+        message={removing ? removeConfirm(removing) : ''}
+        confirmLabel={t('recognition.remove')}
+        loading={remove.isPending}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => removing && remove.mutate(removing.id, {
+          onSuccess: () => {
+            setRemoving(null);
+            notifySuccess(removed[0], removed[1], { action: 'recognition' });
+            setTimeout(() => heading.current?.focus(), 0);
+          },
+          onError: (error) => notifyFailure(t('recognition.removeFailed'), errorDescription(error, t('recognition.tryAgain')), { action: 'recognition' }),
+        })}
+      />
+    </Stack>
+  );
+}
+
+/** What a failed add does: the server's field messages under their fields, and a toast. */
+function useAddFailed(setErrors: (errors: Record<string, string>) => void) {
+  const { t } = useTranslation('admin');
+  return (error: Error) => {
+    if (error instanceof ApiError && error.fields) setErrors(error.fields);
+    notifyFailure(t('recognition.addFailed'), errorDescription(error, t('recognition.tryAgain')), { action: 'recognition' });
+  };
+}
+
+function TrustedIssuersSection({ organisationId }: { organisationId: string | null }) {
+  const { t } = useTranslation('admin');
+  const list = useTrustedIssuers(organisationId);
+  const add = useAddTrustedIssuer();
+  const remove = useRemoveTrustedIssuer();
+  const [issuerId, setIssuerId] = useState('');
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const addFailed = useAddFailed(setErrors);
+  return (
+    <RecognitionSection<TrustedIssuer>
+      id="trusted-heading"
+      title={t('recognition.trustedHeading')}
+      intro={t('recognition.trustedIntro')}
+      empty={t('recognition.noTrusted')}
+      list={list}
+      columns={[t('recognition.issuerName'), t('recognition.issuerId'), t('recognition.added')]}
+      minWidth={560}
+      row={(issuer) => (
+        <>
+          <Table.Td>
+            {issuer.name}{' '}
+            {issuer.platformIssuer ? <Badge variant="light" color="blue.9" radius="sm">{t('recognition.onPlatform')}</Badge> : null}
+          </Table.Td>
+          <Table.Td><Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>{issuer.issuerId}</Text></Table.Td>
+          <Table.Td>{formatDate(issuer.createdAt)}</Table.Td>
+        </>
+      )}
+      removeLabel={(issuer) => t('recognition.removeIssuer', { name: issuer.name })}
+      removeConfirm={(issuer) => t('recognition.removeIssuerConfirm', { name: issuer.name })}
+      removed={[t('recognition.issuerRemoved'), t('recognition.issuerRemovedDetail')]}
+      remove={remove}
+      form={
         <form
           noValidate
           aria-labelledby="add-trusted-heading"
@@ -159,10 +224,7 @@ function TrustedIssuersSection({ organisationId }: { organisationId: string | nu
                   setErrors({});
                   notifySuccess(t('recognition.issuerAdded'), t('recognition.issuerAddedDetail', { name: added.name }), { action: 'recognition' });
                 },
-                onError: (error) => {
-                  if (error instanceof ApiError && error.fields) setErrors(error.fields);
-                  notifyFailure(t('recognition.addFailed'), errorDescription(error, t('recognition.tryAgain')), { action: 'recognition' });
-                },
+                onError: addFailed,
               },
             );
           }}
@@ -187,23 +249,8 @@ function TrustedIssuersSection({ organisationId }: { organisationId: string | nu
             </Group>
           </Stack>
         </form>
-      </Card>
-      <ConfirmDialog
-        opened={removing !== null}
-        message={t('recognition.removeIssuerConfirm', { name: removing?.name ?? '' })}
-        confirmLabel={t('recognition.remove')}
-        loading={remove.isPending}
-        onClose={() => setRemoving(null)}
-        onConfirm={() => removing && remove.mutate(removing.id, {
-          onSuccess: () => {
-            setRemoving(null);
-            notifySuccess(t('recognition.issuerRemoved'), t('recognition.issuerRemovedDetail'), { action: 'recognition' });
-            setTimeout(() => heading.current?.focus(), 0);
-          },
-          onError: (error) => notifyFailure(t('recognition.removeFailed'), errorDescription(error, t('recognition.tryAgain')), { action: 'recognition' }),
-        })}
-      />
-    </Stack>
+      }
+    />
   );
 }
 
@@ -213,53 +260,34 @@ function EquivalencesSection({ organisationId }: { organisationId: string | null
   const issuers = useTrustedIssuers(organisationId);
   const add = useAddEquivalence();
   const remove = useRemoveEquivalence();
-  const heading = useRef<HTMLHeadingElement>(null);
-  const [removing, setRemoving] = useState<Equivalence | null>(null);
   const [courseId, setCourseId] = useState<string | null>(null);
   const [issuerId, setIssuerId] = useState<string | null>(null);
   const [achievementId, setAchievementId] = useState('');
   const [achievementName, setAchievementName] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const addFailed = useAddFailed(setErrors);
   const trusted = issuers.data?.items ?? [];
   return (
-    <Stack gap="sm" component="section" aria-labelledby="equivalences-heading">
-      <Title order={3} size="h4" id="equivalences-heading" ref={heading} tabIndex={-1}>{t('recognition.equivalencesHeading')}</Title>
-      <Text size="sm" c="dimmed">{t('recognition.equivalencesIntro')}</Text>
-      {list.isPending ? (
-        <PageSpinner label={t('recognition.loading')} />
-      ) : list.isError ? (
-        <Alert color="red" title={t('recognition.loadFailed')}>{errorDescription(list.error, t('recognition.tryAgain'))}</Alert>
-      ) : list.data.items.length === 0 ? (
-        <Text>{t('recognition.noEquivalences')}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={640} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('recognition.equivalencesHeading') } }}>
-          <Table striped aria-labelledby="equivalences-heading">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('recognition.ownCourse')}</Table.Th>
-                <Table.Th>{t('recognition.acceptedAchievement')}</Table.Th>
-                <Table.Th>{t('recognition.issuer')}</Table.Th>
-                <Table.Th><VisuallyHidden>{t('recognition.actions')}</VisuallyHidden></Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.items.map((e) => (
-                <Table.Tr key={e.id} data-equivalence={e.id}>
-                  <Table.Td>{e.course.title}</Table.Td>
-                  <Table.Td>{e.achievementName}</Table.Td>
-                  <Table.Td>{e.issuerName}</Table.Td>
-                  <Table.Td>
-                    <Button variant="default" size="xs" leftSection={<IconTrash size={14} aria-hidden />} aria-label={t('recognition.removeEquivalence', { course: e.course.title, achievement: e.achievementName })} onClick={() => setRemoving(e)}>
-                      {t('recognition.remove')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+    <RecognitionSection<Equivalence>
+      id="equivalences-heading"
+      title={t('recognition.equivalencesHeading')}
+      intro={t('recognition.equivalencesIntro')}
+      empty={t('recognition.noEquivalences')}
+      list={list}
+      columns={[t('recognition.ownCourse'), t('recognition.acceptedAchievement'), t('recognition.issuer')]}
+      minWidth={640}
+      row={(e) => (
+        <>
+          <Table.Td>{e.course.title}</Table.Td>
+          <Table.Td>{e.achievementName}</Table.Td>
+          <Table.Td>{e.issuerName}</Table.Td>
+        </>
       )}
-      <Card withBorder padding="md" radius="md">
+      removeLabel={(e) => t('recognition.removeEquivalence', { course: e.course.title, achievement: e.achievementName })}
+      removeConfirm={(e) => t('recognition.removeEquivalenceConfirm', { achievement: e.achievementName, course: e.course.title })}
+      removed={[t('recognition.equivalenceRemoved'), t('recognition.equivalenceRemovedDetail')]}
+      remove={remove}
+      form={
         <form
           noValidate
           aria-labelledby="add-equivalence-heading"
@@ -278,10 +306,7 @@ function EquivalencesSection({ organisationId }: { organisationId: string | null
                   setErrors({});
                   notifySuccess(t('recognition.equivalenceAdded'), t('recognition.equivalenceAddedDetail', { achievement: added.achievementName, course: added.course.title }), { action: 'recognition' });
                 },
-                onError: (error) => {
-                  if (error instanceof ApiError && error.fields) setErrors(error.fields);
-                  notifyFailure(t('recognition.addFailed'), errorDescription(error, t('recognition.tryAgain')), { action: 'recognition' });
-                },
+                onError: addFailed,
               },
             );
           }}
@@ -318,22 +343,7 @@ function EquivalencesSection({ organisationId }: { organisationId: string | null
             </Group>
           </Stack>
         </form>
-      </Card>
-      <ConfirmDialog
-        opened={removing !== null}
-        message={t('recognition.removeEquivalenceConfirm', { achievement: removing?.achievementName ?? '', course: removing?.course.title ?? '' })}
-        confirmLabel={t('recognition.remove')}
-        loading={remove.isPending}
-        onClose={() => setRemoving(null)}
-        onConfirm={() => removing && remove.mutate(removing.id, {
-          onSuccess: () => {
-            setRemoving(null);
-            notifySuccess(t('recognition.equivalenceRemoved'), t('recognition.equivalenceRemovedDetail'), { action: 'recognition' });
-            setTimeout(() => heading.current?.focus(), 0);
-          },
-          onError: (error) => notifyFailure(t('recognition.removeFailed'), errorDescription(error, t('recognition.tryAgain')), { action: 'recognition' }),
-        })}
-      />
-    </Stack>
+      }
+    />
   );
 }
