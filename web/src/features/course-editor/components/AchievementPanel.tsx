@@ -18,19 +18,20 @@ import { useSaveAchievement } from '../api/save-achievement';
 /** The form's schema: an empty image address means none. */
 const formSchema = achievementSchema.extend({ imageUrl: achievementSchema.shape.imageUrl.or(z.literal('')) });
 
-interface AlignmentValues {
+// Types, not interfaces: the schema's resolver takes the values as a record.
+type AlignmentValues = {
   targetFramework: string;
   targetCode: string;
   targetName: string;
   targetUrl: string;
-}
-interface AchievementValues {
+};
+type AchievementValues = {
   name: string;
   description: string;
   criteria: string;
   imageUrl: string;
   alignments: AlignmentValues[];
-}
+};
 
 const EMPTY_ALIGNMENT: AlignmentValues = { targetFramework: '', targetCode: '', targetName: '', targetUrl: '' };
 
