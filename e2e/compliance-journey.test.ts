@@ -298,12 +298,12 @@ describe('compliance: from a required course to expiry, recertification and the 
     const bytes = await downloaded(file);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parseCsv(bytes.subarray(3).toString('utf8'));
-    expect(rows[0]).toEqual(['Name', 'Username', 'Email', 'Role', 'Services', 'Course', 'Status', 'Due date', 'Valid until', 'Progress (%)']);
+    expect(rows[0]).toEqual(['Name', 'Username', 'Email', 'Role', 'Services', 'Course', 'Status', 'Due date', 'Valid until', 'Progress (%)', 'Recognised from']);
     const [renewed] = await sql<{ expiresAt: Date }[]>`
       select expires_at as "expiresAt" from public.certificates where user_id = ${person.id} and course_id = ${COURSE} and cycle = 2`;
     expect(rows.find((r) => r[1] === person.username)).toEqual([
       person.name, person.username, `crew1.${suffix}@ambulance.example.uk`, 'STUDENT', 'UKAS', TITLE, 'Done',
-      expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(renewed.expiresAt), '100',
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(renewed.expiresAt), '100', '',
     ]);
     expect(rows.slice(1).every((r) => r[5] === TITLE && r[6] === 'Done')).toBe(true);
 

@@ -139,11 +139,11 @@ describe('mandatory training and compliance end to end', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^compliance-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = fs.readFileSync((await download.path())!, 'utf8');
-    expect(text.startsWith('\uFEFFName,Username,Email,Role,Services,Course,Status,Due date,Valid until,Progress (%)\r\n')).toBe(true);
+    expect(text.startsWith('\uFEFFName,Username,Email,Role,Services,Course,Status,Due date,Valid until,Progress (%),Recognised from\r\n')).toBe(true);
     const lines = text.trim().split('\r\n');
     const lara = lines.find((l) => l.includes(late.username))!;
     expect(lara).toContain(`${late.name},${late.username},${late.username}@example.test,STUDENT,UKAS,${courseTitle},Overdue,`);
-    expect(lara).toMatch(/,Overdue,\d{4}-\d{2}-\d{2},,0$/);
+    expect(lara).toMatch(/,Overdue,\d{4}-\d{2}-\d{2},,0,$/);
     expect(lines.some((l) => l.includes(keen.username))).toBe(false); // the drill-down showed only the overdue
     await page.context().close();
   });

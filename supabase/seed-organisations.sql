@@ -216,3 +216,61 @@ insert into public.session_bookings (id, session_id, user_id, status, created_at
 values ('a2000000-0000-4000-a000-000000000001', 'a1000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000007', 'booked', now() - interval '12 days'),
        ('a2000000-0000-4000-a000-000000000002', 'a1000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000008', 'booked', now() - interval '11 days'),
        ('a2000000-0000-4000-a000-000000000003', 'a1000000-0000-4000-a000-000000000002', '00000000-0000-4000-a000-000000000003', 'booked', now() - interval '6 days');
+
+-- Recognition when people move (supabase/schemas/29_recognition.sql): Eastshire Ambulance Service,
+-- Southshire's neighbour, requires its own blue-light driving course of its people and accepts
+-- Southshire's as equivalent: it trusts Southshire's issuer (its profile URL on the local platform
+-- that `npm start` runs; the certificates earned here count by the course, whatever the port) and
+-- counts the achievement of Southshire's course. A Southshire paramedic who completes Southshire's
+-- course and moves to Eastshire shows "recognised" there. eastadmin administers Eastshire.
+--   organisation 90000000-0000-4000-a000-000000000010, user 00000000-0000-4000-a000-000000000030
+--   courses      10000000-0000-4000-a000-000000000030 (Southshire's), ...031 (Eastshire's)
+insert into public.organisations (id, name, code, service)
+values ('90000000-0000-4000-a000-000000000010', 'Eastshire Ambulance Service NHS Trust', 'ESAS', 'UKAS');
+insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+  confirmation_token, recovery_token, email_change_token_new, email_change,
+  raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+values ('00000000-0000-0000-0000-000000000000', '00000000-0000-4000-a000-000000000030', 'authenticated', 'authenticated',
+  'eastadmin@eastshire-ambulance.example.uk', extensions.crypt('password123', extensions.gen_salt('bf')), now(), '', '', '', '',
+  '{"provider":"email","providers":["email"]}', '{"username":"eastadmin","name":"Nia Roberts"}', now(), now());
+insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+select u.id::text, u.id, jsonb_build_object('sub', u.id::text, 'email', u.email), 'email', now(), now(), now()
+from auth.users u where u.id = '00000000-0000-4000-a000-000000000030';
+update public.profiles set role = 'ADMIN', services = '{UKAS}', organisation_id = '90000000-0000-4000-a000-000000000010'
+where id = '00000000-0000-4000-a000-000000000030';
+delete from public.enrollments where user_id = '00000000-0000-4000-a000-000000000030';
+
+insert into public.courses (id, title, description, service, author_id, duration, level, featured, requires_enrollment, status,
+  organisation_id, certificate_valid_months, created_at)
+values ('10000000-0000-4000-a000-000000000030', 'Emergency Driving: Blue Light Response',
+  'Southshire''s emergency driving course: the law on exemptions, hazard perception at speed, and the system of car control on a blue-light response.',
+  'UKAS', '00000000-0000-4000-a000-000000000011', 30, 'INTERMEDIATE', false, false, 'ACTIVE',
+  '90000000-0000-4000-a000-000000000002', 36, now() - interval '30 days'),
+  ('10000000-0000-4000-a000-000000000031', 'Blue Light Driving Standards',
+  'Eastshire''s standard for driving under blue lights: exemptions, risk on approach to junctions, and when to stand down.',
+  'UKAS', '00000000-0000-4000-a000-000000000030', 30, 'INTERMEDIATE', false, false, 'ACTIVE',
+  '90000000-0000-4000-a000-000000000010', 36, now() - interval '30 days');
+insert into public.course_modules (id, course_id, title, content, order_index, duration, has_quiz, kind)
+values ('20000000-0000-4000-a000-000030000001', '10000000-0000-4000-a000-000000000030', 'Exemptions and the system of car control',
+  '# Exemptions and the system of car control
+
+- **Exemptions**: what an emergency vehicle may do, and what it may never do.
+- **The system**: information, position, speed, gear, acceleration.', 1, 30, false, 'content'),
+  ('20000000-0000-4000-a000-000031000001', '10000000-0000-4000-a000-000000000031', 'Driving under blue lights',
+  '# Driving under blue lights
+
+- **Junctions**: the risk on approach, and how to make your intention clear.
+- **Standing down**: when to switch off and drive as normal.', 1, 30, false, 'content');
+insert into public.required_training (id, course_id, organisation_id, due_within_days, created_by)
+values ('92000000-0000-4000-a000-000000000010', '10000000-0000-4000-a000-000000000031',
+        '90000000-0000-4000-a000-000000000010', 90, '00000000-0000-4000-a000-000000000030');
+insert into public.trusted_issuers (organisation_id, issuer_id, name, platform_issuer, created_by)
+values ('90000000-0000-4000-a000-000000000010',
+        'http://127.0.0.1:54321/functions/v1/api/issuers/90000000-0000-4000-a000-000000000002',
+        'Southshire Ambulance Service NHS Trust', '90000000-0000-4000-a000-000000000002', '00000000-0000-4000-a000-000000000030');
+insert into public.recognition_equivalences (organisation_id, course_id, issuer_id, achievement_id, achievement_name,
+  platform_course_id, created_by)
+values ('90000000-0000-4000-a000-000000000010', '10000000-0000-4000-a000-000000000031',
+        'http://127.0.0.1:54321/functions/v1/api/issuers/90000000-0000-4000-a000-000000000002',
+        'http://127.0.0.1:54321/functions/v1/api/courses/10000000-0000-4000-a000-000000000030/achievement',
+        'Emergency Driving: Blue Light Response', '10000000-0000-4000-a000-000000000030', '00000000-0000-4000-a000-000000000030');

@@ -66,8 +66,9 @@ CREATE TABLE "public"."trusted_issuers" (
   "created_at"      timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT "trusted_issuers_issuer_id_shape"
     CHECK
-    ((((char_length(issuer_id) >= 8) AND (char_length(issuer_id) <= 2000)) AND ((issuer_id ~ '^https://[^\s]+$'::text) OR (issuer_id ~
-    '^http://(localhost|127\.0\.0\.1)(:[0-9]+)?/[^\s]*$'::text) OR (issuer_id ~ '^did:[a-z0-9]+:[^\s]+$'::text)))),
+    ((((char_length(issuer_id) >= 8) AND (char_length(issuer_id) <= 2000)) AND (issuer_id !~ '[[:space:]]'::text) AND
+    ((issuer_id ~ '^https://.'::text) OR (issuer_id ~ '^http://(localhost|127[.]0[.]0[.]1)(:[0-9]+)?/'::text) OR
+    (issuer_id ~ '^did:[a-z0-9]+:.'::text)))),
   CONSTRAINT "trusted_issuers_issuer_key" UNIQUE (organisation_id, issuer_id),
   CONSTRAINT "trusted_issuers_name_length" CHECK (((char_length(btrim(name)) >= 1) AND (char_length(btrim(name)) <= 200))),
   CONSTRAINT "trusted_issuers_pkey" PRIMARY KEY (id),

@@ -264,6 +264,37 @@ comment on function private.decide_later_notifications(timestamptz) is
   'Internal, from private.decide_notifications: the notices later schema files decide at p_now (classroom sessions: offers lapsing, reminders). Returns how many were written.';
 revoke all on function private.decide_later_notifications(timestamptz) from public;
 
+-- The courses each active person's recognised credentials satisfy at a time (29_recognition.sql, as
+-- THE status rule reads them: a verified upload not expired, or a certificate earned here of the
+-- course an equivalence names, not revoked or expired), for private.decide_notifications, whose
+-- notices of required training leave them out. One statement over everyone; plpgsql, so that it
+-- may name the tables of 29_recognition.sql, which come later.
+create function private.recognised_courses(p_now timestamptz)
+returns table(user_id uuid, course_id uuid)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return query
+    select hc.user_id, e.course_id
+    from public.held_credentials hc
+    join public.profiles p on p.id = hc.user_id and p.deactivated_at is null
+    join public.recognition_equivalences e
+      on e.organisation_id = p.organisation_id and e.issuer_id = hc.issuer_id and e.achievement_id = hc.achievement_id
+    where hc.verified and (hc.valid_until is null or hc.valid_until > p_now)
+    union
+    select ct.user_id, e.course_id
+    from public.recognition_equivalences e
+    join public.certificates ct
+      on ct.course_id = e.platform_course_id and ct.revoked_at is null and ct.issued_at <= p_now
+         and (ct.expires_at is null or ct.expires_at > p_now)
+    join public.profiles p on p.id = ct.user_id and p.organisation_id = e.organisation_id and p.deactivated_at is null;
+end;
+$$;
+comment on function private.recognised_courses(timestamptz) is
+  'Internal: per active person, the courses their recognised credentials satisfy at p_now (a verified upload, or a certificate earned here of an equivalent course), for private.decide_notifications.';
+revoke all on function private.recognised_courses(timestamptz) from public;
+
 -- Every notice due at p_now, in one statement; returns how many were written. The intervals are
 -- the settings' (notify_*), a rule's own where it sets them; where several rules require the same
 -- course of a person the most cautious wins (the earliest first "due soon", the shortest escalation).
@@ -342,6 +373,10 @@ as $$
     where p.deactivated_at is null
     group by p.id, r.course_id, r.title
   ),
+  -- The required courses a recognised credential satisfies at p_now: no notice is due for them.
+  recognised as materialized (
+    select rc.user_id, rc.course_id from private.recognised_courses(p_now) rc
+  ),
   items as (
     select q.*, cert.id is null as never_held,
            case
@@ -356,6 +391,7 @@ as $$
       order by ct.issued_at desc
       limit 1
     ) cert on true
+    where not exists (select 1 from recognised rc where rc.user_id = q.user_id and rc.course_id = q.course_id)
   ),
   -- The latest live certificate of each active person and course that expires within the notice
   -- window or expired within the last 30 days; not of another organisation's course.

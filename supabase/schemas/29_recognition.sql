@@ -28,8 +28,8 @@ create table public.trusted_issuers (
   created_at timestamptz not null default now(),
   constraint trusted_issuers_issuer_key unique (organisation_id, issuer_id),
   constraint trusted_issuers_issuer_id_shape check (char_length(issuer_id) between 8 and 2000
-    and (issuer_id ~ '^https://[^\s]+$' or issuer_id ~ '^http://(localhost|127\.0\.0\.1)(:[0-9]+)?/[^\s]*$'
-         or issuer_id ~ '^did:[a-z0-9]+:[^\s]+$')),
+    and issuer_id !~ '[[:space:]]'
+    and (issuer_id ~ '^https://.' or issuer_id ~ '^http://(localhost|127[.]0[.]0[.]1)(:[0-9]+)?/' or issuer_id ~ '^did:[a-z0-9]+:.')),
   constraint trusted_issuers_name_length check (char_length(btrim(name)) between 1 and 200),
   -- An issuer of this platform: the organisation's id, or 'national', the last part of its URL.
   constraint trusted_issuers_platform_issuer_shape check (platform_issuer is null

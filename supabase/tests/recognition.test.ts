@@ -234,6 +234,23 @@ describe.each(backends)('recognition of credentials on $name', ({ create }) => {
       expect(await keptCountsDrift(db)).toEqual([]);
     });
 
+    it('no "due" or "overdue" notice goes for a requirement a recognised credential satisfies', async () => {
+      const issuer = await trust(westAdmin, west, otherIssuer, 'Shire College');
+      await equate(westAdmin, otherIssuer, otherAchievement);
+      const held = await hold(joiner, { hash: '7'.repeat(64) });
+      // 400 days on: the joiner's 365 days to complete have passed.
+      const later = new Date(Date.now() + 400 * 86_400_000).toISOString();
+      const notices = async () => (await db.query<{ kind: string }>(`select kind from public.notifications
+        where recipient_id = $1 and course_id = $2 and kind in ('training-due-soon', 'training-overdue')`, [joiner.id, westCourse])).rows;
+      await db.query('select private.decide_notifications($1::timestamptz)', [later]);
+      expect(await notices()).toEqual([]);
+      await db.query('delete from public.held_credentials where id = $1', [held.rows[0].id]);
+      await db.query('select private.decide_notifications($1::timestamptz)', [later]);
+      expect((await notices()).map((n) => n.kind)).toContain('training-overdue');
+      await db.query('delete from public.notifications where recipient_id = $1', [joiner.id]);
+      await db.query('delete from public.trusted_issuers where id = $1', [issuer.rows[0].id]);
+    });
+
     it('the person\'s own valid certificate of the required course comes first unless the recognised one lasts longer', async () => {
       const issuer = await trust(westAdmin, west, otherIssuer, 'Shire College');
       await equate(westAdmin, otherIssuer, otherAchievement);

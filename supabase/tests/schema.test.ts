@@ -21,10 +21,12 @@ describe.each(backends)('schema on $name', ({ create }) => {
       );
       expect(r.rows.map((t) => t.relname)).toEqual([
         'assessment_criteria', 'assessment_evidence', 'assessment_judgements', 'assessment_records', 'assessment_settings',
-        'audit_events', 'certificates', 'classroom_sessions', 'course_assessors', 'course_modules', 'courses', 'cpd_entries', 'enrollments',
+        'audit_events', 'certificates', 'classroom_sessions', 'course_achievements', 'course_assessors', 'course_modules', 'courses',
+        'cpd_entries', 'credentials', 'enrollments', 'held_credentials',
         'notification_preferences', 'notifications', 'organisation_domains', 'organisation_sign_in', 'organisations', 'profiles',
-        'quiz_attempts', 'quiz_questions', 'quizzes', 'reassessment_requests', 'required_training', 'scim_tokens', 'scorm_attempts', 'scorm_packages',
-        'scorm_sessions', 'session_bookings', 'session_trainers', 'settings', 'sign_in_tests', 'units', 'user_module_progress',
+        'quiz_attempts', 'quiz_questions', 'quizzes', 'reassessment_requests', 'recognition_equivalences', 'required_training', 'scim_tokens',
+        'scorm_attempts', 'scorm_packages', 'scorm_sessions', 'session_bookings', 'session_trainers', 'settings', 'sign_in_tests',
+        'trusted_issuers', 'units', 'user_module_progress',
       ]);
       for (const t of r.rows) {
         expect(t.relrowsecurity, t.relname).toBe(true);

@@ -58,6 +58,9 @@ const cpdEntry = '80000000-0000-4000-a000-0000000000f1';
 const rule = '80000000-0000-4000-a000-0000000000f2';
 const notice = '80000000-0000-4000-a000-0000000000f3';
 const scormAttempt = '80000000-0000-4000-a000-0000000000f5';
+const trustedIssuer = '80000000-0000-4000-a000-0000000000c1';
+const equivalence = '80000000-0000-4000-a000-0000000000c2';
+const heldCredential = '80000000-0000-4000-a000-0000000000c3';
 const scormSession = '80000000-0000-4000-a000-0000000000f6';
 /** Organisation A's SCIM token: its id, and the token itself (only its sha256 is stored). */
 const scimToken = '80000000-0000-4000-a000-0000000000f8';
@@ -307,6 +310,29 @@ const TABLES: Record<string, Record<Operation, string>> = {
     update: `update public.session_bookings set attendance = 'attended' where id = '${sessionBooking}'`,
     delete: `delete from public.session_bookings where id = '${sessionBooking}'`,
   },
+  // Recognition: organisation A trusts an issuer and accepts one of its achievements for course 1;
+  // the learner holds a credential uploaded through the api function.
+  trusted_issuers: {
+    select: `select 1 from public.trusted_issuers where id = '${trustedIssuer}'`,
+    insert: `insert into public.trusted_issuers (organisation_id, issuer_id, name) values ('${orgA}', 'https://matrix-new.example.uk/issuer', 'Matrix new')`,
+    update: `update public.trusted_issuers set name = name where id = '${trustedIssuer}'`,
+    delete: `delete from public.trusted_issuers where id = '${trustedIssuer}'`,
+  },
+  recognition_equivalences: {
+    select: `select 1 from public.recognition_equivalences where id = '${equivalence}'`,
+    insert: `insert into public.recognition_equivalences (organisation_id, course_id, issuer_id, achievement_id, achievement_name)
+             values ('${orgA}', '${course1}', 'https://matrix.example.uk/issuer', 'https://matrix.example.uk/a2', 'Matrix second')`,
+    update: `update public.recognition_equivalences set achievement_name = achievement_name where id = '${equivalence}'`,
+    delete: `delete from public.recognition_equivalences where id = '${equivalence}'`,
+  },
+  held_credentials: {
+    select: `select 1 from public.held_credentials where id = '${heldCredential}'`,
+    insert: `insert into public.held_credentials (user_id, credential, credential_hash, issuer_id, issuer_name, achievement_id,
+             achievement_name, verified, verification) values (coalesce(auth.uid(), '${ids.student}'), '{}', repeat('f', 64),
+             'https://forged.example.uk', 'Forged', 'x', 'Forged', true, '{}')`,
+    update: `update public.held_credentials set verified = true, valid_until = null where id = '${heldCredential}'`,
+    delete: `delete from public.held_credentials where id = '${heldCredential}'`,
+  },
   scorm_sessions: {
     select: `select 1 from public.scorm_sessions where id = '${scormSession}'`,
     insert: `insert into public.scorm_sessions (attempt_id, user_id) values ('${scormAttempt}', coalesce(auth.uid(), '${ids.student}'))`,
@@ -443,6 +469,13 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     await db.query(`insert into public.organisation_domains (domain, organisation_id) values ('matrix-a.example.uk', $1)`, [orgA]);
     await db.query(`insert into public.organisation_sign_in (organisation_id, protocol, oidc_tenant_id, tested_at) values ($1, 'oidc', $1, now())`, [orgA]);
     await db.query(`update public.organisation_sign_in set enabled = true where organisation_id = $1`, [orgA]);
+    await db.query(`insert into public.trusted_issuers (id, organisation_id, issuer_id, name) values ($1, $2, 'https://matrix.example.uk/issuer', 'Matrix issuer')`,
+      [trustedIssuer, orgA]);
+    await db.query(`insert into public.recognition_equivalences (id, organisation_id, course_id, issuer_id, achievement_id, achievement_name)
+      values ($1, $2, $3, 'https://matrix.example.uk/issuer', 'https://matrix.example.uk/a1', 'Matrix achievement')`, [equivalence, orgA, course1]);
+    await db.query(`select private.record_held_credential($1, '{}', repeat('e', 64), 'https://matrix.example.uk/issuer', 'Matrix issuer',
+      'https://matrix.example.uk/a1', 'Matrix achievement', null, null, false, '{}')`, [ids.student]);
+    await db.query('update public.held_credentials set id = $1', [heldCredential]);
     await db.query(`insert into public.sign_in_tests (id, organisation_id, protocol, email, received, mapped, passed)
       values ($1, $2, 'oidc', 'test@matrix-a.example.uk', '{}', '{}', true)`, [signInTest, orgA]);
   });

@@ -7,9 +7,13 @@ import { ROLES, type Role } from './domain.ts';
 import { SERVICE_CODES, type ServiceCode } from './services.ts';
 import { csvDate, csvFileName, csvList } from './csv.ts';
 import { noticeDayListOverrideField, noticeDaysOverrideField } from './schemas.ts';
+import type { RecognisedOrigin } from './recognition.ts';
 
-/** overdue | due-soon | in-progress | done, most urgent first. */
-export const TRAINING_STATUSES = ['overdue', 'due-soon', 'in-progress', 'done'] as const;
+/** The statuses counted per person (My team): done counts those recognised too. */
+export const COUNTED_STATUSES = ['overdue', 'due-soon', 'in-progress', 'done'] as const;
+/** overdue | due-soon | in-progress | done | recognised (satisfied by a recognised credential of
+ * another issuer: 29_recognition.sql), most urgent first. */
+export const TRAINING_STATUSES = [...COUNTED_STATUSES, 'recognised'] as const;
 export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
 
 export const TRAINING_STATUS_LABELS: Record<TrainingStatus, string> = {
@@ -17,6 +21,7 @@ export const TRAINING_STATUS_LABELS: Record<TrainingStatus, string> = {
   'due-soon': 'Due soon',
   'in-progress': 'In progress',
   done: 'Done',
+  recognised: 'Recognised',
 };
 
 
@@ -97,7 +102,8 @@ export const complianceFilterSchema = z.object({
   courseId: optionalFilter(z.string().regex(UUID_PATTERN, 'Course id must be a valid id')),
   organisationId: optionalFilter(z.string().regex(UUID_PATTERN, 'Organisation id must be a valid id')),
   unitId: optionalFilter(z.string().regex(UUID_PATTERN, 'Unit id must be a valid id')),
-  status: optionalFilter(z.enum(TRAINING_STATUSES, { error: 'Status must be overdue, due-soon, in-progress or done' })),
+  /** done: everyone compliant (done or recognised), as the summary's compliant count. */
+  status: optionalFilter(z.enum(TRAINING_STATUSES, { error: 'Status must be overdue, due-soon, in-progress, done or recognised' })),
 });
 
 export interface RequiredTrainingRule {
@@ -127,9 +133,11 @@ export interface RequiredTrainingItem {
   /** When it must be done (renewal date for a held certificate); null: done and never expires. */
   dueAt: string | null;
   progress: number;
-  /** The current certificate's expiry when one is held (null: never expires or none). */
+  /** The current certificate's (or recognised credential's) expiry when one is held (null: never expires or none). */
   validUntil: string | null;
   certified: boolean;
+  /** Satisfied by a recognised credential of another issuer: its origin (null otherwise). */
+  recognised: RecognisedOrigin | null;
 }
 
 export interface MyRequiredTraining {
@@ -181,12 +189,20 @@ export interface CompliancePerson {
   dueAt: string | null;
   progress: number;
   validUntil: string | null;
+  /** Satisfied by a recognised credential of another issuer: its origin (null otherwise). */
+  recognised: RecognisedOrigin | null;
 }
 
 /** The CSV export's header row. */
 export const COMPLIANCE_CSV_HEADER = [
   'Name', 'Username', 'Email', 'Role', 'Services', 'Course', 'Status', 'Due date', 'Valid until', 'Progress (%)',
+  'Recognised from',
 ] as const;
+
+/** A recognised credential's origin in one cell: `issuer: achievement` (empty when none). */
+export function recognisedFromCell(recognised: RecognisedOrigin | null): string {
+  return recognised ? `${recognised.issuerName}: ${recognised.achievementName}` : '';
+}
 
 /** One person and course as a CSV row (values; csv.ts quotes and neutralises them). */
 export function complianceCsvRow(p: CompliancePerson): (string | number)[] {
@@ -201,6 +217,7 @@ export function complianceCsvRow(p: CompliancePerson): (string | number)[] {
     csvDate(p.dueAt),
     csvDate(p.validUntil),
     p.progress,
+    recognisedFromCell(p.recognised),
   ];
 }
 

@@ -3,7 +3,8 @@
 // and each status are decided in SQL only (supabase/schemas/14_my_team.sql).
 import { z } from 'zod';
 import { UUID_PATTERN } from './ids.ts';
-import { TRAINING_STATUSES, type TrainingStatus } from './compliance.ts';
+import { COUNTED_STATUSES, type TrainingStatus } from './compliance.ts';
+import type { RecognisedOrigin } from './recognition.ts';
 import { csvDate, csvFileName } from './csv.ts';
 import {
   LIVE_BOOKING_STATUS_LABELS,
@@ -22,7 +23,7 @@ export const TEAM_SEARCH_MAX = 100;
 /** The filters of the team list and its CSV export (`?unitId=&status=&search=`). */
 export const teamFilterSchema = z.object({
   unitId: optionalFilter(z.string().regex(UUID_PATTERN, 'Unit must be a valid id')),
-  status: optionalFilter(z.enum(TRAINING_STATUSES, { error: 'Status must be overdue, due-soon, in-progress or done' })),
+  status: optionalFilter(z.enum(COUNTED_STATUSES, { error: 'Status must be overdue, due-soon, in-progress or done' })),
   search: optionalFilter(
     z.string().trim().max(TEAM_SEARCH_MAX, `Search must be at most ${TEAM_SEARCH_MAX} characters`),
   ),
@@ -83,7 +84,14 @@ export interface TeamMemberRecord {
   user: { id: string; name: string; username: string };
   unit: { id: string; name: string } | null;
   direct: boolean;
-  required: { course: { id: string; title: string }; status: TrainingStatus; dueAt: string | null; progress: number }[];
+  required: {
+    course: { id: string; title: string };
+    status: TrainingStatus;
+    dueAt: string | null;
+    progress: number;
+    /** Satisfied by a recognised credential of another issuer: its origin (null otherwise). */
+    recognised: RecognisedOrigin | null;
+  }[];
   completions: { course: { id: string; title: string }; completedAt: string }[];
   certificates: {
     id: string;

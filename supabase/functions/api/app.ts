@@ -54,6 +54,8 @@ import { courseAssessorRoutes } from './routes/assessments/assessors.ts';
 import { issuerRoutes } from './routes/issuers.ts';
 import { credentialRoutes } from './routes/credentials.ts';
 import { passportRoutes } from './routes/passport.ts';
+import { heldCredentialRoutes } from './routes/passport-held.ts';
+import { recognitionRoutes } from './routes/recognition.ts';
 import { courseAchievementRoutes } from './routes/courses/achievement.ts';
 import { signRecentlyIssued } from './lib/credentials/sign.ts';
 import { credentialUrls } from './lib/credentials/urls.ts';
@@ -143,6 +145,8 @@ export function createApp(config: Config, db: Db = createDb(config.dbUrl)) {
   app.route('/issuers', issuerRoutes(config, db)); // issuer profiles, keys, status lists; key rotation
   app.route('/credentials', credentialRoutes(config, db)); // /shared/:shareId, /verify
   app.route('/passport', passportRoutes(config, db)); // the learner's credentials
+  app.route('/passport/held', heldCredentialRoutes(config, db)); // credentials of other issuers a learner uploads
+  app.route('/recognition', recognitionRoutes(config, db)); // trusted issuers and equivalences of an organisation
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
 

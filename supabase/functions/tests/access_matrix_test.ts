@@ -86,6 +86,12 @@ interface World {
   draftRecord: string;
   evidence: string;
   namedAssessor: string;
+  /** Recognition: an issuer the organisation trusts, an achievement of it counted for {course}, and
+   * a credential of another issuer the learner uploaded. */
+  trustedIssuer: string;
+  trustedIssuerUrl: string;
+  equivalence: string;
+  heldCredential: string;
 }
 
 interface Endpoint {
@@ -399,6 +405,24 @@ const ENDPOINTS: Record<string, Endpoint> = {
   },
   'GET /api/me/notification-preferences': {},
   'PUT /api/me/notification-preferences': { body: () => ({ language: 'en-GB', email: { 'training-due-soon': false } }) },
+  'GET /api/recognition/trusted-issuers': {},
+  'POST /api/recognition/trusted-issuers': {
+    body: (w) => ({ organisationId: w.organisation, issuerId: `https://matrix-${unique().slice(-8)}.example.org/issuer`, name: 'Matrix college' }),
+  },
+  'DELETE /api/recognition/trusted-issuers/{trustedIssuer}': {},
+  'GET /api/recognition/equivalences': {},
+  'POST /api/recognition/equivalences': {
+    body: (w) => ({
+      organisationId: w.organisation, courseId: w.course, issuerId: w.trustedIssuerUrl,
+      achievementId: `https://matrix.example.org/achievements/${unique()}`, achievementName: 'Matrix driving',
+    }),
+  },
+  'DELETE /api/recognition/equivalences/{equivalence}': {},
+  'GET /api/passport/held': {},
+  // Not a signed credential: 400 for anyone signed in (recognition_test.ts uploads real ones).
+  'POST /api/passport/held': { body: () => ({ type: ['VerifiableCredential'], issuer: 'https://nobody.example.org' }) },
+  'GET /api/passport/held/{heldCredential}/credential.json': {},
+  'DELETE /api/passport/held/{heldCredential}': {},
 };
 
 // ---- The expected table, read from docs/ACCESS-MATRIX.md ----
@@ -572,8 +596,22 @@ async function freshWorld(withVictim = false, withPractical = false): Promise<Wo
   const [booking] = await db.sql<{ id: string }[]>`
     insert into public.session_bookings (session_id, module_id, user_id, status)
     values (${dates.first}, ${sessions.sessionModule}, ${learner.id!}, 'booked') returning id`;
+  const trustedIssuerUrl = `https://matrix-${unique().slice(-8)}.example.org/issuer`;
+  const [recognition] = await db.sql<{ trustedIssuer: string; equivalence: string; heldCredential: string }[]>`
+    with issuer as (
+      insert into public.trusted_issuers (organisation_id, issuer_id, name)
+      values (${organisation.id}, ${trustedIssuerUrl}, 'Matrix issuer') returning id
+    ), equivalence as (
+      insert into public.recognition_equivalences (organisation_id, course_id, issuer_id, achievement_id, achievement_name)
+      select ${organisation.id}, ${w.course}, ${trustedIssuerUrl}, 'https://matrix.example.org/a1', 'Matrix achievement'
+      from issuer returning id
+    )
+    select (select id from issuer) as trusted_issuer, (select id from equivalence) as equivalence,
+           private.record_held_credential(${learner.id!}, '{}', encode(sha256(convert_to(${unique()}, 'UTF8')), 'hex'),
+             ${trustedIssuerUrl}, 'Matrix issuer', 'https://matrix.example.org/a1', 'Matrix achievement', null, null, false,
+             '{}') as held_credential`;
   return {
-    ...w, organisation: organisation.id, unit: unit.id, scimToken: scimToken.id, domain: MATRIX_DOMAIN,
+    ...w, organisation: organisation.id, ...recognition, trustedIssuerUrl, unit: unit.id, scimToken: scimToken.id, domain: MATRIX_DOMAIN,
     sessionCourse: sessions.sessionCourse, sessionModule: sessions.sessionModule, classroomSession: dates.first,
     classroomSession2: dates.second, sessionBooking: booking.id, ...await (withPractical ? practicalWorld() : noPractical()),
   };

@@ -160,13 +160,13 @@ test('the CSV export is UTF-8 with a header row, ISO dates and formulas neutrali
   assert.equal(answer.status, 200);
   assert.match(answer.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8/);
   assert.match(answer.headers.get('content-disposition') ?? '', /attachment; filename="compliance-\d{4}-\d{2}-\d{2}\.csv"/);
-  assert.ok(answer.text.startsWith('\uFEFFName,Username,Email,Role,Services,Course,Status,Due date,Valid until,Progress (%)\r\n'));
+  assert.ok(answer.text.startsWith('\uFEFFName,Username,Email,Role,Services,Course,Status,Due date,Valid until,Progress (%),Recognised from\r\n'));
   const lines = answer.text.split('\r\n');
   const amyLine = lines.find((l) => l.includes(amy.input.username))!;
   assert.ok(amyLine.startsWith(`"'=HYPERLINK(""http://x.test"",""Amy"")"`), amyLine);
   assert.match(amyLine, /,Overdue,\d{4}-\d{2}-\d{2},/);
   const benLine = lines.find((l) => l.includes(ben.input.username))!;
-  assert.match(benLine, /,Done,\d{4}-\d{2}-\d{2},\d{4}-\d{2}-\d{2},0$/);
+  assert.match(benLine, /,Done,\d{4}-\d{2}-\d{2},\d{4}-\d{2}-\d{2},0,$/);
 });
 
 test('instructors manage rules only for their own courses in their own services', async () => {

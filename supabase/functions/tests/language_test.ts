@@ -73,14 +73,14 @@ test('language: the team and compliance CSV headers are in the caller\'s languag
     'Name,Username,Unit,Direct report,Overdue,Due soon,In progress,Done,Certificates expiring (60 days),Next expiry,Last activity,'
     + 'Sessions booked,Next session,Next session status,Practicals due,Next practical due,Practicals overdue,Practicals overdue since,'
     + 'Practicals awaiting sign-off');
-  assert.equal(await firstLine('/api/compliance/export.csv'), 'Name,Username,Email,Role,Services,Course,Status,Due date,Valid until,Progress (%)');
+  assert.equal(await firstLine('/api/compliance/export.csv'), 'Name,Username,Email,Role,Services,Course,Status,Due date,Valid until,Progress (%),Recognised from');
   assert.equal((await call('PUT', '/api/profile/language', { token, body: { language: 'cy' } })).status, 200);
   assert.equal(await firstLine('/api/team/export.csv'),
     'Enw,Enw defnyddiwr,Uned,Yn adrodd yn uniongyrchol,Yn hwyr,Yn ddyledus cyn bo hir,Ar y gweill,Wedi\'i gwblhau,Tystysgrifau yn dod i ben (60 diwrnod),Yn dod i ben nesaf,Gweithgarwch diwethaf,'
     + 'Sesiynau wedi\'u harchebu,Sesiwn nesaf,Statws y sesiwn nesaf,Asesiadau ymarferol yn ddyledus,Asesiad ymarferol nesaf yn ddyledus,'
     + 'Asesiadau ymarferol yn hwyr,Asesiadau ymarferol yn hwyr ers,Asesiadau ymarferol yn aros am lofnod');
   assert.equal(await firstLine('/api/compliance/export.csv'),
-    'Enw,Enw defnyddiwr,E-bost,Rôl,Gwasanaethau,Cwrs,Statws,Dyddiad dyledus,Yn ddilys tan,Cynnydd (%)');
+    'Enw,Enw defnyddiwr,E-bost,Rôl,Gwasanaethau,Cwrs,Statws,Dyddiad dyledus,Yn ddilys tan,Cynnydd (%),Wedi\'i gydnabod o');
 });
 
 closePoolAfterTests();

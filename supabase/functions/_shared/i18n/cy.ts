@@ -227,8 +227,8 @@ export const cy: Messages = {
     csvCpdActivity: 'Gweithgaredd DPP',
   },
   exports: {
-    complianceHeader: ['Enw', 'Enw defnyddiwr', 'E-bost', 'Rôl', 'Gwasanaethau', 'Cwrs', 'Statws', 'Dyddiad dyledus', 'Yn ddilys tan', 'Cynnydd (%)'],
-    trainingStatuses: { overdue: 'Yn hwyr', 'due-soon': 'Yn ddyledus cyn bo hir', 'in-progress': 'Ar y gweill', done: 'Wedi\'i gwblhau' },
+    complianceHeader: ['Enw', 'Enw defnyddiwr', 'E-bost', 'Rôl', 'Gwasanaethau', 'Cwrs', 'Statws', 'Dyddiad dyledus', 'Yn ddilys tan', 'Cynnydd (%)', 'Wedi\'i gydnabod o'],
+    trainingStatuses: { overdue: 'Yn hwyr', 'due-soon': 'Yn ddyledus cyn bo hir', 'in-progress': 'Ar y gweill', done: 'Wedi\'i gwblhau', recognised: 'Wedi\'i gydnabod' },
     teamHeader: ['Enw', 'Enw defnyddiwr', 'Uned', 'Yn adrodd yn uniongyrchol', 'Yn hwyr', 'Yn ddyledus cyn bo hir', 'Ar y gweill', 'Wedi\'i gwblhau',
       'Tystysgrifau yn dod i ben (60 diwrnod)', 'Yn dod i ben nesaf', 'Gweithgarwch diwethaf',
       'Sesiynau wedi\'u harchebu', 'Sesiwn nesaf', 'Statws y sesiwn nesaf', 'Asesiadau ymarferol yn ddyledus', 'Asesiad ymarferol nesaf yn ddyledus',

@@ -155,8 +155,8 @@ export const enGB: Messages = {
     csvCpdActivity: 'CPD activity',
   },
   exports: {
-    complianceHeader: ['Name', 'Username', 'Email', 'Role', 'Services', 'Course', 'Status', 'Due date', 'Valid until', 'Progress (%)'],
-    trainingStatuses: { overdue: 'Overdue', 'due-soon': 'Due soon', 'in-progress': 'In progress', done: 'Done' },
+    complianceHeader: ['Name', 'Username', 'Email', 'Role', 'Services', 'Course', 'Status', 'Due date', 'Valid until', 'Progress (%)', 'Recognised from'],
+    trainingStatuses: { overdue: 'Overdue', 'due-soon': 'Due soon', 'in-progress': 'In progress', done: 'Done', recognised: 'Recognised' },
     teamHeader: ['Name', 'Username', 'Unit', 'Direct report', 'Overdue', 'Due soon', 'In progress', 'Done',
       'Certificates expiring (60 days)', 'Next expiry', 'Last activity',
       'Sessions booked', 'Next session', 'Next session status', 'Practicals due', 'Next practical due',

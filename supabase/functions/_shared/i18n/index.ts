@@ -130,7 +130,7 @@ export interface Messages {
   /** The administrators' and managers' CSV files (the user export keeps the import's English columns). */
   exports: {
     complianceHeader: readonly string[];
-    trainingStatuses: Record<'overdue' | 'due-soon' | 'in-progress' | 'done', string>;
+    trainingStatuses: Record<'overdue' | 'due-soon' | 'in-progress' | 'done' | 'recognised', string>;
     teamHeader: readonly string[];
     bookingStatuses: Record<'booked' | 'requested' | 'waiting' | 'offered', string>;
   };

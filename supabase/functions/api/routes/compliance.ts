@@ -19,6 +19,7 @@ import {
   type ComplianceUnitRow,
   type TrainingStatus,
 } from '../../_shared/compliance.ts';
+import { recognisedOrigin } from '../../_shared/recognition.ts';
 import { attachmentDisposition, CSV_CONTENT_TYPE, toCsv } from '../../_shared/csv.ts';
 import { messages } from '../../_shared/i18n/index.ts';
 import { languageOf } from '../lib/users.ts';
@@ -62,6 +63,9 @@ interface PersonRow {
   dueAt: Date | null;
   status: TrainingStatus;
   certificateExpiresAt: Date | null;
+  recognitionSource: string | null;
+  recognisedIssuer: string | null;
+  recognisedAchievement: string | null;
   total: string;
 }
 
@@ -76,13 +80,14 @@ function toPerson(r: PersonRow): CompliancePerson {
     progress: r.progress,
     // An overdue person's certificate (if any) has expired: its date is the due date, not 'valid until'.
     validUntil: r.status !== 'overdue' ? isoTimestamp(r.certificateExpiresAt) : null,
+    recognised: recognisedOrigin(r, isoTimestamp(r.certificateExpiresAt)),
   };
 }
 
 function selectPeople(tx: Tx, f: z.infer<typeof peopleQuery> | z.infer<typeof complianceFilterSchema>, limit: number, offset: number) {
   return tx<PersonRow[]>`
     select user_id, username, name, email, role::text, services::text[] as services, course_id, course_title,
-           progress, due_at, status, certificate_expires_at, total
+           progress, due_at, status, certificate_expires_at, recognition_source, recognised_issuer, recognised_achievement, total
     from private.compliance_people(
       ${f.service ?? null}::public.service_code, ${f.role ?? null}::public.user_role, ${f.courseId ?? null}::uuid,
       ${f.status ?? null}, ${limit}, ${offset}, ${f.organisationId ?? null}::uuid, ${f.unitId ?? null}::uuid)`;

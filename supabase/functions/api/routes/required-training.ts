@@ -6,6 +6,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { requiredTrainingCreateSchema, requiredTrainingUpdateSchema, type TrainingStatus } from '../../_shared/compliance.ts';
 import { UUID_PATTERN } from '../../_shared/ids.ts';
+import { isoTimestamp } from '../../_shared/dates.ts';
+import { recognisedOrigin } from '../../_shared/recognition.ts';
 import type { Config } from '../lib/config.ts';
 import type { Db, Tx } from '../lib/db.ts';
 import { type Env, requireUser } from '../lib/auth.ts';
@@ -257,15 +259,18 @@ async function myRequiredTraining(tx: Tx, userId: string) {
   const rows = await tx<{
     courseId: string; courseTitle: string; courseTitleCy: string | null; courseService: string; status: TrainingStatus; dueAt: Date | null;
     progress: number; certificateExpiresAt: Date | null; certified: boolean;
-    overdue: string; dueSoon: string; inProgress: string; done: string;
+    recognitionSource: string | null; recognisedIssuer: string | null; recognisedAchievement: string | null;
+    overdue: string; dueSoon: string; inProgress: string; done: string; recognised: string;
   }[]>`
     select st.course_id, st.course_title, st.course_service::text, st.status, st.due_at, st.progress,
            (select c.title_cy from public.courses c where c.id = st.course_id) as course_title_cy,
-           st.certificate_expires_at, st.certificate_id is not null as certified,
+           st.certificate_expires_at, st.certificate_id is not null or st.recognition_source is not null as certified,
+           st.recognition_source, st.recognised_issuer, st.recognised_achievement,
            count(*) filter (where st.status = 'overdue') over () as overdue,
            count(*) filter (where st.status = 'due-soon') over () as due_soon,
            count(*) filter (where st.status = 'in-progress') over () as in_progress,
-           count(*) filter (where st.status = 'done') over () as done
+           count(*) filter (where st.status = 'done') over () as done,
+           count(*) filter (where st.status = 'recognised') over () as recognised
     from private.required_training_status(${userId}::uuid) st
     order by private.required_training_status_rank(st.status), st.due_at nulls last, st.course_title, st.course_id
     limit 100`;
@@ -275,6 +280,7 @@ async function myRequiredTraining(tx: Tx, userId: string) {
     'due-soon': first ? Number(first.dueSoon) : 0,
     'in-progress': first ? Number(first.inProgress) : 0,
     done: first ? Number(first.done) : 0,
+    recognised: first ? Number(first.recognised) : 0,
   };
   const items = rows.map((r) => ({
     course: { id: r.courseId, title: r.courseTitle, titleCy: r.courseTitleCy ?? null, service: r.courseService },
@@ -283,6 +289,7 @@ async function myRequiredTraining(tx: Tx, userId: string) {
     progress: r.progress,
     validUntil: r.status === 'overdue' ? null : r.certificateExpiresAt,
     certified: r.certified,
+    recognised: recognisedOrigin(r, isoTimestamp(r.certificateExpiresAt)),
   }));
   return { items, counts, attention: counts.overdue + counts['due-soon'] };
 }

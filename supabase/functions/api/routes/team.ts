@@ -81,7 +81,10 @@ interface RecordRow {
   unitId: string | null;
   unitName: string | null;
   direct: boolean;
-  required: { courseId: string; courseTitle: string; status: TrainingStatus; dueAt: string | null; progress: number }[];
+  required: {
+    courseId: string; courseTitle: string; status: TrainingStatus; dueAt: string | null; progress: number;
+    recognised: { source: 'upload' | 'platform'; issuerName: string; achievementName: string; validUntil: string | null } | null;
+  }[];
   completions: { courseId: string; courseTitle: string; completedAt: string }[];
   certificates: {
     id: string;
@@ -160,6 +163,7 @@ function toRecord(r: RecordRow): TeamMemberRecord {
       status: q.status,
       dueAt: isoTimestamp(q.dueAt),
       progress: q.progress,
+      recognised: q.recognised ? { ...q.recognised, validUntil: isoTimestamp(q.recognised.validUntil) } : null,
     })),
     completions: r.completions.map((c) => ({
       course: { id: c.courseId, title: c.courseTitle },

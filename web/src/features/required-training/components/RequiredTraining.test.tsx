@@ -15,14 +15,14 @@ const mine: MyRequiredTraining = {
   items: [
     {
       course: { id: 'k1', title: 'JESIP', titleCy: null, service: 'UKAS' }, status: 'overdue', dueAt: '2026-11-02T09:00:00.000Z',
-      progress: 40, validUntil: null, certified: false,
+      progress: 40, validUntil: null, certified: false, recognised: null,
     },
     {
       course: { id: 'k2', title: 'Airwave', titleCy: 'Gweithdrefn Airwave', service: 'UKAS' }, status: 'done', dueAt: null,
-      progress: 100, validUntil: null, certified: true,
+      progress: 100, validUntil: null, certified: true, recognised: null,
     },
   ],
-  counts: { overdue: 1, 'due-soon': 2, 'in-progress': 0, done: 1 },
+  counts: { overdue: 1, 'due-soon': 2, 'in-progress': 0, done: 1, recognised: 0 },
   attention: 3,
 };
 
