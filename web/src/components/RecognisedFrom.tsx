@@ -3,16 +3,10 @@
 // another organisation here, and until when it counts (compliance, My team, the learner's list).
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import type { RecognisedOrigin } from '@shared/recognition.ts';
 import { formatDate } from '@/lib/format';
 
-export interface RecognisedOriginLike {
-  source: 'upload' | 'platform';
-  issuerName: string;
-  achievementName: string;
-  validUntil: string | null;
-}
-
-export function RecognisedFrom({ origin }: { origin: RecognisedOriginLike }) {
+export function RecognisedFrom({ origin }: { origin: RecognisedOrigin }) {
   const { t } = useTranslation();
   const values = { achievement: origin.achievementName, issuer: origin.issuerName, date: formatDate(origin.validUntil) };
   return (

@@ -17,6 +17,7 @@ import * as notifications from '@shared/notifications.ts';
 import * as organisations from '@shared/organisations.ts';
 import * as profile from '@shared/profile.ts';
 import * as quiz from '@shared/quiz.ts';
+import * as recognition from '@shared/recognition.ts';
 import * as schemas from '@shared/schemas.ts';
 import * as scim from '@shared/scim.ts';
 import * as scorm from '@shared/scorm.ts';
@@ -87,7 +88,7 @@ function strings(value: unknown): string[] {
 
 const sharedModules = {
   admin, assessments, audit, authoring, catalogue, certificates, competence, compliance, cpd, credentials, notifications, organisations, profile, quiz,
-  schemas, scim, scorm, sessions, signIn, team, userImport,
+  recognition, schemas, scim, scorm, sessions, signIn, team, userImport,
 };
 
 /** Values that break a schema's rules in as many ways as can be guessed without knowing it. */

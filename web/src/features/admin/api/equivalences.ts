@@ -7,7 +7,8 @@ import { recognitionKeys } from '@/lib/query-keys';
 
 export type { Equivalence };
 
-const query = (organisationId: string | null) => (organisationId ? `?organisationId=${encodeURIComponent(organisationId)}` : '');
+// Every entry at once (an organisation trusts a few issuers and names a few equivalences).
+const query = (organisationId: string | null) => `?pageSize=100${organisationId ? `&organisationId=${encodeURIComponent(organisationId)}` : ''}`;
 
 export function equivalencesQueryOptions(organisationId: string | null) {
   return queryOptions({

@@ -109,10 +109,11 @@ function AddCredentialForm() {
           add.mutate(parsed.credential, {
             onSuccess: (added) => {
               setText('');
-              notifySuccess(t('add.added'), t('add.addedDetail', { name: added.achievementName }), { action: 'passport-held' });
+              notifySuccess(t('add.added'), t('add.addedDetail', { name: added.heldCredential.achievementName }), { action: 'passport-held' });
             },
             // The server's reason (not signed, revoked, expired...) goes under the box it concerns.
-            onError: (failure) => setError(failure instanceof ApiError && failure.status < 500 ? failure.serverMessage : errorDescription(failure, t('card.tryAgain'))),
+            onError: (failure) =>
+              setError(failure instanceof ApiError && failure.status < 500 ? failure.fields?.credential ?? failure.serverMessage : errorDescription(failure, t('card.tryAgain'))),
           });
         }}
       >

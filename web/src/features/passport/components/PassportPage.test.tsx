@@ -98,7 +98,7 @@ describe('PassportPage', () => {
     const api = fakeApi({
       'PATCH /passport/cr1': { body: { id: 'cr1', shareEnabled: true, shareUrl: shared.shareUrl } },
       'GET /passport': { body: page([shared, revoked]) },
-      'GET /passport/held': { body: { items: held } },
+      'GET /passport/held?pageSize=100': { body: { items: held } },
     });
     const { user } = show();
     const toggle = card('Manual Handling (Core Skills)').getByRole('switch', { name: 'Public link' });
@@ -116,7 +116,7 @@ describe('PassportPage', () => {
     const api = fakeApi({
       'DELETE /passport/held/h1': { status: 204 },
       'GET /passport': { body: page([valid, revoked]) },
-      'GET /passport/held': { body: { items: [] } },
+      'GET /passport/held?pageSize=100': { body: { items: [] } },
     });
     const { user } = show();
     const held = within(screen.getByRole('region', { name: 'Credentials from other issuers' }));
@@ -136,17 +136,17 @@ describe('PassportPage', () => {
     const api = fakeApi({
       'POST /passport/held': () =>
         ++attempt === 1
-          ? { status: 400, body: { message: 'This credential has been revoked by its issuer' } }
-          : { status: 201, body: { ...held[0], id: 'h2', achievementName: 'Safeguarding Adults' } },
+          ? { status: 400, body: { message: 'Invalid credential', fields: { credential: 'This credential has been changed since it was signed' } } }
+          : { status: 201, body: { heldCredential: { ...held[0], id: 'h2', achievementName: 'Safeguarding Adults' } } },
       'GET /passport': { body: page([valid, revoked]) },
-      'GET /passport/held': { body: { items: held } },
+      'GET /passport/held?pageSize=100': { body: { items: held } },
     });
     const { user } = show();
     const form = within(screen.getByRole('form', { name: 'Add a credential' }));
     await user.click(form.getByRole('textbox', { name: 'Credential (JSON)' }));
     await user.paste('{"type":["VerifiableCredential","OpenBadgeCredential"]}');
     await user.click(form.getByRole('button', { name: 'Add credential' }));
-    expect(await form.findByText('This credential has been revoked by its issuer')).toBeInTheDocument();
+    expect(await form.findByText('This credential has been changed since it was signed')).toBeInTheDocument();
     await user.click(form.getByRole('button', { name: 'Add credential' }));
     await waitFor(() => expect(form.getByRole('textbox', { name: 'Credential (JSON)' })).toHaveValue(''));
     expect(api.requests.filter((r) => r.method === 'POST')[0]!.body).toEqual({ type: ['VerifiableCredential', 'OpenBadgeCredential'] });
