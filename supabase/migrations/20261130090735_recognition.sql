@@ -25,7 +25,7 @@ CREATE TABLE "public"."held_credentials" (
   "created_at"       timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT "held_credentials_achievement_id_length" CHECK (((char_length(achievement_id) >= 1) AND (char_length(achievement_id) <= 2000))),
   CONSTRAINT "held_credentials_achievement_name_length" CHECK (((char_length(achievement_name) >= 1) AND (char_length(achievement_name) <= 300))),
-  CONSTRAINT "held_credentials_credential_size" CHECK ((pg_column_size(credential) <= 262144)),
+  CONSTRAINT "held_credentials_credential_size" CHECK ((pg_column_size(credential) <= 1048576)),
   CONSTRAINT "held_credentials_hash_shape" CHECK ((credential_hash ~ '^[0-9a-f]{64}$'::text)),
   CONSTRAINT "held_credentials_issuer_id_length" CHECK (((char_length(issuer_id) >= 1) AND (char_length(issuer_id) <= 2000))),
   CONSTRAINT "held_credentials_issuer_name_length" CHECK (((char_length(issuer_name) >= 1) AND (char_length(issuer_name) <= 300))),
@@ -64,11 +64,9 @@ CREATE TABLE "public"."trusted_issuers" (
   "name"            text                     NOT NULL,
   "platform_issuer" text,
   "created_at"      timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT "trusted_issuers_issuer_id_length" CHECK (((char_length(issuer_id) >= 8) AND (char_length(issuer_id) <= 2000))),
   CONSTRAINT "trusted_issuers_issuer_id_shape"
-    CHECK
-    ((((char_length(issuer_id) >= 8) AND (char_length(issuer_id) <= 2000)) AND (issuer_id !~ '[[:space:]]'::text) AND
-    ((issuer_id ~ '^https://.'::text) OR (issuer_id ~ '^http://(localhost|127[.]0[.]0[.]1)(:[0-9]+)?/'::text) OR
-    (issuer_id ~ '^did:[a-z0-9]+:.'::text)))),
+    CHECK ((issuer_id ~ '^(https://[^[:space:]]+|http://(localhost|127[.]0[.]0[.]1)(:[0-9]+)?/[^[:space:]]*|did:[a-z0-9]+:[^[:space:]]+)$'::text)),
   CONSTRAINT "trusted_issuers_issuer_key" UNIQUE (organisation_id, issuer_id),
   CONSTRAINT "trusted_issuers_name_length" CHECK (((char_length(btrim(name)) >= 1) AND (char_length(btrim(name)) <= 200))),
   CONSTRAINT "trusted_issuers_pkey" PRIMARY KEY (id),

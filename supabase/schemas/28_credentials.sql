@@ -37,7 +37,8 @@ create table private.credential_status_lists (
   size integer not null default 131072,
   next_index integer not null default 0,
   created_at timestamptz not null default now(),
-  constraint credential_status_lists_size check (size between 8 and 1048576 and size % 8 = 0),
+  constraint credential_status_lists_size check (size between 8 and 1048576),
+  constraint credential_status_lists_size_bytes check (size % 8 = 0),
   constraint credential_status_lists_next_index check (next_index between 0 and size)
 );
 
@@ -163,8 +164,12 @@ create policy "issuer keys: the function's service role only" on private.issuer_
 create policy "status lists: the function's service role only" on private.credential_status_lists
   for all to service_role using (true) with check (true);
 
-create policy "achievements: read where the course is" on public.course_achievements
-  for select to anon, authenticated
+create policy "achievements: visitors read where the course is" on public.course_achievements
+  for select to anon
+  using ((select private.can_view_course(course_id)));
+
+create policy "achievements: people read where the course is" on public.course_achievements
+  for select to authenticated
   using ((select private.can_view_course(course_id)));
 
 create policy "achievements: those who may edit the course add" on public.course_achievements
@@ -271,6 +276,10 @@ $$;
 comment on function private.add_pending_credential() is
   'After insert of a certificate and after a reissue: adds its pending credential (issuer, status list entry) for the function to sign.';
 revoke all on function private.add_pending_credential() from public;
+
+create trigger course_achievements_updated_at
+  before update on public.course_achievements
+  for each row execute function private.set_updated_at();
 
 create trigger certificates_add_credential
   after insert on public.certificates

@@ -27,9 +27,10 @@ create table public.trusted_issuers (
   created_by uuid references public.profiles (id) on delete set null default auth.uid(),
   created_at timestamptz not null default now(),
   constraint trusted_issuers_issuer_key unique (organisation_id, issuer_id),
-  constraint trusted_issuers_issuer_id_shape check (char_length(issuer_id) between 8 and 2000
-    and issuer_id !~ '[[:space:]]'
-    and (issuer_id ~ '^https://.' or issuer_id ~ '^http://(localhost|127[.]0[.]0[.]1)(:[0-9]+)?/' or issuer_id ~ '^did:[a-z0-9]+:.')),
+  constraint trusted_issuers_issuer_id_length check (char_length(issuer_id) between 8 and 2000),
+  -- An HTTPS URL (http only for a local address) or a DID, without spaces.
+  constraint trusted_issuers_issuer_id_shape check (issuer_id
+    ~ '^(https://[^[:space:]]+|http://(localhost|127[.]0[.]0[.]1)(:[0-9]+)?/[^[:space:]]*|did:[a-z0-9]+:[^[:space:]]+)$'),
   constraint trusted_issuers_name_length check (char_length(btrim(name)) between 1 and 200),
   -- An issuer of this platform: the organisation's id, or 'national', the last part of its URL.
   constraint trusted_issuers_platform_issuer_shape check (platform_issuer is null
@@ -76,7 +77,7 @@ create table public.held_credentials (
   constraint held_credentials_issuer_name_length check (char_length(issuer_name) between 1 and 300),
   constraint held_credentials_achievement_id_length check (char_length(achievement_id) between 1 and 2000),
   constraint held_credentials_achievement_name_length check (char_length(achievement_name) between 1 and 300),
-  constraint held_credentials_credential_size check (pg_column_size(credential) <= 262144),
+  constraint held_credentials_credential_size check (pg_column_size(credential) <= 1048576),
   constraint held_credentials_verification_shape check (jsonb_typeof(verification) = 'object')
 );
 

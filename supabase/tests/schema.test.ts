@@ -174,6 +174,11 @@ describe.each(backends)('schema on $name', ({ create }) => {
       ['username under 3', `update public.profiles set username = 'ab' where id = '${ids.student}'`],
       ['second settings row', `insert into public.settings (id) values (false)`],
       ['verification code shape', `update public.certificates set verification_code = 'lower-case'`],
+      ['blank achievement name', `insert into public.course_achievements (course_id, name, description, criteria) values ('${ids.course(1)}', ' ', 'Valid', 'Valid')`],
+      ['achievement image not a web address', `insert into public.course_achievements (course_id, name, description, criteria, image_url) values ('${ids.course(1)}', 'Valid', 'Valid', 'Valid', 'javascript:alert(1)')`],
+      ['achievement alignments not a list', `insert into public.course_achievements (course_id, name, description, criteria, alignments) values ('${ids.course(1)}', 'Valid', 'Valid', 'Valid', '{}')`],
+      ['signed credential without its key', `update public.credentials set credential = '{}' where certificate_id = '${ids.certificate}'`],
+      ['two credentials at one status entry', `insert into public.credentials (certificate_id, issuer_id, status_list_id, status_index) select certificate_id, issuer_id, status_list_id, status_index from public.credentials limit 1`],
     ];
     it.each(bad)('refuses %s', async (_name, statement) => {
       const state = await sqlState(() => db.query(statement));

@@ -163,6 +163,20 @@ const TABLES: Record<string, Record<Operation, string>> = {
     update: `update public.certificates set expires_at = null where id = '${ids.certificate}'`,
     delete: `delete from public.certificates where id = '${ids.certificate}'`,
   },
+  course_achievements: {
+    select: `select 1 from public.course_achievements where course_id = '${course1}'`,
+    insert: `insert into public.course_achievements (course_id, name, description, criteria)
+             values ('${unstartedCourse}', 'Matrix', 'Matrix', 'Matrix')`,
+    update: `update public.course_achievements set name = name where course_id = '${course1}'`,
+    delete: `delete from public.course_achievements where course_id = '${course1}'`,
+  },
+  credentials: {
+    select: `select 1 from public.credentials where certificate_id = '${ids.certificate}'`,
+    insert: `insert into public.credentials (certificate_id, user_id, issuer_id, status_list_id, status_index)
+             select certificate_id, auth.uid(), issuer_id, status_list_id, 99999 from public.credentials limit 1`,
+    update: `update public.credentials set share_enabled = true where certificate_id = '${ids.certificate}'`,
+    delete: `delete from public.credentials where certificate_id = '${ids.certificate}'`,
+  },
   audit_events: {
     select: `select 1 from public.audit_events where action = 'matrix.check'`,
     insert: `insert into public.audit_events (action, target_type) values ('matrix.forged', 'user')`,
@@ -372,6 +386,11 @@ const FUNCTIONS: Record<string, string> = {
   // recorded by the api function alone (service role), after Auth registered it.
   organisation_sign_in_for: `select 1 from private.organisation_sign_in_for('someone@matrix-a.example.uk')`,
   record_saml_provider: `select 1 from private.record_saml_provider('${orgA}', '${orgA}', null)`,
+  // Open Badges: issuers' public keys and names are anyone's; a shared credential needs its
+  // share id (this one is not shared); who may edit a course is asked of anyone about themselves.
+  issuer_public_keys: `select 1 from private.issuer_public_keys('national') union all select 1 from private.issuer_profile('national')`,
+  shared_credential: `select 1 from private.shared_credential('${'0'.repeat(32)}') where false`,
+  may_edit_course: `select 1 where private.may_edit_course('${course1}')`,
 };
 
 // ---- The expected table: docs/ACCESS-MATRIX.md, rows `public.<table>` | operation | six answers ----
@@ -422,6 +441,7 @@ describe.each(backends)('database API access matrix on $name', ({ create }) => {
     await db.query(`insert into public.courses (id, title, description, service, status, organisation_id)
       values ($1, 'Matrix course of B', 'A published course of organisation B.', 'UKAS', 'ACTIVE', $2)`, [courseOfB, orgB]);
     await db.query(`insert into public.audit_events (action, target_type, target_id) values ('matrix.check', 'user', $1)`, [ids.student]);
+    await db.query(`insert into public.course_achievements (course_id, name, description, criteria) values ($1, 'Matrix', 'Matrix', 'Matrix')`, [course1]);
     await db.query(`insert into public.courses (id, title, description, service, author_id, status)
       values ($1, 'Matrix unstarted course', 'A course nobody has started.', 'UKPS', $2, 'ACTIVE')`, [unstartedCourse, ids.instructor]);
     await db.query(`insert into public.required_training (id, course_id, service, created_by) values ($1, $2, 'MISC', $3)`,

@@ -20,6 +20,8 @@
 import assert from 'node:assert/strict';
 import { app, call, closePoolAfterTests, config, db, login, register, test, unique } from './helpers.ts';
 import { scorm12Package } from './scorm_packages.ts';
+import { signPending } from '../api/lib/credentials/sign.ts';
+import { credentialUrls } from '../api/lib/credentials/urls.ts';
 
 const PERSONAS = ['visitor', 'learner', 'other learner', 'instructor', 'other instructor', 'admin'] as const;
 /** The personas of an organisation, in their own table (docs/ACCESS-MATRIX.md, "Organisations' personas"). */
@@ -86,6 +88,13 @@ interface World {
   draftRecord: string;
   evidence: string;
   namedAssessor: string;
+  /** The national issuer, its key that signed the learner's credential (of {certificate}, shared),
+   * and the status list it is in. */
+  issuer: string;
+  credential: string;
+  shareId: string;
+  issuerKey: string;
+  statusList: string;
   /** Recognition: an issuer the organisation trusts, an achievement of it counted for {course}, and
    * a credential of another issuer the learner uploaded. */
   trustedIssuer: string;
@@ -299,6 +308,21 @@ const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/admin/users/export.csv': {},
   // Recertification, revocation, mandatory training, compliance, learning record.
   'POST /api/courses/{course}/recertify': {},
+  // Open Badges: issuers' documents and verification are anyone's; the passport its holder's; an
+  // achievement is written by the course's editors; an issuer's key is rotated by its administrators.
+  'GET /api/issuers/{issuer}': {},
+  'GET /api/issuers/{issuer}/image.png': {},
+  'GET /api/issuers/{issuer}/keys/{issuerKey}': {},
+  'GET /api/issuers/{issuer}/status/{statusList}': {},
+  'POST /api/issuers/{issuer}/keys/rotate': {},
+  'GET /api/credentials/shared/{shareId}': {},
+  'POST /api/credentials/verify': { body: () => ({ hello: 'matrix' }) },
+  'GET /api/passport': {},
+  'GET /api/passport/{credential}/credential.json': {},
+  'GET /api/passport/{credential}/badge.png': {},
+  'PATCH /api/passport/{credential}': { body: () => ({ shareEnabled: true }) },
+  'GET /api/courses/{course}/achievement': {},
+  'PUT /api/courses/{course}/achievement': { body: () => ({ name: 'Matrix', description: 'Matrix achievement', criteria: 'Completes the matrix' }) },
   'GET /api/admin/certificates': {},
   'POST /api/admin/certificates/{certificate}/revoke': { body: () => ({ reason: 'Issued in error (access matrix)' }) },
   // Reissue after a name correction.
@@ -596,6 +620,12 @@ async function freshWorld(withVictim = false, withPractical = false): Promise<Wo
   const [booking] = await db.sql<{ id: string }[]>`
     insert into public.session_bookings (session_id, module_id, user_id, status)
     values (${dates.first}, ${sessions.sessionModule}, ${learner.id!}, 'booked') returning id`;
+  // The learner's credential of the certificate, signed and shared.
+  const [pending] = await db.sql<{ id: string }[]>`select id from public.credentials where certificate_id = ${w.certificate}`;
+  await signPending(db, credentialUrls(config), { credentialIds: [pending.id] });
+  const [credential] = await db.sql<{ credential: string; shareId: string; issuerKey: string; statusList: string }[]>`
+    update public.credentials set share_enabled = true where id = ${pending.id}
+    returning id as credential, share_id, key_id as issuer_key, status_list_id as status_list`;
   const trustedIssuerUrl = `https://matrix-${unique().slice(-8)}.example.org/issuer`;
   const [recognition] = await db.sql<{ trustedIssuer: string; equivalence: string; heldCredential: string }[]>`
     with issuer as (
@@ -611,7 +641,8 @@ async function freshWorld(withVictim = false, withPractical = false): Promise<Wo
              ${trustedIssuerUrl}, 'Matrix issuer', 'https://matrix.example.org/a1', 'Matrix achievement', null, null, false,
              '{}') as held_credential`;
   return {
-    ...w, organisation: organisation.id, ...recognition, trustedIssuerUrl, unit: unit.id, scimToken: scimToken.id, domain: MATRIX_DOMAIN,
+    ...w, issuer: 'national', ...credential, organisation: organisation.id, ...recognition, trustedIssuerUrl, unit: unit.id,
+    scimToken: scimToken.id, domain: MATRIX_DOMAIN,
     sessionCourse: sessions.sessionCourse, sessionModule: sessions.sessionModule, classroomSession: dates.first,
     classroomSession2: dates.second, sessionBooking: booking.id, ...await (withPractical ? practicalWorld() : noPractical()),
   };

@@ -9,8 +9,7 @@ import type { Env } from '../lib/auth.ts';
 import { readBytes } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
 import { credentialUrls } from '../lib/credentials/urls.ts';
-import { ownDocument } from '../lib/credentials/documents.ts';
-import { DocumentNotLoaded, verifierDocumentLoader } from '../lib/credentials/loader.ts';
+import { platformDocumentLoader } from '../lib/credentials/documents.ts';
 import { verifyOpenBadge } from '../lib/credentials/verify.ts';
 
 const SHARE_ID = /^[0-9a-f]{32}$/;
@@ -41,14 +40,7 @@ export function credentialRoutes(config: Config, db: Db) {
     } catch {
       throw new ApiError(400, 'Validation failed', { credential: 'This is not a credential: it is not JSON' });
     }
-    // This platform's own documents come from the database (its status lists are signed, hence
-    // the service role); other issuers' are fetched from them.
-    const documentLoader = verifierDocumentLoader((url) =>
-      url.startsWith(`${urls.apiBase}/issuers/`)
-        ? db.withServiceRole(async (tx) => (await ownDocument(tx, urls, url)) ?? Promise.reject(new DocumentNotLoaded(url, 'not found')))
-        : Promise.resolve(undefined)
-    );
-    return c.json(await verifyOpenBadge(credential, { documentLoader }));
+    return c.json(await verifyOpenBadge(credential, { documentLoader: platformDocumentLoader(db, urls) }));
   });
 
   return routes;

@@ -77,7 +77,8 @@ export function issuerRoutes(config: Config, db: Db) {
       const added = await addKey(tx, issuerId, true);
       await tx`
         insert into public.audit_events (actor_id, actor_name, actor_username, action, target_type, target_label, new_data)
-        select p.id, p.name, p.username, 'issuer.key_rotated', 'issuer', ${issuerId}, ${tx.json({ keyId: added.id })}
+        select p.id, p.name, p.username, 'issuer.key_rotated', 'issuer',
+               (select i.name from private.issuer_profile(${issuerId}) i), ${tx.json({ issuerId, keyId: added.id })}
         from public.profiles p where p.id = ${caller.userId}`;
       return added;
     });

@@ -18,8 +18,7 @@ import { readBytes } from '../lib/body.ts';
 import { ApiError } from '../lib/errors.ts';
 import { firstQueryValues, pageFields, pagingQuery, pathId } from '../lib/params.ts';
 import { credentialUrls } from '../lib/credentials/urls.ts';
-import { ownDocument } from '../lib/credentials/documents.ts';
-import { DocumentNotLoaded, verifierDocumentLoader } from '../lib/credentials/loader.ts';
+import { platformDocumentLoader } from '../lib/credentials/documents.ts';
 import { verifyOpenBadge, type VerificationResult } from '../lib/credentials/verify.ts';
 import { hashedEmail } from '../lib/credentials/build.ts';
 
@@ -83,6 +82,9 @@ async function uploadedCredential(c: Context<Env>): Promise<{ credential: unknow
   return { credential, hash: [...digest].map((b) => b.toString(16).padStart(2, '0')).join('') };
 }
 
+/** A credential's date as an ISO instant (null when absent or not a date). */
+const instant = (value: string | null) => (value && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : null);
+
 /** Whether the credential's subject is the person of this email (a hashed or plain email identity). */
 async function isHolder(credential: unknown, email: string): Promise<boolean> {
   const subject = (credential as { credentialSubject?: unknown }).credentialSubject;
@@ -103,7 +105,7 @@ async function isHolder(credential: unknown, email: string): Promise<boolean> {
 /** A credential whose signature and issuer key hold is kept (verified or not); anything else is refused. */
 function refuseUnverifiable(result: VerificationResult): void {
   if (result.checks.proof === 'passed' && result.checks.issuerKey === 'passed' && result.checks.schema === 'passed' &&
-    result.issuer && result.achievement?.id) return;
+    result.issuer && result.issuer.id.length <= 2000 && result.achievement?.id && result.achievement.id.length <= 2000) return;
   throw new ApiError(400, 'Validation failed', {
     credential: result.codes.includes('tampered')
       ? 'This credential has been changed since it was signed'
@@ -127,13 +129,7 @@ export function heldCredentialRoutes(config: Config, db: Db) {
   routes.post('/', async (c) => {
     const caller = requireUser(c);
     const { credential, hash } = await uploadedCredential(c);
-    // This platform's own documents come from the database; other issuers' are fetched from them.
-    const documentLoader = verifierDocumentLoader((url) =>
-      url.startsWith(`${urls.apiBase}/issuers/`)
-        ? db.withServiceRole(async (tx) => (await ownDocument(tx, urls, url)) ?? Promise.reject(new DocumentNotLoaded(url, 'not found')))
-        : Promise.resolve(undefined)
-    );
-    const verification = await verifyOpenBadge(credential, { documentLoader });
+    const verification = await verifyOpenBadge(credential, { documentLoader: platformDocumentLoader(db, urls) });
     refuseUnverifiable(verification);
     const row = await db.withServiceRole(async (tx) => {
       const [me] = await tx<{ email: string }[]>`
@@ -141,9 +137,9 @@ export function heldCredentialRoutes(config: Config, db: Db) {
       if (!me || !(await isHolder(credential, me.email))) throw new ApiError(403, NOT_THE_HOLDER);
       const [row] = await tx<{ id: string }[]>`
         select private.record_held_credential(${caller.userId}::uuid, ${tx.json(credential as never)}, ${hash},
-          ${verification.issuer!.id}, ${verification.issuer!.name ?? verification.issuer!.id}, ${verification.achievement!.id!},
-          ${verification.achievement!.name ?? verification.achievement!.id!}, ${verification.validFrom}::timestamptz,
-          ${verification.validUntil}::timestamptz, ${verification.verified},
+          ${verification.issuer!.id}, ${verification.issuer!.name || verification.issuer!.id}, ${verification.achievement!.id!},
+          ${verification.achievement!.name || verification.achievement!.id!}, ${instant(verification.validFrom)}::timestamptz,
+          ${instant(verification.validUntil)}::timestamptz, ${verification.verified},
           ${tx.json({ codes: verification.codes, checks: verification.checks } as never)}) as id`;
       const [held] = await selectHeld(tx, caller.userId, row.id, 1, 0);
       return held;

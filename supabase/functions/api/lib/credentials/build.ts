@@ -4,6 +4,7 @@
 // a BitstringStatusListEntry for revocation.
 import { OB_V3P0_3, VC_V2 } from './contexts.ts';
 import { credentialIssuer, statusListUrl, type Urls } from './issuer.ts';
+import { sha256Hex } from '../rate-limit.ts';
 
 export interface Alignment {
   targetFramework?: string | null;
@@ -37,11 +38,6 @@ export interface CredentialSource {
 
 /** An XML Schema dateTime without milliseconds, as credentials carry them. */
 export const dateTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /** The Open Badges hashed identity of an email: `sha256$` + hex(sha256(email + salt)). */
 export async function hashedEmail(email: string, salt: string) {

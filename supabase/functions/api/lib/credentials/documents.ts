@@ -5,7 +5,8 @@ import {
   ISSUER_ID, issuerName, issuerProfile, issuerUrl, keyDocument, publicKeys, statusListCredential, statusListRow,
   type Urls,
 } from './issuer.ts';
-import { localDocumentLoader } from './loader.ts';
+import type { Db } from '../db.ts';
+import { DocumentNotLoaded, type DocumentLoader, localDocumentLoader, verifierDocumentLoader } from './loader.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -41,6 +42,16 @@ export async function ownDocument(sql: Statements, urls: Urls, url: string): Pro
   if (kind === 'keys' && id) return await keyDocumentOf(sql, urls, issuerId, id);
   if (kind === 'status' && id) return await statusListDocument(sql, urls, issuerId, id);
   return null;
+}
+
+/** The verifier's document loader on this platform: its own issuers' documents from the database
+ * (the service role: a status list is signed when served), any other issuer's fetched from it. */
+export function platformDocumentLoader(db: Db, urls: Urls): DocumentLoader {
+  return verifierDocumentLoader((url) =>
+    url.startsWith(`${urls.apiBase}/issuers/`)
+      ? db.withServiceRole(async (tx) => (await ownDocument(tx, urls, url)) ?? Promise.reject(new DocumentNotLoaded(url, 'not found')))
+      : Promise.resolve(undefined)
+  );
 }
 
 export { issuerUrl };

@@ -77,7 +77,7 @@ export function courseAchievementRoutes(_config: Config, db: Db) {
         values (${courseId}, ${body.name}, ${body.description}, ${body.criteria}, ${body.imageUrl ?? null}, ${tx.json(alignments)})
         on conflict (course_id) do update
         set name = excluded.name, description = excluded.description, criteria = excluded.criteria,
-            image_url = excluded.image_url, alignments = excluded.alignments, updated_at = now()`;
+            image_url = excluded.image_url, alignments = excluded.alignments`;
       return await readAchievement(tx, courseId);
     });
     if (answer === 'not-found' || answer === null) throw new ApiError(404, NOT_FOUND);

@@ -10,7 +10,8 @@ CREATE TABLE "private"."credential_status_lists" (
   "created_at" timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT "credential_status_lists_next_index" CHECK (((next_index >= 0) AND (next_index <= size))),
   CONSTRAINT "credential_status_lists_pkey" PRIMARY KEY (id),
-  CONSTRAINT "credential_status_lists_size" CHECK ((((size >= 8) AND (size <= 1048576)) AND ((size % 8) = 0)))
+  CONSTRAINT "credential_status_lists_size" CHECK (((size >= 8) AND (size <= 1048576))),
+  CONSTRAINT "credential_status_lists_size_bytes" CHECK (((size % 8) = 0))
 );
 
 ALTER TABLE "private"."credential_status_lists"
@@ -266,6 +267,11 @@ CREATE TRIGGER certificates_reissue_credential
   FOR EACH ROW
   EXECUTE FUNCTION private.add_pending_credential();
 
+CREATE TRIGGER course_achievements_updated_at
+  BEFORE UPDATE ON public.course_achievements
+  FOR EACH ROW
+  EXECUTE FUNCTION private.set_updated_at();
+
 CREATE POLICY "status lists: the function's service role only" ON "private"."credential_status_lists"
   FOR ALL
   TO "service_role"
@@ -278,9 +284,14 @@ CREATE POLICY "issuer keys: the function's service role only" ON "private"."issu
   USING (true)
   WITH CHECK (true);
 
-CREATE POLICY "achievements: read where the course is" ON "public"."course_achievements"
+CREATE POLICY "achievements: visitors read where the course is" ON "public"."course_achievements"
   FOR SELECT
-  TO "anon", "authenticated"
+  TO "anon"
+  USING (( SELECT private.can_view_course(course_achievements.course_id) AS can_view_course));
+
+CREATE POLICY "achievements: people read where the course is" ON "public"."course_achievements"
+  FOR SELECT
+  TO "authenticated"
   USING (( SELECT private.can_view_course(course_achievements.course_id) AS can_view_course));
 
 CREATE POLICY "achievements: those who may edit the course add" ON "public"."course_achievements"
@@ -392,6 +403,11 @@ REVOKE ALL ON TABLE "public"."course_achievements" FROM "anon";
 
 GRANT SELECT ON TABLE "public"."course_achievements" TO "anon";
 
+-- The table-wide revoke first: it would take the column grants below with it.
+REVOKE ALL ON TABLE "public"."course_achievements" FROM "authenticated";
+
+GRANT DELETE, SELECT ON TABLE "public"."course_achievements" TO "authenticated";
+
 REVOKE ALL ("alignments") ON TABLE "public"."course_achievements" FROM "authenticated";
 
 GRANT INSERT ("alignments"), UPDATE ("alignments") ON TABLE "public"."course_achievements" TO "authenticated";
@@ -416,19 +432,20 @@ REVOKE ALL ("name") ON TABLE "public"."course_achievements" FROM "authenticated"
 
 GRANT INSERT ("name"), UPDATE ("name") ON TABLE "public"."course_achievements" TO "authenticated";
 
-REVOKE ALL ON TABLE "public"."course_achievements" FROM "authenticated";
-
-GRANT DELETE, SELECT ON TABLE "public"."course_achievements" TO "authenticated";
 
 GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "public"."course_achievements" TO "postgres", "service_role";
+
+-- The table-wide revoke first: it would take the column grants below with it.
+REVOKE ALL ON TABLE "public"."credentials" FROM "authenticated";
+
+GRANT SELECT ON TABLE "public"."credentials" TO "authenticated";
+
+REVOKE ALL ON TABLE "public"."credentials" FROM "anon";
 
 REVOKE ALL ("share_enabled") ON TABLE "public"."credentials" FROM "authenticated";
 
 GRANT UPDATE ("share_enabled") ON TABLE "public"."credentials" TO "authenticated";
 
-REVOKE ALL ON TABLE "public"."credentials" FROM "authenticated";
-
-GRANT SELECT ON TABLE "public"."credentials" TO "authenticated";
 
 GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "public"."credentials" TO "postgres", "service_role";
 
