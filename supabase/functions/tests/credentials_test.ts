@@ -18,6 +18,8 @@ import * as statusListContext from '@digitalbazaar/vc-bitstring-status-list-cont
 import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
 import { achievementCredentialErrors } from '../api/lib/credentials/schema.ts';
 import { unbakePng } from '../api/lib/credentials/png.ts';
+import { DocumentNotLoaded, fetchRemoteJson, isPrivateAddress } from '../api/lib/credentials/loader.ts';
+import nodeAssert from 'node:assert/strict';
 import { assert, assertEquals, call, closePoolAfterTests, config, db, login, register, test, unique } from './helpers.ts';
 
 const API = `${config.supabaseUrl}/functions/v1/api`;
@@ -185,6 +187,23 @@ test('credentials: the verify endpoint refuses what is not a credential: not JSO
   assertEquals([list.status, list.json.verified, list.json.codes], [200, false, ['malformed']]);
   const bare = await verify({ hello: 'world' });
   assertEquals([bare.json.verified, bare.json.codes.includes('malformed'), bare.json.checks.schema], [false, true, 'failed']);
+});
+
+test('credentials: the verifier fetches another issuer\'s key only over https from a public address', async () => {
+  for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '0.0.0.0']) {
+    assert(isPrivateAddress(address), address);
+  }
+  for (const address of ['8.8.8.8', '2a00:1450:4009:81f::200e', '172.32.0.1']) assert(!isPrivateAddress(address), address);
+  for (const url of ['http://example.org/key', 'https://127.0.0.1/key', 'https://localhost/key', 'https://[::1]/key', 'file:///etc/passwd']) {
+    await nodeAssert.rejects(() => fetchRemoteJson(url), DocumentNotLoaded, url);
+    const answer = await verify({
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential'],
+      issuer: url.replace(/\/key$/, ''),
+      proof: { type: 'DataIntegrityProof', verificationMethod: url, proofValue: 'z1' },
+    });
+    assertEquals([answer.status, answer.json.verified, answer.json.codes.includes('unknown-issuer-key')], [200, false, true], url);
+  }
 });
 
 test('credentials: the passport\'s JSON and baked PNG, the share link its holder switches on and off, nobody else\'s', async () => {
