@@ -199,7 +199,7 @@ function TrustedIssuersSection({ organisationId }: { organisationId: string | nu
         <>
           <Table.Td>
             {issuer.name}{' '}
-            {issuer.platformIssuer ? <Badge variant="light" color="blue.9" radius="sm">{t('recognition.onPlatform')}</Badge> : null}
+            {issuer.platformIssuer ? <Badge variant="filled" color="blue.9" radius="sm">{t('recognition.onPlatform')}</Badge> : null}
           </Table.Td>
           <Table.Td><Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>{issuer.issuerId}</Text></Table.Td>
           <Table.Td>{formatDate(issuer.createdAt)}</Table.Td>
