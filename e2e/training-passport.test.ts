@@ -178,7 +178,7 @@ describe('training passport end to end', () => {
     const add = page.getByRole('form', { name: 'Add a credential' });
     await add.getByRole('textbox', { name: 'Credential (JSON)' }).fill(credentialJson);
     await add.getByRole('button', { name: 'Add credential' }).click();
-    await page.getByRole('region', { name: 'Credentials from other issuers' }).getByText(southTitle).waitFor();
+    await page.getByRole('region', { name: 'Credentials from other issuers' }).getByRole('listitem').getByText(southTitle).waitFor();
 
     const admin = await open(eastAdmin, '/admin?tab=recognition');
     await admin.getByRole('heading', { name: 'Recognised training', level: 2 }).waitFor();
