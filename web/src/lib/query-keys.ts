@@ -251,3 +251,37 @@ export const offlineKeys = {
   downloads: (personId: string) => [...offlineKeys.all, personId, 'downloads'] as const,
   invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: offlineKeys.all }),
 };
+
+/** GET /api/passport (the learner's credentials, paged) and /api/passport/held (other issuers'). */
+export const passportKeys = {
+  all: ['passport'] as const,
+  credentials: (userId: string, page: number) => [...passportKeys.all, userId, 'credentials', page] as const,
+  held: (userId: string) => [...passportKeys.all, userId, 'held'] as const,
+  invalidate: (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: passportKeys.all }),
+};
+
+/** GET /api/courses/:courseId/achievement: what a course's credentials say it proves. */
+export const achievementKeys = {
+  all: ['achievement'] as const,
+  ofCourse: (courseId: string) => [...achievementKeys.all, courseId] as const,
+};
+
+/** GET /api/recognition/trusted-issuers and /equivalences: what an organisation recognises. */
+export const recognitionKeys = {
+  all: ['recognition'] as const,
+  trustedIssuers: (organisationId: string | null) => [...recognitionKeys.all, 'trusted-issuers', organisationId ?? 'own'] as const,
+  equivalences: (organisationId: string | null) => [...recognitionKeys.all, 'equivalences', organisationId ?? 'own'] as const,
+  /** After a write: both lists, and every compliance and team view (what counts as done changes). */
+  invalidate: (queryClient: QueryClient) =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: recognitionKeys.all }),
+      complianceKeys.invalidate(queryClient),
+      teamKeys.invalidate(queryClient),
+    ]),
+};
+
+/** GET /api/credentials/shared/:shareId: a credential its holder shares (public). */
+export const credentialKeys = {
+  all: ['credentials'] as const,
+  shared: (shareId: string) => [...credentialKeys.all, 'shared', shareId] as const,
+};

@@ -1,8 +1,8 @@
-// The account menu: Profile, My Dashboard, My team for managers, My Courses, Admin Dashboard for
+// The account menu: Profile, My Dashboard, My team for managers, My Courses, Training passport, Admin Dashboard for
 // admins, Logout. Loaded with its first use (LazyMenu.tsx).
 import { useEffect, useRef } from 'react';
 import { Menu } from '@mantine/core';
-import { IconBooks, IconLayoutDashboard, IconLogout, IconShieldLock, IconUser, IconUsersGroup } from '@tabler/icons-react';
+import { IconBooks, IconId, IconLayoutDashboard, IconLogout, IconShieldLock, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@shared/domain.ts';
@@ -51,6 +51,9 @@ export default function AccountMenu({ user, openOnMount }: { user: CurrentUser }
         )}
         <Menu.Item component={Link} to="/my-courses" leftSection={<IconBooks size={16} aria-hidden="true" />}>
           {t('nav.myCourses')}
+        </Menu.Item>
+        <Menu.Item component={Link} to="/passport" leftSection={<IconId size={16} aria-hidden="true" />}>
+          {t('nav.passport')}
         </Menu.Item>
         {user.role === 'ADMIN' && (
           <Menu.Item component={Link} to="/admin" leftSection={<IconShieldLock size={16} aria-hidden="true" />}>

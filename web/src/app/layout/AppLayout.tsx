@@ -75,6 +75,9 @@ function SiteFooter() {
         <Anchor component={Link} to="/help" size="sm">
           {t('layout.help')}
         </Anchor>
+        <Anchor component={Link} to="/verify-credential" size="sm">
+          {t('layout.verifyCredential')}
+        </Anchor>
       </Group>
       {settings?.contactEmail ? (
         <Text size="sm" c="dimmed">

@@ -10,6 +10,7 @@ import {
   IconClipboardCheck,
   IconLayoutDashboard,
   IconUsersGroup,
+  IconId,
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +23,7 @@ import classes from './AppLayout.module.css';
 interface Item {
   to: string;
   /** Its name's key in the common catalogue (nav.*). */
-  label: 'home' | 'dashboard' | 'team' | 'myCourses' | 'certificates' | 'learningRecord' | 'instructor' | 'compliance' | 'admin';
+  label: 'home' | 'dashboard' | 'team' | 'myCourses' | 'certificates' | 'passport' | 'learningRecord' | 'instructor' | 'compliance' | 'admin';
   Icon: typeof IconHome;
   show: (user: CurrentUser | null | undefined) => boolean;
 }
@@ -35,6 +36,8 @@ const MENU: Item[] = [
   { to: '/team', label: 'team', Icon: IconUsersGroup, show: (user) => Boolean(user?.hasReports) },
   { to: '/my-courses', label: 'myCourses', Icon: IconBooks, show: () => true },
   { to: '/certificates', label: 'certificates', Icon: IconCertificate, show: () => true },
+  // Every certificate as a signed credential the learner carries (signed-in only: it is theirs).
+  { to: '/passport', label: 'passport', Icon: IconId, show: (user) => Boolean(user) },
   { to: '/learning-record', label: 'learningRecord', Icon: IconNotebook, show: (user) => Boolean(user) },
   {
     to: '/instructor',

@@ -32,7 +32,7 @@ describe('AdminDashboard tabs', () => {
     renderWithProviders(<AdminRoute />, {
       user: national, route: '/admin?tab=organisation', queryData: seeded,
     });
-    expect(tabs()).toEqual(['Users', 'Organisations', 'Courses', 'Permissions', 'Settings', 'Activity', 'Required training', 'Certificates', 'Delivery']);
+    expect(tabs()).toEqual(['Users', 'Organisations', 'Courses', 'Permissions', 'Settings', 'Activity', 'Required training', 'Recognised training', 'Certificates', 'Delivery']);
     expect(screen.getByRole('tab', { name: 'Organisations' })).toHaveAttribute('aria-selected', 'true');
   });
 
@@ -40,7 +40,7 @@ describe('AdminDashboard tabs', () => {
     renderWithProviders(<AdminRoute />, {
       user: orgAdmin, route: '/admin?tab=organisation', queryData: seeded,
     });
-    expect(tabs()).toEqual(['Users', 'Organisation', 'Courses', 'Required training', 'Delivery']);
+    expect(tabs()).toEqual(['Users', 'Organisation', 'Courses', 'Required training', 'Recognised training', 'Delivery']);
     expect(screen.getByText(/of Northshire Police\.$/)).toBeInTheDocument();
     expect(screen.getByRole('list', { name: 'Units of Northshire Police' })).toBeInTheDocument();
   });

@@ -12,10 +12,12 @@ import * as certificates from '@shared/certificates.ts';
 import * as competence from '@shared/competence.ts';
 import * as compliance from '@shared/compliance.ts';
 import * as cpd from '@shared/cpd.ts';
+import * as credentials from '@shared/credentials.ts';
 import * as notifications from '@shared/notifications.ts';
 import * as organisations from '@shared/organisations.ts';
 import * as profile from '@shared/profile.ts';
 import * as quiz from '@shared/quiz.ts';
+import * as recognition from '@shared/recognition.ts';
 import * as schemas from '@shared/schemas.ts';
 import * as scim from '@shared/scim.ts';
 import * as scorm from '@shared/scorm.ts';
@@ -85,8 +87,8 @@ function strings(value: unknown): string[] {
 }
 
 const sharedModules = {
-  admin, assessments, audit, authoring, catalogue, certificates, competence, compliance, cpd, notifications, organisations, profile, quiz,
-  schemas, scim, scorm, sessions, signIn, team, userImport,
+  admin, assessments, audit, authoring, catalogue, certificates, competence, compliance, cpd, credentials, notifications, organisations, profile, quiz,
+  recognition, schemas, scim, scorm, sessions, signIn, team, userImport,
 };
 
 /** Values that break a schema's rules in as many ways as can be guessed without knowing it. */

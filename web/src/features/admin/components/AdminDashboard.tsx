@@ -1,8 +1,8 @@
 // Admin Dashboard (/admin): tabs users, organisations, courses, permissions, settings, the activity
-// (audit) list, required training, certificates and the notification emails' delivery. The tab is kept in the URL (?tab=) so it
+// (audit) list, required training, recognised training (other issuers' credentials it accepts), certificates and the notification emails' delivery. The tab is kept in the URL (?tab=) so it
 // survives a reload. A national administrator (no organisation) sees every tab; an organisation's
 // administrator only those they can use: users, their organisation, courses and required
-// training and delivery (permissions, settings, the activity trail and the certificate register are national).
+// training, recognised training and delivery (permissions, settings, the activity trail and the certificate register are national).
 import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
@@ -13,14 +13,15 @@ import { CertificatesTab } from './CertificatesTab';
 import { CoursesTab, type AssessorsDialogSlot } from './CoursesTab';
 import { DeliveryTab } from './DeliveryTab';
 import { PermissionsTab } from './PermissionsTab';
+import { RecognitionTab } from './RecognitionTab';
 import { SettingsTab } from './SettingsTab';
 import { UsersTab } from './UsersTab';
 import { PageMeta } from '@/lib/page/page-meta';
 
-const TABS = ['users', 'organisation', 'courses', 'permissions', 'settings', 'activity', 'required', 'certificates', 'delivery'] as const;
+const TABS = ['users', 'organisation', 'courses', 'permissions', 'settings', 'activity', 'required', 'recognition', 'certificates', 'delivery'] as const;
 type Tab = (typeof TABS)[number];
 /** What an organisation's administrator may use. */
-const ORGANISATION_TABS: readonly Tab[] = ['users', 'organisation', 'courses', 'required', 'delivery'];
+const ORGANISATION_TABS: readonly Tab[] = ['users', 'organisation', 'courses', 'required', 'recognition', 'delivery'];
 
 /** The tabs this administrator sees: all for a national one, their organisation's for the others. */
 export function visibleTabs(user: Pick<CurrentUser, 'organisation'>): readonly Tab[] {
@@ -60,6 +61,7 @@ export function AdminDashboard({ user, organisationTab, requiredTrainingTab, ass
           {shown.settings ? <Tabs.Tab value="settings">{t('dashboard.tabs.settings')}</Tabs.Tab> : null}
           {shown.activity ? <Tabs.Tab value="activity">{t('dashboard.tabs.activity')}</Tabs.Tab> : null}
           <Tabs.Tab value="required">{t('dashboard.tabs.required')}</Tabs.Tab>
+          <Tabs.Tab value="recognition">{t('dashboard.tabs.recognition')}</Tabs.Tab>
           {shown.certificates ? <Tabs.Tab value="certificates">{t('dashboard.tabs.certificates')}</Tabs.Tab> : null}
           <Tabs.Tab value="delivery">{t('dashboard.tabs.delivery')}</Tabs.Tab>
         </Tabs.List>
@@ -70,6 +72,7 @@ export function AdminDashboard({ user, organisationTab, requiredTrainingTab, ass
         {shown.settings ? <Tabs.Panel value="settings" pt="md"><SettingsTab currentUserId={user.id} /></Tabs.Panel> : null}
         {shown.activity ? <Tabs.Panel value="activity" pt="md"><ActivityTab /></Tabs.Panel> : null}
         <Tabs.Panel value="required" pt="md">{requiredTrainingTab}</Tabs.Panel>
+        <Tabs.Panel value="recognition" pt="md"><RecognitionTab user={user} /></Tabs.Panel>
         {shown.certificates ? <Tabs.Panel value="certificates" pt="md"><CertificatesTab /></Tabs.Panel> : null}
         <Tabs.Panel value="delivery" pt="md"><DeliveryTab /></Tabs.Panel>
       </Tabs>

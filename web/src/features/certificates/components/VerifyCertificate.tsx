@@ -1,11 +1,11 @@
 // /verify/:code (public): says whether the certificate with this code is valid (until when, or that
 // it does not expire), expired (since when) or revoked (on which date; the reason is not published),
 // or plainly that none has the code; a form checks another code.
-import { Alert, Button, Card, Group, List, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, List, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle, IconBan, IconClockExclamation, IconRosetteDiscountCheck } from '@tabler/icons-react';
 import { CertificateStateBadge } from '@/components/CertificateValidity';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { TFunction } from 'i18next';
 import { Trans, useTranslation } from 'react-i18next';
 import { ServiceBadge } from '@/components/ServiceBadge';
@@ -37,6 +37,9 @@ export function VerifyCertificate({ code }: { code: string }) {
         </Alert>
       )}
       <VerifyForm initial={code} />
+      <Text size="sm">
+        {t('verify.credentialHint')} <Anchor component={Link} to="/verify-credential">{t('verify.credentialLink')}</Anchor>
+      </Text>
     </Stack>
   );
 }

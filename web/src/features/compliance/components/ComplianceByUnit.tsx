@@ -79,7 +79,11 @@ export function ComplianceByUnit({
     return <Text c="dimmed">{t('complianceByUnit.none')}</Text>;
   }
   return (
-    <Table.ScrollContainer minWidth={560}>
+    // Wider than a phone: the region that scrolls sideways takes the focus, so it scrolls from the keyboard too (WCAG 2.1.1).
+    <Table.ScrollContainer
+      minWidth={560}
+      scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t(`complianceByUnit.tableLabel.${level}`) } }}
+    >
       <Table striped aria-label={t(`complianceByUnit.tableLabel.${level}`)}>
         <Table.Thead>
           <Table.Tr>

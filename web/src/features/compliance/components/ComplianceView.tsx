@@ -21,6 +21,7 @@ import { formatDate } from '@/lib/format';
 import { labelOf } from '@/lib/i18n/labels';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
+import { RecognisedFrom } from '@/components/RecognisedFrom';
 import {
   type ComplianceFilters,
   PEOPLE_PAGE_SIZE,
@@ -366,7 +367,8 @@ export function ComplianceView({
             )}
             {peopleData && peopleData.items.length === 0 && <Text c="dimmed">{t('complianceView.nobody')}</Text>}
             {peopleData && peopleData.items.length > 0 && (
-              <Table.ScrollContainer minWidth={640}>
+              // Wider than a phone: the sideways-scrolling region takes the focus (WCAG 2.1.1).
+              <Table.ScrollContainer minWidth={640} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('complianceView.peopleTable') } }}>
                 <Table aria-labelledby="compliance-people-title">
                   <Table.Thead>
                     <Table.Tr>
@@ -391,6 +393,7 @@ export function ComplianceView({
                         <Table.Td>{labelOf('role', p.role)}</Table.Td>
                         <Table.Td>
                           <TrainingStatusBadge status={p.status} />
+                          {p.recognised ? <RecognisedFrom origin={p.recognised} /> : null}
                         </Table.Td>
                         <Table.Td>{p.dueAt ? formatDate(p.dueAt) : '-'}</Table.Td>
                         <Table.Td>{p.validUntil ? formatDate(p.validUntil) : '-'}</Table.Td>

@@ -1,5 +1,6 @@
 // The course editor: create mode (/course-creator, /course/create) and edit mode
-// (/course/edit/:id). Left: cover image and status; right: Basic Information and Modules & Quizzes.
+// (/course/edit/:id). Left: cover image and status; right: Basic Information, Modules & Quizzes and the
+// credential's achievement.
 // Who may edit is decided by the server (RLS); the screen only says so early and clearly.
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -16,6 +17,7 @@ import { useCourse, useUploadCover } from '../api/course';
 import { BasicInfoForm } from './BasicInfoForm';
 import { CoverImageCard } from './CoverImageCard';
 import { ModulesPanel, type AssessmentDialogSlot } from './ModulesPanel';
+import { AchievementPanel } from './AchievementPanel';
 import { CourseWelshBadge } from './WelshBadges';
 import { PageMeta } from '@/lib/page/page-meta';
 
@@ -152,6 +154,9 @@ export function CourseEditor({ user, courseId, assessmentDialog }: { user: User;
               <Tabs.Tab value="modules" disabled={!current} rightSection={!current ? <Text size="xs" c="dimmed">{t('editor.saveFirst')}</Text> : null}>
                 {t('editor.modulesTab')}
               </Tabs.Tab>
+              <Tabs.Tab value="achievement" disabled={!current}>
+                {t('editor.achievementTab')}
+              </Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="basic" pt="md">
               <BasicInfoForm
@@ -170,6 +175,9 @@ export function CourseEditor({ user, courseId, assessmentDialog }: { user: User;
             </Tabs.Panel>
             <Tabs.Panel value="modules" pt="md">
               <ModulesPanel courseId={current?.id} onNeedCourse={() => setTab('basic')} assessmentDialog={assessmentDialog} />
+            </Tabs.Panel>
+            <Tabs.Panel value="achievement" pt="md">
+              {current ? <AchievementPanel courseId={current.id} /> : null}
             </Tabs.Panel>
           </Tabs>
         </Grid.Col>

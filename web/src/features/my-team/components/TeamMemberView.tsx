@@ -8,6 +8,7 @@ import type { TeamMemberRecord } from '@shared/team.ts';
 import { CertificateStateBadge } from '@/components/CertificateValidity';
 import { Field, FieldList } from '@/components/FieldList';
 import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
+import { RecognisedFrom } from '@/components/RecognisedFrom';
 import { formatDate } from '@/lib/format';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
 import { MemberPracticals, MemberSessions } from './Competence';
@@ -48,7 +49,10 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
               <Paper key={r.course.id} component="li" withBorder p="sm" radius="md">
                 <Text fw={600} mb="xs">{r.course.title}</Text>
                 <FieldList>
-                  <Field label={t('teamMemberView.status')}><TrainingStatusBadge status={r.status} /></Field>
+                  <Field label={t('teamMemberView.status')}>
+                    <TrainingStatusBadge status={r.status} />
+                    {r.recognised ? <RecognisedFrom origin={r.recognised} /> : null}
+                  </Field>
                   <Field label={t('teamMemberView.due')}>{r.dueAt ? formatDate(r.dueAt) : notDue}</Field>
                   <Field label={t('teamMemberView.progress')}>{r.progress}%</Field>
                 </FieldList>
@@ -70,7 +74,10 @@ export function TeamMemberView({ record }: { record: TeamMemberRecord }) {
                 {record.required.map((r) => (
                   <Table.Tr key={r.course.id}>
                     <Table.Td>{r.course.title}</Table.Td>
-                    <Table.Td><TrainingStatusBadge status={r.status} /></Table.Td>
+                    <Table.Td>
+                      <TrainingStatusBadge status={r.status} />
+                      {r.recognised ? <RecognisedFrom origin={r.recognised} /> : null}
+                    </Table.Td>
                     <Table.Td>{r.dueAt ? formatDate(r.dueAt) : notDue}</Table.Td>
                     <Table.Td>{r.progress}%</Table.Td>
                   </Table.Tr>

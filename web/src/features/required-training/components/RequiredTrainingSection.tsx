@@ -14,6 +14,7 @@ import { errorDescription } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { useMyRequiredTraining } from '../api/required-training';
 import { TrainingStatusBadge } from '@/components/TrainingStatusBadge';
+import { RecognisedFrom } from '@/components/RecognisedFrom';
 
 function dueText(item: RequiredTrainingItem, t: TFunction): string {
   if (item.status === 'done') {
@@ -78,6 +79,7 @@ export function RequiredTrainingSection({ userId }: { userId: string }) {
                     </Table.Td>
                     <Table.Td>
                       <TrainingStatusBadge status={item.status} />
+                      {item.recognised ? <RecognisedFrom origin={item.recognised} /> : null}
                     </Table.Td>
                     <Table.Td>{dueText(item, t)}</Table.Td>
                     <Table.Td>{item.progress}%</Table.Td>
