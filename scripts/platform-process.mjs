@@ -21,7 +21,20 @@ process.once('exit', () => {
  * @param {{ dataDir: string, port?: number, dbPort?: number, databaseUrl?: string, web?: boolean,
  *   timeoutMs?: number, quiet?: boolean, env?: Record<string, string> }} options env: more of its environment
  */
-export function startPlatformProcess({ dataDir, port = 0, dbPort = 0, databaseUrl = '', web = false, timeoutMs = 180_000, quiet = true, env = {} }) {
+export async function startPlatformProcess(options) {
+  // A port the OS handed out as free may be taken, before the platform listens on it, by another
+  // process's outgoing connection (both come from the ephemeral range): such a start is made again,
+  // on newly chosen ports, as a restart on the same data (platform/restart.test.mjs).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPlatformProcessOnce(options);
+    } catch (error) {
+      if (attempt === 3 || !/EADDRINUSE/.test(String(error?.message))) throw error;
+    }
+  }
+}
+
+function startPlatformProcessOnce({ dataDir, port = 0, dbPort = 0, databaseUrl = '', web = false, timeoutMs = 180_000, quiet = true, env = {} }) {
   useSeededData(dataDir, { databaseUrl });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['platform/start.mjs', ...(web ? [] : ['--no-web'])], {

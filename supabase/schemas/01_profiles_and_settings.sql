@@ -854,12 +854,12 @@ begin
   where id = p_user_id;
   if p_active then
     update auth.users set banned_until = null, updated_at = now() where id = p_user_id;
-    -- Back in the required training they match (skipped while deactivated).
+    -- Back in the required training they match (skipped while deactivated): by role, services,
+    -- organisation and unit, as every rule is matched.
     insert into public.enrollments (user_id, course_id, status)
     select distinct v_profile.id, r.course_id, 'ACTIVE'::public.enrollment_status
     from public.required_training r
-    where (r.role is null or r.role = v_profile.role)
-      and (r.service is null or v_profile.services @> array[r.service])
+    where private.required_rule_matches(r, v_profile.role, v_profile.services, v_profile.organisation_id, v_profile.unit_id)
     on conflict (user_id, course_id) do update set status = 'ACTIVE'
       where public.enrollments.status = 'PENDING';
   else

@@ -107,6 +107,30 @@ describe.each(backends)('an organisation administrator and their people on $name
     expect(active.rows[0].n).toBe(0);
   });
 
+  it('reactivation enrols a person only in the required training whose rule reaches them (organisation and unit too)', async () => {
+    // Another organisation's required course: a rule of organisation B reaches none of A's people.
+    const course = randomUUID();
+    await db.query(`insert into public.courses (id, title, description, service, status, organisation_id)
+      values ($1, 'Peopleshire Ambulance driving', 'B''s own course.', 'UKAS', 'ACTIVE', $2)`, [course, orgB]);
+    await db.query('insert into public.required_training (course_id, organisation_id) values ($1, $2)', [course, orgB]);
+    try {
+      const enrolled = await rolledBack(db, national, async (tx) => {
+        for (const who of [learnerA, learnerB]) {
+          await tx.query('select private.set_user_active($1, false)', [who.id]);
+          await tx.query('delete from public.enrollments where user_id = $1 and course_id = $2', [who.id, course]);
+          await tx.query('select private.set_user_active($1, true)', [who.id]);
+        }
+        return (await tx.query<{ id: string }>('select user_id as id from public.enrollments where course_id = $1 and user_id = any($2) order by 1',
+          [course, [learnerA.id, learnerB.id]])).rows.map((r) => r.id);
+      });
+      expect(enrolled).toEqual([learnerB.id]);
+    } finally {
+      await db.query('delete from public.required_training where course_id = $1', [course]);
+      await db.query('delete from public.enrollments where course_id = $1', [course]);
+      await db.query('delete from public.courses where id = $1', [course]);
+    }
+  });
+
   it('delete: their people only', async () => {
     const ask = 'select private.delete_user($1) as v';
     expect(await value(orgAdminA, ask, [learnerA.id])).toBe(true);
