@@ -5,6 +5,7 @@
 import { createApp } from '../api/app.ts';
 import { createDb, POOL_SIZE, type Tx } from '../api/lib/db.ts';
 import { DATABASE_UNAVAILABLE } from '../api/lib/unavailable.ts';
+import { signingSettled } from '../api/lib/credentials/sign.ts';
 import { startFaultProxy } from '../../../scripts/fault-proxy.mjs';
 import { assert, assertEquals, closePoolAfterTests, config, db, register, test, uniqueIp } from './helpers.ts';
 
@@ -64,6 +65,7 @@ test('database unreachable: 503 with a clear message, nothing written; back by i
     const [changed] = await db.sql`select name from public.profiles where id = ${user.id}::uuid`;
     assertEquals(changed.name, 'Written After Return');
   } finally {
+    await signingSettled(); // the credentials a write may have left pending are signed in the background
     await faultyDb.sql.end({ timeout: 0 }).catch(() => {});
     await proxy.close();
   }
@@ -100,6 +102,7 @@ test('database gone in the middle of a transaction: it fails and rolls back; the
     assertEquals(answer.status, 200);
     assertEquals((await answer.json()).name, input.name);
   } finally {
+    await signingSettled(); // the credentials a write may have left pending are signed in the background
     await faultyDb.sql.end({ timeout: 0 }).catch(() => {});
     await proxy.close();
   }
@@ -136,6 +139,7 @@ test('database back after a reset: the pool serves again within seconds (not pos
     assertEquals(answers, Array.from({ length: POOL_SIZE + 2 }, (_, i) => i));
     assert(took < 3000, `the pool served again within seconds of the database's return (took ${Math.round(took)} ms)`);
   } finally {
+    await signingSettled(); // the credentials a write may have left pending are signed in the background
     await faultyDb.sql.end({ timeout: 0 }).catch(() => {});
     await proxy.close();
   }

@@ -69,13 +69,13 @@ function SiteFooter() {
       </Text>
       {/* Side by side, well apart: stacked, two links of one line each were too close to touch (WCAG 2.5.8). */}
       <Group gap="xl" justify="center">
-        <Anchor component={Link} to="/accessibility" size="sm">
+        <Anchor component={Link} to="/accessibility" size="sm" className={classes.footerLink}>
           {t('layout.accessibility')}
         </Anchor>
-        <Anchor component={Link} to="/help" size="sm">
+        <Anchor component={Link} to="/help" size="sm" className={classes.footerLink}>
           {t('layout.help')}
         </Anchor>
-        <Anchor component={Link} to="/verify-credential" size="sm">
+        <Anchor component={Link} to="/verify-credential" size="sm" className={classes.footerLink}>
           {t('layout.verifyCredential')}
         </Anchor>
       </Group>

@@ -103,3 +103,9 @@ export function signRecentlyIssued(db: Db, urls: Urls): void {
     }
   })();
 }
+
+/** Resolves when a background signing run (if any) has ended: a caller about to close the pool waits
+ * for it, so that no statement of it is cut off mid-flight. */
+export function signingSettled(): Promise<void> {
+  return signing ?? Promise.resolve();
+}
