@@ -35,8 +35,10 @@ export async function launchBrowser(): Promise<Browser> {
   const browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch(chromiumOptions());
   // Every context reports what the served CSP refused, so every suite checks the app runs under it.
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
-    const context = await newContext(...args);
+  // The app's service worker precaches the whole build in every context that lets it: only the
+  // contexts that test it (e2e/offline.test.ts, serviceWorkers: 'allow') do.
+  browser.newContext = async (options: Parameters<Browser['newContext']>[0] = {}) => {
+    const context = await newContext({ serviceWorkers: 'block', ...options });
     context.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(`${message.page()?.url() ?? ''}: ${message.text()}`);
     });

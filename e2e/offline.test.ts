@@ -147,7 +147,7 @@ describe('the installable app offline', () => {
 
   it('downloads a course, learns offline after a reload, and the progress, score and certificate arrive once', async () => {
     await newLearner();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'allow' });
     const page = await context.newPage();
     await uiLogin(page, learner.username, learner.password, '/my-courses');
     await controlled(page);
@@ -249,7 +249,7 @@ describe('the installable app offline', () => {
     expect(webDir, 'WEB_DIR: the folder of the web build the platform serves').toBeTruthy();
     const files = ['sw.js', 'sw.js.br', 'sw.js.gz'].map((name) => path.join(webDir!, name));
     const originals = files.map((file) => (fs.existsSync(file) ? fs.readFileSync(file) : null));
-    const context = await browser.newContext();
+    const context = await browser.newContext({ serviceWorkers: 'allow' });
     try {
       const page = await context.newPage();
       await page.goto(`${baseUrl}/`);
@@ -290,7 +290,7 @@ describe('the installable app offline', () => {
   });
 
   it('passes Chromium\'s installability check: manifest, icons, service worker', async () => {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ serviceWorkers: 'allow' });
     const page = await context.newPage();
     await page.goto(`${baseUrl}/`);
     await controlled(page);
