@@ -293,12 +293,12 @@ describe('SCORM packages played, from the first launch to the instructor\'s figu
     await scoStatus().getByText('In progress', { exact: true }).waitFor();
     await screenshot(page, 'scorm-real-2004-1366');
     // Full screen: the package and its controls fill the screen, and come back.
-    await page.getByRole('button', { name: 'Full screen' }).click();
+    await page.getByRole('button', { name: 'Full screen', exact: true }).click();
     await page.getByRole('button', { name: 'Leave full screen' }).waitFor();
     expect(await page.evaluate(() => document.fullscreenElement?.getAttribute('data-testid'))).toBe('scorm-box');
     await expect.poll(async () => (await page.getByTestId('scorm-frame').boundingBox())?.height ?? 0).toBeGreaterThan(780);
     await page.getByRole('button', { name: 'Leave full screen' }).click();
-    await page.getByRole('button', { name: 'Full screen' }).waitFor();
+    await page.getByRole('button', { name: 'Full screen', exact: true }).waitFor();
     expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
   });
 

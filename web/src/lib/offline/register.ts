@@ -24,7 +24,12 @@ export function registerServiceWorker(): void {
   workbox.addEventListener('message', (event) => {
     if ((event.data as { type?: string } | null)?.type === 'REPLAY_QUEUE') window.dispatchEvent(new Event(REPLAY_EVENT));
   });
-  void workbox.register().then(() => {
-    window.setInterval(() => void workbox.update(), UPDATE_CHECK_MS);
-  });
+  // A browser that refuses the registration (private windows in some, policy-managed devices, a
+  // test browser that blocks it) leaves the app online-only: nothing to report to the person.
+  workbox.register().then(
+    (registration) => {
+      if (registration) window.setInterval(() => void workbox.update(), UPDATE_CHECK_MS);
+    },
+    () => undefined,
+  );
 }
