@@ -36,9 +36,10 @@ export async function launchBrowser(): Promise<Browser> {
   // Every context reports what the served CSP refused, so every suite checks the app runs under it.
   const newContext = browser.newContext.bind(browser);
   // The app's service worker precaches the whole build in every context that lets it: only the
-  // contexts that test it (e2e/offline.test.ts, serviceWorkers: 'allow') do.
+  // contexts that test it (e2e/offline.test.ts, serviceWorkers: 'allow') do. Pages are shown as to
+  // a person who asks for reduced motion: no transition to wait for or to paint frame by frame.
   browser.newContext = async (options: Parameters<Browser['newContext']>[0] = {}) => {
-    const context = await newContext({ serviceWorkers: 'block', ...options });
+    const context = await newContext({ serviceWorkers: 'block', reducedMotion: 'reduce', ...options });
     context.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(`${message.page()?.url() ?? ''}: ${message.text()}`);
     });

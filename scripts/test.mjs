@@ -3,9 +3,10 @@
 //      rules, the hooks rules, no import cycle, the import boundaries) and the TypeScript check
 //      (`npm run typecheck`), each one test in the totals; and the run's seeded database, which
 //      every platform the suites start copies (scripts/seeded-data.mjs).
-//   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set), platform, web. From the
-//      start of the run the web app the browser tests' platforms serve is built beside 0 and 1, at
-//      a low CPU priority (nice 10): it takes what they leave (and is stopped if not done by 2).
+//   1. Vitest: db (policies on PGlite, and on TEST_DATABASE_URL when set) and web, and beside them
+//      the platform files in a Vitest of their own. From the start of the run the web app the
+//      browser tests' platforms serve is built beside 0 and 1, at a low CPU priority (nice 10): it
+//      takes what they leave (and is stopped if not done by 2).
 //   2. Side by side, each on platforms of their own started exactly as `npm start` does on scratch
 //      data directories: the function's Deno tests, and the browser tests (Vitest project e2e) in
 //      two workers. When TEST_DATABASE_URL names a Postgres, the function's route-wide and engine
@@ -87,7 +88,7 @@ function run(command, args, { env = {}, capture = false } = {}) {
 }
 
 async function vitest(name, projects, env = {}, since = lastRecordAt) {
-  const outputFile = path.join(resultsDir, `vitest-${name}.json`);
+  const outputFile = path.join(resultsDir, `vitest-${name.replace(/\W+/g, '-').replace(/-$/, '')}.json`);
   fs.rmSync(outputFile, { force: true });
   const args = ['run', ...projects.flatMap((p) => ['--project', p]), ...filesOf(...projects), '--reporter=default', '--reporter=json', `--outputFile=${outputFile}`];
   const { code, output } = await run(bin('vitest'), args, { env, capture: true });
@@ -259,9 +260,14 @@ await Promise.all([
 lastRecordAt = Date.now();
 
 try {
-  if (wanted('db') || wanted('platform') || wanted('web')) {
-    await vitest('vitest', ['db', 'platform', 'web'].filter(wanted));
-  }
+  // The platform files (one at a time: they start platforms as processes, and mostly wait on them)
+  // in a Vitest of their own beside the db and web files, whose workers leave the CPU idle part of
+  // the time; in one Vitest, a project of one worker runs only after the others.
+  const since = Date.now();
+  await Promise.all([
+    (wanted('db') || wanted('web')) && vitest('vitest', ['db', 'web'].filter(wanted), {}, since),
+    wanted('platform') && vitest('vitest (platform)', ['platform'], {}, since),
+  ]);
   // Then the suites that wait much of the time (on pages, timers and the network) side by side.
   if (wanted('function') || wanted('e2e')) await platformSuites();
 } finally {

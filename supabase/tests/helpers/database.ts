@@ -1,6 +1,6 @@
 // Builds the app's database for tests: platform/bootstrap.sql (what Supabase provides), every
 // migration in order (as a deployment does; supabase/schemas is checked against them by
-// schema-drift.test.ts), then seed.sql; on an in-process PGlite and, when TEST_DATABASE_URL is set, on
+// schema-drift.test.ts), then seed.sql; on an in-process PGlite or, when TEST_DATABASE_URL is set, on
 // a fresh uniquely named database of that real Postgres server (dropped on close). Each call gets a
 // database of its own: a copy of the one the db project's globalSetup (./templates.ts) built once
 // for the run, or built from the scripts when there is none or the options ask for less. asUser() runs
@@ -156,11 +156,14 @@ export async function createPostgres(opts: CreateOptions = {}): Promise<TestData
   };
 }
 
-/** Every backend the tests run on: PGlite always, real Postgres when TEST_DATABASE_URL is set. */
-export const backends: Backend[] = [
-  { name: 'pglite', create: createPglite },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres' as const, create: createPostgres }] : []),
-];
+/**
+ * The engine the policy tests run on: TEST_DATABASE_URL's Postgres when it is set (the server
+ * hosted Supabase runs), else PGlite. Once, not on both: the function's and the browser tests run
+ * the whole app on PGlite (what `npm start` runs), and schema-drift and advisors check both engines.
+ */
+export const backends: Backend[] = process.env.TEST_DATABASE_URL
+  ? [{ name: 'postgres', create: createPostgres }]
+  : [{ name: 'pglite', create: createPglite }];
 
 // The seed's fixed ids (supabase/seed.sql).
 export const ids = {

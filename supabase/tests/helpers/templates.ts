@@ -1,7 +1,7 @@
 // Vitest globalSetup of the db project: builds the test database once per run, from
 // platform/bootstrap.sql, every migration and seed.sql, and hands its location to every test file,
-// whose create() then starts from a copy instead of running 13,000 lines of SQL again. On PGlite the
-// copy is a dump of the data directory (a tarball loaded by each file's own instance); on
+// whose create() then starts from a copy instead of running 13,000 lines of SQL again: of the one
+// engine the files run on (./database.ts, backends). On PGlite the copy is a dump of the data directory (a tarball loaded by each file's own instance); on
 // TEST_DATABASE_URL's Postgres it is a template database (`create database ... template`). The
 // template is dropped when the run ends.
 import type { TestProject } from 'vitest/node';
@@ -53,10 +53,10 @@ async function buildPostgresTemplate(serverUrl: string): Promise<string> {
 export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-db-template-'));
   const serverUrl = process.env.TEST_DATABASE_URL ?? '';
-  const [pgliteDump, postgresTemplate] = await Promise.all([
-    buildPgliteDump(dir),
-    serverUrl ? buildPostgresTemplate(serverUrl) : Promise.resolve(''),
-  ]);
+  // Only the engine the policy tests run on (./database.ts, backends).
+  const [pgliteDump, postgresTemplate] = serverUrl
+    ? ['', await buildPostgresTemplate(serverUrl)]
+    : [await buildPgliteDump(dir), ''];
   project.provide('databaseTemplates', { pgliteDump, postgresTemplate });
   return async () => {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,8 @@ export const theme = createTheme({
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   focusRing: 'auto',
+  // A person who asks their device for less motion gets Mantine's transitions (menus, modals, toasts) without it.
+  respectReducedMotion: true,
   components: {
     Tooltip: { defaultProps: { openDelay: 700 } },
     // Badges are short labels (status, role, service): never cut to "ST…" or "IN PROG…". A badge
