@@ -140,13 +140,15 @@ export async function expectAccessible(page: Page) {
  * axe-core's results for the page. A page of one frame is analysed in place, with axe injected
  * once per document: @axe-core/playwright's default analysis injects it twice and finishes in a
  * new page, which doubles the cost of every check. A page with frames (the SCORM player's, on
- * another origin) takes that default path, which reaches into every frame.
+ * another origin) takes that default path, which reaches into every frame. Only violations are
+ * collected in full (resultTypes): every rule still runs on every node, and the passes, which no
+ * test reads, are not gathered node by node.
  */
 async function axeResults(page: Page): Promise<axe.AxeResults> {
-  if (page.frames().length > 1) return new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  if (page.frames().length > 1) return new AxeBuilder({ page }).withTags(AXE_TAGS).options({ resultTypes: ['violations'] }).analyze();
   if (!(await page.evaluate('typeof window.axe?.run === "function"'))) await page.evaluate(axe.source);
   return page.evaluate(
-    (values) => (window as unknown as { axe: typeof axe }).axe.run(document, { runOnly: { type: 'tag', values } }),
+    (values) => (window as unknown as { axe: typeof axe }).axe.run(document, { runOnly: { type: 'tag', values }, resultTypes: ['violations'] }),
     AXE_TAGS,
   );
 }
