@@ -19,8 +19,9 @@ import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
 import { achievementCredentialErrors } from '../api/lib/credentials/schema.ts';
 import { unbakePng } from '../api/lib/credentials/png.ts';
 import { DocumentNotLoaded, fetchRemoteJson, isPrivateAddress } from '../api/lib/credentials/loader.ts';
+import { TOO_MANY_VERIFICATIONS } from '../api/lib/rate-limit.ts';
 import nodeAssert from 'node:assert/strict';
-import { assert, assertEquals, call, closePoolAfterTests, config, db, login, register, test, unique } from './helpers.ts';
+import { assert, assertEquals, call, closePoolAfterTests, config, db, login, register, test, unique, uniqueIp } from './helpers.ts';
 
 const API = `${config.supabaseUrl}/functions/v1/api`;
 
@@ -187,6 +188,22 @@ test('credentials: the verify endpoint refuses what is not a credential: not JSO
   assertEquals([list.status, list.json.verified, list.json.codes], [200, false, ['malformed']]);
   const bare = await verify({ hello: 'world' });
   assertEquals([bare.json.verified, bare.json.codes.includes('malformed'), bare.json.checks.schema], [false, true, 'failed']);
+});
+
+test('credentials: the verify endpoint answers 30 requests per address in 10 minutes, then 429 with Retry-After; another address is not limited', async () => {
+  const ip = uniqueIp();
+  const notJson = (from: string) =>
+    call('POST', '/api/credentials/verify', { raw: '{not json', headers: { 'content-type': 'application/json' }, ip: from });
+  for (let i = 0; i < 30; i++) {
+    const answer = await notJson(ip);
+    assertEquals(answer.status, 400, `request ${i + 1}: ${answer.text}`);
+  }
+  const refused = await call('POST', '/api/credentials/verify', { body: { hello: 'world' }, ip });
+  assertEquals([refused.status, refused.json], [429, { message: TOO_MANY_VERIFICATIONS }]);
+  const retryAfter = Number(refused.headers.get('retry-after'));
+  assert(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 600, `Retry-After ${retryAfter}`);
+  const elsewhere = await call('POST', '/api/credentials/verify', { body: { hello: 'world' }, ip: uniqueIp() });
+  assertEquals([elsewhere.status, elsewhere.json.verified], [200, false]);
 });
 
 test('credentials: the verifier fetches another issuer\'s key only over https from a public address', async () => {
