@@ -223,9 +223,16 @@ test('credentials: the verifier fetches another issuer\'s key only over https fr
   }
 });
 
-test('credentials: the passport\'s JSON and baked PNG, the share link its holder switches on and off, nobody else\'s', async () => {
+test('credentials: the passport\'s JSON and baked PNG, the share link its holder switches on and off, nobody else\'s; the certificate\'s public verification links to it while shared', async () => {
   const f = await completedCourse();
   const { item, credential } = await credentialOf(f);
+  const [{ code }] = await db.sql<{ code: string }[]>`select verification_code as code from public.certificates where id = ${f.certificateId}::uuid`;
+  const verified = async () => {
+    const answer = await call('GET', `/api/certificates/verify/${code.toLowerCase()}`);
+    assertEquals([answer.status, answer.json.valid], [200, true]);
+    return answer.json;
+  };
+  assertEquals('credentialUrl' in (await verified()), false);
   const png = await app_request(`/api/passport/${item.id}/badge.png`, f.learner);
   assertEquals(png.headers.get('content-type'), 'image/png');
   assertEquals(unbakePng(new Uint8Array(await png.arrayBuffer())), credential);
@@ -243,9 +250,11 @@ test('credentials: the passport\'s JSON and baked PNG, the share link its holder
   const shared = await call('GET', path);
   assertEquals([shared.status, shared.json], [200, credential]);
   assertEquals((await passportItem(f)).shareUrl, on.json.shareUrl);
+  assertEquals((await verified()).credentialUrl, on.json.shareUrl);
   const off = await call('PATCH', `/api/passport/${item.id}`, { token: f.learner, body: { shareEnabled: false } });
   assertEquals([off.status, off.json.shareUrl], [200, null]);
   assertEquals((await call('GET', path)).status, 404);
+  assertEquals('credentialUrl' in (await verified()), false);
   assertEquals((await call('GET', '/api/credentials/shared/not-an-id')).status, 404);
 });
 
