@@ -1,6 +1,7 @@
 -- Sign-in and registration limits, counted per account and per address across every instance of
--- the api function, and a person's writes to their notices and notification preferences (per
--- person only: a station's people share one address). A device that has signed in to an account before is remembered (by a hash of
+-- the api function, a person's writes to their notices and notification preferences (per
+-- person only: a station's people share one address), and the public credential verifier's
+-- requests (per address only: it checks proofs and canonicalises documents for anyone). A device that has signed in to an account before is remembered (by a hash of
 -- its token) so that an attacker's failures do not lock the owner out. Only the service role uses
 -- these tables, through the two functions below.
 
@@ -10,7 +11,7 @@
 
 create table private.rate_limit_attempts (
   id bigint generated always as identity primary key,
-  action text not null check (action in ('sign_in', 'register', 'notifications')),
+  action text not null check (action in ('sign_in', 'register', 'notifications', 'verify_credential')),
   account text check (account is null or length(account) <= 320),
   address text not null default '' check (length(address) <= 100),
   attempted_at timestamptz not null default now(),
@@ -30,7 +31,7 @@ create table private.sign_in_devices (
 -- ---------------------------------------------------------------------------
 
 comment on table private.rate_limit_attempts is
-  'Counted sign-in and registration attempts and notification writes (see private.rate_limit_take). Only the private functions touch it.';
+  'Counted sign-in and registration attempts, notification writes and credential verifications (see private.rate_limit_take). Only the private functions touch it.';
 
 comment on column private.rate_limit_attempts.device is
   'sha256 (hex) of the known-device token the attempt came with, when it was valid for the account.';
@@ -103,6 +104,7 @@ begin
     when 'sign_in' then v_window := interval '15 minutes';
     when 'register' then v_window := interval '1 hour';
     when 'notifications' then v_window := interval '10 minutes';
+    when 'verify_credential' then v_window := interval '10 minutes';
     else raise exception 'Unknown rate-limited action %', p_action using errcode = '22023';
   end case;
 
@@ -152,7 +154,9 @@ begin
     end if;
     select count(*), min(a.attempted_at) into v_count, v_oldest from private.rate_limit_attempts a
     where a.action = p_action and a.address = v_address and a.device is null and a.attempted_at > now() - v_window;
-    if v_count >= (case p_action when 'sign_in' then 50 else 20 end) then
+    -- Per address: 50 sign-ins in 15 minutes, 20 sign-ups in an hour, 30 credential
+    -- verifications in 10 minutes.
+    if v_count >= (case p_action when 'sign_in' then 50 when 'verify_credential' then 30 else 20 end) then
       v_wait := greatest(v_wait, ceil(extract(epoch from (v_oldest + v_window - now())))::integer);
     end if;
   end if;
@@ -171,7 +175,7 @@ begin
 end;
 $$;
 comment on function private.rate_limit_take(text,text,text,text) is
-  'Counts and records a sign_in, register or notifications (a person''s notice and preference writes: 60 in 10 minutes) attempt atomically; retry_after > 0 when a limit is reached. p_device: sha256 hex of the browser''s known-device token.';
+  'Counts and records a sign_in, register, notifications (a person''s notice and preference writes: 60 in 10 minutes) or verify_credential (public credential verifications: 30 in 10 minutes per address) attempt atomically; retry_after > 0 when a limit is reached. p_device: sha256 hex of the browser''s known-device token.';
 revoke all on function private.rate_limit_take(text,text,text,text) from public;
 grant execute on function private.rate_limit_take(text,text,text,text) to service_role;
 

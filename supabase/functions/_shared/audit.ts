@@ -47,6 +47,7 @@ export const AUDIT_KINDS: Record<string, string> = {
   'assessment.evidence_added': 'Assessment evidence added',
   'course_assessor.named': 'Assessor named',
   'course_assessor.removed': 'Assessor removed',
+  'issuer.key_rotated': 'Credential signing key rotated',
 };
 
 export interface AuditSentenceInput {

@@ -127,6 +127,11 @@ export interface VerifiedCertificate {
   state: CertificateState;
   /** True only for valid and expiring: a revoked or expired certificate fails verification. */
   valid: boolean;
+  /**
+   * The public URL of the certificate's signed Open Badges 3.0 credential (its share link), present
+   * only while its holder shares a signed one.
+   */
+  credentialUrl?: string;
 }
 
 /** A certificate in the admin's list (GET /api/admin/certificates). */

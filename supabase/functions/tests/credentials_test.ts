@@ -19,8 +19,9 @@ import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
 import { achievementCredentialErrors } from '../api/lib/credentials/schema.ts';
 import { unbakePng } from '../api/lib/credentials/png.ts';
 import { DocumentNotLoaded, fetchRemoteJson, isPrivateAddress } from '../api/lib/credentials/loader.ts';
+import { TOO_MANY_VERIFICATIONS } from '../api/lib/rate-limit.ts';
 import nodeAssert from 'node:assert/strict';
-import { assert, assertEquals, call, closePoolAfterTests, config, db, login, register, test, unique } from './helpers.ts';
+import { assert, assertEquals, call, closePoolAfterTests, config, db, login, register, test, unique, uniqueIp } from './helpers.ts';
 
 const API = `${config.supabaseUrl}/functions/v1/api`;
 
@@ -189,6 +190,22 @@ test('credentials: the verify endpoint refuses what is not a credential: not JSO
   assertEquals([bare.json.verified, bare.json.codes.includes('malformed'), bare.json.checks.schema], [false, true, 'failed']);
 });
 
+test('credentials: the verify endpoint answers 30 requests per address in 10 minutes, then 429 with Retry-After; another address is not limited', async () => {
+  const ip = uniqueIp();
+  const notJson = (from: string) =>
+    call('POST', '/api/credentials/verify', { raw: '{not json', headers: { 'content-type': 'application/json' }, ip: from });
+  for (let i = 0; i < 30; i++) {
+    const answer = await notJson(ip);
+    assertEquals(answer.status, 400, `request ${i + 1}: ${answer.text}`);
+  }
+  const refused = await call('POST', '/api/credentials/verify', { body: { hello: 'world' }, ip });
+  assertEquals([refused.status, refused.json], [429, { message: TOO_MANY_VERIFICATIONS }]);
+  const retryAfter = Number(refused.headers.get('retry-after'));
+  assert(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 600, `Retry-After ${retryAfter}`);
+  const elsewhere = await call('POST', '/api/credentials/verify', { body: { hello: 'world' }, ip: uniqueIp() });
+  assertEquals([elsewhere.status, elsewhere.json.verified], [200, false]);
+});
+
 test('credentials: the verifier fetches another issuer\'s key only over https from a public address', async () => {
   for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '0.0.0.0']) {
     assert(isPrivateAddress(address), address);
@@ -206,9 +223,16 @@ test('credentials: the verifier fetches another issuer\'s key only over https fr
   }
 });
 
-test('credentials: the passport\'s JSON and baked PNG, the share link its holder switches on and off, nobody else\'s', async () => {
+test('credentials: the passport\'s JSON and baked PNG, the share link its holder switches on and off, nobody else\'s; the certificate\'s public verification links to it while shared', async () => {
   const f = await completedCourse();
   const { item, credential } = await credentialOf(f);
+  const [{ code }] = await db.sql<{ code: string }[]>`select verification_code as code from public.certificates where id = ${f.certificateId}::uuid`;
+  const verified = async () => {
+    const answer = await call('GET', `/api/certificates/verify/${code.toLowerCase()}`);
+    assertEquals([answer.status, answer.json.valid], [200, true]);
+    return answer.json;
+  };
+  assertEquals('credentialUrl' in (await verified()), false);
   const png = await app_request(`/api/passport/${item.id}/badge.png`, f.learner);
   assertEquals(png.headers.get('content-type'), 'image/png');
   assertEquals(unbakePng(new Uint8Array(await png.arrayBuffer())), credential);
@@ -226,9 +250,11 @@ test('credentials: the passport\'s JSON and baked PNG, the share link its holder
   const shared = await call('GET', path);
   assertEquals([shared.status, shared.json], [200, credential]);
   assertEquals((await passportItem(f)).shareUrl, on.json.shareUrl);
+  assertEquals((await verified()).credentialUrl, on.json.shareUrl);
   const off = await call('PATCH', `/api/passport/${item.id}`, { token: f.learner, body: { shareEnabled: false } });
   assertEquals([off.status, off.json.shareUrl], [200, null]);
   assertEquals((await call('GET', path)).status, 404);
+  assertEquals('credentialUrl' in (await verified()), false);
   assertEquals((await call('GET', '/api/credentials/shared/not-an-id')).status, 404);
 });
 

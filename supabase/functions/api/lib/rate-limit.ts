@@ -1,19 +1,21 @@
-// Sign-in, registration and notification-write limits, counted in the database (private.rate_limit_take) so they hold
+// Sign-in, registration, notification-write and credential-verification limits, counted in the database (private.rate_limit_take) so they hold
 // across every instance of the function. The rules live in supabase/schemas/11_rate_limits.sql.
 import type { Context } from 'hono';
 import type { Db } from './db.ts';
 import { ApiError } from './errors.ts';
 
-export type RateLimitedAction = 'sign_in' | 'register' | 'notifications';
+export type RateLimitedAction = 'sign_in' | 'register' | 'notifications' | 'verify_credential';
 
 export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
 export const TOO_MANY_REGISTRATIONS = 'Too many sign-up attempts. Please wait a while and try again.';
 export const TOO_MANY_NOTIFICATION_WRITES = 'Too many changes to your notifications. Please wait a few minutes and try again.';
+export const TOO_MANY_VERIFICATIONS = 'Too many credentials checked from this address. Please wait a few minutes and try again.';
 
 const TOO_MANY: Record<RateLimitedAction, string> = {
   sign_in: TOO_MANY_SIGN_INS,
   register: TOO_MANY_REGISTRATIONS,
   notifications: TOO_MANY_NOTIFICATION_WRITES,
+  verify_credential: TOO_MANY_VERIFICATIONS,
 };
 
 /**

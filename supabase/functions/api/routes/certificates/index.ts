@@ -1,5 +1,5 @@
 // /api/certificates: the learner's certificates (current and history, paged), the public check of a
-// verification code, and a certificate's PDF (in the template chosen in settings now). SQL and
+// verification code (with the signed credential's share link while its holder shares it), and a certificate's PDF (in the template chosen in settings now). SQL and
 // row mapping: ./queries.ts; the admin's search, revocation and reissue: ./admin.ts.
 import { Hono } from 'hono';
 import { CERTIFICATE_TEMPLATES, type CertificateTemplate, DEFAULT_SITE_NAME } from '../../../_shared/domain.ts';
@@ -9,6 +9,8 @@ import { type Env, requireUser } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { pagingQuery, pathId } from '../../lib/params.ts';
 import { certificatePdf } from '../../lib/certificate-pdf.ts';
+import { sharedCredentialUrl } from '../../lib/credentials/issuer.ts';
+import { credentialUrls } from '../../lib/credentials/urls.ts';
 import { toLanguage } from '../../../_shared/language.ts';
 import {
   certificateFileName,
@@ -17,6 +19,7 @@ import {
   listCertificates,
   pagingSchema,
   readCertificateForPdf,
+  sharedCredentialId,
   toCertificate,
   verifyCertificate,
 } from './queries.ts';
@@ -51,7 +54,9 @@ export function certificateRoutes(config: Config, db: Db) {
     if (!CODE.test(code)) throw new ApiError(404, NOT_FOUND);
     const body = await db.withCaller(c.get('caller').db, (tx) => verifyCertificate(tx, code));
     if (!body) throw new ApiError(404, NOT_FOUND);
-    return c.json(body);
+    // The signed Open Badges credential's public URL, while its holder shares it.
+    const shareId = await db.withServiceRole((tx) => sharedCredentialId(tx, code));
+    return c.json(shareId ? { ...body, credentialUrl: sharedCredentialUrl(credentialUrls(config), shareId) } : body);
   });
 
   routes.get('/:id/pdf', async (c) => {

@@ -121,6 +121,20 @@ export async function verifyCertificate(tx: Tx, code: string): Promise<VerifiedC
   };
 }
 
+/**
+ * The share id of the certificate's latest signed credential that its holder shares, else null.
+ * The service role reads it: a credential is public only through its share link
+ * (private.shared_credential), and this answers that link for the certificate's code.
+ */
+export async function sharedCredentialId(tx: Tx, code: string): Promise<string | null> {
+  const [row] = await tx<{ shareId: string }[]>`
+    select cr.share_id from public.credentials cr
+    join public.certificates c on c.id = cr.certificate_id
+    where c.verification_code = upper(btrim(${code})) and cr.share_enabled and cr.credential is not null
+    order by cr.created_at desc limit 1`;
+  return row?.shareId ?? null;
+}
+
 /** A certificate with its course's hours and its learner's language, and the settings its PDF prints (template, site name, footer). */
 export async function readCertificateForPdf(tx: Tx, id: string) {
   const [certificate] = await tx<CertificateRow[]>`

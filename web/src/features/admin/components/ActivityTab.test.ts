@@ -39,4 +39,10 @@ describe('auditSentence', () => {
       .toBe("Gwnaeth Jordan Hughes 'Radio procedure' yn hyfforddiant gorfodol (3 pherson wedi cofrestru)");
     expect(auditSentence(event('certificate.revoked'), t)).toBe("Dirymodd Jordan Hughes y dystysgrif 'Radio procedure'");
   });
+
+  it('names a credential signing key rotation in English and Welsh', () => {
+    expect(auditSentence(event('issuer.key_rotated', { targetLabel: 'Southshire Fire' }), i18n.getFixedT('en-GB', 'admin')))
+      .toBe("Jordan Hughes: Credential signing key rotated 'Southshire Fire'");
+    expect(i18n.getFixedT('cy', 'admin')('activityTab.kinds.issuer.key_rotated')).toBe("Allwedd llofnodi tystlythyrau wedi'i chylchdroi");
+  });
 });

@@ -1,5 +1,6 @@
 // Public verification: the organisation the learner belonged to when the certificate was
-// issued is shown when there is one; nothing about an organisation otherwise.
+// issued is shown when there is one; nothing about an organisation otherwise. The signed Open
+// Badges credential is linked while its learner shares it.
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { VerifiedCertificate } from '@shared/certificates.ts';
@@ -38,5 +39,14 @@ describe('VerifyCertificate', () => {
     const card = within(screen.getByRole('region', { name: 'Certificate verified' }));
     expect(card.getByText('Sam Learner')).toBeInTheDocument();
     expect(card.queryByText('Organisation:')).toBeNull();
+  });
+
+  it('links to the signed Open Badges credential while it is shared, and not otherwise', () => {
+    const url = 'https://example.org/functions/v1/api/credentials/shared/0123456789abcdef0123456789abcdef';
+    const { unmount } = show({ ...certificate, credentialUrl: url });
+    expect(screen.getByRole('link', { name: 'Download the digital credential (Open Badges 3.0)' })).toHaveAttribute('href', url);
+    unmount();
+    show(certificate);
+    expect(screen.queryByRole('link', { name: 'Download the digital credential (Open Badges 3.0)' })).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 // /verify/:code (public): says whether the certificate with this code is valid (until when, or that
 // it does not expire), expired (since when) or revoked (on which date; the reason is not published),
-// or plainly that none has the code; a form checks another code.
+// or plainly that none has the code; a form checks another code. While the learner shares the
+// certificate's signed Open Badges credential, a link downloads it.
 import { Alert, Anchor, Button, Card, Group, List, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertTriangle, IconBan, IconClockExclamation, IconRosetteDiscountCheck } from '@tabler/icons-react';
+import { IconAlertTriangle, IconBan, IconClockExclamation, IconDownload, IconRosetteDiscountCheck } from '@tabler/icons-react';
 import { CertificateStateBadge } from '@/components/CertificateValidity';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -132,6 +133,12 @@ function VerifiedCard({ certificate: c }: { certificate: VerifiedCertificate }) 
             <Text span ff="monospace" fw={600}>{c.verificationCode}</Text>
           </List.Item>
         </List>
+        {c.credentialUrl ? (
+          <Group gap={6}>
+            <IconDownload size={18} aria-hidden />
+            <Anchor href={c.credentialUrl}>{t('verify.credentialDownload')}</Anchor>
+          </Group>
+        ) : null}
       </Stack>
     </Card>
   );

@@ -34,6 +34,14 @@ describe('VerifyCertificate in Welsh', () => {
     expect(card.getByText('Yn ddilys tan:')).toBeInTheDocument();
     expect(screen.getByRole('form', { name: 'Gwirio tystysgrif arall' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Gwirio' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: "Lawrlwytho'r tystlythyr digidol (Open Badges 3.0)" })).toBeNull();
+  });
+
+  it('links to the shared Open Badges credential in Welsh', async () => {
+    await i18n.changeLanguage('cy');
+    const url = 'https://example.org/functions/v1/api/credentials/shared/0123456789abcdef0123456789abcdef';
+    renderWithProviders(<VerifyCertificate code={CODE} />, { queryData: [[certificateKeys.verify(CODE), { ...certificate, credentialUrl: url }]] });
+    expect(screen.getByRole('link', { name: "Lawrlwytho'r tystlythyr digidol (Open Badges 3.0)" })).toHaveAttribute('href', url);
   });
 
   it('shows the course\'s Welsh title as issued, in lang="cy"', async () => {
