@@ -1,8 +1,9 @@
 // After a client-side route change (never the first load) focus moves to the new page's main
 // heading, so a screen-reader or keyboard user starts on the new page rather than on the link they
 // followed or at the top of the document. The h1 gets tabIndex -1 (focusable from
-// script, not in the tab order). A page that is still loading is watched until its h1 appears (up
-// to ten seconds); if the person or the page moves focus elsewhere meanwhile, focus is left there.
+// script, not in the tab order). For ten seconds the page is watched: until its h1 appears, and
+// for an h1 the page replaces (a loading state giving way to the loaded page) while focus has
+// fallen to the body; if the person or the page moves focus elsewhere, focus is left there.
 // Only the path counts: a change of query string (filters, tabs, search) keeps focus where it is.
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
@@ -21,6 +22,7 @@ export function useFocusHeadingOnNavigate(containerId: string) {
     const container = document.getElementById(containerId);
     if (!container) return;
     const focusAtNavigation = document.activeElement;
+    let focused: HTMLHeadingElement | null = null;
     let done = false;
     const observer = new MutationObserver(() => attempt());
     const timer = window.setTimeout(() => finish(), WAIT_MS);
@@ -32,18 +34,23 @@ export function useFocusHeadingOnNavigate(containerId: string) {
     function attempt() {
       if (done) return;
       const active = document.activeElement;
-      if (active && active !== focusAtNavigation && active !== document.body && active.isConnected) {
-        finish();
-        return;
+      if (focused) {
+        // The heading focused is still there: focus is wherever it (or the person) is now.
+        if (focused.isConnected) return;
+        // The page replaced it (a loading state giving way to the loaded page) and focus fell to
+        // the body: the new page's heading takes it again; focus put elsewhere stays there.
+        if (active && active !== document.body) return finish();
+      } else if (active && active !== focusAtNavigation && active !== document.body && active.isConnected) {
+        return finish();
       }
       const heading = container!.querySelector<HTMLHeadingElement>('h1');
       if (!heading) return;
       if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
       heading.focus();
-      finish();
+      focused = heading;
     }
     attempt();
-    if (!done) observer.observe(container, { childList: true, subtree: true });
+    observer.observe(container, { childList: true, subtree: true });
     return finish;
   }, [pathname, containerId]);
 }
