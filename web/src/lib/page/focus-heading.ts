@@ -1,9 +1,10 @@
 // After a client-side route change (never the first load) focus moves to the new page's main
 // heading, so a screen-reader or keyboard user starts on the new page rather than on the link they
 // followed or at the top of the document. The h1 gets tabIndex -1 (focusable from
-// script, not in the tab order). For ten seconds the page is watched: until its h1 appears, and
-// for an h1 the page replaces (a loading state giving way to the loaded page) while focus has
-// fallen to the body; if the person or the page moves focus elsewhere, focus is left there.
+// script, not in the tab order). The page is watched until its h1 appears (however slow the
+// network: until the next navigation), then for ten seconds for an h1 the page replaces (a loading
+// state giving way to the loaded page) while focus has fallen to the body; if the person or the
+// page moves focus elsewhere, focus is left there.
 // Only the path counts: a change of query string (filters, tabs, search) keeps focus where it is.
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
@@ -25,11 +26,11 @@ export function useFocusHeadingOnNavigate(containerId: string) {
     let focused: HTMLHeadingElement | null = null;
     let done = false;
     const observer = new MutationObserver(() => attempt());
-    const timer = window.setTimeout(() => finish(), WAIT_MS);
+    let timer: number | undefined;
     function finish() {
       done = true;
       observer.disconnect();
-      window.clearTimeout(timer);
+      if (timer !== undefined) window.clearTimeout(timer);
     }
     function attempt() {
       if (done) return;
@@ -47,6 +48,8 @@ export function useFocusHeadingOnNavigate(containerId: string) {
       if (!heading) return;
       if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
       heading.focus();
+      // A page replaces its heading soon after, if at all: watched for ten seconds from here.
+      if (!focused) timer = window.setTimeout(() => finish(), WAIT_MS);
       focused = heading;
     }
     attempt();
