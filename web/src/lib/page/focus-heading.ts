@@ -6,20 +6,20 @@
 // state giving way to the loaded page) while focus has fallen to the body; if the person or the
 // page moves focus elsewhere, focus is left there.
 // Only the path counts: a change of query string (filters, tabs, search) keeps focus where it is.
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 
 const WAIT_MS = 10_000;
 
 export function useFocusHeadingOnNavigate(containerId: string) {
-  const { pathname } = useLocation();
-  const firstLoad = useRef(true);
+  const { pathname, key } = useLocation();
+  // The document's first location (React Router's key "default"), whichever instance of the layout
+  // shows it: the layout that stands in while the first page's code loads gives way to another,
+  // and a link followed in between is still a navigation.
+  const firstPage = key === 'default';
 
   useEffect(() => {
-    if (firstLoad.current) {
-      firstLoad.current = false;
-      return;
-    }
+    if (firstPage) return;
     const container = document.getElementById(containerId);
     if (!container) return;
     const focusAtNavigation = document.activeElement;
@@ -55,5 +55,5 @@ export function useFocusHeadingOnNavigate(containerId: string) {
     attempt();
     observer.observe(container, { childList: true, subtree: true });
     return finish;
-  }, [pathname, containerId]);
+  }, [pathname, containerId, firstPage]);
 }
