@@ -198,7 +198,8 @@ describe('the installable app offline', () => {
     await outcomes.getByText('Quiz scored 1 out of 1: passed.').waitFor({ timeout: 30_000 });
     await outcomes.getByText('Course completed: your certificate is ready.').waitFor();
     await expect(outcomes.getByText('Module marked as read: saved.').count()).resolves.toBe(2);
-    await expect(queuedItems(page, learner.userId)).resolves.toHaveLength(0);
+    // Each item leaves the queue just after its outcome is shown.
+    await expect.poll(() => queuedItems(page, learner.userId)).toHaveLength(0);
     await expectAccessible(page);
     await screenshot(page, 'offline-replayed');
 
@@ -221,11 +222,14 @@ describe('the installable app offline', () => {
 
     // The same queue sent again (same keys): the server answers what it did, nothing changes.
     await page.getByRole('button', { name: 'Dismiss' }).click();
+    // The first replay's outcomes gone before the second begins: its words are the same.
+    await page.getByTestId('offline-outcomes').waitFor({ state: 'detached' });
     await requeue(page, learner.userId, queue);
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
     await page.getByTestId('offline-outcomes').getByText('Quiz scored 1 out of 1: passed.').waitFor({ timeout: 30_000 });
     await expect(page.getByText('Course completed: your certificate is ready.').count()).resolves.toBe(0);
-    await expect(queuedItems(page, learner.userId)).resolves.toHaveLength(0);
+    // Each item leaves the queue just after its outcome is shown.
+    await expect.poll(() => queuedItems(page, learner.userId)).toHaveLength(0);
     expect(await serverState()).toEqual(once);
 
     // The certificates page shows the course's certificate once.

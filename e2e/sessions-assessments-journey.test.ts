@@ -5,7 +5,8 @@
 //     date's trainer found by a search) and a practical assessment with a second signature, 12
 //     months' validity and two criteria (one critical), then publishes it;
 //   - three learners book the summer date on their module pages (the third waits); the first
-//     cancels after confirming; the third, on a phone, accepts the place offered;
+//     cancels after confirming; the third, on a phone, accepts the place offered; the second moves
+//     their place to the winter date (the same calendar entry, a later revision);
 //   - the trainer keeps the register on a 390 px phone (Attended tapped twice is saved once, the
 //     focus stays on it); the learner's module shows it completed; the trainer's calendar lists it;
 //   - an assessor on a 390 px phone sees Competent refused while the critical criterion is not yet
@@ -34,6 +35,7 @@ const courseTitle = `Breathing apparatus day ${suffix}`;
 const sessionTitle = 'Fire house day';
 const practicalTitle = 'Donning and start-up';
 const summer = '12 June 2030, 09:30–16:00';
+const winter = '4 December 2030, 09:30–16:00';
 
 interface Person { username: string; name: string; email: string; password: string; id: string }
 const person = (key: string, name: string): Person =>
@@ -193,7 +195,7 @@ describe('classroom sessions and practical assessments: one course, one fire ser
       await form.waitFor({ state: 'detached' });
     }
     await dates.getByText(summer).waitFor();
-    await dates.getByText('4 December 2030, 09:30–16:00').waitFor();
+    await dates.getByText(winter).waitFor();
     await closeToasts(page);
     await expectAccessible(page);
     await screenshot(page, 'journey-dates');
@@ -332,6 +334,20 @@ describe('classroom sessions and practical assessments: one course, one fire ser
     }
   });
 
+  it('a learner moves their place to the winter date on their module page; the summer date keeps the others', async () => {
+    const page = await open(ben, `/course/${courseId}/module/${sessionModuleId}`);
+    await status(page, `You are booked on ${summer}.`);
+    await page.getByRole('button', { name: `Move to this date: ${winter}` }).click();
+    await status(page, `You are booked on ${winter}.`);
+    await expect.poll(() => focusedTestId(page)).toBe('session-status');
+    const rows = await sql<{ session_id: string; status: string; sequence: number }[]>`
+      select session_id, status, sequence from public.session_bookings where user_id = ${ben.id}`;
+    // The same booking, moved: no second row, its calendar entry's revision raised.
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'booked', sequence: 1 });
+    expect(rows[0].session_id).not.toBe(summerId);
+  });
+
   it('the assessor, on a phone, judges the learner with a photo as evidence and signs off', async () => {
     const phone = await open(assessor, `/instructor/assessments/module/${practicalId}`, 390, 844);
     await phone.getByRole('heading', { level: 1, name: `Assess: ${practicalTitle}` }).waitFor();
@@ -440,7 +456,7 @@ describe('classroom sessions and practical assessments: one course, one fire ser
     await screenshot(page, 'journey-team-member');
   });
 
-  it('delivers the emails: bookings and cancellation with invitations (.ics) that parse, the waiting list, the offer and the assessment', async () => {
+  it('delivers the emails: bookings, the move and the cancellation with invitations (.ics) that parse, the waiting list, the offer and the assessment', async () => {
     const delivered = await fetch(`${baseUrl}/functions/v1/api/notifications/deliver`, {
       method: 'POST',
       headers: { apikey: serviceRoleKey, authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'application/json' },
@@ -482,6 +498,12 @@ describe('classroom sessions and practical assessments: one course, one fire ser
     const caraInvite = await invitation(caraBooked!.ID);
     expect(caraInvite).toMatchObject({ method: 'REQUEST', start: summerStart });
     expect(caraInvite!.uid).not.toBe(booked!.uid);
-    expect((await mailTo(ben.email)).map((m) => m.Subject.split(':')[0])).toEqual(['Place booked']);
+    // Ben's move: the same calendar entry (its UID) at the winter date, a later revision.
+    const benMail = await mailTo(ben.email);
+    expect(benMail.map((m) => m.Subject.split(':')[0])).toEqual(['Place booked', 'Session changed']);
+    const benBooked = await invitation(benMail[0].ID);
+    const benMoved = await invitation(benMail[1].ID);
+    expect(benMoved).toMatchObject({ method: 'REQUEST', uid: benBooked!.uid, start: '2030-12-04T09:30:00.000Z' });
+    expect(benMoved!.sequence).toBeGreaterThan(benBooked!.sequence);
   });
 });

@@ -163,6 +163,9 @@ comment on column public.session_bookings.reason is
 
 -- A module's dates in time order (the learner's list, the author's list).
 create index classroom_sessions_module_starts_idx on public.classroom_sessions (module_id, starts_at);
+-- A learner's next dates: the module's national ones, then their organisation's, each in time order.
+create index classroom_sessions_module_open_idx on public.classroom_sessions (module_id, organisation_id, starts_at)
+  where cancelled_at is null;
 create index classroom_sessions_course_idx on public.classroom_sessions (course_id);
 create index classroom_sessions_organisation_idx on public.classroom_sessions (organisation_id, starts_at);
 -- The calendar's range and the reminders' scan.
@@ -1527,19 +1530,29 @@ begin
   if not v_runs then
     -- A learner: the dates of their reach (enrolled: live ones, national or their organisation's; any
     -- they booked), the next v_limit not over and not cancelled, and their booking's date.
-    with seen as (
-      select s.* from public.classroom_sessions s
-      where s.module_id = p_module_id
-        and ((v_enrolled and s.cancelled_at is null and (s.organisation_id is null or s.organisation_id = v_org))
-             or s.id in (select b.session_id from public.session_bookings b where b.user_id = v_uid and b.module_id = p_module_id))
-    ), upcoming as (
-      select v.id, v.starts_at from seen v
-      where v.ends_at > p_now and v.cancelled_at is null
-      order by v.starts_at, v.id
+    -- Each source is read in start order by an index and stops after v_limit + 1 rows: national
+    -- dates and the organisation's (classroom_sessions_module_open_idx), and the dates the learner
+    -- booked; a module's past and other organisations' dates are never read.
+    with upcoming as (
+      select u.id, u.starts_at from (
+        (select s.id, s.starts_at from public.classroom_sessions s
+         where v_enrolled and s.module_id = p_module_id and s.organisation_id is null
+           and s.cancelled_at is null and s.ends_at > p_now
+         order by s.starts_at, s.id limit v_limit + 1)
+        union
+        (select s.id, s.starts_at from public.classroom_sessions s
+         where v_enrolled and v_org is not null and s.module_id = p_module_id and s.organisation_id = v_org
+           and s.cancelled_at is null and s.ends_at > p_now
+         order by s.starts_at, s.id limit v_limit + 1)
+        union
+        (select s.id, s.starts_at from public.session_bookings b join public.classroom_sessions s on s.id = b.session_id
+         where b.user_id = v_uid and b.module_id = p_module_id and s.cancelled_at is null and s.ends_at > p_now)
+      ) u
+      order by u.starts_at, u.id
       limit v_limit + 1
     ), listed as (
-      select v.* from seen v
-      where v.id in (select u.id from upcoming u order by u.starts_at, u.id limit v_limit) or v.id = v_booked_session
+      select s.* from public.classroom_sessions s
+      where s.id = any (array(select u.id from upcoming u order by u.starts_at, u.id limit v_limit) || v_booked_session)
     )
     select coalesce(json_agg(d order by d."startsAt", d.id), '[]'::json), (select count(*) > v_limit from upcoming)
       into v_sessions, v_more
