@@ -2,6 +2,9 @@
 // 4G, simulated), against Debian's Chromium on /, a course page and /auth, three runs each; prints
 // the median of each category and PASS/FAIL against the budgets:
 //   Performance >= 90, Accessibility 100, Best Practices 100, SEO >= 95.
+// Then the installability checks, in the same Chromium: Lighthouse 12 has no PWA category (its
+// installable-manifest audit read Chromium's own check, Page.getInstallabilityErrors), so this asks
+// Chromium directly on / once the service worker controls it, and reads the manifest's icons.
 //
 //   npm run bench:lighthouse                    starts a platform of its own (as `npm start` does,
 //                                               with the web build) on a fresh, seeded data folder
@@ -16,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
+import { chromium } from 'playwright-core';
 import { startPlatformProcess } from './platform-process.mjs';
 import { benchResultsDir, resultStamp } from './bench-results.mjs';
 import { runDate, writeDocSection } from './bench-doc.mjs';
@@ -93,7 +97,8 @@ async function main() {
       results.push({ page: page.name, url: page.url.replace(baseUrl, ''), medians, metrics: metricMedians, failing, runs });
     }
 
-    let allPass = true;
+    const installable = await installability(chrome.port, baseUrl);
+    let allPass = installable.pass;
     const lines = [];
     lines.push(`Lighthouse ${RUNS} run(s) per page, mobile defaults, median scores (budgets: Performance >= 90, Accessibility 100, Best Practices 100, SEO >= 95)`);
     lines.push('');
@@ -113,6 +118,8 @@ async function main() {
       if (result.failing.length) lines.push(`Below full marks on ${result.page}: ${result.failing.join('; ')}`);
     }
     lines.push('');
+    lines.push(`Installable (Chromium's installability checks on /: manifest, icons, service worker): ${installable.pass ? 'PASS' : 'FAIL'}; ${installable.detail}`);
+    lines.push('');
     lines.push(allPass ? 'PASS: every budget holds.' : 'FAIL: a budget is not met.');
     const report = lines.join('\n');
     console.log(`\n${report}`);
@@ -127,6 +134,38 @@ async function main() {
   } finally {
     chrome.kill();
     await platform?.stop();
+  }
+}
+
+/** Chromium's installability errors for / once the service worker controls it (none: installable),
+ * and the manifest's icon sizes (a browser asks for 192 and 512 pixels). */
+async function installability(port, baseUrl) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0] ?? await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/`);
+    // Run in the page (a string: this file's globals are Node's).
+    const controlled = await page.evaluate(`new Promise((resolve) => {
+      if (navigator.serviceWorker.controller) return resolve(true);
+      navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true));
+      setTimeout(() => resolve(false), 30000);
+    })`);
+    const session = await context.newCDPSession(page);
+    const { installabilityErrors } = await session.send('Page.getInstallabilityErrors');
+    const { url: manifestUrl } = await session.send('Page.getAppManifest');
+    const manifest = manifestUrl ? await (await fetch(manifestUrl)).json() : { icons: [] };
+    const sizes = (manifest.icons ?? []).map((icon) => icon.sizes);
+    const iconsOk = ['192x192', '512x512'].every((size) => sizes.includes(size));
+    await page.close();
+    const errors = installabilityErrors.map((e) => e.errorId);
+    return {
+      pass: controlled && errors.length === 0 && iconsOk,
+      detail: `service worker controls the page: ${controlled ? 'yes' : 'no'}; installability errors: ${errors.length ? errors.join(', ') : 'none'}; ` +
+        `manifest ${manifestUrl ? new URL(manifestUrl).pathname : 'missing'} with icons ${sizes.join(', ') || 'none'}`,
+    };
+  } finally {
+    await browser.close().catch(() => {});
   }
 }
 
