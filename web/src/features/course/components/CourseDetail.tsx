@@ -32,6 +32,8 @@ import { PageMeta } from '@/lib/page/page-meta';
 import { useHydrated } from '@/lib/hydrated';
 import { formatHours } from '@/lib/format';
 import { labelOf } from '@/lib/i18n/labels';
+import { useOfflineQueue } from '@/lib/offline/hooks';
+import { withQueuedReads } from '@/lib/offline/progress';
 
 /** The module Start/Continue opens: the first unfinished one, else the first. */
 export function nextModule(modules: CourseModule[]): CourseModule | undefined {
@@ -71,6 +73,7 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
   const [params, setParams] = useSearchParams();
   const course = useCourse(courseId);
   const modules = useCourseModules(courseId, course.isSuccess);
+  const queue = useOfflineQueue(user?.id);
   const enroll = useEnroll();
   const step = useStepProgress();
   const autoEnrolled = useRef(false);
@@ -145,7 +148,8 @@ export function CourseDetail({ courseId, user, publicEnroll }: { courseId: strin
   }
 
   const data = course.data;
-  const list = modules.data ?? [];
+  // Modules marked read offline count as this device knows them until the queue is replayed.
+  const list = withQueuedReads(modules.data ?? [], queue.data);
   const progress = enrollment?.progress ?? 0;
   const pending = enrollment?.status === 'PENDING';
   const mayRead = list.length > 0 && list.every((module) => module.content !== null);

@@ -28,6 +28,7 @@ import { CertificateLinks } from '@/components/CertificateLinks';
 import { certificatePath, downloadCertificate } from '@/lib/certificates';
 import { useCompleteModule, useModule } from '../api/module';
 import { useOfflineQueue } from '@/lib/offline/hooks';
+import { withQueuedReads } from '@/lib/offline/progress';
 import { QuizPanel } from './QuizPanel';
 import { PageMeta } from '@/lib/page/page-meta';
 
@@ -303,7 +304,7 @@ export function ModuleViewer({ courseId, moduleId, user, assessmentPanel }: {
   const english = title.fallback || courseTitle.fallback || (!scorm && content.fallback && data.content.trim() !== '');
 
   const moduleList = modules.data && modules.data.length > 0 ? (
-    <CourseModuleList courseId={courseId} currentId={data.id} modules={modules.data} showProgress={enrolled} />
+    <CourseModuleList courseId={courseId} currentId={data.id} modules={withQueuedReads(modules.data, queue.data)} showProgress={enrolled} />
   ) : null;
 
   return (
