@@ -143,7 +143,40 @@ export async function pgDelta(from, to) {
     child.on('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
   });
   if (code !== 0) throw new Error(`supabase db diff failed (exit ${code}):\n${stderr}${stdout}`);
-  return stdout.trim();
+  return [withoutStatisticsNotice(stdout).trim(), await statisticsDiff(from, to)].filter(Boolean).join('\n\n');
+}
+
+/**
+ * pg-delta leaves extended statistics out and says so in a boxed notice on stdout (lines starting
+ * with │, ▲ or ●), which is not SQL: the notice goes when statistics are the only kind it names
+ * (any other kind keeps it, so that the drift check fails rather than miss it).
+ */
+function withoutStatisticsNotice(output) {
+  if (!/pg-delta does not manage these PostgreSQL object kinds: statistics object\./.test(output)) return output;
+  return output.split('\n').filter((line) => !/^[│▲●]/.test(line)).join('\n');
+}
+
+/** The extended statistics that differ from `from` to `to`, as the SQL that makes `from` like `to`. */
+async function statisticsDiff(from, to) {
+  const definitions = async (url) => {
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      // An empty search path (one connection): the definitions name their tables with the schema.
+      await sql`set search_path = ''`;
+      const rows = await sql`
+        select n.nspname || '.' || s.stxname as name, pg_get_statisticsobjdef(s.oid) as definition
+        from pg_statistic_ext s join pg_namespace n on n.oid = s.stxnamespace
+        where n.nspname in ('public', 'private') order by 1`;
+      return new Map(rows.map((row) => [row.name, row.definition]));
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  };
+  const [before, after] = await Promise.all([definitions(from), definitions(to)]);
+  const changes = [];
+  for (const [name, definition] of before) if (after.get(name) !== definition) changes.push(`DROP STATISTICS ${name};`);
+  for (const [name, definition] of after) if (before.get(name) !== definition) changes.push(`${definition};`);
+  return changes.join('\n');
 }
 
 /** A Postgres server to use: TEST_DATABASE_URL's or DATABASE_URL's, else the local one if it answers; null for none. */

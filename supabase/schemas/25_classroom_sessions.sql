@@ -163,13 +163,11 @@ comment on column public.session_bookings.reason is
 
 -- A module's dates in time order (the learner's list, the author's list).
 create index classroom_sessions_module_starts_idx on public.classroom_sessions (module_id, starts_at);
--- A learner's next dates, each source in the order it is listed: the module's national ones, and
--- their organisation's (two partial indexes: with one, the planner reads the national dates through
--- the module's whole list and filters the organisations' out).
-create index classroom_sessions_module_national_idx on public.classroom_sessions (module_id, starts_at, id)
-  where organisation_id is null and cancelled_at is null;
-create index classroom_sessions_module_open_idx on public.classroom_sessions (module_id, organisation_id, starts_at, id)
-  where organisation_id is not null and cancelled_at is null;
+-- A learner's next dates, each source in start order: the module's national ones (organisation
+-- null), then their organisation's. The statistics tell the planner how few national dates a module
+-- has among its organisations' (without them it reads the module's whole list by start instead).
+create index classroom_sessions_module_org_idx on public.classroom_sessions (module_id, organisation_id, starts_at, id);
+create statistics public.classroom_sessions_module_org_stats (mcv) on module_id, organisation_id from public.classroom_sessions;
 create index classroom_sessions_course_idx on public.classroom_sessions (course_id);
 create index classroom_sessions_organisation_idx on public.classroom_sessions (organisation_id, starts_at);
 -- The calendar's range and the reminders' scan.
@@ -1535,8 +1533,8 @@ begin
     -- A learner: the dates of their reach (enrolled: live ones, national or their organisation's; any
     -- they booked), the next v_limit not over and not cancelled, and their booking's date.
     -- Each source is read in start order by an index and stops after v_limit + 1 rows: the national
-    -- dates (classroom_sessions_module_national_idx), the organisation's (..._module_open_idx) and
-    -- the dates the learner booked; other organisations' dates are never read.
+    -- dates and the organisation's (classroom_sessions_module_org_idx), and the dates the learner
+    -- booked; other organisations' dates are never read.
     with upcoming as (
       select u.id, u.starts_at from (
         (select s.id, s.starts_at from public.classroom_sessions s

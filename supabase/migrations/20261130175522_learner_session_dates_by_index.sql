@@ -72,8 +72,8 @@ begin
     -- A learner: the dates of their reach (enrolled: live ones, national or their organisation's; any
     -- they booked), the next v_limit not over and not cancelled, and their booking's date.
     -- Each source is read in start order by an index and stops after v_limit + 1 rows: the national
-    -- dates (classroom_sessions_module_national_idx), the organisation's (..._module_open_idx) and
-    -- the dates the learner booked; other organisations' dates are never read.
+    -- dates and the organisation's (classroom_sessions_module_org_idx), and the dates the learner
+    -- booked; other organisations' dates are never read.
     with upcoming as (
       select u.id, u.starts_at from (
         (select s.id, s.starts_at from public.classroom_sessions s
@@ -173,8 +173,6 @@ begin
 end;
 $function$;
 
-CREATE INDEX classroom_sessions_module_national_idx ON public.classroom_sessions USING btree (module_id, starts_at, id)
-  WHERE ((organisation_id IS NULL) AND (cancelled_at IS NULL));
+CREATE INDEX classroom_sessions_module_org_idx ON public.classroom_sessions USING btree (module_id, organisation_id, starts_at, id);
 
-CREATE INDEX classroom_sessions_module_open_idx ON public.classroom_sessions USING btree (module_id, organisation_id, starts_at, id)
-  WHERE ((organisation_id IS NOT NULL) AND (cancelled_at IS NULL));
+CREATE STATISTICS public.classroom_sessions_module_org_stats (mcv) ON module_id, organisation_id FROM public.classroom_sessions;
