@@ -94,7 +94,8 @@ export default defineConfig(({ isSsrBuild }) => ({
             // Mantine's parts that forty or more of the app's chunks share, in one chunk, not dozens
             // of 1-2 KB ones: each file is a preload theme-init.js inserts after the paint, about a
             // millisecond of main thread each (docs/decisions/first-paint.md). The rest stays with
-            // the routes that use it: at a dozen, the chunk held 27 KB (gzipped) that / never runs. ScrollArea stays out: a dozen chunks share it, / does not use it.
+            // the routes that use it: at a dozen, the chunk held 27 KB (gzipped) that / never runs.
+            // ScrollArea stays out: a dozen chunks share it, / does not use it.
             // Floating UI (menus, popovers, selects) stays out too: no visitor's first page opens one.
             { name: 'mantine', test: /node_modules[\\/]@mantine[\\/](core|hooks)[\\/](?!.*[\\/]ScrollArea[\\/])/, minShareCount: 40, priority: 15 },
             { name: 'supabase', test: /node_modules[\\/]@supabase[\\/]/, priority: 10 },
