@@ -1,9 +1,11 @@
 // The installable app in Chromium: a learner downloads a course, the network goes (Chromium's own
-// offline emulation, for the page and its service worker alike, as DevTools' "Offline" does), the
-// app reloads from the service worker, the learner reads two modules and answers an untimed quiz,
-// the network comes back and the queue is replayed: the progress, the quiz's score and the
-// certificate appear once; the same queue replayed again changes nothing; sign-out empties the
-// caches and the queue. Then a new service worker and its "Reload" prompt, and Chromium's own
+// offline emulation, for the page and the service workers alike, as DevTools' "Offline" does), the
+// app reloads from the service worker, the learner reads two modules, answers an untimed quiz and
+// plays a SCORM package (an authoring tool's 1.2 export) from the content origin's offline cache,
+// the network comes back and the queue is replayed: the progress, the quiz's score, the package's
+// status and the certificate appear once; the same queue replayed again changes nothing; a package
+// file changed in the content origin's cache (as another package could) is not served; sign-out
+// empties the caches and the queue. Then a new service worker and its "Reload" prompt, and Chromium's own
 // installability check (manifest, icons, service worker).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,12 +13,14 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { baseUrl, expectAccessible, launchBrowser, screenshot } from './browser';
-import { apiCall, apiLogin, removeCourse, uiLogin } from './api';
+import { apiCall, apiLogin, apiUrl, removeCourse, uiLogin } from './api';
+import { real12Package } from '../supabase/functions/tests/scorm_packages';
 
 const s = Date.now().toString(36);
 const courseTitle = `Working without signal ${s}`;
 const firstModule = `Standby in the ambulance ${s}`;
 const secondModule = `The rural station ${s}`;
+const scormModule = `Water rescue awareness ${s}`;
 
 /** The network of the page and of the service workers of its origin, cut or restored through the
  * DevTools protocol (Playwright's setOffline reaches the page only). */
@@ -25,7 +29,8 @@ async function setNetwork(browser: Browser, context: BrowserContext, offline: bo
   const session: CDPSession = await browser.newBrowserCDPSession();
   try {
     const { targetInfos } = await session.send('Target.getTargets');
-    const workers = targetInfos.filter((target) => target.type === 'service_worker' && target.url.startsWith(baseUrl));
+    // The app's service worker and the SCORM content origin's (the content's port is another origin).
+    const workers = targetInfos.filter((target) => target.type === 'service_worker');
     expect(workers.length).toBeGreaterThan(0);
     for (const worker of workers) {
       const { sessionId } = await session.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false });
@@ -99,6 +104,7 @@ describe('the installable app offline', () => {
   let courseId = '';
   let quizId = '';
   let quizModuleId = '';
+  let scormModuleId = '';
   let learner = { username: '', password: '', token: '', userId: '' };
 
   /** A new learner enrolled on the course (each attempt of the journey starts from none of it done). */
@@ -137,6 +143,15 @@ describe('the installable app offline', () => {
         expect(question.status, question.text).toBe(201);
       }
     }
+    const created = await apiCall('POST', `/courses/${courseId}/modules`, instructorToken, { kind: 'scorm', title: scormModule });
+    expect(created.status, created.text).toBe(201);
+    scormModuleId = created.json.id;
+    const uploaded = await fetch(`${apiUrl}/modules/${scormModuleId}/scorm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${instructorToken}`, 'content-type': 'application/zip' },
+      body: Buffer.from(real12Package({ title: scormModule })),
+    });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(201);
     browser = await launchBrowser();
   });
 
@@ -177,7 +192,7 @@ describe('the installable app offline', () => {
     await page.getByRole('heading', { level: 1, name: secondModule }).waitFor();
     await page.getByText('1 item waits to be sent.').waitFor();
     // The outline counts the module read offline (no quiz: reading completes it) before the server does.
-    await page.getByTestId('module-progress-text').filter({ hasText: '1 of 2 modules complete' }).waitFor();
+    await page.getByTestId('module-progress-text').filter({ hasText: '1 of 3 modules complete' }).waitFor();
     await page.getByRole('button', { name: 'Mark as complete' }).click();
     await page.getByTestId('module-status').filter({ hasText: 'saved on this device' }).waitFor();
     await page.getByRole('button', { name: 'Start quiz' }).click();
@@ -188,8 +203,21 @@ describe('the installable app offline', () => {
     await page.getByText('3 items wait to be sent.').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'offline-quiz-saved');
+
+    // The SCORM package plays from the content origin's cache; what it reports waits in the queue.
+    const sco = page.frameLocator('[data-testid="scorm-frame"]').frameLocator('#sco');
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${baseUrl}/course/${courseId}/module/${scormModuleId}`);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByTestId('scorm-status').getByText(/^Started offline/).waitFor({ timeout: 20_000 });
+    await expect.poll(() => sco.locator('#entry').textContent(), { timeout: 20_000 }).toBe('ab-initio');
+    await sco.getByRole('button', { name: 'Finish' }).click();
+    await page.getByTestId('scorm-status').getByText(/^Finished offline/).waitFor();
+    await page.getByText('4 items wait to be sent.').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'offline-scorm-kept');
     const queue = await queuedItems(page, learner.userId);
-    expect(queue).toHaveLength(3);
+    expect(queue).toHaveLength(4);
     // Nothing reached the server yet.
     const before = await apiCall('GET', `/users/${learner.userId}/enrollments?page=1&pageSize=100`, learner.token);
     expect(before.json.find((e: { courseId: string }) => e.courseId === courseId).progress).toBe(0);
@@ -200,6 +228,7 @@ describe('the installable app offline', () => {
     await outcomes.getByText('Quiz scored 1 out of 1: passed.').waitFor({ timeout: 30_000 });
     await outcomes.getByText('Course completed: your certificate is ready.').waitFor();
     await expect(outcomes.getByText('Module marked as read: saved.').count()).resolves.toBe(2);
+    await outcomes.getByText('SCORM progress saved.').waitFor();
     // Each item leaves the queue just after its outcome is shown.
     await expect.poll(() => queuedItems(page, learner.userId)).toHaveLength(0);
     await expectAccessible(page);
@@ -211,7 +240,9 @@ describe('the installable app offline', () => {
       const certificates = await apiCall('GET', '/certificates?scope=all&page=1&pageSize=50', learner.token);
       expect(certificates.status, certificates.text).toBe(200);
       const module = await apiCall('GET', `/modules/${quizModuleId}`, learner.token);
+      const scorm = await apiCall('GET', `/modules/${scormModuleId}/scorm/player`, learner.token);
       return {
+        scorm: { completed: scorm.json.moduleCompleted, status: scorm.json.scos[0].status, score: scorm.json.scos[0].score },
         progress: enrolment.progress,
         completed: enrolment.completed,
         certificates: certificates.json.items.filter((c: { courseId: string | null }) => c.courseId === courseId).length,
@@ -220,7 +251,8 @@ describe('the installable app offline', () => {
       };
     };
     const once = await serverState();
-    expect(once).toEqual({ progress: 100, completed: true, certificates: 1, quizAttempts: 1, quizPassed: true });
+    // The package's mastery score is 80: its 90 passes.
+    expect(once).toEqual({ progress: 100, completed: true, certificates: 1, quizAttempts: 1, quizPassed: true, scorm: { completed: true, status: 'passed', score: 90 } });
 
     // The same queue sent again (same keys): the server answers what it did, nothing changes.
     await page.getByRole('button', { name: 'Dismiss' }).click();
@@ -239,12 +271,36 @@ describe('the installable app offline', () => {
     await page.getByText(courseTitle, { exact: true }).first().waitFor();
     await expect(page.getByText(courseTitle, { exact: true }).count()).resolves.toBe(1);
 
-    // Sign-out empties the device.
+    // A package file changed in the content origin's cache (any package can write that origin's
+    // caches) is not served offline: the service worker proves each file against the signed manifest.
+    const player = await apiCall('GET', `/modules/${scormModuleId}/scorm/player`, learner.token);
+    const scoUrl = new URL(player.json.scos[0].href, player.json.contentBase).href;
+    const contentPage = await context.newPage();
+    const contentCaches = async () => {
+      await contentPage.goto(new URL('/storage/v1/object/public/scorm-content/_player/launcher.html', scoUrl).href);
+      return contentPage.evaluate(async () => (await caches.keys()).sort());
+    };
+    expect(await contentCaches()).toEqual(['scorm-offline', 'scorm-offline-manifests']);
+    expect(await contentPage.evaluate(async (url) => {
+      const cache = await caches.open('scorm-offline');
+      if (!(await cache.match(url))) return 'not kept';
+      await cache.put(url, new Response('<p id="entry">changed</p>', { headers: { 'content-type': 'text/html' } }));
+      return 'changed';
+    }, scoUrl)).toBe('changed');
+    await setNetwork(browser, context, true);
+    await page.goto(`${baseUrl}/course/${courseId}/module/${scormModuleId}`);
+    await page.getByRole('button', { name: /^(Start|Resume|Play again)$/ }).click();
+    await expect.poll(() => sco.locator('body').textContent(), { timeout: 20_000 }).toContain('Not available offline');
+    await expect(sco.getByText('changed').count()).resolves.toBe(0);
+    await setNetwork(browser, context, false);
+
+    // Sign-out empties the device, the content origin's offline caches included.
     expect((await deviceData(page)).caches).toEqual([`esl-person-${learner.userId}`]);
     await page.getByRole('button', { name: /Morgan Offline/ }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.getByText('You have been successfully logged out').waitFor();
     expect(await deviceData(page)).toEqual({ caches: [], databases: [] });
+    expect(await contentCaches()).toEqual([]);
     await context.close();
   });
 

@@ -1,12 +1,14 @@
-// "Available offline": a course's API answers (the course, its outline, each module) and its files
-// (images, SCORM packages' files) kept in the person's own cache, which the service worker answers
-// from when the network is gone (web/sw/sw.ts), and the server's offline answer (the quizzes'
-// questions without their answers) in the person's IndexedDB. Removing a course deletes both.
+// "Available offline": a course's API answers (the course, its outline, each module) and its images
+// kept in the person's own cache, which the service worker answers from when the network is gone
+// (web/sw/sw.ts); its SCORM packages kept on the content origin (./scorm-content.ts); and the
+// server's offline answer (the quizzes' questions without their answers) in the person's IndexedDB.
+// Removing a course deletes all three.
 import type { OfflineCourse, OfflineQuiz } from '@shared/offline.ts';
 import { api, apiBaseUrl, OfflineError } from '@/lib/api-client';
 import { accessToken, supabaseAnonKey } from '@/lib/supabase';
 import { deviceStore, type DownloadedCourse } from './device-store';
 import { personCacheName } from './kept-answers';
+import { ContentKeepError, keepable, keepPackages, packageFiles, removePackages } from './scorm-content';
 
 /** Not enough room on the device for the course: what it needs and what is free (bytes). */
 export class StorageFullError extends Error {
@@ -28,15 +30,20 @@ export interface DownloadProgress {
 /** The course's offline answer (what it holds and its size, shown before anything is kept). */
 export const getOfflineCourse = (courseId: string) => api.get<OfflineCourse>(`/offline/courses/${courseId}`);
 
-/** The files kept: those the app's own origin serves (images in Storage). A SCORM package's files
- * live on the content origin, another origin, whose pages this app's service worker cannot answer. */
+/** The files kept in the person's cache: those the app's own origin serves (images in Storage). A
+ * SCORM package's files live on the content origin, whose own service worker answers them. */
 export function keptFiles(offline: OfflineCourse) {
   const origins = new Set([window.location.origin, new URL(apiBaseUrl).origin]);
   return offline.files.filter((file) => origins.has(new URL(file.url, window.location.href).origin));
 }
 
+const sum = (files: { bytes: number }[]) => files.reduce((total, file) => total + file.bytes, 0);
+
+/** The bytes of the packages kept on the content origin: those whose files the server signed. */
+const packageBytes = (offline: OfflineCourse) => offline.scorm.filter(keepable).reduce((total, pkg) => total + sum(packageFiles(offline, pkg)), 0);
+
 /** The bytes a download keeps (the size shown before it starts). */
-export const downloadBytes = (offline: OfflineCourse) => keptFiles(offline).reduce((sum, file) => sum + file.bytes, 0);
+export const downloadBytes = (offline: OfflineCourse) => sum(keptFiles(offline)) + packageBytes(offline);
 
 /** The addresses of the API answers the course's screens read. */
 function answerUrls(offline: OfflineCourse): string[] {
@@ -98,9 +105,14 @@ export async function downloadCourse(
       doneBytes += file.bytes;
       onProgress({ doneBytes, totalBytes });
     }
+    const before = doneBytes;
+    await keepPackages(offline, (packageDone) => onProgress({ doneBytes: before + packageDone, totalBytes }));
   } catch (error) {
-    // Nothing half kept: what this download put in the cache goes again.
+    // Nothing half kept: what this download put in either origin's cache goes again.
     await Promise.all(urls.map((url) => cache.delete(url)));
+    await removePackages(offline).catch(() => {});
+    if (error instanceof ContentKeepError && error.reason === 'quota') throw new StorageFullError(totalBytes, null);
+    if (error instanceof ContentKeepError && error.reason === 'network') throw new OfflineError();
     throw error;
   }
   // What the device keeps: the files and the answers (the size the badge shows).
@@ -114,6 +126,9 @@ export async function removeDownload(personId: string, courseId: string): Promis
   if (course) {
     const cache = await caches.open(personCacheName(personId));
     await Promise.all(course.urls.map((url) => cache.delete(url)));
+    // The packages' files on the content origin (a failure there still removes the course; the
+    // next sign-out empties that origin's offline caches).
+    await removePackages(course.offline).catch(() => {});
   }
   await deviceStore.delete(personId, 'courses', courseId);
 }
@@ -127,6 +142,18 @@ export async function offlineQuizOf(personId: string, moduleId: string): Promise
   for (const course of await downloadedCourses(personId)) {
     const module = course.offline.modules.find((m) => m.id === moduleId);
     if (module?.quiz) return { quiz: module.quiz, courseId: course.courseId };
+  }
+  return null;
+}
+
+/** A downloaded SCORM package the content origin can serve offline (its files signed and kept). */
+export async function offlinePackageOf(personId: string, moduleId: string) {
+  for (const course of await downloadedCourses(personId)) {
+    const pkg = course.offline.scorm.find((p) => p.moduleId === moduleId);
+    if (pkg) {
+      const module = course.offline.modules.find((m) => m.id === moduleId);
+      return { pkg, keptOffline: keepable(pkg), moduleCompleted: module?.completed ?? false, courseId: course.courseId };
+    }
   }
   return null;
 }

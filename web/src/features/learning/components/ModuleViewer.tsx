@@ -354,7 +354,7 @@ export function ModuleViewer({ courseId, moduleId, user, assessmentPanel }: {
 
             {scorm ? (
               <Suspense fallback={<Text size="sm">{t('moduleViewer.loadingPackage')}</Text>}>
-                <ScormPlayer moduleId={data.id} enrolled={enrolled} staff={staff} />
+                <ScormPlayer moduleId={data.id} enrolled={enrolled} staff={staff} personId={user?.id ?? null} />
               </Suspense>
             ) : assessment && !content.text.trim() && !data.image ? null : (
               // A practical assessment's text is an optional introduction: none, no empty box.

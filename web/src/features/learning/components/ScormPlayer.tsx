@@ -2,18 +2,25 @@
 // untrusted: it runs in a sandboxed frame on the content origin, never the app's, inside a launcher
 // page that holds the SCORM run-time API (scorm-again) and relays what the content reports by
 // postMessage. Here those reports are checked (origin and frame) and saved with the learner's token,
-// in order: on Commit, on Finish, every 30 seconds and when the page goes away. Loaded lazily: pages
-// without a package never load it.
+// in order: on Commit, on Finish, every 30 seconds and when the page goes away. Without a connection,
+// a package downloaded with its course plays from the content origin's offline cache and what it
+// reports is kept in the learner's offline queue instead. Loaded lazily: pages without a package
+// never load it.
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDeviceFloppy, IconMaximize, IconMinimize, IconPlayerPlay } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { TFunction, TOptions } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { ApiError, errorDescription } from '@/lib/api-client';
+import type { OfflineSco } from '@shared/offline.ts';
+import { ApiError, errorDescription, OfflineError } from '@/lib/api-client';
 import { formatTimeSpent } from '@/lib/format';
 import { currentLanguage } from '@/lib/i18n/i18n';
-import { invalidateLearning } from '@/lib/query-keys';
+import { useDownloads } from '@/lib/offline/hooks';
+import { queuedItems } from '@/lib/offline/queue';
+import { keepable } from '@/lib/offline/scorm-content';
+import { OfflineSitting, offlineStartCmi } from '@/lib/offline/scorm-sitting';
+import { invalidateLearning, offlineKeys } from '@/lib/query-keys';
 import {
   accessToken,
   launcherAddress,
@@ -154,17 +161,29 @@ function savedText(t: Translate, result: ScormSaveResult, finish: boolean): stri
   return result.moduleCompleted ? t('scormPlayer.finishedCompleted') : t('scormPlayer.finished');
 }
 
-function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
+/** What the frame saves through: the session online, the offline queue without a connection. */
+type Saver = Pick<ScormSaver, 'set' | 'save' | 'leave' | 'hasPending'>;
+
+/** A SCO played without a connection: whose queue keeps the sitting, and its run-time start. */
+interface OfflinePlay {
+  personId: string;
+  sco: OfflineSco;
+}
+
+function ScoFrame({ moduleId, player, sco, offline: offlineAtStart, onStatus, onScoStatus, onClosed }: {
   moduleId: string;
   player: ScormPlayerData;
   sco: ScormSco;
+  offline: OfflinePlay | null;
   onStatus: (text: string) => void;
   onScoStatus: (scoId: string, status: string) => void;
   onClosed: () => void;
 }) {
   const frameRef = useRef<HTMLIFrameElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
-  const saverRef = useRef<ScormSaver | null>(null);
+  const saverRef = useRef<Saver | null>(null);
+  // Decided when the SCO opens: a sitting begun offline stays in the queue to its end.
+  const [offline] = useState(offlineAtStart);
   const unloadedRef = useRef<(() => void) | null>(null);
   const closedRef = useRef(false);
   const queryClient = useQueryClient();
@@ -214,7 +233,26 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
       if (!data || typeof data !== 'object' || !('type' in data)) return;
       const message = data as { type: unknown; element?: unknown; value?: unknown; message?: unknown };
       const saver = saverRef.current;
-      if (message.type === 'ready' && !saver && !starting) {
+      if (message.type === 'ready' && !saver && !starting && offline) {
+        starting = true;
+        const onKept = (finish: boolean) => {
+          void offlineKeys.invalidate(queryClient);
+          if (!cancelled || finish) onStatus(translate(finish ? 'scormPlayer.offlineFinished' : 'scormPlayer.offlineKept', { time: timeNow() }));
+        };
+        queuedItems(offline.personId)
+          .then((waiting) => {
+            if (cancelled) return;
+            const cmi = offlineStartCmi(offline.sco, moduleId, waiting);
+            saverRef.current = new OfflineSitting(offline.personId, moduleId, sco.id, onKept, onFailed);
+            frameRef.current?.contentWindow?.postMessage(
+              { type: 'start', version: player.version, cmi, launchUrl: new URL(sco.href, player.contentBase).href, title: sco.title },
+              contentOrigin,
+            );
+            onScoStatus(sco.id, 'incomplete');
+            onStatus(translate('scormPlayer.offlineStarted'));
+          })
+          .catch(onFailed);
+      } else if (message.type === 'ready' && !saver && !starting) {
         starting = true;
         startScormSession(moduleId, sco.id)
           .then(async (session) => {
@@ -263,7 +301,7 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
       saverRef.current = null;
       if (saver?.hasPending) void saver.save().then(refresh);
     };
-  }, [launcherHref, moduleId, player.version, player.contentBase, sco.id, sco.href, sco.title, queryClient, onStatus, onScoStatus, close]);
+  }, [launcherHref, moduleId, player.version, player.contentBase, sco.id, sco.href, sco.title, offline, queryClient, onStatus, onScoStatus, close]);
 
   async function saveAndExit() {
     if (ended) {
@@ -286,7 +324,7 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
     }
     await saverRef.current?.save();
     setSaving(false);
-    onStatus(t('scormPlayer.savedForLater'));
+    onStatus(offline ? t('scormPlayer.offlineKept', { time: timeNow() }) : t('scormPlayer.savedForLater'));
     close();
   }
 
@@ -336,9 +374,26 @@ function ScoFrame({ moduleId, player, sco, onStatus, onScoStatus, onClosed }: {
   );
 }
 
-export default function ScormPlayer({ moduleId, enrolled, staff = false }: { moduleId: string; enrolled: boolean; staff?: boolean }) {
+/** The module's package as downloaded with its course, and whether its files are kept offline. */
+function useDownloadedPackage(personId: string | null, moduleId: string) {
+  const downloads = useDownloads(personId);
+  for (const course of downloads.data ?? []) {
+    const pkg = course.offline.scorm.find((p) => p.moduleId === moduleId);
+    if (pkg) return { pkg, course };
+  }
+  return null;
+}
+
+export default function ScormPlayer({ moduleId, enrolled, staff = false, personId = null }: {
+  moduleId: string;
+  enrolled: boolean;
+  staff?: boolean;
+  /** The signed-in person: their downloads play offline. */
+  personId?: string | null;
+}) {
   const { t } = useTranslation('learning');
   const player = useScormPlayer(moduleId);
+  const downloaded = useDownloadedPackage(personId, moduleId);
   const [playing, setPlaying] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   // The statuses the saves answered while the package runs, ahead of the player's next fetch.
@@ -365,9 +420,21 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
     }
   }, [playing]);
 
+  // Without a connection, a package downloaded with its course plays from the content origin's cache.
+  const offlinePkg = player.error instanceof OfflineError && downloaded && personId && keepable(downloaded.pkg) ? downloaded : null;
   if (player.isPending) return <Text size="sm">{t('scormPlayer.loading')}</Text>;
-  if (player.isError) return <Text c="red.9">{t('scormPlayer.loadFailed', { reason: errorDescription(player.error, t('scormPlayer.pleaseTryAgain')) })}</Text>;
-  const data = player.data;
+  if (player.isError && !offlinePkg) return <Text c="red.9">{t('scormPlayer.loadFailed', { reason: errorDescription(player.error, t('scormPlayer.pleaseTryAgain')) })}</Text>;
+  const data: ScormPlayerData | undefined = offlinePkg
+    ? {
+      moduleId,
+      version: offlinePkg.pkg.version,
+      title: offlinePkg.pkg.title,
+      contentBase: offlinePkg.pkg.contentBase,
+      scos: offlinePkg.pkg.scos.map((sco) => ({ id: sco.id, title: sco.title, href: sco.href, status: sco.status, score: null })),
+      moduleCompleted: offlinePkg.course.offline.modules.find((m) => m.id === moduleId)?.completed ?? false,
+    }
+    : player.data;
+  if (!data) return null;
   // The player's statuses, with what the saves of this visit answered.
   const scos = data.scos.map((sco) => {
     const saved = live[sco.id];
@@ -377,6 +444,10 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
     return saved === 'incomplete' && known ? sco : { ...sco, status: saved };
   });
   const current = scos.find((sco) => sco.id === playing) ?? null;
+  const offlinePlay = (scoId: string): OfflinePlay | null => {
+    const sco = offlinePkg?.pkg.scos.find((s) => s.id === scoId);
+    return offlinePkg && personId && sco ? { personId, sco } : null;
+  };
   // The first SCO not yet done is the one offered (all done: the first).
   const offered = scos.find((sco) => !DONE.includes(sco.status ?? '')) ?? scos[0] ?? null;
   const multi = scos.length > 1;
@@ -427,6 +498,7 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false }: { mod
             moduleId={moduleId}
             player={data}
             sco={current}
+            offline={offlinePlay(current.id)}
             onStatus={setStatus}
             onScoStatus={onScoStatus}
             onClosed={onClosed}

@@ -1,0 +1,128 @@
+// SCORM packages kept offline live on the content origin, whose Cache Storage this app cannot reach:
+// a hidden page there (`_player/offline.html`) keeps, removes and clears them at the app's request,
+// and its service worker serves them offline only once it has proven them genuine against the
+// server's signed manifest (docs/decisions/scorm-offline-integrity.md). The page and the app talk by
+// postMessage only, each checking the other's origin, as the launcher does.
+import type { OfflineCourse, OfflineScormPackage } from '@shared/offline.ts';
+
+/** Why the content origin could not keep a package. */
+export type ContentKeepFailure = 'quota' | 'network' | 'integrity' | 'unsupported';
+
+export class ContentKeepError extends Error {
+  readonly reason: ContentKeepFailure;
+  constructor(reason: ContentKeepFailure) {
+    super(`The package could not be kept offline (${reason})`);
+    this.name = 'ContentKeepError';
+    this.reason = reason;
+  }
+}
+
+/** A file of the player on the content origin (`_player/<name>` at the bucket's root), for the app's origin. */
+export function playerFileAddress(contentBase: string, name: string, appOrigin: string): URL | null {
+  try {
+    const base = new URL(contentBase);
+    const marker = '/scorm-content/';
+    const at = base.pathname.indexOf(marker);
+    if (at < 0) return null;
+    const url = new URL(`${base.pathname.slice(0, at + marker.length)}_player/${name}`, base.origin);
+    url.searchParams.set('app', appOrigin);
+    return url;
+  } catch {
+    return null;
+  }
+}
+
+/** A package that can be kept: the server signed its files' hashes. */
+export const keepable = (pkg: OfflineScormPackage) => pkg.manifest !== null;
+
+/** The package's files among the course's (their URLs start with its root). */
+export const packageFiles = (offline: OfflineCourse, pkg: OfflineScormPackage) =>
+  offline.files.filter((file) => file.url.startsWith(pkg.contentBase));
+
+interface PageAnswer {
+  type: 'ready' | 'progress' | 'kept' | 'removed' | 'cleared' | 'failed';
+  id?: number;
+  doneBytes?: number;
+  reason?: ContentKeepFailure;
+}
+
+type Send = (message: Record<string, unknown>, onProgress?: (doneBytes: number) => void) => Promise<void>;
+
+/** How long the page may take to register its service worker and say it is ready. */
+const READY_MS = 20_000;
+
+/** Opens the content origin's offline page in a hidden frame for the time of `run`. */
+async function withOfflinePage<T>(contentBase: string, run: (send: Send) => Promise<T>): Promise<T> {
+  const address = playerFileAddress(contentBase, 'offline.html', window.location.origin);
+  if (!address) throw new ContentKeepError('unsupported');
+  const origin = address.origin;
+  const frame = document.createElement('iframe');
+  frame.hidden = true;
+  frame.title = 'SCORM offline storage';
+  frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
+  frame.src = address.href;
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void; onProgress?: (doneBytes: number) => void }>();
+  let ready: () => void = () => {};
+  const isReady = new Promise<void>((resolve, reject) => {
+    ready = resolve;
+    window.setTimeout(() => reject(new ContentKeepError('unsupported')), READY_MS);
+  });
+  function onMessage(event: MessageEvent) {
+    if (event.origin !== origin || event.source !== frame.contentWindow) return;
+    const answer = event.data as PageAnswer | null;
+    if (!answer || typeof answer !== 'object') return;
+    if (answer.type === 'ready') return ready();
+    const entry = typeof answer.id === 'number' ? waiting.get(answer.id) : undefined;
+    if (!entry) return;
+    if (answer.type === 'progress') entry.onProgress?.(answer.doneBytes ?? 0);
+    else {
+      waiting.delete(answer.id!);
+      if (answer.type === 'failed') entry.reject(new ContentKeepError(answer.reason ?? 'network'));
+      else entry.resolve();
+    }
+  }
+  window.addEventListener('message', onMessage);
+  document.body.appendChild(frame);
+  try {
+    await isReady;
+    const send: Send = (message, onProgress) => new Promise<void>((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject, onProgress });
+      frame.contentWindow?.postMessage({ ...message, id }, origin);
+    });
+    return await run(send);
+  } finally {
+    window.removeEventListener('message', onMessage);
+    frame.remove();
+  }
+}
+
+/** Keeps the course's signed packages on the content origin, reporting the bytes kept so far. */
+export async function keepPackages(offline: OfflineCourse, onBytes: (doneBytes: number) => void): Promise<void> {
+  const packages = offline.scorm.filter(keepable);
+  if (packages.length === 0) return;
+  await withOfflinePage(packages[0].contentBase, async (send) => {
+    let before = 0;
+    for (const pkg of packages) {
+      const files = packageFiles(offline, pkg).map(({ url, bytes }) => ({ url, bytes }));
+      await send({ type: 'keep', manifest: pkg.manifest, files }, (doneBytes) => onBytes(before + doneBytes));
+      before += files.reduce((sum, file) => sum + file.bytes, 0);
+      onBytes(before);
+    }
+  });
+}
+
+/** Removes the course's packages from the content origin. */
+export async function removePackages(offline: OfflineCourse): Promise<void> {
+  const packages = offline.scorm.filter(keepable);
+  if (packages.length === 0) return;
+  await withOfflinePage(packages[0].contentBase, async (send) => {
+    for (const pkg of packages) await send({ type: 'remove', base: decodeURIComponent(new URL(pkg.contentBase).pathname) });
+  });
+}
+
+/** Empties the content origin's offline caches (sign-out), where a package was ever kept. */
+export async function clearPackages(contentBase: string): Promise<void> {
+  await withOfflinePage(contentBase, (send) => send({ type: 'clear' }));
+}
