@@ -134,7 +134,7 @@ export default defineConfig([
   {
     // Its offline page and service worker: Cache Storage and WebCrypto.
     files: ['web/scorm-player/offline.js', 'web/scorm-player/offline-sw.js'],
-    languageOptions: { globals: { self: 'readonly', caches: 'readonly', crypto: 'readonly', fetch: 'readonly', Response: 'readonly', TextEncoder: 'readonly', atob: 'readonly' } },
+    languageOptions: { globals: { self: 'readonly', caches: 'readonly', crypto: 'readonly', fetch: 'readonly', Response: 'readonly', TextEncoder: 'readonly', atob: 'readonly', console: 'readonly' } },
   },
   {
     files: ['web/*.{ts,mjs}'],
