@@ -552,7 +552,11 @@ export async function startContentServer({ host = '127.0.0.1', port = 54329, sto
       if (!offlinePublicKey || !template) return refuse(res, 404, 'Not found');
       /** @type {Record<string, Uint8Array>} */
       const files = {};
-      for (const file of OFFLINE_PLAYER_FILES) if (playerFiles[file]) files[file] = await readFile(playerFiles[file]);
+      for (const file of OFFLINE_PLAYER_FILES) {
+        // One that is not there is not served, online or offline: no hash, as on the host.
+        const bytes = playerFiles[file] ? await readFile(playerFiles[file]).catch(() => null) : null;
+        if (bytes) files[file] = bytes;
+      }
       const body = await buildOfflineSw({ template: await readFile(template, 'utf8'), publicJwk: offlinePublicKey, playerFiles: files, csp: headers['content-security-policy'], contentTypes: CONTENT_TYPES });
       res.writeHead(200, { ...headers, ...OFFLINE_SW_HEADERS, 'content-length': String(Buffer.byteLength(body)) });
       return res.end(req.method === 'HEAD' ? undefined : body);
