@@ -3,9 +3,8 @@
 // database behind the platform's gateway, objects uploaded with the service role as a deployment
 // and the package upload do); the local content origin serves the same bucket beside it, and each
 // request goes to both: the same status, body and headers (content types, CSP, nosniff, caching),
-// no cookies, no CORS, for package files, the launcher, the offline SW (the same script, built by
-// the same builder), what is missing, what climbs out of the
-// bucket and what writes.
+// no cookies, no CORS, for package files, the launcher, the offline SW (the same script, from the
+// same builder), what is missing, what climbs out of the bucket and what writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { spawn, execFile } from 'node:child_process';
