@@ -132,6 +132,11 @@ export default defineConfig([
     languageOptions: { globals: { URL: 'readonly', URLSearchParams: 'readonly' } },
   },
   {
+    // Its offline page and service worker: Cache Storage and WebCrypto.
+    files: ['web/scorm-player/offline.js', 'web/scorm-player/offline-sw.js'],
+    languageOptions: { globals: { self: 'readonly', caches: 'readonly', crypto: 'readonly', fetch: 'readonly', Response: 'readonly', TextEncoder: 'readonly', atob: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['web/*.{ts,mjs}'],
     languageOptions: { globals: { process: 'readonly', URL: 'readonly', Buffer: 'readonly', console: 'readonly' } },
   },

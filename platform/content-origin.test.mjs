@@ -3,7 +3,7 @@
 // Storage on a scratch database behind it; objects are uploaded through the gateway with the
 // service role, as the package upload does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
@@ -12,6 +12,8 @@ import { startScratchDatabase } from './scratch-database.mjs';
 import { loadKeys } from './keys.mjs';
 import { createStorage } from './storage.mjs';
 import { SCORM_PUBLIC_PREFIX, scormContentCsp, startContentServer, startGateway } from './gateway.mjs';
+import { SCORM_PLAYER_FILES } from './start.mjs';
+import { sha256Hex } from '../web/scorm-player/offline-sw-build.mjs';
 
 const APP_ORIGIN = 'http://app.example.test';
 /** @type {{ url: string, stop(): Promise<void> }} */
@@ -26,14 +28,19 @@ let keys;
 let gateway;
 /** @type {Awaited<ReturnType<typeof startContentServer>>} */
 let content;
+/** The same, with the offline manifests' public key, and the real player files. */
+/** @type {Awaited<ReturnType<typeof startContentServer>>} */
+let offline;
+/** @type {JsonWebKey} */
+let publicJwk;
 
 /**
  * A request through node:http, which sends the path as written (no `..` folding).
- * @param {string} method @param {string} path @param {Record<string, string>} [headers] @param {string} [body]
+ * @param {string} method @param {string} path @param {Record<string, string>} [headers] @param {string} [body] @param {{ url: string }} [server]
  * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, body: string }>}
  */
-function raw(method, path, headers = {}, body) {
-  const target = new URL(content.url);
+function raw(method, path, headers = {}, body, server = content) {
+  const target = new URL(server.url);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ hostname: target.hostname, port: target.port, method, path, headers }, (res) => {
       const chunks = [];
@@ -66,7 +73,12 @@ beforeAll(async () => {
   const launcher = join(dataDir, 'launcher.html');
   await writeFile(launcher, '<!doctype html><title>Launcher</title>');
   gateway = await startGateway({ port: 0, auth: { fetch: async () => new Response(null, { status: 404 }) }, storage, apiKeys: [keys.anonKey, keys.serviceRoleKey], contentOrigin: 'http://content.example.test', webDir: dataDir });
-  content = await startContentServer({ port: 0, storage, appOrigin: APP_ORIGIN, playerFiles: { 'launcher.html': launcher } });
+  content = await startContentServer({ port: 0, storage, appOrigin: APP_ORIGIN, playerFiles: { 'launcher.html': launcher, 'offline-sw.js': SCORM_PLAYER_FILES['offline-sw.js'] } });
+  const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+  // The private JWK is passed on purpose: only its public half may be baked.
+  const privateJwk = await crypto.subtle.exportKey('jwk', pair.privateKey);
+  publicJwk = await crypto.subtle.exportKey('jwk', pair.publicKey);
+  offline = await startContentServer({ port: 0, storage, appOrigin: APP_ORIGIN, playerFiles: SCORM_PLAYER_FILES, offlinePublicKey: privateJwk });
   await upload('scorm-content', 'module-1/index.html', '<!doctype html><script>parent.API</script>', 'text/html');
   await upload('scorm-content', 'module-1/app.js', 'window.x = 1;', 'text/javascript');
   await upload('course-images', 'cover.txt', 'not for the content origin', 'text/plain');
@@ -74,6 +86,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await offline?.stop();
   await content?.stop();
   await gateway?.stop();
   await sql?.end({ timeout: 5 });
@@ -118,6 +131,38 @@ describe('the SCORM content origin', () => {
     expect(page.body).toContain('Launcher');
     expect(page.headers['content-security-policy']).toBe(scormContentCsp(APP_ORIGIN));
     expect((await raw('GET', `${SCORM_PUBLIC_PREFIX}_player/other.js`)).status).toBe(404);
+  });
+
+  it('serves the offline SW built with the key, the player hashes and the CSP, allowed the whole bucket as its scope', async () => {
+    const sw = await raw('GET', `${SCORM_PUBLIC_PREFIX}_player/offline-sw.js`, {}, undefined, offline);
+    expect(sw.status).toBe(200);
+    expect(sw.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(sw.headers['service-worker-allowed']).toBe(SCORM_PUBLIC_PREFIX);
+    expect(sw.headers['cache-control']).toBe('no-cache');
+    expect(sw.headers['content-security-policy']).toBe(scormContentCsp(APP_ORIGIN));
+    expect(sw.headers['x-content-type-options']).toBe('nosniff');
+    expect(sw.body).toContain(JSON.stringify({ kty: 'EC', crv: 'P-256', x: publicJwk.x, y: publicJwk.y }));
+    expect(sw.body).not.toContain('"d":');
+    expect(sw.body).toContain(JSON.stringify(scormContentCsp(APP_ORIGIN)));
+    for (const name of ['launcher.html', 'launcher.js', 'scorm12.min.js', 'scorm2004.min.js']) {
+      expect(sw.body, name).toContain(`"${name}":"${await sha256Hex(await readFile(SCORM_PLAYER_FILES[name]))}"`);
+    }
+    const head = await raw('HEAD', `${SCORM_PUBLIC_PREFIX}_player/offline-sw.js`, {}, undefined, offline);
+    expect(head.status).toBe(200);
+    expect(head.headers['service-worker-allowed']).toBe(SCORM_PUBLIC_PREFIX);
+    expect(head.body).toBe('');
+  });
+
+  it('gives Service-Worker-Allowed to that path only, and no offline SW without a key', async () => {
+    for (const path of ['_player/offline.html', '_player/offline.js', '_player/launcher.js', 'module-1/index.html', 'module-1/missing.js']) {
+      const answer = await raw('GET', `${SCORM_PUBLIC_PREFIX}${path}`, {}, undefined, offline);
+      expect(answer.headers['service-worker-allowed'], path).toBeUndefined();
+    }
+    expect((await raw('GET', `${SCORM_PUBLIC_PREFIX}_player/offline.html`, {}, undefined, offline)).headers['content-type']).toBe('text/html; charset=utf-8');
+    const none = await raw('GET', `${SCORM_PUBLIC_PREFIX}_player/offline-sw.js`);
+    expect(none.status).toBe(404);
+    expect(none.headers['service-worker-allowed']).toBeUndefined();
+    expect(none.body).not.toContain('BAKED');
   });
 
   it('serves no other bucket, no private object, nothing outside the bucket and no Storage API', async () => {

@@ -4,10 +4,11 @@
 // single-page-app fallback to index.html. CORS is open (`*`) on every answer.
 import { createServer, request as httpRequest } from 'node:http';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { sendResponse, toRequest } from './http.mjs';
+import { OFFLINE_PLAYER_FILES, OFFLINE_SW_HEADERS, OFFLINE_SW_NAME, buildOfflineSw } from '../web/scorm-player/offline-sw-build.mjs';
 
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
@@ -512,11 +513,14 @@ function sendJson(res, status, body, headers = CORS_HEADERS) {
  * becomes a content URL by changing its origin), plus the player's launcher page under `_player/`.
  * The content is untrusted: it gets a different origin from the app (it cannot read the app's
  * storage or tokens), a CSP keeping it to its own files, and no cookies or CORS.
- * @param {{ host?: string, port?: number, storage: FetchService, appOrigin: string, playerFiles?: Record<string, string> }} options
- *   playerFiles: `_player/<name>` -> file on disk (the launcher page and its scripts).
+ * @param {{ host?: string, port?: number, storage: FetchService, appOrigin: string, playerFiles?: Record<string, string>,
+ *   offlinePublicKey?: JsonWebKey | null }} options
+ *   playerFiles: `_player/<name>` -> file on disk (the launcher page and its scripts; `offline-sw.js` is the
+ *   SW's template). offlinePublicKey: the public key of the signed offline manifests; without it the
+ *   offline SW is not served (404).
  * @returns {Promise<{ url: string, origin: string, port: number, stop(): Promise<void> }>}
  */
-export async function startContentServer({ host = '127.0.0.1', port = 54329, storage, appOrigin, playerFiles = {} }) {
+export async function startContentServer({ host = '127.0.0.1', port = 54329, storage, appOrigin, playerFiles = {}, offlinePublicKey = null }) {
   const headers = {
     'content-security-policy': scormContentCsp(appOrigin),
     'x-content-type-options': 'nosniff',
@@ -542,6 +546,21 @@ export async function startContentServer({ host = '127.0.0.1', port = 54329, sto
     const path = new URL(req.url ?? '/', 'http://content.local').pathname;
     if (!path.startsWith(SCORM_PUBLIC_PREFIX)) return refuse(res, 404, 'Not found');
     const name = path.slice(SCORM_PUBLIC_PREFIX.length);
+    // The offline SW is built on each request, from the files served now: its baked hashes are theirs.
+    if (name === `_player/${OFFLINE_SW_NAME}`) {
+      const template = playerFiles[OFFLINE_SW_NAME];
+      if (!offlinePublicKey || !template) return refuse(res, 404, 'Not found');
+      /** @type {Record<string, Uint8Array>} */
+      const files = {};
+      for (const file of OFFLINE_PLAYER_FILES) {
+        // One that is not there is not served, online or offline: no hash, as on the host.
+        const bytes = playerFiles[file] ? await readFile(playerFiles[file]).catch(() => null) : null;
+        if (bytes) files[file] = bytes;
+      }
+      const body = await buildOfflineSw({ template: await readFile(template, 'utf8'), publicJwk: offlinePublicKey, playerFiles: files, csp: headers['content-security-policy'], contentTypes: CONTENT_TYPES });
+      res.writeHead(200, { ...headers, ...OFFLINE_SW_HEADERS, 'content-length': String(Buffer.byteLength(body)) });
+      return res.end(req.method === 'HEAD' ? undefined : body);
+    }
     const playerFile = name.startsWith('_player/') ? playerFiles[name.slice('_player/'.length)] : undefined;
     if (playerFile) {
       const info = await stat(playerFile).catch(() => null);

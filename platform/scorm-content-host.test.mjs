@@ -3,8 +3,8 @@
 // database behind the platform's gateway, objects uploaded with the service role as a deployment
 // and the package upload do); the local content origin serves the same bucket beside it, and each
 // request goes to both: the same status, body and headers (content types, CSP, nosniff, caching),
-// no cookies, no CORS, for package files, the launcher, what is missing, what climbs out of the
-// bucket and what writes.
+// no cookies, no CORS, for package files, the launcher, the offline SW (the same script, from the
+// same builder), what is missing, what climbs out of the bucket and what writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { spawn, execFile } from 'node:child_process';
@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import postgres from 'postgres';
 import { startScratchDatabase } from './scratch-database.mjs';
@@ -36,7 +37,10 @@ let local;
 let host;
 /** @type {string} */
 let hostOrigin;
-let hostOutput = '';
+/** The host without SCORM_OFFLINE_PUBLIC_KEY. */
+let keyless;
+/** @type {JsonWebKey} */
+let publicJwk;
 
 /**
  * A request through node:http, which sends the path as written (no `..` folding).
@@ -61,7 +65,7 @@ function raw(origin, method, path, headers = {}, body) {
 // chunked: the bodies are compared) say nothing about the content.
 const COMPARED = ['content-type', 'content-range', 'content-security-policy', 'x-content-type-options', 'referrer-policy',
   'cross-origin-resource-policy', 'cache-control', 'etag', 'last-modified', 'allow', 'set-cookie', 'content-disposition',
-  'access-control-allow-origin', 'access-control-allow-credentials', 'content-encoding'];
+  'access-control-allow-origin', 'access-control-allow-credentials', 'content-encoding', 'service-worker-allowed'];
 
 /**
  * The same request to the local content origin and to the host: the host's answer, compared with the local one.
@@ -84,6 +88,43 @@ async function upload(bucket, name, body, type) {
   expect(response.status, await response.clone().text()).toBe(200);
 }
 
+/**
+ * The host in Deno, as deployed, until it says where it listens.
+ * @param {Record<string, string>} env
+ * @returns {Promise<{ process: import('node:child_process').ChildProcess, origin: string }>}
+ */
+async function startHost(env) {
+  const child = spawn(deno, ['run', '--allow-net', '--allow-env', HOST_FILE], {
+    cwd: repoRoot,
+    env: { ...denoEnv, SUPABASE_URL: gateway.url, APP_ORIGIN, PORT: '0', LISTEN_ADDRESS: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const origin = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the content host did not start:\n${output}`)), 60_000);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /SCORM content host listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the content host exited (${code}):\n${output}`)));
+  });
+  return { process: child, origin };
+}
+
+/** @param {import('node:child_process').ChildProcess | undefined} child */
+async function stopHost(child) {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 /** A file for every extension the content origin types, and one it does not. */
 const packageFiles = Object.keys(CONTENT_TYPES).map((extension) => `module-1/files/sample${extension}`).concat('module-1/files/LICENCE', 'module-1/files/Page.HTML');
 
@@ -95,7 +136,9 @@ beforeAll(async () => {
   await sql`insert into storage.buckets (id, name, public) values ('scorm-content', 'scorm-content', true), ('course-images', 'course-images', true), ('private-things', 'private-things', false)`;
   const storage = createStorage({ sql, keys, dataDir, publicUrl: 'http://127.0.0.1' });
   gateway = await startGateway({ port: 0, auth: { fetch: async () => new Response(null, { status: 404 }) }, storage, apiKeys: [keys.anonKey, keys.serviceRoleKey] });
-  local = await startContentServer({ port: 0, storage, appOrigin: APP_ORIGIN, playerFiles: SCORM_PLAYER_FILES });
+  const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+  publicJwk = await crypto.subtle.exportKey('jwk', pair.publicKey);
+  local = await startContentServer({ port: 0, storage, appOrigin: APP_ORIGIN, playerFiles: SCORM_PLAYER_FILES, offlinePublicKey: publicJwk });
 
   await upload('scorm-content', 'module-1/index.html', '<!doctype html><script>parent.API</script>', 'text/html');
   await upload('scorm-content', 'module-1/app.js', 'window.x = 1;'.repeat(200), 'text/javascript');
@@ -105,33 +148,15 @@ beforeAll(async () => {
   // A deployment uploads the launcher's files to the bucket (README); locally they are served from disk.
   for (const [name, file] of Object.entries(SCORM_PLAYER_FILES)) await upload('scorm-content', `_player/${name}`, await readFile(file), 'application/octet-stream');
 
-  host = spawn(deno, ['run', '--allow-net', '--allow-env', HOST_FILE], {
-    cwd: repoRoot,
-    env: { ...denoEnv, SUPABASE_URL: gateway.url, APP_ORIGIN, PORT: '0', LISTEN_ADDRESS: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  hostOrigin = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the content host did not start:\n${hostOutput}`)), 60_000);
-    const onData = (chunk) => {
-      hostOutput += chunk;
-      const match = /SCORM content host listening on (http:\/\/[^\s]+)/.exec(hostOutput);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    host.stdout.on('data', onData);
-    host.stderr.on('data', onData);
-    host.once('exit', (code) => reject(new Error(`the content host exited (${code}):\n${hostOutput}`)));
-  });
+  const started = await startHost({ SCORM_OFFLINE_PUBLIC_KEY: JSON.stringify(publicJwk) });
+  host = started.process;
+  hostOrigin = started.origin;
+  keyless = await startHost({});
 });
 
 afterAll(async () => {
-  if (host && host.exitCode === null) {
-    const exited = new Promise((resolve) => host.once('exit', resolve));
-    host.kill('SIGTERM');
-    await exited;
-  }
+  await stopHost(host);
+  await stopHost(keyless?.process);
   await local?.stop();
   await gateway?.stop();
   await sql?.end({ timeout: 5 });
@@ -192,6 +217,25 @@ describe('the SCORM content host (deploy/scorm-content-host/main.ts)', () => {
     const page = await raw(hostOrigin, 'GET', `${SCORM_PUBLIC_PREFIX}_player/launcher.html`);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toBe(scormContentCsp(APP_ORIGIN));
+  });
+
+  it('serves the offline SW as locally: the same script, built from the uploaded template and player files, the scope allowed on that path only', async () => {
+    const sw = await both('GET', `${SCORM_PUBLIC_PREFIX}_player/offline-sw.js`);
+    expect(sw.status).toBe(200);
+    expect(sw.headers['service-worker-allowed']).toBe(SCORM_PUBLIC_PREFIX);
+    expect(sw.headers['cache-control']).toBe('no-cache');
+    expect(sw.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(sw.body).toContain(`"x":"${publicJwk.x}"`);
+    expect(sw.body).toContain(`"launcher.js":"${createHash('sha256').update(await readFile(SCORM_PLAYER_FILES['launcher.js'])).digest('hex')}"`);
+    expect((await both('HEAD', `${SCORM_PUBLIC_PREFIX}_player/offline-sw.js`)).headers['service-worker-allowed']).toBe(SCORM_PUBLIC_PREFIX);
+    for (const path of ['_player/offline.html', '_player/offline.js', '_player/launcher.html', 'module-1/index.html', 'module-1/missing.html']) {
+      expect((await both('GET', `${SCORM_PUBLIC_PREFIX}${path}`, {}, undefined, ['etag', 'last-modified'])).headers['service-worker-allowed'], path).toBeUndefined();
+    }
+    // Without SCORM_OFFLINE_PUBLIC_KEY there is no offline SW, the rest as before.
+    const none = await raw(keyless.origin, 'GET', `${SCORM_PUBLIC_PREFIX}_player/offline-sw.js`);
+    expect(none.status).toBe(404);
+    expect(none.headers['service-worker-allowed']).toBeUndefined();
+    expect((await raw(keyless.origin, 'GET', `${SCORM_PUBLIC_PREFIX}_player/offline.html`)).status).toBe(200);
   });
 
   it('answers 404 for what is missing, other buckets, private objects and paths that climb out of the bucket', async () => {

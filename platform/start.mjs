@@ -22,10 +22,16 @@ import { deliverThrough, schedulerSeconds, startNotificationScheduler } from './
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/** The SCORM player's launcher page and its scripts, served as `_player/<name>` on the content origin. */
+/**
+ * The SCORM player's launcher page and its scripts, its offline page and the offline SW's template
+ * (served built, with the key baked in), as `_player/<name>` on the content origin.
+ */
 export const SCORM_PLAYER_FILES = {
   'launcher.html': path.join(repoRoot, 'web', 'scorm-player', 'launcher.html'),
   'launcher.js': path.join(repoRoot, 'web', 'scorm-player', 'launcher.js'),
+  'offline.html': path.join(repoRoot, 'web', 'scorm-player', 'offline.html'),
+  'offline.js': path.join(repoRoot, 'web', 'scorm-player', 'offline.js'),
+  'offline-sw.js': path.join(repoRoot, 'web', 'scorm-player', 'offline-sw.js'),
   'scorm12.min.js': path.join(repoRoot, 'node_modules', 'scorm-again', 'dist', 'scorm12.min.js'),
   'scorm2004.min.js': path.join(repoRoot, 'node_modules', 'scorm-again', 'dist', 'scorm2004.min.js'),
 };
@@ -157,7 +163,7 @@ export async function startPlatform(options = {}) {
       authSettings.external.azure = { ...azure, enabled: false };
     }
     const storage = createStorage({ sql, keys, dataDir, publicUrl });
-    const content = await startContentServer({ host, port: contentPort, storage, appOrigin: new URL(siteUrl).origin, playerFiles: SCORM_PLAYER_FILES });
+    const content = await startContentServer({ host, port: contentPort, storage, appOrigin: new URL(siteUrl).origin, playerFiles: SCORM_PLAYER_FILES, offlinePublicKey: keys.scormOffline?.publicJwk });
     stops.push(content.stop);
     const gateway = await startGateway({
       host,

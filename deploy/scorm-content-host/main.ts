@@ -5,13 +5,19 @@
 // `scorm-content` bucket at the same paths as Storage's public URLs, read-only, typed by file name,
 // with the content CSP (framed only by the app), nosniff, no cookies and no CORS
 // (docs/decisions/scorm-content-origin.md). The launcher's files are objects of the bucket too
-// (`_player/<name>`, uploaded at deployment: README).
+// (`_player/<name>`, uploaded at deployment: README). With SCORM_OFFLINE_PUBLIC_KEY (the public JWK
+// of the function's SCORM_OFFLINE_SIGNING_KEY) it also serves the offline SW, built from the
+// uploaded template by the same builder as locally, with that key and the hashes of the uploaded
+// player files baked in (docs/decisions/scorm-offline-integrity.md); without it, 404.
 //
 //   SUPABASE_URL=https://<ref>.supabase.co APP_ORIGIN=https://learn.example.uk PORT=8000 \
+//     SCORM_OFFLINE_PUBLIC_KEY='{"kty":"EC","crv":"P-256","x":"...","y":"..."}' \
 //     deno run --allow-net --allow-env deploy/scorm-content-host/main.ts
 //
-// It needs no key: it reads only what Storage serves to anyone. platform/scorm-content-host.test.mjs
+// It needs no secret: it reads only what Storage serves to anyone. platform/scorm-content-host.test.mjs
 // runs this file in Deno beside the local content origin and compares their answers.
+
+import { OFFLINE_PLAYER_FILES, OFFLINE_SW_HEADERS, OFFLINE_SW_NAME, buildOfflineSw, publicP256Jwk } from '../../web/scorm-player/offline-sw-build.mjs';
 
 const BUCKET = 'scorm-content';
 const PUBLIC_PREFIX = `/storage/v1/object/public/${BUCKET}/`;
@@ -73,8 +79,11 @@ function dropped(name: string): boolean {
     name === 'content-disposition' || ['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade'].includes(name);
 }
 
-/** The request handler: `storageUrl` is the project's URL, `appOrigin` the web app's origin. */
-export function contentHost(storageUrl: string, appOrigin: string): (request: Request) => Promise<Response> {
+/**
+ * The request handler: `storageUrl` is the project's URL, `appOrigin` the web app's origin,
+ * `offlinePublicKey` the offline manifests' public JWK (none: no offline SW).
+ */
+export function contentHost(storageUrl: string, appOrigin: string, offlinePublicKey: unknown = null): (request: Request) => Promise<Response> {
   const base = storageUrl.replace(/\/+$/, '');
   const headers = {
     'content-security-policy': scormContentCsp(appOrigin),
@@ -85,6 +94,34 @@ export function contentHost(storageUrl: string, appOrigin: string): (request: Re
   const refuse = (status: number, message: string, extra: Record<string, string> = {}) =>
     new Response(message, { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers, ...extra } });
 
+  /** The offline SW, built from the bucket's template and player files as they are now. */
+  const offlineSw = async (method: string): Promise<Response> => {
+    if (!offlinePublicKey) return refuse(404, 'Not found');
+    const read = async (file: string): Promise<Uint8Array | null> => {
+      const upstream = await fetch(`${base}${PUBLIC_PREFIX}_player/${file}`);
+      if (!upstream.ok) {
+        await upstream.body?.cancel();
+        return null;
+      }
+      return new Uint8Array(await upstream.arrayBuffer());
+    };
+    let template: Uint8Array | null;
+    const playerFiles: Record<string, Uint8Array> = {};
+    try {
+      template = await read(OFFLINE_SW_NAME);
+      for (const file of OFFLINE_PLAYER_FILES) {
+        const bytes = await read(file);
+        if (bytes) playerFiles[file] = bytes;
+      }
+    } catch (error) {
+      console.error('[content host] Storage did not answer:', error);
+      return refuse(502, 'Storage did not answer');
+    }
+    if (!template) return refuse(404, 'Not found');
+    const body = await buildOfflineSw({ template: new TextDecoder().decode(template), publicJwk: offlinePublicKey, playerFiles, csp: headers['content-security-policy'], contentTypes: CONTENT_TYPES });
+    return new Response(method === 'HEAD' ? null : body, { status: 200, headers: { ...headers, ...OFFLINE_SW_HEADERS } });
+  };
+
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, 'Method not allowed', { allow: 'GET, HEAD' });
     // URL parsing has already resolved `.` and `..` segments, so a path that climbed out of the
@@ -92,6 +129,7 @@ export function contentHost(storageUrl: string, appOrigin: string): (request: Re
     const path = new URL(request.url).pathname;
     if (!path.startsWith(PUBLIC_PREFIX)) return refuse(404, 'Not found');
     const name = path.slice(PUBLIC_PREFIX.length);
+    if (name === `_player/${OFFLINE_SW_NAME}`) return offlineSw(request.method);
     // Only what a browser sends for a plain read goes on to Storage: never credentials.
     const forwarded = new Headers();
     for (const header of ['range', 'if-none-match', 'if-modified-since', 'accept']) {
@@ -134,9 +172,18 @@ if (import.meta.main) {
     console.error(`APP_ORIGIN must be an origin (scheme, host and port only), not ${appOrigin}`);
     Deno.exit(1);
   }
+  const offlineKey = Deno.env.get('SCORM_OFFLINE_PUBLIC_KEY');
+  let offlinePublicKey = null;
+  try {
+    // Checked at start: only a P-256 key's public half is ever baked into the SW.
+    offlinePublicKey = offlineKey ? publicP256Jwk(JSON.parse(offlineKey)) : null;
+  } catch (error) {
+    console.error(`SCORM_OFFLINE_PUBLIC_KEY must be a P-256 public JWK as JSON: ${error instanceof Error ? error.message : error}`);
+    Deno.exit(1);
+  }
   Deno.serve({
     hostname: Deno.env.get('LISTEN_ADDRESS') ?? '0.0.0.0',
     port: Number(Deno.env.get('PORT') ?? 8000),
     onListen: ({ hostname, port }) => console.log(`SCORM content host listening on http://${hostname}:${port}`),
-  }, contentHost(storageUrl, appOrigin));
+  }, contentHost(storageUrl, appOrigin, offlinePublicKey));
 }
