@@ -1,7 +1,8 @@
 // The SCORM content host of a hosted deployment: what the platform's content origin
 // (platform/gateway.mjs, startContentServer) does locally, in front of the project's Storage.
 // Storage serves a package's HTML as `text/plain`, so packages cannot run from its public URL;
-// this host, on a domain of its own (never the app's), serves the public objects of the
+// this host, on a host name of its own (never the app's; a sibling subdomain, the same site, so that
+// browsers blocking third-party storage still let it keep packages offline), serves the public objects of the
 // `scorm-content` bucket at the same paths as Storage's public URLs, read-only, typed by file name,
 // with the content CSP (framed only by the app), nosniff, no cookies and no CORS
 // (docs/decisions/scorm-content-origin.md). The launcher's files are objects of the bucket too

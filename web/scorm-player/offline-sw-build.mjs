@@ -8,8 +8,8 @@
 export const OFFLINE_SW_NAME = 'offline-sw.js';
 export const OFFLINE_SW_SCOPE = '/storage/v1/object/public/scorm-content/';
 
-/** The `_player/` files the launcher needs offline; their hashes are baked in. */
-export const OFFLINE_PLAYER_FILES = ['launcher.html', 'launcher.js', 'scorm12.min.js', 'scorm2004.min.js'];
+/** The `_player/` files used offline (the launcher, and the offline page that removes what is kept); their hashes are baked in. */
+export const OFFLINE_PLAYER_FILES = ['launcher.html', 'launcher.js', 'scorm12.min.js', 'scorm2004.min.js', 'offline.html', 'offline.js'];
 
 const MARKER = '/* baked */ null';
 

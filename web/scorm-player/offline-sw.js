@@ -14,8 +14,8 @@ const SCOPE = '/storage/v1/object/public/scorm-content/';
 const PLAYER = SCOPE + '_player/';
 const FILES_CACHE = 'scorm-offline';
 const MANIFESTS_CACHE = 'scorm-offline-manifests';
-// The offline page and this SW are only ever what the server serves now.
-const NEVER_CACHED = ['offline.html', 'offline.js', 'offline-sw.js'];
+// This SW is only ever what the server serves now (the browser fetches it itself).
+const NEVER_CACHED = ['offline-sw.js'];
 
 /** Manifests already verified, by payload: the payload is what the signature vouches for. */
 const verifiedPayloads = new Map();

@@ -9,8 +9,9 @@
   var SCOPE = '/storage/v1/object/public/scorm-content/';
   var FILES_CACHE = 'scorm-offline';
   var MANIFESTS_CACHE = 'scorm-offline-manifests';
-  // What the launcher needs offline; the SW serves them only with the hashes baked into it.
-  var PLAYER_FILES = ['launcher.html', 'launcher.js', 'scorm12.min.js', 'scorm2004.min.js'];
+  // What the launcher needs offline, and this page (so that a package can be removed offline); the
+  // SW serves them only with the hashes baked into it.
+  var PLAYER_FILES = ['launcher.html', 'launcher.js', 'scorm12.min.js', 'scorm2004.min.js', 'offline.html', 'offline.js'];
   var status = document.getElementById('status');
   var appOrigin = null;
   try {

@@ -40,7 +40,8 @@ export const packageFiles = (offline: OfflineCourse, pkg: OfflineScormPackage) =
   offline.files.filter((file) => file.url.startsWith(pkg.contentBase));
 
 interface PageAnswer {
-  type: 'ready' | 'progress' | 'kept' | 'removed' | 'cleared' | 'failed';
+  /** 'unsupported' instead of 'ready': the browser refused the content origin's service worker. */
+  type: 'ready' | 'unsupported' | 'progress' | 'kept' | 'removed' | 'cleared' | 'failed';
   id?: number;
   doneBytes?: number;
   reason?: ContentKeepFailure;
@@ -63,16 +64,16 @@ async function withOfflinePage<T>(contentBase: string, run: (send: Send) => Prom
   frame.src = address.href;
   let nextId = 1;
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void; onProgress?: (doneBytes: number) => void }>();
-  let ready: () => void = () => {};
+  let ready: (supported: boolean) => void = () => {};
   const isReady = new Promise<void>((resolve, reject) => {
-    ready = resolve;
+    ready = (supported) => (supported ? resolve() : reject(new ContentKeepError('unsupported')));
     window.setTimeout(() => reject(new ContentKeepError('unsupported')), READY_MS);
   });
   function onMessage(event: MessageEvent) {
     if (event.origin !== origin || event.source !== frame.contentWindow) return;
     const answer = event.data as PageAnswer | null;
     if (!answer || typeof answer !== 'object') return;
-    if (answer.type === 'ready') return ready();
+    if (answer.type === 'ready' || answer.type === 'unsupported') return ready(answer.type === 'ready');
     const entry = typeof answer.id === 'number' ? waiting.get(answer.id) : undefined;
     if (!entry) return;
     if (answer.type === 'progress') entry.onProgress?.(answer.doneBytes ?? 0);
