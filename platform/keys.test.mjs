@@ -1,6 +1,6 @@
 // The signing keys: created once, kept in <dataDir>/keys.json (0600), the same after a restart.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
@@ -84,7 +84,8 @@ describe('loadKeys', () => {
     const file = join(dir, 'keys.json');
     const saved = JSON.parse(await readFile(file, 'utf8'));
     delete saved.scormOffline;
-    await writeFile(file, JSON.stringify(saved), { mode: 0o644 });
+    await writeFile(file, JSON.stringify(saved));
+    await chmod(file, 0o644);
     const second = await loadKeys(dir);
     expect(second.kid).toBe(first.kid);
     expect(second.anonKey).toBe(first.anonKey);
