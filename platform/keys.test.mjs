@@ -1,6 +1,6 @@
 // The signing keys: created once, kept in <dataDir>/keys.json (0600), the same after a restart.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
@@ -60,5 +60,39 @@ describe('loadKeys', () => {
     const other = await loadKeys(await scratch());
     expect(other.kid).not.toBe(first.kid);
     await expect(jwtVerify(token, other.publicKey)).rejects.toThrow();
+  });
+
+  it('keeps a P-256 pair for offline SCORM manifests: the private key signs, the public one (no d) verifies', async () => {
+    const dir = await scratch();
+    const { scormOffline } = await loadKeys(dir);
+    expect(scormOffline.privateJwk).toMatchObject({ kty: 'EC', crv: 'P-256' });
+    expect(Object.keys(scormOffline.privateJwk).sort()).toEqual(['crv', 'd', 'kty', 'x', 'y']);
+    expect(Object.keys(scormOffline.publicJwk).sort()).toEqual(['crv', 'kty', 'x', 'y']);
+    expect((await loadKeys(dir)).scormOffline).toEqual(scormOffline);
+    const algorithm = { name: 'ECDSA', namedCurve: 'P-256' };
+    const signing = await crypto.subtle.importKey('jwk', scormOffline.privateJwk, algorithm, false, ['sign']);
+    const verifying = await crypto.subtle.importKey('jwk', scormOffline.publicJwk, algorithm, false, ['verify']);
+    const data = new TextEncoder().encode('{"v":1}');
+    const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, signing, data);
+    expect(signature.byteLength).toBe(64);
+    expect(await crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, verifying, signature, data)).toBe(true);
+  });
+
+  it('adds the offline pair to a keys.json made before it, keeping the rest, mode 0600', async () => {
+    const dir = await scratch();
+    const first = await loadKeys(dir);
+    const file = join(dir, 'keys.json');
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    delete saved.scormOffline;
+    await writeFile(file, JSON.stringify(saved));
+    await chmod(file, 0o644);
+    const second = await loadKeys(dir);
+    expect(second.kid).toBe(first.kid);
+    expect(second.anonKey).toBe(first.anonKey);
+    expect(second.scormOffline.publicJwk).not.toEqual(first.scormOffline.publicJwk);
+    const rewritten = JSON.parse(await readFile(file, 'utf8'));
+    expect(rewritten).toMatchObject({ kid: first.kid, anonKey: first.anonKey, scormOffline: second.scormOffline });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await loadKeys(dir)).scormOffline).toEqual(second.scormOffline);
   });
 });

@@ -123,6 +123,8 @@ export async function startPlatform(options = {}) {
           SITE_URL: siteUrl,
           // Where the SCORM player loads packages from (hosted: the content host's URL of the bucket).
           SCORM_CONTENT_URL: contentUrl,
+          // Signs the manifests of SCORM packages kept offline (the content origin holds the public key).
+          SCORM_OFFLINE_SIGNING_KEY: JSON.stringify(keys.scormOffline.privateJwk),
         },
       }),
       web ? buildWeb({ dataDir, anonKey: keys.anonKey, log }) : Promise.resolve(null),

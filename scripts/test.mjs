@@ -179,6 +179,15 @@ function startPlatformChild(dataDir, databaseUrl = '', web = !databaseUrl) {
   });
 }
 
+/** SCORM_OFFLINE_SIGNING_KEY and SCORM_OFFLINE_PUBLIC_KEY from a platform's keys.json (platform/keys.mjs). */
+function offlineKeysEnv(dataDir) {
+  const file = dataDir ? path.join(dataDir, 'keys.json') : '';
+  if (!file || !fs.existsSync(file)) return {};
+  const { scormOffline } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (!scormOffline) return {};
+  return { SCORM_OFFLINE_SIGNING_KEY: JSON.stringify(scormOffline.privateJwk), SCORM_OFFLINE_PUBLIC_KEY: JSON.stringify(scormOffline.publicJwk) };
+}
+
 /** Stops a platform child: Ctrl-C as a person would, then SIGKILL if it has not exited in 10 s. */
 async function stopPlatformChild(platform) {
   const exited = new Promise((r) => platform.child.once('exit', r));
@@ -295,6 +304,9 @@ async function platformSuites() {
     SAML_IDP_URL: platform.samlIdpUrl ?? '',
     // The web build it serves (e2e/offline.test.ts publishes a new service worker there).
     WEB_DIR: platform.dataDir ? path.join(platform.dataDir, 'web') : '',
+    // The pair that signs offline SCORM manifests, as the platform keeps it: the function's tests
+    // build the app with the private key and verify with the public one.
+    ...offlineKeysEnv(platform.dataDir),
   });
   const start = async (dataDir, { databaseUrl = '', web = true } = {}) => {
     const platform = await startPlatformChild(dataDir, databaseUrl, web);

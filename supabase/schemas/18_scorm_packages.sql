@@ -7,6 +7,9 @@
 --   with the service role; only then does private.save_scorm_package record it, for a caller who may
 --   edit the module (the rule of the course_modules update policy). A replacement bumps the revision;
 --   learners' records are keyed by the module, so they outlive a replacement.
+-- * file_hashes: the SHA-256 of each file as the api function inflated and stored it, which the
+--   offline answer signs (a manifest the content origin's service worker checks cached files by:
+--   every package shares that origin, so any package could write its Cache Storage).
 -- * Everyone who may read the module reads its package row (the course_modules select policies);
 --   authors change the completion rule through private.set_scorm_settings. Nobody writes the table
 --   directly through the API roles.
@@ -14,6 +17,25 @@
 -- ---------------------------------------------------------------------------
 -- Tables
 -- ---------------------------------------------------------------------------
+
+-- (used by scorm_packages' check, so made before it)
+create function private.is_scorm_file_hashes(p_hashes jsonb, p_file_count integer)
+returns boolean
+language sql immutable
+set search_path = ''
+as $$
+  select case when jsonb_typeof(p_hashes) <> 'object' then false else
+    (select count(*) from jsonb_each(p_hashes)) = p_file_count
+    and not exists (
+      select 1 from jsonb_each(p_hashes) e
+      where e.key = '' or jsonb_typeof(e.value) <> 'string' or (e.value #>> '{}') !~ '^[0-9a-f]{64}$'
+    ) end
+$$;
+comment on function private.is_scorm_file_hashes(jsonb, integer) is
+  'True for a package''s file hashes: an object of exactly p_file_count paths, each a lowercase hex SHA-256.';
+revoke all on function private.is_scorm_file_hashes(jsonb, integer) from public;
+-- (a check constraint runs it as whoever writes the row)
+grant execute on function private.is_scorm_file_hashes(jsonb, integer) to authenticated, service_role;
 
 create table public.scorm_packages (
   module_id uuid primary key references public.course_modules (id) on delete cascade,
@@ -26,6 +48,7 @@ create table public.scorm_packages (
   storage_prefix text not null,
   file_count integer not null,
   unpacked_bytes bigint not null,
+  file_hashes jsonb,
   completion_rule text not null default 'completed-or-passed',
   score_is_quiz_score boolean not null default false,
   min_seconds integer not null default 0,
@@ -41,6 +64,7 @@ create table public.scorm_packages (
   constraint scorm_packages_storage_prefix_shape check (storage_prefix = module_id::text || '/' || revision::text || '/'),
   constraint scorm_packages_file_count_positive check (file_count >= 1),
   constraint scorm_packages_unpacked_bytes_positive check (unpacked_bytes >= 0),
+  constraint scorm_packages_file_hashes_shape check (file_hashes is null or private.is_scorm_file_hashes(file_hashes, file_count)),
   constraint scorm_packages_completion_rule check (completion_rule in ('completed', 'passed', 'completed-or-passed')),
   constraint scorm_packages_min_seconds_range check (min_seconds between 0 and 86400)
 );
@@ -66,6 +90,9 @@ comment on column public.scorm_packages.revision is
 
 comment on column public.scorm_packages.storage_prefix is
   'Object-name prefix of the unpacked files in bucket scorm-content: <module_id>/<revision>/.';
+
+comment on column public.scorm_packages.file_hashes is
+  'SHA-256 (lowercase hex) of each stored file by its path under storage_prefix, computed by the api function as it stored them; written only by private.save_scorm_package. Null for a revision stored before hashes were kept (it cannot be kept offline).';
 
 comment on column public.scorm_packages.completion_rule is
   'What completes the module: completed, passed, or either (completed-or-passed).';
@@ -148,10 +175,11 @@ grant execute on function private.may_edit_module(uuid) to authenticated, servic
 -- current one + 1): the files were stored under it before this call, so a concurrent replacement
 -- that got there first is refused (55000) and the caller removes its files. Returns the storage
 -- prefix of the revision it replaced (null for a first upload) for the caller to remove.
+-- p_file_hashes: each stored file's SHA-256 by its path under the prefix (scorm_packages_file_hashes_shape).
 -- 42501 when the caller may not change the module, 22023 when it is not a scorm module.
 create function private.save_scorm_package(
   p_module_id uuid, p_revision integer, p_version text, p_edition text, p_title text, p_scos jsonb,
-  p_file_count integer, p_unpacked_bytes bigint
+  p_file_count integer, p_unpacked_bytes bigint, p_file_hashes jsonb
 )
 returns text
 language plpgsql security definer
@@ -172,28 +200,32 @@ begin
   if v_kind <> 'scorm' then
     raise exception 'This module is not a SCORM package module' using errcode = '22023';
   end if;
+  -- Every new revision carries its hashes (only a revision stored before them has none).
+  if p_file_hashes is null then
+    raise exception 'The package''s file hashes are missing' using errcode = '23502';
+  end if;
   select * into v_old from public.scorm_packages p where p.module_id = p_module_id for update;
   if coalesce(v_old.revision, 0) + 1 <> p_revision then
     raise exception 'The package was replaced meanwhile: upload it again' using errcode = '55000';
   end if;
   insert into public.scorm_packages as p (module_id, course_id, version, edition, title, scos, revision,
-    storage_prefix, file_count, unpacked_bytes, uploaded_by, uploaded_at)
+    storage_prefix, file_count, unpacked_bytes, file_hashes, uploaded_by, uploaded_at)
   values (p_module_id, v_course_id, p_version, p_edition, p_title, p_scos, p_revision,
-    p_module_id::text || '/' || p_revision::text || '/', p_file_count, p_unpacked_bytes, (select auth.uid()), now())
+    p_module_id::text || '/' || p_revision::text || '/', p_file_count, p_unpacked_bytes, p_file_hashes, (select auth.uid()), now())
   on conflict (module_id) do update set
     course_id = excluded.course_id, version = excluded.version, edition = excluded.edition,
     title = excluded.title, scos = excluded.scos, revision = excluded.revision,
     storage_prefix = excluded.storage_prefix, file_count = excluded.file_count,
-    unpacked_bytes = excluded.unpacked_bytes, uploaded_by = excluded.uploaded_by,
+    unpacked_bytes = excluded.unpacked_bytes, file_hashes = excluded.file_hashes, uploaded_by = excluded.uploaded_by,
     uploaded_at = excluded.uploaded_at;
   update public.course_modules set updated_at = now() where id = p_module_id;
   return v_old.storage_prefix;
 end;
 $$;
-comment on function private.save_scorm_package(uuid,integer,text,text,text,jsonb,integer,bigint) is
-  'The only writer of scorm_packages rows: for a caller who may change the scorm module, records the next revision; returns the replaced storage prefix.';
-revoke all on function private.save_scorm_package(uuid,integer,text,text,text,jsonb,integer,bigint) from public;
-grant execute on function private.save_scorm_package(uuid,integer,text,text,text,jsonb,integer,bigint) to authenticated;
+comment on function private.save_scorm_package(uuid,integer,text,text,text,jsonb,integer,bigint,jsonb) is
+  'The only writer of scorm_packages rows: for a caller who may change the scorm module, records the next revision with its files'' hashes; returns the replaced storage prefix.';
+revoke all on function private.save_scorm_package(uuid,integer,text,text,text,jsonb,integer,bigint,jsonb) from public;
+grant execute on function private.save_scorm_package(uuid,integer,text,text,text,jsonb,integer,bigint,jsonb) to authenticated;
 
 -- Sets what completes a scorm module, whether its score is the quiz score, and the minimum time an
 -- attempt must last (server clock) to count (null keeps it). 42501 when the caller may not change the module,

@@ -1,6 +1,7 @@
 // SCORM packages (supabase/schemas/18_scorm_packages.sql): whoever may read a module reads its
 // package row; nobody writes the table directly through the API roles; private.save_scorm_package
 // and private.set_scorm_settings accept the course's author (and admins) only, each proved both ways;
+// the files' hashes (what the offline manifest signs) come only with a revision, one per file;
 // the upload limit (settings.scorm_max_upload_mb) is read by everyone and set by national administrators.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOtherInstructor, backends, createUser, ids, personas, queryAs, sqlState, type Persona, type TestDatabase } from './helpers/database';
@@ -14,9 +15,12 @@ const organisation = '00000000-0000-4000-a000-0000000031a1';
 const publishedModule = '20000000-0000-4000-a000-0000000000f1';
 const draftModule = '20000000-0000-4000-a000-0000000000f2';
 const scos = JSON.stringify([{ id: 'SCO1', title: 'Fire safety', href: 'index_lms.html' }]);
+const FILES = ['imsmanifest.xml', 'index_lms.html', 'lms/scormdriver.js', 'metadata.xml', 'story_content/logo.png', 'story_content/styles.css'];
+const hashesOf = (digit: string, files = FILES) => JSON.stringify(Object.fromEntries(files.map((f) => [f, digit.repeat(64)])));
 
-const save = (moduleId: string, revision: number, version = '1.2', edition: string | null = null) =>
-  `select private.save_scorm_package('${moduleId}', ${revision}, '${version}', ${edition ? `'${edition}'` : 'null'}, 'Fire safety awareness', '${scos}'::jsonb, 6, 12345)`;
+const save = (moduleId: string, revision: number, version = '1.2', edition: string | null = null, hashes: string | null = hashesOf('a')) =>
+  `select private.save_scorm_package('${moduleId}', ${revision}, '${version}', ${edition ? `'${edition}'` : 'null'}, 'Fire safety awareness', '${scos}'::jsonb, 6, 12345,
+     ${hashes === null ? 'null' : `'${hashes}'`}::jsonb)`;
 
 describe.each(backends)('SCORM packages on $name', ({ create }) => {
   let db: TestDatabase;
@@ -54,6 +58,19 @@ describe.each(backends)('SCORM packages on $name', ({ create }) => {
     expect(await sqlState(() => queryAs(db, instructor, save(publishedModule, 3, '2004', '5th')))).toBe('23514');
   });
 
+  it('keeps the files\' hashes with the revision, one lowercase SHA-256 per file, and refuses a revision without them', async () => {
+    const hashes = async () => (await db.query<{ file_hashes: Record<string, string> | null }>(
+      'select file_hashes from public.scorm_packages where module_id = $1', [publishedModule])).rows[0].file_hashes;
+    expect(await hashes()).toEqual(JSON.parse(hashesOf('a')));
+    expect(await sqlState(() => queryAs(db, instructor, save(publishedModule, 3, '1.2', null, null)))).toBe('23502');
+    // Not one per file, not hex, upper case, an empty path, not an object: the table's check.
+    for (const bad of [hashesOf('b', FILES.slice(1)), hashesOf('g'), hashesOf('B'), hashesOf('b', ['', ...FILES.slice(1)]), '["x"]']) {
+      expect(await sqlState(() => queryAs(db, instructor, save(publishedModule, 3, '1.2', null, bad))), bad).toBe('23514');
+    }
+    await queryAs(db, instructor, save(publishedModule, 3, '1.2', null, hashesOf('c')));
+    expect(await hashes()).toEqual(JSON.parse(hashesOf('c')));
+  });
+
   it('refuses a content module (22023) and lets an admin record any course\'s package', async () => {
     expect(await sqlState(() => queryAs(db, instructor, save(ids.module(1, 1), 1)))).toBe('22023');
     await queryAs(db, admin, save(draftModule, 1));
@@ -74,11 +91,18 @@ describe.each(backends)('SCORM packages on $name', ({ create }) => {
 
   it('refuses direct writes to every API role, the author included', async () => {
     for (const persona of [visitor, learner, instructor, admin]) {
+      // The hashes the offline manifest signs: only the upload path, through save_scorm_package.
+      expect(await sqlState(() => queryAs(db, persona, `update public.scorm_packages set file_hashes = $2::jsonb where module_id = $1`,
+        [publishedModule, hashesOf('d')]))).toBe('42501');
+      expect(await sqlState(() => queryAs(db, persona, `update public.scorm_packages set file_hashes = null where module_id = $1`, [publishedModule]))).toBe('42501');
       expect(await sqlState(() => queryAs(db, persona, `update public.scorm_packages set revision = 9, storage_prefix = module_id || '/9/' where module_id = $1`, [publishedModule]))).toBe('42501');
       expect(await sqlState(() => queryAs(db, persona, 'delete from public.scorm_packages where module_id = $1', [publishedModule]))).toBe('42501');
       expect(await sqlState(() => queryAs(db, persona, `insert into public.scorm_packages (module_id, course_id, version, title, scos, storage_prefix, file_count, unpacked_bytes)
         values ($1, $2, '1.2', 't', '[{}]', $3, 1, 1)`, [ids.module(1, 2), ids.course(1), `${ids.module(1, 2)}/1/`]))).toBe('42501');
     }
+    expect(await sqlState(() => queryAs(db, otherInstructor, `update public.scorm_packages set file_hashes = '{}' where module_id = $1`, [publishedModule]))).toBe('42501');
+    expect(Object.values((await db.query<{ file_hashes: Record<string, string> }>(
+      'select file_hashes from public.scorm_packages where module_id = $1', [publishedModule])).rows[0].file_hashes)).not.toContain('d'.repeat(64));
   });
 
   it('lets the author (and admins) set the completion rule, and nobody else', async () => {

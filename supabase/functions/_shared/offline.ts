@@ -74,6 +74,31 @@ export interface OfflineFile {
   url: string;
   bytes: number;
   type: string | null;
+  /** A SCORM package's file: its SHA-256 (lowercase hex) as stored, the one its manifest signs; null for
+   * other files and for a package stored before hashes were kept. */
+  sha256: string | null;
+}
+
+/**
+ * A SCORM package's signed manifest: the content origin's service worker serves a cached file of the
+ * package only when the signature verifies with the public key baked into it and the file's SHA-256
+ * is the one named here (every package shares that origin, so any package could write its caches).
+ */
+export interface OfflineScormManifest {
+  /** JSON of OfflineScormManifestPayload, signed as these exact UTF-8 bytes. */
+  payload: string;
+  /** ECDSA P-256 with SHA-256 (IEEE P1363 r||s, 64 bytes), base64url without padding. */
+  signature: string;
+}
+
+/** What an OfflineScormManifest's payload holds. */
+export interface OfflineScormManifestPayload {
+  v: 1;
+  moduleId: string;
+  /** The package root's URL path on the content origin, percent-decoded, ending with `/`. */
+  base: string;
+  /** Each file's path relative to base (decoded) and its SHA-256, lowercase hex. */
+  files: Record<string, string>;
 }
 
 /** A question as online (LearnerQuiz): its texts and options, never which are correct. */
@@ -131,6 +156,8 @@ export interface OfflineScormPackage {
   /** The author's minimum time: counted by the server's clock, so a sitting offline never meets it. */
   minSeconds: number;
   scos: OfflineSco[];
+  /** Null when the server has no signing key or the package no hashes: the module then needs a connection. */
+  manifest: OfflineScormManifest | null;
 }
 
 /** GET /api/offline/courses/:id: everything an enrolled learner keeps to learn the course offline. */

@@ -18,6 +18,8 @@ export const config: Config = {
   anonKey: env('SUPABASE_ANON_KEY'),
   serviceRoleKey: env('SUPABASE_SERVICE_ROLE_KEY'),
   dbUrl: env('SUPABASE_DB_URL'),
+  // The platform's key (scripts/test.mjs passes it from keys.json): offline answers carry signed manifests.
+  scormOfflineSigningKey: Deno.env.get('SCORM_OFFLINE_SIGNING_KEY') || undefined,
 };
 
 export const db = createDb(config.dbUrl);

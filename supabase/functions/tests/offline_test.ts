@@ -2,9 +2,12 @@
 // offline (modules, untimed quizzes' questions without answers, files with sizes; nobody else's), and
 // the offline queue's items accepted exactly once by their key: replays change nothing, another
 // person's queue is refused, an item no longer valid is refused with its reason. Sent by many tabs and
-// devices at once: concurrency_writes_test.ts (on Postgres too).
+// devices at once: concurrency_writes_test.ts (on Postgres too). A SCORM package's signed manifest:
+// verified with the public key, its hashes those of the bytes served; none without hashes or a key.
 import assert from 'node:assert/strict';
-import { call, closePoolAfterTests, config, db, login, register, test } from './helpers.ts';
+import { createApp } from '../api/app.ts';
+import { call, closePoolAfterTests, config, db, login, register, test, uniqueIp } from './helpers.ts';
+import { scorm12Package } from './scorm_packages.ts';
 
 const INSTRUCTOR = '00000000-0000-4000-a000-000000000002';
 
@@ -105,6 +108,7 @@ test('the course kept offline: modules with their text, the untimed quiz\'s ques
     url: `${config.supabaseUrl}/storage/v1/object/public/module-images/${w.course}/11111111-1111-4111-8111-111111111111.png`,
     bytes: 2048,
     type: 'image/png',
+    sha256: null,
   }]);
   assert.equal(bundle.totalBytes, 2048);
   assert.match(bundle.generatedAt, /^\d{4}-\d{2}-\d{2}T/);
@@ -304,10 +308,12 @@ test('a SCORM module kept offline: the package\'s files and each SCO\'s run-time
   assert.equal(pkg.scos[0].cmi['cmi.core.entry'], 'ab-initio');
   assert.equal(pkg.scos[0].cmi['cmi.core.student_id'], learner.id);
   assert.equal(pkg.scos[0].cmi['cmi.student_data.mastery_score'], '80');
-  assert.deepEqual(bundle.json.files.map((f: { url: string; bytes: number }) => [f.url, f.bytes]), [
-    [`${base}index.html`, 200],
-    [`${base}story%20content/logo.png`, 100],
+  assert.deepEqual(bundle.json.files.map((f: { url: string; bytes: number; sha256: string | null }) => [f.url, f.bytes, f.sha256]), [
+    [`${base}index.html`, 200, null],
+    [`${base}story%20content/logo.png`, 100, null],
   ]);
+  // Stored before hashes were kept: nothing to sign, so no manifest (the module needs a connection).
+  assert.equal(pkg.manifest, null);
   assert.equal(bundle.json.totalBytes, 300);
 
   // Reading a SCORM module does not complete it: its package does.
@@ -329,6 +335,142 @@ test('a SCORM module kept offline: the package\'s files and each SCO\'s run-time
     from public.scorm_attempts a join public.scorm_sessions s on s.attempt_id = a.id
     where a.user_id = ${learner.id}::uuid and a.module_id = ${w.module}::uuid`;
   assert.deepEqual(row, { attempts: 1, sessions: 1, seconds: 720 });
+});
+
+const ECDSA = { name: 'ECDSA', hash: 'SHA-256' } as const;
+const fromBase64url = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (ch) => ch.charCodeAt(0));
+const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** The platform's public key (scripts/test.mjs passes it from keys.json), as the content origin holds it. */
+async function publicKey(): Promise<CryptoKey> {
+  const jwk = Deno.env.get('SCORM_OFFLINE_PUBLIC_KEY');
+  assert.ok(jwk && config.scormOfflineSigningKey, 'SCORM_OFFLINE_PUBLIC_KEY and SCORM_OFFLINE_SIGNING_KEY are set (scripts/test.mjs, from keys.json)');
+  return await crypto.subtle.importKey('jwk', JSON.parse(jwk), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+}
+
+const verify = async (key: CryptoKey, manifest: { payload: string; signature: string }) =>
+  await crypto.subtle.verify(ECDSA, key, fromBase64url(manifest.signature), new TextEncoder().encode(manifest.payload));
+
+test('a SCORM package kept offline carries a manifest signed by the server: it verifies with the public key and names the SHA-256 of every stored file', async () => {
+  const [w] = await db.sql<{ course: string; module: string }[]>`
+    with course as (
+      insert into public.courses (title, description, service, author_id, status)
+      values ('Signed SCORM course', 'A SCORM course kept on a tablet in an appliance bay.', 'MISC', ${INSTRUCTOR}::uuid, 'ACTIVE')
+      returning id
+    ), module as (
+      insert into public.course_modules (course_id, title, order_index, kind)
+      select id, 'Hose reel package', 1, 'scorm' from course returning id
+    )
+    select (select id from course) as course, (select id from module) as module`;
+  // Uploaded as an author does: the hashes are the function's, of the files it inflated and stored.
+  const zip = scorm12Package({ extra: { 'story content/notes (1).txt': 'Percent-encoded in its URL, decoded in the manifest.\n' } });
+  const uploaded = await call('POST', `/api/modules/${w.module}/scorm`, {
+    token: await login('instructor'),
+    raw: zip as Uint8Array<ArrayBuffer>,
+    headers: { 'content-type': 'application/zip' },
+  });
+  assert.equal(uploaded.status, 201, uploaded.text);
+  const learner = await enrolledLearner(w.course);
+  const answer = await call('GET', `/api/offline/courses/${w.course}`, { token: learner.token });
+  assert.equal(answer.status, 200, answer.text);
+  const [pkg] = answer.json.scorm;
+  assert.ok(pkg.manifest, 'a manifest');
+
+  const key = await publicKey();
+  assert.equal(await verify(key, pkg.manifest), true);
+  assert.equal(fromBase64url(pkg.manifest.signature).byteLength, 64);
+  assert.doesNotMatch(pkg.manifest.signature, /[=+/]/);
+  const payload = JSON.parse(pkg.manifest.payload);
+  const base = decodeURIComponent(new URL(pkg.contentBase).pathname);
+  assert.deepEqual([payload.v, payload.moduleId, payload.base], [1, w.module, base]);
+  assert.equal(base, `/storage/v1/object/public/scorm-content/${w.module}/1/`);
+
+  // Every file as served: its bytes' SHA-256 is the manifest's for its decoded path, and the file's own.
+  const files = answer.json.files as { url: string; sha256: string | null }[];
+  assert.equal(files.length, 7);
+  const served: Record<string, string> = {};
+  for (const file of files) {
+    const response = await fetch(file.url);
+    assert.equal(response.status, 200, file.url);
+    const sha256 = hex(await crypto.subtle.digest('SHA-256', await response.arrayBuffer()));
+    const path = decodeURIComponent(new URL(file.url).pathname);
+    assert.ok(path.startsWith(base), path);
+    served[path.slice(base.length)] = sha256;
+    assert.equal(file.sha256, sha256, file.url);
+  }
+  assert.deepEqual(payload.files, served);
+  assert.ok(Object.hasOwn(served, 'story content/notes (1).txt'));
+
+  // Tampered with: another hash, another module, another base, or another signature never verifies.
+  const [first] = Object.keys(payload.files);
+  const forged = [
+    { ...payload, files: { ...payload.files, [first]: '0'.repeat(64) } },
+    { ...payload, files: { ...payload.files, 'evil.html': '0'.repeat(64) } },
+    { ...payload, moduleId: crypto.randomUUID() },
+    { ...payload, base: '/storage/v1/object/public/scorm-content/' },
+  ];
+  for (const p of forged) assert.equal(await verify(key, { payload: JSON.stringify(p), signature: pkg.manifest.signature }), false);
+  assert.equal(await verify(key, { payload: `${pkg.manifest.payload} `, signature: pkg.manifest.signature }), false);
+  const signature = fromBase64url(pkg.manifest.signature);
+  signature[10] ^= 1;
+  const flipped = btoa(String.fromCharCode(...signature)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  assert.equal(await verify(key, { payload: pkg.manifest.payload, signature: flipped }), false);
+  // Another key's signature of the same payload: not the server's.
+  const other = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+  const foreign = new Uint8Array(await crypto.subtle.sign(ECDSA, other.privateKey, new TextEncoder().encode(pkg.manifest.payload)));
+  const foreignText = btoa(String.fromCharCode(...foreign)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  assert.equal(await verify(key, { payload: pkg.manifest.payload, signature: foreignText }), false);
+
+  // A function without the key: the hashes still listed, no manifest (the module needs a connection).
+  const unsigned = createApp({ ...config, scormOfflineSigningKey: undefined }, db);
+  const plain = await unsigned.request(`/api/offline/courses/${w.course}`, {
+    headers: { authorization: `Bearer ${learner.token}`, 'x-forwarded-for': uniqueIp() },
+  });
+  assert.equal(plain.status, 200);
+  const plainJson = await plain.json();
+  assert.equal(plainJson.scorm[0].manifest, null);
+  assert.deepEqual(plainJson.files.map((f: { sha256: string }) => f.sha256), files.map((f) => f.sha256));
+  // A revision without hashes (stored before they were kept): no manifest, no file's hash.
+  await db.sql`update public.scorm_packages set file_hashes = null where module_id = ${w.module}::uuid`;
+  const before = await call('GET', `/api/offline/courses/${w.course}`, { token: learner.token });
+  assert.equal(before.json.scorm[0].manifest, null);
+  assert.deepEqual(before.json.files.map((f: { sha256: string | null }) => f.sha256), files.map(() => null));
+});
+
+test('the files\' hashes are kept with each revision: a replacement signs the new files under the new base', async () => {
+  const [w] = await db.sql<{ course: string; module: string }[]>`
+    with course as (
+      insert into public.courses (title, description, service, author_id, status)
+      values ('Replaced SCORM course', 'A SCORM course whose package is exported again.', 'MISC', ${INSTRUCTOR}::uuid, 'ACTIVE')
+      returning id
+    ), module as (
+      insert into public.course_modules (course_id, title, order_index, kind)
+      select id, 'Ladder package', 1, 'scorm' from course returning id
+    )
+    select (select id from course) as course, (select id from module) as module`;
+  const instructor = await login('instructor');
+  const upload = (title: string) =>
+    call('POST', `/api/modules/${w.module}/scorm`, {
+      token: instructor,
+      raw: scorm12Package({ title }) as Uint8Array<ArrayBuffer>,
+      headers: { 'content-type': 'application/zip' },
+    });
+  assert.equal((await upload('Ladders, first edition')).status, 201);
+  const [one] = await db.sql<{ hashes: string }[]>`select file_hashes::text as hashes from public.scorm_packages where module_id = ${w.module}::uuid`;
+  assert.equal((await upload('Ladders, second edition')).status, 200);
+  const [two] = await db.sql<{ hashes: string }[]>`select file_hashes::text as hashes from public.scorm_packages where module_id = ${w.module}::uuid`;
+  const [first, second] = [JSON.parse(one.hashes), JSON.parse(two.hashes)];
+  assert.deepEqual(Object.keys(second).sort(), Object.keys(first).sort());
+  // The title is in the manifest and the launch page: those two changed, the rest did not.
+  const changed = Object.keys(first).filter((path) => first[path] !== second[path]).sort();
+  assert.deepEqual(changed, ['imsmanifest.xml', 'index_lms.html']);
+  const learner = await enrolledLearner(w.course);
+  const answer = await call('GET', `/api/offline/courses/${w.course}`, { token: learner.token });
+  const payload = JSON.parse(answer.json.scorm[0].manifest.payload);
+  assert.equal(payload.base, `/storage/v1/object/public/scorm-content/${w.module}/2/`);
+  assert.deepEqual(payload.files, second);
+  assert.equal(await verify(await publicKey(), answer.json.scorm[0].manifest), true);
 });
 
 closePoolAfterTests();

@@ -1,4 +1,5 @@
-// The function's configuration: the four variables Supabase gives every edge function.
+// The function's configuration: the four variables Supabase gives every edge function, and the
+// project's own secrets (the SCORM content origin, the offline manifests' signing key).
 
 export interface Config {
   /** Base URL of the project (Auth at `${supabaseUrl}/auth/v1`). */
@@ -14,6 +15,12 @@ export interface Config {
    * (SCORM_CONTENT_URL). Absent: Storage's public URL of the bucket.
    */
   scormContentUrl?: string;
+  /**
+   * The private key (a P-256 JWK as JSON) that signs the manifests of SCORM packages kept offline
+   * (SCORM_OFFLINE_SIGNING_KEY; the content origin holds the public one). Absent: no manifest, so
+   * SCORM modules need a connection.
+   */
+  scormOfflineSigningKey?: string;
 }
 
 function required(name: string): string {
@@ -29,5 +36,6 @@ export function configFromEnv(): Config {
     serviceRoleKey: required('SUPABASE_SERVICE_ROLE_KEY'),
     dbUrl: required('SUPABASE_DB_URL'),
     scormContentUrl: Deno.env.get('SCORM_CONTENT_URL')?.replace(/\/+$/, '') || undefined,
+    scormOfflineSigningKey: Deno.env.get('SCORM_OFFLINE_SIGNING_KEY')?.trim() || undefined,
   };
 }

@@ -64,13 +64,28 @@ async function putObject(config: Config, name: string, label: string, body: Uint
   if (!response.ok) throw new Error(`Storage upload of ${name} failed with ${response.status}: ${text.slice(0, 200)}`);
 }
 
+/** A package's stored files: their object names, and each file's SHA-256 by its path in the package. */
+export interface UnpackedPackage {
+  stored: string[];
+  hashes: Record<string, string>;
+}
+
+/** The SHA-256 of the bytes, lowercase hex. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /**
  * Unpacks every file under `prefix`, a few at a time, reading each from the source as it goes; one
  * file's bytes are in memory per worker (a file is at most Storage's per-object limit, else refused).
- * Returns the names stored; on failure removes what it stored and rethrows.
+ * Each file is hashed while it is held whole (the offline manifest signs these hashes). Returns the
+ * names stored and the hashes; on failure removes what it stored and rethrows.
  */
-export async function unpackToStorage(config: Config, source: ZipSource, pkg: CheckedPackage, prefix: string): Promise<string[]> {
+export async function unpackToStorage(config: Config, source: ZipSource, pkg: CheckedPackage, prefix: string): Promise<UnpackedPackage> {
   const stored: string[] = [];
+  // A Map: a file may be named __proto__.
+  const hashes = new Map<string, string>();
   let next = 0;
   let total = 0;
   let failure: unknown = null;
@@ -86,6 +101,7 @@ export async function unpackToStorage(config: Config, source: ZipSource, pkg: Ch
       if (total > MAX_UNPACKED_BYTES) throw refuse(413, 'The package unpacks to more than 1 GB; packages may unpack to at most 1 GB');
       const body = chunks.length === 1 ? chunks[0] : concat(chunks, size);
       const name = prefix + entry.name;
+      hashes.set(entry.name, await sha256Hex(body));
       await putObject(config, name, entry.name, body, contentTypeOf(entry.name));
       stored.push(name);
     }
@@ -99,7 +115,7 @@ export async function unpackToStorage(config: Config, source: ZipSource, pkg: Ch
     await removeObjects(config, stored);
     throw failure;
   }
-  return stored;
+  return { stored, hashes: Object.fromEntries(hashes) };
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

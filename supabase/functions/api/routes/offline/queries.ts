@@ -1,7 +1,8 @@
 // The SQL and row mapping of the course a learner keeps offline: its modules with their bodies and
 // the learner's progress, the untimed quizzes' questions without answers, the SCORM packages with
-// what each SCO's run-time starts with, and the stored files with their sizes. Every statement runs
-// as the caller: module_body, quiz_questions_for_learner and offline_course_files check the right.
+// what each SCO's run-time starts with and their signed manifests (lib/scorm/offline-manifest.ts),
+// and the stored files with their sizes (a package's with their hashes). Every statement runs as the
+// caller: module_body, quiz_questions_for_learner and offline_course_files check the right.
 import type { AnswerDisplay } from '../../../_shared/quiz.ts';
 import type { OfflineCourse, OfflineFile, OfflineModule, OfflineQuiz, OfflineScormPackage } from '../../../_shared/offline.ts';
 import { initialCmi, type ScormVersion, scoManifestData, scoStatus } from '../../../_shared/scorm-data-model.ts';
@@ -9,6 +10,7 @@ import { isoTimestamp } from '../../../_shared/dates.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Tx } from '../../lib/db.ts';
 import { iso, publicUrl, type Row, toLearnerQuestion } from '../../lib/learning.ts';
+import { signOfflineManifest } from '../../lib/scorm/offline-manifest.ts';
 import { scormContentUrl } from '../../lib/scorm/storage.ts';
 
 /** Everything of the course to keep offline, read in one pipeline (the caller's rights checked first). */
@@ -54,6 +56,7 @@ export async function readOfflineCourse(tx: Tx, config: Config, courseId: string
         and (s.attempts_remaining is null or s.attempts_remaining > 0) and s.next_attempt_at is null`,
     tx<Row[]>`
       select p.module_id, p.version, p.title, p.scos::text as scos, p.storage_prefix, p.min_seconds, p.uploaded_at,
+             p.file_hashes::text as file_hashes,
              coalesce((
                select jsonb_object_agg(a.sco_id, jsonb_build_object(
                         'completion', a.completion_status, 'success', a.success_status, 'met', a.met_at is not null,
@@ -76,12 +79,22 @@ export async function readOfflineCourse(tx: Tx, config: Config, courseId: string
     questionsOf.set(String(q.quizId), list);
   }
   const learnerName = String(course.learnerName ?? '');
-  const scorm = packages.map((p) => toPackage(config, p, userId, learnerName));
-  const fileList: OfflineFile[] = files.map((f) => ({
-    url: f.bucket === 'scorm-content' ? scormContentUrl(config, String(f.name)) : publicUrl(config, String(f.bucket), f.name)!,
-    bytes: Number(f.bytes),
-    type: (f.mimetype as string | null) ?? null,
-  }));
+  // Each revision's hashes by its storage prefix; as text, since the driver camel-cases JSON keys (paths here).
+  const hashesOf = new Map(packages.map((p) => [
+    String(p.storagePrefix),
+    p.fileHashes == null ? null : JSON.parse(String(p.fileHashes)) as Record<string, string>,
+  ]));
+  const scorm = await Promise.all(packages.map((p) => toPackage(config, p, userId, learnerName, hashesOf.get(String(p.storagePrefix)) ?? null)));
+  const fileList: OfflineFile[] = files.map((f) => {
+    const name = String(f.name);
+    const scormFile = f.bucket === 'scorm-content';
+    return {
+      url: scormFile ? scormContentUrl(config, name) : publicUrl(config, String(f.bucket), f.name)!,
+      bytes: Number(f.bytes),
+      type: (f.mimetype as string | null) ?? null,
+      sha256: scormFile ? scormFileHash(hashesOf, name) : null,
+    };
+  });
   const changes = [course.updatedAt, ...modules.flatMap((m) => [m.updatedAt, m.quizUpdatedAt]), ...packages.map((p) => p.uploadedAt)]
     .filter((d): d is Date => d instanceof Date)
     .map((d) => d.getTime());
@@ -164,18 +177,35 @@ interface SavedAttempt {
   totalSeconds: number;
 }
 
+/** A package file's hash: the object `<module>/<revision>/<path>` under its revision's prefix. */
+function scormFileHash(hashesOf: Map<string, Record<string, string> | null>, name: string): string | null {
+  const [moduleId, revision] = name.split('/', 2);
+  const prefix = `${moduleId}/${revision}/`;
+  const hashes = hashesOf.get(prefix);
+  const path = name.slice(prefix.length);
+  return hashes && Object.hasOwn(hashes, path) ? hashes[path] : null;
+}
+
 /** A package with each SCO's run-time start as private.scorm_open_session would give it now: the
- * latest attempt resumed unless it met the rule (then a new attempt, ab-initio). */
-function toPackage(config: Config, p: Row, userId: string, learnerName: string): OfflineScormPackage {
+ * latest attempt resumed unless it met the rule (then a new attempt, ab-initio); and its manifest,
+ * signed, when the revision has hashes. */
+async function toPackage(
+  config: Config,
+  p: Row,
+  userId: string,
+  learnerName: string,
+  hashes: Record<string, string> | null,
+): Promise<OfflineScormPackage> {
   const version = String(p.version) as ScormVersion;
   // As text: the driver camel-cases JSON keys, and these are SCO ids and element names.
   const attempts = JSON.parse(String(p.attempts)) as Record<string, SavedAttempt>;
   const scos = JSON.parse(String(p.scos)) as ({ id: string; title: string; href: string } & Record<string, unknown>)[];
+  const contentBase = scormContentUrl(config, String(p.storagePrefix));
   return {
     moduleId: String(p.moduleId),
     version,
     title: String(p.title),
-    contentBase: scormContentUrl(config, String(p.storagePrefix)),
+    contentBase,
     minSeconds: Number(p.minSeconds),
     scos: scos.map((s) => {
       const a = attempts[s.id];
@@ -195,5 +225,6 @@ function toPackage(config: Config, p: Row, userId: string, learnerName: string):
         }),
       };
     }),
+    manifest: hashes ? await signOfflineManifest(config, String(p.moduleId), contentBase, hashes) : null,
   };
 }

@@ -177,7 +177,7 @@ export function scormPackageRoutes(routes: Hono<Env>, config: Config, db: Db) {
     const current = await db.withCaller(caller.db, (tx) => scormModuleToChange(tx, id, caller.userId));
     const revision = current.revision + 1;
     const prefix = `${id}/${revision}/`;
-    const [pkg, stored] = await withPackageFile(c.req.raw, current.maxMb, async (source) => {
+    const [pkg, { stored, hashes }] = await withPackageFile(c.req.raw, current.maxMb, async (source) => {
       const pkg = await checkPackage(source);
       return [pkg, await unpackToStorage(config, source, pkg, prefix)] as const;
     });
@@ -187,7 +187,8 @@ export function scormPackageRoutes(routes: Hono<Env>, config: Config, db: Db) {
       [replaced, row] = await db.withCaller(caller.db, async (tx) => {
         const [saved] = await tx<{ old: string | null }[]>`
           select private.save_scorm_package(${id}::uuid, ${revision}, ${pkg.version}, ${pkg.edition}, ${pkg.title},
-            ${tx.json(pkg.scos.map((s) => ({ ...s })))}::jsonb, ${pkg.files.length}, ${pkg.unpackedBytes}) as old`;
+            ${tx.json(pkg.scos.map((s) => ({ ...s })))}::jsonb, ${pkg.files.length}, ${pkg.unpackedBytes},
+            ${tx.json(hashes)}::jsonb) as old`;
         return [saved.old, (await readPackage(tx, id))!] as const;
       });
     } catch (error) {
