@@ -25,6 +25,14 @@ const scormModule = `Water rescue awareness ${s}`;
 /** The network of the page and of the service workers of its origin, cut or restored through the
  * DevTools protocol (Playwright's setOffline reaches the page only). */
 async function setNetwork(browser: Browser, context: BrowserContext, offline: boolean) {
+  // The browser's HTTP cache answers without the network even offline: emptied, so that what
+  // opens offline is what the service workers kept.
+  const page = context.pages()[0];
+  if (offline && page) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.detach();
+  }
   await context.setOffline(offline);
   const session: CDPSession = await browser.newBrowserCDPSession();
   try {

@@ -50,7 +50,8 @@ export class OfflineSitting {
     private readonly personId: string,
     private readonly moduleId: string,
     private readonly scoId: string,
-    private readonly onKept: (finish: boolean) => void,
+    /** reported: the status the content reported so far (the server decides it when the sitting is sent). */
+    private readonly onKept: (finish: boolean, reported: string | null) => void,
     private readonly onFailed: (error: unknown) => void,
   ) {}
 
@@ -93,6 +94,8 @@ export class OfflineSitting {
       this.key = (await queueItem(this.personId, { kind: 'scorm-sitting', moduleId: this.moduleId, scoId: this.scoId, values, finish: finish || undefined })).key;
     }
     this.written = { ...this.values };
-    this.onKept(finish);
+    const v = this.values;
+    const success = v['cmi.success_status'] === 'passed' || v['cmi.success_status'] === 'failed' ? v['cmi.success_status'] : null;
+    this.onKept(finish, v['cmi.core.lesson_status'] ?? success ?? v['cmi.completion_status'] ?? null);
   }
 }

@@ -235,8 +235,9 @@ function ScoFrame({ moduleId, player, sco, offline: offlineAtStart, onStatus, on
       const saver = saverRef.current;
       if (message.type === 'ready' && !saver && !starting && offline) {
         starting = true;
-        const onKept = (finish: boolean) => {
+        const onKept = (finish: boolean, reported: string | null) => {
           void offlineKeys.invalidate(queryClient);
+          if (reported) onScoStatus(sco.id, reported);
           if (!cancelled || finish) onStatus(translate(finish ? 'scormPlayer.offlineFinished' : 'scormPlayer.offlineKept', { time: timeNow() }));
         };
         queuedItems(offline.personId)
@@ -367,7 +368,7 @@ function ScoFrame({ moduleId, player, sco, offline: offlineAtStart, onStatus, on
           {fullScreen ? t('scormPlayer.leaveFullScreen') : t('scormPlayer.fullScreen')}
         </Button>
         <Text size="sm" c="dimmed">
-          {ended ? t('scormPlayer.endedNote') : t('scormPlayer.saveAndExitNote')}
+          {ended ? t(offline ? 'scormPlayer.offlineEndedNote' : 'scormPlayer.endedNote') : t('scormPlayer.saveAndExitNote')}
         </Text>
       </Group>
     </Stack>
