@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { errorDescription } from '@/lib/api-client';
 import { formatDateTime, formatSize } from '@/lib/format';
 import { notifyFailure, notifySuccess } from '@/lib/notify';
-import { type DownloadProgress, downloadBytes, getOfflineCourse, StorageFullError } from '@/lib/offline/downloads';
+import { type DownloadProgress, downloadBytes, getOfflineCourse, packagesOffline, StorageFullError } from '@/lib/offline/downloads';
 import { useDownloadCourse, useDownloads, useRemoveDownload } from '@/lib/offline/hooks';
 
 export function OfflineCourseControl({ personId, courseId, title }: { personId: string; courseId: string; title: string }) {
@@ -38,9 +38,10 @@ export function OfflineCourseControl({ personId, courseId, title }: { personId: 
     try {
       const offline = await getOfflineCourse(courseId);
       setProgress({ doneBytes: 0, totalBytes: downloadBytes(offline) });
-      await download.mutateAsync(offline);
+      const course = await download.mutateAsync(offline);
       setProgress(null);
-      notifySuccess(t('offline.available'), t('offline.downloaded', { title }));
+      const note = packagesOffline(course) ? '' : ` ${t('offline.packagesNeedConnection')}`;
+      notifySuccess(t('offline.available'), `${t('offline.downloaded', { title })}${note}`);
       // The button gives way to the badge and Remove: the focus goes to Remove.
       setTimeout(() => removeButton.current?.focus(), 0);
     } catch (error) {

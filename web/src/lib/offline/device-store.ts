@@ -32,6 +32,9 @@ export interface DownloadedCourse {
   bytes: number;
   offline: OfflineCourse;
   urls: string[];
+  /** False where the browser refused the content origin its service worker: the course's SCORM
+   * packages then need a connection (absent in downloads kept before packages were). */
+  packagesKept?: boolean;
 }
 
 type StoreName = 'queue' | 'outcomes' | 'courses';

@@ -42,6 +42,9 @@ const sum = (files: { bytes: number }[]) => files.reduce((total, file) => total 
 /** The bytes of the packages kept on the content origin: those whose files the server signed. */
 const packageBytes = (offline: OfflineCourse) => offline.scorm.filter(keepable).reduce((total, pkg) => total + sum(packageFiles(offline, pkg)), 0);
 
+/** Whether every SCORM package of a downloaded course plays offline (else they need a connection). */
+export const packagesOffline = (course: DownloadedCourse) => course.packagesKept !== false && course.offline.scorm.every(keepable);
+
 /** The bytes a download keeps (the size shown before it starts). */
 export const downloadBytes = (offline: OfflineCourse) => sum(keptFiles(offline)) + packageBytes(offline);
 
@@ -93,6 +96,7 @@ export async function downloadCourse(
   const urls: string[] = [];
   let doneBytes = 0;
   let answerBytes = 0;
+  let packagesKept = true;
   onProgress({ doneBytes, totalBytes });
   try {
     for (const url of answers) {
@@ -106,7 +110,14 @@ export async function downloadCourse(
       onProgress({ doneBytes, totalBytes });
     }
     const before = doneBytes;
-    await keepPackages(offline, (packageDone) => onProgress({ doneBytes: before + packageDone, totalBytes }));
+    try {
+      await keepPackages(offline, (packageDone) => onProgress({ doneBytes: before + packageDone, totalBytes }));
+    } catch (error) {
+      // A browser that refuses the content origin a service worker (third-party storage blocked)
+      // keeps the rest of the course; its packages need a connection.
+      if (!(error instanceof ContentKeepError && error.reason === 'unsupported')) throw error;
+      packagesKept = false;
+    }
   } catch (error) {
     // Nothing half kept: what this download put in either origin's cache goes again.
     await Promise.all(urls.map((url) => cache.delete(url)));
@@ -116,7 +127,8 @@ export async function downloadCourse(
     throw error;
   }
   // What the device keeps: the files and the answers (the size the badge shows).
-  const course: DownloadedCourse = { courseId: offline.course.id, downloadedAt: new Date().toISOString(), bytes: totalBytes + answerBytes, offline, urls };
+  const kept = packagesKept ? totalBytes : totalBytes - packageBytes(offline);
+  const course: DownloadedCourse = { courseId: offline.course.id, downloadedAt: new Date().toISOString(), bytes: kept + answerBytes, offline, urls, packagesKept };
   await deviceStore.put(personId, 'courses', course);
   return course;
 }
@@ -142,18 +154,6 @@ export async function offlineQuizOf(personId: string, moduleId: string): Promise
   for (const course of await downloadedCourses(personId)) {
     const module = course.offline.modules.find((m) => m.id === moduleId);
     if (module?.quiz) return { quiz: module.quiz, courseId: course.courseId };
-  }
-  return null;
-}
-
-/** A downloaded SCORM package the content origin can serve offline (its files signed and kept). */
-export async function offlinePackageOf(personId: string, moduleId: string) {
-  for (const course of await downloadedCourses(personId)) {
-    const pkg = course.offline.scorm.find((p) => p.moduleId === moduleId);
-    if (pkg) {
-      const module = course.offline.modules.find((m) => m.id === moduleId);
-      return { pkg, keptOffline: keepable(pkg), moduleCompleted: module?.completed ?? false, courseId: course.courseId };
-    }
   }
   return null;
 }

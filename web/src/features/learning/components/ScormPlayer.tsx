@@ -422,7 +422,9 @@ export default function ScormPlayer({ moduleId, enrolled, staff = false, personI
   }, [playing]);
 
   // Without a connection, a package downloaded with its course plays from the content origin's cache.
-  const offlinePkg = player.error instanceof OfflineError && downloaded && personId && keepable(downloaded.pkg) ? downloaded : null;
+  const offlinePkg = player.error instanceof OfflineError && downloaded && personId && keepable(downloaded.pkg) && downloaded.course.packagesKept !== false
+    ? downloaded
+    : null;
   if (player.isPending) return <Text size="sm">{t('scormPlayer.loading')}</Text>;
   if (player.isError && !offlinePkg) return <Text c="red.9">{t('scormPlayer.loadFailed', { reason: errorDescription(player.error, t('scormPlayer.pleaseTryAgain')) })}</Text>;
   const data: ScormPlayerData | undefined = offlinePkg
