@@ -11,6 +11,8 @@ import { webManifest } from './manifest.mjs';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const mantineUseId = fileURLToPath(new URL('./src/lib/mantine-use-id.ts', import.meta.url));
+const appShellScrollClassNames = fileURLToPath(new URL('./src/lib/app-shell/remove-scroll-class-names.ts', import.meta.url));
+const appShellNoResizeHandle = fileURLToPath(new URL('./src/lib/app-shell/no-resize-handle.ts', import.meta.url));
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:54321';
 
 export default defineConfig(({ isSsrBuild }) => ({
@@ -24,6 +26,19 @@ export default defineConfig(({ isSsrBuild }) => ({
       enforce: 'pre',
       resolveId: (source, importer) =>
         /[\\/]use-id[\\/]use-id\.mjs$/.test(source) && /@mantine[\\/]hooks/.test(importer ?? '') ? mantineUseId : null,
+    },
+    // What Mantine's AppShell imports and the app's shell never runs, out of the first page's code
+    // (docs/decisions/first-paint.md): react-remove-scroll, of which its sections read two class
+    // names, and the resize handle of a resizable shell (src/lib/app-shell/).
+    {
+      name: 'mantine-app-shell',
+      enforce: 'pre',
+      resolveId: (source, importer) => {
+        if (!/@mantine[\\/]core[\\/]esm[\\/]components[\\/]AppShell[\\/]/.test(importer ?? '')) return null;
+        if (source === 'react-remove-scroll') return appShellScrollClassNames;
+        if (/[\\/]AppShellResizeHandle\.mjs$/.test(source)) return appShellNoResizeHandle;
+        return null;
+      },
     },
     // The SSR build (web/prerender.mjs) renders pages at build time only: none of what follows.
     ...(isSsrBuild ? [] : [
