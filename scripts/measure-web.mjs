@@ -73,9 +73,12 @@ async function main() {
   let platform = null;
   let baseUrl = process.env.PLATFORM_URL;
   let dataDir = null;
+  // Which data the pages were measured on, for the report: the pages' times depend on it.
+  let database = 'the platform at PLATFORM_URL';
   if (!baseUrl) {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'esl-bench-web-'));
     const dbUrl = process.env.DATABASE_URL || databaseUrl('esl_scale');
+    database = `database ${new URL(dbUrl).pathname.slice(1)}`;
     console.log('Starting the platform with the web build ...');
     platform = await startPlatformProcess({ dataDir, databaseUrl: dbUrl, web: true, port: Number(process.env.BENCH_PORT ?? 0) });
     baseUrl = platform.url;
@@ -88,6 +91,7 @@ async function main() {
     // A course from the catalogue's first page, as a visitor would click it.
     const catalogue = await fetch(`${baseUrl}/functions/v1/api/courses`).then((r) => r.json());
     const courseId = catalogue.items[0]?.id;
+    if (Number.isFinite(catalogue.total)) database += ` (${catalogue.total.toLocaleString('en-GB')} courses in the catalogue)`;
     if (!courseId) throw new Error('the catalogue is empty');
     const pages = [
       { name: 'catalogue /', url: `${baseUrl}/`, selector: '[data-course-card]' },
@@ -127,7 +131,7 @@ async function main() {
     for (const b of budgets) console.log(`  ${b.pass ? 'PASS' : 'FAIL'}  ${b.budget}: ${b.value}`);
     const date = resultStamp();
     const dir = benchResultsDir();
-    const report = { date, runs: RUNS, machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length }, results, budgets };
+    const report = { date, runs: RUNS, database, machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length }, results, budgets };
     fs.writeFileSync(path.join(dir, `web-${date}.json`), JSON.stringify(report, null, 2) + '\n');
     const tables = [
       '| Page | First content (ms) | LCP (ms) | JS gzipped / raw (KB) | CSS gzipped / raw (KB) |',
@@ -155,7 +159,7 @@ async function main() {
     fs.writeFileSync(path.join(dir, `web-${date}.md`), md);
     writeDocSection('bench-web', [
       `Latest run: **${runDate(date)}**; ${report.machine.cpu}, ${report.machine.cores} cores, load average at the end ` +
-        `${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}; median of ${RUNS} cold loads.`,
+        `${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}; ${database}; median of ${RUNS} cold loads.`,
       '',
       ...tables,
     ].join('\n'));

@@ -2,6 +2,8 @@
 // (or VITE_OUT_DIR). `npm run dev` proxies the Supabase URL shapes to the local gateway.
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './precompress.mjs';
 import { firstPagePreload } from './first-page.mjs';
@@ -11,6 +13,10 @@ import { webManifest } from './manifest.mjs';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const mantineUseId = fileURLToPath(new URL('./src/lib/mantine-use-id.ts', import.meta.url));
+const removeScrollClassNames = fileURLToPath(new URL('./src/lib/mantine-parts/remove-scroll-class-names.ts', import.meta.url));
+const deferredParts = fileURLToPath(new URL('./src/lib/mantine-parts/deferred.tsx', import.meta.url));
+// Its real path, as Vite names the package's other modules (node_modules may be a link).
+const mantineCoreEsm = fs.realpathSync(fileURLToPath(new URL('../node_modules/@mantine/core/esm', import.meta.url)));
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:54321';
 
 export default defineConfig(({ isSsrBuild }) => ({
@@ -24,6 +30,24 @@ export default defineConfig(({ isSsrBuild }) => ({
       enforce: 'pre',
       resolveId: (source, importer) =>
         /[\\/]use-id[\\/]use-id\.mjs$/.test(source) && /@mantine[\\/]hooks/.test(importer ?? '') ? mantineUseId : null,
+    },
+    // What the first page's Mantine components import and the app never has them run, out of its
+    // code (docs/decisions/first-paint.md; src/lib/mantine-parts/): react-remove-scroll, of which the
+    // AppShell's sections read two class names, and, loaded when first rendered, a resizable
+    // AppShell's resize handle and a NavLink's Collapse and chevron for nested links.
+    {
+      name: 'mantine-parts',
+      enforce: 'pre',
+      resolveId: (source, importer = '') => {
+        if (source.startsWith('mantine-part:')) return path.join(mantineCoreEsm, source.slice('mantine-part:'.length));
+        if (/@mantine[\\/]core[\\/]esm[\\/]components[\\/]AppShell[\\/]/.test(importer)) {
+          if (source === 'react-remove-scroll') return removeScrollClassNames;
+          if (/[\\/]AppShellResizeHandle\.mjs$/.test(source)) return deferredParts;
+        }
+        if (/@mantine[\\/]core[\\/]esm[\\/]components[\\/]NavLink[\\/]NavLink\.mjs$/.test(importer)
+          && /[\\/](Collapse|AccordionChevron)\.mjs$/.test(source)) return deferredParts;
+        return null;
+      },
     },
     // The SSR build (web/prerender.mjs) renders pages at build time only: none of what follows.
     ...(isSsrBuild ? [] : [

@@ -13,7 +13,6 @@ import { SiteNameContext } from '@/lib/page/page-meta';
 import { useFocusHeadingOnNavigate } from '@/lib/page/focus-heading';
 import { splitSiteName } from '@/lib/site-settings/site-title';
 import { PageSpinner } from '@/components/PageSpinner';
-import { RequiredTrainingNotice } from '@/features/required-training/components/RequiredTrainingNotice';
 import { Sidebar } from './Sidebar';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ThemeToggle } from './ThemeToggle';
@@ -24,7 +23,10 @@ import classes from './AppLayout.module.css';
 // The bell is for signed-in people only: a visitor's first page does not load its code.
 const NotificationBell = lazy(() =>
   import('@/features/notifications/components/NotificationBell').then((m) => ({ default: m.NotificationBell })));
-// So is the offline banner and the replay of the offline queue.
+// So are the required-training notice (with its list's query), the offline banner and the replay
+// of the offline queue.
+const RequiredTrainingNotice = lazy(() =>
+  import('@/features/required-training/components/RequiredTrainingNotice').then((m) => ({ default: m.RequiredTrainingNotice })));
 const OfflineStatus = lazy(() => import('./OfflineStatus').then((m) => ({ default: m.OfflineStatus })));
 
 /**
@@ -127,12 +129,17 @@ export function AppLayout({ pageLoading = false }: { pageLoading?: boolean }) {
               </Anchor>
             </Group>
             <Group gap="sm" wrap="nowrap">
-              <RequiredTrainingNotice userId={user?.id} />
               {user ? (
-                // The bell's size while its code loads, so the header does not move.
-                <Suspense fallback={<Box w={34} h={34} />}>
-                  <NotificationBell userId={user.id} />
-                </Suspense>
+                <>
+                  {/* Shown only when something is due, so nothing in its place while its code loads. */}
+                  <Suspense fallback={null}>
+                    <RequiredTrainingNotice userId={user.id} />
+                  </Suspense>
+                  {/* The bell's size while its code loads, so the header does not move. */}
+                  <Suspense fallback={<Box w={34} h={34} />}>
+                    <NotificationBell userId={user.id} />
+                  </Suspense>
+                </>
               ) : null}
               <LanguageSwitch />
               {/* On a phone the colour scheme is in the navigation, leaving the header its room. */}

@@ -7,7 +7,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PRODUCT_NAME } from '@shared/domain.ts';
 import { isServiceCode } from '@shared/services.ts';
 import { labelOf } from '@/lib/i18n/labels';
-import { authErrorQuery, CALLBACK_PATH } from '@/lib/auth/organisation-sign-in';
+import { authErrorQuery, CALLBACK_PATH } from '@/lib/auth/auth-refusal';
 import { useUser } from '@/lib/auth/user';
 import { useSiteSettings } from '@/lib/site-settings/get-settings';
 import { CourseCatalogue } from '@/features/catalogue/components/CourseCatalogue';

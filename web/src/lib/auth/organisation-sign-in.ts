@@ -9,8 +9,9 @@ import { loadMessages, translateMessage } from '../i18n/messages';
 import { safeRedirect } from '../safe-redirect';
 import { loadSsoSupabase, loadSupabase } from '../supabase';
 
-/** Where Auth sends the browser back after a person's sign-in. */
-export const CALLBACK_PATH = '/auth/callback';
+// The home page's part (what it passes on to /auth/callback) is a module of its own, out of the
+// first page's code.
+export { CALLBACK_PATH, authErrorQuery } from './auth-refusal';
 
 export const SIGN_IN_CANCELLED = 'Sign-in was cancelled.';
 export const PROVIDER_NOT_ANSWERING = "Your organisation's sign-in is not answering. Try again, or sign in with your password.";
@@ -55,25 +56,6 @@ export type ProviderAnswer =
 
 /** The parameters of Auth's answer, which the page removes from its address once read. */
 export const ANSWER_PARAMS = ['code', 'error', 'error_code', 'error_description', 'state'] as const;
-
-/** The parameters of Auth's refusal, which the callback passes on to the page a test was started from. */
-const ERROR_PARAMS = ['error', 'error_code', 'error_description'] as const;
-
-/**
- * Auth's refusal in a query: `error` with `error_description` or `error_code`, as Auth words it. A
- * SAML refusal at the ACS goes to the site URL (`/`), never to redirect_to (GoTrue and the local
- * Auth alike), so the home page passes such an address on to /auth/callback with this query.
- */
-export function authErrorQuery(search: string): string | null {
-  const query = new URLSearchParams(search);
-  if (!query.get('error') || !(query.get('error_description') || query.get('error_code'))) return null;
-  const kept = new URLSearchParams();
-  for (const name of ERROR_PARAMS) {
-    const value = query.get(name);
-    if (value !== null) kept.set(name, value);
-  }
-  return `?${kept.toString()}`;
-}
 
 /**
  * The page an administrator's test sign-in was started from, with Auth's refusal added to its

@@ -1,0 +1,2 @@
+// A file of @mantine/core's esm build, which web/vite.config.ts resolves (deferred.tsx).
+declare module 'mantine-part:*';
