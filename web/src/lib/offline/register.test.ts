@@ -64,6 +64,19 @@ describe('registerServiceWorker', () => {
     expect(container.register).toHaveBeenCalledWith('/sw.js', { scope: '/' });
   });
 
+  it('stays online-only, without an error, when the browser answers with no registration (a test browser blocking it)', async () => {
+    const { container, registration } = fakeContainer({ controlled: false });
+    container.register.mockImplementation(() => Promise.resolve(undefined as unknown as FakeRegistration));
+    const errors: unknown[] = [];
+    const onRejection = (event: PromiseRejectionEvent) => errors.push(event.reason);
+    window.addEventListener('unhandledrejection', onRejection);
+    await start();
+    await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
+    window.removeEventListener('unhandledrejection', onRejection);
+    expect(errors).toEqual([]);
+    expect(registration.update).not.toHaveBeenCalled();
+  });
+
   it('offers a new version once it waits, and Reload asks the waiting worker to take over', async () => {
     const { registration } = fakeContainer({ controlled: true });
     const update = await start();

@@ -27,9 +27,11 @@ export function registerServiceWorker(): void {
     if ((event.data as { type?: string } | null)?.type === 'REPLAY_QUEUE') window.dispatchEvent(new Event(REPLAY_EVENT));
   });
   // A browser that refuses the registration (private windows in some, policy-managed devices, a
-  // test browser that blocks it) leaves the app online-only: nothing to report to the person.
+  // test browser that blocks it, answering with no registration at all) leaves the app online-only:
+  // nothing to report to the person.
   container.register('/sw.js', { scope: '/' }).then(
-    (registration) => {
+    (registration: ServiceWorkerRegistration | undefined) => {
+      if (!registration) return;
       const offer = () =>
         offerUpdate(() => {
           updating = true;
