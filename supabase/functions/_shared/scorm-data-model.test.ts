@@ -6,6 +6,7 @@ import {
   initialCmi,
   learnerNameForScorm,
   scoStatus,
+  timeSeconds,
   timespan12,
   validateScormValues,
 } from './scorm-data-model';
@@ -114,6 +115,10 @@ describe('SCORM data model (what the content may write)', () => {
     expect(again['cmi.total_time']).toBe('PT1H2M3.5S');
     expect(timespan12(3723.5)).toBe('0001:02:03.50');
     expect(duration2004(0)).toBe('PT0S');
+    expect(timeSeconds('0001:02:03.50')).toBe(3723.5);
+    expect(timeSeconds('PT1H2M3.5S')).toBe(3723.5);
+    expect(timeSeconds('P1DT1S')).toBe(86_401);
+    expect(timeSeconds('an hour')).toBeNull();
     expect(learnerNameForScorm('Cher')).toBe('Cher');
   });
 

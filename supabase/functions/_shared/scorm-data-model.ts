@@ -195,6 +195,18 @@ export function duration2004(seconds: number): string {
   return `PT${h ? `${h}H` : ''}${m ? `${m}M` : ''}${Number(s.toFixed(2))}S`;
 }
 
+/** A 1.2 CMITimespan or a 2004 duration in seconds (a year 365 days, a month 30), or null. */
+export function timeSeconds(value: string): number | null {
+  if (TIMESPAN_12.test(value)) {
+    const [h, m, s] = value.split(':').map(Number);
+    return h * 3600 + m * 60 + s;
+  }
+  const parts = DURATION_2004.exec(value);
+  if (!parts) return null;
+  const n = (part: string | undefined) => (part ? parseFloat(part) : 0);
+  return n(parts[1]) * 31_536_000 + n(parts[2]) * 2_592_000 + n(parts[3]) * 86_400 + n(parts[5]) * 3600 + n(parts[6]) * 60 + n(parts[7]);
+}
+
 // Interactions (write-only in 1.2) and comments are kept for the record, not given back. Objectives
 // are: the content finds its manifest objectives and their statuses where it left them.
 const NOT_RESTORED = /^cmi\.(interactions|comments_from_learner)\./;

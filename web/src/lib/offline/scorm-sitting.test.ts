@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OfflineSco } from '@shared/offline.ts';
 import type { QueuedItem } from './device-store';
-import { offlineStartCmi } from './scorm-sitting';
+import { offlineStartCmi, sinceSent } from './scorm-sitting';
 
 const person = '00000000-0000-4000-a000-000000000003';
 const moduleId = '00000000-0000-4000-a000-0000000000aa';
@@ -44,5 +44,21 @@ describe('offlineStartCmi', () => {
       sitting({ 'cmi.location': 'a 2004 element' }),
     ]);
     expect(cmi).toEqual(sco.cmi);
+  });
+});
+
+describe('sinceSent', () => {
+  it('sends what the items already sent did not hold', () => {
+    expect(sinceSent({ 'cmi.core.lesson_location': 'slide-7', 'cmi.suspend_data': 'abc' }, { 'cmi.suspend_data': 'abc' }))
+      .toEqual({ 'cmi.core.lesson_location': 'slide-7' });
+  });
+
+  it('sends a session time as the time since the last item sent (each item is a session on the server)', () => {
+    expect(sinceSent({ 'cmi.core.session_time': '0000:12:30.00' }, { 'cmi.core.session_time': '0000:05:00.00' }))
+      .toEqual({ 'cmi.core.session_time': '0000:07:30.00' });
+    expect(sinceSent({ 'cmi.session_time': 'PT1H' }, { 'cmi.session_time': 'PT15M' })).toEqual({ 'cmi.session_time': 'PT45M0S' });
+    // Nothing sent before, or a time that went back: as reported.
+    expect(sinceSent({ 'cmi.session_time': 'PT10M' }, {})).toEqual({ 'cmi.session_time': 'PT10M' });
+    expect(sinceSent({ 'cmi.session_time': 'PT5M' }, { 'cmi.session_time': 'PT15M' })).toEqual({ 'cmi.session_time': 'PT5M' });
   });
 });

@@ -3,6 +3,7 @@
 // connection is back (the server opens a session and saves it, as online). Once an item has been
 // sent, what the content reports after it goes as a new item with only what changed since.
 import type { OfflineSco } from '@shared/offline.ts';
+import { duration2004, timeSeconds, timespan12 } from '@shared/scorm-data-model.ts';
 import { deviceStore, type Outcome, type QueuedItem } from './device-store';
 import { queueItem, queuedItems } from './queue';
 
@@ -31,6 +32,26 @@ export function offlineStartCmi(sco: OfflineSco, moduleId: string, waiting: Queu
     if ('cmi.entry' in cmi) cmi['cmi.entry'] = 'resume';
   }
   return cmi;
+}
+
+const SESSION_TIME = /^cmi\.(core\.)?session_time$/;
+
+/**
+ * What an item of a sitting sends: the values the items already sent did not hold. The server counts
+ * each item as a session of its own, and a session time is the whole sitting's so far, so the next
+ * item's is the time since the last one sent.
+ */
+export function sinceSent(values: Record<string, string>, sent: Record<string, unknown>): Record<string, string> {
+  const changed: Record<string, string> = {};
+  for (const [element, value] of Object.entries(values)) {
+    if (sent[element] === value) continue;
+    const before = typeof sent[element] === 'string' && SESSION_TIME.test(element) ? timeSeconds(sent[element]) : null;
+    const now = before === null ? null : timeSeconds(value);
+    changed[element] = before !== null && now !== null && now >= before
+      ? (element === 'cmi.core.session_time' ? timespan12(now - before) : duration2004(now - before))
+      : value;
+  }
+  return changed;
 }
 
 /** The values of one offline sitting, kept in the queue on every save. Used in place of the online saver. */
@@ -86,7 +107,7 @@ export class OfflineSitting {
       Object.assign(this.sent, outcome?.item.kind === 'scorm-sitting' ? outcome.item.values : this.written);
       this.key = null;
     }
-    const values = Object.fromEntries(Object.entries(this.values).filter(([element, value]) => this.sent[element] !== value));
+    const values = sinceSent(this.values, this.sent);
     if (waiting) {
       await deviceStore.put(this.personId, 'queue', { ...waiting, item: { ...waiting.item, values, finish: finish || undefined } });
     } else {
