@@ -88,10 +88,10 @@ async function startSw({ key = publicJwk, player = playerFiles } = {}) {
     contentTypes: CONTENT_TYPES,
   });
   vm.runInContext(script, context, { filename: 'offline-sw.js' });
-  /** @param {string} path @param {string} [method] */
-  const get = async (path, method = 'GET') => {
+  /** @param {string} path @param {string} [method] @param {Record<string, string>} [headers] */
+  const get = async (path, method = 'GET', headers = {}) => {
     let answer;
-    listeners.fetch({ request: { method, url: urlOf(path) }, respondWith: (promise) => (answer = promise) });
+    listeners.fetch({ request: { method, url: urlOf(path), headers: new Headers(headers) }, respondWith: (promise) => (answer = promise) });
     return answer ? await answer : undefined;
   };
   return { context, caches: caches.openSync, get, script };
@@ -127,10 +127,27 @@ describe('the offline SW of the content origin', () => {
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cross-origin-resource-policy': 'same-origin',
+      'accept-ranges': 'bytes',
     });
     expect((await sw.get(`${BASE}js/app.js`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     // A name that needs encoding in the URL is found by its decoded path, as the manifest names it.
     expect(await (await sw.get(`${BASE}media/é.svg`)).text()).toBe('<svg/>');
+  });
+
+  it('answers a range of a genuine file as a server would (audio and video seek by ranges)', async () => {
+    const sw = await startSw();
+    const payload = await manifestPayload();
+    await keep(sw, { payload, signature: await sign(serverKey.privateKey, payload) });
+    const whole = packageFiles['index.html'];
+    const part = await sw.get(`${BASE}index.html`, 'GET', { range: 'bytes=2-5' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 2-5/${whole.length}`);
+    expect(await part.text()).toBe(whole.slice(2, 6));
+    const tail = await sw.get(`${BASE}index.html`, 'GET', { range: 'bytes=-3' });
+    expect(await tail.text()).toBe(whole.slice(-3));
+    const beyond = await sw.get(`${BASE}index.html`, 'GET', { range: `bytes=${whole.length}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${whole.length}`);
   });
 
   it('refuses a file with one byte changed', async () => {

@@ -162,8 +162,22 @@ async function offlineAnswer(request) {
   if (!bytes) {
     return new Response('Not available offline', { status: 504, headers: headersFor('text/plain; charset=utf-8') });
   }
-  const path = decodedPath(key);
-  return new Response(bytes, { status: 200, headers: headersFor(contentType(path)) });
+  const headers = headersFor(contentType(decodedPath(key)));
+  headers['accept-ranges'] = 'bytes';
+  // Audio and video ask for ranges (to seek): one range is answered as a server would (206).
+  const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.get('range') || '');
+  if (range && (range[1] || range[2])) {
+    const size = bytes.length;
+    const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+    const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    if (start >= size || start > end) {
+      headers['content-range'] = 'bytes */' + size;
+      return new Response(null, { status: 416, headers: headers });
+    }
+    headers['content-range'] = 'bytes ' + start + '-' + end + '/' + size;
+    return new Response(bytes.slice(start, end + 1), { status: 206, headers: headers });
+  }
+  return new Response(bytes, { status: 200, headers: headers });
 }
 
 self.addEventListener('install', function () {
