@@ -302,6 +302,17 @@ describe('the installable app offline', () => {
     await expect(sco.getByText('changed').count()).resolves.toBe(0);
     await setNetwork(browser, context, false);
 
+    // One tap removes the course from the device, its package from the content origin included.
+    await page.goto(`${baseUrl}/my-courses`);
+    await page.getByRole('tab', { name: /^Completed/ }).click();
+    await card.getByRole('button', { name: `Remove ${courseTitle} from this device` }).click();
+    await card.getByRole('button', { name: `Make ${courseTitle} available offline` }).waitFor();
+    const kept = async () => contentPage.evaluate(async () => ({
+      manifests: (await (await caches.open('scorm-offline-manifests')).keys()).length,
+      packageFiles: (await (await caches.open('scorm-offline')).keys()).filter((request) => !request.url.includes('/_player/')).length,
+    }));
+    expect(await kept()).toEqual({ manifests: 0, packageFiles: 0 });
+
     // Sign-out empties the device, the content origin's offline caches included.
     expect((await deviceData(page)).caches).toEqual([`esl-person-${learner.userId}`]);
     await page.getByRole('button', { name: /Morgan Offline/ }).click();

@@ -17,14 +17,15 @@ export class ContentKeepError extends Error {
   }
 }
 
+const BUCKET = '/scorm-content/';
+
 /** A file of the player on the content origin (`_player/<name>` at the bucket's root), for the app's origin. */
 export function playerFileAddress(contentBase: string, name: string, appOrigin: string): URL | null {
   try {
     const base = new URL(contentBase);
-    const marker = '/scorm-content/';
-    const at = base.pathname.indexOf(marker);
+    const at = base.pathname.indexOf(BUCKET);
     if (at < 0) return null;
-    const url = new URL(`${base.pathname.slice(0, at + marker.length)}_player/${name}`, base.origin);
+    const url = new URL(`${base.pathname.slice(0, at + BUCKET.length)}_player/${name}`, base.origin);
     url.searchParams.set('app', appOrigin);
     return url;
   } catch {
@@ -99,10 +100,16 @@ async function withOfflinePage<T>(contentBase: string, run: (send: Send) => Prom
   }
 }
 
+/** Where this device has kept packages (the bucket's root on the content origin, naming no package), for sign-out to empty. */
+const KEPT_CONTENT_KEY = 'esl-scorm-kept-content';
+export const keptContentBase = () => localStorage.getItem(KEPT_CONTENT_KEY);
+
 /** Keeps the course's signed packages on the content origin, reporting the bytes kept so far. */
 export async function keepPackages(offline: OfflineCourse, onBytes: (doneBytes: number) => void): Promise<void> {
   const packages = offline.scorm.filter(keepable);
   if (packages.length === 0) return;
+  const base = packages[0].contentBase;
+  localStorage.setItem(KEPT_CONTENT_KEY, base.slice(0, base.indexOf(BUCKET) + BUCKET.length));
   await withOfflinePage(packages[0].contentBase, async (send) => {
     let before = 0;
     for (const pkg of packages) {
@@ -126,4 +133,5 @@ export async function removePackages(offline: OfflineCourse): Promise<void> {
 /** Empties the content origin's offline caches (sign-out), where a package was ever kept. */
 export async function clearPackages(contentBase: string): Promise<void> {
   await withOfflinePage(contentBase, (send) => send({ type: 'clear' }));
+  localStorage.removeItem(KEPT_CONTENT_KEY);
 }

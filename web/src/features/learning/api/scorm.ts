@@ -4,6 +4,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError, apiBaseUrl } from '@/lib/api-client';
 import { accessToken, supabaseAnonKey } from '@/lib/supabase';
+import { playerFileAddress } from '@/lib/offline/scorm-content';
 import { moduleKeys } from '@/lib/query-keys';
 
 export type ScormVersion = '1.2' | '2004';
@@ -129,16 +130,9 @@ export { accessToken };
 
 /** The launcher page's address: the player's own, else `_player/launcher.html` beside the packages in the bucket. */
 export function launcherAddress(player: Pick<ScormPlayerData, 'contentBase' | 'launcherUrl'>, appOrigin: string): URL | null {
+  if (!player.launcherUrl) return playerFileAddress(player.contentBase, 'launcher.html', appOrigin);
   try {
-    let url: URL;
-    if (player.launcherUrl) url = new URL(player.launcherUrl);
-    else {
-      const base = new URL(player.contentBase);
-      const marker = '/scorm-content/';
-      const at = base.pathname.indexOf(marker);
-      if (at < 0) return null;
-      url = new URL(`${base.pathname.slice(0, at + marker.length)}_player/launcher.html`, base.origin);
-    }
+    const url = new URL(player.launcherUrl);
     url.searchParams.set('app', appOrigin);
     return url;
   } catch {

@@ -175,6 +175,8 @@ export function CompletedCard({ enrollment: e, headingOrder = 3, reviewButton = 
           ) : null}
           {recertifiable ? <RecertifyButton courseId={e.courseId} courseTitle={title} variant="outline" /> : null}
         </Group>
+        {/* A finished course stays on the device for review offline, and is removed from here too. */}
+        {e.course ? <OfflineCourseControl personId={e.userId} courseId={e.courseId} title={title} /> : null}
       </Stack>
     </Card>
   );
