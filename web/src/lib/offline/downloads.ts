@@ -97,6 +97,7 @@ export async function downloadCourse(
   let doneBytes = 0;
   let answerBytes = 0;
   let packagesKept = true;
+  let packagesStarted = false;
   onProgress({ doneBytes, totalBytes });
   try {
     for (const url of answers) {
@@ -110,6 +111,7 @@ export async function downloadCourse(
       onProgress({ doneBytes, totalBytes });
     }
     const before = doneBytes;
+    packagesStarted = true;
     try {
       await keepPackages(offline, (packageDone) => onProgress({ doneBytes: before + packageDone, totalBytes }));
     } catch (error) {
@@ -121,7 +123,8 @@ export async function downloadCourse(
   } catch (error) {
     // Nothing half kept: what this download put in either origin's cache goes again.
     await Promise.all(urls.map((url) => cache.delete(url)));
-    await removePackages(offline).catch(() => {});
+    // (The content origin's page is opened only when some of it went there: offline it may not load.)
+    if (packagesStarted) await removePackages(offline).catch(() => {});
     if (error instanceof ContentKeepError && error.reason === 'quota') throw new StorageFullError(totalBytes, null);
     if (error instanceof ContentKeepError && error.reason === 'network') throw new OfflineError();
     throw error;

@@ -50,11 +50,13 @@ interface PageAnswer {
 
 type Send = (message: Record<string, unknown>, onProgress?: (doneBytes: number) => void) => Promise<void>;
 
-/** How long the page may take to register its service worker and say it is ready. */
+/** How long the page may take to register its service worker and say it is ready (keeping, removing). */
 const READY_MS = 20_000;
+/** At sign-out, which waits on it: the page is kept offline, so it answers at once or not at all. */
+const SIGN_OUT_READY_MS = 5_000;
 
 /** Opens the content origin's offline page in a hidden frame for the time of `run`. */
-async function withOfflinePage<T>(contentBase: string, run: (send: Send) => Promise<T>): Promise<T> {
+async function withOfflinePage<T>(contentBase: string, run: (send: Send) => Promise<T>, readyMs = READY_MS): Promise<T> {
   const address = playerFileAddress(contentBase, 'offline.html', window.location.origin);
   if (!address) throw new ContentKeepError('unsupported');
   const origin = address.origin;
@@ -68,7 +70,7 @@ async function withOfflinePage<T>(contentBase: string, run: (send: Send) => Prom
   let ready: (supported: boolean) => void = () => {};
   const isReady = new Promise<void>((resolve, reject) => {
     ready = (supported) => (supported ? resolve() : reject(new ContentKeepError('unsupported')));
-    window.setTimeout(() => reject(new ContentKeepError('unsupported')), READY_MS);
+    window.setTimeout(() => reject(new ContentKeepError('unsupported')), readyMs);
   });
   function onMessage(event: MessageEvent) {
     if (event.origin !== origin || event.source !== frame.contentWindow) return;
@@ -132,6 +134,12 @@ export async function removePackages(offline: OfflineCourse): Promise<void> {
 
 /** Empties the content origin's offline caches (sign-out), where a package was ever kept. */
 export async function clearPackages(contentBase: string): Promise<void> {
-  await withOfflinePage(contentBase, (send) => send({ type: 'clear' }));
+  try {
+    await withOfflinePage(contentBase, (send) => send({ type: 'clear' }), SIGN_OUT_READY_MS);
+  } catch (error) {
+    // A page that cannot start there (the browser refused its service worker, or nothing of it was
+    // ever kept) has nothing to clear; anything else is tried again at the next sign-out.
+    if (!(error instanceof ContentKeepError && error.reason === 'unsupported')) throw error;
+  }
   localStorage.removeItem(KEPT_CONTENT_KEY);
 }
