@@ -57,6 +57,16 @@ async function world(): Promise<World> {
     update public.certificates set expires_at = ${VALID_UNTIL}
     where user_id = ${user.id}::uuid and course_id = ${courses.southCourse}::uuid returning id`;
   assert(certificate, 'the course issued its certificate');
+  // The function signs new credentials in the background after a write: a run that read the
+  // certificate before its expiry was fixed writes the first date. Once that run has written (or
+  // none is under way), the credential is made pending again, and is signed with the fixed date.
+  for (let waited = 0; waited < 5000; waited += 50) {
+    const [signed] = await db.sql<{ done: boolean }[]>`
+      select bool_and(credential is not null) as done from public.credentials where certificate_id = ${certificate.id}::uuid`;
+    if (signed?.done) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await db.sql`update public.credentials set credential = null, signed_at = null, key_id = null where certificate_id = ${certificate.id}::uuid`;
   return {
     admin, ...orgs, ...courses, westAdmin: westAdmin.session.access_token, learner: session.access_token, learnerId: user.id,
     certificateId: certificate.id, manager: manager.session.access_token, managerId: manager.user.id,
